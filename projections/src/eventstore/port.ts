@@ -1,0 +1,114 @@
+/**
+ * The event store port. Two adapters implement it (PostgreSQL, EventStoreDB) and one
+ * contract suite (projections/test/eventstore-contract.ts) runs against each.
+ */
+
+/** A place in the global log. Ordered by commit, then prepare (EventStoreDB's own shape;
+ * the PostgreSQL adapter uses transaction id and row sequence). */
+export interface GlobalPosition {
+  commit: bigint;
+  prepare: bigint;
+}
+
+export const START: GlobalPosition = { commit: -1n, prepare: -1n };
+
+export function comparePositions(a: GlobalPosition, b: GlobalPosition): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+export function positionToString(p: GlobalPosition): string {
+  return `${p.commit}/${p.prepare}`;
+}
+
+export function positionFromString(s: string): GlobalPosition {
+  const [commit, prepare] = s.split('/');
+  if (commit === undefined || prepare === undefined) throw new Error(`Bad position "${s}"`);
+  return { commit: BigInt(commit), prepare: BigInt(prepare) };
+}
+
+export type ActorKind = 'superadmin' | 'user' | 'system';
+
+export interface Actor {
+  kind: ActorKind;
+  id: string;
+  displayName: string;
+}
+
+export interface EventMetadata {
+  /** Instance the event belongs to; null for provider-level events (super admin). */
+  instanceId: string | null;
+  actor: Actor;
+  correlationId: string;
+  causationId: string | null;
+  occurredAt: string;
+  schemaVersion: number;
+}
+
+export interface NewEvent<Type extends string = string, Data = unknown> {
+  /** Client-generated id; appending the same id twice is idempotent. */
+  id: string;
+  type: Type;
+  data: Data;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent<Type extends string = string, Data = unknown> {
+  id: string;
+  streamId: string;
+  revision: number;
+  position: GlobalPosition;
+  type: Type;
+  data: Data;
+  metadata: EventMetadata;
+  recordedAt: Date;
+}
+
+/** A number is the revision of the stream's last event (0 after its first event). */
+export type ExpectedRevision = number | 'no_stream' | 'any';
+
+export interface AppendResult {
+  /** Revision of the last appended event. */
+  nextRevision: number;
+  /** Global position of the last appended event. */
+  position: GlobalPosition;
+}
+
+export interface ReadStreamOptions {
+  /** Only events recorded at or before this time (time travel). */
+  upTo?: Date;
+}
+
+export interface SubscribeOptions {
+  /** Deliver events strictly after this position; START for all. */
+  from: GlobalPosition;
+  signal?: AbortSignal;
+}
+
+export interface EventStore {
+  readonly kind: 'postgres' | 'eventstoredb';
+  append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /** Events of one stream in revision order; empty when the stream does not exist. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Reads the global log after `from`, at most `limit` events, in global order. */
+  readAll(from: GlobalPosition, limit: number): Promise<RecordedEvent[]>;
+  /** Catch-up subscription: everything after `from`, then live events, until the signal aborts. */
+  subscribeAll(options: SubscribeOptions): AsyncIterable<RecordedEvent>;
+  /** Position of the newest event a reader can see now (START when empty). */
+  headPosition(): Promise<GlobalPosition>;
+  /** Cheap liveness check for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedVersionError extends Error {
+  override readonly name = 'WrongExpectedVersionError';
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
+  }
+}
