@@ -1,1 +1,2 @@
 export * from './instances.ts';
+export * from './events/index.ts';

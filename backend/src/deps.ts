@@ -1,0 +1,23 @@
+import type { Knex } from 'knex';
+import type { AppendResult, EventStore } from '@crm/projections/eventstore/port';
+import type { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+
+/** What request handlers are given; built once by the runtime. */
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  knex: Knex;
+  store: EventStore;
+  watcher: CheckpointWatcher;
+  /** Clock for commands (tests may pin it). */
+  now(): Date;
+}
+
+/** Read-your-writes: wait (bounded) until the projector has applied what was appended. */
+export async function settle(deps: AppDeps, appended: AppendResult | null | undefined): Promise<void> {
+  if (!appended) return;
+  const reached = await deps.watcher.waitFor(appended.position, 2000);
+  if (!reached) deps.logger.warn({ position: `${appended.position.commit}/${appended.position.prepare}` }, 'projection did not catch up within 2 s');
+}

@@ -1,0 +1,154 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { bodyParser } from '@koa/bodyparser';
+import Koa from 'koa';
+import session from 'koa-session';
+import serve from 'koa-static';
+import { START } from '@crm/projections/eventstore/port';
+import type { AppDeps } from '../deps.ts';
+import { ValidationError } from '../shared/errors.ts';
+import { registerPlatformRoutes } from '../platform/routes.ts';
+import { createMetrics } from './metrics.ts';
+import { problemDetails } from './problem.ts';
+import { ApiRouter } from './router.ts';
+import { crossSiteGuard, noStoreForApi, requestId } from './security.ts';
+import { createSessionStore, IDLE_TIMEOUT_MS } from './session-store.ts';
+
+export const SESSION_COOKIE = 'crm.sid';
+export const BODY_LIMIT = '1mb';
+
+export interface AppOptions {
+  version: string;
+  /** Built frontend to serve; skipped when missing. */
+  frontendDir?: string;
+  /** Lets every slice register its routes on the one guarded router. */
+  registerRoutes?: Array<(router: ApiRouter, deps: AppDeps) => void>;
+}
+
+export async function projectionLagSeconds(deps: AppDeps): Promise<number> {
+  const checkpoint = await deps.watcher.refresh().catch(() => START);
+  const [next] = await deps.store.readAll(checkpoint, 1);
+  return next ? Math.max(0, (Date.now() - next.recordedAt.getTime()) / 1000) : 0;
+}
+
+export function createApp(deps: AppDeps, options: AppOptions) {
+  const app = new Koa({ proxy: deps.config.TRUST_PROXY });
+  app.keys = [deps.config.sessionSecret];
+  const metrics = createMetrics(() => projectionLagSeconds(deps));
+  const router = new ApiRouter(deps.knex);
+
+  registerPlatformRoutes(router, deps, options.version);
+  for (const register of options.registerRoutes ?? []) register(router, deps);
+
+  app.on('error', (error: unknown, ctx?: Koa.Context) => {
+    deps.logger.error({ err: error, requestId: ctx?.state.requestId, path: ctx?.path }, 'request failed');
+  });
+
+  app.use(requestId);
+  app.use(async (ctx, next) => {
+    const started = performance.now();
+    await next();
+    deps.logger.debug(
+      { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  });
+  app.use(metrics.middleware);
+  app.use(problemDetails);
+  app.use(noStoreForApi);
+
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/healthz') {
+      ctx.body = { status: 'ok' };
+      return;
+    }
+    if (ctx.path === '/readyz') {
+      const checks = await readiness(deps);
+      ctx.status = Object.values(checks).every((c) => c === 'ok') ? 200 : 503;
+      ctx.body = { status: ctx.status === 200 ? 'ready' : 'not ready', checks };
+      return;
+    }
+    if (ctx.path === '/metrics') {
+      ctx.type = metrics.registry.contentType;
+      ctx.body = await metrics.registry.metrics();
+      return;
+    }
+    await next();
+  });
+
+  app.use(
+    session(
+      {
+        key: SESSION_COOKIE,
+        store: createSessionStore(deps.knex),
+        maxAge: IDLE_TIMEOUT_MS.user,
+        // Each request pushes expiry forward: the timeout is an idle timeout.
+        rolling: true,
+        httpOnly: true,
+        sameSite: 'lax',
+        signed: true,
+        // `secure` left unset: the cookies module marks it Secure whenever the request is HTTPS.
+      },
+      app,
+    ),
+  );
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: BODY_LIMIT,
+      encoding: 'utf-8',
+      onError: (error) => {
+        const status = (error as { status?: number }).status;
+        if (status === 413 || status === 415) throw error;
+        throw new ValidationError('Malformed JSON in request body');
+      },
+    }),
+  );
+  app.use(crossSiteGuard);
+  app.use(router.router.routes());
+  app.use(router.router.allowedMethods({ throw: false }));
+
+  if (options.frontendDir && existsSync(path.join(options.frontendDir, 'index.html'))) {
+    const indexHtml = readFileSync(path.join(options.frontendDir, 'index.html'), 'utf8');
+    app.use(
+      serve(options.frontendDir, {
+        index: false,
+        setHeaders: (res, file) => {
+          if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        },
+      }),
+    );
+    // Client-side routes: every other GET outside /api gets the app shell.
+    app.use(async (ctx, next) => {
+      if (ctx.method !== 'GET' || ctx.path.startsWith('/api/') || ctx.body !== undefined) return next();
+      ctx.type = 'html';
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.body = indexHtml;
+    });
+  }
+
+  return { app, router };
+}
+
+async function readiness(deps: AppDeps): Promise<Record<string, string>> {
+  const checks: Record<string, string> = {};
+  try {
+    await deps.knex.raw('SELECT 1');
+    checks.database = 'ok';
+  } catch (error) {
+    checks.database = `failing: ${(error as Error).message}`;
+  }
+  try {
+    await deps.store.ping();
+    checks.eventStore = 'ok';
+  } catch (error) {
+    checks.eventStore = `failing: ${(error as Error).message}`;
+  }
+  try {
+    const lag = await projectionLagSeconds(deps);
+    checks.projector = lag < 10 ? 'ok' : `behind by ${Math.round(lag)} s`;
+  } catch (error) {
+    checks.projector = `failing: ${(error as Error).message}`;
+  }
+  return checks;
+}

@@ -1,0 +1,114 @@
+import type { Knex } from 'knex';
+import type { Features, Permissions, Role } from '@crm/projections/domain';
+import { parseFeatures } from '@crm/projections/domain';
+import type { Actor } from '@crm/projections/eventstore/port';
+import type { SessionData } from './session-store.ts';
+
+export type Permission = keyof Permissions;
+
+export interface InstanceSummary {
+  id: string;
+  name: string;
+  subdomain: string;
+  displayName: string;
+  features: Features;
+  isActive: boolean;
+}
+
+export type Principal =
+  | { kind: 'superadmin'; superAdminId: string }
+  | {
+      kind: 'user';
+      userId: string;
+      username: string;
+      displayName: string;
+      role: Role;
+      permissions: Permissions;
+      isLocked: boolean;
+      instance: InstanceSummary;
+    };
+
+export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
+
+export function actorOf(principal: Principal, superAdminName = 'Super admin'): Actor {
+  return principal.kind === 'superadmin'
+    ? { kind: 'superadmin', id: principal.superAdminId, displayName: superAdminName }
+    : { kind: 'user', id: principal.userId, displayName: principal.displayName || principal.username };
+}
+
+/** Role admin has every permission; otherwise the per-user flags decide. */
+export function hasPermission(principal: UserPrincipal, permission: Permission): boolean {
+  return principal.role === 'admin' || principal.permissions[permission];
+}
+
+interface UserRow {
+  id: string;
+  username: string;
+  display_name: string;
+  role: Role;
+  is_locked: boolean;
+  is_active: boolean;
+  can_read: boolean;
+  can_write: boolean;
+  can_delete: boolean;
+  can_manage_users: boolean;
+  instance_id: string;
+  instance_name: string;
+  subdomain: string;
+  instance_display_name: string;
+  features: unknown;
+  instance_active: boolean;
+}
+
+/** The session's user as the read models know it now (locks and role changes apply at once). */
+export async function loadUserPrincipal(knex: Knex, userId: string, instanceId: string): Promise<UserPrincipal | null> {
+  const row = (await knex
+    .withSchema('rm')
+    .from('users as u')
+    .join('user_permissions as p', 'p.user_id', 'u.id')
+    .join('crm_instances as i', 'i.id', 'u.instance_id')
+    .where({ 'u.id': userId, 'u.instance_id': instanceId })
+    .first(
+      'u.id',
+      'u.username',
+      'u.display_name',
+      'u.role',
+      'u.is_locked',
+      'u.is_active',
+      'p.can_read',
+      'p.can_write',
+      'p.can_delete',
+      'p.can_manage_users',
+      'i.id as instance_id',
+      'i.name as instance_name',
+      'i.subdomain',
+      'i.display_name as instance_display_name',
+      'i.features',
+      'i.is_active as instance_active',
+    )) as UserRow | undefined;
+  if (!row) return null;
+  return {
+    kind: 'user',
+    userId: row.id,
+    username: row.username,
+    displayName: row.display_name,
+    role: row.role,
+    isLocked: row.is_locked || !row.is_active,
+    permissions: {
+      canRead: row.can_read,
+      canWrite: row.can_write,
+      canDelete: row.can_delete,
+      canManageUsers: row.can_manage_users,
+    },
+    instance: {
+      id: row.instance_id,
+      name: row.instance_name,
+      subdomain: row.subdomain,
+      displayName: row.instance_display_name,
+      features: parseFeatures(row.features),
+      isActive: row.instance_active,
+    },
+  };
+}
+
+export type { SessionData };

@@ -1,0 +1,40 @@
+import client from 'prom-client';
+import type { Context, Next } from 'koa';
+
+export interface Metrics {
+  registry: client.Registry;
+  middleware(ctx: Context, next: Next): Promise<void>;
+}
+
+/** Prometheus metrics: process defaults, HTTP timings and projection lag. */
+export function createMetrics(projectionLagSeconds: () => Promise<number>): Metrics {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const httpDuration = new client.Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  new client.Gauge({
+    name: 'projection_lag_seconds',
+    help: 'Age of the oldest event the projector has not applied yet (0 when caught up)',
+    registers: [registry],
+    async collect() {
+      this.set(await projectionLagSeconds());
+    },
+  });
+  return {
+    registry,
+    async middleware(ctx, next) {
+      const end = httpDuration.startTimer();
+      try {
+        await next();
+      } finally {
+        const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? (ctx.path.startsWith('/api/') ? 'unmatched' : 'static');
+        end({ method: ctx.method, route: String(route), status: String(ctx.status) });
+      }
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { Context, Next } from 'koa';
+import { AppError } from '../shared/errors.ts';
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  /** The client reads `message`; it repeats `detail`. */
+  message: string;
+  [extra: string]: unknown;
+}
+
+export function problem(status: number, title: string, detail: string, extra: Record<string, unknown> = {}): Problem {
+  return { type: 'about:blank', title, status, detail, message: detail, ...extra };
+}
+
+function fromHttpError(error: { status?: number; statusCode?: number; type?: string; expose?: boolean; message?: string }): Problem | null {
+  const status = error.status ?? error.statusCode;
+  if (!status || status < 400 || status >= 500) return null;
+  if (status === 413) return problem(413, 'Payload Too Large', 'Request body is too large (limit 1 MB)');
+  if (error.type === 'entity.parse.failed' || status === 400) {
+    return problem(400, 'Bad Request', error.type === 'entity.parse.failed' ? 'Malformed JSON in request body' : (error.message ?? 'Bad request'));
+  }
+  if (status === 415) return problem(415, 'Unsupported Media Type', 'Send the request body as application/json');
+  return problem(status, 'Error', error.expose && error.message ? error.message : 'Request failed');
+}
+
+/** First in the chain: every error becomes RFC 9457 problem details; no stack reaches the client. */
+export async function problemDetails(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
+      ctx.status = 404;
+      ctx.body = problem(404, 'Not Found', `No such endpoint: ${ctx.method} ${ctx.path}`);
+    }
+  } catch (error) {
+    let body: Problem;
+    if (error instanceof AppError) {
+      body = problem(error.status, error.title, error.message, error.extra);
+    } else {
+      body =
+        fromHttpError(error as object) ??
+        problem(500, 'Internal Server Error', 'Something went wrong on our side. Please try again.');
+      if (body.status === 500) ctx.app.emit('error', error, ctx);
+    }
+    ctx.status = body.status;
+    ctx.type = 'application/problem+json';
+    ctx.body = body;
+  }
+}

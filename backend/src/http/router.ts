@@ -1,0 +1,125 @@
+import Router from '@koa/router';
+import type { Knex } from 'knex';
+import type { Context, Middleware, Next } from 'koa';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../shared/errors.ts';
+import { hasPermission, loadUserPrincipal, type Permission, type Principal, type UserPrincipal } from './auth.ts';
+import type { SessionData } from './session-store.ts';
+
+/** Who may call a route. Every route must name one: the router's signature demands it. */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'superadmin' }
+  /** Any signed-in user of an instance. */
+  | { kind: 'user' }
+  | { kind: 'permission'; permission: Permission }
+  /** Role admin of the instance (or the super admin, when `allowSuperAdmin`). */
+  | { kind: 'admin'; allowSuperAdmin?: boolean };
+
+export const access = {
+  public: { kind: 'public' } as Access,
+  superAdmin: { kind: 'superadmin' } as Access,
+  signedIn: { kind: 'user' } as Access,
+  can: (permission: Permission): Access => ({ kind: 'permission', permission }),
+  admin: { kind: 'admin' } as Access,
+};
+
+export interface RouteInfo {
+  method: string;
+  path: string;
+  access: Access;
+}
+
+export interface ApiState {
+  principal?: Principal;
+  requestId: string;
+}
+
+export type ApiContext = Context & { state: ApiState; params: Record<string, string> };
+export type ApiHandler = (ctx: ApiContext) => Promise<void>;
+
+export interface RouteOptions {
+  /** The route's path names an instance by a literal (the /api/maven/… family). */
+  pathInstance?: string;
+}
+
+/** The user principal a guarded route runs with; throws if the route was not user-guarded. */
+export function userOf(ctx: ApiContext): UserPrincipal {
+  const principal = ctx.state.principal;
+  if (principal?.kind !== 'user') throw new UnauthorizedError();
+  return principal;
+}
+
+/**
+ * @koa/router behind a guard that every route passes through: authentication, the
+ * instance named in the path, role and permission, all checked on the server.
+ */
+export class ApiRouter {
+  readonly router = new Router();
+  readonly routes: RouteInfo[] = [];
+
+  constructor(private readonly knex: Knex) {}
+
+  get(path: string, access: Access, handler: ApiHandler, options?: RouteOptions) {
+    this.add('GET', path, access, handler, options);
+  }
+  post(path: string, access: Access, handler: ApiHandler, options?: RouteOptions) {
+    this.add('POST', path, access, handler, options);
+  }
+  put(path: string, access: Access, handler: ApiHandler, options?: RouteOptions) {
+    this.add('PUT', path, access, handler, options);
+  }
+  patch(path: string, access: Access, handler: ApiHandler, options?: RouteOptions) {
+    this.add('PATCH', path, access, handler, options);
+  }
+  delete(path: string, access: Access, handler: ApiHandler, options?: RouteOptions) {
+    this.add('DELETE', path, access, handler, options);
+  }
+
+  private add(method: string, path: string, routeAccess: Access, handler: ApiHandler, options: RouteOptions = {}) {
+    this.routes.push({ method, path, access: routeAccess });
+    const guard = this.guard(routeAccess, options);
+    const run: Middleware = async (ctx) => handler(ctx as ApiContext);
+    this.router.register(path, [method], [guard, run]);
+  }
+
+  private guard(routeAccess: Access, options: RouteOptions): Middleware {
+    return async (ctx: Context, next: Next) => {
+      const apiCtx = ctx as ApiContext;
+      if (routeAccess.kind === 'public') return next();
+      const principal = await this.resolvePrincipal(apiCtx);
+      if (!principal) throw new UnauthorizedError();
+      apiCtx.state.principal = principal;
+      if (routeAccess.kind === 'superadmin') {
+        if (principal.kind !== 'superadmin') throw new ForbiddenError();
+        return next();
+      }
+      if (principal.kind === 'superadmin') {
+        if (routeAccess.kind === 'admin' && routeAccess.allowSuperAdmin) return next();
+        throw new ForbiddenError('Sign in to the instance to do this');
+      }
+      // An instance named in the path must be the session's own: anything else does not exist.
+      const named = options.pathInstance ?? apiCtx.params.instance;
+      if (named !== undefined && named.toLowerCase() !== principal.instance.subdomain) throw new NotFoundError();
+      if (routeAccess.kind === 'admin' && principal.role !== 'admin') throw new ForbiddenError();
+      if (routeAccess.kind === 'permission' && !hasPermission(principal, routeAccess.permission)) throw new ForbiddenError();
+      return next();
+    };
+  }
+
+  private async resolvePrincipal(ctx: ApiContext): Promise<Principal | null> {
+    const session = ctx.session as (Partial<SessionData> & { populated?: boolean }) | null;
+    if (!session?.kind) return null;
+    if (session.kind === 'superadmin' && session.superAdminId) {
+      return { kind: 'superadmin', superAdminId: session.superAdminId };
+    }
+    if (session.kind === 'user' && session.userId && session.instanceId) {
+      const principal = await loadUserPrincipal(this.knex, session.userId, session.instanceId);
+      if (!principal || principal.isLocked || !principal.instance.isActive) {
+        ctx.session = null;
+        return null;
+      }
+      return principal;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,60 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '@crm/projections/db/embedded';
+import type { Config } from '../config.ts';
+import type { Logger } from '../logger.ts';
+
+export interface Database {
+  url: string;
+  /** Set when this process started the embedded cluster and must stop it. */
+  stopEmbedded: (() => Promise<void>) | null;
+}
+
+const DATABASE_NAME = 'crm';
+
+/**
+ * DATABASE_URL when given; otherwise the embedded PostgreSQL under DATA_DIR, started by
+ * this process or, when the server already runs it, joined (projector, rebuild).
+ */
+export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL, stopEmbedded: null };
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o755 });
+  const stateFile = path.join(config.dataDir, 'postgres.json');
+  if (existsSync(stateFile)) {
+    const { url } = JSON.parse(readFileSync(stateFile, 'utf8')) as { url: string };
+    if (await canConnect(url)) {
+      logger.info('using the embedded PostgreSQL another process started');
+      return { url, stopEmbedded: null };
+    }
+  }
+  logger.info({ dataDir: config.dataDir }, 'starting embedded PostgreSQL');
+  const cluster = await startEmbeddedPostgres({
+    dataDir: path.join(config.dataDir, 'postgres'),
+    onLog: (line) => logger.debug({ postgres: line }),
+  });
+  const admin = new pg.Client({ connectionString: cluster.adminUrl });
+  await admin.connect();
+  const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE_NAME]);
+  if (!rowCount) await admin.query(`CREATE DATABASE ${DATABASE_NAME}`);
+  await admin.end();
+  const url = cluster.urlFor(DATABASE_NAME);
+  writeFileSync(stateFile, JSON.stringify({ url }), { mode: 0o600 });
+  return { url, stopEmbedded: cluster.stop };
+}
+
+async function canConnect(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function createKnex(url: string, poolMax = 20): Knex {
+  return knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: poolMax } });
+}

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { AppendResult } from '@crm/projections/eventstore/port';
+import { parseFeatures, type CrmInstanceView, type Features } from '@crm/projections/domain';
+import type { AppDeps } from '../deps.ts';
+import { settle } from '../deps.ts';
+import { createUser } from '../identity/user-service.ts';
+import { executeCommand, type CommandContext } from '../shared/commands.ts';
+import { NotFoundError } from '../shared/errors.ts';
+import { reserve } from '../shared/reservations.ts';
+import { instanceDecider, instanceStream, subdomainStream } from './instance-decider.ts';
+
+interface InstanceRow {
+  id: string;
+  name: string;
+  subdomain: string;
+  display_name: string;
+  description: string;
+  features: unknown;
+  is_active: boolean;
+  created_at: Date;
+}
+
+export function toInstanceView(row: InstanceRow): CrmInstanceView {
+  return {
+    id: row.id,
+    name: row.name,
+    subdomain: row.subdomain,
+    displayName: row.display_name,
+    description: row.description,
+    features: parseFeatures(row.features),
+    isActive: row.is_active,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+const instances = (knex: Knex) => knex.withSchema('rm').from('crm_instances');
+
+export async function listInstances(knex: Knex): Promise<CrmInstanceView[]> {
+  const rows = (await instances(knex).select('*').orderBy('created_at', 'asc')) as InstanceRow[];
+  return rows.map(toInstanceView);
+}
+
+export async function findInstanceBySubdomain(knex: Knex, subdomain: string): Promise<CrmInstanceView | null> {
+  const row = (await instances(knex).where({ subdomain: subdomain.toLowerCase() }).first()) as InstanceRow | undefined;
+  return row ? toInstanceView(row) : null;
+}
+
+export async function getInstance(knex: Knex, id: string): Promise<CrmInstanceView> {
+  const row = (await instances(knex).where({ id }).first()) as InstanceRow | undefined;
+  if (!row) throw new NotFoundError('CRM instance not found');
+  return toInstanceView(row);
+}
+
+export interface NewInstance {
+  name: string;
+  subdomain: string;
+  displayName: string;
+  description: string;
+  features: Features;
+  firstAdmin?: { username: string; displayName: string; pin: string };
+}
+
+/**
+ * Reserves the subdomain, records the instance, then its first admin (so the instance can
+ * be signed into at once).
+ */
+export async function recordInstance(
+  deps: AppDeps,
+  input: NewInstance,
+  ctx: Omit<CommandContext, 'instanceId'>,
+): Promise<{ instanceId: string; appended: AppendResult | null }> {
+  const instanceId = randomUUID();
+  const instanceCtx: CommandContext = { ...ctx, instanceId };
+  await reserve(
+    deps.store,
+    subdomainStream(input.subdomain),
+    { type: 'SubdomainReserved', data: { subdomain: input.subdomain, instanceId } },
+    instanceCtx,
+    `Subdomain "${input.subdomain}" is already taken`,
+  );
+  const created = await executeCommand({
+    store: deps.store,
+    streamId: instanceStream(instanceId),
+    decider: instanceDecider,
+    command: {
+      type: 'CreateInstance',
+      instanceId,
+      name: input.name,
+      subdomain: input.subdomain,
+      displayName: input.displayName,
+      description: input.description,
+      features: input.features,
+    },
+    ctx: instanceCtx,
+  });
+  let last = created.appended;
+  if (input.firstAdmin) {
+    const admin = await createUser(
+      deps,
+      { instanceId, username: input.firstAdmin.username, displayName: input.firstAdmin.displayName, pin: input.firstAdmin.pin, role: 'admin' },
+      instanceCtx,
+    );
+    last = admin.appended;
+  }
+  return { instanceId, appended: last };
+}
+
+/** Records the instance and answers with its projection (read-your-writes). */
+export async function createInstance(deps: AppDeps, input: NewInstance, ctx: Omit<CommandContext, 'instanceId'>): Promise<CrmInstanceView> {
+  const { instanceId, appended } = await recordInstance(deps, input, ctx);
+  await settle(deps, appended);
+  return await getInstance(deps.knex, instanceId);
+}

@@ -1,0 +1,101 @@
+import { createInstanceInput, RESERVED_INSTANCE_SUBDOMAIN, superAdminLoginInput, type AppInfo } from '@crm/projections/domain';
+import type { AppDeps } from '../deps.ts';
+import { actorOf } from '../http/auth.ts';
+import { access, type ApiContext, type ApiRouter } from '../http/router.ts';
+import { createRateLimiter } from '../http/security.ts';
+import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
+import { parseInput } from '../http/validation.ts';
+import type { CommandContext } from '../shared/commands.ts';
+import { UnauthorizedError } from '../shared/errors.ts';
+import { reservationHolder } from '../shared/reservations.ts';
+import { subdomainStream } from './instance-decider.ts';
+import { createInstance, listInstances, recordInstance } from './instances.ts';
+import { currentSuperAdmin, signInSuperAdmin } from './super-admin.ts';
+
+export const APP_VERSION = process.env.npm_package_version ?? '1.0.0';
+
+export function commandContext(ctx: ApiContext, deps: AppDeps, instanceId: string | null): CommandContext {
+  const principal = ctx.state.principal;
+  return {
+    instanceId,
+    actor: principal ? actorOf(principal) : { kind: 'system', id: 'anonymous', displayName: 'Anonymous' },
+    correlationId: ctx.state.requestId,
+    now: deps.now(),
+  };
+}
+
+/** Provider level: super admin sign-in and CRM instances. */
+export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version: string): void {
+  const signInLimit = createRateLimiter({ windowMs: 60_000, max: 20 });
+
+  router.get('/api/app-info', access.public, async (ctx) => {
+    const info: AppInfo = { version, providerName: deps.config.PROVIDER_NAME, host: deps.config.PUBLIC_HOST ?? ctx.host };
+    ctx.body = info;
+  });
+
+  router.post('/api/super-admin/login', access.public, async (ctx) => {
+    signInLimit.check(ctx);
+    const input = parseInput(superAdminLoginInput, ctx.request.body);
+    const admin = await signInSuperAdmin(deps, input.username, input.password, commandContext(ctx, deps, null));
+    if (!admin) throw new UnauthorizedError('Invalid username or password');
+    // A new session id at sign-in: a session fixed before it is worthless.
+    await ctx.session!.regenerate();
+    Object.assign(ctx.session!, { kind: 'superadmin', superAdminId: admin.superAdminId } satisfies SessionData);
+    ctx.session!.maxAge = IDLE_TIMEOUT_MS.superadmin;
+    ctx.body = { id: admin.superAdminId, username: admin.username, displayName: admin.displayName };
+  });
+
+  router.get('/api/super-admin/current', access.superAdmin, async (ctx) => {
+    const admin = await currentSuperAdmin(deps);
+    if (!admin) throw new UnauthorizedError();
+    ctx.body = admin;
+  });
+
+  router.post('/api/super-admin/logout', access.public, async (ctx) => {
+    ctx.session = null;
+    ctx.status = 204;
+  });
+
+  router.get('/api/crm-instances', access.superAdmin, async (ctx) => {
+    ctx.body = await listInstances(deps.knex);
+  });
+
+  router.post('/api/crm-instances', access.superAdmin, async (ctx) => {
+    const input = parseInput(createInstanceInput, ctx.request.body);
+    const view = await createInstance(
+      deps,
+      {
+        name: input.name,
+        subdomain: input.subdomain,
+        displayName: input.displayName,
+        description: input.description,
+        features: input.features,
+        firstAdmin: { username: input.adminUsername, displayName: input.adminDisplayName, pin: input.adminPin },
+      },
+      commandContext(ctx, deps, null),
+    );
+    ctx.status = 201;
+    ctx.body = view;
+  });
+}
+
+/** The provider's own instance exists from the first start on. */
+export async function ensureReservedInstance(deps: AppDeps): Promise<void> {
+  if (await reservationHolder(deps.store, subdomainStream(RESERVED_INSTANCE_SUBDOMAIN))) return;
+  try {
+    await recordInstance(
+      deps,
+      {
+        name: RESERVED_INSTANCE_SUBDOMAIN.toUpperCase(),
+        subdomain: RESERVED_INSTANCE_SUBDOMAIN,
+        displayName: deps.config.PROVIDER_NAME,
+        description: "The provider's own CRM",
+        features: { pipeline: true, customers: true, calendar: true, admin: true },
+      },
+      { actor: { kind: 'system', id: 'bootstrap', displayName: 'System' }, correlationId: 'bootstrap', now: deps.now() },
+    );
+  } catch (error) {
+    // Another process made it first: fine.
+    if ((error as { status?: number }).status !== 409) throw error;
+  }
+}

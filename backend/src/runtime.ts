@@ -1,0 +1,127 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { migrate, READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
+import type { EventStore } from '@crm/projections/eventstore/port';
+import { projections } from '@crm/projections/readmodels/index';
+import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
+import { Projector } from '@crm/projections/runtime/projector';
+import type { Config } from './config.ts';
+import type { AppDeps } from './deps.ts';
+import { createApp } from './http/app.ts';
+import { purgeExpiredSessions } from './http/session-store.ts';
+import { createKnex, openDatabase } from './infra/database.ts';
+import { openEventStore } from './infra/event-store.ts';
+import type { Logger } from './logger.ts';
+import { ensureReservedInstance } from './platform/routes.ts';
+import { bootstrapSuperAdmin, type SuperAdminCredentials } from './platform/super-admin.ts';
+import { routeModules } from './routes.ts';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+export const FRONTEND_DIST = path.join(REPO_ROOT, 'frontend/dist');
+
+export interface Runtime {
+  url: string;
+  deps: AppDeps;
+  server: Server;
+  projector: Projector | null;
+  credentials: SuperAdminCredentials;
+  stop(): Promise<void>;
+}
+
+export interface Storage {
+  databaseUrl: string;
+  knex: Knex;
+  store: EventStore;
+  close(): Promise<void>;
+}
+
+/** Database (embedded or external), migrations and the event store: what every process needs. */
+export async function openStorage(config: Config, logger: Logger): Promise<Storage> {
+  const database = await openDatabase(config, logger);
+  const knex = createKnex(database.url);
+  try {
+    await migrate(knex);
+  } catch (error) {
+    await knex.destroy();
+    await database.stopEmbedded?.();
+    throw error;
+  }
+  const store = openEventStore(config, database.url);
+  return {
+    databaseUrl: database.url,
+    knex,
+    store,
+    async close() {
+      await store.close().catch(() => undefined);
+      await knex.destroy().catch(() => undefined);
+      await database.stopEmbedded?.();
+    },
+  };
+}
+
+export function createProjector(storage: Storage, logger: Logger): Projector {
+  return new Projector({
+    store: storage.store,
+    knex: storage.knex,
+    connectionString: storage.databaseUrl,
+    projections,
+    schema: READ_MODEL_SCHEMA,
+    logger: logger.child({ component: 'projector' }),
+  });
+}
+
+/** Starts everything `npm start` runs: storage, projector, API and the built frontend. */
+export async function startRuntime(
+  config: Config,
+  logger: Logger,
+  options: { version: string; frontendDir?: string; now?: () => Date } = { version: '0.0.0' },
+): Promise<Runtime> {
+  const storage = await openStorage(config, logger);
+  const watcher = new CheckpointWatcher(storage.knex, storage.databaseUrl);
+  await watcher.start();
+  const projector = config.RUN_PROJECTOR ? createProjector(storage, logger) : null;
+  projector?.start();
+
+  const deps: AppDeps = {
+    config,
+    logger,
+    knex: storage.knex,
+    store: storage.store,
+    watcher,
+    now: options.now ?? (() => new Date()),
+  };
+  const credentials = await bootstrapSuperAdmin(deps);
+  await ensureReservedInstance(deps);
+
+  const { app } = createApp(deps, { version: options.version, frontendDir: options.frontendDir, registerRoutes: routeModules });
+  const server = createServer(app.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const sessionSweeper = setInterval(() => void purgeExpiredSessions(storage.knex).catch(() => undefined), 15 * 60 * 1000);
+  sessionSweeper.unref();
+
+  let stopping: Promise<void> | null = null;
+  return {
+    url: `http://localhost:${port}`,
+    deps,
+    server,
+    projector,
+    credentials,
+    stop() {
+      stopping ??= (async () => {
+        clearInterval(sessionSweeper);
+        server.closeIdleConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await projector?.stop();
+        await watcher.stop();
+        await storage.close();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import {
+  parseStoredEvent,
+  type DomainEvent,
+  type StoredDomainEvent,
+} from '@crm/projections/domain';
+import {
+  WrongExpectedVersionError,
+  type Actor,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+} from '@crm/projections/eventstore/port';
+import { ConflictError } from './errors.ts';
+
+/** Pure domain logic of one aggregate: no I/O, no clock, no id generation. */
+export interface Decider<State, Command, Event extends DomainEvent = DomainEvent> {
+  initialState: State;
+  evolve(state: State, event: Event): State;
+  decide(command: Command, state: State): Event[];
+}
+
+/** Who, why and when: becomes every appended event's metadata. */
+export interface CommandContext {
+  instanceId: string | null;
+  actor: Actor;
+  correlationId: string;
+  causationId?: string | null;
+  now: Date;
+}
+
+export const SCHEMA_VERSION = 1;
+
+export function toNewEvents(events: DomainEvent[], ctx: CommandContext): NewEvent[] {
+  return events.map((event) => ({
+    id: randomUUID(),
+    type: event.type,
+    data: event.data,
+    metadata: {
+      instanceId: ctx.instanceId,
+      actor: ctx.actor,
+      correlationId: ctx.correlationId,
+      causationId: ctx.causationId ?? null,
+      occurredAt: ctx.now.toISOString(),
+      schemaVersion: SCHEMA_VERSION,
+    },
+  }));
+}
+
+export interface LoadedStream<State> {
+  state: State;
+  /** Revision of the last event, or null when the stream does not exist. */
+  revision: number | null;
+  events: StoredDomainEvent[];
+}
+
+export async function loadAggregate<State, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>,
+  options: { upTo?: Date } = {},
+): Promise<LoadedStream<State>> {
+  const recorded = await store.readStream(streamId, options);
+  const events = recorded.map(parseStoredEvent).filter((e): e is StoredDomainEvent => e !== null);
+  const state = events.reduce((s, e) => decider.evolve(s, e as unknown as Event), decider.initialState);
+  const last = recorded[recorded.length - 1];
+  return { state, revision: last ? last.revision : null, events };
+}
+
+export interface CommandResult<State, Event> {
+  state: State;
+  events: Event[];
+  /** Null when the decision produced no events. */
+  appended: AppendResult | null;
+  revision: number | null;
+}
+
+/**
+ * Load → decide → append with the revision read. A concurrent writer makes the append
+ * fail; the command is then re-decided on fresh state (bounded), unless the caller pinned
+ * the revision it saw (If-Match), in which case the conflict is the caller's to resolve.
+ */
+export async function executeCommand<State, Command, Event extends DomainEvent>(options: {
+  store: EventStore;
+  streamId: string;
+  decider: Decider<State, Command, Event>;
+  command: Command;
+  ctx: CommandContext;
+  expectedRevision?: number;
+  attempts?: number;
+}): Promise<CommandResult<State, Event>> {
+  const attempts = options.expectedRevision === undefined ? (options.attempts ?? 3) : 1;
+  for (let attempt = 1; ; attempt++) {
+    const loaded = await loadAggregate(options.store, options.streamId, options.decider);
+    if (options.expectedRevision !== undefined && loaded.revision !== options.expectedRevision) {
+      throw new ConflictError('This record was changed by someone else. Reload it and try again.', {
+        currentRevision: loaded.revision,
+      });
+    }
+    const events = options.decider.decide(options.command, loaded.state);
+    if (events.length === 0) return { state: loaded.state, events, appended: null, revision: loaded.revision };
+    const expectedRevision: ExpectedRevision = loaded.revision === null ? 'no_stream' : loaded.revision;
+    try {
+      const appended = await options.store.append(options.streamId, toNewEvents(events, options.ctx), { expectedRevision });
+      const state = events.reduce((s, e) => options.decider.evolve(s, e), loaded.state);
+      return { state, events, appended, revision: appended.nextRevision };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      if (attempt >= attempts) {
+        throw new ConflictError('This record was changed by someone else at the same time. Please try again.');
+      }
+    }
+  }
+}

@@ -1,0 +1,47 @@
+/** Typed domain errors; the HTTP edge maps each to one status as problem details. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(message: string, extra: Record<string, unknown> = {}) {
+    super(400, 'Bad Request', message, extra);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Not authenticated') {
+    super(401, 'Unauthorized', message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = 'You do not have permission to do this') {
+    super(403, 'Forbidden', message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message = 'Not found') {
+    super(404, 'Not Found', message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string, extra: Record<string, unknown> = {}) {
+    super(409, 'Conflict', message, extra);
+  }
+}
+
+export class TooManyRequestsError extends AppError {
+  constructor(message = 'Too many attempts. Please wait a moment and try again.') {
+    super(429, 'Too Many Requests', message);
+  }
+}

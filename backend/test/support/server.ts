@@ -1,0 +1,109 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createTestDatabase } from '@crm/projections/testing/database';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { FRONTEND_DIST, startRuntime, type Runtime } from '../../src/runtime.ts';
+
+export const SUPER_ADMIN = { username: 'superadmin', password: 'correct-horse-battery' };
+
+export interface TestServer {
+  url: string;
+  runtime: Runtime;
+  stop(): Promise<void>;
+}
+
+/** The real server (API, projector, frontend when built) on a fresh database. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const db = await createTestDatabase();
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crm-test-')),
+    SUPER_ADMIN_USERNAME: SUPER_ADMIN.username,
+    SUPER_ADMIN_PASSWORD: SUPER_ADMIN.password,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...env,
+  });
+  const runtime = await startRuntime(config, createLogger(config.LOG_LEVEL), { version: '1.0.0-test', frontendDir: FRONTEND_DIST });
+  return {
+    url: runtime.url,
+    runtime,
+    async stop() {
+      await runtime.stop();
+      await db.drop();
+    },
+  };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A browser-like API client: keeps cookies, sends the cross-site guard header. */
+export class ApiClient {
+  private cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl: string) {}
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async request<T = any>(method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+    const init: RequestInit = {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(method === 'GET' ? {} : { 'x-crm-request': '1' }),
+        ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    };
+    const response = await fetch(this.baseUrl + urlPath, init);
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const [name, ...rest] = pair!.split('=');
+      const value = rest.join('=');
+      if (/expires=Thu, 01 Jan 1970/i.test(cookie) || value === '') this.cookies.delete(name!.trim());
+      else this.cookies.set(name!.trim(), value);
+    }
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+
+  get<T = any>(p: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', p, undefined, headers);
+  }
+  post<T = any>(p: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('POST', p, body ?? {}, headers);
+  }
+  put<T = any>(p: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('PUT', p, body ?? {}, headers);
+  }
+  patch<T = any>(p: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('PATCH', p, body ?? {}, headers);
+  }
+  delete<T = any>(p: string, headers?: Record<string, string>) {
+    return this.request<T>('DELETE', p, undefined, headers);
+  }
+}
+
+export async function signInSuperAdmin(server: TestServer): Promise<ApiClient> {
+  const client = new ApiClient(server.url);
+  const res = await client.post('/api/super-admin/login', SUPER_ADMIN);
+  if (res.status !== 200) throw new Error(`super admin sign-in failed: ${res.status} ${res.text}`);
+  return client;
+}

@@ -1,0 +1,32 @@
+import { Link, useNavigate } from 'react-router-dom';
+import { buttonVariants } from '@/components/ui/button';
+import { ArrowLeftIcon } from '@/components/ui/icons';
+import { paths } from '@/config/paths';
+import { useAppInfo } from '@/features/app-info/api/get-app-info';
+import { CrmBuilderForm } from '@/features/crm-instances/components/crm-builder-form';
+import { usePageTitle } from '@/lib/use-page-title';
+
+/** The full create-instance page (spec-platform.md §2 "Create CRM page"). */
+export function Component() {
+  usePageTitle('Create CRM');
+  const navigate = useNavigate();
+  const { data: appInfo } = useAppInfo();
+  // Until /api/app-info answers, preview against the host the app is served from.
+  const host = appInfo?.host || window.location.hostname;
+
+  return (
+    <div className="mx-auto grid w-full max-w-3xl gap-6">
+      <nav aria-label="Back">
+        <Link to={paths.crmSelection} className={buttonVariants({ variant: 'ghost', size: 'sm', className: '-ml-2' })}>
+          <ArrowLeftIcon />
+          Back to CRM selection
+        </Link>
+      </nav>
+      <div className="grid gap-1">
+        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Create CRM</h1>
+        <p className="text-muted-foreground">Set up a new CRM system for a shop.</p>
+      </div>
+      <CrmBuilderForm host={host} onCreated={() => navigate(paths.crmSelection)} />
+    </div>
+  );
+}

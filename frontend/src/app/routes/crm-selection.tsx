@@ -1,0 +1,78 @@
+import { Link } from 'react-router-dom';
+import { Alert } from '@/components/ui/alert';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { ArrowLeftIcon } from '@/components/ui/icons';
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { useCrmInstances } from '@/features/crm-instances/api/get-crm-instances';
+import { CreateCrmInstanceDialog } from '@/features/crm-instances/components/create-crm-instance-dialog';
+import { CrmInstanceCard, CrmTemplateCard } from '@/features/crm-instances/components/crm-instance-card';
+import { selectableInstances } from '@/features/crm-instances/utils/selectable-instances';
+import { SuperAdminSignOutButton } from '@/features/super-admin/components/super-admin-sign-out-button';
+import { usePageTitle } from '@/lib/use-page-title';
+
+function InstanceList() {
+  const { data, isPending, isError, refetch, isFetching } = useCrmInstances();
+  const instances = data ? selectableInstances(data) : [];
+
+  return (
+    <div className="grid gap-4">
+      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <li>
+          <CrmTemplateCard />
+        </li>
+        {instances.map((instance) => (
+          <li key={instance.id}>
+            <CrmInstanceCard instance={instance} />
+          </li>
+        ))}
+      </ul>
+      {isPending ? <Spinner label="Loading CRM instances..." /> : null}
+      {isError ? (
+        <div className="flex flex-wrap items-center gap-3">
+          <Alert className="flex-1">Could not load the CRM instances.</Alert>
+          <Button variant="outline" onClick={() => refetch()} disabled={isFetching}>
+            Try again
+          </Button>
+        </div>
+      ) : null}
+      {data && instances.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No CRM instances yet. Create one to get started.</p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Choose a CRM instance or create one (spec-platform.md §2). */
+export function Component() {
+  usePageTitle('Select a CRM');
+  return (
+    <div className="grid gap-6">
+      <nav aria-label="Back">
+        <Link to={paths.home} className={buttonVariants({ variant: 'ghost', size: 'sm', className: '-ml-2' })}>
+          <ArrowLeftIcon />
+          Back
+        </Link>
+      </nav>
+      <div className="flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
+        <div className="grid gap-1">
+          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Select a CRM</h1>
+          <p className="text-muted-foreground">Open a shop's CRM, or set up a new one.</p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <CreateCrmInstanceDialog />
+          <Link to={paths.crmBuilder} className={buttonVariants({ variant: 'outline' })}>
+            Open CRM Builder
+          </Link>
+          <SuperAdminSignOutButton>Logout</SuperAdminSignOutButton>
+        </div>
+      </div>
+      <section aria-labelledby="instances-heading" className="grid gap-3">
+        <h2 id="instances-heading" className="text-lg font-semibold">
+          CRM instances
+        </h2>
+        <InstanceList />
+      </section>
+    </div>
+  );
+}

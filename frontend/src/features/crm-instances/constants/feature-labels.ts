@@ -1,0 +1,15 @@
+import type { FeatureKey } from '@crm/projections/domain';
+
+export const FEATURE_LABELS: Record<FeatureKey, string> = {
+  pipeline: 'Pipeline',
+  customers: 'Customers',
+  calendar: 'Calendar',
+  admin: 'Admin',
+};
+
+export const FEATURE_DESCRIPTIONS: Record<FeatureKey, string> = {
+  pipeline: 'Track jobs from quote to paid.',
+  customers: 'Customer records, vehicles and history.',
+  calendar: 'Schedule appointments and work.',
+  admin: 'Manage staff accounts and permissions.',
+};

@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSetAtom } from 'jotai';
+import { apiFetch } from '@/lib/api-client';
+import { superAdminSessionState } from '../states/super-admin-session-state';
+
+export async function logoutSuperAdmin(): Promise<void> {
+  await apiFetch<void>('/api/super-admin/logout', { method: 'POST' });
+}
+
+/**
+ * Signs out. The session is cleared whatever the call's outcome (spec-platform.md §4) and
+ * there is no redirect here: guarded screens send the visitor to the login page themselves.
+ */
+export function useLogoutSuperAdmin() {
+  const queryClient = useQueryClient();
+  const setSession = useSetAtom(superAdminSessionState);
+  return useMutation({
+    mutationFn: logoutSuperAdmin,
+    onError: (error) => console.error('Super admin logout failed', error),
+    onSettled: () => {
+      setSession({ status: 'signed-out' });
+      // Nothing read as the super admin may outlive the session.
+      queryClient.removeQueries({ queryKey: ['super-admin'] });
+      queryClient.removeQueries({ queryKey: ['crm-instances'] });
+    },
+  });
+}

@@ -1,0 +1,52 @@
+import type { Knex } from 'knex';
+import * as eventStore from './migrations/0001_event_store.ts';
+import * as runtime from './migrations/0002_runtime.ts';
+import { readModelMigrations, type SchemaMigration } from '../readmodels/migrations.ts';
+
+export const READ_MODEL_SCHEMA = 'rm';
+
+interface MigrationModule {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/** Migrations are listed in code (not read from a folder) so bundling cannot lose one. */
+function listSource(migrations: Record<string, MigrationModule>): Knex.MigrationSource<string> {
+  return {
+    getMigrations: async () => Object.keys(migrations).sort(),
+    getMigrationName: (name) => name,
+    getMigration: async (name) => migrations[name]!,
+  };
+}
+
+/** Event store and runtime tables in `public`, then the read models in `rm`. */
+export async function migrate(knex: Knex): Promise<{ readModelsChanged: boolean }> {
+  await knex.migrate.latest({
+    migrationSource: listSource({ '0001_event_store': eventStore, '0002_runtime': runtime }),
+  });
+  const [, applied] = await migrateReadModels(knex, READ_MODEL_SCHEMA);
+  return { readModelsChanged: applied.length > 0 };
+}
+
+/** Creates or updates the read-model tables in `schema` (the live one or a rebuild's). */
+export async function migrateReadModels(knex: Knex, schema: string): Promise<[number, string[]]> {
+  await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
+  const modules: Record<string, MigrationModule> = {};
+  for (const migration of readModelMigrations) {
+    modules[migration.name] = bindSchema(migration, schema);
+  }
+  return (await knex.migrate.latest({
+    migrationSource: listSource(modules),
+    schemaName: schema,
+    tableName: 'knex_migrations',
+  })) as [number, string[]];
+}
+
+function bindSchema(migration: SchemaMigration, schema: string): MigrationModule {
+  return {
+    up: (knex) => migration.up(knex, schema),
+    down: async () => {
+      throw new Error('Read models are rebuilt, not migrated down');
+    },
+  };
+}

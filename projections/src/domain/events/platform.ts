@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+const features = z.object({
+  pipeline: z.boolean(),
+  customers: z.boolean(),
+  calendar: z.boolean(),
+  admin: z.boolean(),
+});
+
+/** Provider-level and instance lifecycle events. */
+export const platformEventSchemas = {
+  SuperAdminCreated: z.object({
+    superAdminId: z.string(),
+    username: z.string(),
+    displayName: z.string(),
+    passwordHash: z.string(),
+  }),
+  SuperAdminCredentialsChanged: z.object({
+    superAdminId: z.string(),
+    username: z.string(),
+    passwordHash: z.string(),
+  }),
+  SuperAdminSignedIn: z.object({ superAdminId: z.string() }),
+  SuperAdminSignInFailed: z.object({ superAdminId: z.string() }),
+  SubdomainReserved: z.object({ subdomain: z.string(), instanceId: z.string() }),
+  CrmInstanceCreated: z.object({
+    instanceId: z.string(),
+    name: z.string(),
+    subdomain: z.string(),
+    displayName: z.string(),
+    description: z.string(),
+    features,
+  }),
+};

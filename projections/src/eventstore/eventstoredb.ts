@@ -1,0 +1,241 @@
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  NO_STREAM,
+  START as ESDB_START,
+  StreamNotFoundError,
+  WrongExpectedVersionError as EsdbWrongExpectedVersionError,
+  excludeSystemEvents,
+  jsonEvent,
+  type AppendExpectedRevision,
+  type JSONType,
+  type Position,
+  type ReadPosition,
+  type RecordedEvent as EsdbRecordedEvent,
+} from '@eventstore/db-client';
+import {
+  START,
+  WrongExpectedVersionError,
+  comparePositions,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type GlobalPosition,
+  type NewEvent,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+} from './port.ts';
+
+/** Page size for reads of $all (system events are skipped client-side). */
+const PAGE = 500;
+
+/** EventStoreDB adapter on the official gRPC client. Needs server ≥ 22.6 (event positions). */
+export function createEventStoreDbEventStore(connectionString: string): EventStore {
+  const client = EventStoreDBClient.connectionString(connectionString);
+  /** Aborted by close(): ends subscriptions. */
+  const closing = new AbortController();
+
+  async function append(
+    streamId: string,
+    events: NewEvent[],
+    { expectedRevision }: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new Error(`Stream ${streamId}: append needs at least one event`);
+    const data = events.map((e) =>
+      jsonEvent({
+        id: e.id,
+        type: e.type,
+        // The client JSON.stringifies data; the port leaves its type open.
+        data: e.data as JSONType,
+        metadata: { ...e.metadata },
+      }),
+    );
+    try {
+      const result = await client.appendToStream(streamId, data, {
+        expectedRevision: toEsdbExpected(expectedRevision),
+      });
+      const nextRevision = Number(result.nextExpectedRevision);
+      // Idempotent replays may come back without a position: look the event up.
+      const position =
+        result.position && result.position.commit >= 0n
+          ? toPosition(result.position)
+          : await positionOf(streamId, result.nextExpectedRevision);
+      return { nextRevision, position };
+    } catch (error) {
+      if (error instanceof EsdbWrongExpectedVersionError) {
+        const actual = typeof error.actualVersion === 'bigint' ? Number(error.actualVersion) : 'no_stream';
+        throw new WrongExpectedVersionError(streamId, expectedRevision, actual);
+      }
+      throw error;
+    }
+  }
+
+  async function positionOf(streamId: string, revision: bigint): Promise<GlobalPosition> {
+    for await (const resolved of client.readStream(streamId, { fromRevision: revision, maxCount: 1 })) {
+      if (resolved.event?.position) return toPosition(resolved.event.position);
+    }
+    throw new Error(`Stream ${streamId}: no position for revision ${revision} (EventStoreDB older than 22.6?)`);
+  }
+
+  async function readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const { upTo } = options;
+    const out: RecordedEvent[] = [];
+    try {
+      for await (const resolved of client.readStream(streamId)) {
+        const event = resolved.event;
+        if (!event) continue;
+        // `created` is the server's write time; filter rather than stop, clocks are not monotonic.
+        if (upTo !== undefined && event.created.getTime() > upTo.getTime()) continue;
+        out.push(toRecorded(event));
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return out;
+  }
+
+  async function readAll(from: GlobalPosition, limit: number): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    if (!(limit > 0)) return out;
+    // fromPosition is inclusive: events at or before `after` are skipped.
+    let after = from;
+    let cursor: ReadPosition = isStart(from) ? ESDB_START : toEsdbPosition(from);
+    for (;;) {
+      let count = 0;
+      let last: Position | undefined;
+      // Read whole pages: leaving a gRPC read early would keep it streaming in the background.
+      for await (const resolved of client.readAll({ fromPosition: cursor, maxCount: PAGE })) {
+        count++;
+        const event = resolved.event;
+        if (!event) continue;
+        last = event.position;
+        if (out.length >= limit || isSystem(event) || comparePositions(event.position, after) <= 0) continue;
+        out.push(toRecorded(event));
+      }
+      if (out.length >= limit || count < PAGE || !last) return out.slice(0, limit);
+      cursor = last;
+      if (comparePositions(last, after) > 0) after = toPosition(last);
+    }
+  }
+
+  async function* subscribeAll({ from, signal }: SubscribeOptions): AsyncGenerator<RecordedEvent> {
+    const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
+    if (stop.aborted) return;
+    const subscription = client.subscribeToAll({
+      fromPosition: isStart(from) ? ESDB_START : toEsdbPosition(from),
+      filter: excludeSystemEvents(),
+    });
+    const end = async () => {
+      await subscription.unsubscribe().catch(() => {});
+      subscription.destroy();
+    };
+    const onAbort = () => void end();
+    stop.addEventListener('abort', onAbort, { once: true });
+    try {
+      for await (const resolved of subscription) {
+        const event = resolved.event;
+        if (!event || isSystem(event) || comparePositions(event.position, from) <= 0) continue;
+        yield toRecorded(event);
+        if (stop.aborted) return;
+      }
+    } catch (error) {
+      // Destroying the stream on abort surfaces as a premature-close error.
+      if (stop.aborted) return;
+      throw error;
+    } finally {
+      stop.removeEventListener('abort', onAbort);
+      await end();
+    }
+  }
+
+  async function headPosition(): Promise<GlobalPosition> {
+    let cursor: ReadPosition = END;
+    for (;;) {
+      let count = 0;
+      let newest: GlobalPosition | undefined;
+      let oldest: Position | undefined;
+      for await (const resolved of client.readAll({ direction: BACKWARDS, fromPosition: cursor, maxCount: PAGE })) {
+        count++;
+        const event = resolved.event;
+        if (!event) continue;
+        oldest = event.position;
+        // Backwards from a position may include that position itself.
+        if (cursor !== END && comparePositions(event.position, cursor) >= 0) continue;
+        if (!newest && !isSystem(event)) newest = toPosition(event.position);
+      }
+      if (newest) return newest;
+      if (count < PAGE || !oldest) return START;
+      cursor = oldest;
+    }
+  }
+
+  return {
+    kind: 'eventstoredb',
+    append,
+    readStream,
+    readAll,
+    subscribeAll,
+    headPosition,
+    async ping() {
+      for await (const resolved of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) {
+        void resolved;
+      }
+    },
+    async close() {
+      closing.abort();
+      await client.dispose();
+    },
+  };
+}
+
+function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
+  if (expected === 'any') return ANY;
+  if (expected === 'no_stream') return NO_STREAM;
+  return BigInt(expected);
+}
+
+function isStart(p: GlobalPosition): boolean {
+  return p.commit < 0n;
+}
+
+function toEsdbPosition(p: GlobalPosition): Position {
+  return { commit: p.commit, prepare: p.prepare };
+}
+
+function toPosition(p: Position): GlobalPosition {
+  return { commit: p.commit, prepare: p.prepare };
+}
+
+function isSystem(event: { type: string; streamId: string }): boolean {
+  return event.type.startsWith('$') || event.streamId.startsWith('$');
+}
+
+function toRecorded(event: EsdbRecordedEvent): RecordedEvent {
+  if (!event.position) {
+    throw new Error(`Event ${event.id} has no position (EventStoreDB older than 22.6?)`);
+  }
+  return {
+    id: event.id,
+    streamId: event.streamId,
+    revision: Number(event.revision),
+    position: toPosition(event.position),
+    type: event.type,
+    data: event.data,
+    metadata: toMetadata(event),
+    recordedAt: event.created,
+  };
+}
+
+/** Written by this adapter from EventMetadata (see append); anything else is not ours. */
+function toMetadata(event: EsdbRecordedEvent): EventMetadata {
+  const { metadata } = event;
+  if (typeof metadata !== 'object' || metadata === null || metadata instanceof Uint8Array || Array.isArray(metadata)) {
+    throw new Error(`Event ${event.id} in ${event.streamId} has no JSON metadata object`);
+  }
+  return metadata as unknown as EventMetadata;
+}

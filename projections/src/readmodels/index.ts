@@ -1,0 +1,6 @@
+import { activityProjection } from './activity.ts';
+import { platformProjection } from './platform.ts';
+import type { Projection } from './projection.ts';
+
+/** The read-model set one projector maintains, applied in this order per event. */
+export const projections: Projection[] = [platformProjection, activityProjection];

@@ -1,0 +1,114 @@
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { comparePositions, START, type GlobalPosition } from '../eventstore/port.ts';
+
+export const CHECKPOINT_CHANNEL = 'projection_checkpoints';
+export const MAIN_CHECKPOINT = 'main';
+
+export async function readCheckpoint(db: Knex | Knex.Transaction, name: string, forUpdate = false): Promise<GlobalPosition | null> {
+  let query = db('projection_checkpoints').where({ name }).first('position_commit', 'position_prepare');
+  if (forUpdate) query = query.forUpdate();
+  const row = (await query) as { position_commit: string; position_prepare: string } | undefined;
+  return row ? { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) } : null;
+}
+
+export async function ensureCheckpoint(db: Knex | Knex.Transaction, name: string): Promise<void> {
+  await db('projection_checkpoints')
+    .insert({ name, position_commit: START.commit.toString(), position_prepare: START.prepare.toString() })
+    .onConflict('name')
+    .ignore();
+}
+
+export async function writeCheckpoint(trx: Knex.Transaction, name: string, position: GlobalPosition): Promise<void> {
+  await trx('projection_checkpoints')
+    .where({ name })
+    .update({
+      position_commit: position.commit.toString(),
+      position_prepare: position.prepare.toString(),
+      updated_at: trx.fn.now(),
+    });
+  // Delivered at commit, so a waiter never sees a checkpoint whose rows are not visible yet.
+  await trx.raw('SELECT pg_notify(?, ?)', [CHECKPOINT_CHANNEL, `${name}:${position.commit}/${position.prepare}`]);
+}
+
+/**
+ * Read-your-writes: resolves once the projector's checkpoint has passed a position. Works
+ * whether the projector runs in this process or another (LISTEN, with polling behind it).
+ */
+export class CheckpointWatcher {
+  private latest: GlobalPosition = START;
+  private listener: pg.Client | null = null;
+  private waiters = new Set<{ target: GlobalPosition; resolve: (reached: boolean) => void }>();
+  private poller: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly connectionString: string,
+    private readonly name = MAIN_CHECKPOINT,
+    private readonly pollIntervalMs = 250,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.refresh();
+    const client = new pg.Client({ connectionString: this.connectionString });
+    client.on('error', () => {
+      // The poller keeps waiters moving if the listening connection drops.
+      this.listener = null;
+    });
+    await client.connect();
+    await client.query(`LISTEN ${CHECKPOINT_CHANNEL}`);
+    client.on('notification', (message) => {
+      const [name, position] = (message.payload ?? '').split(':');
+      if (name !== this.name || !position) return;
+      const [commit, prepare] = position.split('/');
+      this.advance({ commit: BigInt(commit ?? '-1'), prepare: BigInt(prepare ?? '-1') });
+    });
+    this.listener = client;
+    this.poller = setInterval(() => {
+      if (this.waiters.size > 0) void this.refresh().catch(() => undefined);
+    }, this.pollIntervalMs);
+  }
+
+  current(): GlobalPosition {
+    return this.latest;
+  }
+
+  async refresh(): Promise<GlobalPosition> {
+    const position = await readCheckpoint(this.knex, this.name);
+    if (position) this.advance(position);
+    return this.latest;
+  }
+
+  /** True when reached within the timeout, false when it ran out. */
+  waitFor(target: GlobalPosition, timeoutMs = 2000): Promise<boolean> {
+    if (comparePositions(this.latest, target) >= 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = {
+        target,
+        resolve: (reached: boolean) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(reached);
+        },
+      };
+      const timer = setTimeout(() => waiter.resolve(false), timeoutMs);
+      this.waiters.add(waiter);
+      void this.refresh().catch(() => undefined);
+    });
+  }
+
+  private advance(position: GlobalPosition): void {
+    if (comparePositions(position, this.latest) <= 0) return;
+    this.latest = position;
+    for (const waiter of [...this.waiters]) {
+      if (comparePositions(position, waiter.target) >= 0) waiter.resolve(true);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.poller) clearInterval(this.poller);
+    for (const waiter of [...this.waiters]) waiter.resolve(false);
+    await this.listener?.end().catch(() => undefined);
+    this.listener = null;
+  }
+}

@@ -1,0 +1,125 @@
+import type { Knex } from 'knex';
+import { migrateReadModels, READ_MODEL_SCHEMA } from '../db/migrate.ts';
+import { comparePositions, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
+import type { Projection } from '../readmodels/projection.ts';
+import { applyBatch } from './projector.ts';
+import { ensureCheckpoint, MAIN_CHECKPOINT, readCheckpoint } from './checkpoints.ts';
+
+const REBUILD_SCHEMA = 'rm_rebuild';
+const REBUILD_CHECKPOINT = 'rebuild';
+const RETIRED_SCHEMA = 'rm_retired';
+
+export interface TableComparison {
+  table: string;
+  liveRows: number;
+  rebuiltRows: number;
+  identical: boolean;
+}
+
+export interface RebuildReport {
+  eventsReplayed: number;
+  position: GlobalPosition;
+  tables: TableComparison[];
+  identical: boolean;
+}
+
+export interface RebuildOptions {
+  store: EventStore;
+  knex: Knex;
+  projections: Projection[];
+  batchSize?: number;
+  onProgress?: (progress: { replayed: number; total: number | null }) => void;
+}
+
+/**
+ * Replays every event into fresh tables, compares them with the live ones at the same
+ * checkpoint, and swaps them in. The live projector keeps running: the swap holds its
+ * checkpoint row, which every projector batch takes first, so no batch lands mid-swap.
+ */
+export async function rebuildReadModels(options: RebuildOptions): Promise<RebuildReport> {
+  const { knex, store, projections } = options;
+  const batchSize = options.batchSize ?? 1000;
+  await ensureCheckpoint(knex, MAIN_CHECKPOINT);
+  const liveAtStart = (await readCheckpoint(knex, MAIN_CHECKPOINT)) ?? START;
+
+  await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [REBUILD_SCHEMA]);
+  await migrateReadModels(knex, REBUILD_SCHEMA);
+  await knex('projection_checkpoints').where({ name: REBUILD_CHECKPOINT }).delete();
+  await ensureCheckpoint(knex, REBUILD_CHECKPOINT);
+
+  const total = store.kind === 'postgres' ? await countEventsUpTo(knex, liveAtStart) : null;
+  let replayed = 0;
+  const apply = async (db: Knex, events: RecordedEvent[]) => {
+    await applyBatch(db, { schema: REBUILD_SCHEMA, checkpointName: REBUILD_CHECKPOINT, projections }, events);
+    replayed += events.length;
+    options.onProgress?.({ replayed, total: total === null ? null : Math.max(total, replayed) });
+  };
+
+  // Phase 1, without locks: catch up to where the live projector was when we started.
+  let position = await replay(store, START, liveAtStart, batchSize, (events) => apply(knex, events));
+
+  // Phase 2, holding the live checkpoint: finish to exactly its position, compare, swap.
+  return await knex.transaction(async (trx) => {
+    const live = (await readCheckpoint(trx, MAIN_CHECKPOINT, true)) ?? START;
+    position = await replay(store, position, live, batchSize, (events) => apply(trx as unknown as Knex, events));
+    const tables = await compareSchemas(trx, READ_MODEL_SCHEMA, REBUILD_SCHEMA);
+    await trx.raw('ALTER SCHEMA ?? RENAME TO ??', [READ_MODEL_SCHEMA, RETIRED_SCHEMA]);
+    await trx.raw('ALTER SCHEMA ?? RENAME TO ??', [REBUILD_SCHEMA, READ_MODEL_SCHEMA]);
+    await trx.raw('DROP SCHEMA ?? CASCADE', [RETIRED_SCHEMA]);
+    await trx('projection_checkpoints').where({ name: REBUILD_CHECKPOINT }).delete();
+    return { eventsReplayed: replayed, position: live, tables, identical: tables.every((t) => t.identical) };
+  });
+}
+
+async function replay(
+  store: EventStore,
+  from: GlobalPosition,
+  upTo: GlobalPosition,
+  batchSize: number,
+  apply: (events: RecordedEvent[]) => Promise<void>,
+): Promise<GlobalPosition> {
+  let position = from;
+  while (comparePositions(position, upTo) < 0) {
+    const events = (await store.readAll(position, batchSize)).filter((e) => comparePositions(e.position, upTo) <= 0);
+    if (events.length === 0) break;
+    await apply(events);
+    position = events[events.length - 1]!.position;
+  }
+  return position;
+}
+
+async function countEventsUpTo(knex: Knex, upTo: GlobalPosition): Promise<number> {
+  const result = await knex.raw<{ rows: { count: string }[] }>(
+    `SELECT count(*) FROM events WHERE (tx_id, seq) <= (?::text::xid8, ?::bigint)`,
+    [upTo.commit < 0n ? '0' : upTo.commit.toString(), upTo.prepare.toString()],
+  );
+  return Number(result.rows[0]?.count ?? 0);
+}
+
+/** Row-by-row comparison through an order-independent digest of each table's rows. */
+async function compareSchemas(trx: Knex.Transaction, live: string, rebuilt: string): Promise<TableComparison[]> {
+  const tables = await trx('information_schema.tables')
+    .where({ table_schema: rebuilt, table_type: 'BASE TABLE' })
+    .whereNot('table_name', 'like', 'knex_migrations%')
+    .orderBy('table_name')
+    .pluck('table_name');
+  const digest = async (schema: string, table: string) => {
+    const result = await trx.raw<{ rows: { rows: string; digest: string | null }[] }>(
+      `SELECT count(*) AS rows, md5(string_agg(t::text, E'\\n' ORDER BY t::text)) AS digest FROM ??.?? t`,
+      [schema, table],
+    );
+    return result.rows[0]!;
+  };
+  const comparisons: TableComparison[] = [];
+  for (const table of tables as string[]) {
+    const a = await digest(live, table);
+    const b = await digest(rebuilt, table);
+    comparisons.push({
+      table,
+      liveRows: Number(a.rows),
+      rebuiltRows: Number(b.rows),
+      identical: a.digest === b.digest && a.rows === b.rows,
+    });
+  }
+  return comparisons;
+}

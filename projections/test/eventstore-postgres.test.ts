@@ -1,0 +1,321 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Knex from 'knex';
+import pg from 'pg';
+import { describe, expect, test } from 'vitest';
+import { down, up } from '../src/db/migrations/0001_event_store.ts';
+import { START, comparePositions, type EventMetadata, type EventStore, type RecordedEvent } from '../src/eventstore/port.ts';
+import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
+import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
+import { eventStoreContract } from './eventstore-contract.ts';
+
+async function migratedDatabase(): Promise<TestDatabase> {
+  const db = await createTestDatabase();
+  const knex = Knex({ client: 'pg', connection: db.url });
+  try {
+    await up(knex);
+  } finally {
+    await knex.destroy();
+  }
+  return db;
+}
+
+eventStoreContract('postgres', async () => {
+  const db = await migratedDatabase();
+  const store = createPostgresEventStore({ connectionString: db.url, pollIntervalMs: 100 });
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      await db.drop();
+    },
+  };
+});
+
+function metadata(): EventMetadata {
+  return {
+    instanceId: randomUUID(),
+    actor: { kind: 'system', id: 'test', displayName: 'Test' },
+    correlationId: randomUUID(),
+    causationId: null,
+    occurredAt: new Date().toISOString(),
+    schemaVersion: 1,
+  };
+}
+
+/** Runs a subscription in the background, collecting what it delivers. */
+function collect(store: EventStore, from = START) {
+  const controller = new AbortController();
+  const seen: RecordedEvent[] = [];
+  const done = (async () => {
+    for await (const e of store.subscribeAll({ from, signal: controller.signal })) seen.push(e);
+  })();
+  return {
+    seen,
+    async stop() {
+      controller.abort();
+      await done;
+    },
+  };
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(10);
+  }
+}
+
+describe('postgres event store', () => {
+  test('an empty store: head is START, readAll is empty; the migration goes down and up', async () => {
+    const db = await migratedDatabase();
+    const store = createPostgresEventStore({ connectionString: db.url });
+    try {
+      expect(await store.headPosition()).toEqual(START);
+      expect(await store.readAll(START, 100)).toEqual([]);
+      const knex = Knex({ client: 'pg', connection: db.url });
+      try {
+        await down(knex);
+        expect((await knex.raw(`select to_regclass('public.events') as t`)).rows[0].t).toBeNull();
+        await up(knex);
+      } finally {
+        await knex.destroy();
+      }
+      await store.append('s-1', [{ id: randomUUID(), type: 'T', data: {}, metadata: metadata() }], {
+        expectedRevision: 'no_stream',
+      });
+      expect(await store.readAll(START, 100)).toHaveLength(1);
+    } finally {
+      await store.close();
+      await db.drop();
+    }
+  });
+
+  test('global order is numeric where xids and seqs gain a digit', async () => {
+    const db = await migratedDatabase();
+    const store = createPostgresEventStore({ connectionString: db.url });
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      // Next seq 8 and next xid three below a power of ten: six appends cross both boundaries.
+      await admin.query(`select setval('events_seq_seq', 7)`);
+      const next = BigInt((await admin.query(`select pg_snapshot_xmax(pg_current_snapshot())::text as x`)).rows[0].x);
+      let power = 10n;
+      while (power - 3n <= next) power *= 10n;
+      await admin.query(
+        `do $$ begin for i in 1..${power - 3n - next} loop perform pg_current_xact_id(); commit; end loop; end $$`,
+      );
+      const results = [];
+      for (let i = 0; i < 6; i++) {
+        results.push(
+          await store.append(`digits-${i}`, [{ id: randomUUID(), type: 'T', data: {}, metadata: metadata() }], {
+            expectedRevision: 'no_stream',
+          }),
+        );
+      }
+      expect(results[0]?.position.commit).toBeLessThan(power);
+      expect(results[5]?.position.commit).toBeGreaterThanOrEqual(power);
+      expect(results.map((r) => r.position.prepare)).toEqual([8n, 9n, 10n, 11n, 12n, 13n]);
+
+      const positions = results.map((r) => r.position);
+      expect((await store.readAll(START, 100)).map((e) => e.position)).toEqual(positions);
+      expect((await store.readAll(positions[1] ?? START, 100)).map((e) => e.position)).toEqual(positions.slice(2));
+      expect(await store.headPosition()).toEqual(positions[5]);
+    } finally {
+      await admin.end();
+      await store.close();
+      await db.drop();
+    }
+  });
+
+  test('global readers hold back later commits while an older transaction is in flight', async () => {
+    const db = await migratedDatabase();
+    const store = createPostgresEventStore({ connectionString: db.url, pollIntervalMs: 20 });
+    const raw = new pg.Client({ connectionString: db.url });
+    await raw.connect();
+    const subscriber = collect(store);
+    try {
+      // T1 takes its xid and a seq first, but commits last.
+      const lateId = randomUUID();
+      await raw.query('begin');
+      const late = await raw.query<{ seq: string }>(
+        `insert into events (stream_id, revision, event_id, type, data, metadata)
+         values ('late', 0, $1, 'T', '{}', $2) returning seq::text as seq`,
+        [lateId, JSON.stringify(metadata())],
+      );
+      const earlyId = randomUUID();
+      const early = await store.append('early', [{ id: earlyId, type: 'T', data: {}, metadata: metadata() }], {
+        expectedRevision: 'no_stream',
+      });
+      expect(BigInt(late.rows[0]?.seq ?? '0')).toBeLessThan(early.position.prepare);
+
+      // Another session sees only the higher seq: a reader following seq alone would move
+      // past the late row now and never see it.
+      const observer = new pg.Client({ connectionString: db.url });
+      await observer.connect();
+      const committed = await observer.query<{ seq: string }>('select seq::text as seq from events');
+      await observer.end();
+      expect(committed.rows.map((r) => BigInt(r.seq))).toEqual([early.position.prepare]);
+
+      // The xmin rule hides the committed event while the older transaction runs.
+      expect(await store.readAll(START, 100)).toEqual([]);
+      expect(await store.headPosition()).toEqual(START);
+      await sleep(100);
+      expect(subscriber.seen).toEqual([]);
+
+      await raw.query('commit');
+      await until(() => subscriber.seen.length === 2, 'the subscriber sees both events');
+      const all = await store.readAll(START, 100);
+      expect(all.map((e) => e.id)).toEqual([lateId, earlyId]);
+      expect(subscriber.seen.map((e) => e.id)).toEqual([lateId, earlyId]);
+      expect(await store.headPosition()).toEqual(early.position);
+    } finally {
+      await subscriber.stop();
+      await raw.end();
+      await store.close();
+      await db.drop();
+    }
+  });
+
+  test('many concurrent appenders with out-of-order commits: the subscriber sees every event exactly once', async () => {
+    const APPENDERS = 20;
+    const APPENDS_EACH = 25;
+    const TOTAL = APPENDERS * APPENDS_EACH;
+    const db = await migratedDatabase();
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    // Test-only hook: a deferred trigger sleeps at COMMIT time for events that ask for it,
+    // inside the adapter's own transaction, after its seq and xid were taken. Transactions
+    // holding lower seq values thereby commit after ones holding higher values.
+    await admin.query(`
+      create function test_commit_delay() returns trigger language plpgsql as $$
+      begin
+        perform pg_sleep((new.data->>'commitDelayMs')::int / 1000.0);
+        return null;
+      end $$;
+      create constraint trigger test_commit_delay after insert on events
+        deferrable initially deferred for each row
+        when (new.data ? 'commitDelayMs') execute function test_commit_delay();
+    `);
+    // One connection per appender, so their transactions really overlap.
+    const pool = new pg.Pool({ connectionString: db.url, max: APPENDERS + 5 });
+    const store = createPostgresEventStore({ connectionString: db.url, pool, pollIntervalMs: 50 });
+    const subscriber = collect(store);
+
+    // A naive reader that follows seq alone, to show the late commits really happened.
+    let appending = true;
+    const naiveSeen = new Set<string>();
+    const naive = (async () => {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      let last = '0';
+      const poll = async () => {
+        const { rows } = await client.query<{ seq: string; event_id: string }>(
+          'select seq::text as seq, event_id::text as event_id from events where seq > $1 order by seq',
+          [last],
+        );
+        for (const row of rows) {
+          naiveSeen.add(row.event_id);
+          last = row.seq;
+        }
+      };
+      while (appending) {
+        await poll();
+        await sleep(1);
+      }
+      await poll();
+      await client.end();
+    })();
+
+    const appended: string[] = [];
+    const streams = Array.from({ length: APPENDERS }, (_, i) => `concurrency-${i}-${randomUUID()}`);
+    try {
+      await Promise.all(
+        streams.map(async (streamId, appender) => {
+          let expected: number | 'no_stream' = 'no_stream';
+          for (let n = 0; n < APPENDS_EACH; n++) {
+            const id = randomUUID();
+            const data: Record<string, number> = { appender, n };
+            if (Math.random() < 0.3) data.commitDelayMs = 5 + Math.floor(Math.random() * 40);
+            const result = await store.append(streamId, [{ id, type: 'Appended', data, metadata: metadata() }], {
+              expectedRevision: expected,
+            });
+            expected = result.nextRevision;
+            appended.push(id);
+          }
+        }),
+      );
+      appending = false;
+      await naive;
+      await until(() => subscriber.seen.length >= TOTAL, `the subscriber saw ${TOTAL} events`);
+      await sleep(200); // anything extra (a duplicate) would arrive now
+      await subscriber.stop();
+
+      const seen = subscriber.seen;
+      expect(appended).toHaveLength(TOTAL);
+      expect(seen).toHaveLength(TOTAL);
+      const seenIds = seen.map((e) => e.id);
+      expect(new Set(seenIds).size).toBe(TOTAL);
+      expect([...seenIds].sort()).toEqual([...appended].sort());
+      for (let i = 1; i < seen.length; i++) {
+        expect(comparePositions(seen[i - 1]!.position, seen[i]!.position)).toBeLessThan(0);
+      }
+      for (const streamId of streams) {
+        const revisions = seen.filter((e) => e.streamId === streamId).map((e) => e.revision);
+        expect(revisions).toEqual(Array.from({ length: APPENDS_EACH }, (_, i) => i));
+      }
+
+      // Out-of-order commits: events committed after a higher seq was already visible.
+      const naiveMissed = TOTAL - naiveSeen.size;
+      // Delivery order (xid, seq) vs seq order.
+      let seqInversions = 0;
+      for (let i = 1; i < seen.length; i++) {
+        if (seen[i]!.position.prepare < seen[i - 1]!.position.prepare) seqInversions++;
+      }
+      console.info(
+        `concurrency: ${TOTAL} events, ${naiveMissed} committed late (a seq-only reader skipped them), ` +
+          `${seqInversions} seq inversions in delivery order; the xmin subscriber missed 0`,
+      );
+      expect(naiveMissed).toBeGreaterThan(0);
+    } finally {
+      appending = false;
+      await naive.catch(() => {});
+      await subscriber.stop();
+      await store.close();
+      await pool.end();
+      await admin.end();
+      await db.drop();
+    }
+  });
+
+  test('close() ends running subscriptions and their LISTEN connections', async () => {
+    const db = await migratedDatabase();
+    const store = createPostgresEventStore({ connectionString: db.url });
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      const running = (async () => {
+        for await (const e of store.subscribeAll({ from: START })) void e;
+      })();
+      await sleep(200);
+      const listening = await admin.query(
+        `select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen%'`,
+      );
+      expect(listening.rows[0].n).toBe(1);
+      await store.close();
+      await running;
+      const others = async () =>
+        (
+          await admin.query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and pid <> pg_backend_pid()`,
+          )
+        ).rows[0]?.n;
+      await until(async () => (await others()) === 0, 'all store connections are gone', 5_000);
+    } finally {
+      await admin.end();
+      await db.drop();
+    }
+  });
+});

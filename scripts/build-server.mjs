@@ -1,0 +1,27 @@
+// Bundles the backend entry points (and the workspace code they import) into
+// backend/dist; npm packages stay external and load from node_modules.
+import { build } from 'esbuild';
+
+const entries = ['main', 'projector-main', 'rebuild-main', 'bench'];
+
+await build({
+  entryPoints: Object.fromEntries(entries.map((name) => [name, `backend/src/${name}.ts`])),
+  outdir: 'backend/dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  plugins: [
+    {
+      name: 'external-packages',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.path.startsWith('@crm/') ? undefined : { path: args.path, external: true },
+        );
+      },
+    },
+  ],
+});
+console.log('backend built into backend/dist');
