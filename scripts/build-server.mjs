@@ -1,10 +1,11 @@
 // Bundles the backend entry points (and the workspace code they import) into
 // backend/dist; npm packages stay external and load from node_modules.
 import { build } from 'esbuild';
+import { pathToFileURL } from 'node:url';
 
 const entries = ['main', 'projector-main', 'rebuild-main', 'bench'];
 
-await build({
+export const serverBuildOptions = {
   entryPoints: Object.fromEntries(entries.map((name) => [name, `backend/src/${name}.ts`])),
   outdir: 'backend/dist',
   bundle: true,
@@ -17,11 +18,13 @@ await build({
     {
       name: 'external-packages',
       setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path.startsWith('@crm/') ? undefined : { path: args.path, external: true },
-        );
+        b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@crm/') ? undefined : { path: args.path, external: true }));
       },
     },
   ],
-});
-console.log('backend built into backend/dist');
+};
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await build(serverBuildOptions);
+  console.log('backend built into backend/dist');
+}

@@ -200,6 +200,8 @@ describe('postgres event store', () => {
     `);
     // One connection per appender, so their transactions really overlap.
     const pool = new pg.Pool({ connectionString: db.url, max: APPENDERS + 5 });
+    // pool.end() does not wait for the server side to go; drop() may terminate stragglers.
+    pool.on('error', () => {});
     const store = createPostgresEventStore({ connectionString: db.url, pool, pollIntervalMs: 50 });
     const subscriber = collect(store);
 

