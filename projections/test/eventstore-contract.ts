@@ -106,9 +106,7 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         if (attempt.status === 'rejected') expect(attempt.reason).toBeInstanceOf(WrongExpectedVersionError);
       }
 
-      const next = await Promise.allSettled(
-        Array.from({ length: 8 }, () => store().append(s, [event()], { expectedRevision: 0 })),
-      );
+      const next = await Promise.allSettled(Array.from({ length: 8 }, () => store().append(s, [event()], { expectedRevision: 0 })));
       expect(next.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
       expect((await store().readStream(s)).map((e) => e.revision)).toEqual([0, 1]);
     });
@@ -296,10 +294,7 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
     test('headPosition reaches the position of the latest append', async () => {
       const s = streamId('head');
       const result = await store().append(s, [event()], { expectedRevision: 'no_stream' });
-      await eventually(
-        async () => comparePositions(await store().headPosition(), result.position) >= 0,
-        'headPosition reaches the append',
-      );
+      await eventually(async () => comparePositions(await store().headPosition(), result.position) >= 0, 'headPosition reaches the append');
       expect(comparePositions(await store().headPosition(), START)).toBeGreaterThan(0);
     });
 
@@ -387,12 +382,7 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, message: string):
 }
 
 /** Pages through readAll from `from` until `count` events of `streams` were read. */
-async function readAllUntil(
-  store: EventStore,
-  from: GlobalPosition,
-  streams: Set<string>,
-  count: number,
-): Promise<RecordedEvent[]> {
+async function readAllUntil(store: EventStore, from: GlobalPosition, streams: Set<string>, count: number): Promise<RecordedEvent[]> {
   const found: RecordedEvent[] = [];
   let position = from;
   const deadline = Date.now() + 10_000;
@@ -411,12 +401,7 @@ async function readAllUntil(
 }
 
 /** Subscribes from `from` until `count` events of `streams` arrived. */
-async function subscribeUntil(
-  store: EventStore,
-  from: GlobalPosition,
-  streams: Set<string>,
-  count: number,
-): Promise<RecordedEvent[]> {
+async function subscribeUntil(store: EventStore, from: GlobalPosition, streams: Set<string>, count: number): Promise<RecordedEvent[]> {
   const found: RecordedEvent[] = [];
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 10_000);

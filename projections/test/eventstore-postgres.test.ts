@@ -4,7 +4,14 @@ import Knex from 'knex';
 import pg from 'pg';
 import { describe, expect, test } from 'vitest';
 import { down, up } from '../src/db/migrations/0001_event_store.ts';
-import { START, comparePositions, type EventMetadata, type EventStore, type RecordedEvent } from '../src/eventstore/port.ts';
+import {
+  START,
+  comparePositions,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type RecordedEvent,
+} from '../src/eventstore/port.ts';
 import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
 import { eventStoreContract } from './eventstore-contract.ts';
@@ -67,6 +74,13 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
   }
 }
 
+/** Reads the whole log once `count` events are visible (other transactions in the cluster can hold them back briefly). */
+async function readAllEventually(store: EventStore, count: number): Promise<RecordedEvent[]> {
+  let all: RecordedEvent[] = [];
+  await until(async () => (all = await store.readAll(START, 10_000)).length >= count, `${count} events are visible`);
+  return all;
+}
+
 describe('postgres event store', () => {
   test('an empty store: head is START, readAll is empty; the migration goes down and up', async () => {
     const db = await migratedDatabase();
@@ -85,7 +99,7 @@ describe('postgres event store', () => {
       await store.append('s-1', [{ id: randomUUID(), type: 'T', data: {}, metadata: metadata() }], {
         expectedRevision: 'no_stream',
       });
-      expect(await store.readAll(START, 100)).toHaveLength(1);
+      expect(await readAllEventually(store, 1)).toHaveLength(1);
     } finally {
       await store.close();
       await db.drop();
@@ -98,30 +112,39 @@ describe('postgres event store', () => {
     const admin = new pg.Client({ connectionString: db.url });
     await admin.connect();
     try {
-      // Next seq 8 and next xid three below a power of ten: six appends cross both boundaries.
+      const event = () => ({ id: randomUUID(), type: 'T', data: {}, metadata: metadata() });
+      // One append whose events take seq 8..13: ordered by seq within its transaction.
       await admin.query(`select setval('events_seq_seq', 7)`);
-      const next = BigInt((await admin.query(`select pg_snapshot_xmax(pg_current_snapshot())::text as x`)).rows[0].x);
-      let power = 10n;
-      while (power - 3n <= next) power *= 10n;
-      await admin.query(
-        `do $$ begin for i in 1..${power - 3n - next} loop perform pg_current_xact_id(); commit; end loop; end $$`,
-      );
-      const results = [];
-      for (let i = 0; i < 6; i++) {
-        results.push(
-          await store.append(`digits-${i}`, [{ id: randomUUID(), type: 'T', data: {}, metadata: metadata() }], {
-            expectedRevision: 'no_stream',
-          }),
-        );
-      }
-      expect(results[0]?.position.commit).toBeLessThan(power);
-      expect(results[5]?.position.commit).toBeGreaterThanOrEqual(power);
-      expect(results.map((r) => r.position.prepare)).toEqual([8n, 9n, 10n, 11n, 12n, 13n]);
+      const batch = Array.from({ length: 6 }, event);
+      const first = await store.append('digits-seq', batch, { expectedRevision: 'no_stream' });
+      expect(first.position.prepare).toBe(13n);
 
-      const positions = results.map((r) => r.position);
-      expect((await store.readAll(START, 100)).map((e) => e.position)).toEqual(positions);
-      expect((await store.readAll(positions[1] ?? START, 100)).map((e) => e.position)).toEqual(positions.slice(2));
-      expect(await store.headPosition()).toEqual(positions[5]);
+      // Then single-event appends across a power of ten in xids. Xids are cluster-wide and
+      // other test files use them too, so burn up to just below the boundary and retry.
+      const singles: AppendResult[] = [];
+      let power = 0n;
+      for (let attempt = 0; ; attempt++) {
+        const next = BigInt((await admin.query(`select pg_snapshot_xmax(pg_current_snapshot())::text as x`)).rows[0].x);
+        power = 10n;
+        while (power - 2n <= next) power *= 10n;
+        await admin.query(`do $$ begin for i in 1..${power - 2n - next} loop perform pg_current_xact_id(); commit; end loop; end $$`);
+        const round: AppendResult[] = [];
+        for (let i = 0; i < 6; i++) round.push(await store.append(`digits-${randomUUID()}`, [event()], { expectedRevision: 'no_stream' }));
+        singles.push(...round);
+        if (round[0]!.position.commit < power && round[5]!.position.commit >= power) break;
+        if (attempt === 3) throw new Error('could not place appends across an xid digit boundary');
+      }
+
+      const expected = [...batch.map((e) => e.id), ...singles.map(() => expect.any(String))];
+      const all = await readAllEventually(store, expected.length);
+      expect(all.map((e) => e.id)).toEqual(expected);
+      expect(all.slice(6).map((e) => e.position)).toEqual(singles.map((r) => r.position));
+      expect(all.slice(0, 6).map((e) => e.position.prepare)).toEqual([8n, 9n, 10n, 11n, 12n, 13n]);
+      const crossing = singles.findIndex((r) => r.position.commit >= power);
+      const checkpoint = singles[crossing - 1]!.position;
+      expect((await store.readAll(checkpoint, 100)).map((e) => e.position)).toEqual(singles.slice(crossing).map((r) => r.position));
+      expect((await store.readAll(all[2]!.position, 3)).map((e) => e.position.prepare)).toEqual([11n, 12n, 13n]);
+      expect(await store.headPosition()).toEqual(singles[singles.length - 1]!.position);
     } finally {
       await admin.end();
       await store.close();

@@ -59,9 +59,11 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
         expectedRevision: toEsdbExpected(expectedRevision),
       });
       const nextRevision = Number(result.nextExpectedRevision);
-      // Idempotent replays may come back without a position: look the event up.
+      // The port promises the position of the last event. The server's write position is
+      // that only for a single-event write, and idempotent replays may come back without
+      // one; otherwise look the last event up.
       const position =
-        result.position && result.position.commit >= 0n
+        events.length === 1 && result.position && isValidPosition(result.position)
           ? toPosition(result.position)
           : await positionOf(streamId, result.nextExpectedRevision);
       return { nextRevision, position };
@@ -197,6 +199,12 @@ function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
   if (expected === 'any') return ANY;
   if (expected === 'no_stream') return NO_STREAM;
   return BigInt(expected);
+}
+
+/** "No position" can arrive as -1 read as an unsigned 64-bit number. */
+function isValidPosition(p: Position): boolean {
+  const max = 2n ** 63n;
+  return p.commit >= 0n && p.prepare >= 0n && p.commit < max && p.prepare < max;
 }
 
 function isStart(p: GlobalPosition): boolean {

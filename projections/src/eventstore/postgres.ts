@@ -134,9 +134,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     const ok = expected === 'any' || (expected === 'no_stream' ? current === -1 : current === expected);
     if (!ok) throw new WrongExpectedVersionError(streamId, expected, current === -1 ? 'no_stream' : current);
 
-    const payload = JSON.stringify(
-      events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })),
-    );
+    const payload = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })));
     // ORDER BY ord makes seq follow revision order within the append.
     const inserted = await client.query<{ seq_text: string; tx_text: string; revision: number }>(
       `insert into events (stream_id, revision, event_id, type, data, metadata)
@@ -170,9 +168,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     if (locked.rows.length === 0) {
       // A concurrent creator makes this insert wait for it; then the select sees its row.
       // The -1 row only survives if this transaction commits, i.e. after appending events.
-      await client.query('insert into streams (stream_id, revision) values ($1, -1) on conflict do nothing', [
-        streamId,
-      ]);
+      await client.query('insert into streams (stream_id, revision) values ($1, -1) on conflict do nothing', [streamId]);
       locked = await client.query<{ revision: number }>(select, [streamId]);
     }
     const row = locked.rows[0];
@@ -210,13 +206,11 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     const { upTo } = readOptions;
     const result =
       upTo === undefined
-        ? await pool.query<EventRow>(`select ${COLUMNS} from events where stream_id = $1 order by revision`, [
+        ? await pool.query<EventRow>(`select ${COLUMNS} from events where stream_id = $1 order by revision`, [streamId])
+        : await pool.query<EventRow>(`select ${COLUMNS} from events where stream_id = $1 and recorded_at <= $2 order by revision`, [
             streamId,
-          ])
-        : await pool.query<EventRow>(
-            `select ${COLUMNS} from events where stream_id = $1 and recorded_at <= $2 order by revision`,
-            [streamId, upTo],
-          );
+            upTo,
+          ]);
     return result.rows.map(toRecorded);
   }
 
@@ -226,9 +220,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     // START (negative) has no lower bound; xid8 only compares with xid8, hence text → xid8.
     const result =
       from.commit < 0n
-        ? await pool.query<EventRow>(`select ${COLUMNS} from events where ${VISIBLE} order by tx_id, seq limit $1`, [
-            count,
-          ])
+        ? await pool.query<EventRow>(`select ${COLUMNS} from events where ${VISIBLE} order by tx_id, seq limit $1`, [count])
         : await pool.query<EventRow>(
             `select ${COLUMNS} from events
               where ${VISIBLE} and (tx_id, seq) > ($2::text::xid8, $3::bigint)
