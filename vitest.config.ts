@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: { alias: { '@': path.resolve(import.meta.dirname, 'frontend/src') } },
   test: {
     include: ['{backend,projections,frontend}/test/**/*.test.{ts,tsx}'],
     globalSetup: ['projections/src/testing/global-setup.ts'],

@@ -33,9 +33,7 @@ export function apiErrorFromResponse(status: number, statusText: string, bodyTex
     // Not JSON: fall back to the raw text.
   }
   const message =
-    typeof problem?.message === 'string' && problem.message.trim()
-      ? problem.message
-      : `${status}: ${bodyText.trim() || statusText}`;
+    typeof problem?.message === 'string' && problem.message.trim() ? problem.message : `${status}: ${bodyText.trim() || statusText}`;
   return new ApiError(status, message, problem);
 }
 

@@ -62,7 +62,6 @@ export function toast(input: ToastInput) {
   return {
     id,
     dismiss: () => dismissToast(id),
-    update: (next: ToastInput) =>
-      appStore.set(toastsAtom, (toasts) => toasts.map((t) => (t.id === id ? { ...t, ...next } : t))),
+    update: (next: ToastInput) => appStore.set(toastsAtom, (toasts) => toasts.map((t) => (t.id === id ? { ...t, ...next } : t))),
   };
 }

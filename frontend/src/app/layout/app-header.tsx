@@ -9,7 +9,10 @@ export function AppHeader() {
     <header className="sticky top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
       <div className="mx-auto flex h-14 w-full max-w-6xl items-center justify-between gap-3 px-4 sm:px-6">
         <p className="flex min-w-0 items-center gap-2">
-          <span aria-hidden="true" className="flex size-8 items-center justify-center rounded-lg bg-primary text-primary-foreground [&_svg]:size-5">
+          <span
+            aria-hidden="true"
+            className="flex size-8 items-center justify-center rounded-lg bg-primary text-primary-foreground [&_svg]:size-5"
+          >
             <CarIcon />
           </span>
           <span className="truncate text-base font-semibold tracking-tight">{PRODUCT_NAME}</span>
@@ -22,11 +25,7 @@ export function AppHeader() {
       {/* Lazy routes load before the screen changes: show that something is happening. */}
       <div
         aria-hidden="true"
-        className={
-          navigation.state === 'loading'
-            ? 'absolute inset-x-0 bottom-0 h-0.5 animate-pulse bg-primary'
-            : 'hidden'
-        }
+        className={navigation.state === 'loading' ? 'absolute inset-x-0 bottom-0 h-0.5 animate-pulse bg-primary' : 'hidden'}
       />
     </header>
   );

@@ -13,7 +13,10 @@ function ComingSoonCard() {
     <Card className="flex flex-col border-dashed bg-muted/40 shadow-none">
       <CardHeader>
         <div className="flex items-center justify-between gap-2">
-          <span aria-hidden="true" className="flex size-10 items-center justify-center rounded-lg bg-muted text-muted-foreground [&_svg]:size-5">
+          <span
+            aria-hidden="true"
+            className="flex size-10 items-center justify-center rounded-lg bg-muted text-muted-foreground [&_svg]:size-5"
+          >
             <SparklesIcon />
           </span>
           <Badge variant="outline">Coming Soon</Badge>
@@ -49,13 +52,14 @@ export function Component() {
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           <Card className="flex flex-col">
             <CardHeader>
-              <span aria-hidden="true" className="flex size-10 items-center justify-center rounded-lg bg-primary/10 text-primary [&_svg]:size-5">
+              <span
+                aria-hidden="true"
+                className="flex size-10 items-center justify-center rounded-lg bg-primary/10 text-primary [&_svg]:size-5"
+              >
                 <CarIcon />
               </span>
               <CardTitle className="pt-2">CRM</CardTitle>
-              <CardDescription>
-                Customers, jobs pipeline, calendar and staff for automotive parts and service shops.
-              </CardDescription>
+              <CardDescription>Customers, jobs pipeline, calendar and staff for automotive parts and service shops.</CardDescription>
             </CardHeader>
             <CardContent className="flex-1" />
             <CardFooter>

@@ -2,9 +2,7 @@ import type { HTMLAttributes } from 'react';
 import { cn } from '@/lib/cn';
 
 export function Card({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
-  return (
-    <div className={cn('rounded-xl border bg-card text-card-foreground shadow-sm', className)} {...props} />
-  );
+  return <div className={cn('rounded-xl border bg-card text-card-foreground shadow-sm', className)} {...props} />;
 }
 
 export function CardHeader({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
@@ -12,11 +10,7 @@ export function CardHeader({ className, ...props }: HTMLAttributes<HTMLDivElemen
 }
 
 /** Renders an h2 by default; pass `as` for the right heading level on the page. */
-export function CardTitle({
-  className,
-  as: Heading = 'h2',
-  ...props
-}: HTMLAttributes<HTMLHeadingElement> & { as?: 'h2' | 'h3' | 'h4' }) {
+export function CardTitle({ className, as: Heading = 'h2', ...props }: HTMLAttributes<HTMLHeadingElement> & { as?: 'h2' | 'h3' | 'h4' }) {
   return <Heading className={cn('text-lg font-semibold leading-tight', className)} {...props} />;
 }
 

@@ -23,7 +23,7 @@ export function Checkbox({
         id={id}
         type="checkbox"
         aria-describedby={description ? `${id}-description` : undefined}
-        className="mt-0.5 size-4 shrink-0 accent-primary focus:outline-none"
+        className="relative z-10 mt-0.5 size-4 shrink-0 accent-primary focus:outline-none"
         {...props}
       />
       <div className="grid gap-0.5">

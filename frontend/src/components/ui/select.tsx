@@ -12,7 +12,11 @@ export const SelectValue = SelectPrimitive.Value;
 export function SelectTrigger({ className, children, ...props }: ComponentProps<typeof SelectPrimitive.Trigger>) {
   return (
     <SelectPrimitive.Trigger
-      className={cn(fieldClasses, 'flex h-10 items-center justify-between gap-2 text-left data-[placeholder]:text-muted-foreground', className)}
+      className={cn(
+        fieldClasses,
+        'flex h-10 items-center justify-between gap-2 text-left data-[placeholder]:text-muted-foreground',
+        className,
+      )}
       {...props}
     >
       <span className="truncate">{children}</span>
@@ -23,20 +27,17 @@ export function SelectTrigger({ className, children, ...props }: ComponentProps<
   );
 }
 
-export function SelectContent({
-  className,
-  children,
-  position = 'popper',
-  ...props
-}: ComponentProps<typeof SelectPrimitive.Content>) {
+export function SelectContent({ className, children, position = 'popper', ...props }: ComponentProps<typeof SelectPrimitive.Content>) {
   return (
     <SelectPrimitive.Portal>
       <SelectPrimitive.Content
         position={position}
         className={cn(
-          'relative z-50 max-h-(--radix-select-content-available-height) min-w-32 overflow-hidden rounded-lg border bg-card text-card-foreground shadow-lg',
+          'relative z-50 max-h-(--radix-select-content-available-height) overflow-hidden rounded-lg border bg-card text-card-foreground shadow-lg',
           'data-[state=open]:animate-fade-in data-[state=closed]:animate-fade-out',
-          position === 'popper' && 'w-full min-w-(--radix-select-trigger-width) data-[side=bottom]:translate-y-1 data-[side=top]:-translate-y-1',
+          position === 'popper'
+            ? 'w-full min-w-(--radix-select-trigger-width) data-[side=bottom]:translate-y-1 data-[side=top]:-translate-y-1'
+            : 'min-w-32',
           className,
         )}
         {...props}

@@ -85,7 +85,8 @@ export function CreateCrmInstanceDialog() {
   };
 
   const messages = [...new Set(Object.values(errors))];
-  const invalid = (field: CreateInstanceField) => (errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': 'create-instance-errors' } : {});
+  const invalid = (field: CreateInstanceField) =>
+    errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': 'create-instance-errors' } : {};
 
   return (
     <Dialog open={open} onOpenChange={handleOpenChange}>
@@ -115,50 +116,47 @@ export function CreateCrmInstanceDialog() {
               />
             </Field>
             <Field id={fieldId('description')} label="Description">
-              <Textarea
-                id={fieldId('description')}
-                value={form.description}
-                onChange={update('description')}
-                {...invalid('description')}
-              />
+              <Textarea id={fieldId('description')} value={form.description} onChange={update('description')} {...invalid('description')} />
             </Field>
           </div>
-          <Fieldset legend="First admin">
-            <Field id={fieldId('adminUsername')} label="Admin Username">
-              <Input
-                id={fieldId('adminUsername')}
-                value={form.adminUsername}
-                onChange={update('adminUsername')}
-                autoComplete="off"
-                autoCapitalize="none"
-                spellCheck={false}
-                {...invalid('adminUsername')}
-              />
-            </Field>
-            <Field id={fieldId('adminDisplayName')} label="Admin Display Name">
-              <Input
-                id={fieldId('adminDisplayName')}
-                value={form.adminDisplayName}
-                onChange={update('adminDisplayName')}
-                autoComplete="off"
-                {...invalid('adminDisplayName')}
-              />
-            </Field>
-            <Field id={fieldId('adminPin')} label="Admin PIN" hint="4 digits; the admin signs in with it.">
-              <PasswordInput
-                id={fieldId('adminPin')}
-                secretName="PIN"
-                value={form.adminPin}
-                onChange={update('adminPin')}
-                inputMode="numeric"
-                pattern="[0-9]*"
-                maxLength={4}
-                autoComplete="new-password"
-                aria-invalid={errors.adminPin ? true : undefined}
-                aria-describedby={errors.adminPin ? `${fieldId('adminPin')}-hint create-instance-errors` : `${fieldId('adminPin')}-hint`}
-              />
-            </Field>
-          </Fieldset>
+          <div className="border-t pt-4">
+            <Fieldset legend="First admin">
+              <Field id={fieldId('adminUsername')} label="Admin Username">
+                <Input
+                  id={fieldId('adminUsername')}
+                  value={form.adminUsername}
+                  onChange={update('adminUsername')}
+                  autoComplete="off"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  {...invalid('adminUsername')}
+                />
+              </Field>
+              <Field id={fieldId('adminDisplayName')} label="Admin Display Name">
+                <Input
+                  id={fieldId('adminDisplayName')}
+                  value={form.adminDisplayName}
+                  onChange={update('adminDisplayName')}
+                  autoComplete="off"
+                  {...invalid('adminDisplayName')}
+                />
+              </Field>
+              <Field id={fieldId('adminPin')} label="Admin PIN" hint="4 digits; the admin signs in with it.">
+                <PasswordInput
+                  id={fieldId('adminPin')}
+                  secretName="PIN"
+                  value={form.adminPin}
+                  onChange={update('adminPin')}
+                  inputMode="numeric"
+                  pattern="[0-9]*"
+                  maxLength={4}
+                  autoComplete="new-password"
+                  aria-invalid={errors.adminPin ? true : undefined}
+                  aria-describedby={errors.adminPin ? `${fieldId('adminPin')}-hint create-instance-errors` : `${fieldId('adminPin')}-hint`}
+                />
+              </Field>
+            </Fieldset>
+          </div>
           <Alert id="create-instance-errors">
             {messages.length === 0 ? null : messages.length === 1 ? (
               messages[0]
@@ -174,7 +172,7 @@ export function CreateCrmInstanceDialog() {
             <DialogClose asChild>
               <Button variant="outline">Cancel</Button>
             </DialogClose>
-            <Button type="submit" disabled={createInstance.isPending}>
+            <Button type="submit" aria-disabled={createInstance.isPending || undefined}>
               {createInstance.isPending ? 'Creating...' : 'Create Instance'}
             </Button>
           </DialogFooter>

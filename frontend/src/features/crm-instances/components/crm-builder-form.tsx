@@ -31,7 +31,7 @@ export function CrmBuilderForm({ host, onCreated }: { host: string; onCreated: (
   const createInstance = useCreateCrmInstance();
 
   const subdomain = effectiveSubdomain(form);
-  const canSubmit = form.businessName.trim() !== '' && !createInstance.isPending;
+  const hasBusinessName = form.businessName.trim() !== '';
 
   const update = (field: TextField) => (event: { target: { value: string } }) => {
     let value = event.target.value;
@@ -47,7 +47,7 @@ export function CrmBuilderForm({ host, onCreated }: { host: string; onCreated: (
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!canSubmit) return;
+    if (!hasBusinessName || createInstance.isPending) return;
     const result = validateCrmBuilderForm(form);
     if (!result.ok) {
       setErrors(result.errors);
@@ -120,7 +120,7 @@ export function CrmBuilderForm({ host, onCreated }: { host: string; onCreated: (
               />
               <span
                 aria-hidden="true"
-                className="flex max-w-[55%] items-center truncate rounded-r-md border border-l-0 border-input bg-muted px-3 font-mono text-sm text-muted-foreground"
+                className="flex max-w-[60%] shrink-0 items-center truncate sm:max-w-none rounded-r-md border border-l-0 border-input bg-muted px-3 font-mono text-sm text-muted-foreground"
               >
                 .{host}
               </span>
@@ -189,7 +189,13 @@ export function CrmBuilderForm({ host, onCreated }: { host: string; onCreated: (
               {...invalid('adminDisplayName')}
             />
           </Field>
-          <Field id={fieldId('adminPin')} label="Admin PIN" hint="4 digits." error={errors.adminPin} className="sm:col-span-2 sm:max-w-[calc(50%-0.625rem)]">
+          <Field
+            id={fieldId('adminPin')}
+            label="Admin PIN"
+            hint="4 digits."
+            error={errors.adminPin}
+            className="sm:col-span-2 sm:max-w-[calc(50%-0.625rem)]"
+          >
             <PasswordInput
               id={fieldId('adminPin')}
               secretName="PIN"
@@ -200,9 +206,7 @@ export function CrmBuilderForm({ host, onCreated }: { host: string; onCreated: (
               maxLength={4}
               autoComplete="new-password"
               aria-invalid={errors.adminPin ? true : undefined}
-              aria-describedby={[`${fieldId('adminPin')}-hint`, errors.adminPin ? `${fieldId('adminPin')}-error` : '']
-                .join(' ')
-                .trim()}
+              aria-describedby={[`${fieldId('adminPin')}-hint`, errors.adminPin ? `${fieldId('adminPin')}-error` : ''].join(' ').trim()}
             />
           </Field>
         </CardContent>
@@ -210,7 +214,8 @@ export function CrmBuilderForm({ host, onCreated }: { host: string; onCreated: (
 
       <Alert>{messages.length > 0 ? 'Please correct the highlighted fields.' : null}</Alert>
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button type="submit" size="lg" disabled={!canSubmit}>
+        {/* aria-disabled while submitting keeps keyboard focus on the button. */}
+        <Button type="submit" size="lg" disabled={!hasBusinessName} aria-disabled={createInstance.isPending || undefined}>
           {createInstance.isPending ? 'Creating...' : 'Create CRM'}
         </Button>
       </div>

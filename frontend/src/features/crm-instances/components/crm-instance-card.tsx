@@ -6,7 +6,6 @@ import { Card } from '@/components/ui/card';
 import { CarIcon, LayoutTemplateIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/cn';
-import { instancePath } from '../utils/selectable-instances';
 import { FeatureBadges } from './feature-badges';
 
 /** A card whose title link covers the whole card (one link, named by the title). */
@@ -32,7 +31,10 @@ function LinkCard({
       )}
     >
       <div className="flex items-start gap-3">
-        <span aria-hidden="true" className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary [&_svg]:size-5">
+        <span
+          aria-hidden="true"
+          className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary [&_svg]:size-5"
+        >
           {icon}
         </span>
         <h3 className="min-w-0 pt-2 text-base leading-tight font-semibold break-words">
@@ -56,10 +58,8 @@ export function CrmTemplateCard() {
 
 export function CrmInstanceCard({ instance }: { instance: CrmInstanceView }) {
   return (
-    <LinkCard to={instancePath(instance)} title={instance.displayName} icon={<CarIcon />}>
-      {instance.description ? (
-        <p className="line-clamp-3 text-sm text-muted-foreground">{instance.description}</p>
-      ) : null}
+    <LinkCard to={paths.instance(instance.subdomain)} title={instance.displayName} icon={<CarIcon />}>
+      {instance.description ? <p className="line-clamp-3 text-sm text-muted-foreground">{instance.description}</p> : null}
       <p className="flex flex-wrap items-center gap-2 text-sm">
         <span className="text-muted-foreground">Subdomain</span>
         <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{instance.subdomain}</code>

@@ -21,12 +21,10 @@ export const crmInstanceViewSchema = z
     isActive: z.boolean().optional().default(true),
     createdAt: text,
   })
-  .transform(
-    (value): CrmInstanceView => ({
-      ...value,
-      subdomain: value.subdomain || normalizeSubdomain(value.name),
-      displayName: value.displayName || value.name,
-    }),
-  );
+  .transform((value): CrmInstanceView => ({
+    ...value,
+    subdomain: value.subdomain || normalizeSubdomain(value.name),
+    displayName: value.displayName || value.name,
+  }));
 
 export const crmInstanceListSchema = z.array(crmInstanceViewSchema);

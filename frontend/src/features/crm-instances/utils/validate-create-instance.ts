@@ -16,8 +16,7 @@ export type CreateInstanceField = Extract<keyof CreateInstanceInput, string>;
 export type CreateInstanceErrors = Partial<Record<CreateInstanceField, string>>;
 
 export type CreateInstanceValidation =
-  | { ok: true; value: ValidCreateInstanceInput }
-  | { ok: false; errors: CreateInstanceErrors; firstField: CreateInstanceField };
+  { ok: true; value: ValidCreateInstanceInput } | { ok: false; errors: CreateInstanceErrors; firstField: CreateInstanceField };
 
 const FIELD_ORDER: CreateInstanceField[] = [
   'name',

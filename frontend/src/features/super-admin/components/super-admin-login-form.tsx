@@ -56,7 +56,7 @@ export function SuperAdminLoginForm({ onSuccess }: { onSuccess: () => void }) {
         />
       </Field>
       <Alert>{login.isError ? loginErrorMessage(login.error) : null}</Alert>
-      <Button type="submit" size="lg" className="w-full" disabled={login.isPending}>
+      <Button type="submit" size="lg" className="w-full" aria-disabled={login.isPending || undefined}>
         {login.isPending ? 'Signing in...' : 'Sign In'}
       </Button>
     </form>

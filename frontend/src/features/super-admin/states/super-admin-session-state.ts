@@ -6,9 +6,6 @@ import { atom } from 'jotai';
  * then signed in (set by the check or by login) or signed out (cleared by logout whatever
  * the call's outcome).
  */
-export type SuperAdminSession =
-  | { status: 'unknown' }
-  | { status: 'signed-in'; superAdmin: SuperAdminView }
-  | { status: 'signed-out' };
+export type SuperAdminSession = { status: 'unknown' } | { status: 'signed-in'; superAdmin: SuperAdminView } | { status: 'signed-out' };
 
 export const superAdminSessionState = atom<SuperAdminSession>({ status: 'unknown' });

@@ -4,5 +4,8 @@ import { z } from 'zod';
 export const superAdminViewSchema = z.object({
   id: z.string(),
   username: z.string(),
-  displayName: z.string().nullish().transform((value) => value ?? ''),
+  displayName: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
 }) satisfies z.ZodType<SuperAdminView, unknown>;
