@@ -1,23 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from './config.ts';
-import { createLogger } from './logger.ts';
+import { onShutdown, startCli } from './cli.ts';
 import { FRONTEND_DIST, REPO_ROOT, startRuntime } from './runtime.ts';
 
 const version = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    throw error;
-  }
-  const logger = createLogger(config.LOG_LEVEL);
+  const { config, logger } = startCli();
   const runtime = await startRuntime(config, logger, { version, frontendDir: FRONTEND_DIST });
 
   const { credentials } = runtime;
@@ -33,23 +22,7 @@ async function main(): Promise<void> {
   ];
   console.log(lines.join('\n'));
 
-  let shuttingDown = false;
-  const shutdown = (signal: string) => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    runtime.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  onShutdown(runtime.stop, logger);
 }
 
 main().catch((error: unknown) => {
