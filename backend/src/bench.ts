@@ -10,6 +10,7 @@ import { projections } from '@crm/projections/readmodels/index';
 import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
 import { Projector } from '@crm/projections/runtime/projector';
 import pg from 'pg';
+import { benchCustomers } from './customers/customer-bench.ts';
 import { createKnex } from './infra/database.ts';
 
 /**
@@ -18,6 +19,8 @@ import { createKnex } from './infra/database.ts';
  * one-row INSERT per transaction), so the figures compare across machines.
  */
 const N = Number(process.env.BENCH_EVENTS ?? 2000);
+/** Customers seeded in one instance for the list and search timings. */
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const CONCURRENCY = 8;
 
 function progress(label: string, done: number, total: number) {
@@ -107,6 +110,12 @@ try {
   console.log(`  baseline: one-row INSERT transactions   ${baseline.toFixed(0)}/s   1.00x`);
   console.log(`  event store appends (single event)       ${appends.toFixed(0)}/s   ${(appends / baseline).toFixed(2)}x`);
   console.log(`  projector catch-up (events applied)      ${projected.toFixed(0)}/s   ${(projected / baseline).toFixed(2)}x`);
+
+  if (CUSTOMERS > 0) {
+    const customers = await benchCustomers(knex, { count: CUSTOMERS, progress });
+    console.log(`\ncustomer list and search, ${CUSTOMERS} customers in one instance (lower is better; ratio = time / baseline)`);
+    for (const r of customers) console.log(`  ${r.label.padEnd(44)} ${r.msPerQuery.toFixed(2).padStart(8)} ms   ${r.ratio.toFixed(2)}x`);
+  }
 } finally {
   await store.close();
   await knex.destroy();

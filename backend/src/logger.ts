@@ -2,8 +2,7 @@ import pino from 'pino';
 
 export type Logger = pino.Logger;
 
-/** Secrets never reach a log line, whatever a caller passes. */
-const REDACT = [
+const SECRET_KEYS = [
   'password',
   'pin',
   'currentPin',
@@ -11,17 +10,20 @@ const REDACT = [
   'adminPin',
   'passwordHash',
   'pinHash',
-  '*.password',
-  '*.pin',
-  '*.currentPin',
-  '*.newPin',
-  '*.adminPin',
-  '*.passwordHash',
-  '*.pinHash',
+  'sessionSecret',
+  'SESSION_SECRET',
+  'SUPER_ADMIN_PASSWORD',
+];
+
+/** Secrets never reach a log line, whatever a caller passes: at the top and two levels down. */
+const REDACT = [
+  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
   'req.headers.cookie',
   'res.headers["set-cookie"]',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } });
+/** `destination`: where lines go (stdout when not given; tests capture them). */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = { level, redact: { paths: REDACT, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,5 +1,9 @@
+import { registerAuditRoutes } from './audit/routes.ts';
+import { registerCustomerRoutes } from './customers/routes.ts';
 import type { AppDeps } from './deps.ts';
 import type { ApiRouter } from './http/router.ts';
+import { registerIdentityRoutes } from './identity/routes.ts';
+import { registerPipelineRoutes } from './pipeline/routes.ts';
 
 /** Each slice's routes, registered on the one guarded router (platform routes come first). */
-export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [];
+export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [registerIdentityRoutes, registerCustomerRoutes, registerPipelineRoutes, registerAuditRoutes];

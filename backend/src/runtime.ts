@@ -10,6 +10,7 @@ import { Projector } from '@crm/projections/runtime/projector';
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createApp } from './http/app.ts';
+import type { ApiRouter } from './http/router.ts';
 import { purgeExpiredSessions } from './http/session-store.ts';
 import { createKnex, openDatabase } from './infra/database.ts';
 import { openEventStore } from './infra/event-store.ts';
@@ -25,6 +26,8 @@ export interface Runtime {
   url: string;
   deps: AppDeps;
   server: Server;
+  /** The one guarded router: its route list is what the cross-tenant tests walk. */
+  router: ApiRouter;
   projector: Projector | null;
   credentials: SuperAdminCredentials;
   stop(): Promise<void>;
@@ -95,7 +98,7 @@ export async function startRuntime(
   const credentials = await bootstrapSuperAdmin(deps);
   await ensureReservedInstance(deps);
 
-  const { app } = createApp(deps, { version: options.version, frontendDir: options.frontendDir, registerRoutes: routeModules });
+  const { app, router } = createApp(deps, { version: options.version, frontendDir: options.frontendDir, registerRoutes: routeModules });
   const server = createServer(app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -110,6 +113,7 @@ export async function startRuntime(
     url: `http://localhost:${port}`,
     deps,
     server,
+    router,
     projector,
     credentials,
     stop() {

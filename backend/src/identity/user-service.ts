@@ -1,11 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { defaultPermissions, type Permissions, type Role } from '@crm/projections/domain';
+import { defaultPermissions, type Permissions, type Role, type UserView } from '@crm/projections/domain';
 import type { AppendResult } from '@crm/projections/eventstore/port';
 import type { AppDeps } from '../deps.ts';
-import { executeCommand, type CommandContext } from '../shared/commands.ts';
-import { release, reserve } from '../shared/reservations.ts';
-import { hashSecret } from '../shared/secrets.ts';
-import { userDecider, usernameStream, userStream } from './user-decider.ts';
+import { settle } from '../deps.ts';
+import { destroyUserSessions } from '../http/session-store.ts';
+import { executeCommand, loadAggregate, type CommandContext, type CommandResult } from '../shared/commands.ts';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { release, reservationHolder, reserve } from '../shared/reservations.ts';
+import { hashSecret, verifySecret } from '../shared/secrets.ts';
+import {
+  assertMayManage,
+  userDecider,
+  usernameStream,
+  userStream,
+  type Requester,
+  type UserCommand,
+  type UserEvent,
+  type UserState,
+} from './user-decider.ts';
+import { countOtherUnlockedAdmins, getUser } from './user-queries.ts';
 
 export interface NewUser {
   instanceId: string;
@@ -14,20 +27,45 @@ export interface NewUser {
   pin: string;
   role: Role;
   permissions?: Permissions;
+  /** Who creates the user; the provider (super admin, bootstrap) when not given. */
+  by?: Requester;
 }
+
+/** A user of one instance: every command names both, and ids of another instance name nothing. */
+export interface UserTarget {
+  instanceId: string;
+  userId: string;
+}
+
+const PROVIDER: Requester = { kind: 'provider' };
 
 /** Reserves the username (unique per instance, any case), then records UserCreated with
  * the PIN's hash. The reservation is released again if the user cannot be created. */
-export async function createUser(deps: Pick<AppDeps, 'store'>, input: NewUser, ctx: CommandContext): Promise<{ userId: string; appended: AppendResult }> {
+export async function createUser(
+  deps: Pick<AppDeps, 'store'>,
+  input: NewUser,
+  ctx: CommandContext,
+): Promise<{ userId: string; appended: AppendResult }> {
+  const by = input.by ?? PROVIDER;
+  // The decider is the authority; asking first spares a reservation that would be released at once.
+  assertMayManage(by, input.role);
   const userId = randomUUID();
   const reservation = usernameStream(input.instanceId, input.username);
-  await reserve(
-    deps.store,
-    reservation,
-    { type: 'UsernameReserved', data: { instanceId: input.instanceId, username: input.username, userId } },
-    ctx,
-    `Username "${input.username}" is already taken`,
-  );
+  const reserveName = () =>
+    reserve(
+      deps.store,
+      reservation,
+      { type: 'UsernameReserved', data: { instanceId: input.instanceId, username: input.username, userId } },
+      ctx,
+      `Username "${input.username}" is already taken`,
+    );
+  try {
+    await reserveName();
+  } catch (error) {
+    // A deletion that stopped between UserDeleted and UsernameReleased left the name held by nobody.
+    if (!(error instanceof ConflictError) || !(await releaseIfHolderDeleted(deps, reservation, ctx))) throw error;
+    await reserveName();
+  }
   try {
     const result = await executeCommand({
       store: deps.store,
@@ -42,6 +80,7 @@ export async function createUser(deps: Pick<AppDeps, 'store'>, input: NewUser, c
         role: input.role,
         permissions: input.permissions ?? defaultPermissions(input.role),
         pinHash: await hashSecret(input.pin),
+        by,
       },
       ctx,
     });
@@ -55,4 +94,129 @@ export async function createUser(deps: Pick<AppDeps, 'store'>, input: NewUser, c
     );
     throw error;
   }
+}
+
+async function releaseIfHolderDeleted(deps: Pick<AppDeps, 'store'>, reservation: string, ctx: CommandContext): Promise<boolean> {
+  const holder = await reservationHolder(deps.store, reservation);
+  if (typeof holder?.userId !== 'string') return false;
+  const { state } = await loadAggregate(deps.store, userStream(holder.userId), userDecider);
+  if (state.status !== 'deleted') return false;
+  const { instanceId, username, userId } = state;
+  await release(deps.store, reservation, { type: 'UsernameReleased', data: { instanceId, username, userId } }, ctx);
+  return true;
+}
+
+/** Creates the user and answers with its projected row. */
+export async function addUser(deps: AppDeps, input: NewUser, ctx: CommandContext): Promise<UserView> {
+  const { userId, appended } = await createUser(deps, input, ctx);
+  await settle(deps, appended);
+  return await getUser(deps.knex, input.instanceId, userId);
+}
+
+function runUserCommand(deps: AppDeps, target: UserTarget, command: UserCommand, ctx: CommandContext) {
+  return executeCommand({ store: deps.store, streamId: userStream(target.userId), decider: userDecider, command, ctx });
+}
+
+/**
+ * Role changes, locks and deletions could leave an instance without an unlocked admin.
+ * Only the read model lists an instance's users, and it trails the event store, so two
+ * admins demoting or locking each other at the same moment could both see the other as
+ * the one who remains. These commands therefore run one at a time per instance (a
+ * transaction-scoped advisory lock, which holds across API processes), count the admins
+ * only once everything appended so far is projected, and wait for their own events to be
+ * projected before letting the next one count.
+ */
+async function withAdminCount(
+  deps: AppDeps,
+  target: UserTarget,
+  build: (otherUnlockedAdmins: number) => UserCommand,
+  ctx: CommandContext,
+): Promise<CommandResult<UserState, UserEvent>> {
+  return await deps.knex.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`crm-instance-admins:${target.instanceId}`]);
+    const caughtUp = await deps.watcher.waitFor(await deps.store.headPosition(), 2000);
+    if (!caughtUp) throw new AppError(503, 'Service Unavailable', 'The server is busy. Please try again in a moment.');
+    // Counted on the locked connection: waiting commands may hold every other pooled one.
+    const others = await countOtherUnlockedAdmins(trx, target.instanceId, target.userId);
+    const result = await runUserCommand(deps, target, build(others), ctx);
+    await settle(deps, result.appended);
+    return result;
+  });
+}
+
+export async function changeRole(deps: AppDeps, target: UserTarget, role: Role, by: Requester, ctx: CommandContext): Promise<UserView> {
+  await withAdminCount(deps, target, (otherUnlockedAdmins) => ({ type: 'ChangeRole', role, by, otherUnlockedAdmins }), ctx);
+  return await getUser(deps.knex, target.instanceId, target.userId);
+}
+
+/** Locking ends the user's sessions at once (the guard would refuse them anyway). */
+export async function setLocked(
+  deps: AppDeps,
+  target: UserTarget,
+  isLocked: boolean,
+  by: Requester,
+  ctx: CommandContext,
+): Promise<UserView> {
+  if (isLocked) {
+    await withAdminCount(deps, target, (otherUnlockedAdmins) => ({ type: 'Lock', by, otherUnlockedAdmins }), ctx);
+    await destroyUserSessions(deps.knex, target.userId);
+  } else {
+    const result = await runUserCommand(deps, target, { type: 'Unlock', by }, ctx);
+    await settle(deps, result.appended);
+  }
+  return await getUser(deps.knex, target.instanceId, target.userId);
+}
+
+/** Deletes the user, frees the username for reuse and ends the user's sessions. */
+export async function deleteUser(deps: AppDeps, target: UserTarget, by: Requester, ctx: CommandContext): Promise<void> {
+  const result = await withAdminCount(deps, target, (otherUnlockedAdmins) => ({ type: 'Delete', by, otherUnlockedAdmins }), ctx);
+  await destroyUserSessions(deps.knex, target.userId);
+  if (result.state.status !== 'deleted') return;
+  const { username } = result.state;
+  const released = await release(
+    deps.store,
+    usernameStream(target.instanceId, username),
+    { type: 'UsernameReleased', data: { instanceId: target.instanceId, username, userId: target.userId } },
+    ctx,
+  );
+  await settle(deps, released);
+}
+
+export async function changePermissions(
+  deps: AppDeps,
+  target: UserTarget,
+  permissions: Partial<Permissions>,
+  by: Requester,
+  ctx: CommandContext,
+): Promise<UserView> {
+  const result = await runUserCommand(deps, target, { type: 'ChangePermissions', permissions, by }, ctx);
+  await settle(deps, result.appended);
+  return await getUser(deps.knex, target.instanceId, target.userId);
+}
+
+/** The user changes their own PIN; the current one must be given and right. */
+export async function changeOwnPin(
+  deps: AppDeps,
+  target: UserTarget,
+  currentPin: string,
+  newPin: string,
+  ctx: CommandContext,
+): Promise<void> {
+  const { state } = await loadAggregate(deps.store, userStream(target.userId), userDecider);
+  if (state.status !== 'active' || state.instanceId !== target.instanceId) throw new NotFoundError('User not found');
+  if (!(await verifySecret(currentPin, state.pinHash))) throw new ValidationError('Current PIN is incorrect');
+  const result = await runUserCommand(
+    deps,
+    target,
+    { type: 'ChangePin', pinHash: await hashSecret(newPin), currentPinHash: state.pinHash },
+    ctx,
+  );
+  await settle(deps, result.appended);
+}
+
+/** The super admin sets a new PIN (DECISIONS.md §3). Sessions signed in with the old one end. */
+export async function resetPin(deps: AppDeps, target: UserTarget, pin: string, ctx: CommandContext): Promise<void> {
+  const result = await runUserCommand(deps, target, { type: 'ChangePin', pinHash: await hashSecret(pin), currentPinHash: null }, ctx);
+  await settle(deps, result.appended);
+  await destroyUserSessions(deps.knex, target.userId);
 }

@@ -26,7 +26,7 @@ export function commandContext(ctx: ApiContext, deps: AppDeps, instanceId: strin
 
 /** Provider level: super admin sign-in and CRM instances. */
 export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version: string): void {
-  const signInLimit = createRateLimiter({ windowMs: 60_000, max: 20 });
+  const signInLimit = createRateLimiter({ windowMs: 60_000, max: deps.config.SIGN_IN_RATE_LIMIT });
 
   router.get('/api/app-info', access.public, async (ctx) => {
     const info: AppInfo = { version, providerName: deps.config.PROVIDER_NAME, host: deps.config.PUBLIC_HOST ?? ctx.host };

@@ -28,12 +28,12 @@ export async function reserve(
   }
 }
 
-/** Frees a name; a no-op when it is not reserved. */
-export async function release(store: EventStore, streamId: string, released: DomainEvent, ctx: CommandContext): Promise<void> {
+/** Frees a name; a no-op (null) when it is not reserved. */
+export async function release(store: EventStore, streamId: string, released: DomainEvent, ctx: CommandContext): Promise<AppendResult | null> {
   const events = await store.readStream(streamId);
   const last = events[events.length - 1];
-  if (!last || !last.type.endsWith('Reserved')) return;
-  await store.append(streamId, toNewEvents([released], ctx), { expectedRevision: last.revision });
+  if (!last || !last.type.endsWith('Reserved')) return null;
+  return await store.append(streamId, toNewEvents([released], ctx), { expectedRevision: last.revision });
 }
 
 /** Who holds a name now, from the reservation stream itself (never stale). */

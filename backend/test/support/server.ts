@@ -1,7 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { DestinationStream } from 'pino';
 import { createTestDatabase } from '@crm/projections/testing/database';
+// Brings the run's provided values (pgAdminUrl) into this program's types.
+import type {} from '@crm/projections/testing/global-setup';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { FRONTEND_DIST, startRuntime, type Runtime } from '../../src/runtime.ts';
@@ -14,8 +17,15 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+export interface TestServerOptions {
+  /** The commands' clock; pass a mutable one to move time (throttling). */
+  now?: () => Date;
+  /** Receives every log line (as JSON) instead of stdout. */
+  logDestination?: DestinationStream;
+}
+
 /** The real server (API, projector, frontend when built) on a fresh database. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const db = await createTestDatabase();
   const config = loadConfig({
     DATABASE_URL: db.url,
@@ -25,9 +35,15 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     SUPER_ADMIN_USERNAME: SUPER_ADMIN.username,
     SUPER_ADMIN_PASSWORD: SUPER_ADMIN.password,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Test files sign in far more often than a person could; the limiter has tests of its own.
+    SIGN_IN_RATE_LIMIT: '10000',
     ...env,
   });
-  const runtime = await startRuntime(config, createLogger(config.LOG_LEVEL), { version: '1.0.0-test', frontendDir: FRONTEND_DIST });
+  const runtime = await startRuntime(config, createLogger(config.LOG_LEVEL, options.logDestination), {
+    version: '1.0.0-test',
+    frontendDir: FRONTEND_DIST,
+    now: options.now,
+  });
   return {
     url: runtime.url,
     runtime,
@@ -47,6 +63,9 @@ export interface ApiResponse<T = any> {
 
 /** A browser-like API client: keeps cookies, sends the cross-site guard header. */
 export class ApiClient {
+  /** Sees every response any client gets (a test file may scan them all for secrets). */
+  static observer: ((response: ApiResponse, method: string, urlPath: string) => void) | null = null;
+
   private cookies = new Map<string, string>();
 
   constructor(readonly baseUrl: string) {}
@@ -81,7 +100,9 @@ export class ApiClient {
     } catch {
       // not JSON: keep the text
     }
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    const result: ApiResponse<T> = { status: response.status, headers: response.headers, body: parsed as T, text };
+    ApiClient.observer?.(result, method, urlPath);
+    return result;
   }
 
   get<T = any>(p: string, headers?: Record<string, string>) {
@@ -105,5 +126,35 @@ export async function signInSuperAdmin(server: TestServer): Promise<ApiClient> {
   const client = new ApiClient(server.url);
   const res = await client.post('/api/super-admin/login', SUPER_ADMIN);
   if (res.status !== 200) throw new Error(`super admin sign-in failed: ${res.status} ${res.text}`);
+  return client;
+}
+
+export interface TestInstance {
+  id: string;
+  subdomain: string;
+  /** The first admin, created with the instance. */
+  admin: { username: string; pin: string };
+}
+
+/** A new instance (through the super admin's API) with its first admin. */
+export async function createTestInstance(server: TestServer, subdomain: string, admin = { username: 'owner', pin: '1234' }): Promise<TestInstance> {
+  const superAdmin = await signInSuperAdmin(server);
+  const res = await superAdmin.post('/api/crm-instances', {
+    name: subdomain.toUpperCase(),
+    displayName: `${subdomain} Auto`,
+    subdomain,
+    adminUsername: admin.username,
+    adminDisplayName: 'Owner',
+    adminPin: admin.pin,
+  });
+  if (res.status !== 201) throw new Error(`instance creation failed: ${res.status} ${res.text}`);
+  return { id: res.body.id, subdomain: res.body.subdomain, admin };
+}
+
+/** A client signed in to an instance as the given user. */
+export async function signInUser(server: TestServer, instance: string, username: string, pin: string): Promise<ApiClient> {
+  const client = new ApiClient(server.url);
+  const res = await client.post('/api/auth/login', { username, pin, instance });
+  if (res.status !== 200) throw new Error(`sign-in of ${username}@${instance} failed: ${res.status} ${res.text}`);
   return client;
 }

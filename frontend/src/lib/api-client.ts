@@ -9,6 +9,13 @@ export interface ApiFetchOptions {
   /** Sent as JSON. */
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers (e.g. `If-Match`). */
+  headers?: Record<string, string>;
+}
+
+export interface ApiResponse<T> {
+  data: T;
+  headers: Headers;
 }
 
 /**
@@ -19,8 +26,13 @@ export interface ApiFetchOptions {
  * for any non-2xx answer and lets network errors (TypeError) through.
  */
 export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptions = {}): Promise<T> {
+  return (await apiFetchWithHeaders<T>(path, options)).data;
+}
+
+/** Like apiFetch, and also hands back the response headers (e.g. `ETag`). */
+export async function apiFetchWithHeaders<T = unknown>(path: string, options: ApiFetchOptions = {}): Promise<ApiResponse<T>> {
   const method = options.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (method !== 'GET') headers['X-CRM-Request'] = '1';
   let body: string | undefined;
   if (options.body !== undefined) {
@@ -31,6 +43,5 @@ export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptio
   const response = await fetch(path, { method, headers, body, credentials: 'include', signal: options.signal });
   const text = await response.text();
   if (!response.ok) throw apiErrorFromResponse(response.status, response.statusText, text);
-  if (!text) return undefined as T;
-  return JSON.parse(text) as T;
+  return { data: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
 }

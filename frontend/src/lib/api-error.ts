@@ -5,6 +5,8 @@ export interface ProblemDetails {
   status?: number;
   detail?: string;
   message?: string;
+  /** Extension members (e.g. a 409's `current`). */
+  [extra: string]: unknown;
 }
 
 /** A non-2xx answer from the API. `message` is what a user may be shown. */

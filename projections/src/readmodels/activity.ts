@@ -1,4 +1,6 @@
-import type { StoredDomainEvent } from '../domain/events/index.ts';
+import { PERMISSION_KEYS, type Permissions, type StoredDomainEvent } from '../domain/events/index.ts';
+import { customerLabel, customerChangesForTimeline } from './customers.ts';
+import { describeJobEvent } from './jobs.ts';
 import type { Projection } from './projection.ts';
 
 export interface FieldChange {
@@ -34,6 +36,92 @@ export function describeEvent(event: StoredDomainEvent): ActivityDescription | n
         summary: `Created user ${event.data.username} (${event.data.role})`,
         changes: [],
       };
+    case 'UserRoleChanged':
+      return {
+        entityType: 'user',
+        entityId: event.data.userId,
+        summary: `Changed the role of ${event.data.username} from ${event.data.oldRole} to ${event.data.newRole}`,
+        changes: [
+          { field: 'role', oldValue: event.data.oldRole, newValue: event.data.newRole },
+          ...permissionChanges(event.data.oldPermissions, event.data.permissions),
+        ],
+      };
+    case 'UserLocked':
+      return {
+        entityType: 'user',
+        entityId: event.data.userId,
+        summary: `Locked the account of ${event.data.username}`,
+        changes: [{ field: 'isLocked', oldValue: false, newValue: true }],
+      };
+    case 'UserUnlocked':
+      return {
+        entityType: 'user',
+        entityId: event.data.userId,
+        summary: `Unlocked the account of ${event.data.username}`,
+        changes: [{ field: 'isLocked', oldValue: true, newValue: false }],
+      };
+    case 'UserDeleted':
+      return { entityType: 'user', entityId: event.data.userId, summary: `Deleted user ${event.data.username}`, changes: [] };
+    case 'UserPinChanged':
+      // The hash stays out of the timeline: the fact of the change is all there is to show.
+      return { entityType: 'user', entityId: event.data.userId, summary: `Changed the PIN of ${event.data.username}`, changes: [] };
+    case 'UserPermissionsChanged':
+      return {
+        entityType: 'user',
+        entityId: event.data.userId,
+        summary: `Changed the permissions of ${event.data.username}`,
+        changes: permissionChanges(event.data.old, event.data.new),
+      };
+    case 'UserSignInFailed':
+      return {
+        entityType: 'user',
+        entityId: event.data.userId,
+        summary: `Failed sign-in for ${event.data.username} (${event.data.consecutiveFailures} in a row)`,
+        changes: [],
+      };
+    case 'UserSignInThrottled':
+      return {
+        entityType: 'user',
+        entityId: event.data.userId,
+        summary: `Sign-in for ${event.data.username} blocked until ${event.data.lockedUntil} after too many failed attempts`,
+        changes: [{ field: 'signInLockedUntil', oldValue: null, newValue: event.data.lockedUntil }],
+      };
+    case 'CustomerCreated':
+      return {
+        entityType: 'customer',
+        entityId: event.data.customerId,
+        summary: `Created customer ${customerLabel(event.data)}`,
+        changes: customerChangesForTimeline(event.data),
+      };
+    case 'CustomerUpdated':
+      return {
+        entityType: 'customer',
+        entityId: event.data.customerId,
+        summary: `Updated customer ${customerLabel(event.data)}: ${event.data.changes.map((c) => c.field).join(', ')}`,
+        changes: customerChangesForTimeline(event.data.changes),
+      };
+    case 'CustomerDeleted':
+      return {
+        entityType: 'customer',
+        entityId: event.data.customerId,
+        summary: `Deleted customer ${customerLabel(event.data)}`,
+        changes: [],
+      };
+    case 'JobCreated':
+    case 'JobUpdated':
+    case 'JobStageChanged':
+    case 'JobRescheduled':
+    case 'JobCanceled':
+    case 'JobReopened':
+    case 'JobDeleted':
+      return describeJobEvent(event);
+    // Job-number bookkeeping: the job's own events tell the story.
+    case 'JobNumberReserved':
+    case 'JobNumberReleased':
+    case 'JobNumberAssigned':
+      return null;
+    // Successful sign-ins are routine; they show as the user's last login instead.
+    case 'UserSignedIn':
     case 'SuperAdminCreated':
     case 'SuperAdminCredentialsChanged':
     case 'SuperAdminSignedIn':
@@ -41,10 +129,19 @@ export function describeEvent(event: StoredDomainEvent): ActivityDescription | n
     case 'SubdomainReserved':
     case 'UsernameReserved':
     case 'UsernameReleased':
+    case 'CustomerNumberReserved':
       return null;
     default:
       return assertNever(event);
   }
+}
+
+function permissionChanges(before: Permissions, after: Permissions): FieldChange[] {
+  return PERMISSION_KEYS.filter((key) => before[key] !== after[key]).map((key) => ({
+    field: key,
+    oldValue: before[key],
+    newValue: after[key],
+  }));
 }
 
 function assertNever(value: never): never {

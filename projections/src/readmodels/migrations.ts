@@ -87,5 +87,124 @@ const platform: SchemaMigration = {
   },
 };
 
+/** The admin user list: an instance's users in the order they were created. */
+const identity: SchemaMigration = {
+  name: '0002_identity',
+  async up(knex, schema) {
+    await knex.raw('CREATE INDEX ON ??.users (instance_id, created_at, id)', [schema]);
+  },
+};
+
+/**
+ * Customers, listed newest first with keyset paging and searched by substring at 100,000
+ * rows per instance: a btree for the order, a trigram GIN index for the search text. The
+ * extension lives in `public` (never in a read-model schema a rebuild drops), so the
+ * operator class is named with its schema.
+ */
+const customers: SchemaMigration = {
+  name: '0003_customers',
+  async up(knex, schema) {
+    await knex.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public');
+    await knex.raw(`
+      CREATE TABLE ??.customers (
+        id uuid PRIMARY KEY,
+        instance_id uuid NOT NULL,
+        number integer NOT NULL,
+        name text NOT NULL,
+        phone text NOT NULL,
+        email text NOT NULL,
+        address text NOT NULL,
+        vehicles text NOT NULL,
+        past_appointments text NOT NULL,
+        invoices text NOT NULL,
+        notes text NOT NULL,
+        created_at timestamptz NOT NULL,
+        created_by text NOT NULL,
+        last_modified_at timestamptz NOT NULL,
+        last_modified_by text NOT NULL,
+        revision integer NOT NULL,
+        search text GENERATED ALWAYS AS (
+          lower(name || E'\\n' || phone || E'\\n' || email || E'\\n' || address || E'\\n' || vehicles)
+        ) STORED
+      )`, [schema]);
+    await knex.raw('CREATE UNIQUE INDEX ON ??.customers (instance_id, number)', [schema]);
+    await knex.raw('CREATE INDEX ON ??.customers (instance_id, created_at DESC, id DESC)', [schema]);
+    await knex.raw('CREATE INDEX ON ??.customers USING gin (search public.gin_trgm_ops)', [schema]);
+    await isolateTenant(knex, schema, 'customers');
+  },
+};
+
+/**
+ * The pipeline and the calendar (jobs), each job's per-field history, and the indexes the
+ * admins' audit log filters the activity timeline by. Every list order the pipeline offers
+ * has a btree whose columns end in the keyset (…, id); substring search uses a trigram GIN
+ * index on the lower-cased search text (the extension lives in `public`, see customers).
+ */
+const pipeline: SchemaMigration = {
+  name: '0004_pipeline',
+  async up(knex, schema) {
+    await knex.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public');
+    await knex.raw(`
+      CREATE TABLE ??.jobs (
+        id uuid PRIMARY KEY,
+        instance_id uuid NOT NULL,
+        job_number text NOT NULL,
+        number integer,
+        customer_id uuid,
+        name text NOT NULL,
+        phone text NOT NULL,
+        part text NOT NULL,
+        make_model text NOT NULL,
+        quote integer,
+        stage text NOT NULL,
+        stage_order smallint NOT NULL,
+        vin text NOT NULL,
+        csr text NOT NULL,
+        job_type text NOT NULL,
+        appointment timestamptz,
+        duration integer,
+        tech text NOT NULL,
+        notes text NOT NULL,
+        created_at timestamptz NOT NULL,
+        created_by text NOT NULL,
+        updated_at timestamptz NOT NULL,
+        revision integer NOT NULL,
+        search text NOT NULL
+      )`, [schema]);
+    // Sort by stage (board order, then newest); a stage filter or the Canceled toggle is an equality on stage_order.
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, stage_order, created_at DESC, id DESC)', [schema]);
+    // Newest / oldest first.
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, created_at DESC, id DESC)', [schema]);
+    // Name A-Z / Z-A.
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, lower(name), id)', [schema]);
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, lower(job_number))', [schema]);
+    // A customer's jobs (the cascade on customer deletion).
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, customer_id) WHERE customer_id IS NOT NULL', [schema]);
+    // The calendar's date ranges.
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, appointment) WHERE appointment IS NOT NULL', [schema]);
+    await knex.raw('CREATE INDEX ON ??.jobs USING gin (search public.gin_trgm_ops)', [schema]);
+    await isolateTenant(knex, schema, 'jobs');
+
+    await knex.raw(`
+      CREATE TABLE ??.job_history (
+        event_id uuid PRIMARY KEY,
+        instance_id uuid NOT NULL,
+        job_id uuid NOT NULL,
+        revision integer NOT NULL,
+        action text NOT NULL,
+        user_display_name text NOT NULL,
+        occurred_at timestamptz NOT NULL,
+        changes jsonb NOT NULL
+      )`, [schema]);
+    await knex.raw('CREATE INDEX ON ??.job_history (instance_id, job_id, revision DESC)', [schema]);
+    await isolateTenant(knex, schema, 'job_history');
+
+    // The audit log: newest first (keyset on position) by user or by entity type, and text in the summary.
+    await knex.raw('CREATE INDEX ON ??.activity (instance_id, actor_id, position_commit DESC, position_prepare DESC)', [schema]);
+    await knex.raw('CREATE INDEX ON ??.activity (instance_id, entity_type, position_commit DESC, position_prepare DESC)', [schema]);
+    await knex.raw('CREATE INDEX ON ??.activity USING gin (lower(summary) public.gin_trgm_ops)', [schema]);
+  },
+};
+
 /** Ordered; each later slice appends its own. */
-export const readModelMigrations: SchemaMigration[] = [platform];
+export const readModelMigrations: SchemaMigration[] = [platform, identity, customers, pipeline];

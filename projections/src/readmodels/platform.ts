@@ -1,4 +1,9 @@
+import type { Permissions } from '../domain/events/index.ts';
 import type { Projection } from './projection.ts';
+
+function permissionColumns(p: Permissions) {
+  return { can_read: p.canRead, can_write: p.canWrite, can_delete: p.canDelete, can_manage_users: p.canManageUsers };
+}
 
 /** crm_instances, users and user_permissions. */
 export const platformProjection: Projection = {
@@ -43,16 +48,37 @@ export const platformProjection: Projection = {
             user_id: d.userId,
             instance_id: d.instanceId,
             role: d.role,
-            can_read: d.permissions.canRead,
-            can_write: d.permissions.canWrite,
-            can_delete: d.permissions.canDelete,
-            can_manage_users: d.permissions.canManageUsers,
+            ...permissionColumns(d.permissions),
             created_at: event.metadata.occurredAt,
           })
           .onConflict('user_id')
           .ignore();
         return;
       }
+      case 'UserRoleChanged': {
+        const d = event.data;
+        await table('users').where({ id: d.userId }).update({ role: d.newRole });
+        await table('user_permissions').where({ user_id: d.userId }).update({ role: d.newRole, ...permissionColumns(d.permissions) });
+        return;
+      }
+      case 'UserPermissionsChanged':
+        await table('user_permissions').where({ user_id: event.data.userId }).update(permissionColumns(event.data.new));
+        return;
+      case 'UserLocked':
+        await table('users').where({ id: event.data.userId }).update({ is_locked: true });
+        return;
+      case 'UserUnlocked':
+        await table('users').where({ id: event.data.userId }).update({ is_locked: false });
+        return;
+      case 'UserSignedIn':
+        await table('users').where({ id: event.data.userId }).update({ last_login_at: event.metadata.occurredAt });
+        return;
+      // A deleted user leaves the read models (its username may be taken again); the
+      // event stream and the activity log keep the history.
+      case 'UserDeleted':
+        await table('user_permissions').where({ user_id: event.data.userId }).delete();
+        await table('users').where({ id: event.data.userId }).delete();
+        return;
       default:
         return;
     }

@@ -1,14 +1,20 @@
 import type { z } from 'zod';
 import type { RecordedEvent } from '../../eventstore/port.ts';
+import { customerEventSchemas } from './customers.ts';
 import { identityEventSchemas } from './identity.ts';
+import { jobEventSchemas } from './jobs.ts';
 import { platformEventSchemas } from './platform.ts';
 
 export * from './identity.ts';
+export * from './customers.ts';
+export * from './jobs.ts';
 
 /** Every event type of the product and the schema of its data: the one definition. */
 export const eventSchemas = {
   ...platformEventSchemas,
   ...identityEventSchemas,
+  ...customerEventSchemas,
+  ...jobEventSchemas,
 } as const;
 
 export type EventType = keyof typeof eventSchemas;

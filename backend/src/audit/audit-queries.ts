@@ -1,0 +1,160 @@
+import type { Knex } from 'knex';
+import { maskPhone, type AuditEntry, type AuditFieldChange, type AuditFilter, type AuditPage } from '@crm/projections/domain';
+import type { ActorKind } from '@crm/projections/eventstore/port';
+import { withTenant } from '../infra/tenant-db.ts';
+import { ValidationError } from '../shared/errors.ts';
+
+interface ActivityRow {
+  event_id: string;
+  position_commit: string;
+  position_prepare: string;
+  event_type: string;
+  entity_type: string;
+  entity_id: string;
+  actor_kind: ActorKind;
+  actor_id: string;
+  actor_name: string;
+  summary: string;
+  changes: AuditFieldChange[];
+  occurred_at: Date;
+}
+
+interface Position {
+  commit: string;
+  prepare: string;
+}
+
+const INVALID_CURSOR = 'The cursor is not valid; start again without it';
+
+function encodeCursor(row: ActivityRow): string {
+  return Buffer.from(`${row.position_commit}/${row.position_prepare}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): Position {
+  const match = /^(\d{1,30})\/(\d{1,30})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw new ValidationError(INVALID_CURSOR);
+  return { commit: match[1]!, prepare: match[2]! };
+}
+
+function toEntry(row: ActivityRow): AuditEntry {
+  return {
+    id: row.event_id,
+    occurredAt: new Date(row.occurred_at).toISOString(),
+    actor: { kind: row.actor_kind, id: row.actor_id, displayName: row.actor_name },
+    entityType: row.entity_type,
+    entityId: row.entity_id,
+    eventType: row.event_type,
+    summary: row.summary,
+    changes: row.changes,
+  };
+}
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The instance's timeline, newest first (global position: the order things happened in). */
+async function readActivity(
+  knex: Knex,
+  instanceId: string,
+  filter: Partial<AuditFilter>,
+  limit: number,
+  before: Position | null,
+): Promise<ActivityRow[]> {
+  return (await withTenant(knex, instanceId, (db) => {
+    const query = db.withSchema('rm').from('activity').where('instance_id', instanceId);
+    if (filter.entityType) query.where('entity_type', filter.entityType);
+    if (filter.userId) query.where('actor_id', filter.userId);
+    if (filter.from) query.where('occurred_at', '>=', filter.from.toISOString());
+    if (filter.to) query.where('occurred_at', '<', filter.to.toISOString());
+    if (filter.q) query.whereRaw('lower(summary) LIKE ?', [`%${escapeLike(filter.q.toLowerCase())}%`]);
+    if (before) query.whereRaw('(position_commit, position_prepare) < (?::numeric, ?::numeric)', [before.commit, before.prepare]);
+    return query
+      .orderBy([
+        { column: 'position_commit', order: 'desc' },
+        { column: 'position_prepare', order: 'desc' },
+      ])
+      .limit(limit)
+      .select(
+        'event_id',
+        'position_commit',
+        'position_prepare',
+        'event_type',
+        'entity_type',
+        'entity_id',
+        'actor_kind',
+        'actor_id',
+        'actor_name',
+        'summary',
+        'changes',
+        'occurred_at',
+      );
+  })) as ActivityRow[];
+}
+
+export async function auditPage(knex: Knex, instanceId: string, filter: AuditFilter, limit: number, cursor?: string): Promise<AuditPage> {
+  const rows = await readActivity(knex, instanceId, filter, limit + 1, cursor ? decodeCursor(cursor) : null);
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items: items.map(toEntry), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+/** Everything the filters match, newest first, at most `max` entries, read in keyset pages. */
+export async function auditEntries(knex: Knex, instanceId: string, filter: AuditFilter, max: number): Promise<AuditEntry[]> {
+  const entries: AuditEntry[] = [];
+  let before: Position | null = null;
+  while (entries.length < max) {
+    const wanted = Math.min(5000, max - entries.length);
+    const rows = await readActivity(knex, instanceId, filter, wanted, before);
+    entries.push(...rows.map(toEntry));
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < wanted) break;
+    before = { commit: last.position_commit, prepare: last.position_prepare };
+  }
+  return entries;
+}
+
+/** Recent Activity is for every reader, so phone numbers in it show their last 4 digits only. */
+export async function recentActivity(knex: Knex, instanceId: string, count: number): Promise<AuditEntry[]> {
+  const rows = await readActivity(knex, instanceId, {}, count, null);
+  return rows.map(toEntry).map((entry) => ({
+    ...entry,
+    changes: entry.changes.map((change) =>
+      change.field === 'phone'
+        ? {
+            ...change,
+            oldValue: typeof change.oldValue === 'string' ? maskPhone(change.oldValue) : change.oldValue,
+            newValue: typeof change.newValue === 'string' ? maskPhone(change.newValue) : change.newValue,
+          }
+        : change,
+    ),
+  }));
+}
+
+// ---- CSV -----------------------------------------------------------------------------------
+
+const CSV_HEADER = ['Occurred At', 'Actor Kind', 'Actor Id', 'Actor', 'Entity Type', 'Entity Id', 'Event', 'Summary', 'Changes'];
+
+/**
+ * One RFC 4180 cell. Text a spreadsheet would run as a formula (=, +, -, @, tab, CR
+ * first) is prefixed with an apostrophe: an exported name must not become a formula.
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+function changesText(changes: AuditFieldChange[]): string {
+  return changes.map((c) => `${c.field}: ${JSON.stringify(c.oldValue ?? null)} → ${JSON.stringify(c.newValue ?? null)}`).join('; ');
+}
+
+/** A header row, then one row per entry; CRLF line ends; a BOM so spreadsheets read it as UTF-8. */
+export function auditCsv(entries: AuditEntry[]): string {
+  const lines = [CSV_HEADER.map(csvCell).join(',')];
+  for (const e of entries) {
+    lines.push(
+      [e.occurredAt, e.actor.kind, e.actor.id, e.actor.displayName, e.entityType, e.entityId, e.eventType, e.summary, changesText(e.changes)]
+        .map(csvCell)
+        .join(','),
+    );
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}

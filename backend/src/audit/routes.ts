@@ -1,0 +1,47 @@
+import { AUDIT_CSV_MAX_ROWS, auditFilterQuery, auditPageQuery, RECENT_ACTIVITY_COUNT } from '@crm/projections/domain';
+import type { AppDeps } from '../deps.ts';
+import { access, userOf, type ApiRouter } from '../http/router.ts';
+import { parseInput } from '../http/validation.ts';
+import { auditCsv, auditEntries, auditPage, recentActivity } from './audit-queries.ts';
+
+/** Both path families (DECISIONS.md §1); the instance is always the session's. */
+export const AUDIT_PATHS = ['/api/admin/audit', '/api/:instance/admin/audit'] as const;
+export const AUDIT_CSV_PATHS = ['/api/admin/audit.csv', '/api/:instance/admin/audit.csv'] as const;
+export const RECENT_ACTIVITY_PATHS = ['/api/activity/recent', '/api/:instance/activity/recent'] as const;
+
+/**
+ * The admins' audit log (DECISIONS.md §4): the instance timeline, filtered and paged, and
+ * as a CSV download. Role admin holds every permission, so canManageUsers lets in the
+ * admins and whoever else manages the instance's users.
+ */
+export function registerAuditRoutes(router: ApiRouter, deps: AppDeps): void {
+  const auditors = access.can('canManageUsers');
+
+  for (const path of AUDIT_PATHS) {
+    router.get(path, auditors, async (ctx) => {
+      const filter = parseInput(auditFilterQuery, ctx.query);
+      const { limit, cursor } = parseInput(auditPageQuery, ctx.query);
+      ctx.body = await auditPage(deps.knex, userOf(ctx).instance.id, filter, limit, cursor);
+    });
+  }
+
+  for (const path of AUDIT_CSV_PATHS) {
+    router.get(path, auditors, async (ctx) => {
+      const filter = parseInput(auditFilterQuery, ctx.query);
+      const me = userOf(ctx);
+      const entries = await auditEntries(deps.knex, me.instance.id, filter, AUDIT_CSV_MAX_ROWS);
+      const day = deps.now().toISOString().slice(0, 10);
+      ctx.type = 'text/csv; charset=utf-8';
+      ctx.attachment(`audit-${me.instance.subdomain}-${day}.csv`);
+      // The export stops at the cap; the header tells a client to narrow the filters.
+      if (entries.length >= AUDIT_CSV_MAX_ROWS) ctx.set('X-Truncated', 'true');
+      ctx.body = auditCsv(entries);
+    });
+  }
+
+  for (const path of RECENT_ACTIVITY_PATHS) {
+    router.get(path, access.can('canRead'), async (ctx) => {
+      ctx.body = { items: await recentActivity(deps.knex, userOf(ctx).instance.id, RECENT_ACTIVITY_COUNT) };
+    });
+  }
+}

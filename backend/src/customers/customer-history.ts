@@ -1,0 +1,97 @@
+import {
+  CUSTOMER_FIELDS,
+  displayValue,
+  parseList,
+  type CustomerFieldChange,
+  type CustomerHistoryEntry,
+  type CustomerView,
+  type StoredDomainEvent,
+} from '@crm/projections/domain';
+import { customerDecider, type CustomerEvent, type CustomerState } from './customer-decider.ts';
+
+/**
+ * History and time travel come from the customer's own stream (a handful of events), so
+ * they need no read model and still answer for a deleted customer.
+ */
+export type CustomerStoredEvent = Extract<StoredDomainEvent, { type: CustomerEvent['type'] }>;
+
+export function customerEventsOf(events: StoredDomainEvent[]): CustomerStoredEvent[] {
+  return events.filter(
+    (e): e is CustomerStoredEvent => e.type === 'CustomerCreated' || e.type === 'CustomerUpdated' || e.type === 'CustomerDeleted',
+  );
+}
+
+/** The instance a customer stream belongs to (from its creation), or null for no customer. */
+export function instanceOfCustomer(events: CustomerStoredEvent[]): string | null {
+  const created = events.find((e) => e.type === 'CustomerCreated');
+  return created?.type === 'CustomerCreated' ? created.data.instanceId : null;
+}
+
+/** Each change with its values, newest first. Phones are shown whole: this is one record. */
+export function customerHistory(events: CustomerStoredEvent[]): CustomerHistoryEntry[] {
+  return events
+    .map((event): CustomerHistoryEntry => {
+      const base = { id: event.id, userDisplayName: event.metadata.actor.displayName, timestamp: event.metadata.occurredAt };
+      switch (event.type) {
+        case 'CustomerCreated': {
+          const changes: CustomerFieldChange[] = CUSTOMER_FIELDS.filter((field) => event.data[field] !== '').map((field) => ({
+            field,
+            oldValue: null,
+            newValue: displayValue(field, event.data[field]),
+          }));
+          return { ...base, action: 'created', changes };
+        }
+        case 'CustomerUpdated':
+          return {
+            ...base,
+            action: 'updated',
+            changes: event.data.changes.map(({ field, oldValue, newValue }) => ({
+              field,
+              oldValue: displayValue(field, oldValue),
+              newValue: displayValue(field, newValue),
+            })),
+          };
+        case 'CustomerDeleted':
+          return { ...base, action: 'deleted', changes: [] };
+      }
+    })
+    .reverse();
+}
+
+/**
+ * The customer as it stood right after the last of these events, phone whole; null when
+ * it did not exist (not created yet, or deleted).
+ */
+export function foldCustomer(events: CustomerStoredEvent[]): CustomerView | null {
+  const state = events.reduce<CustomerState>((s, e) => customerDecider.evolve(s, e as CustomerEvent), customerDecider.initialState);
+  const created = events.find((e) => e.type === 'CustomerCreated');
+  const last = events[events.length - 1];
+  if (state.status !== 'active' || !created || !last) return null;
+  const { fields } = state;
+  return {
+    id: state.customerId,
+    number: state.number,
+    name: fields.name,
+    phone: displayValue('phone', fields.phone),
+    email: fields.email,
+    address: fields.address,
+    vehicles: fields.vehicles,
+    vehicleList: parseList(fields.vehicles),
+    pastAppointments: fields.pastAppointments,
+    invoices: fields.invoices,
+    notes: fields.notes,
+    createdAt: created.metadata.occurredAt,
+    createdBy: created.metadata.actor.displayName,
+    lastModifiedAt: last.metadata.occurredAt,
+    lastModifiedBy: last.metadata.actor.displayName,
+  };
+}
+
+/**
+ * Time travel: the events that had happened by `asOf`, by the time they record as having
+ * happened (the same time history shows, so a history row's timestamp shows the customer
+ * right after that change).
+ */
+export function customerAsOf(events: CustomerStoredEvent[], asOf: Date): CustomerView | null {
+  return foldCustomer(events.filter((e) => Date.parse(e.metadata.occurredAt) <= asOf.getTime()));
+}

@@ -1,0 +1,187 @@
+import type { Knex } from 'knex';
+import {
+  CUSTOMER_SUGGESTIONS,
+  formatPhone,
+  maskPhone,
+  parseList,
+  phoneSearchDigits,
+  type CustomerPage,
+  type CustomerSuggestion,
+  type CustomerView,
+} from '@crm/projections/domain';
+import { withTenant } from '../infra/tenant-db.ts';
+import { ValidationError } from '../shared/errors.ts';
+import { isUuid } from '../shared/ids.ts';
+
+interface CustomerRow {
+  id: string;
+  number: number;
+  name: string;
+  phone: string;
+  email: string;
+  address: string;
+  vehicles: string;
+  past_appointments: string;
+  invoices: string;
+  notes: string;
+  created_at: Date;
+  created_by: string;
+  last_modified_at: Date;
+  last_modified_by: string;
+}
+
+const COLUMNS = [
+  'id',
+  'number',
+  'name',
+  'phone',
+  'email',
+  'address',
+  'vehicles',
+  'past_appointments',
+  'invoices',
+  'notes',
+  'created_at',
+  'created_by',
+  'last_modified_at',
+  'last_modified_by',
+] as const;
+
+export type PhoneDisplay = 'full' | 'masked';
+
+/** Lists mask the phone; a single record shows it whole (DECISIONS.md §3). */
+export function toCustomerView(row: CustomerRow, phone: PhoneDisplay): CustomerView {
+  return {
+    id: row.id,
+    number: row.number,
+    name: row.name,
+    phone: phone === 'full' ? formatPhone(row.phone) : maskPhone(row.phone),
+    email: row.email,
+    address: row.address,
+    vehicles: row.vehicles,
+    vehicleList: parseList(row.vehicles),
+    pastAppointments: row.past_appointments,
+    invoices: row.invoices,
+    notes: row.notes,
+    createdAt: new Date(row.created_at).toISOString(),
+    createdBy: row.created_by,
+    lastModifiedAt: new Date(row.last_modified_at).toISOString(),
+    lastModifiedBy: row.last_modified_by,
+  };
+}
+
+const customersOf = (db: Knex.Transaction, instanceId: string) => db.withSchema('rm').from('customers').where('instance_id', instanceId);
+
+/** A live customer of this instance, phone whole; null for unknown ids, deleted ones and other instances'. */
+export async function findCustomer(knex: Knex, instanceId: string, customerId: string): Promise<CustomerView | null> {
+  if (!isUuid(customerId)) return null;
+  const row = (await withTenant(knex, instanceId, (db) => customersOf(db, instanceId).where('id', customerId).first(COLUMNS))) as
+    | CustomerRow
+    | undefined;
+  return row ? toCustomerView(row, 'full') : null;
+}
+
+/** The highest number in use as far as the read model knows (a hint: reservations decide). */
+export async function highestCustomerNumber(knex: Knex, instanceId: string): Promise<number> {
+  const row = (await withTenant(knex, instanceId, (db) => customersOf(db, instanceId).max({ n: 'number' }).first())) as
+    | { n: number | null }
+    | undefined;
+  return row?.n ?? 0;
+}
+
+// ---- search -------------------------------------------------------------------------
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Case-insensitive substring over name, phone, email, address and vehicles (the generated
+ * `search` column, trigram-indexed). A query that looks like a phone number is also
+ * searched by its digits, since phones are stored as digits.
+ */
+function whereMatches(query: Knex.QueryBuilder, search: string): Knex.QueryBuilder {
+  // eslint-disable-next-line no-control-regex
+  const text = search.replace(/[\u0000-\u001f]/g, ' ').trim().toLowerCase();
+  if (!text) return query;
+  const digits = phoneSearchDigits(text);
+  return query.where((q) => {
+    q.where('search', 'like', `%${escapeLike(text)}%`);
+    if (digits && digits !== text) q.orWhere('search', 'like', `%${digits}%`);
+  });
+}
+
+// ---- keyset cursor ------------------------------------------------------------------
+
+interface Cursor {
+  createdAt: string;
+  id: string;
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url');
+}
+
+export function decodeCursor(value: string): Cursor {
+  const invalid = () => new ValidationError('Invalid cursor: pass back the nextCursor of the previous page');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2) throw invalid();
+  const [createdAt, id] = parsed as unknown[];
+  if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt)) || typeof id !== 'string' || !isUuid(id)) throw invalid();
+  return { createdAt: new Date(createdAt).toISOString(), id };
+}
+
+export interface ListCustomersOptions {
+  search: string;
+  limit: number;
+  cursor: Cursor | null;
+}
+
+/** Newest first, a page at a time (keyset on created_at, id), with the count of all matches. */
+export async function listCustomers(knex: Knex, instanceId: string, options: ListCustomersOptions): Promise<CustomerPage> {
+  return await withTenant(knex, instanceId, async (db) => {
+    const page = whereMatches(customersOf(db, instanceId), options.search)
+      .select(COLUMNS)
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(options.limit + 1);
+    if (options.cursor) page.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [options.cursor.createdAt, options.cursor.id]);
+    const rows = (await page) as CustomerRow[];
+    const count = (await whereMatches(customersOf(db, instanceId), options.search).count({ n: '*' }).first()) as { n: string } | undefined;
+    const items = rows.slice(0, options.limit);
+    const last = items[items.length - 1];
+    return {
+      items: items.map((row) => toCustomerView(row, 'masked')),
+      nextCursor: rows.length > options.limit && last ? encodeCursor({ createdAt: new Date(last.created_at).toISOString(), id: last.id }) : null,
+      total: Number(count?.n ?? 0),
+    };
+  });
+}
+
+/** The autocomplete: the newest few that match, phones masked. */
+export async function suggestCustomers(knex: Knex, instanceId: string, search: string): Promise<CustomerSuggestion[]> {
+  if (!search.trim()) return [];
+  const rows = (await withTenant(knex, instanceId, (db) =>
+    whereMatches(customersOf(db, instanceId), search)
+      .select('id', 'number', 'name', 'phone', 'vehicles')
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(CUSTOMER_SUGGESTIONS),
+  )) as Pick<CustomerRow, 'id' | 'number' | 'name' | 'phone' | 'vehicles'>[];
+  return rows.map((row) => ({
+    id: row.id,
+    number: row.number,
+    name: row.name,
+    phone: maskPhone(row.phone),
+    vehicles: parseList(row.vehicles),
+  }));
+}

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CUSTOMER_MESSAGES,
+  customerChangesInput,
+  customerInput,
+  parseStoredEvent,
+  type CustomerDeletedView,
+  type CustomerHistoryEntry,
+  type CustomerView,
+  type StoredDomainEvent,
+} from '@crm/projections/domain';
+import { comparePositions, type AppendResult, type EventStore, type GlobalPosition } from '@crm/projections/eventstore/port';
+import type { AppDeps } from '../deps.ts';
+import { settle } from '../deps.ts';
+import { parseInput } from '../http/validation.ts';
+import { deleteJobsOfCustomer } from '../pipeline/cascade.ts';
+import { executeCommand, type CommandContext } from '../shared/commands.ts';
+import { AppError, ConflictError, NotFoundError } from '../shared/errors.ts';
+import { isUuid } from '../shared/ids.ts';
+import { reserve } from '../shared/reservations.ts';
+import { customerDecider, customerNumberStream, customerStream, type CustomerCommand } from './customer-decider.ts';
+import { customerAsOf, customerEventsOf, customerHistory, foldCustomer, instanceOfCustomer, type CustomerStoredEvent } from './customer-history.ts';
+import { findCustomer, highestCustomerNumber } from './customer-queries.ts';
+
+export interface NewCustomerInput {
+  name?: string;
+  phone?: string;
+  email?: string;
+  address?: string;
+  /** Comma-separated or array. */
+  vehicles?: string | string[];
+  pastAppointments?: string | string[];
+  invoices?: string | string[];
+  notes?: string;
+}
+
+type InstanceContext = CommandContext & { instanceId: string };
+
+// ---- numbers ------------------------------------------------------------------------
+
+/** Numbers this process handed out last, per instance: a burst of creations need not walk the taken ones again. */
+const lastNumbers = new Map<string, number>();
+const MAX_NUMBER_PROBES = 10_000;
+
+/**
+ * The next free per-instance number, taken by a reservation stream appended with
+ * `no_stream`: two creations can never get the same one. The read model's highest number
+ * is only where the search starts (it may trail); a taken number moves on to the next.
+ */
+async function reserveCustomerNumber(deps: AppDeps, instanceId: string, customerId: string, ctx: InstanceContext): Promise<number> {
+  let number = Math.max(await highestCustomerNumber(deps.knex, instanceId), lastNumbers.get(instanceId) ?? 0) + 1;
+  for (let probe = 0; probe < MAX_NUMBER_PROBES; probe++, number++) {
+    try {
+      await reserve(
+        deps.store,
+        customerNumberStream(instanceId, number),
+        { type: 'CustomerNumberReserved', data: { instanceId, number, customerId } },
+        ctx,
+        'taken',
+      );
+      return number;
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+    } finally {
+      lastNumbers.set(instanceId, Math.max(number, lastNumbers.get(instanceId) ?? 0));
+    }
+  }
+  throw new AppError(503, 'Service Unavailable', 'Could not assign a customer number. Please try again.');
+}
+
+// ---- commands -----------------------------------------------------------------------
+
+function runCustomerCommand(deps: AppDeps, customerId: string, command: CustomerCommand, ctx: InstanceContext) {
+  return executeCommand({ store: deps.store, streamId: customerStream(customerId), decider: customerDecider, command, ctx });
+}
+
+/**
+ * Validates and records a new customer in the context's instance, with the next
+ * per-instance number. Does not wait for the projection (see `addCustomer`); the pipeline
+ * calls this to create a customer for a job.
+ */
+export async function createCustomer(
+  deps: AppDeps,
+  input: NewCustomerInput,
+  ctx: InstanceContext,
+): Promise<{ customerId: string; number: number; appended: AppendResult }> {
+  const fields = parseInput(customerInput, input);
+  const customerId = randomUUID();
+  const number = await reserveCustomerNumber(deps, ctx.instanceId, customerId, ctx);
+  const result = await runCustomerCommand(deps, customerId, { type: 'CreateCustomer', customerId, instanceId: ctx.instanceId, number, fields }, ctx);
+  return { customerId, number, appended: result.appended! };
+}
+
+/** Creates the customer and answers with its projected record. */
+export async function addCustomer(deps: AppDeps, input: unknown, ctx: InstanceContext): Promise<CustomerView> {
+  const { customerId, appended } = await createCustomer(deps, input as NewCustomerInput, ctx);
+  await settle(deps, appended);
+  return await projectedCustomer(deps, ctx.instanceId, customerId);
+}
+
+/** Changes the fields given (others stay) and answers with the projected record. */
+export async function updateCustomer(deps: AppDeps, customerId: string, input: unknown, ctx: InstanceContext): Promise<CustomerView> {
+  const changes = parseInput(customerChangesInput, input);
+  if (!isUuid(customerId)) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
+  const result = await runCustomerCommand(deps, customerId, { type: 'UpdateCustomer', instanceId: ctx.instanceId, changes }, ctx);
+  await settle(deps, result.appended);
+  return await projectedCustomer(deps, ctx.instanceId, customerId);
+}
+
+/**
+ * Deletes the customer, then its jobs (DECISIONS.md §5): each JobDeleted is caused by the
+ * CustomerDeleted event. Answers once both are projected.
+ */
+export async function deleteCustomer(deps: AppDeps, customerId: string, ctx: InstanceContext): Promise<CustomerDeletedView> {
+  if (!isUuid(customerId)) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
+  const result = await runCustomerCommand(deps, customerId, { type: 'DeleteCustomer', instanceId: ctx.instanceId }, ctx);
+  const deleted = result.appended!;
+  // Nothing follows a deletion on the stream, so its last event is the one just appended.
+  const stream = await deps.store.readStream(customerStream(customerId));
+  const deletedEventId = stream[stream.length - 1]!.id;
+  const cascaded = await deleteJobsOfCustomer(deps, customerId, { ...ctx, causationId: deletedEventId });
+  const last = cascaded && comparePositions(cascaded.position, deleted.position) > 0 ? cascaded : deleted;
+  await settle(deps, last);
+  const jobsDeleted = cascaded ? await countCausedBy(deps.store, deleted.position, cascaded.position, deletedEventId, 'JobDeleted') : 0;
+  return { deleted: true, jobsDeleted };
+}
+
+/**
+ * How many events of a type a given event caused, between two positions of the global
+ * log. The cascade answers with its last append only; its events lie in that range.
+ */
+async function countCausedBy(store: EventStore, after: GlobalPosition, upTo: GlobalPosition, causationId: string, type: string): Promise<number> {
+  let count = 0;
+  let position = after;
+  while (comparePositions(position, upTo) < 0) {
+    const events = await store.readAll(position, 500);
+    if (events.length === 0) break;
+    for (const event of events) {
+      if (comparePositions(event.position, upTo) > 0) return count;
+      if (event.type === type && event.metadata.causationId === causationId) count++;
+    }
+    position = events[events.length - 1]!.position;
+  }
+  return count;
+}
+
+// ---- reads --------------------------------------------------------------------------
+
+async function projectedCustomer(deps: AppDeps, instanceId: string, customerId: string): Promise<CustomerView> {
+  const projected = await findCustomer(deps.knex, instanceId, customerId);
+  if (projected) return projected;
+  // The projection trails by more than read-your-writes waits for: answer from the stream.
+  const events = await customerStreamOf(deps.store, instanceId, customerId);
+  const folded = foldCustomer(events);
+  if (!folded) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
+  return folded;
+}
+
+/** The customer's events, when it is (or was) a customer of this instance; otherwise none. */
+async function customerStreamOf(store: EventStore, instanceId: string, customerId: string): Promise<CustomerStoredEvent[]> {
+  if (!isUuid(customerId)) return [];
+  const recorded = await store.readStream(customerStream(customerId));
+  const events = customerEventsOf(recorded.map(parseStoredEvent).filter((e): e is StoredDomainEvent => e !== null));
+  return instanceOfCustomer(events) === instanceId ? events : [];
+}
+
+export async function getCustomer(deps: AppDeps, instanceId: string, customerId: string): Promise<CustomerView> {
+  const customer = await findCustomer(deps.knex, instanceId, customerId);
+  if (!customer) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
+  return customer;
+}
+
+/** The customer as it was at a moment (DECISIONS.md §4); 404 when it did not exist then. */
+export async function getCustomerAsOf(deps: AppDeps, instanceId: string, customerId: string, asOf: Date): Promise<CustomerView> {
+  const customer = customerAsOf(await customerStreamOf(deps.store, instanceId, customerId), asOf);
+  if (!customer) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
+  return customer;
+}
+
+/** Every change, newest first; a deleted customer keeps its history. */
+export async function getCustomerHistory(deps: AppDeps, instanceId: string, customerId: string): Promise<CustomerHistoryEntry[]> {
+  const events = await customerStreamOf(deps.store, instanceId, customerId);
+  if (events.length === 0) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
+  return customerHistory(events);
+}

@@ -1,0 +1,161 @@
+import {
+  changeOwnPinInput,
+  changePermissionsInput,
+  changeRoleInput,
+  createUserInput,
+  resetPinInput,
+  setLockInput,
+  signInInput,
+} from '@crm/projections/domain';
+import type { AppDeps } from '../deps.ts';
+import type { Principal } from '../http/auth.ts';
+import { access, userOf, type ApiContext, type ApiRouter } from '../http/router.ts';
+import { createRateLimiter } from '../http/security.ts';
+import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
+import { parseInput } from '../http/validation.ts';
+import { getInstance } from '../platform/instances.ts';
+import { commandContext } from '../platform/routes.ts';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
+import { isUuid } from '../shared/ids.ts';
+import { signInUser, SIGN_IN_REFUSED, toCurrentUserView } from './sign-in.ts';
+import type { Requester } from './user-decider.ts';
+import { findUser, getUser, listUsers } from './user-queries.ts';
+import { addUser, changeOwnPin, changePermissions, changeRole, deleteUser, resetPin, setLocked, type UserTarget } from './user-service.ts';
+
+/** Every user-administration route exists in both path families (DECISIONS.md §1). */
+export const ADMIN_USERS_BASES = ['/api/admin/users', '/api/:instance/admin/users'] as const;
+
+function requesterOf(principal: Principal): Requester {
+  return principal.kind === 'superadmin' ? { kind: 'provider' } : { kind: 'user', userId: principal.userId, role: principal.role };
+}
+
+/** Instance sign-in, the signed-in user, and user administration. */
+export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
+  const signInLimit = createRateLimiter({ windowMs: 60_000, max: deps.config.SIGN_IN_RATE_LIMIT });
+  // Guessing the current PIN through a hijacked session is slowed down per account.
+  const pinChangeLimit = createRateLimiter({ windowMs: 15 * 60_000, max: 10 });
+
+  const signIn = async (ctx: ApiContext, pathInstance: string | undefined) => {
+    signInLimit.check(ctx);
+    const input = parseInput(signInInput, ctx.request.body);
+    const instance = pathInstance ?? input.instance;
+    if (!instance) throw new ValidationError('Instance is required');
+    const principal = await signInUser(deps, { instance, username: input.username, pin: input.pin }, commandContext(ctx, deps, null));
+    deps.logger.info(
+      { requestId: ctx.state.requestId, instance, username: input.username, outcome: principal ? 'signed-in' : 'refused' },
+      'instance sign-in',
+    );
+    if (!principal) throw new UnauthorizedError(SIGN_IN_REFUSED);
+    // A new session id at sign-in: a session fixed before it is worthless.
+    await ctx.session!.regenerate();
+    Object.assign(ctx.session!, { kind: 'user', userId: principal.userId, instanceId: principal.instance.id } satisfies SessionData);
+    ctx.session!.maxAge = IDLE_TIMEOUT_MS.user;
+    ctx.body = toCurrentUserView(principal);
+  };
+
+  router.post('/api/auth/login', access.public, (ctx) => signIn(ctx, undefined));
+  router.post('/api/:instance/auth/login', access.public, (ctx) => signIn(ctx, ctx.params.instance));
+
+  router.post('/api/auth/logout', access.public, async (ctx) => {
+    ctx.session = null;
+    ctx.status = 204;
+  });
+
+  router.get('/api/user/current', access.signedIn, async (ctx) => {
+    ctx.body = toCurrentUserView(userOf(ctx));
+  });
+
+  router.put('/api/user/pin', access.signedIn, async (ctx) => {
+    const me = userOf(ctx);
+    pinChangeLimit.check(ctx, `pin:${me.userId}`);
+    const input = parseInput(changeOwnPinInput, ctx.request.body);
+    await changeOwnPin(
+      deps,
+      { instanceId: me.instance.id, userId: me.userId },
+      input.currentPin,
+      input.newPin,
+      commandContext(ctx, deps, me.instance.id),
+    );
+    ctx.status = 204;
+  });
+
+  // The session's instance; the target is looked up in it first, so another instance's id is a 404 whatever the body.
+  const manage = access.can('canManageUsers');
+  const targetOf = async (ctx: ApiContext): Promise<UserTarget> => {
+    const me = userOf(ctx);
+    const user = await findUser(deps.knex, me.instance.id, ctx.params.id ?? '');
+    if (!user) throw new NotFoundError('User not found');
+    return { instanceId: me.instance.id, userId: user.id };
+  };
+
+  for (const base of ADMIN_USERS_BASES) {
+    router.get(base, manage, async (ctx) => {
+      ctx.body = await listUsers(deps.knex, userOf(ctx).instance.id);
+    });
+
+    router.post(base, manage, async (ctx) => {
+      const me = userOf(ctx);
+      const input = parseInput(createUserInput, ctx.request.body);
+      ctx.status = 201;
+      ctx.body = await addUser(
+        deps,
+        { instanceId: me.instance.id, ...input, by: requesterOf(me) },
+        commandContext(ctx, deps, me.instance.id),
+      );
+    });
+
+    router.delete(`${base}/:id`, manage, async (ctx) => {
+      const target = await targetOf(ctx);
+      await deleteUser(deps, target, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId));
+      ctx.status = 204;
+    });
+
+    router.patch(`${base}/:id/lock`, manage, async (ctx) => {
+      const target = await targetOf(ctx);
+      const input = parseInput(setLockInput, ctx.request.body);
+      ctx.body = await setLocked(deps, target, input.isLocked, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId));
+    });
+
+    router.patch(`${base}/:id/role`, manage, async (ctx) => {
+      const target = await targetOf(ctx);
+      const input = parseInput(changeRoleInput, ctx.request.body);
+      ctx.body = await changeRole(deps, target, input.role, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId));
+    });
+
+    router.patch(`${base}/:id/permissions`, manage, async (ctx) => {
+      const target = await targetOf(ctx);
+      const input = parseInput(changePermissionsInput, ctx.request.body);
+      ctx.body = await changePermissions(deps, target, input, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId));
+    });
+  }
+
+  // The super admin, for any instance (DECISIONS.md §3): list its users, add an admin, reset a PIN.
+  const instanceOf = async (ctx: ApiContext) => {
+    if (!isUuid(ctx.params.instanceId)) throw new NotFoundError('CRM instance not found');
+    return await getInstance(deps.knex, ctx.params.instanceId);
+  };
+
+  router.get('/api/crm-instances/:instanceId/users', access.superAdmin, async (ctx) => {
+    const instance = await instanceOf(ctx);
+    ctx.body = await listUsers(deps.knex, instance.id);
+  });
+
+  router.post('/api/crm-instances/:instanceId/users', access.superAdmin, async (ctx) => {
+    const instance = await instanceOf(ctx);
+    const input = parseInput(createUserInput, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await addUser(
+      deps,
+      { instanceId: instance.id, ...input, by: requesterOf(ctx.state.principal!) },
+      commandContext(ctx, deps, instance.id),
+    );
+  });
+
+  router.put('/api/crm-instances/:instanceId/users/:userId/pin', access.superAdmin, async (ctx) => {
+    const instance = await instanceOf(ctx);
+    const user = await getUser(deps.knex, instance.id, ctx.params.userId ?? '');
+    const input = parseInput(resetPinInput, ctx.request.body);
+    await resetPin(deps, { instanceId: instance.id, userId: user.id }, input.pin, commandContext(ctx, deps, instance.id));
+    ctx.status = 204;
+  });
+}

@@ -1,0 +1,79 @@
+import { normalizeSubdomain, type CurrentUserView } from '@crm/projections/domain';
+import type { AppDeps } from '../deps.ts';
+import { settle } from '../deps.ts';
+import { loadUserPrincipal, type UserPrincipal } from '../http/auth.ts';
+import { findInstanceBySubdomain } from '../platform/instances.ts';
+import { executeCommand, loadAggregate, type CommandContext } from '../shared/commands.ts';
+import { AppError } from '../shared/errors.ts';
+import { reservationHolder } from '../shared/reservations.ts';
+import { DECOY_HASH, verifySecret } from '../shared/secrets.ts';
+import { userDecider, usernameStream, userStream } from './user-decider.ts';
+
+export const SIGN_IN_REFUSED = 'Invalid username or PIN';
+
+export interface SignInAttempt {
+  /** Subdomain slug of the instance. */
+  instance: string;
+  username: string;
+  pin: string;
+}
+
+/**
+ * Checks a PIN against the user's own stream (the read model never holds a secret) and
+ * records the attempt; the decider says whether it signs in (admin lock, throttle).
+ * Null for every kind of refusal, so the caller cannot tell them apart, and the PIN is
+ * verified even when there is no account, so timing does not tell either.
+ */
+export async function signInUser(
+  deps: AppDeps,
+  attempt: SignInAttempt,
+  ctx: Omit<CommandContext, 'instanceId'>,
+): Promise<UserPrincipal | null> {
+  const instance = await findInstanceBySubdomain(deps.knex, normalizeSubdomain(attempt.instance));
+  const holder = instance ? await reservationHolder(deps.store, usernameStream(instance.id, attempt.username)) : null;
+  const userId = typeof holder?.userId === 'string' ? holder.userId : null;
+  const { state } = userId ? await loadAggregate(deps.store, userStream(userId), userDecider) : { state: userDecider.initialState };
+  const account = (state.status === 'active' || state.status === 'locked') && state.instanceId === instance?.id ? state : null;
+  const pinMatches = await verifySecret(attempt.pin, account?.pinHash ?? DECOY_HASH);
+  if (!instance?.isActive || !account) return null;
+
+  let result;
+  try {
+    result = await executeCommand({
+      store: deps.store,
+      streamId: userStream(account.userId),
+      decider: userDecider,
+      command: { type: 'RecordSignIn', succeeded: pinMatches, now: ctx.now },
+      ctx: { ...ctx, instanceId: instance.id },
+      // Parallel guesses contend for the stream; each must be recorded before it may succeed.
+      attempts: 5,
+    });
+  } catch (error) {
+    // Deleted meanwhile, or too much contention: a refusal like any other.
+    if (error instanceof AppError) return null;
+    throw error;
+  }
+  if (!result.events.some((event) => event.type === 'UserSignedIn')) return null;
+  await settle(deps, result.appended);
+  const principal = await loadUserPrincipal(deps.knex, account.userId, instance.id);
+  if (!principal) throw new AppError(503, 'Service Unavailable', 'Sign-in is taking longer than it should. Please try again.');
+  return principal;
+}
+
+export function toCurrentUserView(principal: UserPrincipal): CurrentUserView {
+  const { instance } = principal;
+  return {
+    id: principal.userId,
+    username: principal.username,
+    displayName: principal.displayName,
+    role: principal.role,
+    permissions: principal.permissions,
+    instance: {
+      id: instance.id,
+      name: instance.name,
+      subdomain: instance.subdomain,
+      displayName: instance.displayName,
+      features: instance.features,
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import type { Knex } from 'knex';
+import type { Role, UserView } from '@crm/projections/domain';
+import { withTenant } from '../infra/tenant-db.ts';
+import { isUuid } from '../shared/ids.ts';
+import { NotFoundError } from '../shared/errors.ts';
+
+interface UserRow {
+  id: string;
+  username: string;
+  display_name: string;
+  role: Role;
+  is_locked: boolean;
+  is_active: boolean;
+  created_at: Date;
+  last_login_at: Date | null;
+  can_read: boolean;
+  can_write: boolean;
+  can_delete: boolean;
+  can_manage_users: boolean;
+}
+
+function toUserView(row: UserRow): UserView {
+  return {
+    id: row.id,
+    username: row.username,
+    displayName: row.display_name,
+    role: row.role,
+    isLocked: row.is_locked,
+    isActive: row.is_active,
+    createdAt: new Date(row.created_at).toISOString(),
+    lastLoginAt: row.last_login_at ? new Date(row.last_login_at).toISOString() : null,
+    permissions: {
+      canRead: row.can_read,
+      canWrite: row.can_write,
+      canDelete: row.can_delete,
+      canManageUsers: row.can_manage_users,
+    },
+  };
+}
+
+/** Deleted users have no rows, so nothing here can return one. */
+const usersOf = (db: Knex.Transaction, instanceId: string) =>
+  db
+    .withSchema('rm')
+    .from('users as u')
+    .join('user_permissions as p', 'p.user_id', 'u.id')
+    .where('u.instance_id', instanceId)
+    .select(
+      'u.id',
+      'u.username',
+      'u.display_name',
+      'u.role',
+      'u.is_locked',
+      'u.is_active',
+      'u.created_at',
+      'u.last_login_at',
+      'p.can_read',
+      'p.can_write',
+      'p.can_delete',
+      'p.can_manage_users',
+    );
+
+/** An instance's users, oldest first (a new user joins the end of the list). */
+export async function listUsers(knex: Knex, instanceId: string): Promise<UserView[]> {
+  const rows = (await withTenant(knex, instanceId, (db) =>
+    usersOf(db, instanceId).orderBy([{ column: 'u.created_at' }, { column: 'u.id' }]),
+  )) as UserRow[];
+  return rows.map(toUserView);
+}
+
+/** A user of this instance; null for an unknown id or one of another instance. */
+export async function findUser(knex: Knex, instanceId: string, userId: string): Promise<UserView | null> {
+  if (!isUuid(userId)) return null;
+  const row = (await withTenant(knex, instanceId, (db) => usersOf(db, instanceId).where('u.id', userId).first())) as UserRow | undefined;
+  return row ? toUserView(row) : null;
+}
+
+export async function getUser(knex: Knex, instanceId: string, userId: string): Promise<UserView> {
+  const user = await findUser(knex, instanceId, userId);
+  if (!user) throw new NotFoundError('User not found');
+  return user;
+}
+
+/** Unlocked admins of the instance other than `userId`. */
+export async function countOtherUnlockedAdmins(knex: Knex, instanceId: string, userId: string): Promise<number> {
+  const row = (await withTenant(knex, instanceId, (db) =>
+    db
+      .withSchema('rm')
+      .from('users')
+      .where({ instance_id: instanceId, role: 'admin', is_locked: false, is_active: true })
+      .whereNot({ id: userId })
+      .count<{ count: string }>({ count: '*' })
+      .first(),
+  )) as { count: string } | undefined;
+  return Number(row?.count ?? 0);
+}

@@ -1,0 +1,314 @@
+import type { Knex } from 'knex';
+import {
+  applyJobEvent,
+  CANCELED_STAGE,
+  DEFAULT_DURATION_MINUTES,
+  isJobStreamEvent,
+  jobApiValue,
+  maskPhone,
+  parseStoredEvent,
+  phoneSearchDigits,
+  stageOrder,
+  type AppointmentView,
+  type JobFields,
+  type JobHistoryEntry,
+  type JobListQuery,
+  type JobPage,
+  type JobSort,
+  type JobView,
+  type StoredDomainEvent,
+} from '@crm/projections/domain';
+import type { EventStore } from '@crm/projections/eventstore/port';
+import { fieldsOfRow, type JobRow } from '@crm/projections/readmodels/jobs';
+import { withTenant } from '../infra/tenant-db.ts';
+import { ValidationError } from '../shared/errors.ts';
+import { isUuid } from '../shared/ids.ts';
+import { jobStream } from './job-decider.ts';
+
+/** A job of one instance. */
+export interface JobTarget {
+  instanceId: string;
+  jobId: string;
+}
+
+function toJobView(jobId: string, fields: JobFields, meta: { createdAt: string; createdBy: string; updatedAt: string; revision: number }): JobView {
+  return {
+    id: jobId,
+    jobNumber: fields.jobNumber,
+    name: fields.name,
+    phone: fields.phone,
+    part: fields.part,
+    makeModel: fields.makeModel,
+    quote: jobApiValue('quote', fields.quote) as string,
+    stage: fields.stage,
+    vin: fields.vin,
+    csr: fields.csr,
+    jobType: fields.jobType,
+    appointment: jobApiValue('appointment', fields.appointment) as string,
+    duration: fields.duration,
+    tech: fields.tech,
+    notes: fields.notes,
+    customerId: fields.customerId,
+    createdAt: meta.createdAt,
+    createdBy: meta.createdBy,
+    updatedAt: meta.updatedAt,
+    revision: meta.revision,
+  };
+}
+
+export function jobViewOfRow(row: JobRow): JobView {
+  return toJobView(row.id, fieldsOfRow(row), {
+    createdAt: new Date(row.created_at).toISOString(),
+    createdBy: row.created_by,
+    updatedAt: new Date(row.updated_at).toISOString(),
+    revision: row.revision,
+  });
+}
+
+/** Lists show the last 4 digits of a phone only (DECISIONS.md §3). */
+export function masked<T extends JobView>(view: T): T {
+  return { ...view, phone: maskPhone(view.phone) };
+}
+
+/**
+ * The job its events describe, folded in order; null when the stream holds no job of
+ * this instance or the job is deleted by the last event given.
+ */
+export function jobViewFromEvents(events: StoredDomainEvent[], instanceId: string): JobView | null {
+  let fields: JobFields | null = null;
+  let created: (StoredDomainEvent & { data: { jobId: string } }) | null = null;
+  let last: StoredDomainEvent | null = null;
+  for (const event of events) {
+    if (!isJobStreamEvent(event)) continue;
+    if (event.type === 'JobCreated') {
+      if (event.data.instanceId !== instanceId) return null;
+      created = event;
+    }
+    fields = applyJobEvent(fields, event);
+    last = event;
+  }
+  if (!fields || !created || !last) return null;
+  return toJobView(created.data.jobId, fields, {
+    createdAt: created.metadata.occurredAt,
+    createdBy: created.metadata.actor.displayName,
+    updatedAt: last.metadata.occurredAt,
+    revision: last.revision,
+  });
+}
+
+/**
+ * Time travel: the job as it was at `asOf` (null: now), folded from its own events.
+ * Events count by when they happened (occurredAt, the time history rows show), so the
+ * time of a history row shows the job right after that change.
+ */
+export async function jobAsOf(store: EventStore, target: JobTarget, asOf: Date | null): Promise<JobView | null> {
+  if (!isUuid(target.jobId)) return null;
+  const recorded = await store.readStream(jobStream(target.jobId));
+  const events = recorded.map(parseStoredEvent).filter((e): e is StoredDomainEvent => e !== null);
+  const upTo = asOf ? events.filter((e) => Date.parse(e.metadata.occurredAt) <= asOf.getTime()) : events;
+  return jobViewFromEvents(upTo, target.instanceId);
+}
+
+const jobsOf = (db: Knex.Transaction, instanceId: string) => db.withSchema('rm').from('jobs').where('instance_id', instanceId);
+
+/** A job of this instance as the read model has it; null for an unknown id or one of another instance. */
+export async function findJob(knex: Knex, target: JobTarget): Promise<JobView | null> {
+  if (!isUuid(target.jobId)) return null;
+  const row = (await withTenant(knex, target.instanceId, (db) => jobsOf(db, target.instanceId).where('id', target.jobId).first())) as
+    | JobRow
+    | undefined;
+  return row ? jobViewOfRow(row) : null;
+}
+
+// ---- the pipeline list: filters, sorts, keyset pages -----------------------------------
+
+interface SortKey {
+  /** SQL expression over `jobs`. */
+  sql: string;
+  dir: 'asc' | 'desc';
+  /** Its value in a row selected with `sort_key_N` aliases. */
+  kind: 'number' | 'text' | 'time';
+}
+
+const SORT_KEYS: Record<JobSort, SortKey[]> = {
+  stage: [
+    { sql: 'stage_order', dir: 'asc', kind: 'number' },
+    { sql: 'created_at', dir: 'desc', kind: 'time' },
+    { sql: 'id', dir: 'desc', kind: 'text' },
+  ],
+  newest: [
+    { sql: 'created_at', dir: 'desc', kind: 'time' },
+    { sql: 'id', dir: 'desc', kind: 'text' },
+  ],
+  oldest: [
+    { sql: 'created_at', dir: 'asc', kind: 'time' },
+    { sql: 'id', dir: 'asc', kind: 'text' },
+  ],
+  'name-asc': [
+    { sql: 'lower(name)', dir: 'asc', kind: 'text' },
+    { sql: 'id', dir: 'asc', kind: 'text' },
+  ],
+  'name-desc': [
+    { sql: 'lower(name)', dir: 'desc', kind: 'text' },
+    { sql: 'id', dir: 'desc', kind: 'text' },
+  ],
+};
+
+type CursorValue = string | number;
+
+const INVALID_CURSOR = 'The cursor is not valid for this list; start again without it';
+
+function encodeCursor(sort: JobSort, values: CursorValue[]): string {
+  return Buffer.from(JSON.stringify({ s: sort, v: values })).toString('base64url');
+}
+
+function decodeCursor(sort: JobSort, cursor: string): CursorValue[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new ValidationError(INVALID_CURSOR);
+  }
+  const keys = SORT_KEYS[sort];
+  const candidate = parsed as { s?: unknown; v?: unknown };
+  if (!candidate || candidate.s !== sort || !Array.isArray(candidate.v) || candidate.v.length !== keys.length) {
+    throw new ValidationError(INVALID_CURSOR);
+  }
+  const values = candidate.v as unknown[];
+  keys.forEach((key, i) => {
+    const value = values[i];
+    const ok =
+      key.kind === 'number'
+        ? Number.isInteger(value)
+        : key.kind === 'time'
+          ? typeof value === 'string' && !Number.isNaN(Date.parse(value))
+          : typeof value === 'string' && (key.sql !== 'id' || isUuid(value));
+    if (!ok) throw new ValidationError(INVALID_CURSOR);
+  });
+  return values as CursorValue[];
+}
+
+/** `(k1, k2, …) after (v1, v2, …)` for keys of mixed directions, as an OR chain. */
+function afterCursor(keys: SortKey[], values: CursorValue[]): { sql: string; bindings: CursorValue[] } {
+  const clauses: string[] = [];
+  const bindings: CursorValue[] = [];
+  keys.forEach((key, i) => {
+    const parts: string[] = [];
+    for (let j = 0; j < i; j++) {
+      parts.push(`${keys[j]!.sql} = ?`);
+      bindings.push(values[j]!);
+    }
+    parts.push(`${key.sql} ${key.dir === 'asc' ? '>' : '<'} ?`);
+    bindings.push(values[i]!);
+    clauses.push(`(${parts.join(' AND ')})`);
+  });
+  return { sql: `(${clauses.join(' OR ')})`, bindings };
+}
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function filtered(db: Knex.Transaction, instanceId: string, query: JobListQuery): Knex.QueryBuilder {
+  const builder = jobsOf(db, instanceId);
+  if (query.stage) builder.where('stage_order', stageOrder(query.stage));
+  else if (query.canceled === 'hide') builder.whereNot('stage_order', stageOrder(CANCELED_STAGE));
+  else if (query.canceled === 'only') builder.where('stage_order', stageOrder(CANCELED_STAGE));
+  if (query.q) {
+    const needle = query.q.toLowerCase();
+    // '(555) 123-45' finds 5551234567: a phone-like search looks for its digits too.
+    const digits = phoneSearchDigits(query.q);
+    builder.where((w) => {
+      w.where('search', 'like', `%${escapeLike(needle)}%`);
+      if (digits && digits !== needle) w.orWhere('search', 'like', `%${escapeLike(digits)}%`);
+    });
+  }
+  return builder;
+}
+
+export async function listJobs(knex: Knex, instanceId: string, query: JobListQuery): Promise<JobPage> {
+  const keys = SORT_KEYS[query.sort];
+  const after = query.cursor ? decodeCursor(query.sort, query.cursor) : null;
+  return await withTenant(knex, instanceId, async (db) => {
+    const countRow = (await filtered(db, instanceId, query).count<{ count: string }>({ count: '*' }).first()) as { count: string } | undefined;
+    const page = filtered(db, instanceId, query).select('*');
+    keys.forEach((key, i) => page.select(db.raw(`${key.sql} AS ??`, [`sort_key_${i}`])));
+    if (after) {
+      const { sql, bindings } = afterCursor(keys, after);
+      page.whereRaw(sql, bindings);
+    }
+    for (const key of keys) page.orderByRaw(`${key.sql} ${key.dir}`);
+    const rows = (await page.limit(query.limit + 1)) as Array<JobRow & Record<string, unknown>>;
+    const more = rows.length > query.limit;
+    const items = rows.slice(0, query.limit);
+    const lastRow = items[items.length - 1];
+    const nextCursor =
+      more && lastRow
+        ? encodeCursor(
+            query.sort,
+            keys.map((key, i) => {
+              const value = lastRow[`sort_key_${i}`];
+              return key.kind === 'time' ? new Date(value as Date).toISOString() : (value as CursorValue);
+            }),
+          )
+        : null;
+    return { items: items.map((row) => masked(jobViewOfRow(row))), nextCursor, total: Number(countRow?.count ?? 0) };
+  });
+}
+
+// ---- history and the calendar ----------------------------------------------------------
+
+interface HistoryRow {
+  event_id: string;
+  action: JobHistoryEntry['action'];
+  user_display_name: string;
+  occurred_at: Date;
+  changes: JobHistoryEntry['changes'];
+}
+
+/** Newest first; null when this instance has no such job (and never had). */
+export async function jobHistory(knex: Knex, target: JobTarget): Promise<JobHistoryEntry[] | null> {
+  if (!isUuid(target.jobId)) return null;
+  const rows = (await withTenant(knex, target.instanceId, (db) =>
+    db
+      .withSchema('rm')
+      .from('job_history')
+      .where({ instance_id: target.instanceId, job_id: target.jobId })
+      .orderBy('revision', 'desc')
+      .select('event_id', 'action', 'user_display_name', 'occurred_at', 'changes'),
+  )) as HistoryRow[];
+  if (rows.length === 0) return null;
+  return rows.map((row) => ({
+    id: row.event_id,
+    action: row.action,
+    userDisplayName: row.user_display_name,
+    timestamp: new Date(row.occurred_at).toISOString(),
+    changes: row.changes,
+  }));
+}
+
+export const APPOINTMENTS_MAX = 2000;
+
+/** Jobs whose appointment starts in [from, to), soonest first; canceled jobs stay off the calendar. */
+export async function listAppointments(knex: Knex, instanceId: string, from: Date, to: Date): Promise<AppointmentView[]> {
+  const rows = (await withTenant(knex, instanceId, (db) =>
+    jobsOf(db, instanceId)
+      .where('appointment', '>=', from.toISOString())
+      .where('appointment', '<', to.toISOString())
+      .whereNot('stage_order', stageOrder(CANCELED_STAGE))
+      .orderBy([{ column: 'appointment' }, { column: 'id' }])
+      .limit(APPOINTMENTS_MAX)
+      .select('*'),
+  )) as JobRow[];
+  return rows.map((row) => {
+    const view = masked(jobViewOfRow(row));
+    const start = new Date(row.appointment!).getTime();
+    return { ...view, appointmentEnd: new Date(start + (row.duration ?? DEFAULT_DURATION_MINUTES) * 60_000).toISOString() };
+  });
+}
+
+/** The ids of a customer's jobs (the cascade when the customer is deleted). */
+export async function jobIdsOfCustomer(knex: Knex, instanceId: string, customerId: string): Promise<string[]> {
+  if (!isUuid(customerId)) return [];
+  return (await withTenant(knex, instanceId, (db) =>
+    jobsOf(db, instanceId).where('customer_id', customerId).orderBy('created_at').pluck('id'),
+  )) as string[];
+}

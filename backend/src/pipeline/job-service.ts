@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { CUSTOMER_MESSAGES, JOB_MESSAGES, type JobFields, type JobView, type Stage } from '@crm/projections/domain';
+import { WrongExpectedVersionError, type AppendResult, type EventStore } from '@crm/projections/eventstore/port';
+import { customerStream } from '../customers/customer-decider.ts';
+import { createCustomer } from '../customers/customer-service.ts';
+import type { AppDeps } from '../deps.ts';
+import { settle } from '../deps.ts';
+import { executeCommand, loadAggregate, toNewEvents, type CommandContext, type CommandResult } from '../shared/commands.ts';
+import { ConflictError, NotFoundError } from '../shared/errors.ts';
+import { release, reservationHolder, reserve } from '../shared/reservations.ts';
+import { jobCounterStream, jobDecider, jobNumberStream, jobStream, type JobCommand, type JobEvent, type JobState } from './job-decider.ts';
+import { findJob, jobAsOf, type JobTarget } from './job-queries.ts';
+
+export type InstanceContext = CommandContext & { instanceId: string };
+
+// ---- job numbers -------------------------------------------------------------------------
+
+async function reserveJobNumber(store: EventStore, instanceId: string, jobNumber: string, jobId: string, ctx: InstanceContext) {
+  return await reserve(
+    store,
+    jobNumberStream(instanceId, jobNumber),
+    { type: 'JobNumberReserved', data: { instanceId, jobNumber, jobId } },
+    ctx,
+    JOB_MESSAGES.numberInUse(jobNumber),
+  );
+}
+
+/** Frees a number if this job holds it (never another job's). */
+async function releaseJobNumber(store: EventStore, instanceId: string, jobNumber: string, jobId: string, ctx: InstanceContext) {
+  const stream = jobNumberStream(instanceId, jobNumber);
+  const holder = await reservationHolder(store, stream);
+  if (holder?.jobId !== jobId) return null;
+  return await release(store, stream, { type: 'JobNumberReleased', data: { instanceId, jobNumber, jobId } }, ctx);
+}
+
+interface Counter {
+  revision: number | null;
+  number: number;
+}
+
+/** The counter's last known state per store and instance: spares reading its whole stream per job. */
+const counters = new WeakMap<EventStore, Map<string, Counter>>();
+const MAX_NUMBER_ATTEMPTS = 100;
+
+async function readCounter(store: EventStore, instanceId: string): Promise<Counter> {
+  const events = await store.readStream(jobCounterStream(instanceId));
+  const last = events[events.length - 1];
+  return last ? { revision: last.revision, number: (last.data as { number: number }).number } : { revision: null, number: 0 };
+}
+
+/**
+ * The next per-instance number: the counter stream is appended with the revision read
+ * (two racing requests cannot both get a number), then the number is reserved like a
+ * typed one. A number staff typed by hand earlier is skipped.
+ */
+async function assignJobNumber(store: EventStore, instanceId: string, jobId: string, ctx: InstanceContext): Promise<string> {
+  let known = counters.get(store)?.get(instanceId) ?? null;
+  for (let attempt = 0; attempt < MAX_NUMBER_ATTEMPTS; attempt++) {
+    known ??= await readCounter(store, instanceId);
+    const number = known.number + 1;
+    try {
+      const appended = await store.append(jobCounterStream(instanceId), toNewEvents([{ type: 'JobNumberAssigned', data: { instanceId, number } }], ctx), {
+        expectedRevision: known.revision ?? 'no_stream',
+      });
+      known = { revision: appended.nextRevision, number };
+      if (!counters.has(store)) counters.set(store, new Map());
+      counters.get(store)!.set(instanceId, known);
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      known = null;
+      continue;
+    }
+    try {
+      await reserveJobNumber(store, instanceId, String(number), jobId, ctx);
+      return String(number);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+    }
+  }
+  throw new ConflictError('Could not assign a job number. Please try again.');
+}
+
+const numberKey = (jobNumber: string) => jobNumber.toLowerCase();
+
+// ---- customers ---------------------------------------------------------------------------
+
+/** A customer of this instance that is not deleted, from its own stream (never stale). */
+async function assertCustomerOf(store: EventStore, instanceId: string, customerId: string): Promise<void> {
+  const events = await store.readStream(customerStream(customerId));
+  const created = events.find((e) => e.type === 'CustomerCreated');
+  const deleted = events.some((e) => e.type === 'CustomerDeleted');
+  if (!created || deleted || (created.data as { instanceId?: string }).instanceId !== instanceId) {
+    throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
+  }
+}
+
+// ---- commands ----------------------------------------------------------------------------
+
+/** A stale If-Match: the caller gets the job as it is now, to merge or reload. */
+async function staleConflict(store: EventStore, target: JobTarget, message: string): Promise<Error> {
+  const current = await jobAsOf(store, target, null);
+  if (!current) return new NotFoundError(JOB_MESSAGES.notFound);
+  return new ConflictError(message, { current });
+}
+
+async function runJobCommand(
+  deps: AppDeps,
+  target: JobTarget,
+  command: JobCommand,
+  ctx: InstanceContext,
+  expectedRevision?: number,
+): Promise<CommandResult<JobState, JobEvent>> {
+  try {
+    return await executeCommand({ store: deps.store, streamId: jobStream(target.jobId), decider: jobDecider, command, ctx, expectedRevision });
+  } catch (error) {
+    if (error instanceof ConflictError && 'currentRevision' in error.extra) throw await staleConflict(deps.store, target, error.message);
+    throw error;
+  }
+}
+
+/**
+ * Records a new job. The number is reserved first (typed) or assigned (blank); a name
+ * without a chosen customer creates the customer and links it (DECISIONS.md §5). If the
+ * job cannot be recorded, its number is freed again.
+ */
+export async function createJob(deps: AppDeps, input: JobFields, ctx: InstanceContext): Promise<{ jobId: string; appended: AppendResult }> {
+  const { instanceId } = ctx;
+  const jobId = randomUUID();
+  if (input.customerId) await assertCustomerOf(deps.store, instanceId, input.customerId);
+  let jobNumber = input.jobNumber;
+  if (jobNumber) await reserveJobNumber(deps.store, instanceId, jobNumber, jobId, ctx);
+  else jobNumber = await assignJobNumber(deps.store, instanceId, jobId, ctx);
+  try {
+    let customerId = input.customerId;
+    if (!customerId && input.name) {
+      const customer = await createCustomer(
+        deps,
+        { name: input.name, phone: input.phone, vehicles: input.makeModel ? [input.makeModel] : [] },
+        ctx,
+      );
+      customerId = customer.customerId;
+    }
+    const result = await runJobCommand(deps, { instanceId, jobId }, { type: 'CreateJob', jobId, instanceId, fields: { ...input, jobNumber, customerId } }, ctx);
+    return { jobId, appended: result.appended! };
+  } catch (error) {
+    await releaseJobNumber(deps.store, instanceId, jobNumber, jobId, ctx);
+    throw error;
+  }
+}
+
+/**
+ * Saves an entry: what is left out stays, only what differs is recorded. A new job number
+ * is reserved before and the old one freed after; `expectedRevision` (If-Match) makes a
+ * save on a stale copy a 409 that carries the current job.
+ */
+export async function updateJob(
+  deps: AppDeps,
+  target: JobTarget,
+  changes: Partial<JobFields>,
+  ctx: InstanceContext,
+  expectedRevision?: number,
+): Promise<CommandResult<JobState, JobEvent>> {
+  const loaded = await loadAggregate(deps.store, jobStream(target.jobId), jobDecider);
+  const state = loaded.state;
+  if ((state.status !== 'open' && state.status !== 'canceled') || state.instanceId !== target.instanceId) {
+    throw new NotFoundError(JOB_MESSAGES.notFound);
+  }
+  if (expectedRevision !== undefined && loaded.revision !== expectedRevision) {
+    throw await staleConflict(deps.store, target, 'This job was changed by someone else. Reload it and try again.');
+  }
+  if (changes.customerId && changes.customerId !== state.fields.customerId) await assertCustomerOf(deps.store, target.instanceId, changes.customerId);
+  const newNumber = changes.jobNumber && numberKey(changes.jobNumber) !== numberKey(state.fields.jobNumber) ? changes.jobNumber : null;
+  if (newNumber) await reserveJobNumber(deps.store, target.instanceId, newNumber, target.jobId, ctx);
+  let result: CommandResult<JobState, JobEvent>;
+  try {
+    result = await runJobCommand(deps, target, { type: 'UpdateJob', instanceId: target.instanceId, changes }, ctx, expectedRevision);
+  } catch (error) {
+    if (newNumber) await releaseJobNumber(deps.store, target.instanceId, newNumber, target.jobId, ctx);
+    throw error;
+  }
+  if (newNumber) {
+    const updated = result.events.find((e) => e.type === 'JobUpdated');
+    const numberChange = updated?.type === 'JobUpdated' ? updated.data.changes.find((c) => c.field === 'jobNumber') : undefined;
+    const current = result.state.status === 'open' || result.state.status === 'canceled' ? result.state.fields.jobNumber : '';
+    // The old number is free now; or, when a concurrent save made the change moot, the new one.
+    const stale = numberChange ? String(numberChange.oldValue) : numberKey(current) !== numberKey(newNumber) ? newNumber : null;
+    if (stale && numberKey(stale) !== numberKey(current)) await releaseJobNumber(deps.store, target.instanceId, stale, target.jobId, ctx);
+  }
+  return result;
+}
+
+export async function changeJobStage(deps: AppDeps, target: JobTarget, stage: Stage, ctx: InstanceContext) {
+  return await runJobCommand(deps, target, { type: 'ChangeStage', instanceId: target.instanceId, stage }, ctx);
+}
+
+export async function cancelJob(deps: AppDeps, target: JobTarget, ctx: InstanceContext) {
+  return await runJobCommand(deps, target, { type: 'CancelJob', instanceId: target.instanceId }, ctx);
+}
+
+export async function reopenJob(deps: AppDeps, target: JobTarget, ctx: InstanceContext) {
+  return await runJobCommand(deps, target, { type: 'ReopenJob', instanceId: target.instanceId }, ctx);
+}
+
+/** Deletes the job and frees its number; answers with the last append (for read-your-writes). */
+export async function deleteJob(
+  deps: AppDeps,
+  target: JobTarget,
+  ctx: InstanceContext,
+  reason?: 'customer-deleted',
+): Promise<AppendResult | null> {
+  const result = await runJobCommand(deps, target, { type: 'DeleteJob', instanceId: target.instanceId, reason }, ctx);
+  if (result.state.status !== 'deleted') return result.appended;
+  const released = await releaseJobNumber(deps.store, target.instanceId, result.state.jobNumber, target.jobId, ctx);
+  return released ?? result.appended;
+}
+
+/**
+ * Read-your-writes: the job as the read model has it once the command's events are
+ * projected. Should the projector lag beyond the wait, the answer is folded from the
+ * events instead, so it is never older than the command.
+ */
+export async function projectedJob(deps: AppDeps, target: JobTarget, result: { appended: AppendResult | null; revision: number | null }): Promise<JobView> {
+  await settle(deps, result.appended);
+  const row = await findJob(deps.knex, target);
+  if (row && (result.revision === null || row.revision >= result.revision)) return row;
+  const folded = await jobAsOf(deps.store, target, null);
+  if (!folded) throw new NotFoundError(JOB_MESSAGES.notFound);
+  return folded;
+}

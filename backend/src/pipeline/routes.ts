@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { jobChangesInput, jobInput, jobListQuery, JOB_MESSAGES, stageInput, type JobView, type UserChoice } from '@crm/projections/domain';
+import type { AppDeps } from '../deps.ts';
+import { settle } from '../deps.ts';
+import { access, userOf, type ApiContext, type ApiRouter, type RouteOptions } from '../http/router.ts';
+import { parseInput } from '../http/validation.ts';
+import { withTenant } from '../infra/tenant-db.ts';
+import { commandContext } from '../platform/routes.ts';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import { findJob, jobAsOf, jobHistory, listAppointments, listJobs, type JobTarget } from './job-queries.ts';
+import { cancelJob, changeJobStage, createJob, deleteJob, projectedJob, reopenJob, updateJob, type InstanceContext } from './job-service.ts';
+
+/**
+ * The pipeline in every path family (DECISIONS.md §1): the canonical one, the specs'
+ * legacy `/api/user-info`, and the Maven variant's, which names the reserved instance.
+ * Whatever the path, the instance is the session's.
+ */
+export const PIPELINE_BASES: ReadonlyArray<{ base: string; options?: RouteOptions }> = [
+  { base: '/api/:instance/pipeline' },
+  { base: '/api/user-info' },
+  { base: '/api/crm/maven/user-info', options: { pathInstance: 'maven' } },
+];
+
+export const CALENDAR_PATHS = ['/api/calendar/appointments', '/api/:instance/calendar/appointments'] as const;
+export const USER_CHOICES_PATHS = ['/api/users/choices', '/api/:instance/users/choices'] as const;
+
+/** The calendar asks for at most this many days at once (a month view spans six weeks). */
+export const CALENDAR_RANGE_MAX_DAYS = 92;
+
+const isoTime = (name: string) =>
+  z
+    .string({ error: `${name} must be an ISO date and time, e.g. 2025-03-01T09:00:00Z` })
+    .refine((value) => z.iso.datetime({ offset: true }).safeParse(value).success, `${name} must be an ISO date and time, e.g. 2025-03-01T09:00:00Z`)
+    .transform((value) => new Date(value));
+
+const asOfQuery = z.object({ asOf: isoTime('asOf').optional() });
+
+const calendarQuery = z
+  .object({ from: isoTime('from'), to: isoTime('to') })
+  .refine((range) => range.to.getTime() > range.from.getTime(), { message: 'to must be after from', path: ['to'] })
+  .refine((range) => range.to.getTime() - range.from.getTime() <= CALENDAR_RANGE_MAX_DAYS * 86_400_000, {
+    message: `The range may span at most ${CALENDAR_RANGE_MAX_DAYS} days`,
+    path: ['to'],
+  });
+
+/** `If-Match: "3"` (or W/"3", or 3): the revision the caller saw. Absent or `*`: no check. */
+export function expectedRevisionOf(ctx: ApiContext): number | undefined {
+  const header = ctx.get('if-match').trim();
+  if (!header || header === '*') return undefined;
+  const match = /^(?:W\/)?"?(\d{1,9})"?$/.exec(header);
+  if (!match) throw new ValidationError('If-Match must be the ETag this API gave out, like "3"');
+  return Number(match[1]);
+}
+
+function sendJob(ctx: ApiContext, job: JobView, status = 200): void {
+  ctx.status = status;
+  ctx.set('ETag', `"${job.revision}"`);
+  ctx.body = job;
+}
+
+/** Pipeline jobs, the calendar's appointments, and the CSR / Tech choices. */
+export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
+  const instanceCtx = (ctx: ApiContext): InstanceContext => {
+    const instanceId = userOf(ctx).instance.id;
+    return { ...commandContext(ctx, deps, instanceId), instanceId };
+  };
+  const targetOf = (ctx: ApiContext): JobTarget => ({ instanceId: userOf(ctx).instance.id, jobId: (ctx.params.id ?? '').toLowerCase() });
+  const read = access.can('canRead');
+  const write = access.can('canWrite');
+
+  for (const { base, options } of PIPELINE_BASES) {
+    router.get(
+      base,
+      read,
+      async (ctx) => {
+        const query = parseInput(jobListQuery, ctx.query);
+        ctx.body = await listJobs(deps.knex, userOf(ctx).instance.id, query);
+      },
+      options,
+    );
+
+    router.post(
+      base,
+      write,
+      async (ctx) => {
+        const input = parseInput(jobInput, ctx.request.body);
+        const context = instanceCtx(ctx);
+        const { jobId, appended } = await createJob(deps, input, context);
+        const job = await projectedJob(deps, { instanceId: context.instanceId, jobId }, { appended, revision: appended.nextRevision });
+        sendJob(ctx, job, 201);
+      },
+      options,
+    );
+
+    router.get(
+      `${base}/:id`,
+      read,
+      async (ctx) => {
+        const { asOf } = parseInput(asOfQuery, ctx.query);
+        if (asOf) {
+          // A moment in the past: no ETag, it is not something to save over.
+          const then = await jobAsOf(deps.store, targetOf(ctx), asOf);
+          if (!then) throw new NotFoundError(JOB_MESSAGES.notFound);
+          ctx.body = then;
+          return;
+        }
+        const job = await findJob(deps.knex, targetOf(ctx));
+        if (!job) throw new NotFoundError(JOB_MESSAGES.notFound);
+        sendJob(ctx, job);
+      },
+      options,
+    );
+
+    router.put(
+      `${base}/:id`,
+      write,
+      async (ctx) => {
+        const target = targetOf(ctx);
+        const expectedRevision = expectedRevisionOf(ctx);
+        const changes = parseInput(jobChangesInput, ctx.request.body);
+        const result = await updateJob(deps, target, changes, instanceCtx(ctx), expectedRevision);
+        sendJob(ctx, await projectedJob(deps, target, result));
+      },
+      options,
+    );
+
+    router.patch(
+      `${base}/:id/stage`,
+      write,
+      async (ctx) => {
+        const target = targetOf(ctx);
+        const { stage } = parseInput(stageInput, ctx.request.body);
+        sendJob(ctx, await projectedJob(deps, target, await changeJobStage(deps, target, stage, instanceCtx(ctx))));
+      },
+      options,
+    );
+
+    router.post(
+      `${base}/:id/cancel`,
+      write,
+      async (ctx) => {
+        const target = targetOf(ctx);
+        sendJob(ctx, await projectedJob(deps, target, await cancelJob(deps, target, instanceCtx(ctx))));
+      },
+      options,
+    );
+
+    router.post(
+      `${base}/:id/reopen`,
+      write,
+      async (ctx) => {
+        const target = targetOf(ctx);
+        sendJob(ctx, await projectedJob(deps, target, await reopenJob(deps, target, instanceCtx(ctx))));
+      },
+      options,
+    );
+
+    router.delete(
+      `${base}/:id`,
+      access.can('canDelete'),
+      async (ctx) => {
+        await settle(deps, await deleteJob(deps, targetOf(ctx), instanceCtx(ctx)));
+        ctx.status = 204;
+      },
+      options,
+    );
+
+    router.get(
+      `${base}/:id/history`,
+      read,
+      async (ctx) => {
+        const history = await jobHistory(deps.knex, targetOf(ctx));
+        if (!history) throw new NotFoundError(JOB_MESSAGES.notFound);
+        ctx.body = history;
+      },
+      options,
+    );
+  }
+
+  for (const path of CALENDAR_PATHS) {
+    router.get(path, read, async (ctx) => {
+      const { from, to } = parseInput(calendarQuery, ctx.query);
+      ctx.body = { items: await listAppointments(deps.knex, userOf(ctx).instance.id, from, to) };
+    });
+  }
+
+  for (const path of USER_CHOICES_PATHS) {
+    router.get(path, read, async (ctx) => {
+      ctx.body = await listUserChoices(deps, userOf(ctx).instance.id);
+    });
+  }
+}
+
+/**
+ * The CSR and Tech selects (DECISIONS.md §5): users who can work now. Locked and
+ * deactivated users are left out (deleted ones have no row); a job that already names
+ * one keeps the name, so the form shows it as its current value.
+ */
+async function listUserChoices(deps: AppDeps, instanceId: string): Promise<UserChoice[]> {
+  const rows = (await withTenant(deps.knex, instanceId, (db) =>
+    db
+      .withSchema('rm')
+      .from('users')
+      .where({ instance_id: instanceId, is_locked: false, is_active: true })
+      .orderByRaw(`lower(coalesce(nullif(display_name, ''), username)), id`)
+      .select('id', 'username', 'display_name'),
+  )) as Array<{ id: string; username: string; display_name: string }>;
+  return rows.map((row) => ({ id: row.id, username: row.username, displayName: row.display_name }));
+}

@@ -1,0 +1,246 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { withTenant } from '../src/infra/tenant-db.ts';
+import {
+  ApiClient,
+  createTestInstance,
+  signInSuperAdmin,
+  signInUser,
+  startTestServer,
+  type ApiResponse,
+  type TestInstance,
+  type TestServer,
+} from './support/server.ts';
+
+/** Instance A (the caller's) and instance B (the one it must not reach). */
+interface World {
+  a: TestInstance & { userId: string };
+  b: TestInstance & { userId: string; adminId: string; customerId: string };
+}
+
+type Body = (world: World) => unknown;
+/** Values for path parameters (without the colon). */
+type Params = Record<string, string>;
+
+type Access =
+  /** Names instance data by slug or id: A's admin with B's slug and ids gets `status` (404; 403 for a role or permission A lacks). */
+  | { kind: 'scoped'; status?: 404 | 403 }
+  /** Instance data, but neither slug nor id in the path: it is about A's own instance and must show nothing of B. */
+  | { kind: 'own' }
+  /** Super admin only: A's admin gets 403, nobody 401; with A's instance id, B's other ids are 404 even for the super admin. */
+  | { kind: 'superadmin' }
+  /** Open to anyone; called by A's admin with B's slug where there is one. */
+  | { kind: 'public'; status: number };
+
+/**
+ * Every route the router knows, and what a session of instance A gets when it names
+ * instance B's data. Add a row with every new route: the test fails while a route has none.
+ * `params` gives B's ids for the route's path parameters where the defaults (B's slug,
+ * instance id and a user id of B) are not the right kind of id.
+ */
+type Expectation = Access & { body?: Body; params?: (world: World) => Params };
+
+/** B's ids for the parameters most routes use. */
+const defaultParams = (world: World): Params => ({
+  instance: world.b.subdomain,
+  instanceId: world.b.id,
+  id: world.b.userId,
+  userId: world.b.userId,
+});
+
+/** Parameters that name a record (not the instance). */
+const isRecordParam = (name: string) => name !== 'instance' && name !== 'instanceId';
+
+function paramNames(path: string): string[] {
+  return path
+    .split('/')
+    .filter((part) => part.startsWith(':'))
+    .map((part) => part.slice(1));
+}
+
+function substitute(path: string, params: Params): string {
+  return path
+    .split('/')
+    .map((part) => {
+      if (!part.startsWith(':')) return part;
+      const value = params[part.slice(1)];
+      if (value === undefined) throw new Error(`No value for ${part} in ${path}: give the row \`params\` with B's id for it`);
+      return value;
+    })
+    .join('/');
+}
+
+const adminUsersRows = (base: string): Record<string, Expectation> => ({
+  [`GET ${base}`]: base.includes(':instance') ? { kind: 'scoped' } : { kind: 'own' },
+  [`POST ${base}`]: base.includes(':instance')
+    ? { kind: 'scoped', body: () => ({ username: 'intruder', pin: '1111', role: 'admin' }) }
+    : { kind: 'own', body: () => ({ username: 'bravouser', pin: '1111' }) },
+  [`DELETE ${base}/:id`]: { kind: 'scoped' },
+  [`PATCH ${base}/:id/lock`]: { kind: 'scoped', body: () => ({ isLocked: true }) },
+  [`PATCH ${base}/:id/role`]: { kind: 'scoped', body: () => ({ role: 'admin' }) },
+  [`PATCH ${base}/:id/permissions`]: { kind: 'scoped', body: () => ({ canDelete: true, canManageUsers: true }) },
+});
+
+/** Customers: B's customer id for `:id`; without a slug in the path, the list, create and search are about A's own. */
+const customerRows = (base: string): Record<string, Expectation> => {
+  const own = !base.includes(':instance') && !base.includes('/maven/');
+  const customer = (w: World): Params => ({ id: w.b.customerId });
+  return {
+    [`GET ${base}/search`]: own ? { kind: 'own' } : { kind: 'scoped' },
+    [`GET ${base}`]: own ? { kind: 'own' } : { kind: 'scoped' },
+    [`POST ${base}`]: own ? { kind: 'own', body: () => ({ name: 'Alpha walk-in' }) } : { kind: 'scoped', body: () => ({ name: 'Planted' }) },
+    [`GET ${base}/:id`]: { kind: 'scoped', params: customer },
+    [`PUT ${base}/:id`]: { kind: 'scoped', params: customer, body: () => ({ name: 'Hijacked' }) },
+    [`DELETE ${base}/:id`]: { kind: 'scoped', params: customer },
+    [`GET ${base}/:id/history`]: { kind: 'scoped', params: customer },
+  };
+};
+
+const EXPECTATIONS: Record<string, Expectation> = {
+  'GET /api/app-info': { kind: 'public', status: 200 },
+  'POST /api/super-admin/login': { kind: 'public', status: 401, body: (w) => ({ username: w.a.admin.username, password: w.a.admin.pin }) },
+  'GET /api/super-admin/current': { kind: 'superadmin' },
+  'POST /api/super-admin/logout': { kind: 'public', status: 204 },
+  'GET /api/crm-instances': { kind: 'superadmin' },
+  'POST /api/crm-instances': {
+    kind: 'superadmin',
+    body: () => ({ name: 'X', displayName: 'X', subdomain: 'xtenant', adminUsername: 'xadmin', adminPin: '1111' }),
+  },
+  'GET /api/crm-instances/:instanceId/users': { kind: 'superadmin' },
+  'POST /api/crm-instances/:instanceId/users': { kind: 'superadmin', body: () => ({ username: 'planted', pin: '1111', role: 'admin' }) },
+  'PUT /api/crm-instances/:instanceId/users/:userId/pin': { kind: 'superadmin', body: () => ({ pin: '0000' }) },
+  'POST /api/auth/login': {
+    kind: 'public',
+    status: 401,
+    body: (w) => ({ username: w.a.admin.username, pin: w.a.admin.pin, instance: w.b.subdomain }),
+  },
+  'POST /api/:instance/auth/login': { kind: 'public', status: 401, body: (w) => ({ username: w.a.admin.username, pin: w.a.admin.pin }) },
+  'POST /api/auth/logout': { kind: 'public', status: 204 },
+  'GET /api/user/current': { kind: 'own' },
+  'PUT /api/user/pin': { kind: 'own', body: (w) => ({ currentPin: w.a.admin.pin, newPin: w.a.admin.pin }) },
+  ...adminUsersRows('/api/admin/users'),
+  ...adminUsersRows('/api/:instance/admin/users'),
+  ...customerRows('/api/customers'),
+  ...customerRows('/api/maven/customers'),
+  ...customerRows('/api/:instance/customers'),
+};
+
+let server: TestServer;
+let world: World;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const a = await createTestInstance(server, 'alpha', { username: 'alphaboss', pin: '1234' });
+  const b = await createTestInstance(server, 'bravo', { username: 'bravoboss', pin: '5678' });
+  const aAdmin = await signInUser(server, 'alpha', 'alphaboss', '1234');
+  const bAdmin = await signInUser(server, 'bravo', 'bravoboss', '5678');
+  const aUser = await aAdmin.post('/api/admin/users', { username: 'alphauser', pin: '1111' });
+  const bUser = await bAdmin.post('/api/admin/users', { username: 'bravouser', pin: '2222' });
+  const bAdminId = (await bAdmin.get('/api/user/current')).body.id as string;
+  const bCustomer = await bAdmin.post('/api/customers', { name: 'Bravo Customer', phone: '5550009999' });
+  await aAdmin.post('/api/customers', { name: 'Alpha Customer' });
+  world = { a: { ...a, userId: aUser.body.id }, b: { ...b, userId: bUser.body.id, adminId: bAdminId, customerId: bCustomer.body.id } };
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+function call(client: ApiClient, method: string, path: string, body: unknown): Promise<ApiResponse> {
+  return client.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : (body ?? {}));
+}
+
+/** Nothing that identifies instance B. */
+function expectNothingOfB(res: ApiResponse) {
+  for (const secret of [world.b.id, world.b.userId, world.b.adminId, 'bravoboss', world.b.customerId, 'Bravo Customer', '5550009999']) expect(res.text).not.toContain(secret);
+}
+
+describe('cross-tenant matrix', () => {
+  test('every route the router knows has a row, and every row a route', () => {
+    const routes = server.runtime.router.routes.map((r) => `${r.method} ${r.path}`).sort();
+    expect(Object.keys(EXPECTATIONS).sort(), 'add a row to EXPECTATIONS in backend/test/cross-tenant.test.ts for each route').toEqual(
+      routes,
+    );
+  });
+
+  test.each(Object.entries(EXPECTATIONS))('%s', async (key, expectation) => {
+    const [method, path] = key.split(' ') as [string, string];
+    const body = expectation.body?.(world);
+    const params = { ...defaultParams(world), ...expectation.params?.(world) };
+    const namesRecord = paramNames(path).some(isRecordParam);
+    const aAdmin = await signInUser(server, 'alpha', world.a.admin.username, world.a.admin.pin);
+    const res = await call(aAdmin, method, substitute(path, params), body);
+    expect(res.status, res.text).toBeLessThan(500);
+    switch (expectation.kind) {
+      case 'scoped': {
+        expect(res.status, res.text).toBe(expectation.status ?? 404);
+        expectNothingOfB(res);
+        // A's own slug with B's record ids: still nothing there.
+        if (paramNames(path).includes('instance') && namesRecord) {
+          const mixed = await call(aAdmin, method, substitute(path, { ...params, instance: world.a.subdomain }), body);
+          expect(mixed.status, mixed.text).toBe(expectation.status ?? 404);
+        }
+        break;
+      }
+      case 'own':
+        expect(res.status, res.text).toBeLessThan(400);
+        expectNothingOfB(res);
+        break;
+      case 'superadmin': {
+        expect(res.status).toBe(403);
+        expect((await call(new ApiClient(server.url), method, substitute(path, params), body)).status).toBe(401);
+        // The super admin reaches every instance, but a record only within its own instance.
+        if (paramNames(path).includes('instanceId') && namesRecord) {
+          const superAdmin = await signInSuperAdmin(server);
+          const mixed = await call(superAdmin, method, substitute(path, { ...params, instanceId: world.a.id }), body);
+          expect(mixed.status, mixed.text).toBe(404);
+        }
+        break;
+      }
+      case 'public':
+        expect(res.status, res.text).toBe(expectation.status);
+        expectNothingOfB(res);
+        break;
+    }
+  });
+
+  test('instance B came through the whole matrix untouched', async () => {
+    const bAdmin = await signInUser(server, 'bravo', 'bravoboss', '5678');
+    const users = (await bAdmin.get('/api/admin/users')).body as Array<{ id: string; username: string }>;
+    expect(users.map((u) => u.username)).toEqual(['bravoboss', 'bravouser']);
+    expect(users.find((u) => u.id === world.b.userId)).toMatchObject({
+      role: 'user',
+      isLocked: false,
+      permissions: { canRead: true, canWrite: true, canDelete: false, canManageUsers: false },
+    });
+    await signInUser(server, 'bravo', 'bravouser', '2222');
+    const customer = await bAdmin.get(`/api/customers/${world.b.customerId}`);
+    expect(customer.body).toMatchObject({ name: 'Bravo Customer', phone: '555-000-9999' });
+    expect((await bAdmin.get(`/api/customers/${world.b.customerId}/history`)).body).toHaveLength(1);
+  });
+});
+
+describe('row-level security', () => {
+  const tables = ['users', 'user_permissions', 'activity', 'customers'];
+
+  test.each(tables)('%s: a query through withTenant that forgets its instance filter sees only its instance', async (table) => {
+    const { knex } = server.runtime.deps;
+    const all = (await knex.withSchema('rm').from(table).select('instance_id')) as Array<{ instance_id: string }>;
+    expect(all.some((r) => r.instance_id === world.a.id) && all.some((r) => r.instance_id === world.b.id)).toBe(true);
+
+    const scoped = (await withTenant(knex, world.a.id, (db) => db.withSchema('rm').from(table).select('instance_id'))) as Array<{
+      instance_id: string;
+    }>;
+    expect(scoped.length).toBeGreaterThan(0);
+    expect(scoped.every((r) => r.instance_id === world.a.id)).toBe(true);
+    expect(scoped.length).toBe(all.filter((r) => r.instance_id === world.a.id).length);
+
+    const nobody = await withTenant(knex, '00000000-0000-4000-8000-000000000000', (db) => db.withSchema('rm').from(table).select());
+    expect(nobody).toEqual([]);
+  });
+
+  test('the API role cannot write read models, even its own rows', async () => {
+    const { knex } = server.runtime.deps;
+    await expect(
+      withTenant(knex, world.a.id, (db) => db.withSchema('rm').table('users').where({ id: world.a.userId }).update({ role: 'admin' })),
+    ).rejects.toThrow(/permission denied/);
+  });
+});

@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useAtom } from 'jotai';
+import { apiFetch } from '@/lib/api-client';
+import { sessionInstance, userSessionState } from '../states/user-session-state';
+import { forgetSessionData } from '../utils/forget-session-data';
+
+export async function logout(): Promise<void> {
+  await apiFetch<void>('/api/auth/logout', { method: 'POST' });
+}
+
+/**
+ * Signs out. The session is cleared whatever the call's outcome (spec-platform.md §4); the
+ * caller sends the visitor to the instance's login page (see `instanceEntryPath`).
+ */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  const [session, setSession] = useAtom(userSessionState);
+  const instance = sessionInstance(session);
+  return useMutation({
+    mutationFn: logout,
+    onError: (error) => console.error('Logout failed', error),
+    onSettled: () => {
+      setSession({ status: 'signed-out', instance });
+      forgetSessionData(queryClient);
+    },
+  });
+}

@@ -1,0 +1,35 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useSetAtom } from 'jotai';
+import { useEffect } from 'react';
+import { ApiError } from '@/lib/api-client';
+import { currentUserQueryKey } from '../api/get-current-user';
+import { sessionInstance, userSessionState } from '../states/user-session-state';
+
+/**
+ * When any call answers 401 (the session expired, the account was locked, or it was ended
+ * elsewhere), checks the session again; the guard then sends the visitor to the login page
+ * if it is gone.
+ */
+export function useRecheckSessionOnUnauthorized(): void {
+  const queryClient = useQueryClient();
+  const setSession = useSetAtom(userSessionState);
+
+  useEffect(() => {
+    const recheck = (error: unknown) => {
+      if (!(error instanceof ApiError && error.status === 401)) return;
+      // Drop the cached answer so the check really asks the server.
+      queryClient.removeQueries({ queryKey: currentUserQueryKey });
+      setSession((session) => (session.status === 'unknown' ? session : { status: 'unknown', instance: sessionInstance(session) }));
+    };
+    const unsubscribeQueries = queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error') recheck(event.action.error);
+    });
+    const unsubscribeMutations = queryClient.getMutationCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error') recheck(event.action.error);
+    });
+    return () => {
+      unsubscribeQueries();
+      unsubscribeMutations();
+    };
+  }, [queryClient, setSession]);
+}

@@ -1,0 +1,24 @@
+import type { CustomerInput, CustomerView } from '@crm/projections/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/lib/api-client';
+import { customerViewSchema } from '../types/customer-schema';
+import { customerQueryKey } from './get-customer';
+import { customersListQueryKey } from './get-customers';
+import { customersApiPath } from './customers-api-path';
+
+/** Takes input already checked by validateCustomerForm (the server checks it again). */
+export async function createCustomer(instance: string, input: CustomerInput): Promise<CustomerView> {
+  return customerViewSchema.parse(await apiFetch(customersApiPath(instance), { method: 'POST', body: input }));
+}
+
+export function useCreateCustomer(instance: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CustomerInput) => createCustomer(instance, input),
+    onSuccess: (created) => {
+      // The answer is the projected record (read-your-writes): no need to ask again.
+      queryClient.setQueryData(customerQueryKey(instance, created.id), created);
+      return queryClient.invalidateQueries({ queryKey: customersListQueryKey(instance) });
+    },
+  });
+}

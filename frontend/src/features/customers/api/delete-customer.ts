@@ -1,0 +1,27 @@
+import type { CustomerDeletedView } from '@crm/projections/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/lib/api-client';
+import { customerDeletedSchema } from '../types/customer-schema';
+import { customerQueryKey } from './get-customer';
+import { customerHistoryQueryKey } from './get-customer-history';
+import { customersListQueryKey } from './get-customers';
+import { customersApiPath } from './customers-api-path';
+
+/** Deletes the customer and every pipeline job linked to it (DECISIONS.md §5). */
+export async function deleteCustomer(instance: string, id: string): Promise<CustomerDeletedView> {
+  return customerDeletedSchema.parse(await apiFetch(customersApiPath(instance, id), { method: 'DELETE' }));
+}
+
+export function useDeleteCustomer(instance: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => deleteCustomer(instance, id),
+    onSuccess: (_deleted, id) => {
+      queryClient.removeQueries({ queryKey: customerQueryKey(instance, id) });
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: customersListQueryKey(instance) }),
+        queryClient.invalidateQueries({ queryKey: customerHistoryQueryKey(instance, id) }),
+      ]);
+    },
+  });
+}

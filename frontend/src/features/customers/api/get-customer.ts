@@ -1,0 +1,40 @@
+import type { CustomerView } from '@crm/projections/domain';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/lib/api-client';
+import { customerViewSchema } from '../types/customer-schema';
+import { customersApiPath, customersQueryKey } from './customers-api-path';
+
+export const customerQueryKey = (instance: string, id: string) => [...customersQueryKey(instance), 'detail', id] as const;
+
+/**
+ * One customer with the phone whole. With `asOf` (an ISO time), the customer as it was
+ * right then, folded from its events (DECISIONS.md §4).
+ */
+export async function getCustomer(instance: string, id: string, asOf?: string, signal?: AbortSignal): Promise<CustomerView> {
+  const query = asOf ? `?${new URLSearchParams({ asOf })}` : '';
+  return customerViewSchema.parse(await apiFetch(`${customersApiPath(instance, id)}${query}`, { signal }));
+}
+
+export function customerQueryOptions(instance: string, id: string) {
+  return queryOptions({
+    queryKey: customerQueryKey(instance, id),
+    queryFn: ({ signal }) => getCustomer(instance, id, undefined, signal),
+  });
+}
+
+export function useCustomer(instance: string, id: string, { enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...customerQueryOptions(instance, id), enabled });
+}
+
+/** A past moment never changes: kept as long as the screen needs it. */
+export function customerAsOfQueryOptions(instance: string, id: string, asOf: string) {
+  return queryOptions({
+    queryKey: [...customerQueryKey(instance, id), { asOf }],
+    queryFn: ({ signal }) => getCustomer(instance, id, asOf, signal),
+    staleTime: Infinity,
+  });
+}
+
+export function useCustomerAsOf(instance: string, id: string, asOf: string | null) {
+  return useQuery({ ...customerAsOfQueryOptions(instance, id, asOf ?? ''), enabled: asOf !== null });
+}

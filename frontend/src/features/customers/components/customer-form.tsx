@@ -1,0 +1,221 @@
+import { CUSTOMER_MESSAGES, type CustomerField, type CustomerView } from '@crm/projections/domain';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Field, fieldControlProps } from '@/components/ui/field';
+import { Input, Textarea } from '@/components/ui/input';
+import { errorMessage } from '@/lib/api-error';
+import { cn } from '@/lib/cn';
+import { toast } from '@/lib/toast';
+import { useCreateCustomer } from '../api/create-customer';
+import { useUpdateCustomer } from '../api/update-customer';
+import { CUSTOMER_FIELD_LABELS, CUSTOMER_TEXTS } from '../constants/customer-texts';
+import {
+  customerChanges,
+  type CustomerFormErrors,
+  type CustomerFormValues,
+  customerToForm,
+  EMPTY_CUSTOMER_FORM,
+  fieldOfServerMessage,
+  isCustomerFormDirty,
+  validateCustomerForm,
+} from '../utils/customer-form';
+import { formatPhoneAsTyped } from '../utils/format-phone-input';
+import { VehicleChipsInput } from './vehicle-chips-input';
+
+type TextField = Exclude<keyof CustomerFormValues, 'vehicles' | 'vehicleDraft'>;
+
+const HINTS: Partial<Record<CustomerField, string>> = {
+  vehicles: 'Type YEAR MAKE MODEL and press Enter to add it; Escape clears the text.',
+  pastAppointments: 'Comma separated: Vehicle, Service, Date',
+  invoices: 'Comma separated',
+};
+
+/**
+ * The add/edit customer form: one component for the modal and the standalone pages.
+ * `customer` (read with its whole phone) makes it an edit; without it, it creates one.
+ * Saving sends only what changed on an edit, and reports through toasts (spec §8).
+ */
+export function CustomerForm({
+  instance,
+  customer,
+  idPrefix = 'customer',
+  onSaved,
+  onCancel,
+  onDirtyChange,
+  className,
+  actionsClassName,
+}: {
+  instance: string;
+  customer?: CustomerView;
+  idPrefix?: string;
+  onSaved: (customer: CustomerView) => void;
+  onCancel: () => void;
+  onDirtyChange?: (dirty: boolean) => void;
+  className?: string;
+  actionsClassName?: string;
+}) {
+  const [initial] = useState<CustomerFormValues>(() => (customer ? customerToForm(customer) : EMPTY_CUSTOMER_FORM));
+  const [form, setForm] = useState<CustomerFormValues>(initial);
+  const [errors, setErrors] = useState<CustomerFormErrors>({});
+  const createCustomer = useCreateCustomer(instance);
+  const updateCustomer = useUpdateCustomer(instance);
+  const pending = createCustomer.isPending || updateCustomer.isPending;
+  const dirty = isCustomerFormDirty(initial, form);
+
+  useEffect(() => {
+    onDirtyChange?.(dirty);
+  }, [dirty, onDirtyChange]);
+
+  const fieldId = (field: CustomerField) => `${idPrefix}-${field}`;
+
+  /** Editing a field clears its error, and the "at least one field" one (shown at Name). */
+  const clearError = (field: CustomerField) => {
+    setErrors((current) => {
+      const next = { ...current };
+      delete next[field];
+      if (next.name === CUSTOMER_MESSAGES.atLeastOne) delete next.name;
+      return Object.keys(next).length === Object.keys(current).length ? current : next;
+    });
+  };
+
+  const update = (field: TextField) => (event: { target: { value: string } }) => {
+    const value = field === 'phone' ? formatPhoneAsTyped(event.target.value) : event.target.value;
+    setForm((current) => ({ ...current, [field]: value }));
+    clearError(field);
+  };
+
+  const showServerError = (error: unknown, fallback: string) => {
+    console.error(fallback, error);
+    const message = errorMessage(error, fallback);
+    const field = message === fallback ? null : fieldOfServerMessage(message);
+    if (field) setErrors({ [field]: message });
+    toast({ title: 'Error', description: message, variant: 'destructive' });
+  };
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (pending) return;
+    const result = validateCustomerForm(form);
+    if (!result.ok) {
+      setErrors(result.errors);
+      document.getElementById(fieldId(result.firstField))?.focus();
+      return;
+    }
+    setErrors({});
+    if (!customer) {
+      createCustomer.mutate(result.value, {
+        onSuccess: (created) => {
+          toast({ title: CUSTOMER_TEXTS.created });
+          onSaved(created);
+        },
+        onError: (error) => showServerError(error, CUSTOMER_TEXTS.createFailed),
+      });
+      return;
+    }
+    const changes = customerChanges(initial, result.value);
+    if (Object.keys(changes).length === 0) {
+      onSaved(customer);
+      return;
+    }
+    updateCustomer.mutate(
+      { id: customer.id, changes },
+      {
+        onSuccess: (updated) => {
+          toast({ title: CUSTOMER_TEXTS.updated });
+          onSaved(updated);
+        },
+        onError: (error) => showServerError(error, CUSTOMER_TEXTS.updateFailed),
+      },
+    );
+  };
+
+  const textField = (field: TextField, control: (props: ReturnType<typeof fieldControlProps>) => ReactNode, wide = false) => (
+    <Field id={fieldId(field)} label={CUSTOMER_FIELD_LABELS[field]} hint={HINTS[field]} error={errors[field]} className={cn(wide && 'sm:col-span-2')}>
+      {control(fieldControlProps(fieldId(field), { hint: Boolean(HINTS[field]), error: errors[field] }))}
+    </Field>
+  );
+
+  return (
+    <form onSubmit={handleSubmit} noValidate className={cn('grid gap-5', className)} aria-busy={pending || undefined}>
+      <div className="grid gap-4 sm:grid-cols-2">
+        {textField('name', (props) => (
+          <Input {...props} value={form.name} onChange={update('name')} autoComplete="off" placeholder="Full name" />
+        ))}
+        {textField('phone', (props) => (
+          <Input
+            {...props}
+            type="tel"
+            inputMode="tel"
+            value={form.phone}
+            onChange={update('phone')}
+            autoComplete="off"
+            placeholder="XXX-XXX-XXXX"
+            maxLength={12}
+          />
+        ))}
+        {textField('email', (props) => (
+          <Input
+            {...props}
+            type="email"
+            value={form.email}
+            onChange={update('email')}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            placeholder="name@example.com"
+          />
+        ))}
+        {textField('address', (props) => (
+          <Input {...props} value={form.address} onChange={update('address')} autoComplete="off" placeholder="Street, City" />
+        ))}
+        <Field
+          id={fieldId('vehicles')}
+          label={CUSTOMER_FIELD_LABELS.vehicles}
+          hint={HINTS.vehicles}
+          error={errors.vehicles}
+          className="sm:col-span-2"
+        >
+          <VehicleChipsInput
+            id={fieldId('vehicles')}
+            vehicles={form.vehicles}
+            draft={form.vehicleDraft}
+            onVehiclesChange={(vehicles) => {
+              setForm((current) => ({ ...current, vehicles }));
+              clearError('vehicles');
+            }}
+            onDraftChange={(vehicleDraft) => setForm((current) => ({ ...current, vehicleDraft }))}
+            invalid={Boolean(errors.vehicles)}
+            describedBy={fieldControlProps(fieldId('vehicles'), { hint: true, error: errors.vehicles })['aria-describedby']}
+          />
+        </Field>
+        {textField(
+          'pastAppointments',
+          (props) => (
+            <Textarea
+              {...props}
+              rows={2}
+              value={form.pastAppointments}
+              onChange={update('pastAppointments')}
+              placeholder="Vehicle, Service, Date"
+            />
+          ),
+          true,
+        )}
+        {textField(
+          'invoices',
+          (props) => <Input {...props} value={form.invoices} onChange={update('invoices')} autoComplete="off" placeholder="INV-1001, INV-1002" />,
+          true,
+        )}
+        {textField('notes', (props) => <Textarea {...props} value={form.notes} onChange={update('notes')} />, true)}
+      </div>
+      <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', actionsClassName)}>
+        <Button variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" aria-disabled={pending || undefined}>
+          {pending ? 'Saving...' : customer ? 'Save Changes' : 'Create Customer'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,6 @@
+/** The word a user types to enable 'Delete Permanently' (spec §5: case does not matter). */
+export const DELETE_CONFIRMATION_WORD = 'delete';
+
+export function isDeleteConfirmed(typed: string): boolean {
+  return typed.trim().toLowerCase() === DELETE_CONFIRMATION_WORD;
+}

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetchWithHeaders } from '@/lib/api-client';
+import { jobViewSchema } from '../types/job-schema';
+import { etagOf, type LoadedJob } from './get-job';
+import { rememberSavedJob } from './job-cache';
+import { pipelineApiPath } from './pipeline-api-path';
+
+/** Moves the job to Canceled (it remembers the stage it was in). */
+export async function cancelJob(instance: string, jobId: string): Promise<LoadedJob> {
+  const { data, headers } = await apiFetchWithHeaders(pipelineApiPath(instance, jobId, 'cancel'), { method: 'POST' });
+  const job = jobViewSchema.parse(data);
+  return { job, etag: etagOf(headers, job) };
+}
+
+export function useCancelJob(instance: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (jobId: string) => cancelJob(instance, jobId),
+    onSuccess: (saved) => rememberSavedJob(queryClient, instance, saved),
+  });
+}

@@ -1,0 +1,53 @@
+import type { JobView } from '@crm/projections/domain';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch, apiFetchWithHeaders } from '@/lib/api-client';
+import { jobViewSchema } from '../types/job-schema';
+import { pipelineApiPath, pipelineQueryKey } from './pipeline-api-path';
+
+/** A job read on its own: the whole phone, and the ETag to send back as If-Match when saving. */
+export interface LoadedJob {
+  job: JobView;
+  etag: string;
+}
+
+/** The ETag the server gave, else one made from the revision (the server's own format). */
+export function etagOf(headers: Headers, job: JobView): string {
+  return headers.get('ETag') ?? `"${job.revision}"`;
+}
+
+export const jobQueryKey = (instance: string, jobId: string) => [...pipelineQueryKey(instance), 'job', jobId] as const;
+
+export async function getJob(instance: string, jobId: string, signal?: AbortSignal): Promise<LoadedJob> {
+  const { data, headers } = await apiFetchWithHeaders(pipelineApiPath(instance, jobId), { signal });
+  const job = jobViewSchema.parse(data);
+  return { job, etag: etagOf(headers, job) };
+}
+
+export function jobQueryOptions(instance: string, jobId: string) {
+  return queryOptions({
+    queryKey: jobQueryKey(instance, jobId),
+    queryFn: ({ signal }) => getJob(instance, jobId, signal),
+  });
+}
+
+export function useJob(instance: string, jobId: string | null) {
+  return useQuery({ ...jobQueryOptions(instance, jobId ?? ''), enabled: jobId !== null });
+}
+
+/** Time travel: the job as it was at `asOf` (an ISO time), folded from its events; read-only. */
+export async function getJobAsOf(instance: string, jobId: string, asOf: string, signal?: AbortSignal): Promise<JobView> {
+  return jobViewSchema.parse(await apiFetch(`${pipelineApiPath(instance, jobId)}?${new URLSearchParams({ asOf })}`, { signal }));
+}
+
+export function jobAsOfQueryOptions(instance: string, jobId: string, asOf: string) {
+  return queryOptions({
+    queryKey: [...jobQueryKey(instance, jobId), 'as-of', asOf],
+    queryFn: ({ signal }) => getJobAsOf(instance, jobId, asOf, signal),
+    // The past does not change.
+    staleTime: Infinity,
+  });
+}
+
+export function useJobAsOf(instance: string, jobId: string, asOf: string) {
+  return useQuery(jobAsOfQueryOptions(instance, jobId, asOf));
+}

@@ -1,0 +1,40 @@
+import type { JobChangesInput, JobView } from '@crm/projections/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiFetchWithHeaders } from '@/lib/api-client';
+import { jobViewSchema } from '../types/job-schema';
+import { etagOf, type LoadedJob } from './get-job';
+import { rememberSavedJob } from './job-cache';
+import { pipelineApiPath } from './pipeline-api-path';
+
+export interface UpdateJobInput {
+  jobId: string;
+  /** The whole entry. */
+  entry: JobChangesInput;
+  /** The ETag of the copy being edited: a save over someone else's change is a 409. */
+  etag: string;
+}
+
+export async function updateJob(instance: string, { jobId, entry, etag }: UpdateJobInput): Promise<LoadedJob> {
+  const { data, headers } = await apiFetchWithHeaders(pipelineApiPath(instance, jobId), {
+    method: 'PUT',
+    body: entry,
+    headers: { 'If-Match': etag },
+  });
+  const job = jobViewSchema.parse(data);
+  return { job, etag: etagOf(headers, job) };
+}
+
+/** A 409 on save carries the job as it is now; null for any other error. */
+export function conflictingJob(error: unknown): JobView | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  const parsed = jobViewSchema.safeParse(error.problem?.current);
+  return parsed.success ? parsed.data : null;
+}
+
+export function useUpdateJob(instance: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: UpdateJobInput) => updateJob(instance, input),
+    onSuccess: (saved) => rememberSavedJob(queryClient, instance, saved),
+  });
+}

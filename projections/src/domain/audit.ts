@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import type { ActorKind } from '../eventstore/port.ts';
+
+/**
+ * The admins' audit log and the dashboard's Recent Activity: the instance timeline the
+ * activity read model holds, one entry per event in words. Browser-safe: zod only.
+ */
+
+/** What an entry can be about (the entity filter's choices). */
+export const AUDIT_ENTITY_TYPES = ['job', 'customer', 'user', 'instance'] as const;
+
+export const AUDIT_PAGE_SIZE = 50;
+export const AUDIT_PAGE_SIZE_MAX = 200;
+/** The CSV export holds at most this many entries (newest first); narrow the filters for more. */
+export const AUDIT_CSV_MAX_ROWS = 50_000;
+export const RECENT_ACTIVITY_COUNT = 10;
+
+const ISO_EXAMPLE = 'e.g. 2025-03-01T09:00:00Z';
+
+/** Query strings: '' means "not given"; a repeated parameter is a mistake. */
+const optionalText = (name: string, max: number) =>
+  z
+    .string({ error: `${name} must be given once` })
+    .max(max, `${name} must be at most ${max} characters`)
+    .transform((value) => value.trim() || undefined)
+    .optional();
+
+const optionalTime = (name: string) =>
+  z
+    .string({ error: `${name} must be given once` })
+    .transform((value, ctx): Date | undefined => {
+      const trimmed = value.trim();
+      if (trimmed === '') return undefined;
+      // A date alone is the start of that day (UTC).
+      const candidate = /^\d{4}-\d{2}-\d{2}$/.test(trimmed) ? `${trimmed}T00:00:00Z` : trimmed;
+      if (!z.iso.datetime({ offset: true }).safeParse(candidate).success) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be an ISO date or date and time, ${ISO_EXAMPLE}` });
+        return z.NEVER;
+      }
+      return new Date(candidate);
+    })
+    .optional();
+
+export const auditFilterQuery = z
+  .object({
+    entityType: optionalText('entityType', 50),
+    /** The actor's id (a user id, or the super admin's / the system's). */
+    userId: optionalText('userId', 100),
+    /** Inclusive. */
+    from: optionalTime('from'),
+    /** Exclusive. */
+    to: optionalTime('to'),
+    /** Text in the summary, any case. */
+    q: optionalText('q', 200),
+  })
+  .refine((f) => !f.from || !f.to || f.to.getTime() > f.from.getTime(), { message: 'to must be after from', path: ['to'] });
+export type AuditFilter = z.output<typeof auditFilterQuery>;
+
+export const auditPageQuery = z.object({
+  limit: z
+    .string({ error: 'limit must be given once' })
+    .regex(/^\d+$/, `limit must be a whole number from 1 to ${AUDIT_PAGE_SIZE_MAX}`)
+    .transform(Number)
+    .pipe(z.number().int().min(1, `limit must be a whole number from 1 to ${AUDIT_PAGE_SIZE_MAX}`).max(AUDIT_PAGE_SIZE_MAX, `limit must be at most ${AUDIT_PAGE_SIZE_MAX}`))
+    .default(AUDIT_PAGE_SIZE),
+  cursor: z.string({ error: 'cursor must be given once' }).max(200, 'cursor is too long').optional(),
+});
+
+export interface AuditFieldChange {
+  field: string;
+  oldValue: unknown;
+  newValue: unknown;
+}
+
+export interface AuditEntry {
+  /** The event's id. */
+  id: string;
+  occurredAt: string;
+  actor: { kind: ActorKind; id: string; displayName: string };
+  entityType: string;
+  entityId: string;
+  eventType: string;
+  summary: string;
+  changes: AuditFieldChange[];
+}
+
+export interface AuditPage {
+  items: AuditEntry[];
+  /** Opaque; pass back as `cursor` (with the same filters) for older entries. Null at the end. */
+  nextCursor: string | null;
+}

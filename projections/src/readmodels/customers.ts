@@ -1,0 +1,90 @@
+import { CUSTOMER_FIELDS, maskPhone, type CustomerField, type CustomerFields } from '../domain/customers.ts';
+import type { EventData } from '../domain/events/index.ts';
+import type { FieldChange } from './activity.ts';
+import type { Projection } from './projection.ts';
+
+/** Read-model columns of the customer fields (the search text is a generated column). */
+export const CUSTOMER_COLUMNS: Record<CustomerField, string> = {
+  name: 'name',
+  phone: 'phone',
+  email: 'email',
+  address: 'address',
+  vehicles: 'vehicles',
+  pastAppointments: 'past_appointments',
+  invoices: 'invoices',
+  notes: 'notes',
+};
+
+/** '#12 Jane Doe', or '#12' for a customer without a name. */
+export function customerLabel(data: { number: number; name: string }): string {
+  return data.name ? `#${data.number} ${data.name}` : `#${data.number}`;
+}
+
+/**
+ * Field changes for the instance timeline. The timeline is a list, so phones in it are
+ * masked like every other list (DECISIONS.md §3). A creation lists the fields it filled.
+ */
+export function customerChangesForTimeline(
+  source: CustomerFields | EventData<'CustomerUpdated'>['changes'],
+): FieldChange[] {
+  const changes = Array.isArray(source)
+    ? source
+    : CUSTOMER_FIELDS.filter((field) => source[field] !== '').map((field) => ({ field, oldValue: null, newValue: source[field] }));
+  return changes.map(({ field, oldValue, newValue }) =>
+    field === 'phone'
+      ? { field, oldValue: oldValue === null ? null : maskPhone(oldValue), newValue: maskPhone(newValue) }
+      : { field, oldValue, newValue },
+  );
+}
+
+/**
+ * rm.customers: one row per live customer. Updates apply only over an older revision, so a
+ * replayed event can never move a row backwards; a deleted customer leaves the table (its
+ * stream keeps the history and answers time travel).
+ */
+export const customersProjection: Projection = {
+  name: 'customers',
+  async apply(event, { table }) {
+    switch (event.type) {
+      case 'CustomerCreated': {
+        const d = event.data;
+        const columns: Record<string, string> = {};
+        for (const field of CUSTOMER_FIELDS) columns[CUSTOMER_COLUMNS[field]] = d[field];
+        await table('customers')
+          .insert({
+            id: d.customerId,
+            instance_id: d.instanceId,
+            number: d.number,
+            ...columns,
+            created_at: event.metadata.occurredAt,
+            created_by: event.metadata.actor.displayName,
+            last_modified_at: event.metadata.occurredAt,
+            last_modified_by: event.metadata.actor.displayName,
+            revision: event.revision,
+          })
+          .onConflict('id')
+          .ignore();
+        return;
+      }
+      case 'CustomerUpdated': {
+        const columns: Record<string, string> = {};
+        for (const change of event.data.changes) columns[CUSTOMER_COLUMNS[change.field]] = change.newValue;
+        await table('customers')
+          .where('id', event.data.customerId)
+          .andWhere('revision', '<', event.revision)
+          .update({
+            ...columns,
+            last_modified_at: event.metadata.occurredAt,
+            last_modified_by: event.metadata.actor.displayName,
+            revision: event.revision,
+          });
+        return;
+      }
+      case 'CustomerDeleted':
+        await table('customers').where('id', event.data.customerId).delete();
+        return;
+      default:
+        return;
+    }
+  },
+};

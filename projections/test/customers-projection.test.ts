@@ -1,0 +1,294 @@
+import { randomUUID } from 'node:crypto';
+import knexFactory, { type Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { migrate, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
+import { EMPTY_CUSTOMER_FIELDS, type CustomerFields, type EventData, type EventType } from '../src/domain/index.ts';
+import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
+import type { AppendResult, EventStore, ExpectedRevision } from '../src/eventstore/port.ts';
+import { projections } from '../src/readmodels/index.ts';
+import { CheckpointWatcher } from '../src/runtime/checkpoints.ts';
+import { applyBatch, Projector } from '../src/runtime/projector.ts';
+import { rebuildReadModels } from '../src/runtime/rebuild.ts';
+import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
+
+let db: TestDatabase;
+let knex: Knex;
+let store: EventStore;
+let projector: Projector;
+let watcher: CheckpointWatcher;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  knex = knexFactory({ client: 'pg', connection: db.url, pool: { min: 0, max: 10 } });
+  await migrate(knex);
+  store = createPostgresEventStore({ connectionString: db.url, pollIntervalMs: 50 });
+  projector = new Projector({ store, knex, connectionString: db.url, projections, schema: READ_MODEL_SCHEMA });
+  projector.start();
+  watcher = new CheckpointWatcher(knex, db.url, 'main', 50);
+  await watcher.start();
+});
+
+afterAll(async () => {
+  await projector?.stop();
+  await watcher?.stop();
+  await store?.close();
+  await knex?.destroy();
+  await db?.drop();
+});
+
+const rm = (table: string) => knex.withSchema(READ_MODEL_SCHEMA).from(table);
+
+async function append<T extends EventType>(
+  streamId: string,
+  type: T,
+  data: EventData<T>,
+  options: { instanceId: string; actor?: string; at?: Date; expectedRevision?: ExpectedRevision },
+): Promise<AppendResult> {
+  const appended = await store.append(
+    streamId,
+    [
+      {
+        id: randomUUID(),
+        type,
+        data,
+        metadata: {
+          instanceId: options.instanceId,
+          actor: { kind: 'user', id: randomUUID(), displayName: options.actor ?? 'Sam' },
+          correlationId: randomUUID(),
+          causationId: null,
+          occurredAt: (options.at ?? new Date()).toISOString(),
+          schemaVersion: 1,
+        },
+      },
+    ],
+    { expectedRevision: options.expectedRevision ?? 'any' },
+  );
+  expect(await watcher.waitFor(appended.position, 5000)).toBe(true);
+  return appended;
+}
+
+function customer(instanceId: string, number: number, fields: Partial<CustomerFields>) {
+  const customerId = randomUUID();
+  const stream = `customer-${customerId}`;
+  return {
+    customerId,
+    stream,
+    create: (options: { actor?: string; at?: Date } = {}) =>
+      append(stream, 'CustomerCreated', { customerId, instanceId, number, ...EMPTY_CUSTOMER_FIELDS, ...fields }, { instanceId, ...options }),
+    update: (changes: EventData<'CustomerUpdated'>['changes'], name: string, options: { actor?: string; at?: Date } = {}) =>
+      append(stream, 'CustomerUpdated', { customerId, number, name, changes }, { instanceId, ...options }),
+    remove: (name: string) => append(stream, 'CustomerDeleted', { customerId, number, name }, { instanceId }),
+  };
+}
+
+describe('customers read model', () => {
+  test('a creation becomes a row with who and when from the metadata', async () => {
+    const instanceId = randomUUID();
+    const jane = customer(instanceId, 1, {
+      name: 'Jane Doe',
+      phone: '5551234567',
+      email: 'jane@example.com',
+      vehicles: '2019 Honda Civic, 2020 Ford F-150',
+      pastAppointments: 'Civic, Oil change, 2024-01-05',
+      invoices: 'INV-1',
+    });
+    const at = new Date('2025-02-01T10:00:00.000Z');
+    await jane.create({ actor: 'Alice', at });
+    const row = await rm('customers').where({ id: jane.customerId }).first();
+    expect(row).toMatchObject({
+      instance_id: instanceId,
+      number: 1,
+      name: 'Jane Doe',
+      phone: '5551234567',
+      email: 'jane@example.com',
+      address: '',
+      vehicles: '2019 Honda Civic, 2020 Ford F-150',
+      past_appointments: 'Civic, Oil change, 2024-01-05',
+      invoices: 'INV-1',
+      created_by: 'Alice',
+      last_modified_by: 'Alice',
+      revision: 0,
+    });
+    expect(row.created_at.toISOString()).toBe(at.toISOString());
+    expect(row.search).toContain('jane doe');
+    expect(row.search).toContain('5551234567');
+    expect(row.search).toContain('2020 ford f-150');
+  });
+
+  test('an update changes only its fields and the last-modified pair; the search text follows', async () => {
+    const instanceId = randomUUID();
+    const bob = customer(instanceId, 1, { name: 'Bob', phone: '5550001111', address: '1 Main St' });
+    await bob.create({ actor: 'Alice' });
+    const at = new Date(Date.now() + 60_000);
+    await bob.update(
+      [
+        { field: 'phone', oldValue: '5550001111', newValue: '5552223333' },
+        { field: 'pastAppointments', oldValue: '', newValue: 'Brakes' },
+      ],
+      'Bob',
+      { actor: 'Carol', at },
+    );
+    const row = await rm('customers').where({ id: bob.customerId }).first();
+    expect(row).toMatchObject({
+      name: 'Bob',
+      phone: '5552223333',
+      address: '1 Main St',
+      past_appointments: 'Brakes',
+      created_by: 'Alice',
+      last_modified_by: 'Carol',
+      revision: 1,
+    });
+    expect(row.last_modified_at.toISOString()).toBe(at.toISOString());
+    expect(row.search).toContain('5552223333');
+    expect(row.search).not.toContain('5550001111');
+  });
+
+  test('a deletion removes the row', async () => {
+    const instanceId = randomUUID();
+    const gone = customer(instanceId, 1, { name: 'Gone' });
+    await gone.create();
+    await gone.remove('Gone');
+    expect(await rm('customers').where({ id: gone.customerId }).first()).toBeUndefined();
+  });
+
+  test('an event applied again (a replayed batch) changes nothing', async () => {
+    const instanceId = randomUUID();
+    const twice = customer(instanceId, 1, { name: 'Twice' });
+    await twice.create();
+    await twice.update([{ field: 'name', oldValue: 'Twice', newValue: 'Once' }], 'Once');
+    await twice.update([{ field: 'name', oldValue: 'Once', newValue: 'Thrice' }], 'Thrice');
+    const events = await store.readStream(twice.stream);
+    const before = await rm('customers').where({ id: twice.customerId }).first();
+    // Its own checkpoint starts at the beginning, so every event is applied a second time.
+    await applyBatch(knex, { schema: READ_MODEL_SCHEMA, checkpointName: `replay-${twice.customerId}`, projections }, events);
+    expect(await rm('customers').where({ id: twice.customerId }).first()).toEqual(before);
+    expect(before.name).toBe('Thrice');
+    expect(await rm('activity').where({ entity_id: twice.customerId }).count({ n: '*' })).toEqual([{ n: '3' }]);
+  });
+
+  test('numbers are unique within an instance, not across instances', async () => {
+    const a = randomUUID();
+    const b = randomUUID();
+    await customer(a, 1, { name: 'A1' }).create();
+    await customer(b, 1, { name: 'B1' }).create();
+    await expect(
+      knex.transaction((trx) =>
+        trx.withSchema(READ_MODEL_SCHEMA).table('customers').insert({
+          id: randomUUID(),
+          instance_id: a,
+          number: 1,
+          name: 'dup',
+          phone: '',
+          email: '',
+          address: '',
+          vehicles: '',
+          past_appointments: '',
+          invoices: '',
+          notes: '',
+          created_at: new Date(),
+          created_by: 'x',
+          last_modified_at: new Date(),
+          last_modified_by: 'x',
+          revision: 0,
+        }),
+      ),
+    ).rejects.toThrow(/duplicate key/);
+  });
+
+  test('the list, paging and search indexes exist', async () => {
+    const indexes = (await knex('pg_indexes').where({ schemaname: READ_MODEL_SCHEMA, tablename: 'customers' }).pluck('indexdef')) as string[];
+    expect(indexes.some((d) => /UNIQUE INDEX .* \(instance_id, number\)/.test(d))).toBe(true);
+    expect(indexes.some((d) => /\(instance_id, created_at DESC, id DESC\)/.test(d))).toBe(true);
+    expect(indexes.some((d) => /USING gin \(search (public\.)?gin_trgm_ops\)/.test(d))).toBe(true);
+  });
+
+  test('rows are visible to the API role only inside their instance', async () => {
+    const a = randomUUID();
+    const b = randomUUID();
+    const mine = customer(a, 1, { name: 'Mine' });
+    await mine.create();
+    await customer(b, 1, { name: 'Theirs' }).create();
+    const seen = await knex.transaction(async (trx) => {
+      await trx.raw('SET LOCAL ROLE crm_api');
+      await trx.raw(`SELECT set_config('app.instance_id', ?, true)`, [a]);
+      return await trx.withSchema(READ_MODEL_SCHEMA).from('customers').pluck('name');
+    });
+    expect(seen).toEqual(['Mine']);
+  });
+});
+
+describe('customer activity', () => {
+  test('every customer event reads in plain words, with field changes and masked phones', async () => {
+    const instanceId = randomUUID();
+    const jane = customer(instanceId, 12, { name: 'Jane Doe', phone: '5551234567' });
+    await jane.create({ actor: 'Alice' });
+    await jane.update(
+      [
+        { field: 'phone', oldValue: '5551234567', newValue: '5559876543' },
+        { field: 'address', oldValue: '', newValue: '1 Main St' },
+      ],
+      'Jane Doe',
+      { actor: 'Bob' },
+    );
+    await jane.remove('Jane Doe');
+    await append(`customernumber-${instanceId}-13`, 'CustomerNumberReserved', { instanceId, number: 13, customerId: randomUUID() }, { instanceId });
+    const rows = await rm('activity')
+      .where({ instance_id: instanceId })
+      .orderBy([{ column: 'position_commit' }, { column: 'position_prepare' }])
+      .select('event_type', 'entity_type', 'entity_id', 'actor_name', 'summary', 'changes');
+    expect(rows).toEqual([
+      {
+        event_type: 'CustomerCreated',
+        entity_type: 'customer',
+        entity_id: jane.customerId,
+        actor_name: 'Alice',
+        summary: 'Created customer #12 Jane Doe',
+        changes: [
+          { field: 'name', oldValue: null, newValue: 'Jane Doe' },
+          { field: 'phone', oldValue: null, newValue: '•••-•••-4567' },
+        ],
+      },
+      {
+        event_type: 'CustomerUpdated',
+        entity_type: 'customer',
+        entity_id: jane.customerId,
+        actor_name: 'Bob',
+        summary: 'Updated customer #12 Jane Doe: phone, address',
+        changes: [
+          { field: 'phone', oldValue: '•••-•••-4567', newValue: '•••-•••-6543' },
+          { field: 'address', oldValue: '', newValue: '1 Main St' },
+        ],
+      },
+      {
+        event_type: 'CustomerDeleted',
+        entity_type: 'customer',
+        entity_id: jane.customerId,
+        actor_name: 'Sam',
+        summary: 'Deleted customer #12 Jane Doe',
+        changes: [],
+      },
+    ]);
+  });
+});
+
+describe('rebuild', () => {
+  test('rebuilds customers (trigram index and all) identical to the live table', async () => {
+    const instanceId = randomUUID();
+    for (let i = 1; i <= 5; i++) {
+      const c = customer(instanceId, i, { name: `Rebuilt ${i}`, phone: `555000000${i}`, vehicles: 'Civic' });
+      await c.create();
+      if (i % 2 === 0) await c.update([{ field: 'vehicles', oldValue: 'Civic', newValue: 'Civic, Accord' }], `Rebuilt ${i}`);
+      if (i === 5) await c.remove(`Rebuilt ${i}`);
+    }
+    const before = await rm('customers').where({ instance_id: instanceId }).orderBy('number').select();
+    const report = await rebuildReadModels({ store, knex, projections });
+    expect(report.tables.find((t) => t.table === 'customers')).toMatchObject({ identical: true, liveRows: report.tables.find((t) => t.table === 'customers')!.rebuiltRows });
+    expect(report.identical).toBe(true);
+    expect(await rm('customers').where({ instance_id: instanceId }).orderBy('number').select()).toEqual(before);
+    expect(before.map((r: { name: string }) => r.name)).toEqual(['Rebuilt 1', 'Rebuilt 2', 'Rebuilt 3', 'Rebuilt 4']);
+    const indexes = (await knex('pg_indexes').where({ schemaname: READ_MODEL_SCHEMA, tablename: 'customers' }).pluck('indexdef')) as string[];
+    expect(indexes.some((d) => d.includes('gin_trgm_ops'))).toBe(true);
+    // A second rebuild works on top of the first (the extension stays where it was).
+    expect((await rebuildReadModels({ store, knex, projections })).identical).toBe(true);
+  });
+});
