@@ -6,4 +6,9 @@ import { registerIdentityRoutes } from './identity/routes.ts';
 import { registerPipelineRoutes } from './pipeline/routes.ts';
 
 /** Each slice's routes, registered on the one guarded router (platform routes come first). */
-export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [registerIdentityRoutes, registerCustomerRoutes, registerPipelineRoutes, registerAuditRoutes];
+export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
+  registerIdentityRoutes,
+  registerCustomerRoutes,
+  registerPipelineRoutes,
+  registerAuditRoutes,
+];

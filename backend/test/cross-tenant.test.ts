@@ -14,7 +14,7 @@ import {
 /** Instance A (the caller's) and instance B (the one it must not reach). */
 interface World {
   a: TestInstance & { userId: string };
-  b: TestInstance & { userId: string; adminId: string; customerId: string };
+  b: TestInstance & { userId: string; adminId: string; customerId: string; jobId: string };
 }
 
 type Body = (world: World) => unknown;
@@ -95,6 +95,31 @@ const customerRows = (base: string): Record<string, Expectation> => {
   };
 };
 
+/** Pipeline jobs: B's job id for `:id`; without a slug in the path, the list and create are about A's own. */
+const pipelineRows = (base: string): Record<string, Expectation> => {
+  const own = !base.includes(':instance') && !base.includes('/maven/');
+  const job = (w: World): Params => ({ id: w.b.jobId });
+  return {
+    [`GET ${base}`]: own ? { kind: 'own' } : { kind: 'scoped' },
+    [`POST ${base}`]: own
+      ? { kind: 'own', body: () => ({ part: 'Alpha walk-in part' }) }
+      : { kind: 'scoped', body: () => ({ part: 'Planted' }) },
+    [`GET ${base}/:id`]: { kind: 'scoped', params: job },
+    [`PUT ${base}/:id`]: { kind: 'scoped', params: job, body: () => ({ notes: 'Hijacked' }) },
+    [`PATCH ${base}/:id/stage`]: { kind: 'scoped', params: job, body: () => ({ stage: 'Paid' }) },
+    [`POST ${base}/:id/cancel`]: { kind: 'scoped', params: job },
+    [`POST ${base}/:id/reopen`]: { kind: 'scoped', params: job },
+    [`DELETE ${base}/:id`]: { kind: 'scoped', params: job },
+    [`GET ${base}/:id/history`]: { kind: 'scoped', params: job },
+  };
+};
+
+/** Reads about A's own instance (no slug), or the same under B's slug. */
+const instanceReadRows = (path: string): Record<string, Expectation> => ({
+  [`GET /api${path}`]: { kind: 'own' },
+  [`GET /api/:instance${path}`]: { kind: 'scoped' },
+});
+
 const EXPECTATIONS: Record<string, Expectation> = {
   'GET /api/app-info': { kind: 'public', status: 200 },
   'POST /api/super-admin/login': { kind: 'public', status: 401, body: (w) => ({ username: w.a.admin.username, password: w.a.admin.pin }) },
@@ -122,6 +147,14 @@ const EXPECTATIONS: Record<string, Expectation> = {
   ...customerRows('/api/customers'),
   ...customerRows('/api/maven/customers'),
   ...customerRows('/api/:instance/customers'),
+  ...pipelineRows('/api/:instance/pipeline'),
+  ...pipelineRows('/api/user-info'),
+  ...pipelineRows('/api/crm/maven/user-info'),
+  ...instanceReadRows('/calendar/appointments'),
+  ...instanceReadRows('/users/choices'),
+  ...instanceReadRows('/admin/audit'),
+  ...instanceReadRows('/admin/audit.csv'),
+  ...instanceReadRows('/activity/recent'),
 };
 
 let server: TestServer;
@@ -138,7 +171,12 @@ beforeAll(async () => {
   const bAdminId = (await bAdmin.get('/api/user/current')).body.id as string;
   const bCustomer = await bAdmin.post('/api/customers', { name: 'Bravo Customer', phone: '5550009999' });
   await aAdmin.post('/api/customers', { name: 'Alpha Customer' });
-  world = { a: { ...a, userId: aUser.body.id }, b: { ...b, userId: bUser.body.id, adminId: bAdminId, customerId: bCustomer.body.id } };
+  const bJob = await bAdmin.post('/api/user-info', { name: 'Bravo Customer', customerId: bCustomer.body.id, part: 'Bravo part' });
+  await aAdmin.post('/api/user-info', { part: 'Alpha part' });
+  world = {
+    a: { ...a, userId: aUser.body.id },
+    b: { ...b, userId: bUser.body.id, adminId: bAdminId, customerId: bCustomer.body.id, jobId: bJob.body.id },
+  };
 });
 afterAll(async () => {
   await server?.stop();
@@ -150,7 +188,18 @@ function call(client: ApiClient, method: string, path: string, body: unknown): P
 
 /** Nothing that identifies instance B. */
 function expectNothingOfB(res: ApiResponse) {
-  for (const secret of [world.b.id, world.b.userId, world.b.adminId, 'bravoboss', world.b.customerId, 'Bravo Customer', '5550009999']) expect(res.text).not.toContain(secret);
+  for (const secret of [
+    world.b.id,
+    world.b.userId,
+    world.b.adminId,
+    'bravoboss',
+    world.b.customerId,
+    'Bravo Customer',
+    '5550009999',
+    world.b.jobId,
+    'Bravo part',
+  ])
+    expect(res.text).not.toContain(secret);
 }
 
 describe('cross-tenant matrix', () => {
@@ -215,11 +264,13 @@ describe('cross-tenant matrix', () => {
     const customer = await bAdmin.get(`/api/customers/${world.b.customerId}`);
     expect(customer.body).toMatchObject({ name: 'Bravo Customer', phone: '555-000-9999' });
     expect((await bAdmin.get(`/api/customers/${world.b.customerId}/history`)).body).toHaveLength(1);
+    const job = await bAdmin.get(`/api/user-info/${world.b.jobId}`);
+    expect(job.body).toMatchObject({ part: 'Bravo part', stage: 'Quote', notes: '', revision: 0 });
   });
 });
 
 describe('row-level security', () => {
-  const tables = ['users', 'user_permissions', 'activity', 'customers'];
+  const tables = ['users', 'user_permissions', 'activity', 'customers', 'customer_counts', 'jobs', 'job_history'];
 
   test.each(tables)('%s: a query through withTenant that forgets its instance filter sees only its instance', async (table) => {
     const { knex } = server.runtime.deps;

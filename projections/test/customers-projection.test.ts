@@ -166,6 +166,20 @@ describe('customers read model', () => {
     expect(await rm('activity').where({ entity_id: twice.customerId }).count({ n: '*' })).toEqual([{ n: '3' }]);
   });
 
+  test('the per-instance count follows creations and deletions, and replays do not skew it', async () => {
+    const instanceId = randomUUID();
+    const total = async () => (await rm('customer_counts').where({ instance_id: instanceId }).first('total'))?.total;
+    const people = [customer(instanceId, 1, { name: 'C1' }), customer(instanceId, 2, { name: 'C2' }), customer(instanceId, 3, { name: 'C3' })];
+    for (const p of people) await p.create();
+    expect(await total()).toBe(3);
+    await people[1]!.remove('C2');
+    expect(await total()).toBe(2);
+    const events = [...(await store.readStream(people[0]!.stream)), ...(await store.readStream(people[1]!.stream))];
+    await applyBatch(knex, { schema: READ_MODEL_SCHEMA, checkpointName: `replay-count-${instanceId}`, projections }, events);
+    expect(await total()).toBe(2);
+    expect(await rm('customers').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '2' }]);
+  });
+
   test('numbers are unique within an instance, not across instances', async () => {
     const a = randomUUID();
     const b = randomUUID();

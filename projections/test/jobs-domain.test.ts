@@ -149,7 +149,13 @@ describe('job input', () => {
   });
 
   test('a new entry starts in Quote with empty fields', () => {
-    expect(jobInput.parse({ part: 'Tyres' })).toMatchObject({ stage: 'Quote', quote: null, appointment: null, duration: null, jobNumber: '' });
+    expect(jobInput.parse({ part: 'Tyres' })).toMatchObject({
+      stage: 'Quote',
+      quote: null,
+      appointment: null,
+      duration: null,
+      jobNumber: '',
+    });
   });
 
   test('at least one field must be filled out (the stage does not count)', () => {

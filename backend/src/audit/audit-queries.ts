@@ -151,7 +151,17 @@ export function auditCsv(entries: AuditEntry[]): string {
   const lines = [CSV_HEADER.map(csvCell).join(',')];
   for (const e of entries) {
     lines.push(
-      [e.occurredAt, e.actor.kind, e.actor.id, e.actor.displayName, e.entityType, e.entityId, e.eventType, e.summary, changesText(e.changes)]
+      [
+        e.occurredAt,
+        e.actor.kind,
+        e.actor.id,
+        e.actor.displayName,
+        e.entityType,
+        e.entityId,
+        e.eventType,
+        e.summary,
+        changesText(e.changes),
+      ]
         .map(csvCell)
         .join(','),
     );

@@ -70,7 +70,13 @@ export function toCustomerView(row: CustomerRow, phone: PhoneDisplay): CustomerV
   };
 }
 
-const customersOf = (db: Knex.Transaction, instanceId: string) => db.withSchema('rm').from('customers').where('instance_id', instanceId);
+/**
+ * The tenant's customers: the view filters to the transaction's instance itself (so the
+ * trigram index stays usable, see the read-model migration); the explicit filter is kept
+ * so every query states its instance.
+ */
+const customersOf = (db: Knex.Transaction, instanceId: string) =>
+  db.withSchema('rm').from('customers_of_instance').where('instance_id', instanceId);
 
 /** A live customer of this instance, phone whole; null for unknown ids, deleted ones and other instances'. */
 export async function findCustomer(knex: Knex, instanceId: string, customerId: string): Promise<CustomerView | null> {
@@ -100,9 +106,13 @@ function escapeLike(value: string): string {
  * `search` column, trigram-indexed). A query that looks like a phone number is also
  * searched by its digits, since phones are stored as digits.
  */
-function whereMatches(query: Knex.QueryBuilder, search: string): Knex.QueryBuilder {
+function normalizeSearch(search: string): string {
   // eslint-disable-next-line no-control-regex
-  const text = search.replace(/[\u0000-\u001f]/g, ' ').trim().toLowerCase();
+  return search.replace(/[\u0000-\u001f]/g, ' ').trim().toLowerCase();
+}
+
+function whereMatches(query: Knex.QueryBuilder, search: string): Knex.QueryBuilder {
+  const text = normalizeSearch(search);
   if (!text) return query;
   const digits = phoneSearchDigits(text);
   return query.where((q) => {
@@ -154,7 +164,12 @@ export async function listCustomers(knex: Knex, instanceId: string, options: Lis
       .limit(options.limit + 1);
     if (options.cursor) page.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [options.cursor.createdAt, options.cursor.id]);
     const rows = (await page) as CustomerRow[];
-    const count = (await whereMatches(customersOf(db, instanceId), options.search).count({ n: '*' }).first()) as { n: string } | undefined;
+    // Without a search the projection keeps the count; with one, the matches are counted.
+    const count = (
+      normalizeSearch(options.search)
+        ? await whereMatches(customersOf(db, instanceId), options.search).count({ n: '*' }).first()
+        : await db.withSchema('rm').from('customer_counts').where('instance_id', instanceId).first({ n: 'total' })
+    ) as { n: string | number } | undefined;
     const items = rows.slice(0, options.limit);
     const last = items[items.length - 1];
     return {
@@ -167,7 +182,7 @@ export async function listCustomers(knex: Knex, instanceId: string, options: Lis
 
 /** The autocomplete: the newest few that match, phones masked. */
 export async function suggestCustomers(knex: Knex, instanceId: string, search: string): Promise<CustomerSuggestion[]> {
-  if (!search.trim()) return [];
+  if (!normalizeSearch(search)) return [];
   const rows = (await withTenant(knex, instanceId, (db) =>
     whereMatches(customersOf(db, instanceId), search)
       .select('id', 'number', 'name', 'phone', 'vehicles')

@@ -52,7 +52,11 @@ function existing(state: JobState, instanceId: string): ExistingJob {
   return state;
 }
 
-const labelOf = (job: ExistingJob, fields: JobFields = job.fields) => ({ jobId: job.jobId, jobNumber: fields.jobNumber, name: fields.name });
+const labelOf = (job: ExistingJob, fields: JobFields = job.fields) => ({
+  jobId: job.jobId,
+  jobNumber: fields.jobNumber,
+  name: fields.name,
+});
 
 /** Moving to Canceled is a cancellation (it remembers where the job was); any other move a stage change. */
 function stageEvents(job: ExistingJob, to: Stage, fields: JobFields = job.fields): JobEvent[] {
@@ -68,7 +72,12 @@ export const jobDecider: Decider<JobState, JobCommand, JobEvent> = {
   evolve(state, event) {
     if (event.type === 'JobCreated') {
       const fields = applyJobEvent(null, event)!;
-      return { status: fields.stage === CANCELED_STAGE ? 'canceled' : 'open', jobId: event.data.jobId, instanceId: event.data.instanceId, fields };
+      return {
+        status: fields.stage === CANCELED_STAGE ? 'canceled' : 'open',
+        jobId: event.data.jobId,
+        instanceId: event.data.instanceId,
+        fields,
+      };
     }
     if (state.status !== 'open' && state.status !== 'canceled') return state;
     const fields = applyJobEvent(state.fields, event);
@@ -126,4 +135,3 @@ export const jobDecider: Decider<JobState, JobCommand, JobEvent> = {
     }
   },
 };
-

@@ -31,7 +31,11 @@ export interface JobTarget {
   jobId: string;
 }
 
-function toJobView(jobId: string, fields: JobFields, meta: { createdAt: string; createdBy: string; updatedAt: string; revision: number }): JobView {
+function toJobView(
+  jobId: string,
+  fields: JobFields,
+  meta: { createdAt: string; createdBy: string; updatedAt: string; revision: number },
+): JobView {
   return {
     id: jobId,
     jobNumber: fields.jobNumber,
@@ -105,8 +109,10 @@ export async function jobAsOf(store: EventStore, target: JobTarget, asOf: Date |
   if (!isUuid(target.jobId)) return null;
   const recorded = await store.readStream(jobStream(target.jobId));
   const events = recorded.map(parseStoredEvent).filter((e): e is StoredDomainEvent => e !== null);
-  const upTo = asOf ? events.filter((e) => Date.parse(e.metadata.occurredAt) <= asOf.getTime()) : events;
-  return jobViewFromEvents(upTo, target.instanceId);
+  if (!asOf) return jobViewFromEvents(events, target.instanceId);
+  // A prefix of the stream, so the answer is a state the job really had even if clocks disagreed.
+  const firstLater = events.findIndex((e) => Date.parse(e.metadata.occurredAt) > asOf.getTime());
+  return jobViewFromEvents(firstLater === -1 ? events : events.slice(0, firstLater), target.instanceId);
 }
 
 const jobsOf = (db: Knex.Transaction, instanceId: string) => db.withSchema('rm').from('jobs').where('instance_id', instanceId);
@@ -115,8 +121,7 @@ const jobsOf = (db: Knex.Transaction, instanceId: string) => db.withSchema('rm')
 export async function findJob(knex: Knex, target: JobTarget): Promise<JobView | null> {
   if (!isUuid(target.jobId)) return null;
   const row = (await withTenant(knex, target.instanceId, (db) => jobsOf(db, target.instanceId).where('id', target.jobId).first())) as
-    | JobRow
-    | undefined;
+    JobRow | undefined;
   return row ? jobViewOfRow(row) : null;
 }
 
@@ -228,7 +233,8 @@ export async function listJobs(knex: Knex, instanceId: string, query: JobListQue
   const keys = SORT_KEYS[query.sort];
   const after = query.cursor ? decodeCursor(query.sort, query.cursor) : null;
   return await withTenant(knex, instanceId, async (db) => {
-    const countRow = (await filtered(db, instanceId, query).count<{ count: string }>({ count: '*' }).first()) as { count: string } | undefined;
+    const countRow = (await filtered(db, instanceId, query).count<{ count: string }>({ count: '*' }).first()) as
+      { count: string } | undefined;
     const page = filtered(db, instanceId, query).select('*');
     keys.forEach((key, i) => page.select(db.raw(`${key.sql} AS ??`, [`sort_key_${i}`])));
     if (after) {

@@ -59,9 +59,13 @@ async function assignJobNumber(store: EventStore, instanceId: string, jobId: str
     known ??= await readCounter(store, instanceId);
     const number = known.number + 1;
     try {
-      const appended = await store.append(jobCounterStream(instanceId), toNewEvents([{ type: 'JobNumberAssigned', data: { instanceId, number } }], ctx), {
-        expectedRevision: known.revision ?? 'no_stream',
-      });
+      const appended = await store.append(
+        jobCounterStream(instanceId),
+        toNewEvents([{ type: 'JobNumberAssigned', data: { instanceId, number } }], ctx),
+        {
+          expectedRevision: known.revision ?? 'no_stream',
+        },
+      );
       known = { revision: appended.nextRevision, number };
       if (!counters.has(store)) counters.set(store, new Map());
       counters.get(store)!.set(instanceId, known);
@@ -111,7 +115,14 @@ async function runJobCommand(
   expectedRevision?: number,
 ): Promise<CommandResult<JobState, JobEvent>> {
   try {
-    return await executeCommand({ store: deps.store, streamId: jobStream(target.jobId), decider: jobDecider, command, ctx, expectedRevision });
+    return await executeCommand({
+      store: deps.store,
+      streamId: jobStream(target.jobId),
+      decider: jobDecider,
+      command,
+      ctx,
+      expectedRevision,
+    });
   } catch (error) {
     if (error instanceof ConflictError && 'currentRevision' in error.extra) throw await staleConflict(deps.store, target, error.message);
     throw error;
@@ -140,7 +151,12 @@ export async function createJob(deps: AppDeps, input: JobFields, ctx: InstanceCo
       );
       customerId = customer.customerId;
     }
-    const result = await runJobCommand(deps, { instanceId, jobId }, { type: 'CreateJob', jobId, instanceId, fields: { ...input, jobNumber, customerId } }, ctx);
+    const result = await runJobCommand(
+      deps,
+      { instanceId, jobId },
+      { type: 'CreateJob', jobId, instanceId, fields: { ...input, jobNumber, customerId } },
+      ctx,
+    );
     return { jobId, appended: result.appended! };
   } catch (error) {
     await releaseJobNumber(deps.store, instanceId, jobNumber, jobId, ctx);
@@ -168,7 +184,8 @@ export async function updateJob(
   if (expectedRevision !== undefined && loaded.revision !== expectedRevision) {
     throw await staleConflict(deps.store, target, 'This job was changed by someone else. Reload it and try again.');
   }
-  if (changes.customerId && changes.customerId !== state.fields.customerId) await assertCustomerOf(deps.store, target.instanceId, changes.customerId);
+  if (changes.customerId && changes.customerId !== state.fields.customerId)
+    await assertCustomerOf(deps.store, target.instanceId, changes.customerId);
   const newNumber = changes.jobNumber && numberKey(changes.jobNumber) !== numberKey(state.fields.jobNumber) ? changes.jobNumber : null;
   if (newNumber) await reserveJobNumber(deps.store, target.instanceId, newNumber, target.jobId, ctx);
   let result: CommandResult<JobState, JobEvent>;
@@ -219,7 +236,11 @@ export async function deleteJob(
  * projected. Should the projector lag beyond the wait, the answer is folded from the
  * events instead, so it is never older than the command.
  */
-export async function projectedJob(deps: AppDeps, target: JobTarget, result: { appended: AppendResult | null; revision: number | null }): Promise<JobView> {
+export async function projectedJob(
+  deps: AppDeps,
+  target: JobTarget,
+  result: { appended: AppendResult | null; revision: number | null },
+): Promise<JobView> {
   await settle(deps, result.appended);
   const row = await findJob(deps.knex, target);
   if (row && (result.revision === null || row.revision >= result.revision)) return row;

@@ -8,7 +8,16 @@ import { withTenant } from '../infra/tenant-db.ts';
 import { commandContext } from '../platform/routes.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { findJob, jobAsOf, jobHistory, listAppointments, listJobs, type JobTarget } from './job-queries.ts';
-import { cancelJob, changeJobStage, createJob, deleteJob, projectedJob, reopenJob, updateJob, type InstanceContext } from './job-service.ts';
+import {
+  cancelJob,
+  changeJobStage,
+  createJob,
+  deleteJob,
+  projectedJob,
+  reopenJob,
+  updateJob,
+  type InstanceContext,
+} from './job-service.ts';
 
 /**
  * The pipeline in every path family (DECISIONS.md §1): the canonical one, the specs'
@@ -30,18 +39,36 @@ export const CALENDAR_RANGE_MAX_DAYS = 92;
 const isoTime = (name: string) =>
   z
     .string({ error: `${name} must be an ISO date and time, e.g. 2025-03-01T09:00:00Z` })
-    .refine((value) => z.iso.datetime({ offset: true }).safeParse(value).success, `${name} must be an ISO date and time, e.g. 2025-03-01T09:00:00Z`)
+    .refine(
+      (value) => z.iso.datetime({ offset: true }).safeParse(value).success,
+      `${name} must be an ISO date and time, e.g. 2025-03-01T09:00:00Z`,
+    )
     .transform((value) => new Date(value));
 
 const asOfQuery = z.object({ asOf: isoTime('asOf').optional() });
 
-const calendarQuery = z
-  .object({ from: isoTime('from'), to: isoTime('to') })
-  .refine((range) => range.to.getTime() > range.from.getTime(), { message: 'to must be after from', path: ['to'] })
-  .refine((range) => range.to.getTime() - range.from.getTime() <= CALENDAR_RANGE_MAX_DAYS * 86_400_000, {
-    message: `The range may span at most ${CALENDAR_RANGE_MAX_DAYS} days`,
-    path: ['to'],
-  });
+const DAY_MS = 86_400_000;
+/** What one side of the range defaults to from the other: a month view's six weeks. */
+const DEFAULT_SPAN_MS = 42 * DAY_MS;
+
+/** Without from and to: the current month (UTC); with one of them, six weeks from or up to it. */
+const calendarQuery = (now: Date) =>
+  z
+    .object({ from: isoTime('from').optional(), to: isoTime('to').optional() })
+    .transform(({ from, to }) => {
+      if (from && to) return { from, to };
+      if (from) return { from, to: new Date(from.getTime() + DEFAULT_SPAN_MS) };
+      if (to) return { from: new Date(to.getTime() - DEFAULT_SPAN_MS), to };
+      return {
+        from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
+        to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)),
+      };
+    })
+    .refine((range) => range.to.getTime() > range.from.getTime(), { message: 'to must be after from', path: ['to'] })
+    .refine((range) => range.to.getTime() - range.from.getTime() <= CALENDAR_RANGE_MAX_DAYS * DAY_MS, {
+      message: `The range may span at most ${CALENDAR_RANGE_MAX_DAYS} days`,
+      path: ['to'],
+    });
 
 /** `If-Match: "3"` (or W/"3", or 3): the revision the caller saw. Absent or `*`: no check. */
 export function expectedRevisionOf(ctx: ApiContext): number | undefined {
@@ -179,7 +206,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
 
   for (const path of CALENDAR_PATHS) {
     router.get(path, read, async (ctx) => {
-      const { from, to } = parseInput(calendarQuery, ctx.query);
+      const { from, to } = parseInput(calendarQuery(deps.now()), ctx.query);
       ctx.body = { items: await listAppointments(deps.knex, userOf(ctx).instance.id, from, to) };
     });
   }

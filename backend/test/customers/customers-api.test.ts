@@ -409,6 +409,40 @@ describe('deleting', () => {
   });
 });
 
+describe('deleting a customer with jobs', () => {
+  test("deletes the customer's jobs too, counts them, and leaves other customers' jobs alone", async () => {
+    const client = await freshShop('custcascade');
+    const doomed = await create(client, { name: 'Doomed', phone: '5551231234' });
+    const spared = await create(client, { name: 'Spared' });
+    const job = async (body: Record<string, unknown>) => {
+      const res = await client.post('/api/user-info', body);
+      expect(res.status, res.text).toBe(201);
+      return res.body as { id: string; customerId: string | null };
+    };
+    const first = await job({ name: 'Doomed', part: 'Brake pads', customerId: doomed.id });
+    const second = await job({ name: 'Doomed', part: 'Rotors', customerId: doomed.id });
+    const other = await job({ name: 'Spared', part: 'Oil', customerId: spared.id });
+
+    const res = await client.delete(`/api/customers/${doomed.id}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ deleted: true, jobsDeleted: 2 });
+    expect((await client.get(`/api/customers/${doomed.id}`)).status).toBe(404);
+    // Read-your-writes covers the jobs as well.
+    expect((await client.get(`/api/user-info/${first.id}`)).status).toBe(404);
+    expect((await client.get(`/api/user-info/${second.id}`)).status).toBe(404);
+    expect((await client.get(`/api/user-info/${other.id}`)).status).toBe(200);
+  });
+
+  test('a job saved with a new name creates the customer, who then shows in the list', async () => {
+    const client = await freshShop('custfromjob');
+    const res = await client.post('/api/user-info', { name: 'Walk In', phone: '555-321-9876', makeModel: '2018 Mazda 3', part: 'Tyres' });
+    expect(res.status, res.text).toBe(201);
+    const list = (await client.get<CustomerPage>('/api/customers')).body;
+    expect(list.items).toHaveLength(1);
+    expect(list.items[0]).toMatchObject({ id: res.body.customerId, number: 1, name: 'Walk In', phone: '•••-•••-9876', vehicleList: ['2018 Mazda 3'] });
+  });
+});
+
 describe('permissions', () => {
   let readOnly: ApiClient;
   let staff: ApiClient;

@@ -1,8 +1,14 @@
+import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/domain';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { RouteError } from '@/components/errors/route-error';
 import { paths } from '@/config/paths';
+import { RequireFeature } from '@/features/auth/components/require-feature';
+import { RequireUser } from '@/features/auth/components/require-user';
+import { RequireUserManager } from '@/features/auth/components/require-user-manager';
 import { RequireSuperAdmin } from '@/features/super-admin/components/require-super-admin';
 import { AppLayout, AppLayoutFallback } from './layout/app-layout';
+import { instanceShellHandle } from './layout/instance-shell-route';
+import { CrmInstanceGuard, type InstancePage, SignedInInstanceRedirect, SubdomainRedirect } from './routes/instance/route-elements';
 
 /*
  * Screens are lazy-loaded: each module under ./routes exports `Component`.
@@ -29,10 +35,123 @@ const redirectRoutes: RouteObject[] = [
 ];
 
 /**
- * CRM instance screens: /crm/:instance (login), /crm/:instance/dashboard, …, /maven/*,
- * /:subdomain/*. Add them here (more specific paths win regardless of order).
+ * The screens of one instance, behind its sign-in guard (paths relative to the family's base).
+ * Each screen is its own file under ./routes/instance: replace a placeholder there, not here.
+ * The canonical family also has the customer forms and the audit log (/maven links to those).
  */
-const instanceRoutes: RouteObject[] = [];
+function instanceScreens({ home, canonical }: { home: string; canonical: boolean }): RouteObject[] {
+  return [
+    { path: home, lazy: () => import('./routes/instance/dashboard-page') },
+    {
+      element: <RequireFeature feature="pipeline" />,
+      children: [{ path: 'pipeline', lazy: () => import('./routes/instance/pipeline-page') }],
+    },
+    {
+      element: <RequireFeature feature="customers" />,
+      children: [
+        { path: 'customers', lazy: () => import('./routes/instance/customers-page') },
+        ...(canonical
+          ? [
+              { path: 'customers/new', lazy: () => import('./routes/instance/customer-form-page') },
+              { path: 'customers/:id/edit', lazy: () => import('./routes/instance/customer-form-page') },
+              { path: 'customers/:id', lazy: () => import('./routes/instance/customer-detail-page') },
+            ]
+          : []),
+      ],
+    },
+    {
+      element: <RequireFeature feature="calendar" />,
+      children: [{ path: 'calendar', lazy: () => import('./routes/instance/calendar-page') }],
+    },
+    {
+      // Non-admins are sent to the instance's home.
+      element: <RequireUserManager />,
+      children: [
+        {
+          element: <RequireFeature feature="admin" />,
+          children: [
+            { path: 'admin', lazy: () => import('./routes/instance/admin-page') },
+            ...(canonical ? [{ path: 'admin/audit', lazy: () => import('./routes/instance/audit-page') }] : []),
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+const SUBDOMAIN_PAGES = ['customers', 'pipeline', 'calendar', 'admin'] as const satisfies readonly InstancePage[];
+const SESSION_PAGES = ['dashboard', 'pipeline', 'calendar', 'admin', 'customers'] as const;
+
+/**
+ * CRM instance screens (DECISIONS.md §1). Static segments outrank dynamic ones, so /crm-selection,
+ * /profile, /maven/… and the like are never taken for a subdomain; among equal ranks the
+ * earlier route wins, so /crm/… comes before /:subdomain/….
+ */
+const instanceRoutes: RouteObject[] = [
+  // Canonical: /crm/{instance} is the login, the rest needs a session of that instance.
+  {
+    path: '/crm/:instance',
+    handle: instanceShellHandle,
+    children: [
+      { index: true, lazy: () => import('./routes/instance/login-page') },
+      {
+        element: <CrmInstanceGuard />,
+        children: [
+          ...instanceScreens({ home: 'dashboard', canonical: true }),
+          { path: 'service-form', lazy: () => import('./routes/instance/service-form-page') },
+          { path: 'service-list', lazy: () => import('./routes/instance/service-list-page') },
+        ],
+      },
+    ],
+  },
+  // /pipeline → /crm/pipeline → the signed-in user's instance (spec-platform.md §2).
+  ...(['pipeline', 'calendar', 'admin'] as const).map((page): RouteObject => ({
+    path: `/${page}`,
+    element: <Navigate to={`${paths.crmTemplate}/${page}`} replace />,
+  })),
+  {
+    path: paths.crmTemplate,
+    handle: instanceShellHandle,
+    element: <RequireUser />,
+    children: SESSION_PAGES.map((page) => ({
+      path: page,
+      element: <SignedInInstanceRedirect page={page === 'dashboard' ? 'home' : page} />,
+    })),
+  },
+  // The provider's own instance: /maven is its login, /maven/home its home with tiles.
+  {
+    path: paths.maven,
+    handle: instanceShellHandle,
+    children: [
+      { index: true, lazy: () => import('./routes/instance/login-page') },
+      {
+        element: <RequireUser instance={RESERVED_INSTANCE_SUBDOMAIN} />,
+        children: instanceScreens({ home: 'home', canonical: false }),
+      },
+    ],
+  },
+  // Signed-in pages of whatever instance the session belongs to.
+  {
+    handle: instanceShellHandle,
+    element: <RequireUser />,
+    children: [
+      { path: paths.profile, lazy: () => import('./routes/profile') },
+      { path: paths.settings, lazy: () => import('./routes/settings') },
+      { path: '/edit-service/:id', lazy: () => import('./routes/instance/edit-service-page') },
+    ],
+  },
+  { path: paths.register, handle: instanceShellHandle, lazy: () => import('./routes/register') },
+  // By subdomain: the login is served here, the screens are the canonical ones.
+  {
+    path: '/:subdomain',
+    handle: instanceShellHandle,
+    children: [
+      { index: true, element: <SubdomainRedirect page="home" /> },
+      { path: 'login', lazy: () => import('./routes/instance/login-page') },
+      ...SUBDOMAIN_PAGES.map((page) => ({ path: page, element: <SubdomainRedirect page={page} /> })),
+    ],
+  },
+];
 
 function withErrorBoundary(routes: RouteObject[]): RouteObject[] {
   return routes.map((route) => ({

@@ -36,3 +36,52 @@ export const paths = {
   settings: '/settings',
   register: '/register',
 } as const;
+
+/** Which route family a page belongs to: /crm/{instance}/… or the provider's own /maven/… (DECISIONS.md §1). */
+export type InstanceFamily = 'crm' | 'maven';
+
+export function instanceFamilyOf(pathname: string): InstanceFamily {
+  return pathname === paths.maven || pathname.startsWith(`${paths.maven}/`) ? 'maven' : 'crm';
+}
+
+/** Where an instance's screens are, in the family the visitor is using. */
+export interface InstanceLinks {
+  entry: string;
+  home: string;
+  pipeline: string;
+  customers: string;
+  newCustomer: string;
+  calendar: string;
+  admin: string;
+  audit: string;
+}
+
+export function instanceLinks(subdomain: string, family: InstanceFamily = 'crm'): InstanceLinks {
+  const canonical: InstanceLinks = {
+    entry: paths.instance(subdomain),
+    home: paths.instanceDashboard(subdomain),
+    pipeline: paths.instancePipeline(subdomain),
+    customers: paths.instanceCustomers(subdomain),
+    newCustomer: paths.instanceNewCustomer(subdomain),
+    calendar: paths.instanceCalendar(subdomain),
+    admin: paths.instanceAdmin(subdomain),
+    audit: paths.instanceAudit(subdomain),
+  };
+  if (family !== 'maven') return canonical;
+  // The /maven family has no pages of its own for the rest: those stay canonical.
+  return {
+    ...canonical,
+    entry: paths.maven,
+    home: paths.mavenHome,
+    pipeline: paths.mavenPipeline,
+    customers: paths.mavenCustomers,
+    calendar: paths.mavenCalendar,
+    admin: paths.mavenAdmin,
+  };
+}
+
+/** The sign-in page for an instance, or /crm when no instance is known (spec-platform.md §2). */
+export function instanceEntry(subdomain: string | undefined, family: InstanceFamily = 'crm'): string {
+  if (family === 'maven') return paths.maven;
+  return subdomain ? paths.instance(subdomain) : paths.crmTemplate;
+}

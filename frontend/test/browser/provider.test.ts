@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, SUPER_ADMIN, type TestServer } from '../../../backend/test/support/server.ts';
 import { launchBrowser, newPage, snap } from './support.ts';
@@ -78,5 +78,72 @@ describe('provider: super admin and CRM instances', () => {
     await page.waitForURL('**/crm-selection');
     await expect.poll(() => page.getByText("Rita's Rides 2").count()).toBeGreaterThan(0);
     await context.close();
+  });
+
+  test("gives the provider's own instance (maven) its first admin, and resets that admin's PIN", async () => {
+    const signIn = async (page: Page) => {
+      await page.goto('/super-admin-login');
+      await page.getByLabel('Username').fill(SUPER_ADMIN.username);
+      await page.getByLabel('Password', { exact: true }).fill(SUPER_ADMIN.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.waitForURL((url) => url.pathname === '/');
+      await page.goto('/crm-selection');
+    };
+    const { page, context } = await newPage(browser, { baseURL: server.url });
+    await signIn(page);
+    const provider = page.getByRole('region', { name: "Provider's CRM (maven)" });
+    expect(await provider.getByRole('link', { name: /^Open/ }).getAttribute('href')).toBe('/maven');
+    await snap(page, 'crm-selection-manage-users');
+    await provider.getByRole('button', { name: 'Manage users' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByRole('heading', { name: /^Users of / }).count()).toBe(1);
+    await expect.poll(() => dialog.getByText('No users yet. Add the first admin.').count()).toBe(1);
+
+    await dialog.getByLabel('Username').fill('mavenboss');
+    await dialog.getByLabel('Display Name').fill('Maven Boss');
+    await dialog.getByLabel('PIN', { exact: true }).fill('2468');
+    await dialog.getByRole('button', { name: 'Add admin' }).click();
+    await expect.poll(() => page.getByText('Admin added', { exact: true }).count()).toBeGreaterThan(0);
+    const row = dialog.getByRole('listitem').filter({ hasText: 'mavenboss' });
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.getByText('Admin', { exact: true }).count()).toBe(1);
+    expect(await row.getByText('Maven Boss').count()).toBe(1);
+    await snap(page, 'manage-users-dialog');
+
+    await row.getByRole('button', { name: 'Reset PIN' }).click();
+    await dialog.getByLabel('New PIN').fill('1357');
+    await snap(page, 'manage-users-reset-pin');
+    await dialog.getByRole('button', { name: 'Save PIN' }).click();
+    await expect.poll(() => page.getByText('mavenboss can sign in with the new PIN.', { exact: true }).count()).toBeGreaterThan(0);
+    expect(await dialog.getByLabel('New PIN').count()).toBe(0);
+    await context.close();
+
+    // The same dialog on a phone, dark.
+    const phone = await newPage(browser, { baseURL: server.url, phone: true, colorScheme: 'dark' });
+    await signIn(phone.page);
+    await phone.page.getByRole('region', { name: "Provider's CRM (maven)" }).getByRole('button', { name: 'Manage users' }).click();
+    const phoneRow = phone.page.getByRole('dialog').getByRole('listitem').filter({ hasText: 'mavenboss' });
+    await expect.poll(() => phoneRow.count()).toBe(1);
+    await phoneRow.getByRole('button', { name: 'Reset PIN' }).click();
+    await snap(phone.page, 'manage-users-dialog-phone-dark');
+    await phone.context.close();
+
+    // The new PIN signs in to maven from a fresh context; the old one no longer does.
+    const fresh = await newPage(browser, { baseURL: server.url });
+    await fresh.page.goto('/');
+    const login = (pin: string) =>
+      fresh.page.evaluate(async (pin) => {
+        const response = await fetch('/api/auth/login', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-CRM-Request': '1' },
+          body: JSON.stringify({ username: 'mavenboss', pin, instance: 'maven' }),
+        });
+        return { status: response.status, body: await response.json() };
+      }, pin);
+    expect((await login('2468')).status).toBe(401);
+    const signedIn = await login('1357');
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body).toMatchObject({ username: 'mavenboss', role: 'admin', instance: { subdomain: 'maven' } });
+    await fresh.context.close();
   });
 });

@@ -61,7 +61,13 @@ export const auditPageQuery = z.object({
     .string({ error: 'limit must be given once' })
     .regex(/^\d+$/, `limit must be a whole number from 1 to ${AUDIT_PAGE_SIZE_MAX}`)
     .transform(Number)
-    .pipe(z.number().int().min(1, `limit must be a whole number from 1 to ${AUDIT_PAGE_SIZE_MAX}`).max(AUDIT_PAGE_SIZE_MAX, `limit must be at most ${AUDIT_PAGE_SIZE_MAX}`))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, `limit must be a whole number from 1 to ${AUDIT_PAGE_SIZE_MAX}`)
+        .max(AUDIT_PAGE_SIZE_MAX, `limit must be at most ${AUDIT_PAGE_SIZE_MAX}`),
+    )
     .default(AUDIT_PAGE_SIZE),
   cursor: z.string({ error: 'cursor must be given once' }).max(200, 'cursor is too long').optional(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizePhone, phoneDigits } from './customers.ts';
+import { CUSTOMER_LIMITS, normalizePhone, phoneDigits } from './customers.ts';
 
 /**
  * Pipeline jobs: stages, job types, the input schema and the pure helpers every side
@@ -11,7 +11,17 @@ import { normalizePhone, phoneDigits } from './customers.ts';
 // ---- stages (DECISIONS.md §2) ---------------------------------------------------------
 
 /** Canonical stages in board order; Canceled is terminal and hidden by default. */
-export const STAGES = ['Quote', 'Parts Ordered', 'Parts In', 'Scheduled', 'In Progress', 'Completed', 'Invoiced', 'Paid', 'Canceled'] as const;
+export const STAGES = [
+  'Quote',
+  'Parts Ordered',
+  'Parts In',
+  'Scheduled',
+  'In Progress',
+  'Completed',
+  'Invoiced',
+  'Paid',
+  'Canceled',
+] as const;
 export type Stage = (typeof STAGES)[number];
 
 export const CANCELED_STAGE = 'Canceled' satisfies Stage;
@@ -175,11 +185,12 @@ export const EMPTY_JOB_FIELDS: JobFields = {
   customerId: null,
 };
 
+/** Name and vehicle fit a customer's (a new entry's name creates its customer). */
 export const JOB_LIMITS = {
   jobNumber: 50,
-  name: 200,
+  name: CUSTOMER_LIMITS.name,
   part: 200,
-  makeModel: 200,
+  makeModel: CUSTOMER_LIMITS.vehicle,
   vin: 32,
   csr: 100,
   tech: 100,
@@ -259,23 +270,21 @@ const phone = z
   });
 
 /** Digits only, whole dollars; a non-negative integer is accepted as a number too. */
-const quote = z
-  .union([z.string(), z.number(), z.null()], { error: JOB_MESSAGES.quoteDigits })
-  .transform((value, ctx): number | null => {
-    if (value === null) return null;
-    const raw = typeof value === 'number' ? value : value.trim();
-    if (raw === '') return null;
-    if (typeof raw === 'string' ? !/^\d+$/.test(raw) : !Number.isSafeInteger(raw) || raw < 0) {
-      ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.quoteDigits });
-      return z.NEVER;
-    }
-    const dollars = typeof raw === 'number' ? raw : Number(raw.replace(/^0+(?=\d)/, ''));
-    if (dollars > JOB_LIMITS.quoteMax) {
-      ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.quoteTooLarge });
-      return z.NEVER;
-    }
-    return dollars;
-  });
+const quote = z.union([z.string(), z.number(), z.null()], { error: JOB_MESSAGES.quoteDigits }).transform((value, ctx): number | null => {
+  if (value === null) return null;
+  const raw = typeof value === 'number' ? value : value.trim();
+  if (raw === '') return null;
+  if (typeof raw === 'string' ? !/^\d+$/.test(raw) : !Number.isSafeInteger(raw) || raw < 0) {
+    ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.quoteDigits });
+    return z.NEVER;
+  }
+  const dollars = typeof raw === 'number' ? raw : Number(raw.replace(/^0+(?=\d)/, ''));
+  if (dollars > JOB_LIMITS.quoteMax) {
+    ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.quoteTooLarge });
+    return z.NEVER;
+  }
+  return dollars;
+});
 
 /** '' means "unchanged" (or Quote on create); anything else must name a stage. */
 const stage = z.string({ error: INVALID_STAGE_MESSAGE }).transform((value, ctx): Stage | undefined => {
@@ -318,19 +327,17 @@ const appointment = z
     return new Date(trimmed).toISOString();
   });
 
-const duration = z
-  .union([z.number(), z.string(), z.null()], { error: JOB_MESSAGES.duration })
-  .transform((value, ctx): number | null => {
-    if (value === null) return null;
-    const raw = typeof value === 'string' ? value.trim() : value;
-    if (raw === '') return null;
-    const minutes = typeof raw === 'string' ? (/^\d+$/.test(raw) ? Number(raw) : Number.NaN) : raw;
-    if (!Number.isInteger(minutes) || minutes < 1 || minutes > JOB_LIMITS.durationMax) {
-      ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.duration });
-      return z.NEVER;
-    }
-    return minutes;
-  });
+const duration = z.union([z.number(), z.string(), z.null()], { error: JOB_MESSAGES.duration }).transform((value, ctx): number | null => {
+  if (value === null) return null;
+  const raw = typeof value === 'string' ? value.trim() : value;
+  if (raw === '') return null;
+  const minutes = typeof raw === 'string' ? (/^\d+$/.test(raw) ? Number(raw) : Number.NaN) : raw;
+  if (!Number.isInteger(minutes) || minutes < 1 || minutes > JOB_LIMITS.durationMax) {
+    ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.duration });
+    return z.NEVER;
+  }
+  return minutes;
+});
 
 const customerId = z
   .string({ error: JOB_MESSAGES.customerId })
@@ -414,7 +421,13 @@ const limit = z
   .string({ error: 'limit must be given once' })
   .regex(/^\d+$/, `limit must be a whole number from 1 to ${JOB_PAGE_SIZE_MAX}`)
   .transform(Number)
-  .pipe(z.number().int().min(1, `limit must be a whole number from 1 to ${JOB_PAGE_SIZE_MAX}`).max(JOB_PAGE_SIZE_MAX, `limit must be at most ${JOB_PAGE_SIZE_MAX}`));
+  .pipe(
+    z
+      .number()
+      .int()
+      .min(1, `limit must be a whole number from 1 to ${JOB_PAGE_SIZE_MAX}`)
+      .max(JOB_PAGE_SIZE_MAX, `limit must be at most ${JOB_PAGE_SIZE_MAX}`),
+  );
 
 export const jobListQuery = z.object({
   q: queryText('q', JOB_SEARCH_MAX)

@@ -1,7 +1,7 @@
 import { CUSTOMER_FIELDS, maskPhone, type CustomerField, type CustomerFields } from '../domain/customers.ts';
 import type { EventData } from '../domain/events/index.ts';
 import type { FieldChange } from './activity.ts';
-import type { Projection } from './projection.ts';
+import type { Projection, ProjectionContext } from './projection.ts';
 
 /** Read-model columns of the customer fields (the search text is a generated column). */
 export const CUSTOMER_COLUMNS: Record<CustomerField, string> = {
@@ -37,6 +37,15 @@ export function customerChangesForTimeline(
   );
 }
 
+/** rm.customer_counts: live customers per instance, moved only by a row actually inserted or deleted (so replays cannot skew it). */
+async function countCustomers(ctx: ProjectionContext, instanceId: string, delta: 1 | -1): Promise<void> {
+  await ctx.trx.raw(
+    `INSERT INTO ??.customer_counts AS c (instance_id, total) VALUES (?, ?)
+       ON CONFLICT (instance_id) DO UPDATE SET total = c.total + excluded.total`,
+    [ctx.schema, instanceId, delta],
+  );
+}
+
 /**
  * rm.customers: one row per live customer. Updates apply only over an older revision, so a
  * replayed event can never move a row backwards; a deleted customer leaves the table (its
@@ -44,13 +53,14 @@ export function customerChangesForTimeline(
  */
 export const customersProjection: Projection = {
   name: 'customers',
-  async apply(event, { table }) {
+  async apply(event, ctx) {
+    const { table } = ctx;
     switch (event.type) {
       case 'CustomerCreated': {
         const d = event.data;
         const columns: Record<string, string> = {};
         for (const field of CUSTOMER_FIELDS) columns[CUSTOMER_COLUMNS[field]] = d[field];
-        await table('customers')
+        const inserted = await table('customers')
           .insert({
             id: d.customerId,
             instance_id: d.instanceId,
@@ -63,7 +73,9 @@ export const customersProjection: Projection = {
             revision: event.revision,
           })
           .onConflict('id')
-          .ignore();
+          .ignore()
+          .returning('id');
+        if (inserted.length > 0) await countCustomers(ctx, d.instanceId, +1);
         return;
       }
       case 'CustomerUpdated': {
@@ -80,9 +92,13 @@ export const customersProjection: Projection = {
           });
         return;
       }
-      case 'CustomerDeleted':
-        await table('customers').where('id', event.data.customerId).delete();
+      case 'CustomerDeleted': {
+        const deleted = (await table('customers').where('id', event.data.customerId).delete().returning('instance_id')) as Array<{
+          instance_id: string;
+        }>;
+        if (deleted[0]) await countCustomers(ctx, deleted[0].instance_id, -1);
         return;
+      }
       default:
         return;
     }

@@ -136,7 +136,6 @@ function listFields(fields: readonly string[]): string {
 export function describeJobEvent(event: StoredDomainEvent & JobStreamEvent): ActivityDescription {
   const changes = jobEventChanges(event);
   const base = { entityType: 'job', entityId: event.data.jobId, changes };
-  const d = event.data;
   switch (event.type) {
     case 'JobCreated':
       return { ...base, summary: `Created ${jobReference(event.data)} in ${event.data.stage}` };
@@ -146,9 +145,15 @@ export function describeJobEvent(event: StoredDomainEvent & JobStreamEvent): Act
       return { ...base, summary: `Moved ${jobReference(event.data)} from ${event.data.from} to ${event.data.to}` };
     case 'JobRescheduled': {
       const { from, to, toDuration } = event.data;
-      if (from === to) return { ...base, summary: `Changed the duration of ${jobReference(d)} to ${toDuration ?? 'no set'} minutes` };
-      if (to === null) return { ...base, summary: `Removed the appointment of ${jobReference(d)}` };
-      return { ...base, summary: `${from === null ? 'Scheduled' : 'Rescheduled'} ${jobReference(d)} for ${when(to)}` };
+      const job = jobReference(event.data);
+      if (from === to) {
+        return {
+          ...base,
+          summary: toDuration === null ? `Cleared the duration of ${job}` : `Changed the duration of ${job} to ${toDuration} minutes`,
+        };
+      }
+      if (to === null) return { ...base, summary: `Removed the appointment of ${job}` };
+      return { ...base, summary: `${from === null ? 'Scheduled' : 'Rescheduled'} ${job} for ${when(to)}` };
     }
     case 'JobCanceled':
       return { ...base, summary: `Canceled ${jobReference(event.data)} (it was in ${event.data.previousStage})` };

@@ -131,6 +131,19 @@ const customers: SchemaMigration = {
     await knex.raw('CREATE INDEX ON ??.customers (instance_id, created_at DESC, id DESC)', [schema]);
     await knex.raw('CREATE INDEX ON ??.customers USING gin (search public.gin_trgm_ops)', [schema]);
     await isolateTenant(knex, schema, 'customers');
+    // The API reads customers through this view. Under row-level security PostgreSQL may
+    // not use an index for an operator that is not leakproof, and LIKE is not, so the
+    // trigram index would sit unused. The view runs as its owner, outside the policy, and
+    // applies the same tenant rule itself: only the instance set for the transaction.
+    await knex.raw(
+      `CREATE VIEW ??.customers_of_instance AS
+         SELECT * FROM ??.customers WHERE instance_id = nullif(current_setting('app.instance_id', true), '')::uuid`,
+      [schema, schema],
+    );
+    await knex.raw('GRANT SELECT ON ??.customers_of_instance TO crm_api', [schema]);
+    // The unfiltered list's total without counting 100,000 rows per page.
+    await knex.raw('CREATE TABLE ??.customer_counts (instance_id uuid PRIMARY KEY, total integer NOT NULL)', [schema]);
+    await isolateTenant(knex, schema, 'customer_counts');
   },
 };
 

@@ -2,13 +2,16 @@ import { useNavigation } from 'react-router-dom';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { CarIcon } from '@/components/ui/icons';
 import { PRODUCT_NAME } from '@/lib/use-page-title';
+import { InstanceHeaderBar } from './instance-header-bar';
+import { useInstanceShellRoute } from './instance-shell-route';
 
 export function AppHeader() {
   const navigation = useNavigation();
+  const instanceRoute = useInstanceShellRoute();
   return (
     <header className="sticky top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
-      <div className="mx-auto flex h-14 w-full max-w-6xl items-center justify-between gap-3 px-4 sm:px-6">
-        <p className="flex min-w-0 items-center gap-2">
+      <div className="mx-auto flex w-full max-w-6xl flex-wrap items-center justify-between gap-x-3 px-4 sm:px-6 md:flex-nowrap">
+        <p className="flex h-14 min-w-0 flex-1 items-center gap-2 md:flex-none">
           <span
             aria-hidden="true"
             className="flex size-8 items-center justify-center rounded-lg bg-primary text-primary-foreground [&_svg]:size-5"
@@ -18,9 +21,13 @@ export function AppHeader() {
           <span className="truncate text-base font-semibold tracking-tight">{PRODUCT_NAME}</span>
           <span className="rounded-full border px-2 py-0.5 text-xs text-muted-foreground">v{__APP_VERSION__}</span>
         </p>
-        <div className="flex items-center gap-1">
-          <ThemeToggle />
-        </div>
+        {instanceRoute ? (
+          <InstanceHeaderBar route={instanceRoute} />
+        ) : (
+          <div className="flex items-center gap-1">
+            <ThemeToggle />
+          </div>
+        )}
       </div>
       {/* Lazy routes load before the screen changes: show that something is happening. */}
       <div

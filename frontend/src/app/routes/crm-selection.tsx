@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { useCrmInstances } from '@/features/crm-instances/api/get-crm-instances';
 import { CreateCrmInstanceDialog } from '@/features/crm-instances/components/create-crm-instance-dialog';
 import { CrmInstanceCard, CrmTemplateCard } from '@/features/crm-instances/components/crm-instance-card';
+import { ProviderInstanceSection } from '@/features/crm-instances/components/provider-instance-section';
 import { selectableInstances } from '@/features/crm-instances/utils/selectable-instances';
 import { SuperAdminSignOutButton } from '@/features/super-admin/components/super-admin-sign-out-button';
 import { usePageTitle } from '@/lib/use-page-title';
@@ -73,6 +74,7 @@ export function Component() {
         </h2>
         <InstanceList />
       </section>
+      <ProviderInstanceSection />
     </div>
   );
 }

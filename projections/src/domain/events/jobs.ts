@@ -177,7 +177,8 @@ export function jobEventChanges(event: JobStreamEvent): JobFieldChange[] {
     case 'JobRescheduled': {
       const changes: JobFieldChange[] = [];
       if (event.data.from !== event.data.to) changes.push(change('appointment', event.data.from, event.data.to));
-      if (event.data.fromDuration !== event.data.toDuration) changes.push(change('duration', event.data.fromDuration, event.data.toDuration));
+      if (event.data.fromDuration !== event.data.toDuration)
+        changes.push(change('duration', event.data.fromDuration, event.data.toDuration));
       return changes;
     }
     case 'JobCanceled':

@@ -9,10 +9,11 @@ export async function logout(): Promise<void> {
 }
 
 /**
- * Signs out. The session is cleared whatever the call's outcome (spec-platform.md §4); the
- * caller sends the visitor to the instance's login page (see `instanceEntryPath`).
+ * Signs out. The session is cleared whatever the call's outcome (spec-platform.md §4), then
+ * `onSignedOut` runs (the caller sends the visitor to the instance's login page). It is a
+ * hook-level callback on purpose: the control that started the sign-out may be gone by then.
  */
-export function useLogout() {
+export function useLogout({ onSignedOut }: { onSignedOut?: () => void } = {}) {
   const queryClient = useQueryClient();
   const [session, setSession] = useAtom(userSessionState);
   const instance = sessionInstance(session);
@@ -22,6 +23,7 @@ export function useLogout() {
     onSettled: () => {
       setSession({ status: 'signed-out', instance });
       forgetSessionData(queryClient);
+      onSignedOut?.();
     },
   });
 }

@@ -9,9 +9,7 @@ import { atom } from 'jotai';
  * right login.
  */
 export type UserSession =
-  | { status: 'unknown'; instance?: string }
-  | { status: 'signed-in'; user: CurrentUserView }
-  | { status: 'signed-out'; instance?: string };
+  { status: 'unknown'; instance?: string } | { status: 'signed-in'; user: CurrentUserView } | { status: 'signed-out'; instance?: string };
 
 export const userSessionState = atom<UserSession>({ status: 'unknown' });
 

@@ -7,8 +7,12 @@ import { CarIcon, LayoutTemplateIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/cn';
 import { FeatureBadges } from './feature-badges';
+import { ManageInstanceUsersDialog } from './manage-instance-users-dialog';
 
-/** A card whose title link covers the whole card (one link, named by the title). */
+/**
+ * A card whose title link covers the whole card (one link, named by the title). Other controls
+ * in it must sit above the link's overlay: give them (or a wrapper) `relative z-10`.
+ */
 function LinkCard({
   to,
   title,
@@ -67,6 +71,10 @@ export function CrmInstanceCard({ instance }: { instance: CrmInstanceView }) {
       </p>
       <div className="mt-auto pt-1">
         <FeatureBadges features={instance.features} />
+      </div>
+      {/* Above the title link's overlay, so it gets its own clicks and focus. */}
+      <div className="relative z-10 flex border-t pt-3">
+        <ManageInstanceUsersDialog instance={instance} />
       </div>
     </LinkCard>
   );

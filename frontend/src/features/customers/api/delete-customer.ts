@@ -2,7 +2,6 @@ import type { CustomerDeletedView } from '@crm/projections/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { customerDeletedSchema } from '../types/customer-schema';
-import { customerQueryKey } from './get-customer';
 import { customerHistoryQueryKey } from './get-customer-history';
 import { customersListQueryKey } from './get-customers';
 import { customersApiPath } from './customers-api-path';
@@ -17,10 +16,15 @@ export function useDeleteCustomer(instance: string) {
   return useMutation({
     mutationFn: (id: string) => deleteCustomer(instance, id),
     onSuccess: (_deleted, id) => {
-      queryClient.removeQueries({ queryKey: customerQueryKey(instance, id) });
+      // The record itself is left alone: a screen showing it is about to leave, and a
+      // later visit reads it again (and finds it gone).
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: customersListQueryKey(instance) }),
         queryClient.invalidateQueries({ queryKey: customerHistoryQueryKey(instance, id) }),
+        // Its jobs went with it (spec §7: customers and pipeline data are refreshed). The
+        // pipeline feature keys its queries ['pipeline', instance]; features do not import
+        // each other, so the key is named here.
+        queryClient.invalidateQueries({ queryKey: ['pipeline', instance] }),
       ]);
     },
   });

@@ -1,5 +1,5 @@
 import type { CustomerView } from '@crm/projections/domain';
-import { type ReactNode, useCallback, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -13,9 +13,39 @@ import { isEscapeClaimed } from './vehicle-chips-input';
 /** Which customer the dialog works on: a new one, or an existing one by id. */
 export type CustomerDialogTarget = { mode: 'create' } | { mode: 'edit'; id: string; name: string };
 
+interface BodyProps {
+  instance: string;
+  onSaved: (customer: CustomerView) => void;
+  onCancel: () => void;
+  onDirtyChange: (dirty: boolean) => void;
+}
+
 /**
- * The add/edit customer modal (spec §2). An edit reads the customer first: lists carry
- * masked phones, the form needs the whole number. Closing with unsaved changes asks first.
+ * An edit reads the customer first: lists carry masked phones and the form needs the
+ * whole number. Mounted only while the dialog is open, so each opening reads afresh.
+ */
+function EditCustomerBody({ id, onClose, ...props }: BodyProps & { id: string; onClose: () => void }) {
+  const customer = useCustomer(props.instance, id);
+  if (customer.isError) {
+    return (
+      <div className="grid gap-3">
+        <Alert>{errorMessage(customer.error, 'Could not load the customer.')}</Alert>
+        <div className="flex justify-end">
+          <Button variant="outline" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+      </div>
+    );
+  }
+  // A form filled from an older cached copy would send stale values back.
+  if (!customer.isFetchedAfterMount || !customer.data) return <Spinner label="Loading customer..." className="py-6" />;
+  return <CustomerForm idPrefix="customer-dialog" customer={customer.data} {...props} />;
+}
+
+/**
+ * The add/edit customer modal (spec §2): at most 90% of the viewport high, scrolling
+ * inside. Closing it with unsaved changes (X, Escape, outside click, Cancel) asks first.
  */
 export function CustomerFormDialog({
   instance,
@@ -31,8 +61,10 @@ export function CustomerFormDialog({
 }) {
   const [dirty, setDirty] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
-  const editId = target?.mode === 'edit' ? target.id : '';
-  const customer = useCustomer(instance, editId, { enabled: editId !== '' });
+  // While the dialog animates out, it keeps showing what it showed.
+  const [lastTarget, setLastTarget] = useState(target);
+  if (target !== null && target !== lastTarget) setLastTarget(target);
+  const shown = target ?? lastTarget;
 
   const close = useCallback(() => {
     setConfirmOpen(false);
@@ -45,54 +77,15 @@ export function CustomerFormDialog({
     else close();
   };
 
-  const title = target?.mode === 'edit' ? 'Edit Customer' : 'Add New Customer';
-  const formKey = target ? (target.mode === 'edit' ? `edit-${target.id}` : 'create') : 'closed';
-
-  let body: ReactNode = null;
-  if (target?.mode === 'create') {
-    body = (
-      <CustomerForm
-        key={formKey}
-        instance={instance}
-        idPrefix="customer-dialog"
-        onSaved={(saved) => {
-          close();
-          onSaved?.(saved);
-        }}
-        onCancel={requestClose}
-        onDirtyChange={setDirty}
-      />
-    );
-  } else if (target?.mode === 'edit') {
-    if (customer.isError)
-      body = (
-        <div className="grid gap-3">
-          <Alert>{errorMessage(customer.error, 'Could not load the customer.')}</Alert>
-          <div className="flex justify-end">
-            <Button variant="outline" onClick={close}>
-              Close
-            </Button>
-          </div>
-        </div>
-      );
-    // Wait for a fresh read: a form filled from an older copy would send stale values back.
-    else if (!customer.isFetchedAfterMount || !customer.data) body = <Spinner label="Loading customer..." className="py-6" />;
-    else
-      body = (
-        <CustomerForm
-          key={formKey}
-          instance={instance}
-          customer={customer.data}
-          idPrefix="customer-dialog"
-          onSaved={(saved) => {
-            close();
-            onSaved?.(saved);
-          }}
-          onCancel={requestClose}
-          onDirtyChange={setDirty}
-        />
-      );
-  }
+  const bodyProps: BodyProps = {
+    instance,
+    onSaved: (saved) => {
+      close();
+      onSaved?.(saved);
+    },
+    onCancel: requestClose,
+    onDirtyChange: setDirty,
+  };
 
   return (
     <>
@@ -105,12 +98,16 @@ export function CustomerFormDialog({
           }}
         >
           <DialogHeader>
-            <DialogTitle>{title}</DialogTitle>
+            <DialogTitle>{shown?.mode === 'edit' ? 'Edit Customer' : 'Add New Customer'}</DialogTitle>
             <DialogDescription>
-              {target?.mode === 'edit' ? `Update the details of ${target.name}.` : 'Fill out at least one field to add a customer.'}
+              {shown?.mode === 'edit' ? `Update the details of ${shown.name}.` : 'Fill out at least one field to add a customer.'}
             </DialogDescription>
           </DialogHeader>
-          {body}
+          {shown?.mode === 'edit' ? (
+            <EditCustomerBody key={shown.id} id={shown.id} onClose={close} {...bodyProps} />
+          ) : shown?.mode === 'create' ? (
+            <CustomerForm idPrefix="customer-dialog" {...bodyProps} />
+          ) : null}
         </DialogContent>
       </Dialog>
       <ConfirmDiscardDialog open={confirmOpen} onKeepEditing={() => setConfirmOpen(false)} onDiscard={close} />

@@ -1,11 +1,14 @@
+type NamedJob = { id: string; jobNumber: string; name: string };
+
 /**
- * The entry dialog's title: 'Add New Entry' for a new one, else 'Edit {name}', or
- * 'Edit Entry #{job number}' for a job without a name (the job number is what staff know
- * it by; the id is a UUID).
+ * How a job is named on titles, buttons and confirmations: its name, else 'Entry #{job
+ * number}' (the number is what staff know it by; the id, a UUID, only when there is none).
  */
-export function entryDialogTitle(job: { id: string; jobNumber: string; name: string } | null): string {
-  if (!job) return 'Add New Entry';
-  const name = job.name.trim();
-  if (name) return `Edit ${name}`;
-  return `Edit Entry #${job.jobNumber.trim() || job.id}`;
+export function jobLabel(job: NamedJob): string {
+  return job.name.trim() || `Entry #${job.jobNumber.trim() || job.id}`;
+}
+
+/** The entry dialog's title (spec §2): 'Add New Entry', or 'Edit {name or Entry #number}'. */
+export function entryDialogTitle(job: NamedJob | null): string {
+  return job ? `Edit ${jobLabel(job)}` : 'Add New Entry';
 }

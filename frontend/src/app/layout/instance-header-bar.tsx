@@ -1,0 +1,80 @@
+import { Link, useLocation } from 'react-router-dom';
+import { ThemeToggle } from '@/components/theme-toggle';
+import { buttonVariants } from '@/components/ui/button';
+import { instanceEntry, instanceLinks, paths } from '@/config/paths';
+import { AccountMenu } from '@/features/auth/components/account-menu';
+import { useUserSession } from '@/features/auth/hooks/use-user-session';
+import { sessionInstance } from '@/features/auth/states/user-session-state';
+import { canManageUsers } from '@/features/auth/utils/user-access';
+import { InstanceNav } from '@/features/instance-shell/components/instance-nav';
+import { navItems } from '@/features/instance-shell/utils/nav-items';
+import { useInstanceShellRoute } from './instance-shell-route';
+
+/**
+ * The header's right side on instance screens: the navigation and account menu when signed
+ * in (spec-platform.md §2), Login and Register links when not. On phones the navigation gets
+ * a row of its own below the title.
+ */
+export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typeof useInstanceShellRoute>> }) {
+  const session = useUserSession();
+  const { pathname } = useLocation();
+
+  if (session.status === 'signed-in') {
+    const { user } = session;
+    const items = navItems({
+      links: instanceLinks(user.instance.subdomain, route.family),
+      family: route.family,
+      features: user.instance.features,
+      showAdmin: canManageUsers(user),
+    });
+    return (
+      <>
+        <InstanceNav
+          items={items}
+          pathname={pathname}
+          className="order-last -mx-4 basis-full border-t px-3 py-1.5 sm:-mx-6 sm:px-5 md:order-none md:mx-0 md:basis-auto md:flex-1 md:border-0 md:p-0"
+        />
+        <div className="flex items-center gap-1">
+          <ThemeToggle />
+          <AccountMenu user={user} />
+        </div>
+      </>
+    );
+  }
+
+  // Login goes to the instance named by the path, or the last one used, rather than the
+  // provider's page that the spec's /login leads to.
+  const instance = route.slug ?? sessionInstance(session);
+  const login = instance ? instanceEntry(instance, route.family) : paths.legacyLogin;
+  return (
+    <div className="flex items-center gap-1">
+      <ThemeToggle />
+      {session.status === 'signed-out' ? (
+        <>
+          <HeaderLink to={login} pathname={pathname}>
+            Login
+          </HeaderLink>
+          <HeaderLink to={paths.register} pathname={pathname}>
+            Register
+          </HeaderLink>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function HeaderLink({ to, pathname, children }: { to: string; pathname: string; children: string }) {
+  const classes = buttonVariants({ variant: 'ghost', size: 'sm' });
+  if (to === pathname) {
+    return (
+      <span aria-current="page" className={`${classes} bg-accent`}>
+        {children}
+      </span>
+    );
+  }
+  return (
+    <Link to={to} className={classes}>
+      {children}
+    </Link>
+  );
+}

@@ -1,0 +1,10 @@
+import { useParams } from 'react-router-dom';
+import { CustomerDetailScreen } from '@/features/customers/components/customer-detail-screen';
+import { useCustomerRouteContext } from './customer-route-context';
+
+/** /crm/{instance}/customers/{id}: details, jobs and history with time travel (DECISIONS.md §4). */
+export function Component() {
+  const { id = '' } = useParams();
+  const { instance, paths, pipelinePath, permissions } = useCustomerRouteContext();
+  return <CustomerDetailScreen key={id} instance={instance} id={id} paths={paths} pipelinePath={pipelinePath} permissions={permissions} />;
+}

@@ -1,0 +1,60 @@
+import { normalizeSubdomain } from '@crm/projections/domain';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { buttonVariants } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
+import { ArrowLeftIcon } from '@/components/ui/icons';
+import { instanceFamilyOf, paths } from '@/config/paths';
+import { InstanceLoginForm } from '@/features/auth/components/instance-login-form';
+import { useUserSession } from '@/features/auth/hooks/use-user-session';
+import { redirectAfterLogin } from '@/features/auth/utils/redirect-after-login';
+import { usePageTitle } from '@/lib/use-page-title';
+
+/**
+ * Instance login (spec-platform.md §2) at /crm/{instance}, /{subdomain}/login and /maven.
+ * The title is the slug upper-cased: there is no public lookup of an instance's name, and an
+ * unknown instance simply refuses the sign-in with the usual message.
+ */
+export function Component() {
+  const params = useParams();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const named = params.instance ?? params.subdomain ?? (instanceFamilyOf(pathname) === 'maven' ? 'maven' : '');
+  const instance = normalizeSubdomain(named);
+  const title = instance ? `${instance.toUpperCase()} CRM Login` : 'CRM Login';
+  usePageTitle(title);
+  const session = useUserSession();
+
+  // Already signed in here (e.g. the back button after login): nothing to do on this page.
+  if (session.status === 'signed-in' && session.user.instance.subdomain === instance) {
+    return <Navigate to={redirectAfterLogin(pathname, instance)} replace />;
+  }
+  const otherInstance = session.status === 'signed-in' ? session.user.instance : null;
+
+  return (
+    <div className="flex justify-center py-4 sm:py-10">
+      <Card className="w-full max-w-sm">
+        <CardHeader className="text-center">
+          <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+          <CardDescription>Sign in with your username and 4-digit PIN.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          {otherInstance ? (
+            <p role="status" className="rounded-md border bg-muted px-3 py-2 text-sm">
+              You are signed in to {otherInstance.displayName || otherInstance.name}. Signing in here ends that session.
+            </p>
+          ) : null}
+          <InstanceLoginForm
+            instance={instance}
+            onSuccess={(user) => navigate(redirectAfterLogin(pathname, user.instance.subdomain), { replace: true })}
+          />
+        </CardContent>
+        <CardFooter className="justify-center">
+          <Link to={paths.home} className={buttonVariants({ variant: 'ghost', size: 'sm' })}>
+            <ArrowLeftIcon />
+            Back to Home
+          </Link>
+        </CardFooter>
+      </Card>
+    </div>
+  );
+}

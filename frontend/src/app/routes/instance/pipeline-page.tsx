@@ -1,0 +1,12 @@
+import { useSignedInUser } from '@/features/auth/hooks/use-signed-in-user';
+import { nameOf } from '@/features/auth/utils/user-access';
+import { PipelineScreen } from '@/features/pipeline/components/pipeline-screen';
+import { usePageTitle } from '@/lib/use-page-title';
+
+/** /crm/{instance}/pipeline, /{subdomain}/pipeline and /maven/pipeline (spec §2 "Pipeline screen"). */
+export function Component() {
+  usePageTitle('Pipeline');
+  const user = useSignedInUser();
+  const instance = user.instance.subdomain;
+  return <PipelineScreen key={instance} instance={instance} currentUserName={nameOf(user)} />;
+}

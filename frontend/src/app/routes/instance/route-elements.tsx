@@ -1,0 +1,29 @@
+import { Navigate, useParams } from 'react-router-dom';
+import { instanceLinks, type InstanceLinks } from '@/config/paths';
+import { RequireUser } from '@/features/auth/components/require-user';
+import { useSignedInUser } from '@/features/auth/hooks/use-signed-in-user';
+
+/** Elements the router uses around and between the instance screens. */
+
+export type InstancePage = Exclude<keyof InstanceLinks, 'entry'>;
+
+/** Guards /crm/{instance}/…: only a session of that instance gets in. */
+export function CrmInstanceGuard() {
+  const { instance } = useParams();
+  return <RequireUser instance={instance ?? ''} />;
+}
+
+/** /{subdomain}/… serves the canonical /crm/{subdomain}/… screens (DECISIONS.md §1). */
+export function SubdomainRedirect({ page }: { page: InstancePage }) {
+  const { subdomain = '' } = useParams();
+  return <Navigate to={instanceLinks(subdomain)[page]} replace />;
+}
+
+/**
+ * /crm/pipeline, /crm/calendar, … (where /pipeline, /calendar and /admin lead, spec-platform.md §2):
+ * the page of the signed-in user's instance. Inside RequireUser.
+ */
+export function SignedInInstanceRedirect({ page }: { page: InstancePage }) {
+  const user = useSignedInUser();
+  return <Navigate to={instanceLinks(user.instance.subdomain)[page]} replace />;
+}

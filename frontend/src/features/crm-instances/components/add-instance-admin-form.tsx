@@ -1,0 +1,104 @@
+import type { CrmInstanceView } from '@crm/projections/domain';
+import { type FormEvent, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Field, fieldControlProps } from '@/components/ui/field';
+import { PlusIcon } from '@/components/ui/icons';
+import { Input } from '@/components/ui/input';
+import { PasswordInput } from '@/components/ui/password-input';
+import { errorMessage } from '@/lib/api-error';
+import { toast } from '@/lib/toast';
+import { useAddInstanceAdmin } from '../api/add-instance-admin';
+import { sanitizePin } from '../utils/sanitize-pin';
+import { EMPTY_NEW_ADMIN, type NewAdminErrors, type NewAdminField, type NewAdminForm, validateNewAdmin } from '../utils/validate-instance-user';
+
+/** "Add admin": a new admin user for the instance (DECISIONS.md §3). */
+export function AddInstanceAdminForm({ instance }: { instance: Pick<CrmInstanceView, 'id' | 'displayName'> }) {
+  const [form, setForm] = useState<NewAdminForm>(EMPTY_NEW_ADMIN);
+  const [errors, setErrors] = useState<NewAdminErrors>({});
+  const addAdmin = useAddInstanceAdmin();
+  const fieldId = (field: NewAdminField) => `add-admin-${instance.id}-${field}`;
+
+  const update = (field: NewAdminField) => (event: { target: { value: string } }) => {
+    const value = field === 'pin' ? sanitizePin(event.target.value) : event.target.value;
+    setForm((current) => ({ ...current, [field]: value }));
+  };
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (addAdmin.isPending) return;
+    addAdmin.reset();
+    const result = validateNewAdmin(form);
+    if (!result.ok) {
+      setErrors(result.errors);
+      document.getElementById(fieldId(result.firstField))?.focus();
+      return;
+    }
+    setErrors({});
+    addAdmin.mutate(
+      { instanceId: instance.id, admin: result.value },
+      {
+        onSuccess: (created) => {
+          toast({ title: 'Admin added', description: `${created.username} can now sign in to ${instance.displayName}.` });
+          setForm(EMPTY_NEW_ADMIN);
+          document.getElementById(fieldId('username'))?.focus();
+        },
+        onError: (error) => console.error('Add admin failed', error),
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={handleSubmit} noValidate className="grid gap-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field id={fieldId('username')} label="Username" error={errors.username}>
+          <Input
+            {...fieldControlProps(fieldId('username'), { error: errors.username })}
+            value={form.username}
+            onChange={update('username')}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+          />
+        </Field>
+        <Field
+          id={fieldId('displayName')}
+          label={
+            <>
+              Display Name <span className="font-normal text-muted-foreground">(optional)</span>
+            </>
+          }
+          error={errors.displayName}
+        >
+          <Input
+            {...fieldControlProps(fieldId('displayName'), { error: errors.displayName })}
+            value={form.displayName}
+            onChange={update('displayName')}
+            autoComplete="off"
+          />
+        </Field>
+        <Field id={fieldId('pin')} label="PIN" hint="4 digits; the admin signs in with it." error={errors.pin}>
+          <PasswordInput
+            {...fieldControlProps(fieldId('pin'), { hint: true, error: errors.pin })}
+            secretName="PIN"
+            value={form.pin}
+            onChange={update('pin')}
+            inputMode="numeric"
+            pattern="[0-9]*"
+            maxLength={4}
+            autoComplete="new-password"
+            required
+          />
+        </Field>
+      </div>
+      <Alert>{addAdmin.isError ? errorMessage(addAdmin.error, 'Failed to add the admin') : null}</Alert>
+      <div className="flex flex-col sm:flex-row sm:justify-end">
+        <Button type="submit" aria-disabled={addAdmin.isPending || undefined}>
+          <PlusIcon />
+          {addAdmin.isPending ? 'Adding...' : 'Add admin'}
+        </Button>
+      </div>
+    </form>
+  );
+}

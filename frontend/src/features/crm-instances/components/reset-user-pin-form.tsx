@@ -1,0 +1,90 @@
+import type { UserView } from '@crm/projections/domain';
+import { type FormEvent, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Field, fieldControlProps } from '@/components/ui/field';
+import { PasswordInput } from '@/components/ui/password-input';
+import { errorMessage } from '@/lib/api-error';
+import { toast } from '@/lib/toast';
+import { useResetInstanceUserPin } from '../api/reset-instance-user-pin';
+import { sanitizePin } from '../utils/sanitize-pin';
+import { newPinError } from '../utils/validate-instance-user';
+
+/** Inline "New PIN" form under a user's row. `onDone` closes it (after a reset or on Cancel). */
+export function ResetUserPinForm({
+  instanceId,
+  user,
+  id,
+  onDone,
+}: {
+  instanceId: string;
+  user: Pick<UserView, 'id' | 'username'>;
+  id: string;
+  onDone: () => void;
+}) {
+  const [pin, setPin] = useState('');
+  const [error, setError] = useState<string>();
+  const resetPin = useResetInstanceUserPin();
+  const inputId = `${id}-pin`;
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (resetPin.isPending) return;
+    const invalid = newPinError(pin);
+    setError(invalid);
+    resetPin.reset();
+    if (invalid) {
+      document.getElementById(inputId)?.focus();
+      return;
+    }
+    resetPin.mutate(
+      { instanceId, userId: user.id, pin },
+      {
+        onSuccess: () => {
+          toast({ title: 'PIN reset', description: `${user.username} can sign in with the new PIN.` });
+          onDone();
+        },
+        onError: (failure) => console.error('Reset PIN failed', failure),
+      },
+    );
+  };
+
+  const serverError = resetPin.isError ? errorMessage(resetPin.error, 'Failed to reset the PIN') : null;
+
+  return (
+    <form
+      id={id}
+      onSubmit={handleSubmit}
+      noValidate
+      aria-label={`Reset PIN for ${user.username}`}
+      className="grid gap-3 rounded-lg border bg-muted/40 p-3"
+    >
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <Field id={inputId} label="New PIN" hint="4 digits. Signs the user out everywhere." error={error} className="flex-1">
+          <PasswordInput
+            {...fieldControlProps(inputId, { hint: true, error })}
+            secretName="PIN"
+            value={pin}
+            onChange={(event) => setPin(sanitizePin(event.target.value))}
+            inputMode="numeric"
+            pattern="[0-9]*"
+            maxLength={4}
+            autoComplete="new-password"
+            autoFocus
+            required
+          />
+        </Field>
+        {/* Aligned with the input, above the hint. */}
+        <div className="flex gap-2 sm:mb-6">
+          <Button type="button" variant="outline" onClick={onDone} className="flex-1 sm:flex-none">
+            Cancel
+          </Button>
+          <Button type="submit" aria-disabled={resetPin.isPending || undefined} className="flex-1 sm:flex-none">
+            {resetPin.isPending ? 'Saving...' : 'Save PIN'}
+          </Button>
+        </div>
+      </div>
+      <Alert>{serverError}</Alert>
+    </form>
+  );
+}

@@ -1,0 +1,76 @@
+import { parseList, type CustomerView } from '@crm/projections/domain';
+import type { ReactNode } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { CUSTOMER_FIELD_LABELS } from '../constants/customer-texts';
+import { formatDateTime } from '../utils/format-date';
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-1 py-3 sm:grid-cols-[10rem_1fr] sm:gap-4">
+      <dt className="text-sm font-medium text-muted-foreground">{label}</dt>
+      <dd className="min-w-0 text-sm break-words">{children}</dd>
+    </div>
+  );
+}
+
+const none = <span className="text-muted-foreground">—</span>;
+
+function ListValue({ value, badges = false }: { value: string | string[]; badges?: boolean }) {
+  const items = parseList(value);
+  if (items.length === 0) return none;
+  if (badges) {
+    return (
+      <ul className="flex flex-wrap gap-1.5">
+        {items.map((item, index) => (
+          <li key={`${item}-${index}`} className="max-w-full">
+            <Badge className="max-w-full truncate">{item}</Badge>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <ul className="grid gap-0.5">
+      {items.map((item, index) => (
+        <li key={`${item}-${index}`}>{item}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** Every field of one customer, the phone whole (a single-record answer, DECISIONS.md §3). */
+export function CustomerDetails({ customer }: { customer: CustomerView }) {
+  return (
+    <dl className="divide-y">
+      <Row label={CUSTOMER_FIELD_LABELS.phone}>{customer.phone ? <span className="font-mono tabular-nums">{customer.phone}</span> : none}</Row>
+      <Row label={CUSTOMER_FIELD_LABELS.email}>
+        {customer.email ? (
+          <a href={`mailto:${customer.email}`} className="text-primary underline-offset-4 hover:underline">
+            {customer.email}
+          </a>
+        ) : (
+          none
+        )}
+      </Row>
+      <Row label={CUSTOMER_FIELD_LABELS.address}>{customer.address || none}</Row>
+      <Row label={CUSTOMER_FIELD_LABELS.vehicles}>
+        <ListValue value={customer.vehicleList.length > 0 ? customer.vehicleList : customer.vehicles} badges />
+      </Row>
+      <Row label={CUSTOMER_FIELD_LABELS.pastAppointments}>
+        <ListValue value={customer.pastAppointments} />
+      </Row>
+      <Row label={CUSTOMER_FIELD_LABELS.invoices}>
+        <ListValue value={customer.invoices} />
+      </Row>
+      <Row label={CUSTOMER_FIELD_LABELS.notes}>{customer.notes ? <span className="whitespace-pre-line">{customer.notes}</span> : none}</Row>
+      <Row label="Created">
+        {formatDateTime(customer.createdAt)}
+        {customer.createdBy ? ` by ${customer.createdBy}` : ''}
+      </Row>
+      <Row label="Last modified">
+        {formatDateTime(customer.lastModifiedAt)}
+        {customer.lastModifiedBy ? ` by ${customer.lastModifiedBy}` : ''}
+      </Row>
+    </dl>
+  );
+}

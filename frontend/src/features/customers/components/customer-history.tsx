@@ -1,0 +1,107 @@
+import type { CustomerHistoryEntry } from '@crm/projections/domain';
+import { Alert } from '@/components/ui/alert';
+import { Badge, type BadgeVariant } from '@/components/ui/badge';
+import { Spinner } from '@/components/ui/spinner';
+import { cn } from '@/lib/cn';
+import { useCustomerHistory } from '../api/get-customer-history';
+import { formatDateTime } from '../utils/format-date';
+import { canTimeTravelTo, describeChange, historyActionLabel } from '../utils/history-format';
+import { loadErrorMessage } from '../utils/load-error-message';
+
+const ACTION_VARIANTS: Record<CustomerHistoryEntry['action'], BadgeVariant> = {
+  created: 'success',
+  updated: 'default',
+  deleted: 'destructive',
+};
+
+function HistoryChanges({ entry }: { entry: CustomerHistoryEntry }) {
+  if (entry.changes.length === 0) return null;
+  return (
+    // Spans, not a list: the row is a button, which may hold phrasing content only.
+    <span className="grid gap-1 text-sm">
+      {entry.changes.map((change) => {
+        const { label, from, to } = describeChange(change, entry.action);
+        return (
+          <span key={change.field} className="grid gap-0.5 sm:grid-cols-[8rem_1fr] sm:gap-2">
+            <span className="font-medium text-muted-foreground">{label}</span>
+            <span className="min-w-0 break-words">
+              {from !== null ? (
+                <>
+                  <del className="text-muted-foreground decoration-muted-foreground/60">{from}</del>
+                  <span aria-hidden="true" className="px-1.5 text-muted-foreground">
+                    →
+                  </span>
+                  <span className="sr-only"> changed to </span>
+                </>
+              ) : null}
+              <ins className="no-underline">{to}</ins>
+            </span>
+          </span>
+        );
+      })}
+    </span>
+  );
+}
+
+/**
+ * The customer's history, newest first (DECISIONS.md §4): action, who, when, and each
+ * changed field old → new. Choosing a row shows the customer as it was right after it.
+ */
+export function CustomerHistory({
+  instance,
+  customerId,
+  selected,
+  onSelect,
+}: {
+  instance: string;
+  customerId: string;
+  /** The timestamp of the row being shown, if any. */
+  selected: string | null;
+  onSelect: (entry: CustomerHistoryEntry) => void;
+}) {
+  const history = useCustomerHistory(instance, customerId);
+
+  if (history.isPending) return <Spinner label="Loading history..." />;
+  if (history.isError) return <Alert>Could not load the history: {loadErrorMessage(history.error)}</Alert>;
+  if (history.data.length === 0) return <p className="text-sm text-muted-foreground">No history found</p>;
+
+  return (
+    <ol className="grid gap-2" aria-label="Changes, newest first">
+      {history.data.map((entry) => {
+        const isSelected = selected === entry.timestamp;
+        const clickable = canTimeTravelTo(entry);
+        const header = (
+          <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+            <Badge variant={ACTION_VARIANTS[entry.action]}>{historyActionLabel(entry.action)}</Badge>
+            <span className="text-sm font-medium">{entry.userDisplayName || 'Unknown user'}</span>
+            <time dateTime={entry.timestamp} className="text-xs text-muted-foreground">
+              {formatDateTime(entry.timestamp)}
+            </time>
+          </span>
+        );
+        return (
+          <li key={entry.id} data-testid="history-row">
+            {clickable ? (
+              <button
+                type="button"
+                onClick={() => onSelect(entry)}
+                aria-pressed={isSelected}
+                className={cn(
+                  'grid w-full gap-2 rounded-lg border p-3 text-left transition-colors hover:bg-accent/60',
+                  'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                  isSelected && 'border-primary bg-primary/5 hover:bg-primary/10',
+                )}
+              >
+                {header}
+                <HistoryChanges entry={entry} />
+                <span className="sr-only">Show the customer as it was at this moment</span>
+              </button>
+            ) : (
+              <div className="grid gap-2 rounded-lg border border-dashed p-3">{header}</div>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,54 @@
+import type { CustomerView } from '@crm/projections/domain';
+import { Link } from 'react-router-dom';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Spinner } from '@/components/ui/spinner';
+import { useCustomerJobs } from '../api/get-customer-jobs';
+import { formatDate } from '../utils/format-date';
+import { loadErrorMessage } from '../utils/load-error-message';
+
+/** Whole dollars with thousands separators ('$1,250'); '' for no quote. */
+function formatQuote(quote: string): string {
+  const digits = quote.replace(/\D/g, '');
+  return digits ? `$${Number.parseInt(digits, 10).toLocaleString('en-US')}` : '';
+}
+
+/** The pipeline jobs linked to this customer, newest first (canceled ones too). */
+export function CustomerJobs({ instance, customer, pipelinePath }: { instance: string; customer: CustomerView; pipelinePath: string }) {
+  const jobs = useCustomerJobs(instance, customer);
+
+  if (jobs.isPending) return <Spinner label="Loading jobs..." />;
+  if (jobs.isError) return <Alert>Could not load the jobs: {loadErrorMessage(jobs.error)}</Alert>;
+  if (jobs.data.length === 0) return <p className="text-sm text-muted-foreground">No pipeline jobs for this customer.</p>;
+
+  return (
+    <div className="grid gap-3">
+      <ul className="divide-y rounded-lg border">
+        {jobs.data.map((job) => (
+          <li key={job.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-3 py-2.5 text-sm">
+            <div className="grid min-w-0 gap-0.5">
+              <span className="font-medium">
+                {job.jobNumber ? `Job #${job.jobNumber}` : 'Job'}
+                {job.part ? ` · ${job.part}` : ''}
+              </span>
+              <span className="text-xs text-muted-foreground">
+                {[job.makeModel, job.appointment ? `Appointment ${formatDate(job.appointment)}` : `Created ${formatDate(job.createdAt)}`]
+                  .filter(Boolean)
+                  .join(' · ')}
+              </span>
+            </div>
+            <div className="flex items-center gap-2">
+              {formatQuote(job.quote) ? <span className="tabular-nums">{formatQuote(job.quote)}</span> : null}
+              <Badge variant={job.stage === 'Canceled' ? 'destructive' : job.stage === 'Paid' || job.stage === 'Completed' ? 'success' : 'secondary'}>
+                {job.stage}
+              </Badge>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <Link to={pipelinePath} className="text-sm text-primary underline-offset-4 hover:underline">
+        Open the pipeline
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,284 @@
+import type { CurrentUserView, FeatureKey } from '@crm/projections/domain';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { Badge } from '@/components/ui/badge';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { PlusIcon } from '@/components/ui/icons';
+import type { InstanceLinks } from '@/config/paths';
+import { cn } from '@/lib/cn';
+import { useGreeting } from '../hooks/use-greeting';
+import { AdminAreaIcon, CalendarAreaIcon, CustomersAreaIcon, PipelineAreaIcon } from './area-icons';
+import { RecentActivity } from './recent-activity';
+
+interface Action {
+  label: string;
+  to: string;
+}
+
+interface Area {
+  feature: FeatureKey;
+  title: string;
+  description: string;
+  actions: Action[];
+  icon: ReactNode;
+}
+
+/** The dashboard's areas (spec-platform.md §2 "CRM home"); Administration only for admins. */
+function areasOf(links: InstanceLinks, showAdmin: boolean): Area[] {
+  const areas: Area[] = [
+    {
+      feature: 'pipeline',
+      title: 'Pipeline Management',
+      description: 'Track every job and quote from the first call to the final payment.',
+      actions: [{ label: 'View Pipeline', to: links.pipeline }],
+      icon: <PipelineAreaIcon />,
+    },
+    {
+      feature: 'customers',
+      title: 'Customer Management',
+      description: 'Customers, their vehicles, past services and invoices in one place.',
+      actions: [
+        { label: 'View Customers', to: links.customers },
+        { label: 'Add Customer', to: links.newCustomer },
+      ],
+      icon: <CustomersAreaIcon />,
+    },
+    {
+      feature: 'calendar',
+      title: 'Calendar & Scheduling',
+      description: 'Appointments by day, week or month; drag a job to reschedule it.',
+      actions: [{ label: 'View Calendar', to: links.calendar }],
+      icon: <CalendarAreaIcon />,
+    },
+  ];
+  if (showAdmin) {
+    areas.push({
+      feature: 'admin',
+      title: 'Administration',
+      description: 'Add staff, set their roles and permissions, and lock accounts.',
+      actions: [{ label: 'Admin Dashboard', to: links.admin }],
+      icon: <AdminAreaIcon />,
+    });
+  }
+  return areas;
+}
+
+function ComingSoonBadge() {
+  return <Badge variant="outline">Coming Soon</Badge>;
+}
+
+function AreaCard({ area, enabled }: { area: Area; enabled: boolean }) {
+  const headingId = `area-${area.feature}-heading`;
+  return (
+    <Card className={cn('flex flex-col', !enabled && 'border-dashed bg-muted/40 shadow-none')} aria-labelledby={headingId}>
+      <CardHeader>
+        <div className="flex items-start justify-between gap-2">
+          <span
+            aria-hidden="true"
+            className={cn(
+              'flex size-10 items-center justify-center rounded-lg [&_svg]:size-5',
+              enabled ? 'bg-primary/10 text-primary' : 'bg-muted text-muted-foreground',
+            )}
+          >
+            {area.icon}
+          </span>
+          {enabled ? null : <ComingSoonBadge />}
+        </div>
+        <CardTitle as="h3" id={headingId} className={cn('pt-2 text-base', !enabled && 'text-muted-foreground')}>
+          {area.title}
+        </CardTitle>
+        <CardDescription>{area.description}</CardDescription>
+      </CardHeader>
+      <CardContent className="flex-1" />
+      <CardFooter className="flex-wrap">
+        {area.actions.map((action, index) =>
+          enabled ? (
+            <Link
+              key={action.to}
+              to={action.to}
+              className={buttonVariants({ variant: index === 0 ? 'primary' : 'outline', size: 'sm', className: 'flex-1' })}
+            >
+              {action.label}
+            </Link>
+          ) : (
+            <Button key={action.to} variant="outline" size="sm" disabled className="flex-1">
+              {action.label}
+            </Button>
+          ),
+        )}
+      </CardFooter>
+    </Card>
+  );
+}
+
+/** The /maven home's tiles (spec-working-screens.md §2 "/maven variant"). */
+function Tile({ area, enabled }: { area: Area; enabled: boolean }) {
+  const [primary] = area.actions;
+  const title = area.title.split(' ')[0];
+  return (
+    <Card
+      className={cn(
+        'relative flex items-center gap-3 p-4 transition-colors',
+        enabled ? 'hover:bg-accent/50' : 'border-dashed bg-muted/40 shadow-none',
+      )}
+    >
+      <span
+        aria-hidden="true"
+        className={cn(
+          'flex size-10 shrink-0 items-center justify-center rounded-lg [&_svg]:size-5',
+          enabled ? 'bg-primary/10 text-primary' : 'bg-muted text-muted-foreground',
+        )}
+      >
+        {area.icon}
+      </span>
+      <h3 className="min-w-0 flex-1 font-semibold">
+        {enabled && primary ? (
+          <Link
+            to={primary.to}
+            className="outline-none after:absolute after:inset-0 after:rounded-xl focus-visible:after:ring-2 focus-visible:after:ring-ring"
+          >
+            {title}
+          </Link>
+        ) : (
+          <span className="text-muted-foreground">{title}</span>
+        )}
+      </h3>
+      {enabled ? null : <ComingSoonBadge />}
+    </Card>
+  );
+}
+
+function GettingStarted({ showAdmin }: { showAdmin: boolean }) {
+  const tips = [
+    { title: 'Pipeline', text: 'Add each job as it comes in and move it through the stages from Quote to Paid.' },
+    { title: 'Customers', text: 'Save customers with their vehicles, so a new job can be filled in from their record.' },
+    { title: 'Calendar', text: 'Give jobs an appointment time, then drag them on the calendar to reschedule.' },
+  ];
+  if (showAdmin)
+    tips.push({ title: 'Admin', text: 'Add your staff in the Admin Dashboard and lock accounts that should no longer sign in.' });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle id="getting-started-heading">Getting Started</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <ul aria-labelledby="getting-started-heading" className="grid gap-3 text-sm">
+          {tips.map((tip) => (
+            <li key={tip.title} className="grid gap-0.5">
+              <span className="font-medium">{tip.title}</span>
+              <span className="text-muted-foreground">{tip.text}</span>
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
+  );
+}
+
+function QuickActions({ links, features }: { links: InstanceLinks; features: CurrentUserView['instance']['features'] }) {
+  const actions: Action[] = [];
+  if (features.customers) actions.push({ label: 'Add New Customer', to: links.newCustomer });
+  if (features.pipeline) actions.push({ label: 'Create Pipeline Entry', to: links.pipeline });
+  if (features.calendar) actions.push({ label: 'Schedule Appointment', to: links.calendar });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle id="quick-actions-heading">Quick Actions</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {actions.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No quick actions while every feature is off.</p>
+        ) : (
+          <ul aria-labelledby="quick-actions-heading" className="grid gap-2">
+            {actions.map((action) => (
+              <li key={action.label}>
+                <Link to={action.to} className={buttonVariants({ variant: 'outline', className: 'w-full justify-start' })}>
+                  <PlusIcon />
+                  {action.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function QuickStats() {
+  return (
+    <Card className="border-dashed bg-muted/40 shadow-none">
+      <CardHeader>
+        <div className="flex items-center justify-between gap-2">
+          <CardTitle>Quick Stats</CardTitle>
+          <ComingSoonBadge />
+        </div>
+        <CardDescription>Jobs this week, open quotes and revenue at a glance.</CardDescription>
+      </CardHeader>
+    </Card>
+  );
+}
+
+/**
+ * The instance home: greeting, one card per area (Coming Soon when the feature is off),
+ * Quick Actions, Getting Started and Recent Activity. The /maven home shows tiles instead of cards.
+ */
+export function InstanceDashboard({
+  user,
+  name,
+  links,
+  showAdmin,
+  variant = 'crm',
+}: {
+  user: CurrentUserView;
+  /** The display name, or the username when there is none. */
+  name: string;
+  links: InstanceLinks;
+  showAdmin: boolean;
+  variant?: 'crm' | 'maven';
+}) {
+  const greeting = useGreeting();
+  const { features } = user.instance;
+  const areas = areasOf(links, showAdmin);
+
+  return (
+    <div className="grid gap-8">
+      <div className="grid gap-1">
+        <p className="text-sm font-medium text-primary">{user.instance.displayName || user.instance.name}</p>
+        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">
+          {greeting}, {name}
+        </h1>
+        <p className="text-muted-foreground">Manage your customer relationships and pipeline efficiently.</p>
+      </div>
+
+      <section aria-labelledby="areas-heading" className="grid gap-4">
+        <h2 id="areas-heading" className="sr-only">
+          {variant === 'maven' ? 'Go to' : 'Areas'}
+        </h2>
+        {variant === 'maven' ? (
+          <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+            {areas.map((area) => (
+              <Tile key={area.feature} area={area} enabled={features[area.feature]} />
+            ))}
+          </div>
+        ) : (
+          <div className={cn('grid gap-4 sm:grid-cols-2', areas.length === 4 ? 'xl:grid-cols-4' : 'lg:grid-cols-3')}>
+            {areas.map((area) => (
+              <AreaCard key={area.feature} area={area} enabled={features[area.feature]} />
+            ))}
+          </div>
+        )}
+      </section>
+
+      <div className="grid items-start gap-4 lg:grid-cols-3">
+        <RecentActivity className="lg:col-span-2" />
+        <div className="grid gap-4">
+          {variant === 'maven' ? <QuickStats /> : null}
+          <QuickActions links={links} features={features} />
+          <GettingStarted showAdmin={showAdmin} />
+        </div>
+      </div>
+    </div>
+  );
+}

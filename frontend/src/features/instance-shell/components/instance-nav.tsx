@@ -1,0 +1,44 @@
+import { Link } from 'react-router-dom';
+import { cn } from '@/lib/cn';
+import { type NavItem, navItemState } from '../utils/nav-items';
+
+const itemClasses =
+  'inline-flex h-9 shrink-0 items-center rounded-md px-2.5 text-sm font-medium whitespace-nowrap transition-colors ' +
+  'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
+
+/**
+ * The instance's main navigation. The current page's entry is plain text with
+ * aria-current="page", not a link (spec-platform.md §2: "The link of the current page is inert").
+ */
+export function InstanceNav({ items, pathname, className }: { items: NavItem[]; pathname: string; className?: string }) {
+  return (
+    <nav aria-label="Main" className={className}>
+      <ul className="flex items-center gap-0.5 overflow-x-auto">
+        {items.map((item) => {
+          const state = navItemState(item, pathname);
+          return (
+            <li key={item.to} className="shrink-0">
+              {state === 'page' ? (
+                <span aria-current="page" className={cn(itemClasses, 'bg-accent text-accent-foreground')}>
+                  {item.label}
+                </span>
+              ) : (
+                <Link
+                  to={item.to}
+                  className={cn(
+                    itemClasses,
+                    state === 'section'
+                      ? 'bg-accent/60 text-foreground hover:bg-accent'
+                      : 'text-muted-foreground hover:bg-accent hover:text-accent-foreground',
+                  )}
+                >
+                  {item.label}
+                </Link>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,57 @@
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { useRecentActivity } from '../api/get-recent-activity';
+import { formatRelativeTime } from '../utils/relative-time';
+
+/** The instance's latest events in words (DECISIONS.md §4: Recent Activity is real). */
+export function RecentActivity({ className }: { className?: string }) {
+  const { data: items, isPending, isError, refetch, isFetching } = useRecentActivity();
+  const now = new Date();
+
+  return (
+    <Card className={className}>
+      <CardHeader>
+        <CardTitle id="recent-activity-heading">Recent Activity</CardTitle>
+        <CardDescription>The latest changes in this CRM.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {isPending ? <Spinner size="sm" label="Loading activity..." /> : null}
+        {isError ? (
+          <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-dashed p-4">
+            <p className="text-sm text-muted-foreground">Recent activity is not available right now.</p>
+            <Button variant="outline" size="sm" onClick={() => refetch()} disabled={isFetching}>
+              Try again
+            </Button>
+          </div>
+        ) : null}
+        {items && items.length === 0 ? (
+          <p className="rounded-lg border border-dashed p-4 text-sm text-muted-foreground">
+            No activity yet. Changes to jobs, customers and users will show up here.
+          </p>
+        ) : null}
+        {items && items.length > 0 ? (
+          <ol aria-labelledby="recent-activity-heading" className="grid gap-0 divide-y">
+            {items.map((item, index) => {
+              const when = new Date(item.occurredAt);
+              const valid = !Number.isNaN(when.getTime());
+              return (
+                <li key={item.id ?? `${item.occurredAt}-${index}`} className="grid gap-0.5 py-2.5 first:pt-0 last:pb-0">
+                  <p className="text-sm">{item.summary}</p>
+                  <p className="text-xs text-muted-foreground">
+                    {item.actor.displayName ? <>{item.actor.displayName} · </> : null}
+                    {valid ? (
+                      <time dateTime={when.toISOString()} title={when.toLocaleString()}>
+                        {formatRelativeTime(when, now)}
+                      </time>
+                    ) : null}
+                  </p>
+                </li>
+              );
+            })}
+          </ol>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}

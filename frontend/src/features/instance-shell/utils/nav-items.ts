@@ -1,0 +1,38 @@
+import type { Features } from '@crm/projections/domain';
+import type { InstanceFamily, InstanceLinks } from '@/config/paths';
+
+export interface NavItem {
+  label: string;
+  to: string;
+}
+
+/**
+ * The signed-in navigation (spec-platform.md §2): Home, Pipeline, Customers, Calendar, and
+ * Admin for admins; the /maven family has no Calendar link. Features the instance has off are
+ * left out (the dashboard shows them as Coming Soon).
+ */
+export function navItems({
+  links,
+  family,
+  features,
+  showAdmin,
+}: {
+  links: InstanceLinks;
+  family: InstanceFamily;
+  features: Features;
+  showAdmin: boolean;
+}): NavItem[] {
+  const items: NavItem[] = [{ label: 'Home', to: links.home }];
+  if (features.pipeline) items.push({ label: 'Pipeline', to: links.pipeline });
+  if (features.customers) items.push({ label: 'Customers', to: links.customers });
+  if (features.calendar && family !== 'maven') items.push({ label: 'Calendar', to: links.calendar });
+  if (features.admin && showAdmin) items.push({ label: 'Admin', to: links.admin });
+  return items;
+}
+
+/** 'page' for the current page (its link is inert), 'section' below it (e.g. a customer form), else null. */
+export function navItemState(item: NavItem, pathname: string): 'page' | 'section' | null {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (path === item.to) return 'page';
+  return path.startsWith(`${item.to}/`) ? 'section' : null;
+}

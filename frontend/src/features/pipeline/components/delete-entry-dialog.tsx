@@ -1,0 +1,54 @@
+import { errorMessage } from '@/lib/api-error';
+import { toast } from '@/lib/toast';
+import { useDeleteJob } from '../api/delete-job';
+import { jobLabel } from '../utils/entry-title';
+import { ConfirmDialog } from './confirm-dialog';
+
+export const DELETE_ENTRY_FAILED = 'Failed to delete entry';
+
+/** The text of the Confirm Delete dialog (spec §5). */
+export function deleteEntryQuestion(name: string): string {
+  return `Are you sure you want to delete this entry for ${name}? This action cannot be undone.`;
+}
+
+/** Confirm Delete, then DELETE the job; `onDeleted` runs once it is gone. */
+export function DeleteEntryDialog({
+  instance,
+  job,
+  open,
+  onOpenChange,
+  onDeleted,
+}: {
+  instance: string;
+  job: { id: string; name: string; jobNumber: string };
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onDeleted?: () => void;
+}) {
+  const deleteJob = useDeleteJob(instance);
+
+  const handleConfirm = () => {
+    deleteJob.mutate(job.id, {
+      onSuccess: () => {
+        onOpenChange(false);
+        onDeleted?.();
+      },
+      onError: (error) => {
+        console.error('Delete entry failed', error);
+        toast({ title: DELETE_ENTRY_FAILED, description: errorMessage(error, DELETE_ENTRY_FAILED), variant: 'destructive' });
+      },
+    });
+  };
+
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Confirm Delete"
+      description={deleteEntryQuestion(jobLabel(job))}
+      confirmLabel={deleteJob.isPending ? 'Deleting...' : 'Delete'}
+      pending={deleteJob.isPending}
+      onConfirm={handleConfirm}
+    />
+  );
+}

@@ -1,0 +1,128 @@
+import { useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { ArrowLeftIcon } from '@/components/ui/icons';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-error';
+import { useJob } from '../api/get-job';
+import type { JobHistoryRow } from '../types/job-schema';
+import { formatDateTime } from '../utils/date-time';
+import { entryDialogTitle, jobLabel } from '../utils/entry-title';
+import { historyActionLabel } from '../utils/history-format';
+import { ConfirmDialog } from './confirm-dialog';
+import { EntryEditor } from './entry-editor';
+import { JobHistoryView } from './job-history-view';
+import { JobSnapshotView } from './job-snapshot-view';
+
+export type EntryDialogTarget = { kind: 'new' } | { kind: 'edit'; jobId: string };
+
+export const UNSAVED_CHANGES_MESSAGE = 'You have unsaved changes. Are you sure you want to close without saving?';
+
+type View = { kind: 'form' } | { kind: 'history' } | { kind: 'version'; row: JobHistoryRow };
+
+/**
+ * The entry dialog: the form, the job's history, and a past version of it. Closing by the
+ * backdrop, Escape or the X asks first when there are unsaved changes (spec §4).
+ */
+export function EntryDialog({
+  instance,
+  target,
+  currentUserName,
+  onClose,
+}: {
+  instance: string;
+  target: EntryDialogTarget;
+  currentUserName: string;
+  onClose: () => void;
+}) {
+  const jobId = target.kind === 'edit' ? target.jobId : null;
+  const loaded = useJob(instance, jobId);
+  const [dirty, setDirty] = useState(false);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const [view, setView] = useState<View>({ kind: 'form' });
+
+  const handleOpenChange = (open: boolean) => {
+    if (open) return;
+    if (dirty) setConfirmDiscard(true);
+    else onClose();
+  };
+
+  const job = loaded.data?.job ?? null;
+  const title =
+    view.kind === 'form'
+      ? jobId && !job
+        ? 'Edit Entry'
+        : entryDialogTitle(job)
+      : view.kind === 'history'
+        ? `History for ${job ? jobLabel(job) : 'Entry'}`
+        : `${job ? jobLabel(job) : 'Entry'} as of ${formatDateTime(view.row.timestamp)}`;
+  const description =
+    view.kind === 'form'
+      ? job
+        ? `Created ${formatDateTime(job.createdAt)}${job.createdBy ? ` by ${job.createdBy}` : ''}`
+        : 'Fill in what you know; a blank Job Number is assigned automatically.'
+      : view.kind === 'history'
+        ? 'Newest first. Choose a change to see the whole entry as it was right after it.'
+        : `${historyActionLabel(view.row.action)}${view.row.userDisplayName ? ` by ${view.row.userDisplayName}` : ''}. Read-only.`;
+
+  return (
+    <Dialog open onOpenChange={handleOpenChange}>
+      <DialogContent
+        className="max-h-[90dvh] max-w-3xl"
+        // Escape closes the open autocomplete list first, not the dialog.
+        onEscapeKeyDown={(event) => {
+          if (document.activeElement?.getAttribute('aria-expanded') === 'true') event.preventDefault();
+        }}
+      >
+        <DialogHeader>
+          {view.kind !== 'form' ? (
+            <Button
+              variant="ghost"
+              size="sm"
+              className="-ml-2 self-start"
+              onClick={() => setView(view.kind === 'version' ? { kind: 'history' } : { kind: 'form' })}
+            >
+              <ArrowLeftIcon />
+              Back
+            </Button>
+          ) : null}
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
+        </DialogHeader>
+
+        {jobId && loaded.isPending ? <Spinner label="Loading entry..." className="py-8" /> : null}
+        {jobId && loaded.isError ? <Alert>{errorMessage(loaded.error, 'Failed to load entry')}</Alert> : null}
+        {!jobId || loaded.data ? (
+          <EntryEditor
+            key={jobId ?? 'new'}
+            instance={instance}
+            initial={loaded.data ?? null}
+            currentUserName={currentUserName}
+            hidden={view.kind !== 'form'}
+            onDirtyChange={setDirty}
+            onClose={onClose}
+            onShowHistory={() => setView({ kind: 'history' })}
+          />
+        ) : null}
+        {jobId && view.kind === 'history' ? (
+          <JobHistoryView instance={instance} jobId={jobId} onOpenVersion={(row) => setView({ kind: 'version', row })} />
+        ) : null}
+        {jobId && view.kind === 'version' ? <JobSnapshotView instance={instance} jobId={jobId} asOf={view.row.timestamp} /> : null}
+      </DialogContent>
+
+      <ConfirmDialog
+        open={confirmDiscard}
+        onOpenChange={setConfirmDiscard}
+        title="Unsaved changes"
+        description={UNSAVED_CHANGES_MESSAGE}
+        cancelLabel="Keep Editing"
+        confirmLabel="Close Without Saving"
+        onConfirm={() => {
+          setConfirmDiscard(false);
+          onClose();
+        }}
+      />
+    </Dialog>
+  );
+}

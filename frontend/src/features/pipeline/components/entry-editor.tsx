@@ -1,0 +1,401 @@
+import {
+  CANCELED_STAGE,
+  DURATION_CHOICES,
+  formatPhoneAsTyped,
+  INITIAL_STAGE,
+  JOB_LIMITS,
+  JOB_TYPES,
+  type JobView,
+  type Stage,
+} from '@crm/projections/domain';
+import { type FormEvent, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { DialogFooter } from '@/components/ui/dialog';
+import { Field } from '@/components/ui/field';
+import { HistoryIcon, TrashIcon } from '@/components/ui/icons';
+import { Input, Textarea } from '@/components/ui/input';
+import { errorMessage } from '@/lib/api-error';
+import { cn } from '@/lib/cn';
+import { useCancelJob } from '../api/cancel-job';
+import { useCreateJob } from '../api/create-job';
+import { getCustomerContact } from '../api/get-customer-contact';
+import type { LoadedJob } from '../api/get-job';
+import { userChoiceName, useUserChoices } from '../api/get-user-choices';
+import { useReopenJob } from '../api/reopen-job';
+import type { CustomerSuggestionView } from '../api/search-customer-suggestions';
+import { conflictingJob, useUpdateJob } from '../api/update-job';
+import { formatDateTime, formatDuration } from '../utils/date-time';
+import { type EntryForm, type EntryTextField, emptyEntryForm, entryFormFromJob, entryPayload, entryProblem } from '../utils/entry-form';
+import { sanitizeQuote } from '../utils/quote';
+import { saveErrorText } from '../utils/save-error';
+import { ChoiceSelect } from './choice-select';
+import { CustomerNameField } from './customer-name-field';
+import { DeleteEntryDialog } from './delete-entry-dialog';
+import { StageBar } from './stage-bar';
+
+const fieldId = (field: keyof EntryForm) => `entry-${field}`;
+
+/** What each box keeps of what is typed (spec §5). */
+const SANITIZE: Partial<Record<EntryTextField, (value: string) => string>> = {
+  phone: formatPhoneAsTyped,
+  quote: sanitizeQuote,
+  vin: (value) => value.toUpperCase(),
+};
+
+const JOB_TYPE_CHOICES = JOB_TYPES.map((type) => ({ value: type, label: type }));
+const DURATION_OPTIONS = DURATION_CHOICES.map((minutes) => ({ value: String(minutes), label: formatDuration(minutes) }));
+
+/** How a linked customer is described under the Name box. */
+interface LinkedCustomer {
+  id: string;
+  label: string;
+}
+
+/**
+ * The entry form (add or edit). `initial` is the job read on its own (whole phone, ETag);
+ * null for a new entry. Cancel Job and Reopen act at once on a saved job (they are
+ * commands of their own); on a new one they set the stage to be saved.
+ */
+export function EntryEditor({
+  instance,
+  initial,
+  currentUserName,
+  hidden,
+  onDirtyChange,
+  onClose,
+  onShowHistory,
+}: {
+  instance: string;
+  initial: LoadedJob | null;
+  currentUserName: string;
+  hidden: boolean;
+  onDirtyChange: (dirty: boolean) => void;
+  onClose: () => void;
+  onShowHistory: () => void;
+}) {
+  const [base, setBase] = useState<LoadedJob | null>(initial);
+  const [form, setForm] = useState<EntryForm>(() => (initial ? entryFormFromJob(initial.job) : emptyEntryForm(currentUserName)));
+  const [linked, setLinked] = useState<LinkedCustomer | null>(() =>
+    initial?.job.customerId ? { id: initial.job.customerId, label: 'Linked to a customer record' } : null,
+  );
+  const [error, setError] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<JobView | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const users = useUserChoices(instance);
+  const createJob = useCreateJob(instance);
+  const updateJob = useUpdateJob(instance);
+  const cancelJob = useCancelJob(instance);
+  const reopenJob = useReopenJob(instance);
+  const saving = createJob.isPending || updateJob.isPending;
+  const canceled = form.stage === CANCELED_STAGE;
+  const userChoices = (users.data ?? []).map((user) => ({ value: userChoiceName(user), label: userChoiceName(user) }));
+
+  const change = (patch: Partial<EntryForm>) => {
+    setForm((current) => ({ ...current, ...patch }));
+    onDirtyChange(true);
+  };
+  const text = (field: EntryTextField) => (event: { target: { value: string } }) => {
+    const sanitize = SANITIZE[field];
+    change({ [field]: sanitize ? sanitize(event.target.value) : event.target.value });
+  };
+
+  const handleChooseCustomer = (customer: CustomerSuggestionView) => {
+    const vehicle = customer.vehicles[0];
+    setLinked({ id: customer.id, label: `Linked to customer ${customer.number !== null ? `#${customer.number} ` : ''}${customer.name}`.trim() });
+    setForm((current) => ({
+      ...current,
+      name: customer.name || current.name,
+      customerId: customer.id,
+      makeModel: vehicle && !customer.vehicles.includes(current.makeModel) ? vehicle : current.makeModel,
+    }));
+    onDirtyChange(true);
+    // Suggestions carry a masked phone; the customer read on its own has it whole.
+    getCustomerContact(instance, customer.id)
+      .then((contact) => {
+        if (!contact.phoneDigits) return;
+        setForm((current) => (current.customerId === contact.id ? { ...current, phone: formatPhoneAsTyped(contact.phoneDigits) } : current));
+      })
+      .catch((failure: unknown) => console.error('Reading the chosen customer failed', failure));
+  };
+
+  const handleUnlink = () => {
+    setLinked(null);
+    change({ customerId: null });
+  };
+
+  /** After Cancel Job / Reopen on a saved job: take the new stage, and the new ETag only if nobody else saved meanwhile. */
+  const adoptStageChange = (saved: LoadedJob) => {
+    setForm((current) => ({ ...current, stage: saved.job.stage }));
+    setBase((current) => (current && saved.job.revision === current.job.revision + 1 ? saved : current));
+  };
+
+  const handleCancelJob = () => {
+    setError(null);
+    if (!base) return change({ stage: CANCELED_STAGE });
+    cancelJob.mutate(base.job.id, {
+      onSuccess: adoptStageChange,
+      onError: (failure) => setError(errorMessage(failure, 'Failed to cancel job')),
+    });
+  };
+
+  const handleReopen = () => {
+    setError(null);
+    if (!base) return change({ stage: INITIAL_STAGE });
+    reopenJob.mutate(base.job.id, {
+      onSuccess: adoptStageChange,
+      onError: (failure) => setError(errorMessage(failure, 'Failed to reopen job')),
+    });
+  };
+
+  const handleLoadCurrent = () => {
+    if (!conflict) return;
+    setBase({ job: conflict, etag: `"${conflict.revision}"` });
+    setForm(entryFormFromJob(conflict));
+    setLinked(conflict.customerId ? { id: conflict.customerId, label: 'Linked to a customer record' } : null);
+    setConflict(null);
+    setError(null);
+    onDirtyChange(false);
+  };
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (saving) return;
+    const payload = entryPayload(form, base?.job);
+    const problem = entryProblem(payload);
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setError(null);
+    setConflict(null);
+    const done = () => {
+      onDirtyChange(false);
+      onClose();
+    };
+    if (!base) {
+      createJob.mutate(payload, {
+        onSuccess: done,
+        onError: (failure) => {
+          console.error('Create entry failed', failure);
+          setError(saveErrorText(failure, 'create'));
+        },
+      });
+      return;
+    }
+    updateJob.mutate(
+      { jobId: base.job.id, entry: payload, etag: base.etag },
+      {
+        onSuccess: done,
+        onError: (failure) => {
+          console.error('Update entry failed', failure);
+          setConflict(conflictingJob(failure));
+          setError(saveErrorText(failure, 'update'));
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={handleSubmit} noValidate className={cn('grid gap-5', hidden && 'hidden')}>
+      <div className="grid gap-2">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <span className="text-sm font-medium">Stage</span>
+          {canceled ? (
+            <div className="flex items-center gap-2">
+              <span className="inline-flex items-center gap-1 text-sm font-semibold text-destructive">Canceled ✕</span>
+              <Button variant="outline" size="sm" onClick={handleReopen} aria-disabled={reopenJob.isPending || undefined}>
+                Reopen
+              </Button>
+            </div>
+          ) : (
+            <Button
+              variant="outline"
+              size="sm"
+              className="text-destructive hover:text-destructive"
+              onClick={handleCancelJob}
+              aria-disabled={cancelJob.isPending || undefined}
+            >
+              Cancel Job
+            </Button>
+          )}
+        </div>
+        <StageBar value={form.stage} disabled={canceled} onChange={(stage: Stage) => change({ stage })} />
+      </div>
+
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field id={fieldId('jobNumber')} label="Job Number">
+          <Input
+            id={fieldId('jobNumber')}
+            value={form.jobNumber}
+            onChange={text('jobNumber')}
+            placeholder="Auto-generated"
+            maxLength={JOB_LIMITS.jobNumber}
+            autoComplete="off"
+          />
+        </Field>
+        <Field
+          id={fieldId('name')}
+          label="Name"
+          hint={
+            linked ? (
+              <span className="flex flex-wrap items-center gap-x-2">
+                <span>{linked.label}</span>
+                <button type="button" className="font-medium text-primary underline-offset-4 hover:underline" onClick={handleUnlink}>
+                  Unlink
+                </button>
+              </span>
+            ) : undefined
+          }
+        >
+          <CustomerNameField
+            id={fieldId('name')}
+            instance={instance}
+            value={form.name}
+            onChange={(name) => change({ name })}
+            onChoose={handleChooseCustomer}
+          />
+        </Field>
+        <Field id={fieldId('phone')} label="Phone">
+          <Input
+            id={fieldId('phone')}
+            type="tel"
+            inputMode="numeric"
+            value={form.phone}
+            onChange={text('phone')}
+            placeholder="555-123-4567"
+            maxLength={12}
+            autoComplete="off"
+          />
+        </Field>
+        <Field id={fieldId('part')} label="Part">
+          <Input id={fieldId('part')} value={form.part} onChange={text('part')} maxLength={JOB_LIMITS.part} autoComplete="off" />
+        </Field>
+        <Field id={fieldId('makeModel')} label="Vehicle">
+          <Input
+            id={fieldId('makeModel')}
+            value={form.makeModel}
+            onChange={text('makeModel')}
+            placeholder="2018 Toyota Camry"
+            maxLength={JOB_LIMITS.makeModel}
+            autoComplete="off"
+          />
+        </Field>
+        <Field id={fieldId('vin')} label="VIN">
+          <Input
+            id={fieldId('vin')}
+            value={form.vin}
+            onChange={text('vin')}
+            maxLength={JOB_LIMITS.vin}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            className="font-mono uppercase"
+          />
+        </Field>
+        <Field id={fieldId('quote')} label="Quote">
+          <div className="relative">
+            <span aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-muted-foreground">
+              $
+            </span>
+            <Input
+              id={fieldId('quote')}
+              inputMode="numeric"
+              value={form.quote}
+              onChange={text('quote')}
+              placeholder="0"
+              maxLength={9}
+              autoComplete="off"
+              className="pl-7 tabular-nums"
+            />
+          </div>
+        </Field>
+        <Field id={fieldId('createdAt')} label="Date Created">
+          <Input id={fieldId('createdAt')} value={formatDateTime(form.createdAt)} readOnly tabIndex={-1} className="bg-muted/50 text-muted-foreground" />
+        </Field>
+        <Field id={fieldId('csr')} label="CSR">
+          <ChoiceSelect id={fieldId('csr')} value={form.csr} choices={userChoices} onChange={(csr) => change({ csr })} placeholder="Select CSR" />
+        </Field>
+        <Field id={fieldId('jobType')} label="Job Type">
+          <ChoiceSelect
+            id={fieldId('jobType')}
+            value={form.jobType}
+            choices={JOB_TYPE_CHOICES}
+            onChange={(jobType) => change({ jobType })}
+            placeholder="Select job type"
+          />
+        </Field>
+        <Field id={fieldId('appointment')} label="Appointment">
+          <Input id={fieldId('appointment')} type="datetime-local" step={900} value={form.appointment} onChange={text('appointment')} />
+        </Field>
+        <Field id={fieldId('duration')} label="Duration">
+          <ChoiceSelect
+            id={fieldId('duration')}
+            value={form.duration}
+            choices={DURATION_OPTIONS}
+            onChange={(duration) => change({ duration })}
+            placeholder="Select duration"
+          />
+        </Field>
+        <Field id={fieldId('tech')} label="Tech">
+          <ChoiceSelect id={fieldId('tech')} value={form.tech} choices={userChoices} onChange={(tech) => change({ tech })} placeholder="Select tech" />
+        </Field>
+        <Field id={fieldId('notes')} label="Notes" className="sm:col-span-2">
+          <Textarea id={fieldId('notes')} value={form.notes} onChange={text('notes')} maxLength={JOB_LIMITS.notes} rows={3} />
+        </Field>
+      </div>
+
+      <Alert>
+        {error ? (
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <span>{error}</span>
+            {conflict ? (
+              <Button variant="outline" size="sm" onClick={handleLoadCurrent}>
+                Load current version
+              </Button>
+            ) : null}
+          </div>
+        ) : null}
+      </Alert>
+
+      <DialogFooter className="sm:justify-between">
+        <div className="flex flex-col-reverse gap-2 sm:flex-row">
+          {base ? (
+            <>
+              <Button variant="outline" onClick={onShowHistory}>
+                <HistoryIcon />
+                History
+              </Button>
+              <Button variant="outline" className="text-destructive hover:bg-destructive/10 hover:text-destructive" onClick={() => setConfirmDelete(true)}>
+                <TrashIcon />
+                Delete Entry
+              </Button>
+            </>
+          ) : null}
+        </div>
+        <div className="flex flex-col-reverse gap-2 sm:flex-row">
+          <Button variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" aria-disabled={saving || undefined}>
+            {saving ? 'Saving...' : base ? 'Save Changes' : 'Add Entry'}
+          </Button>
+        </div>
+      </DialogFooter>
+
+      {base ? (
+        <DeleteEntryDialog
+          instance={instance}
+          job={base.job}
+          open={confirmDelete}
+          onOpenChange={setConfirmDelete}
+          onDeleted={() => {
+            onDirtyChange(false);
+            onClose();
+          }}
+        />
+      ) : null}
+    </form>
+  );
+}

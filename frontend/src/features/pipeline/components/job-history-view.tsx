@@ -1,0 +1,68 @@
+import { Alert } from '@/components/ui/alert';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-error';
+import { useJobHistory } from '../api/get-job-history';
+import type { JobHistoryRow } from '../types/job-schema';
+import { formatDateTime } from '../utils/date-time';
+import { EMPTY_VALUE, formatHistoryValue, historyActionLabel, historyFieldLabel } from '../utils/history-format';
+
+/**
+ * Who changed what and when, newest first, each changed field with its old and new value
+ * (DECISIONS.md §4). A row opens the job as it was right after that change.
+ */
+export function JobHistoryView({ instance, jobId, onOpenVersion }: { instance: string; jobId: string; onOpenVersion: (row: JobHistoryRow) => void }) {
+  const history = useJobHistory(instance, jobId);
+
+  if (history.isPending) return <Spinner label="Loading history..." className="py-6" />;
+  if (history.isError) return <Alert>{errorMessage(history.error, 'Failed to load history')}</Alert>;
+  if (history.data.length === 0) return <p className="py-6 text-center text-sm text-muted-foreground">No history found</p>;
+
+  return (
+    <ol className="grid gap-2" aria-label="Changes, newest first">
+      {history.data.map((row) => (
+        <li key={row.id}>
+          <button
+            type="button"
+            onClick={() => onOpenVersion(row)}
+            className="grid w-full gap-2 rounded-lg border bg-background p-3 text-left text-sm transition-colors hover:bg-accent/60 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          >
+            <span className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+              <span className="font-semibold">{historyActionLabel(row.action)}</span>
+              <span className="text-xs text-muted-foreground">
+                {row.userDisplayName ? `${row.userDisplayName} · ` : ''}
+                <time dateTime={row.timestamp}>{formatDateTime(row.timestamp)}</time>
+              </span>
+            </span>
+            {row.changes.length > 0 ? (
+              <ul className="grid gap-1">
+                {row.changes.map((change) => {
+                  const before = formatHistoryValue(change.field, change.oldValue);
+                  const after = formatHistoryValue(change.field, change.newValue);
+                  const showBefore = !(row.action === 'created' && before === EMPTY_VALUE);
+                  return (
+                    <li key={change.field} className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-2 text-xs sm:text-sm">
+                      <span className="text-muted-foreground">{historyFieldLabel(change.field)}</span>
+                      <span className="min-w-0 break-words">
+                        {showBefore ? (
+                          <>
+                            <del className="text-muted-foreground decoration-muted-foreground/60">{before}</del>
+                            <span aria-hidden="true" className="px-1.5 text-muted-foreground">
+                              →
+                            </span>
+                            <span className="sr-only"> changed to </span>
+                          </>
+                        ) : null}
+                        <ins className="font-medium no-underline">{after}</ins>
+                      </span>
+                    </li>
+                  );
+                })}
+              </ul>
+            ) : null}
+            <span className="text-xs text-primary">View this version</span>
+          </button>
+        </li>
+      ))}
+    </ol>
+  );
+}

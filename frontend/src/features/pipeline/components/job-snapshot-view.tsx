@@ -1,0 +1,46 @@
+import { formatQuote, type JobView } from '@crm/projections/domain';
+import type { ReactNode } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-error';
+import { useJobAsOf } from '../api/get-job';
+import { formatDateTime, formatDuration } from '../utils/date-time';
+import { displayPhone } from '../utils/phone';
+import { StageBadge } from './stage-badge';
+
+function rows(job: JobView): Array<[string, ReactNode]> {
+  return [
+    ['Job Number', job.jobNumber],
+    ['Name', job.name],
+    ['Phone', displayPhone(job.phone)],
+    ['Part', job.part],
+    ['Vehicle', job.makeModel],
+    ['VIN', job.vin],
+    ['Quote', formatQuote(job.quote)],
+    ['Stage', <StageBadge key="stage" stage={job.stage} />],
+    ['Date Created', formatDateTime(job.createdAt)],
+    ['CSR', job.csr],
+    ['Job Type', job.jobType],
+    ['Appointment', formatDateTime(job.appointment)],
+    ['Duration', formatDuration(job.duration)],
+    ['Tech', job.tech],
+    ['Notes', job.notes],
+  ];
+}
+
+/** Time travel (DECISIONS.md §4): the whole job as it was at `asOf`, read-only. */
+export function JobSnapshotView({ instance, jobId, asOf }: { instance: string; jobId: string; asOf: string }) {
+  const snapshot = useJobAsOf(instance, jobId, asOf);
+  if (snapshot.isPending) return <Spinner label="Loading this version..." className="py-6" />;
+  if (snapshot.isError) return <Alert>{errorMessage(snapshot.error, 'Failed to load this version')}</Alert>;
+  return (
+    <dl aria-label="Entry as it was" className="grid gap-x-6 gap-y-3 rounded-lg border bg-muted/30 p-4 text-sm sm:grid-cols-2">
+      {rows(snapshot.data).map(([label, value]) => (
+        <div key={label} className={label === 'Notes' ? 'grid gap-0.5 sm:col-span-2' : 'grid gap-0.5'}>
+          <dt className="text-xs font-medium text-muted-foreground">{label}</dt>
+          <dd className="min-h-5 break-words whitespace-pre-wrap">{value || <span className="text-muted-foreground">—</span>}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

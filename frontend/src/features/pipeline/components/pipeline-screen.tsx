@@ -1,0 +1,104 @@
+import type { JobView } from '@crm/projections/domain';
+import { useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { PlusIcon } from '@/components/ui/icons';
+import { Spinner } from '@/components/ui/spinner';
+import { useJobs } from '../api/get-jobs';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { DeleteEntryDialog } from './delete-entry-dialog';
+import { EntryDialog, type EntryDialogTarget } from './entry-dialog';
+import { PipelineCards } from './pipeline-cards';
+import { PipelineTable } from './pipeline-table';
+import { emptyText, pipelineErrorText, showingText } from '../utils/list-texts';
+import { type PipelineFilters, PipelineToolbar } from './pipeline-toolbar';
+
+export const SEARCH_DEBOUNCE_MS = 300;
+
+const INITIAL_FILTERS: PipelineFilters = { search: '', sort: 'stage', stage: null, showCanceled: false };
+
+/**
+ * The pipeline (spec §2 and the Maven extras, DECISIONS.md §1): search, sorts, stage filter
+ * and the canceled toggle, all on the server, a page at a time.
+ */
+export function PipelineScreen({ instance, currentUserName }: { instance: string; currentUserName: string }) {
+  const [filters, setFilters] = useState<PipelineFilters>(INITIAL_FILTERS);
+  const search = useDebouncedValue(filters.search.trim(), SEARCH_DEBOUNCE_MS);
+  const [dialog, setDialog] = useState<EntryDialogTarget | null>(null);
+  const [deleting, setDeleting] = useState<JobView | null>(null);
+
+  const jobs = useJobs(instance, {
+    q: search,
+    sort: filters.sort,
+    stage: filters.stage,
+    canceled: filters.showCanceled ? 'only' : 'hide',
+  });
+  const items = jobs.data?.pages.flatMap((page) => page.items) ?? [];
+  const total = jobs.data?.pages[0]?.total ?? 0;
+
+  const handleEdit = (job: JobView) => setDialog({ kind: 'edit', jobId: job.id });
+
+  return (
+    <div className="grid gap-6">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div className="grid gap-1">
+          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Pipeline</h1>
+          <p className="text-muted-foreground">Manage your parts quotes and customer pipeline.</p>
+        </div>
+        <Button onClick={() => setDialog({ kind: 'new' })} className="self-start sm:self-auto">
+          <PlusIcon />
+          Add New Entry
+        </Button>
+      </div>
+
+      <PipelineToolbar filters={filters} onChange={setFilters} />
+
+      <section aria-label="Entries" aria-busy={jobs.isFetching || undefined} className="grid gap-4">
+        {jobs.isPending ? (
+          <Spinner label="Loading entries..." className="py-8" />
+        ) : jobs.isError && !jobs.data ? (
+          <Alert>{pipelineErrorText(jobs.error)}</Alert>
+        ) : items.length === 0 ? (
+          <p className="rounded-xl border border-dashed px-4 py-12 text-center text-muted-foreground">{emptyText(search)}</p>
+        ) : (
+          <>
+            <div className="hidden lg:block">
+              <PipelineTable instance={instance} jobs={items} onEdit={handleEdit} onDelete={setDeleting} />
+            </div>
+            <div className="lg:hidden">
+              <PipelineCards instance={instance} jobs={items} onEdit={handleEdit} />
+            </div>
+          </>
+        )}
+        {jobs.data ? (
+          <div className="flex flex-col items-center gap-3 sm:flex-row sm:justify-between">
+            <p className="text-sm text-muted-foreground" aria-live="polite">
+              {showingText(items.length, total, search)}
+            </p>
+            {jobs.hasNextPage ? (
+              <Button variant="outline" onClick={() => jobs.fetchNextPage()} disabled={jobs.isFetchingNextPage}>
+                {jobs.isFetchingNextPage ? 'Loading...' : 'Load more'}
+              </Button>
+            ) : null}
+          </div>
+        ) : null}
+        {jobs.isError && jobs.data ? <Alert>{pipelineErrorText(jobs.error)}</Alert> : null}
+      </section>
+
+      <p className="text-center text-xs text-muted-foreground">All customer data is encrypted and secure.</p>
+
+      {dialog ? (
+        <EntryDialog
+          key={dialog.kind === 'edit' ? dialog.jobId : 'new'}
+          instance={instance}
+          target={dialog}
+          currentUserName={currentUserName}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {deleting ? (
+        <DeleteEntryDialog instance={instance} job={deleting} open onOpenChange={(open) => !open && setDeleting(null)} />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { formatQuote, type JobView } from '@crm/projections/domain';
+import { Button } from '@/components/ui/button';
+import { PencilIcon, TrashIcon } from '@/components/ui/icons';
+import { formatDateTime } from '../utils/date-time';
+import { jobLabel } from '../utils/entry-title';
+import { displayPhone } from '../utils/phone';
+import { InlineStageSelect } from './inline-stage-select';
+
+const COLUMNS = ['Job #', 'Name', 'Phone', 'Part', 'Vehicle', 'Quote', 'Stage', 'Appointment', 'Actions'] as const;
+
+/** The desktop list (spec §2): one row per job, the stage changeable in place. */
+export function PipelineTable({
+  instance,
+  jobs,
+  onEdit,
+  onDelete,
+}: {
+  instance: string;
+  jobs: JobView[];
+  onEdit: (job: JobView) => void;
+  onDelete: (job: JobView) => void;
+}) {
+  return (
+    <div className="overflow-x-auto rounded-xl border bg-card shadow-sm">
+      <table className="w-full text-sm">
+        <thead>
+          <tr className="border-b bg-muted/50 text-left text-xs font-medium tracking-wide text-muted-foreground uppercase">
+            {COLUMNS.map((column) => (
+              <th
+                key={column}
+                scope="col"
+                className={column === 'Quote' ? 'px-3 py-3 text-right' : column === 'Actions' ? 'px-3 py-3 text-right' : 'px-3 py-3'}
+              >
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.map((job) => (
+            <tr key={job.id} className="border-b align-middle last:border-0 hover:bg-muted/30">
+              <td className="px-3 py-2.5 font-mono text-xs whitespace-nowrap text-muted-foreground">{job.jobNumber}</td>
+              <th scope="row" className="max-w-48 px-3 py-2.5 text-left font-medium">
+                <span className="line-clamp-2 break-words">{job.name || <span className="text-muted-foreground">—</span>}</span>
+              </th>
+              <td className="px-3 py-2.5 whitespace-nowrap tabular-nums">{displayPhone(job.phone)}</td>
+              <td className="max-w-40 px-3 py-2.5">
+                <span className="line-clamp-2 break-words">{job.part}</span>
+              </td>
+              <td className="max-w-40 px-3 py-2.5">
+                <span className="line-clamp-2 break-words">{job.makeModel}</span>
+              </td>
+              <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">{formatQuote(job.quote)}</td>
+              <td className="px-3 py-2.5">
+                <InlineStageSelect instance={instance} jobId={job.id} stage={job.stage} label={jobLabel(job)} />
+              </td>
+              <td className="px-3 py-2.5 text-xs whitespace-nowrap text-muted-foreground">{formatDateTime(job.appointment)}</td>
+              <td className="px-3 py-2.5">
+                <div className="flex justify-end gap-1">
+                  <Button variant="ghost" size="sm" onClick={() => onEdit(job)} aria-label={`Edit ${jobLabel(job)}`}>
+                    <PencilIcon />
+                    Edit
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                    onClick={() => onDelete(job)}
+                    aria-label={`Delete ${jobLabel(job)}`}
+                  >
+                    <TrashIcon />
+                    Delete
+                  </Button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

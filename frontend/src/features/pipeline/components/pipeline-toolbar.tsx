@@ -1,0 +1,109 @@
+import { type JobSort, type Stage, STAGES } from '@crm/projections/domain';
+import { Button } from '@/components/ui/button';
+import { SearchIcon } from '@/components/ui/icons';
+import { Input } from '@/components/ui/input';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { cn } from '@/lib/cn';
+
+/** The sort select's choices (the Maven variant's, DECISIONS.md §1). */
+export const SORT_OPTIONS: ReadonlyArray<{ value: JobSort; label: string }> = [
+  { value: 'newest', label: 'Newest First' },
+  { value: 'oldest', label: 'Oldest First' },
+  { value: 'name-asc', label: 'Name A-Z' },
+  { value: 'name-desc', label: 'Name Z-A' },
+  { value: 'stage', label: 'Stage' },
+];
+
+const ALL_STAGES = 'all';
+
+export interface PipelineFilters {
+  search: string;
+  sort: JobSort;
+  stage: Stage | null;
+  showCanceled: boolean;
+}
+
+export function PipelineToolbar({ filters, onChange }: { filters: PipelineFilters; onChange: (next: PipelineFilters) => void }) {
+  const set = (patch: Partial<PipelineFilters>) => onChange({ ...filters, ...patch });
+
+  return (
+    <div className="grid gap-3 rounded-xl border bg-card p-3 shadow-sm sm:p-4">
+      <div className="flex flex-col gap-3 md:flex-row">
+        <div className="relative flex-1">
+          <SearchIcon aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Input
+            type="search"
+            value={filters.search}
+            onChange={(event) => set({ search: event.target.value })}
+            placeholder="Search entries..."
+            aria-label="Search entries"
+            className="pl-9"
+            maxLength={200}
+          />
+        </div>
+        <div className="grid grid-cols-2 gap-3 md:flex">
+          <Select
+            value={filters.stage ?? ALL_STAGES}
+            // A chosen stage replaces the canceled toggle (the server lets the stage win).
+            onValueChange={(value) => set({ stage: value === ALL_STAGES ? null : (value as Stage), showCanceled: false })}
+          >
+            <SelectTrigger aria-label="Filter by stage" className="md:w-44">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={ALL_STAGES}>All stages</SelectItem>
+              {STAGES.map((stage) => (
+                <SelectItem key={stage} value={stage}>
+                  {stage}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+          <Select value={filters.sort} onValueChange={(value) => set({ sort: value as JobSort })}>
+            <SelectTrigger aria-label="Sort entries" className="md:w-40">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {SORT_OPTIONS.map((option) => (
+                <SelectItem key={option.value} value={option.value}>
+                  {option.label}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div role="group" aria-label="Sort" className="inline-flex rounded-md border bg-muted/40 p-0.5">
+          {(
+            [
+              ['stage', 'Sort by Stage'],
+              ['newest', 'Sort by Date'],
+            ] as const
+          ).map(([sort, label]) => (
+            <button
+              key={sort}
+              type="button"
+              aria-pressed={filters.sort === sort}
+              onClick={() => set({ sort })}
+              className={cn(
+                'rounded px-3 py-1.5 text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                filters.sort === sort ? 'bg-background text-foreground shadow-sm' : 'text-muted-foreground hover:text-foreground',
+              )}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+        <Button
+          variant={filters.showCanceled ? 'secondary' : 'outline'}
+          size="sm"
+          aria-pressed={filters.showCanceled}
+          onClick={() => set({ showCanceled: !filters.showCanceled, stage: null })}
+        >
+          {filters.showCanceled ? 'Hide Canceled' : 'Canceled'}
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import { changePermissionsInput, type UserView } from '@crm/projections/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { apiFetch } from '@/lib/api-client';
+import { userViewSchema } from '../types/user-schema';
+import { replaceUserInList } from './update-user-list';
+
+export interface ChangeUserPermissionsInput {
+  userId: string;
+  /** Only the flags that change. */
+  changes: z.input<typeof changePermissionsInput>;
+}
+
+export async function changeUserPermissions({ userId, changes }: ChangeUserPermissionsInput): Promise<UserView | undefined> {
+  const body = changePermissionsInput.parse(changes);
+  const answer = await apiFetch(`/api/admin/users/${encodeURIComponent(userId)}/permissions`, { method: 'PATCH', body });
+  return answer === undefined ? undefined : userViewSchema.parse(answer);
+}
+
+export function useChangeUserPermissions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: changeUserPermissions,
+    onSuccess: (updated, { userId }) => replaceUserInList(queryClient, userId, updated),
+  });
+}

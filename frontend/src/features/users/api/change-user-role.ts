@@ -1,0 +1,24 @@
+import { changeRoleInput, type Role, type UserView } from '@crm/projections/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/lib/api-client';
+import { userViewSchema } from '../types/user-schema';
+import { replaceUserInList } from './update-user-list';
+
+export interface ChangeUserRoleInput {
+  userId: string;
+  role: Role;
+}
+
+export async function changeUserRole({ userId, role }: ChangeUserRoleInput): Promise<UserView | undefined> {
+  const body = changeRoleInput.parse({ role });
+  const answer = await apiFetch(`/api/admin/users/${encodeURIComponent(userId)}/role`, { method: 'PATCH', body });
+  return answer === undefined ? undefined : userViewSchema.parse(answer);
+}
+
+export function useChangeUserRole() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: changeUserRole,
+    onSuccess: (updated, { userId }) => replaceUserInList(queryClient, userId, updated),
+  });
+}

@@ -1,0 +1,25 @@
+import { setLockInput, type UserView } from '@crm/projections/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/lib/api-client';
+import { userViewSchema } from '../types/user-schema';
+import { replaceUserInList } from './update-user-list';
+
+export interface SetUserLockedInput {
+  userId: string;
+  isLocked: boolean;
+}
+
+/** Locking also ends the user's sessions on the server (DECISIONS.md §3). */
+export async function setUserLocked({ userId, isLocked }: SetUserLockedInput): Promise<UserView | undefined> {
+  const body = setLockInput.parse({ isLocked });
+  const answer = await apiFetch(`/api/admin/users/${encodeURIComponent(userId)}/lock`, { method: 'PATCH', body });
+  return answer === undefined ? undefined : userViewSchema.parse(answer);
+}
+
+export function useSetUserLocked() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: setUserLocked,
+    onSuccess: (updated, { userId }) => replaceUserInList(queryClient, userId, updated),
+  });
+}

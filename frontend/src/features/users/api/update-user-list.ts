@@ -1,0 +1,10 @@
+import type { UserView } from '@crm/projections/domain';
+import type { QueryClient } from '@tanstack/react-query';
+import { usersQueryKey } from './get-users';
+
+/** Puts the server's answer for one user into the cached list (read-your-writes), or re-reads it. */
+export function replaceUserInList(queryClient: QueryClient, userId: string, updated: UserView | undefined): Promise<void> {
+  if (!updated) return queryClient.invalidateQueries({ queryKey: usersQueryKey });
+  queryClient.setQueryData<UserView[]>(usersQueryKey, (list) => list?.map((user) => (user.id === userId ? updated : user)));
+  return Promise.resolve();
+}

@@ -1,0 +1,12 @@
+/** Fallback texts when the server gives no message (spec-working-screens.md §8). */
+export const USER_ERRORS = {
+  fetch: 'Failed to fetch users',
+  create: 'Failed to create user',
+  delete: 'Failed to delete user',
+  lock: 'Failed to lock user',
+  unlock: 'Failed to unlock user',
+  role: 'Failed to update user role',
+  permissions: 'Failed to update permissions',
+} as const;
+
+export const PIN_HINT = 'PIN must be exactly 4 digits.';

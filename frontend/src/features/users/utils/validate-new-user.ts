@@ -1,0 +1,32 @@
+import { createUserInput, type Role } from '@crm/projections/domain';
+import type { z } from 'zod';
+
+export interface NewUserForm {
+  username: string;
+  displayName: string;
+  pin: string;
+  role: Role;
+}
+
+export type NewUserErrors = Partial<Record<keyof NewUserForm, string>>;
+
+export const EMPTY_NEW_USER: NewUserForm = { username: '', displayName: '', pin: '', role: 'user' };
+
+/**
+ * The create-user form checked with the shared schema, the rules the server applies
+ * (spec-working-screens.md §5): username and PIN required, PIN exactly 4 digits.
+ */
+export function validateNewUser(
+  form: NewUserForm,
+): { ok: true; value: z.output<typeof createUserInput> } | { ok: false; errors: NewUserErrors } {
+  const errors: NewUserErrors = {};
+  if (!form.username.trim()) errors.username = 'Username is required';
+  if (!form.pin) errors.pin = 'PIN is required';
+  const parsed = createUserInput.safeParse(form);
+  if (parsed.success && !errors.username && !errors.pin) return { ok: true, value: parsed.data };
+  for (const issue of parsed.error?.issues ?? []) {
+    const field = issue.path[0];
+    if (field === 'username' || field === 'displayName' || field === 'pin' || field === 'role') errors[field] ??= issue.message;
+  }
+  return { ok: false, errors };
+}

@@ -1,0 +1,46 @@
+import { describe, expect, test } from 'vitest';
+import { auditQueryParams, EMPTY_AUDIT_FILTERS, isBackwardsRange } from '../src/features/audit/utils/audit-filters.ts';
+import { auditFieldLabel, formatAuditValue } from '../src/features/audit/utils/audit-format.ts';
+
+describe('audit filters → query string', () => {
+  test('nothing chosen sends nothing', () => {
+    expect(auditQueryParams(EMPTY_AUDIT_FILTERS).toString()).toBe('');
+  });
+
+  test('the date range covers whole local days, the last one included', () => {
+    const params = auditQueryParams({ ...EMPTY_AUDIT_FILTERS, fromDate: '2025-03-01', toDate: '2025-03-01' });
+    expect(params.get('from')).toBe(new Date(2025, 2, 1).toISOString());
+    expect(params.get('to')).toBe(new Date(2025, 2, 2).toISOString());
+  });
+
+  test('the end of a month rolls over', () => {
+    expect(auditQueryParams({ ...EMPTY_AUDIT_FILTERS, toDate: '2025-01-31' }).get('to')).toBe(new Date(2025, 1, 1).toISOString());
+  });
+
+  test('entity, user and trimmed text are passed on', () => {
+    const params = auditQueryParams({ ...EMPTY_AUDIT_FILTERS, entityType: 'job', userId: 'u-1', q: '  brake  ' });
+    expect(Object.fromEntries(params)).toEqual({ entityType: 'job', userId: 'u-1', q: 'brake' });
+  });
+
+  test('a backwards range is recognised', () => {
+    expect(isBackwardsRange({ fromDate: '2025-03-02', toDate: '2025-03-01' })).toBe(true);
+    expect(isBackwardsRange({ fromDate: '2025-03-01', toDate: '2025-03-01' })).toBe(false);
+    expect(isBackwardsRange({ fromDate: '', toDate: '2025-03-01' })).toBe(false);
+  });
+});
+
+describe('audit values', () => {
+  test('field names in words', () => {
+    expect(auditFieldLabel('makeModel')).toBe('Vehicle');
+    expect(auditFieldLabel('isLocked')).toBe('Locked');
+    expect(auditFieldLabel('pastAppointments')).toBe('Past appointments');
+  });
+
+  test('values in words', () => {
+    expect(formatAuditValue('isLocked', true)).toBe('Yes');
+    expect(formatAuditValue('phone', '5551234567')).toBe('555-123-4567');
+    expect(formatAuditValue('quote', '2500')).toBe('$2,500');
+    expect(formatAuditValue('name', null)).toBe('(empty)');
+    expect(formatAuditValue('name', 'Dana')).toBe('Dana');
+  });
+});

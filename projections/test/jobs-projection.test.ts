@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import knexFactory, { type Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { migrate, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
+import { EMPTY_JOB_FIELDS, type DomainEvent, type JobFields } from '../src/domain/index.ts';
+import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
+import { comparePositions, START, type EventMetadata, type EventStore, type RecordedEvent } from '../src/eventstore/port.ts';
+import { projections } from '../src/readmodels/index.ts';
+import { MAIN_CHECKPOINT, readCheckpoint } from '../src/runtime/checkpoints.ts';
+import { applyBatch, Projector } from '../src/runtime/projector.ts';
+import { rebuildReadModels } from '../src/runtime/rebuild.ts';
+import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
+
+let db: TestDatabase;
+let knex: Knex;
+let store: EventStore;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  knex = knexFactory({ client: 'pg', connection: db.url, pool: { min: 0, max: 10 } });
+  await migrate(knex);
+  store = createPostgresEventStore({ connectionString: db.url, pollIntervalMs: 50 });
+});
+
+afterAll(async () => {
+  await store?.close();
+  await knex?.destroy();
+  await db?.drop();
+});
+
+const rm = (table: string) => knex.withSchema(READ_MODEL_SCHEMA).from(table);
+
+function metadata(instanceId: string, occurredAt: string, displayName = 'Sam Writer'): EventMetadata {
+  return {
+    instanceId,
+    actor: { kind: 'user', id: randomUUID(), displayName },
+    correlationId: randomUUID(),
+    causationId: null,
+    occurredAt,
+    schemaVersion: 1,
+  };
+}
+
+/** Appends to a job's stream and projects what it appended, like the projector would. */
+async function appendJob(jobId: string, instanceId: string, events: DomainEvent[], occurredAt: string): Promise<RecordedEvent[]> {
+  const before = await store.readStream(`job-${jobId}`);
+  await store.append(
+    `job-${jobId}`,
+    events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data, metadata: metadata(instanceId, occurredAt) })),
+    { expectedRevision: before.length ? before[before.length - 1]!.revision : 'no_stream' },
+  );
+  const recorded = (await store.readStream(`job-${jobId}`)).slice(before.length);
+  await project(recorded);
+  return recorded;
+}
+
+let checkpoint = 0;
+async function project(events: RecordedEvent[]) {
+  const name = `jobs-test-${checkpoint++}`;
+  await knex('projection_checkpoints').insert({ name, position_commit: '-1', position_prepare: '-1' });
+  await applyBatch(knex, { schema: READ_MODEL_SCHEMA, checkpointName: name, projections }, events);
+}
+
+const fields: JobFields = {
+  ...EMPTY_JOB_FIELDS,
+  jobNumber: '12',
+  name: 'Ann Lee',
+  phone: '5551234567',
+  part: 'Brake pads',
+  makeModel: '2015 Honda Civic',
+  quote: 1234,
+  vin: '1HGCM82633A004352',
+  csr: 'Sam',
+  jobType: 'In Shop',
+  tech: 'Tom',
+  notes: 'Rear axle',
+};
+
+describe('jobs read model', () => {
+  test('a job is projected with every column, its history and its timeline entry', async () => {
+    const instanceId = randomUUID();
+    const jobId = randomUUID();
+    const label = { jobId, jobNumber: '12', name: 'Ann Lee' };
+    await appendJob(jobId, instanceId, [{ type: 'JobCreated', data: { jobId, instanceId, ...fields } }], '2025-03-01T09:00:00.000Z');
+    await appendJob(
+      jobId,
+      instanceId,
+      [
+        { type: 'JobUpdated', data: { ...label, changes: [{ field: 'quote', oldValue: 1234, newValue: 1500 }] } },
+        {
+          type: 'JobRescheduled',
+          data: { ...label, from: null, to: '2025-03-03T14:30:00.000Z', fromDuration: null, toDuration: 90 },
+        },
+        { type: 'JobStageChanged', data: { ...label, from: 'Quote', to: 'Scheduled' } },
+      ],
+      '2025-03-01T10:00:00.000Z',
+    );
+
+    const row = await rm('jobs').where({ id: jobId }).first();
+    expect(row).toMatchObject({
+      instance_id: instanceId,
+      job_number: '12',
+      number: 12,
+      name: 'Ann Lee',
+      phone: '5551234567',
+      quote: 1500,
+      stage: 'Scheduled',
+      stage_order: 3,
+      duration: 90,
+      job_type: 'In Shop',
+      created_by: 'Sam Writer',
+      revision: 3,
+    });
+    expect(new Date(row.appointment).toISOString()).toBe('2025-03-03T14:30:00.000Z');
+    expect(new Date(row.created_at).toISOString()).toBe('2025-03-01T09:00:00.000Z');
+    expect(new Date(row.updated_at).toISOString()).toBe('2025-03-01T10:00:00.000Z');
+    // Search text: every searchable field, the phone formatted too, the quote as digits and dollars.
+    expect(row.search).toContain('555-123-4567');
+    expect(row.search).toContain('$1,500');
+    expect(row.search).toContain('1hgcm82633a004352');
+    expect(row.search).toContain('scheduled');
+
+    const history = await rm('job_history').where({ job_id: jobId }).orderBy('revision').select('action', 'changes', 'user_display_name');
+    expect(history.map((h) => h.action)).toEqual(['created', 'updated', 'rescheduled', 'stage-changed']);
+    expect(history[0].changes).toContainEqual({ field: 'quote', oldValue: null, newValue: '1234' });
+    expect(history[1].changes).toEqual([{ field: 'quote', oldValue: '1234', newValue: '1500' }]);
+    expect(history[2].changes).toEqual([
+      { field: 'appointment', oldValue: '', newValue: '2025-03-03T14:30:00.000Z' },
+      { field: 'duration', oldValue: null, newValue: 90 },
+    ]);
+    expect(history[3].changes).toEqual([{ field: 'stage', oldValue: 'Quote', newValue: 'Scheduled' }]);
+    expect(history[0].user_display_name).toBe('Sam Writer');
+
+    const activity = await rm('activity').where({ entity_id: jobId }).orderBy('position_prepare').pluck('summary');
+    expect(activity).toEqual([
+      'Created job #12 (Ann Lee) in Quote',
+      'Updated job #12 (Ann Lee): Quote',
+      'Scheduled job #12 (Ann Lee) for 2025-03-03 14:30 UTC',
+      'Moved job #12 (Ann Lee) from Quote to Scheduled',
+    ]);
+  });
+
+  test('cancel, reopen and delete: the row leaves the lists, the history stays', async () => {
+    const instanceId = randomUUID();
+    const jobId = randomUUID();
+    const label = { jobId, jobNumber: 'A-7', name: '' };
+    await appendJob(
+      jobId,
+      instanceId,
+      [{ type: 'JobCreated', data: { jobId, instanceId, ...fields, jobNumber: 'A-7', name: '' } }],
+      '2025-03-01T09:00:00.000Z',
+    );
+    await appendJob(jobId, instanceId, [{ type: 'JobCanceled', data: { ...label, previousStage: 'Quote' } }], '2025-03-01T09:01:00.000Z');
+    expect(await rm('jobs').where({ id: jobId }).first('stage', 'stage_order', 'number')).toEqual({
+      stage: 'Canceled',
+      stage_order: 8,
+      number: null,
+    });
+    await appendJob(jobId, instanceId, [{ type: 'JobReopened', data: { ...label, stage: 'Quote' } }], '2025-03-01T09:02:00.000Z');
+    expect(await rm('jobs').where({ id: jobId }).first('stage')).toEqual({ stage: 'Quote' });
+    await appendJob(
+      jobId,
+      instanceId,
+      [{ type: 'JobDeleted', data: { ...label, reason: 'customer-deleted' } }],
+      '2025-03-01T09:03:00.000Z',
+    );
+    expect(await rm('jobs').where({ id: jobId }).first()).toBeUndefined();
+    expect(await rm('job_history').where({ job_id: jobId }).orderBy('revision').pluck('action')).toEqual([
+      'created',
+      'canceled',
+      'reopened',
+      'deleted',
+    ]);
+    expect(await rm('activity').where({ entity_id: jobId }).orderBy('position_prepare').pluck('summary')).toEqual([
+      'Created job #A-7 in Quote',
+      'Canceled job #A-7 (it was in Quote)',
+      'Reopened job #A-7 in Quote',
+      'Deleted job #A-7 together with its customer',
+    ]);
+  });
+
+  test('a batch replayed after a crash changes nothing', async () => {
+    const instanceId = randomUUID();
+    const jobId = randomUUID();
+    const label = { jobId, jobNumber: '99', name: 'Bo' };
+    await appendJob(
+      jobId,
+      instanceId,
+      [{ type: 'JobCreated', data: { jobId, instanceId, ...fields, jobNumber: '99', name: 'Bo' } }],
+      '2025-03-01T09:00:00.000Z',
+    );
+    const updates = await appendJob(
+      jobId,
+      instanceId,
+      [{ type: 'JobUpdated', data: { ...label, changes: [{ field: 'notes', oldValue: 'Rear axle', newValue: 'Front' }] } }],
+      '2025-03-01T09:05:00.000Z',
+    );
+    await appendJob(
+      jobId,
+      instanceId,
+      [{ type: 'JobUpdated', data: { ...label, changes: [{ field: 'notes', oldValue: 'Front', newValue: 'Both' }] } }],
+      '2025-03-01T09:06:00.000Z',
+    );
+    // The older update again, as after a crash between apply and acknowledgement.
+    await project(updates);
+    expect(await rm('jobs').where({ id: jobId }).first('notes', 'revision')).toEqual({ notes: 'Both', revision: 2 });
+    expect(await rm('job_history').where({ job_id: jobId }).count({ n: '*' })).toEqual([{ n: '3' }]);
+  });
+
+  test('row-level security: the API role sees only its instance', async () => {
+    const mine = randomUUID();
+    const theirs = randomUUID();
+    for (const instanceId of [mine, theirs]) {
+      const jobId = randomUUID();
+      await appendJob(jobId, instanceId, [{ type: 'JobCreated', data: { jobId, instanceId, ...fields } }], '2025-03-01T09:00:00.000Z');
+    }
+    const seen = await knex.transaction(async (trx) => {
+      await trx.raw('SET LOCAL ROLE crm_api');
+      await trx.raw(`SELECT set_config('app.instance_id', ?, true)`, [mine]);
+      return {
+        jobs: await trx.withSchema(READ_MODEL_SCHEMA).from('jobs').pluck('instance_id'),
+        history: await trx.withSchema(READ_MODEL_SCHEMA).from('job_history').pluck('instance_id'),
+      };
+    });
+    expect(seen.jobs).toEqual([mine]);
+    expect(seen.history).toEqual([mine]);
+  });
+
+  test('a rebuild produces the same jobs and history', async () => {
+    // Everything appended above, replayed from position 0 into fresh tables.
+    const projector = new Projector({ store, knex, connectionString: db.url, projections, schema: READ_MODEL_SCHEMA });
+    projector.start();
+    try {
+      const head = await store.headPosition();
+      await expect
+        .poll(async () => comparePositions((await readCheckpoint(knex, MAIN_CHECKPOINT)) ?? START, head), { timeout: 10_000 })
+        .toBe(0);
+      const report = await rebuildReadModels({ store, knex, projections });
+      for (const table of ['jobs', 'job_history', 'activity']) {
+        expect(report.tables.find((t) => t.table === table)).toMatchObject({ identical: true });
+      }
+    } finally {
+      await projector.stop();
+    }
+  });
+});
