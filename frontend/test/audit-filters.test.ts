@@ -39,6 +39,8 @@ describe('audit values', () => {
   test('values in words', () => {
     expect(formatAuditValue('isLocked', true)).toBe('Yes');
     expect(formatAuditValue('phone', '5551234567')).toBe('555-123-4567');
+    expect(formatAuditValue('phone', '•••-•••-0100')).toBe('•••-•••-0100');
+    expect(formatAuditValue('duration', 90)).toBe('90 min');
     expect(formatAuditValue('quote', '2500')).toBe('$2,500');
     expect(formatAuditValue('name', null)).toBe('(empty)');
     expect(formatAuditValue('name', 'Dana')).toBe('Dana');

@@ -124,7 +124,11 @@ describe('customer input', () => {
     [{ name: 'A', address: 'x'.repeat(501) }, 'Address must be at most 500 characters', 'address'],
     [{ name: 'A', notes: 'x'.repeat(5001) }, 'Notes must be at most 5000 characters', 'notes'],
     [{ name: 'A', vehicles: ['x'.repeat(101)] }, 'Each vehicle must be at most 100 characters', 'vehicles'],
-    [{ name: 'A', vehicles: Array.from({ length: 40 }, (_, i) => `${i} ${'v'.repeat(60)}`) }, 'Vehicles must be at most 2000 characters', 'vehicles'],
+    [
+      { name: 'A', vehicles: Array.from({ length: 40 }, (_, i) => `${i} ${'v'.repeat(60)}`) },
+      'Vehicles must be at most 2000 characters',
+      'vehicles',
+    ],
     [{ name: 'A', invoices: 42 }, 'Invoices must be text or a list of text', 'invoices'],
     [{ name: 42 }, 'Name must be text', 'name'],
   ])('%j is refused: %s', (input, message, path) => {

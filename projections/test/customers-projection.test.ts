@@ -74,7 +74,12 @@ function customer(instanceId: string, number: number, fields: Partial<CustomerFi
     customerId,
     stream,
     create: (options: { actor?: string; at?: Date } = {}) =>
-      append(stream, 'CustomerCreated', { customerId, instanceId, number, ...EMPTY_CUSTOMER_FIELDS, ...fields }, { instanceId, ...options }),
+      append(
+        stream,
+        'CustomerCreated',
+        { customerId, instanceId, number, ...EMPTY_CUSTOMER_FIELDS, ...fields },
+        { instanceId, ...options },
+      ),
     update: (changes: EventData<'CustomerUpdated'>['changes'], name: string, options: { actor?: string; at?: Date } = {}) =>
       append(stream, 'CustomerUpdated', { customerId, number, name, changes }, { instanceId, ...options }),
     remove: (name: string) => append(stream, 'CustomerDeleted', { customerId, number, name }, { instanceId }),
@@ -169,7 +174,11 @@ describe('customers read model', () => {
   test('the per-instance count follows creations and deletions, and replays do not skew it', async () => {
     const instanceId = randomUUID();
     const total = async () => (await rm('customer_counts').where({ instance_id: instanceId }).first('total'))?.total;
-    const people = [customer(instanceId, 1, { name: 'C1' }), customer(instanceId, 2, { name: 'C2' }), customer(instanceId, 3, { name: 'C3' })];
+    const people = [
+      customer(instanceId, 1, { name: 'C1' }),
+      customer(instanceId, 2, { name: 'C2' }),
+      customer(instanceId, 3, { name: 'C3' }),
+    ];
     for (const p of people) await p.create();
     expect(await total()).toBe(3);
     await people[1]!.remove('C2');
@@ -210,7 +219,9 @@ describe('customers read model', () => {
   });
 
   test('the list, paging and search indexes exist', async () => {
-    const indexes = (await knex('pg_indexes').where({ schemaname: READ_MODEL_SCHEMA, tablename: 'customers' }).pluck('indexdef')) as string[];
+    const indexes = (await knex('pg_indexes')
+      .where({ schemaname: READ_MODEL_SCHEMA, tablename: 'customers' })
+      .pluck('indexdef')) as string[];
     expect(indexes.some((d) => /UNIQUE INDEX .* \(instance_id, number\)/.test(d))).toBe(true);
     expect(indexes.some((d) => /\(instance_id, created_at DESC, id DESC\)/.test(d))).toBe(true);
     expect(indexes.some((d) => /USING gin \(search (public\.)?gin_trgm_ops\)/.test(d))).toBe(true);
@@ -222,12 +233,25 @@ describe('customers read model', () => {
     const mine = customer(a, 1, { name: 'Mine' });
     await mine.create();
     await customer(b, 1, { name: 'Theirs' }).create();
-    const seen = await knex.transaction(async (trx) => {
-      await trx.raw('SET LOCAL ROLE crm_api');
-      await trx.raw(`SELECT set_config('app.instance_id', ?, true)`, [a]);
-      return await trx.withSchema(READ_MODEL_SCHEMA).from('customers').pluck('name');
-    });
-    expect(seen).toEqual(['Mine']);
+    const asApi = (instanceId: string | null, from: string) =>
+      knex.transaction(async (trx) => {
+        await trx.raw('SET LOCAL ROLE crm_api');
+        if (instanceId) await trx.raw(`SELECT set_config('app.instance_id', ?, true)`, [instanceId]);
+        return await trx.withSchema(READ_MODEL_SCHEMA).from(from).pluck('name');
+      });
+    expect(await asApi(a, 'customers')).toEqual(['Mine']);
+    // The view the API reads through keeps to the same rule, with or without a filter of its own.
+    expect(await asApi(a, 'customers_of_instance')).toEqual(['Mine']);
+    expect(await asApi(null, 'customers_of_instance')).toEqual([]);
+    expect(await asApi(null, 'customers')).toEqual([]);
+    // Reading is all the API role may do.
+    await expect(
+      knex.transaction(async (trx) => {
+        await trx.raw('SET LOCAL ROLE crm_api');
+        await trx.raw(`SELECT set_config('app.instance_id', ?, true)`, [a]);
+        await trx.withSchema(READ_MODEL_SCHEMA).table('customers_of_instance').where({ id: mine.customerId }).update({ name: 'x' });
+      }),
+    ).rejects.toThrow(/permission denied/);
   });
 });
 
@@ -245,7 +269,12 @@ describe('customer activity', () => {
       { actor: 'Bob' },
     );
     await jane.remove('Jane Doe');
-    await append(`customernumber-${instanceId}-13`, 'CustomerNumberReserved', { instanceId, number: 13, customerId: randomUUID() }, { instanceId });
+    await append(
+      `customernumber-${instanceId}-13`,
+      'CustomerNumberReserved',
+      { instanceId, number: 13, customerId: randomUUID() },
+      { instanceId },
+    );
     const rows = await rm('activity')
       .where({ instance_id: instanceId })
       .orderBy([{ column: 'position_commit' }, { column: 'position_prepare' }])
@@ -296,11 +325,16 @@ describe('rebuild', () => {
     }
     const before = await rm('customers').where({ instance_id: instanceId }).orderBy('number').select();
     const report = await rebuildReadModels({ store, knex, projections });
-    expect(report.tables.find((t) => t.table === 'customers')).toMatchObject({ identical: true, liveRows: report.tables.find((t) => t.table === 'customers')!.rebuiltRows });
+    expect(report.tables.find((t) => t.table === 'customers')).toMatchObject({
+      identical: true,
+      liveRows: report.tables.find((t) => t.table === 'customers')!.rebuiltRows,
+    });
     expect(report.identical).toBe(true);
     expect(await rm('customers').where({ instance_id: instanceId }).orderBy('number').select()).toEqual(before);
     expect(before.map((r: { name: string }) => r.name)).toEqual(['Rebuilt 1', 'Rebuilt 2', 'Rebuilt 3', 'Rebuilt 4']);
-    const indexes = (await knex('pg_indexes').where({ schemaname: READ_MODEL_SCHEMA, tablename: 'customers' }).pluck('indexdef')) as string[];
+    const indexes = (await knex('pg_indexes')
+      .where({ schemaname: READ_MODEL_SCHEMA, tablename: 'customers' })
+      .pluck('indexdef')) as string[];
     expect(indexes.some((d) => d.includes('gin_trgm_ops'))).toBe(true);
     // A second rebuild works on top of the first (the extension stays where it was).
     expect((await rebuildReadModels({ store, knex, projections })).identical).toBe(true);

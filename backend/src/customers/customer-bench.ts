@@ -12,9 +12,33 @@ import { decodeCursor, findCustomer, listCustomers, suggestCustomers } from './c
  * a primary-key lookup through the same tenant-scoped path.
  */
 
-const FIRST = ['James', 'Mary', 'Robert', 'Patricia', 'John', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'Carlos', 'Mei', 'Ahmed', 'Olga'];
+const FIRST = [
+  'James',
+  'Mary',
+  'Robert',
+  'Patricia',
+  'John',
+  'Jennifer',
+  'Michael',
+  'Linda',
+  'David',
+  'Elizabeth',
+  'Carlos',
+  'Mei',
+  'Ahmed',
+  'Olga',
+];
 const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Nguyen', 'Kowalski'];
-const VEHICLES = ['Honda Civic', 'Toyota Camry', 'Ford F-150', 'Chevrolet Silverado', 'Jeep Wrangler', 'Subaru Outback', 'Tesla Model 3', 'BMW X5'];
+const VEHICLES = [
+  'Honda Civic',
+  'Toyota Camry',
+  'Ford F-150',
+  'Chevrolet Silverado',
+  'Jeep Wrangler',
+  'Subaru Outback',
+  'Tesla Model 3',
+  'BMW X5',
+];
 const STREETS = ['Main St', 'Oak Ave', 'Elm Road', 'Maple Dr', 'Cedar Ln', 'Pine Ct'];
 
 export interface CustomerBenchResult {

@@ -90,7 +90,9 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
       }
       case 'DeleteCustomer': {
         const customer = existing(state, command.instanceId);
-        return [{ type: 'CustomerDeleted', data: { customerId: customer.customerId, number: customer.number, name: customer.fields.name } }];
+        return [
+          { type: 'CustomerDeleted', data: { customerId: customer.customerId, number: customer.number, name: customer.fields.name } },
+        ];
       }
     }
   },

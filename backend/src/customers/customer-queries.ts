@@ -82,16 +82,14 @@ const customersOf = (db: Knex.Transaction, instanceId: string) =>
 export async function findCustomer(knex: Knex, instanceId: string, customerId: string): Promise<CustomerView | null> {
   if (!isUuid(customerId)) return null;
   const row = (await withTenant(knex, instanceId, (db) => customersOf(db, instanceId).where('id', customerId).first(COLUMNS))) as
-    | CustomerRow
-    | undefined;
+    CustomerRow | undefined;
   return row ? toCustomerView(row, 'full') : null;
 }
 
 /** The highest number in use as far as the read model knows (a hint: reservations decide). */
 export async function highestCustomerNumber(knex: Knex, instanceId: string): Promise<number> {
   const row = (await withTenant(knex, instanceId, (db) => customersOf(db, instanceId).max({ n: 'number' }).first())) as
-    | { n: number | null }
-    | undefined;
+    { n: number | null } | undefined;
   return row?.n ?? 0;
 }
 
@@ -108,7 +106,10 @@ function escapeLike(value: string): string {
  */
 function normalizeSearch(search: string): string {
   // eslint-disable-next-line no-control-regex
-  return search.replace(/[\u0000-\u001f]/g, ' ').trim().toLowerCase();
+  return search
+    .replace(/[\u0000-\u001f]/g, ' ')
+    .trim()
+    .toLowerCase();
 }
 
 function whereMatches(query: Knex.QueryBuilder, search: string): Knex.QueryBuilder {
@@ -174,7 +175,8 @@ export async function listCustomers(knex: Knex, instanceId: string, options: Lis
     const last = items[items.length - 1];
     return {
       items: items.map((row) => toCustomerView(row, 'masked')),
-      nextCursor: rows.length > options.limit && last ? encodeCursor({ createdAt: new Date(last.created_at).toISOString(), id: last.id }) : null,
+      nextCursor:
+        rows.length > options.limit && last ? encodeCursor({ createdAt: new Date(last.created_at).toISOString(), id: last.id }) : null,
       total: Number(count?.n ?? 0),
     };
   });

@@ -19,7 +19,14 @@ import { AppError, ConflictError, NotFoundError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { reserve } from '../shared/reservations.ts';
 import { customerDecider, customerNumberStream, customerStream, type CustomerCommand } from './customer-decider.ts';
-import { customerAsOf, customerEventsOf, customerHistory, foldCustomer, instanceOfCustomer, type CustomerStoredEvent } from './customer-history.ts';
+import {
+  customerAsOf,
+  customerEventsOf,
+  customerHistory,
+  foldCustomer,
+  instanceOfCustomer,
+  type CustomerStoredEvent,
+} from './customer-history.ts';
 import { findCustomer, highestCustomerNumber } from './customer-queries.ts';
 
 export interface NewCustomerInput {
@@ -87,7 +94,12 @@ export async function createCustomer(
   const fields = parseInput(customerInput, input);
   const customerId = randomUUID();
   const number = await reserveCustomerNumber(deps, ctx.instanceId, customerId, ctx);
-  const result = await runCustomerCommand(deps, customerId, { type: 'CreateCustomer', customerId, instanceId: ctx.instanceId, number, fields }, ctx);
+  const result = await runCustomerCommand(
+    deps,
+    customerId,
+    { type: 'CreateCustomer', customerId, instanceId: ctx.instanceId, number, fields },
+    ctx,
+  );
   return { customerId, number, appended: result.appended! };
 }
 
@@ -129,7 +141,13 @@ export async function deleteCustomer(deps: AppDeps, customerId: string, ctx: Ins
  * How many events of a type a given event caused, between two positions of the global
  * log. The cascade answers with its last append only; its events lie in that range.
  */
-async function countCausedBy(store: EventStore, after: GlobalPosition, upTo: GlobalPosition, causationId: string, type: string): Promise<number> {
+async function countCausedBy(
+  store: EventStore,
+  after: GlobalPosition,
+  upTo: GlobalPosition,
+  causationId: string,
+  type: string,
+): Promise<number> {
   let count = 0;
   let position = after;
   while (comparePositions(position, upTo) < 0) {

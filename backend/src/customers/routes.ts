@@ -5,14 +5,7 @@ import { access, userOf, type ApiContext, type ApiHandler, type ApiRouter, type 
 import { parseInput } from '../http/validation.ts';
 import { commandContext } from '../platform/routes.ts';
 import { decodeCursor, listCustomers, suggestCustomers } from './customer-queries.ts';
-import {
-  addCustomer,
-  deleteCustomer,
-  getCustomer,
-  getCustomerAsOf,
-  getCustomerHistory,
-  updateCustomer,
-} from './customer-service.ts';
+import { addCustomer, deleteCustomer, getCustomer, getCustomerAsOf, getCustomerHistory, updateCustomer } from './customer-service.ts';
 
 /**
  * Every customer route exists in three families (DECISIONS.md §1, spec-platform.md §7):
@@ -86,9 +79,7 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
 
   const show: ApiHandler = async (ctx) => {
     const { asOf } = parseInput(recordQuery, ctx.query);
-    ctx.body = asOf
-      ? await getCustomerAsOf(deps, instanceOf(ctx), idOf(ctx), asOf)
-      : await getCustomer(deps, instanceOf(ctx), idOf(ctx));
+    ctx.body = asOf ? await getCustomerAsOf(deps, instanceOf(ctx), idOf(ctx), asOf) : await getCustomer(deps, instanceOf(ctx), idOf(ctx));
   };
 
   const update: ApiHandler = async (ctx) => {

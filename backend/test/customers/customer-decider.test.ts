@@ -13,7 +13,10 @@ const fields: CustomerFields = {
   vehicles: '2019 Honda Civic',
 };
 
-const created: CustomerEvent = { type: 'CustomerCreated', data: { customerId: CUSTOMER_ID, instanceId: INSTANCE_ID, number: 7, ...fields } };
+const created: CustomerEvent = {
+  type: 'CustomerCreated',
+  data: { customerId: CUSTOMER_ID, instanceId: INSTANCE_ID, number: 7, ...fields },
+};
 const deleted: CustomerEvent = { type: 'CustomerDeleted', data: { customerId: CUSTOMER_ID, number: 7, name: 'Jane Doe' } };
 const create = (f: CustomerFields = fields): CustomerCommand => ({
   type: 'CreateCustomer',
@@ -22,7 +25,11 @@ const create = (f: CustomerFields = fields): CustomerCommand => ({
   number: 7,
   fields: f,
 });
-const update = (changes: Partial<CustomerFields>, instanceId = INSTANCE_ID): CustomerCommand => ({ type: 'UpdateCustomer', instanceId, changes });
+const update = (changes: Partial<CustomerFields>, instanceId = INSTANCE_ID): CustomerCommand => ({
+  type: 'UpdateCustomer',
+  instanceId,
+  changes,
+});
 const remove = (instanceId = INSTANCE_ID): CustomerCommand => ({ type: 'DeleteCustomer', instanceId });
 
 /** Given events, when a command: the events decided (or the error thrown). */
@@ -67,7 +74,12 @@ describe('UpdateCustomer', () => {
   test('changes build on earlier changes', () => {
     const renamed: CustomerEvent = {
       type: 'CustomerUpdated',
-      data: { customerId: CUSTOMER_ID, number: 7, name: 'Jane Smith', changes: [{ field: 'name', oldValue: 'Jane Doe', newValue: 'Jane Smith' }] },
+      data: {
+        customerId: CUSTOMER_ID,
+        number: 7,
+        name: 'Jane Smith',
+        changes: [{ field: 'name', oldValue: 'Jane Doe', newValue: 'Jane Smith' }],
+      },
     };
     expect(given(created, renamed).when(update({ name: 'Jane Smith' }))()).toEqual([]);
     const [event] = given(created, renamed).when(update({ name: 'J. Smith' }))();
@@ -90,7 +102,12 @@ describe('DeleteCustomer', () => {
   test('the name after updates is the one recorded', () => {
     const renamed: CustomerEvent = {
       type: 'CustomerUpdated',
-      data: { customerId: CUSTOMER_ID, number: 7, name: 'Jane Smith', changes: [{ field: 'name', oldValue: 'Jane Doe', newValue: 'Jane Smith' }] },
+      data: {
+        customerId: CUSTOMER_ID,
+        number: 7,
+        name: 'Jane Smith',
+        changes: [{ field: 'name', oldValue: 'Jane Doe', newValue: 'Jane Smith' }],
+      },
     };
     expect(given(created, renamed).when(remove())()).toEqual([{ ...deleted, data: { ...deleted.data, name: 'Jane Smith' } }]);
   });

@@ -232,7 +232,9 @@ describe('pagination', () => {
     const totals: number[] = [];
     let cursor: string | null = null;
     do {
-      const res: ApiResponse<CustomerPage> = await client.get(`/api/customers?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const res: ApiResponse<CustomerPage> = await client.get(
+        `/api/customers?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(res.status, res.text).toBe(200);
       pages.push(res.body.items);
       totals.push(res.body.total);
@@ -347,7 +349,16 @@ describe('updating, history and time travel', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.name).toBe('Whole Record');
     expectProblem(
-      await owner.put(`/api/customers/${created.id}`, { name: '', phone: null, email: '', address: '', vehicles: [], pastAppointments: '', invoices: '', notes: '' }),
+      await owner.put(`/api/customers/${created.id}`, {
+        name: '',
+        phone: null,
+        email: '',
+        address: '',
+        vehicles: [],
+        pastAppointments: '',
+        invoices: '',
+        notes: '',
+      }),
       400,
       'At least one field must be filled out',
     );
@@ -369,7 +380,11 @@ describe('updating, history and time travel', () => {
     const asOf = (at: string) => client.get<CustomerView>(`/api/customers/${created.id}?asOf=${encodeURIComponent(at)}`);
 
     expect((await asOf(born!.timestamp)).body).toMatchObject({ name: 'Ivy', address: 'Old Street 1', lastModifiedAt: created.createdAt });
-    expect((await asOf(relocated!.timestamp)).body).toMatchObject({ name: 'Ivy', address: 'New Street 2', lastModifiedAt: moved.lastModifiedAt });
+    expect((await asOf(relocated!.timestamp)).body).toMatchObject({
+      name: 'Ivy',
+      address: 'New Street 2',
+      lastModifiedAt: moved.lastModifiedAt,
+    });
     expect((await asOf(renamed!.timestamp)).body).toMatchObject({ name: 'Ivy Green', address: 'New Street 2' });
     expect((await asOf(new Date(Date.parse(relocated!.timestamp) - 1).toISOString())).body.address).toBe('Old Street 1');
     expect((await asOf('2999-01-01T00:00:00Z')).body.name).toBe('Ivy Green');
@@ -405,7 +420,11 @@ describe('deleting', () => {
     const before = await client.get(`/api/customers/${gone.id}?asOf=${encodeURIComponent(gone.createdAt)}`);
     expect(before.status).toBe(200);
     expect(before.body).toMatchObject({ name: 'Gone', phone: '555-444-3333' });
-    expectProblem(await client.get(`/api/customers/${gone.id}?asOf=${encodeURIComponent(history[0]!.timestamp)}`), 404, 'Customer not found');
+    expectProblem(
+      await client.get(`/api/customers/${gone.id}?asOf=${encodeURIComponent(history[0]!.timestamp)}`),
+      404,
+      'Customer not found',
+    );
   });
 });
 
@@ -439,7 +458,13 @@ describe('deleting a customer with jobs', () => {
     expect(res.status, res.text).toBe(201);
     const list = (await client.get<CustomerPage>('/api/customers')).body;
     expect(list.items).toHaveLength(1);
-    expect(list.items[0]).toMatchObject({ id: res.body.customerId, number: 1, name: 'Walk In', phone: '•••-•••-9876', vehicleList: ['2018 Mazda 3'] });
+    expect(list.items[0]).toMatchObject({
+      id: res.body.customerId,
+      number: 1,
+      name: 'Walk In',
+      phone: '•••-•••-9876',
+      vehicleList: ['2018 Mazda 3'],
+    });
   });
 });
 
@@ -563,7 +588,11 @@ describe('path families and tenant isolation', () => {
     const mavenAdmin = await signInUser(server, 'maven', 'mavenadmin', '9090');
 
     // The maven variant's fields: name, email, phone, address, notes.
-    const created = await create(mavenAdmin, { name: 'Maven Customer', email: 'm@maven.io', phone: '5557778888', address: 'HQ', notes: 'Fleet' }, '/api/maven/customers');
+    const created = await create(
+      mavenAdmin,
+      { name: 'Maven Customer', email: 'm@maven.io', phone: '5557778888', address: 'HQ', notes: 'Fleet' },
+      '/api/maven/customers',
+    );
     expect(created.number).toBe(1);
     expect((await mavenAdmin.get('/api/maven/customers')).body.items.map((c: CustomerView) => c.id)).toEqual([created.id]);
     expect((await mavenAdmin.get(`/api/maven/customers/${created.id}`)).body.phone).toBe('555-777-8888');

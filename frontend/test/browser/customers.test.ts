@@ -218,7 +218,7 @@ describe('customers', () => {
     const jobs = await api(page, 'GET', `/api/${instance.subdomain}/pipeline?canceled=include`);
     expect(jobs.body.total).toBe(0);
     await context.close();
-  });
+  }, 90_000);
 
   test('the standalone pages create and edit with the same form and return to the list', async () => {
     const { page, context } = await openPage({ baseURL: server.url });
@@ -245,7 +245,7 @@ describe('customers', () => {
     await page.waitForURL((url) => url.pathname === customersPath());
     await poll(async () => await card(page, 'Carla Clutch').innerText()).toContain('3 Gearbox Lane');
     await context.close();
-  });
+  }, 90_000);
 
   test('screenshots: dark and phone', async () => {
     // A few customers to look at.
@@ -288,5 +288,5 @@ describe('customers', () => {
       await snap(page, `customer-page-${variant.name}`);
       await context.close();
     }
-  });
+  }, 120_000);
 });

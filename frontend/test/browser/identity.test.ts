@@ -27,6 +27,8 @@ async function signIn(page: Page, slug: string, username: string, pin: string): 
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
+/** Sign-ins and account changes hash PINs and wait for the projection: allow them a few seconds. */
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 8000 });
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 /** The users table's row of one username (the table shows on wide screens). */
@@ -39,7 +41,7 @@ describe('instance sign-in, sessions and user administration', () => {
     // A protected page without a session leads to the instance login.
     await page.goto(`/crm/${speedy.subdomain}/dashboard`);
     await page.waitForURL(`**/crm/${speedy.subdomain}`);
-    await expect.poll(() => page.getByRole('heading', { name: 'SPEEDY CRM Login' }).count()).toBe(1);
+    await eventually(() => page.getByRole('heading', { name: 'SPEEDY CRM Login' }).count()).toBe(1);
     expect(await page.getByRole('link', { name: 'Back to Home' }).count()).toBe(1);
     // Signed-out visitors see Login and Register in the header.
     expect(await page.getByRole('link', { name: 'Register' }).count()).toBe(1);
@@ -49,7 +51,7 @@ describe('instance sign-in, sessions and user administration', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL(`**/crm/${speedy.subdomain}/dashboard`);
 
-    await expect.poll(() => page.getByRole('heading', { level: 1, name: /^Good (morning|afternoon|evening), Owner$/ }).count()).toBe(1);
+    await eventually(() => page.getByRole('heading', { level: 1, name: /^Good (morning|afternoon|evening), Owner$/ }).count()).toBe(1);
     expect(await page.getByText('Manage your customer relationships and pipeline efficiently.').count()).toBe(1);
     for (const card of [
       'Pipeline Management',
@@ -69,24 +71,24 @@ describe('instance sign-in, sessions and user administration', () => {
     // The current page is inert.
     expect(await nav.locator('[aria-current="page"]').innerText()).toBe('Home');
     // Recent Activity is real: the instance's creation is in it.
-    await expect.poll(() => page.getByText(/Created the CRM instance/).count()).toBeGreaterThan(0);
+    await eventually(() => page.getByText(/Created the CRM instance/).count()).toBeGreaterThan(0);
     await snap(page, 'instance-dashboard');
 
     await nav.getByRole('link', { name: 'Customers' }).click();
     await page.waitForURL(`**/crm/${speedy.subdomain}/customers`);
-    await expect.poll(() => nav.locator('[aria-current="page"]').innerText()).toBe('Customers');
+    await eventually(() => nav.locator('[aria-current="page"]').innerText()).toBe('Customers');
 
     // The account menu.
     await page.getByRole('button', { name: 'Account menu' }).click();
-    await expect.poll(() => page.getByText(/Signed in as\s*owner/).count()).toBe(1);
+    await eventually(() => page.getByText(/Signed in as\s*owner/).count()).toBe(1);
     await page.getByRole('menuitem', { name: 'Your Profile' }).click();
     await page.waitForURL('**/profile');
-    await expect.poll(() => page.getByRole('heading', { name: 'Your Profile' }).count()).toBe(1);
+    await eventually(() => page.getByRole('heading', { name: 'Your Profile' }).count()).toBe(1);
 
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL(`**/crm/${speedy.subdomain}`);
-    await expect.poll(() => page.getByRole('heading', { name: 'SPEEDY CRM Login' }).count()).toBe(1);
+    await eventually(() => page.getByRole('heading', { name: 'SPEEDY CRM Login' }).count()).toBe(1);
     expect(await mainNav(page).count()).toBe(0);
     // The session is gone on the server too.
     await page.goto(`/crm/${speedy.subdomain}/admin`);
@@ -97,15 +99,15 @@ describe('instance sign-in, sessions and user administration', () => {
   test('a wrong PIN shows "Invalid username or PIN"; the client checks the rules first', async () => {
     const { page, context } = await newPage(browser, { baseURL: server.url });
     await signIn(page, speedy.subdomain, 'ow', '12');
-    await expect.poll(() => page.getByText('Username must be at least 3 characters').count()).toBe(1);
+    await eventually(() => page.getByText('Username must be at least 3 characters').count()).toBe(1);
     expect(await page.getByText('PIN must be exactly 4 digits').count()).toBe(1);
 
     await signIn(page, speedy.subdomain, speedy.admin.username, '0000');
-    await expect.poll(() => page.getByText('Invalid username or PIN').count()).toBe(1);
+    await eventually(() => page.getByText('Invalid username or PIN').count()).toBe(1);
     expect(pathOf(page)).toBe(`/crm/${speedy.subdomain}`);
     // An unknown instance refuses the same way.
     await signIn(page, 'nosuchshop', speedy.admin.username, speedy.admin.pin);
-    await expect.poll(() => page.getByText('Invalid username or PIN').count()).toBe(1);
+    await eventually(() => page.getByText('Invalid username or PIN').count()).toBe(1);
     await context.close();
   });
 
@@ -116,14 +118,14 @@ describe('instance sign-in, sessions and user administration', () => {
     await page.waitForURL('**/dashboard');
     await mainNav(page).getByRole('link', { name: 'Admin' }).click();
     await page.waitForURL(`**/crm/${speedy.subdomain}/admin`);
-    await expect.poll(() => page.getByRole('heading', { name: 'Admin Dashboard' }).count()).toBe(1);
+    await eventually(() => page.getByRole('heading', { name: 'Admin Dashboard' }).count()).toBe(1);
     expect(await page.getByRole('heading', { name: 'User Management' }).count()).toBe(1);
     expect(await page.getByRole('heading', { name: 'Customer Data Security' }).count()).toBe(1);
     expect(await page.getByRole('link', { name: 'View Audit Log' }).getAttribute('href')).toBe(`/crm/${speedy.subdomain}/admin/audit`);
 
     // The admin's own row cannot be changed.
     const own = userRow(page, 'owner');
-    await expect.poll(() => own.count()).toBe(1);
+    await eventually(() => own.count()).toBe(1);
     for (const name of ['Make User', 'Lock', 'Delete']) expect(await own.getByRole('button', { name }).isDisabled(), name).toBe(true);
 
     // Create: the PIN rule first, then the user joins the list.
@@ -133,14 +135,14 @@ describe('instance sign-in, sessions and user administration', () => {
     await dialog.getByLabel(/Display Name/).fill('Bob Builder');
     await dialog.getByLabel('PIN', { exact: true }).fill('56');
     await dialog.getByRole('button', { name: 'Create User' }).click();
-    await expect.poll(() => dialog.getByText('PIN must be exactly 4 digits', { exact: true }).count()).toBe(1);
+    await eventually(() => dialog.getByText('PIN must be exactly 4 digits', { exact: true }).count()).toBe(1);
     await dialog.getByLabel('PIN', { exact: true }).fill('5678');
     expect(await dialog.getByRole('combobox', { name: 'Role' }).innerText()).toBe('User');
     await snap(page, 'admin-create-user');
     await dialog.getByRole('button', { name: 'Create User' }).click();
-    try { await expect.poll(() => dialog.count()).toBe(0); } catch (e) { console.log('DEBUG', await dialog.innerText()); await snap(page, 'debug'); throw e; }
+    await eventually(() => dialog.count()).toBe(0);
     const bob = userRow(page, 'bob');
-    await expect.poll(() => bob.count()).toBe(1);
+    await eventually(() => bob.count()).toBe(1);
     expect(await bob.getByRole('cell').allInnerTexts()).toEqual(expect.arrayContaining(['Bob Builder', 'User', 'Active']));
 
     // A taken username: the dialog stays open with the server's message.
@@ -148,16 +150,16 @@ describe('instance sign-in, sessions and user administration', () => {
     await dialog.getByLabel('Username').fill('bob');
     await dialog.getByLabel('PIN', { exact: true }).fill('1111');
     await dialog.getByRole('button', { name: 'Create User' }).click();
-    await expect.poll(() => dialog.getByRole('alert').innerText()).toMatch(/\S/);
+    await eventually(() => dialog.getByRole('alert').innerText()).toMatch(/\S/);
     expect(await dialog.count()).toBe(1);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     // Role changes need no confirmation.
     await bob.getByRole('button', { name: 'Make Admin' }).click();
-    await expect.poll(() => bob.getByRole('button', { name: 'Make User' }).count()).toBe(1);
+    await eventually(() => bob.getByRole('button', { name: 'Make User' }).count()).toBe(1);
     expect(await bob.getByRole('cell', { name: 'Admin', exact: true }).count()).toBe(1);
     await bob.getByRole('button', { name: 'Make User' }).click();
-    await expect.poll(() => bob.getByRole('button', { name: 'Make Admin' }).count()).toBe(1);
+    await eventually(() => bob.getByRole('button', { name: 'Make Admin' }).count()).toBe(1);
 
     // Permissions: give bob delete rights.
     await bob.getByRole('button', { name: 'Permissions' }).click();
@@ -166,31 +168,31 @@ describe('instance sign-in, sessions and user administration', () => {
     expect(await permissions.getByLabel('Can delete').isChecked()).toBe(false);
     await permissions.getByLabel('Can delete').check();
     await permissions.getByRole('button', { name: 'Save Permissions' }).click();
-    await expect.poll(() => permissions.count()).toBe(0);
-    await expect.poll(() => page.getByText('Permissions updated').count()).toBeGreaterThan(0);
+    await eventually(() => permissions.count()).toBe(0);
+    await eventually(() => page.getByText('Permissions updated').count()).toBeGreaterThan(0);
 
     // Lock, after a confirmation: bob cannot sign in (second browser).
     await bob.getByRole('button', { name: 'Lock' }).click();
     const confirmLock = page.getByRole('alertdialog');
-    await expect.poll(() => confirmLock.getByText('Are you sure you want to lock this user account?').count()).toBe(1);
+    await eventually(() => confirmLock.getByText('Are you sure you want to lock this user account?').count()).toBe(1);
     await confirmLock.getByRole('button', { name: 'Lock' }).click();
-    await expect.poll(() => bob.getByRole('cell', { name: 'Locked' }).count()).toBe(1);
+    await eventually(() => bob.getByRole('cell', { name: 'Locked' }).count()).toBe(1);
     await snap(page, 'admin-desktop-light');
 
     const bobBrowser = await newPage(browser, { baseURL: server.url });
     await signIn(bobBrowser.page, speedy.subdomain, 'bob', '5678');
-    await expect.poll(() => bobBrowser.page.getByText('Invalid username or PIN').count()).toBe(1);
+    await eventually(() => bobBrowser.page.getByText('Invalid username or PIN').count()).toBe(1);
 
     // Unlock: bob signs in, sees no Admin link, and is sent home from the admin screen.
     await bob.getByRole('button', { name: 'Unlock' }).click();
     const confirmUnlock = page.getByRole('alertdialog');
-    await expect.poll(() => confirmUnlock.getByText('Are you sure you want to unlock this user account?').count()).toBe(1);
+    await eventually(() => confirmUnlock.getByText('Are you sure you want to unlock this user account?').count()).toBe(1);
     await confirmUnlock.getByRole('button', { name: 'Unlock' }).click();
-    await expect.poll(() => bob.getByRole('cell', { name: 'Active' }).count()).toBe(1);
+    await eventually(() => bob.getByRole('cell', { name: 'Active' }).count()).toBe(1);
 
     await bobBrowser.page.getByRole('button', { name: 'Sign In' }).click();
     await bobBrowser.page.waitForURL('**/dashboard');
-    await expect.poll(() => bobBrowser.page.getByRole('heading', { level: 1, name: /, Bob Builder$/ }).count()).toBe(1);
+    await eventually(() => bobBrowser.page.getByRole('heading', { level: 1, name: /, Bob Builder$/ }).count()).toBe(1);
     expect(await mainNav(bobBrowser.page).getByRole('link', { name: 'Admin' }).count()).toBe(0);
     expect(await bobBrowser.page.getByRole('heading', { name: 'Administration' }).count()).toBe(0);
     await bobBrowser.page.goto(`/crm/${speedy.subdomain}/admin`);
@@ -200,8 +202,8 @@ describe('instance sign-in, sessions and user administration', () => {
     await bob.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     // While a dialog is open the page behind it is hidden from assistive tech (and role queries).
-    await expect.poll(() => page.getByRole('alertdialog').count()).toBe(0);
-    await expect.poll(() => bob.count()).toBe(0);
+    await eventually(() => page.getByRole('alertdialog').count()).toBe(0);
+    await eventually(() => bob.count()).toBe(0);
     expect(await userRow(page, 'owner').count()).toBe(1);
 
     await bobBrowser.context.close();
@@ -214,8 +216,8 @@ describe('instance sign-in, sessions and user administration', () => {
     await page.waitForURL(`**/crm/${other.subdomain}/dashboard`);
     await page.goto(`/crm/${speedy.subdomain}/admin`);
     await page.waitForURL(`**/crm/${speedy.subdomain}`);
-    await expect.poll(() => page.getByRole('heading', { name: 'SPEEDY CRM Login' }).count()).toBe(1);
-    await expect.poll(() => page.getByText(/You are signed in to otherco Auto/).count()).toBe(1);
+    await eventually(() => page.getByRole('heading', { name: 'SPEEDY CRM Login' }).count()).toBe(1);
+    await eventually(() => page.getByText(/You are signed in to otherco Auto/).count()).toBe(1);
     // The legacy and subdomain paths lead to the signed-in instance's canonical pages.
     await page.goto('/pipeline');
     await page.waitForURL(`**/crm/${other.subdomain}/pipeline`);
@@ -223,13 +225,13 @@ describe('instance sign-in, sessions and user administration', () => {
     await page.waitForURL(`**/crm/${other.subdomain}/dashboard`);
     // Static pages are never taken for a subdomain.
     await page.goto('/settings');
-    await expect.poll(() => page.getByRole('heading', { name: 'Settings' }).count()).toBe(1);
+    await eventually(() => page.getByRole('heading', { name: 'Settings' }).count()).toBe(1);
     await page.getByLabel('Dark').check();
-    await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await eventually(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
     await page.getByLabel('Light').check();
-    await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
+    await eventually(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
     await page.goto('/register');
-    await expect.poll(() => page.getByRole('heading', { name: 'Need an account?' }).count()).toBe(1);
+    await eventually(() => page.getByRole('heading', { name: 'Need an account?' }).count()).toBe(1);
     await context.close();
   });
 
@@ -237,16 +239,16 @@ describe('instance sign-in, sessions and user administration', () => {
     const dark = await newPage(browser, { baseURL: server.url, colorScheme: 'dark' });
     await signIn(dark.page, speedy.subdomain, speedy.admin.username, speedy.admin.pin);
     await dark.page.waitForURL('**/dashboard');
-    await expect.poll(() => dark.page.getByRole('list', { name: 'Recent Activity' }).getByRole('listitem').count()).toBeGreaterThan(0);
+    await eventually(() => dark.page.getByRole('list', { name: 'Recent Activity' }).getByRole('listitem').count()).toBeGreaterThan(0);
     await snap(dark.page, 'instance-dashboard-dark');
     await dark.page.goto(`/crm/${speedy.subdomain}/admin`);
-    await expect.poll(() => userRow(dark.page, 'owner').count()).toBe(1);
+    await eventually(() => userRow(dark.page, 'owner').count()).toBe(1);
     await snap(dark.page, 'admin-desktop-dark');
     await dark.context.close();
 
     const phone = await newPage(browser, { baseURL: server.url, phone: true });
     await phone.page.goto(`/crm/${speedy.subdomain}`);
-    await expect.poll(() => phone.page.getByRole('heading', { name: 'SPEEDY CRM Login' }).count()).toBe(1);
+    await eventually(() => phone.page.getByRole('heading', { name: 'SPEEDY CRM Login' }).count()).toBe(1);
     await snap(phone.page, 'instance-login-phone');
     await signIn(phone.page, speedy.subdomain, speedy.admin.username, speedy.admin.pin);
     await phone.page.waitForURL('**/dashboard');
@@ -255,12 +257,14 @@ describe('instance sign-in, sessions and user administration', () => {
       expect(await mainNav(phone.page).getByRole('link', { name }).isVisible(), name).toBe(true);
     await snap(phone.page, 'instance-dashboard-phone');
     await mainNav(phone.page).getByRole('link', { name: 'Admin' }).click();
-    await expect.poll(() => phone.page.getByRole('heading', { name: 'User Management' }).count()).toBe(1);
+    await eventually(() => phone.page.getByRole('heading', { name: 'User Management' }).count()).toBe(1);
     // Narrow screens get cards instead of the table.
     expect(await phone.page.getByRole('table').count()).toBe(0);
-    await expect.poll(() => phone.page.getByRole('list', { name: 'Users' }).getByText('owner').count()).toBeGreaterThan(0);
+    await eventually(() => phone.page.getByRole('list', { name: 'Users' }).getByText('owner').count()).toBeGreaterThan(0);
     await snap(phone.page, 'admin-phone');
     await phone.page.getByRole('button', { name: 'Account menu' }).click();
+    await phone.page.getByRole('menuitem', { name: 'Sign out' }).waitFor();
+    await phone.page.waitForTimeout(300); // let the menu finish fading in
     await snap(phone.page, 'account-menu-phone');
     await phone.context.close();
   });

@@ -256,7 +256,7 @@ describe('pipeline', () => {
     await expect.poll(() => page.getByText('No entries found', { exact: true }).count()).toBe(1);
     expect(await jobsNamed(page, 'Dana Diesel')).toEqual([]);
     await context.close();
-  });
+  }, 180_000);
 
   test('search, stage filter, sorts, the canceled toggle and load more, on the server', async () => {
     const { page, context } = await newPage(browser, { baseURL: server.url });
@@ -312,7 +312,7 @@ describe('pipeline', () => {
     await expect.poll(() => page.getByText('Showing 52 of 52 entries', { exact: true }).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
     await context.close();
-  });
+  }, 120_000);
 
   test('dark theme, and phone cards that open the dialog', async () => {
     const dark = await newPage(browser, { baseURL: server.url, colorScheme: 'dark' });
@@ -341,7 +341,7 @@ describe('pipeline', () => {
     expect(await dialog.getByRole('combobox', { name: 'Stage' }).isVisible()).toBe(true);
     await snap(phone.page, 'pipeline-phone-dialog');
     await phone.context.close();
-  });
+  }, 60_000);
 
   test('the audit log: filter by entity, user, dates and text, load the rows, download the CSV', async () => {
     const { page, context } = await newPage(browser, { baseURL: server.url });
@@ -376,8 +376,8 @@ describe('pipeline', () => {
     // Today is in range; a range in the past is empty.
     const today = new Date();
     const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
-    await page.getByLabel('From').fill(day);
-    await page.getByLabel('To').fill(day);
+    await page.getByLabel('From', { exact: true }).fill(day);
+    await page.getByLabel('To', { exact: true }).fill(day);
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'Deleted job #1 (Dana Diesel)' }).count()).toBe(1);
     await snap(page, 'audit-log-filtered');
 
@@ -391,11 +391,11 @@ describe('pipeline', () => {
     expect(lines.every((line, i) => i === 0 || line.includes(',job,'))).toBe(true);
     expect(lines.some((line) => line.includes('Created job'))).toBe(false);
 
-    await page.getByLabel('From').fill('2020-01-02');
-    await page.getByLabel('To').fill('2020-01-01');
+    await page.getByLabel('From', { exact: true }).fill('2020-01-02');
+    await page.getByLabel('To', { exact: true }).fill('2020-01-01');
     await expect.poll(() => page.getByText('"To" must be on or after "From"').count()).toBe(1);
-    await page.getByLabel('To').fill('2020-01-03');
+    await page.getByLabel('To', { exact: true }).fill('2020-01-03');
     await expect.poll(() => page.getByText('No entries match these filters.').count()).toBe(1);
     await context.close();
-  });
+  }, 90_000);
 });

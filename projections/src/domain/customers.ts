@@ -103,7 +103,10 @@ export interface ListOptions {
  */
 export function parseList(value: string | readonly string[] | null | undefined, options: ListOptions = {}): string[] {
   const raw = value == null ? [] : typeof value === 'string' ? [value] : value;
-  const items = raw.flatMap((part) => part.split(',')).map((item) => item.trim()).filter((item) => item !== '');
+  const items = raw
+    .flatMap((part) => part.split(','))
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
   if (!options.dedupe) return items;
   const seen = new Set<string>();
   return items.filter((item) => {
@@ -174,13 +177,7 @@ const fieldSchemas = {
   email,
   address: text('Address', CUSTOMER_LIMITS.address),
   vehicles: list('Vehicles', 'vehicle', CUSTOMER_LIMITS.vehicles, CUSTOMER_LIMITS.vehicle, 'ignoreCase'),
-  pastAppointments: list(
-    'Past appointments',
-    'past appointment',
-    CUSTOMER_LIMITS.pastAppointments,
-    CUSTOMER_LIMITS.pastAppointment,
-    false,
-  ),
+  pastAppointments: list('Past appointments', 'past appointment', CUSTOMER_LIMITS.pastAppointments, CUSTOMER_LIMITS.pastAppointment, false),
   invoices: list('Invoices', 'invoice number', CUSTOMER_LIMITS.invoices, CUSTOMER_LIMITS.invoice, 'exact'),
   notes: text('Notes', CUSTOMER_LIMITS.notes),
 };

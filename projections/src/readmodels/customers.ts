@@ -24,9 +24,7 @@ export function customerLabel(data: { number: number; name: string }): string {
  * Field changes for the instance timeline. The timeline is a list, so phones in it are
  * masked like every other list (DECISIONS.md §3). A creation lists the fields it filled.
  */
-export function customerChangesForTimeline(
-  source: CustomerFields | EventData<'CustomerUpdated'>['changes'],
-): FieldChange[] {
+export function customerChangesForTimeline(source: CustomerFields | EventData<'CustomerUpdated'>['changes']): FieldChange[] {
   const changes = Array.isArray(source)
     ? source
     : CUSTOMER_FIELDS.filter((field) => source[field] !== '').map((field) => ({ field, oldValue: null, newValue: source[field] }));

@@ -115,12 +115,13 @@ export class Projector {
         waiting.wake?.();
       }
     })();
+    // One listener for the whole run: stopping wakes an idle wait.
+    this.abort.signal.addEventListener('abort', () => waiting.wake?.(), { once: true });
     while (!this.abort.signal.aborted) {
       if (buffer.length === 0) {
         if (subscriptionDone) break;
         await new Promise<void>((resolve) => {
           waiting.wake = resolve;
-          this.abort.signal.addEventListener('abort', () => resolve(), { once: true });
         });
         waiting.wake = null;
         continue;

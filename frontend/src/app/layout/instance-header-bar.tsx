@@ -32,7 +32,7 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
         <InstanceNav
           items={items}
           pathname={pathname}
-          className="order-last -mx-4 basis-full border-t px-3 py-1.5 sm:-mx-6 sm:px-5 md:order-none md:mx-0 md:basis-auto md:flex-1 md:border-0 md:p-0"
+          className="order-last -mx-4 basis-[calc(100%+2rem)] border-t px-3 py-1.5 sm:-mx-6 sm:basis-[calc(100%+3rem)] sm:px-5 md:order-none md:mx-0 md:basis-auto md:flex-1 md:border-0 md:p-0"
         />
         <div className="flex items-center gap-1">
           <ThemeToggle />

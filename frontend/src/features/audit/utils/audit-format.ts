@@ -45,7 +45,9 @@ export function formatAuditValue(field: string, value: unknown): string {
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'object') return JSON.stringify(value);
   const text = String(value);
-  if (field === 'phone') return formatPhone(text) || text;
+  // A masked phone ('•••-•••-1234') is shown as it is.
+  if (field === 'phone') return /^[\d\s().+-]+$/.test(text) ? formatPhone(text) || text : text;
+  if (field === 'duration' && /^\d+$/.test(text)) return `${text} min`;
   if (field === 'quote') return formatQuote(text);
   if (field === 'customerId') return 'Linked customer';
   if (ISO_TIME.test(text)) return formatAuditTime(text);

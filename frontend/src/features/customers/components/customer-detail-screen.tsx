@@ -76,6 +76,13 @@ export function CustomerDetailScreen({
       { replace: true },
     );
 
+  // On a phone the history sits below the details: bring the version chosen into view.
+  const handleSelectHistory = (timestamp: string) => {
+    showAsOf(timestamp);
+    const details = document.getElementById('customer-details');
+    if (details && details.getBoundingClientRect().top < 0) details.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  };
+
   const backLink = (
     <nav aria-label="Back">
       <Link to={paths.list} className={buttonVariants({ variant: 'ghost', size: 'sm', className: '-ml-2' })}>
@@ -112,7 +119,7 @@ export function CustomerDetailScreen({
         <CardDescription>Every change, newest first. Choose one to see the customer as it was then.</CardDescription>
       </CardHeader>
       <CardContent className="lg:max-h-[36rem] lg:overflow-y-auto">
-        <CustomerHistory instance={instance} customerId={id} selected={asOf} onSelect={(entry) => showAsOf(entry.timestamp)} />
+        <CustomerHistory instance={instance} customerId={id} selected={asOf} onSelect={(entry) => handleSelectHistory(entry.timestamp)} />
       </CardContent>
     </Card>
   );
@@ -161,7 +168,7 @@ export function CustomerDetailScreen({
 
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="grid gap-6">
-          <Card>
+          <Card id="customer-details" className="scroll-mt-20">
             <CardHeader>
               <CardTitle>Details</CardTitle>
             </CardHeader>

@@ -90,8 +90,10 @@ export function CustomerFormDialog({
   return (
     <>
       <Dialog open={target !== null} onOpenChange={(next) => (next ? undefined : requestClose())}>
+        {/* 90vh must beat the base dialog's max height, hence the important mark; the width
+            is a breakpoint class so it comes after the base max-w-lg in the stylesheet. */}
         <DialogContent
-          className="max-h-[90vh] max-w-2xl"
+          className="max-h-[90vh]! sm:max-w-2xl"
           onEscapeKeyDown={(event) => {
             // Escape in the vehicles field cancels the typed vehicle, not the dialog.
             if (isEscapeClaimed(event.target)) event.preventDefault();

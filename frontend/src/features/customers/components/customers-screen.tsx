@@ -110,7 +110,8 @@ export function CustomersScreen({
                 setSearchText('');
               }
             }}
-            placeholder="Search by name, phone, email, address or vehicle..."
+            placeholder="Search customers..."
+            title="Search by name, phone, email, address or vehicle"
             autoComplete="off"
             className="pr-9 pl-9 [&::-webkit-search-cancel-button]:hidden"
             maxLength={200}
@@ -131,7 +132,7 @@ export function CustomersScreen({
         </div>
         <div className="flex min-h-6 items-center gap-3 text-sm text-muted-foreground" aria-live="polite">
           {customers.isFetching && !customers.isFetchingNextPage && customers.data ? <Spinner size="sm" label="Searching..." hideLabel /> : null}
-          {customers.data ? <span data-testid="customer-count">{countText(items.length, total, showingSearch)}</span> : null}
+          {customers.data && total > 0 ? <span data-testid="customer-count">{countText(items.length, total, showingSearch)}</span> : null}
         </div>
       </div>
 

@@ -38,7 +38,8 @@ export function VehicleChipsInput({
   invalid?: boolean;
   describedBy?: string;
 }) {
-  const [notice, setNotice] = useState('');
+  // Adding and removing are announced only (the chips show them); a refused repeat is shown too.
+  const [notice, setNotice] = useState<{ text: string; visible: boolean }>({ text: '', visible: false });
   const noticeId = `${id}-notice`;
 
   const handleKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -49,21 +50,21 @@ export function VehicleChipsInput({
       if (result.added.length > 0) {
         onVehiclesChange(result.vehicles);
         onDraftChange('');
-        setNotice(`Added ${result.added.join(', ')}.`);
+        setNotice({ text: `Added ${result.added.join(', ')}.`, visible: false });
       } else if ('reason' in result && result.reason === 'duplicate') {
-        setNotice(`${draft.trim()} is already listed.`);
+        setNotice({ text: `${draft.trim()} is already listed.`, visible: true });
       }
     } else if (event.key === 'Escape' && draft !== '') {
       event.preventDefault();
       onDraftChange('');
-      setNotice('');
+      setNotice({ text: '', visible: false });
     }
   };
 
   const handleRemove = (index: number) => {
     const removed = vehicles[index];
     onVehiclesChange(removeVehicle(vehicles, index));
-    setNotice(removed ? `Removed ${removed}.` : '');
+    setNotice({ text: removed ? `Removed ${removed}.` : '', visible: false });
     document.getElementById(id)?.focus();
   };
 
@@ -95,7 +96,7 @@ export function VehicleChipsInput({
         value={draft}
         onChange={(event) => {
           onDraftChange(event.target.value);
-          if (notice) setNotice('');
+          if (notice.text) setNotice({ text: '', visible: false });
         }}
         onKeyDown={handleKeyDown}
         placeholder="YEAR MAKE MODEL"
@@ -106,8 +107,8 @@ export function VehicleChipsInput({
         aria-describedby={cn(describedBy, noticeId) || undefined}
         {...{ [ESCAPE_CLEARS]: '' }}
       />
-      <p id={noticeId} aria-live="polite" className={notice ? 'text-xs text-muted-foreground' : 'sr-only'}>
-        {notice}
+      <p id={noticeId} aria-live="polite" className={notice.visible ? 'text-xs font-medium text-muted-foreground' : 'sr-only'}>
+        {notice.text}
       </p>
     </div>
   );

@@ -69,7 +69,7 @@ export function EntryDialog({
   return (
     <Dialog open onOpenChange={handleOpenChange}>
       <DialogContent
-        className="max-h-[90dvh] max-w-3xl"
+        className="sm:max-h-[90dvh] sm:max-w-3xl"
         // Escape closes the open autocomplete list first, not the dialog.
         onEscapeKeyDown={(event) => {
           if (document.activeElement?.getAttribute('aria-expanded') === 'true') event.preventDefault();

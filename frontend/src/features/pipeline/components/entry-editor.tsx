@@ -264,7 +264,6 @@ export function EntryEditor({
             inputMode="numeric"
             value={form.phone}
             onChange={text('phone')}
-            placeholder="555-123-4567"
             maxLength={12}
             autoComplete="off"
           />
@@ -277,7 +276,6 @@ export function EntryEditor({
             id={fieldId('makeModel')}
             value={form.makeModel}
             onChange={text('makeModel')}
-            placeholder="2018 Toyota Camry"
             maxLength={JOB_LIMITS.makeModel}
             autoComplete="off"
           />

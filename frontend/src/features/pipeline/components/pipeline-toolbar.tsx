@@ -60,7 +60,8 @@ export function PipelineToolbar({ filters, onChange }: { filters: PipelineFilter
             </SelectContent>
           </Select>
           <Select value={filters.sort} onValueChange={(value) => set({ sort: value as JobSort })}>
-            <SelectTrigger aria-label="Sort entries" className="md:w-40">
+            <SelectTrigger aria-label="Sort entries" className="md:w-48">
+              <span className="hidden text-muted-foreground md:inline">Sort: </span>
               <SelectValue />
             </SelectTrigger>
             <SelectContent>

@@ -23,7 +23,18 @@ function failed(error: unknown, fallback: string) {
  * Unlock and Delete after a confirmation, and the permissions editor. An admin's own account
  * has them disabled (the server refuses them too).
  */
-export function UserActions({ user, isSelf, className }: { user: UserView; isSelf: boolean; className?: string }) {
+export function UserActions({
+  user,
+  isSelf,
+  layout = 'row',
+  className,
+}: {
+  user: UserView;
+  isSelf: boolean;
+  /** 'grid': two columns of equal buttons, for the narrow screens' cards. */
+  layout?: 'row' | 'grid';
+  className?: string;
+}) {
   const [confirming, setConfirming] = useState<Confirming>(null);
   const [editingPermissions, setEditingPermissions] = useState(false);
   const changeRole = useChangeUserRole();
@@ -69,7 +80,7 @@ export function UserActions({ user, isSelf, className }: { user: UserView; isSel
   const disabledReason = isSelf ? 'You cannot change your own account' : undefined;
 
   return (
-    <div className={cn('flex flex-wrap items-center gap-2', className)}>
+    <div className={cn(layout === 'grid' ? 'grid grid-cols-2 gap-2' : 'flex flex-wrap items-center gap-2', className)}>
       <Button
         variant="outline"
         size="sm"

@@ -92,7 +92,7 @@ function UserCards({ users, currentUserId }: { users: UserView[]; currentUserId:
                 <UserStatusBadge user={user} />
               </div>
             </div>
-            <UserActions user={user} isSelf={user.id === currentUserId} className="border-t pt-3" />
+            <UserActions user={user} isSelf={user.id === currentUserId} layout="grid" className="border-t pt-3" />
           </Card>
         </li>
       ))}
