@@ -166,7 +166,9 @@ describe('response schemas', () => {
 
   test('history entries', () => {
     expect(() =>
-      customerHistorySchema.parse([{ id: 'e', action: 'created', userDisplayName: 'O', timestamp: 't', changes: [{ field: 'name', oldValue: null, newValue: 'A' }] }]),
+      customerHistorySchema.parse([
+        { id: 'e', action: 'created', userDisplayName: 'O', timestamp: 't', changes: [{ field: 'name', oldValue: null, newValue: 'A' }] },
+      ]),
     ).not.toThrow();
   });
 });

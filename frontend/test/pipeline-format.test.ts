@@ -106,7 +106,7 @@ describe('entry form', () => {
     expect(entryPayload({ ...form, appointment: '' }, job).appointment).toBe('');
   });
 
-  test('an empty entry is refused with the shared schema\'s message', () => {
+  test("an empty entry is refused with the shared schema's message", () => {
     expect(entryProblem(entryPayload(emptyEntryForm('')))).toBe('At least one field must be filled out');
     expect(entryProblem(entryPayload({ ...emptyEntryForm(''), part: 'Rotor' }))).toBeNull();
   });
@@ -158,7 +158,9 @@ describe('list texts', () => {
 
   test('load errors: Not authenticated on 401, Error: {message} otherwise', () => {
     expect(pipelineErrorText(new ApiError(401, 'Unauthorized', { message: 'Sign in first' }))).toBe('Not authenticated');
-    expect(pipelineErrorText(apiErrorFromResponse(500, 'Internal Server Error', '{"message":"Database down"}'))).toBe('Error: Database down');
+    expect(pipelineErrorText(apiErrorFromResponse(500, 'Internal Server Error', '{"message":"Database down"}'))).toBe(
+      'Error: Database down',
+    );
     expect(pipelineErrorText(apiErrorFromResponse(502, 'Bad Gateway', ''))).toBe('Error: Failed to fetch entries');
     expect(pipelineErrorText(new TypeError('Failed to fetch'))).toBe('Error: An error occurred while fetching the data');
   });

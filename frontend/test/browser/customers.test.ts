@@ -127,9 +127,17 @@ describe('customers', () => {
     expect(adaText).toContain('+1 more');
 
     // A second customer, with a job linked to it.
-    const bob = await api(page, 'POST', `/api/${instance.subdomain}/customers`, { name: 'Bob Builder', phone: '555-987-6543', vehicles: '2015 Bobcat' });
+    const bob = await api(page, 'POST', `/api/${instance.subdomain}/customers`, {
+      name: 'Bob Builder',
+      phone: '555-987-6543',
+      vehicles: '2015 Bobcat',
+    });
     expect(bob.status).toBe(201);
-    const job = await api(page, 'POST', `/api/${instance.subdomain}/pipeline`, { name: 'Bob Builder', part: 'Brake pads', customerId: bob.body.id });
+    const job = await api(page, 'POST', `/api/${instance.subdomain}/pipeline`, {
+      name: 'Bob Builder',
+      part: 'Brake pads',
+      customerId: bob.body.id,
+    });
     expect(job.status).toBe(201);
 
     // Edit Ada: the dialog shows the whole phone.
@@ -253,9 +261,21 @@ describe('customers', () => {
       const { page, context } = await openPage({ baseURL: server.url });
       await signInByApi(page);
       const seed = [
-        { name: 'Dana Diesel', phone: '5552223333', address: '9 Piston Road', vehicles: ['2017 VW Golf', '2021 Toyota Hilux', '2012 Land Rover Defender'], pastAppointments: 'Golf service, Hilux tyres, Defender MOT', invoices: 'INV-10, INV-11' },
+        {
+          name: 'Dana Diesel',
+          phone: '5552223333',
+          address: '9 Piston Road',
+          vehicles: ['2017 VW Golf', '2021 Toyota Hilux', '2012 Land Rover Defender'],
+          pastAppointments: 'Golf service, Hilux tyres, Defender MOT',
+          invoices: 'INV-10, INV-11',
+        },
         { phone: '5554445555', notes: 'Walk-in' },
-        { name: 'Eve Exhaust', email: 'eve@example.com', vehicles: '2016 Subaru Outback', invoices: 'INV-20, INV-21, INV-22, INV-23, INV-24' },
+        {
+          name: 'Eve Exhaust',
+          email: 'eve@example.com',
+          vehicles: '2016 Subaru Outback',
+          invoices: 'INV-20, INV-21, INV-22, INV-23, INV-24',
+        },
       ];
       for (const body of seed) expect((await api(page, 'POST', `/api/${instance.subdomain}/customers`, body)).status).toBe(201);
       await context.close();
@@ -289,4 +309,38 @@ describe('customers', () => {
       await context.close();
     }
   }, 120_000);
+
+  test('the list loads a page at a time: "Load more" follows the cursor', async () => {
+    const { page, context } = await openPage({ baseURL: server.url });
+    await signInByApi(page);
+    const before = (await api(page, 'GET', `/api/${instance.subdomain}/customers?limit=1`)).body.total as number;
+    const statuses = await page.evaluate(async (base) => {
+      const results: number[] = [];
+      for (let i = 1; i <= 55; i++) {
+        const response = await fetch(base, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-CRM-Request': '1' },
+          body: JSON.stringify({ name: `Paged Customer ${String(i).padStart(2, '0')}` }),
+        });
+        results.push(response.status);
+      }
+      return results;
+    }, `/api/${instance.subdomain}/customers`);
+    expect(statuses.every((status) => status === 201)).toBe(true);
+    const total = before + 55;
+
+    await page.goto(customersPath());
+    await poll(() => page.getByTestId('customer-count').innerText()).toBe(`Showing 50 of ${total} customers`);
+    // Newest first.
+    expect(await page.getByTestId('customer-card').first().innerText()).toContain('Paged Customer 55');
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await poll(() => page.getByTestId('customer-card').count()).toBe(total);
+    expect(await page.getByTestId('customer-count').innerText()).toBe(`${total} customers`);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+
+    // A search counts its own matches.
+    await page.getByRole('searchbox', { name: 'Search customers' }).fill('paged customer 0');
+    await poll(() => page.getByTestId('customer-count').innerText()).toBe('9 customers matching "paged customer 0"');
+    await context.close();
+  }, 90_000);
 });

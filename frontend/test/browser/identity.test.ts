@@ -1,6 +1,12 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestInstance, startTestServer, type TestInstance, type TestServer } from '../../../backend/test/support/server.ts';
+import {
+  createTestInstance,
+  signInSuperAdmin,
+  startTestServer,
+  type TestInstance,
+  type TestServer,
+} from '../../../backend/test/support/server.ts';
 import { launchBrowser, newPage, snap } from './support.ts';
 
 let server: TestServer;
@@ -108,6 +114,16 @@ describe('instance sign-in, sessions and user administration', () => {
     // An unknown instance refuses the same way.
     await signIn(page, 'nosuchshop', speedy.admin.username, speedy.admin.pin);
     await eventually(() => page.getByText('Invalid username or PIN').count()).toBe(1);
+
+    // The subdomain family's login; from there a sign-in leads to /pipeline (spec-platform.md §4),
+    // which ends on the signed-in instance's pipeline.
+    await page.goto(`/${speedy.subdomain}/login`);
+    await eventually(() => page.getByRole('heading', { name: 'SPEEDY CRM Login' }).count()).toBe(1);
+    await page.getByLabel('Username').fill(speedy.admin.username);
+    await page.getByLabel('PIN', { exact: true }).fill(speedy.admin.pin);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(`**/crm/${speedy.subdomain}/pipeline`);
+    await eventually(() => page.getByRole('heading', { level: 1, name: 'Pipeline' }).count()).toBe(1);
     await context.close();
   });
 
@@ -192,7 +208,7 @@ describe('instance sign-in, sessions and user administration', () => {
 
     await bobBrowser.page.getByRole('button', { name: 'Sign In' }).click();
     await bobBrowser.page.waitForURL('**/dashboard');
-    await eventually(() => bobBrowser.page.getByRole('heading', { level: 1, name: /, Bob Builder$/ }).count()).toBe(1);
+    try { await eventually(() => bobBrowser.page.getByRole('heading', { level: 1, name: /, Bob Builder$/ }).count()).toBe(1); } catch (e) { console.log('DEBUG', bobBrowser.page.url(), await bobBrowser.page.locator('main').innerText()); await snap(bobBrowser.page, 'debug'); throw e; }
     expect(await mainNav(bobBrowser.page).getByRole('link', { name: 'Admin' }).count()).toBe(0);
     expect(await bobBrowser.page.getByRole('heading', { name: 'Administration' }).count()).toBe(0);
     await bobBrowser.page.goto(`/crm/${speedy.subdomain}/admin`);
@@ -230,8 +246,47 @@ describe('instance sign-in, sessions and user administration', () => {
     await eventually(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
     await page.getByLabel('Light').check();
     await eventually(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
+    // Profile: change the own PIN; the current one is checked.
+    await page.goto('/profile');
+    await eventually(() => page.getByRole('heading', { name: 'Change PIN' }).count()).toBe(1);
+    await page.getByLabel('Current PIN', { exact: true }).fill('1111');
+    await page.getByLabel('New PIN', { exact: true }).fill('8888');
+    await page.getByLabel('Confirm New PIN', { exact: true }).fill('8888');
+    await page.getByRole('button', { name: 'Change PIN' }).click();
+    await eventually(() => page.getByText('Current PIN is incorrect').count()).toBe(1);
+    await page.getByLabel('Current PIN', { exact: true }).fill(other.admin.pin);
+    await page.getByRole('button', { name: 'Change PIN' }).click();
+    await eventually(() => page.getByText('PIN changed', { exact: true }).count()).toBe(1);
+    expect(await page.getByLabel('New PIN', { exact: true }).inputValue()).toBe('');
     await page.goto('/register');
     await eventually(() => page.getByRole('heading', { name: 'Need an account?' }).count()).toBe(1);
+    await context.close();
+  });
+
+  test('/maven is the provider instance: its login leads to /maven/home with tiles', async () => {
+    // The super admin gives the reserved instance its first admin (DECISIONS.md §3).
+    const superAdmin = await signInSuperAdmin(server);
+    const instances = await superAdmin.get('/api/crm-instances');
+    const maven = instances.body.find((instance: { subdomain: string }) => instance.subdomain === 'maven');
+    const added = await superAdmin.post(`/api/crm-instances/${maven.id}/users`, { username: 'mave', pin: '2468', role: 'admin' });
+    expect(added.status).toBe(201);
+
+    const { page, context } = await newPage(browser, { baseURL: server.url });
+    await page.goto('/maven');
+    await eventually(() => page.getByRole('heading', { name: 'MAVEN CRM Login' }).count()).toBe(1);
+    await page.getByLabel('Username').fill('mave');
+    await page.getByLabel('PIN', { exact: true }).fill('2468');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL('**/maven/home');
+    await eventually(() => page.getByRole('heading', { level: 1, name: /, mave$/ }).count()).toBe(1);
+    expect(await mainNav(page).getByRole('link').allInnerTexts()).toEqual(['Pipeline', 'Customers', 'Admin']);
+    expect(await page.getByRole('link', { name: 'Calendar', exact: true }).getAttribute('href')).toBe('/maven/calendar');
+    expect(await page.getByRole('heading', { name: 'Quick Stats' }).count()).toBe(1);
+    await snap(page, 'maven-home');
+    await mainNav(page).getByRole('link', { name: 'Admin' }).click();
+    await page.waitForURL('**/maven/admin');
+    await eventually(() => userRow(page, 'mave').count()).toBe(1);
+    await eventually(() => mainNav(page).locator('[aria-current="page"]').innerText()).toBe('Admin');
     await context.close();
   });
 

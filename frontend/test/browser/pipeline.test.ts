@@ -1,9 +1,12 @@
+import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   type ApiClient,
   createTestInstance,
+  signInSuperAdmin,
   signInUser,
   startTestServer,
   type TestInstance,
@@ -34,6 +37,13 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
+
+/** Like snap(), but only what is on screen: a dialog over a long list. */
+async function snapViewport(page: Page, name: string): Promise<void> {
+  const dir = path.resolve('screenshots');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
+}
 
 const pipelinePath = () => `/crm/${shop.subdomain}/pipeline`;
 
@@ -112,7 +122,7 @@ describe('pipeline', () => {
     expect(await suggestion.getByText('2020 Ford F-150').count()).toBe(1);
     expect(await suggestion.getByText('2015 Honda Civic').count()).toBe(0);
     expect(await suggestion.getByText('+1 more').count()).toBe(1);
-    await snap(page, 'pipeline-dialog-autocomplete');
+    await snapViewport(page, 'pipeline-dialog-autocomplete');
     await suggestion.click();
     await expect.poll(() => dialog.getByLabel('Name').inputValue()).toBe('Dana Diesel');
     await expect.poll(() => dialog.getByLabel('Phone').inputValue()).toBe('555-987-6543');
@@ -131,7 +141,7 @@ describe('pipeline', () => {
     await choose(page, dialog.getByLabel('Duration'), '1 h 30 min');
     await choose(page, dialog.getByLabel('Tech'), 'Tina Tech');
     await dialog.getByLabel('Notes').fill('Front axle only');
-    await snap(page, 'pipeline-dialog-add');
+    await snapViewport(page, 'pipeline-dialog-add');
     await dialog.getByRole('button', { name: 'Add Entry' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
 
@@ -142,7 +152,15 @@ describe('pipeline', () => {
     expect(await dana.getByRole('cell', { name: '$1,250' }).count()).toBe(1);
     expect(await dana.getByRole('cell', { name: '1', exact: true }).count()).toBe(1);
     const [created] = await jobsNamed(page, 'Dana Diesel');
-    expect(created).toMatchObject({ jobNumber: '1', vin: '1HGCM82633A', quote: '1250', jobType: 'Mobile', tech: 'Tina Tech', csr: 'Owner', duration: 90 });
+    expect(created).toMatchObject({
+      jobNumber: '1',
+      vin: '1HGCM82633A',
+      quote: '1250',
+      jobType: 'Mobile',
+      tech: 'Tina Tech',
+      csr: 'Owner',
+      duration: 90,
+    });
     expect(created.customerId).toBeTruthy();
     expect(new Date(created.appointment).getTime()).toBe(new Date('2025-03-01T09:15').getTime());
 
@@ -150,7 +168,17 @@ describe('pipeline', () => {
     const stage = dana.getByRole('combobox', { name: 'Stage for Dana Diesel' });
     await stage.click();
     const stageOptions = await page.getByRole('option').allTextContents();
-    expect(stageOptions).toEqual(['Quote', 'Parts Ordered', 'Parts In', 'Scheduled', 'In Progress', 'Completed', 'Invoiced', 'Paid', 'Canceled']);
+    expect(stageOptions).toEqual([
+      'Quote',
+      'Parts Ordered',
+      'Parts In',
+      'Scheduled',
+      'In Progress',
+      'Completed',
+      'Invoiced',
+      'Paid',
+      'Canceled',
+    ]);
     await page.getByRole('option', { name: 'Parts Ordered' }).click();
     await expect.poll(async () => (await jobsNamed(page, 'Dana Diesel'))[0]?.stage).toBe('Parts Ordered');
     await expect.poll(() => stage.textContent()).toBe('Parts Ordered');
@@ -183,15 +211,20 @@ describe('pipeline', () => {
     expect(await updated.getByText('Brake pads', { exact: true }).count()).toBe(1);
     expect(await updated.getByText('Brake pads and rotors', { exact: true }).count()).toBe(1);
     expect(await history.getByRole('button', { name: /^Stage changed/ }).count()).toBe(2);
-    expect(await history.getByRole('button', { name: /^Created/ }).getByText('Owner', { exact: false }).count()).toBeGreaterThan(0);
-    await snap(page, 'pipeline-history');
+    expect(
+      await history
+        .getByRole('button', { name: /^Created/ })
+        .getByText('Owner', { exact: false })
+        .count(),
+    ).toBeGreaterThan(0);
+    await snapViewport(page, 'pipeline-history');
 
     await history.getByRole('button', { name: /^Created/ }).click();
     const version = page.getByRole('dialog', { name: /^Dana Diesel as of / });
     await expect.poll(() => version.getByText('$1,250', { exact: true }).count()).toBe(1);
     expect(await version.getByText('Brake pads', { exact: true }).count()).toBe(1);
     expect(await version.getByText('555-987-6543', { exact: true }).count()).toBe(1);
-    await snap(page, 'pipeline-history-version');
+    await snapViewport(page, 'pipeline-history-version');
     await version.getByRole('button', { name: 'Back' }).click();
     await page.getByRole('dialog', { name: 'History for Dana Diesel' }).getByRole('button', { name: 'Back' }).click();
 
@@ -201,7 +234,7 @@ describe('pipeline', () => {
     await expect.poll(() => edit.getByText('Canceled ✕').count()).toBe(1);
     expect(await edit.getByRole('button', { name: 'Scheduled' }).isDisabled()).toBe(true);
     expect((await jobsNamed(page, 'Dana Diesel'))[0].stage).toBe('Canceled');
-    await snap(page, 'pipeline-dialog-canceled');
+    await snapViewport(page, 'pipeline-dialog-canceled');
     await edit.getByRole('button', { name: 'Reopen' }).click();
     await expect.poll(() => edit.getByRole('button', { name: 'Cancel Job' }).count()).toBe(1);
     expect(await edit.getByRole('button', { name: 'Quote', pressed: true }).count()).toBe(1);
@@ -235,7 +268,7 @@ describe('pipeline', () => {
     await edit.getByLabel('Quote').fill('1600');
     await edit.getByRole('button', { name: 'Save Changes' }).click();
     await expect.poll(() => edit.getByText('This job was changed by someone else. Reload it and try again.').count()).toBe(1);
-    await snap(page, 'pipeline-dialog-conflict');
+    await snapViewport(page, 'pipeline-dialog-conflict');
     await edit.getByRole('button', { name: 'Load current version' }).click();
     expect(await edit.getByLabel('Part').inputValue()).toBe('Changed elsewhere');
     expect(await edit.getByLabel('Quote').inputValue()).toBe('1500');
@@ -273,6 +306,9 @@ describe('pipeline', () => {
     const [bea] = await jobsNamed(page, 'Bea Brake');
     expect((await api(page, 'PATCH', `/api/${shop.subdomain}/pipeline/${bea.id}/stage`, { stage: 'Paid' })).status).toBe(200);
 
+    // /{subdomain}/pipeline serves the same screen.
+    await page.goto(`/${shop.subdomain}/pipeline`);
+    await page.waitForURL(`**${pipelinePath()}`);
     await openPipeline(page);
     // Canceled jobs are hidden by default; the toggle shows only them.
     await expect.poll(() => page.getByText('Showing 2 of 2 entries', { exact: true }).count()).toBe(1);
@@ -320,10 +356,12 @@ describe('pipeline', () => {
     await openPipeline(dark.page);
     await choose(dark.page, dark.page.getByRole('combobox', { name: 'Sort entries' }), 'Oldest First');
     await expect.poll(() => dark.page.getByRole('rowheader').first().textContent()).toBe('Alan Axle');
-    await snap(dark.page, 'pipeline-desktop-dark');
+    await snapViewport(dark.page, 'pipeline-desktop-dark');
     await dark.page.getByRole('button', { name: 'Edit Bea Brake' }).click();
-    await expect.poll(() => dark.page.getByRole('dialog', { name: 'Edit Bea Brake' }).getByLabel('Phone').inputValue()).toBe('617-555-0100');
-    await snap(dark.page, 'pipeline-dialog-dark');
+    await expect
+      .poll(() => dark.page.getByRole('dialog', { name: 'Edit Bea Brake' }).getByLabel('Phone').inputValue())
+      .toBe('617-555-0100');
+    await snapViewport(dark.page, 'pipeline-dialog-dark');
     await dark.context.close();
 
     const phone = await newPage(browser, { baseURL: server.url, phone: true });
@@ -333,13 +371,13 @@ describe('pipeline', () => {
     const cards = phone.page.getByRole('list', { name: 'Entries' });
     await expect.poll(() => cards.getByRole('button', { name: 'Alan Axle' }).count()).toBe(1);
     expect(await phone.page.getByRole('table').isVisible()).toBe(false);
-    await snap(phone.page, 'pipeline-phone-cards');
+    await snapViewport(phone.page, 'pipeline-phone-cards');
     await cards.getByRole('button', { name: 'Alan Axle' }).click();
     const dialog = phone.page.getByRole('dialog', { name: 'Edit Alan Axle' });
     await expect.poll(() => dialog.getByLabel('Phone').inputValue()).toBe('617-555-0100');
     // On a narrow screen the stage bar is a select.
     expect(await dialog.getByRole('combobox', { name: 'Stage' }).isVisible()).toBe(true);
-    await snap(phone.page, 'pipeline-phone-dialog');
+    await snapViewport(phone.page, 'pipeline-phone-dialog');
     await phone.context.close();
   }, 60_000);
 
@@ -348,13 +386,24 @@ describe('pipeline', () => {
     // Something done by the tech, to filter by user.
     const tinaPage = await newPage(browser, { baseURL: server.url });
     await signIn(tinaPage.page, { username: 'tina', pin: '2222' });
-    expect((await api(tinaPage.page, 'POST', `/api/${shop.subdomain}/pipeline`, { name: 'Tina Job', part: 'Wiper blades' })).status).toBe(201);
+    expect((await api(tinaPage.page, 'POST', `/api/${shop.subdomain}/pipeline`, { name: 'Tina Job', part: 'Wiper blades' })).status).toBe(
+      201,
+    );
     await tinaPage.context.close();
 
     await signIn(page);
     await page.goto(`/crm/${shop.subdomain}/admin/audit`);
     await expect.poll(() => page.getByRole('heading', { name: 'Audit Log', level: 1 }).count()).toBe(1);
-    await expect.poll(() => page.getByRole('row').filter({ hasText: 'Deleted job #1 (Dana Diesel)' }).count()).toBe(1);
+    // Newest first, 50 at a time: the bulk jobs pushed the first ones down to later pages.
+    await expect.poll(() => page.getByRole('row').nth(1).textContent()).toMatch(/Tina Tech.*Created job #\d+ \(Tina Job\)/);
+    await expect.poll(() => page.getByText('Showing 50 entries', { exact: true }).count()).toBe(1);
+    const deleted = page.getByRole('row').filter({ hasText: 'Deleted job #1 (Dana Diesel)' });
+    for (let pages = 1; (await deleted.count()) === 0 && pages < 6; pages++) {
+      const before = await page.getByRole('row').count();
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await expect.poll(() => page.getByRole('row').count()).toBeGreaterThan(before);
+    }
+    expect(await deleted.count()).toBe(1);
     // Changes show old → new.
     const quoteChange = page.getByRole('row').filter({ hasText: 'Updated job #1 (Dana Diesel): Part, Quote' });
     expect(await quoteChange.getByText('$1,250').count()).toBe(1);
@@ -385,7 +434,10 @@ describe('pipeline', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^audit-pipeshop-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile((await download.path())!, 'utf8');
-    const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('Occurred At,Actor Kind,Actor Id,Actor,Entity Type,Entity Id,Event,Summary,Changes');
     expect(lines.some((line) => line.includes('Deleted job #1 (Dana Diesel)'))).toBe(true);
     expect(lines.every((line, i) => i === 0 || line.includes(',job,'))).toBe(true);
@@ -398,4 +450,36 @@ describe('pipeline', () => {
     await expect.poll(() => page.getByText('No entries match these filters.').count()).toBe(1);
     await context.close();
   }, 90_000);
+
+  test("/maven/pipeline is the same screen, on the provider's own instance", async () => {
+    const superAdmin = await signInSuperAdmin(server);
+    const maven = (await superAdmin.get('/api/crm-instances')).body.find((i: { subdomain: string }) => i.subdomain === 'maven');
+    const added = await superAdmin.post(`/api/crm-instances/${maven.id}/users`, {
+      username: 'mavenboss',
+      displayName: 'Max Maven',
+      pin: '4321',
+      role: 'admin',
+    });
+    expect(added.status, added.text).toBe(201);
+
+    const { page, context } = await newPage(browser, { baseURL: server.url });
+    await page.goto('/maven');
+    expect((await api(page, 'POST', '/api/auth/login', { username: 'mavenboss', pin: '4321', instance: 'maven' })).status).toBe(200);
+    await page.goto('/maven/pipeline');
+    await expect.poll(() => page.getByRole('heading', { name: 'Pipeline', level: 1 }).count()).toBe(1);
+    await expect.poll(() => page.getByText('No entries found', { exact: true }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Add New Entry' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add New Entry' });
+    await expect.poll(() => dialog.getByLabel('CSR').textContent()).toBe('Max Maven');
+    await dialog.getByLabel('Part').fill('Headlight bulb');
+    await dialog.getByRole('button', { name: 'Add Entry' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    // No name: the row and the dialog name it by its number.
+    await expect.poll(() => page.getByRole('button', { name: 'Edit Entry #1' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Edit Entry #1' }).click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Edit Entry #1' }).getByLabel('Part').inputValue()).toBe('Headlight bulb');
+    // The pipeshop jobs are not here.
+    expect(await row(page, 'Alan Axle').count()).toBe(0);
+    await context.close();
+  }, 60_000);
 });

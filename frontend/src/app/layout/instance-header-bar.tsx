@@ -1,6 +1,5 @@
 import { Link, useLocation } from 'react-router-dom';
 import { ThemeToggle } from '@/components/theme-toggle';
-import { buttonVariants } from '@/components/ui/button';
 import { instanceEntry, instanceLinks, paths } from '@/config/paths';
 import { AccountMenu } from '@/features/auth/components/account-menu';
 import { useUserSession } from '@/features/auth/hooks/use-user-session';
@@ -47,7 +46,7 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
   const instance = route.slug ?? sessionInstance(session);
   const login = instance ? instanceEntry(instance, route.family) : paths.legacyLogin;
   return (
-    <div className="flex items-center gap-1">
+    <div className="flex items-center gap-0.5 sm:gap-1">
       <ThemeToggle />
       {session.status === 'signed-out' ? (
         <>
@@ -63,17 +62,21 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
   );
 }
 
+// Narrower than a small button on phones, so the product title keeps its room.
+const headerLinkClasses =
+  'inline-flex h-8 items-center rounded-md px-1.5 text-sm font-medium whitespace-nowrap transition-colors sm:px-3 ' +
+  'hover:bg-accent hover:text-accent-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
+
 function HeaderLink({ to, pathname, children }: { to: string; pathname: string; children: string }) {
-  const classes = buttonVariants({ variant: 'ghost', size: 'sm' });
   if (to === pathname) {
     return (
-      <span aria-current="page" className={`${classes} bg-accent`}>
+      <span aria-current="page" className={`${headerLinkClasses} bg-accent`}>
         {children}
       </span>
     );
   }
   return (
-    <Link to={to} className={classes}>
+    <Link to={to} className={headerLinkClasses}>
       {children}
     </Link>
   );

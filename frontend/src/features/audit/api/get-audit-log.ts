@@ -5,7 +5,12 @@ import { auditPageSchema } from '../types/audit-schema';
 import { type AuditFilters, auditQueryParams } from '../utils/audit-filters';
 import { auditApiPath, auditQueryKey } from './audit-api-path';
 
-export async function getAuditLog(instance: string, filters: AuditFilters, cursor: string | null, signal?: AbortSignal): Promise<AuditPage> {
+export async function getAuditLog(
+  instance: string,
+  filters: AuditFilters,
+  cursor: string | null,
+  signal?: AbortSignal,
+): Promise<AuditPage> {
   const params = auditQueryParams(filters);
   if (cursor) params.set('cursor', cursor);
   const query = params.toString();

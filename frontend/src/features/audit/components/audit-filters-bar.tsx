@@ -25,7 +25,10 @@ export function AuditFiltersBar({
     <div className="grid gap-4 rounded-xl border bg-card p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[1.4fr_1fr_1fr_1fr_1fr]">
       <Field id="audit-q" label="Search" className="sm:col-span-2 lg:col-span-1">
         <div className="relative">
-          <SearchIcon aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+          <SearchIcon
+            aria-hidden="true"
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+          />
           <Input
             id="audit-q"
             type="search"
@@ -68,7 +71,13 @@ export function AuditFiltersBar({
         </Select>
       </Field>
       <Field id="audit-from" label="From">
-        <Input id="audit-from" type="date" value={filters.fromDate} max={filters.toDate || undefined} onChange={(event) => set({ fromDate: event.target.value })} />
+        <Input
+          id="audit-from"
+          type="date"
+          value={filters.fromDate}
+          max={filters.toDate || undefined}
+          onChange={(event) => set({ fromDate: event.target.value })}
+        />
       </Field>
       <Field id="audit-to" label="To" error={rangeError}>
         <Input

@@ -49,13 +49,22 @@ export function AuditScreen({ instance, users, backLink }: { instance: string; u
           <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Audit Log</h1>
           <p className="text-muted-foreground">Everything that happened in this CRM, who did it and what changed, newest first.</p>
         </div>
-        <a href={auditCsvUrl(instance, applied)} download className={buttonVariants({ variant: 'outline', className: 'self-start sm:self-auto' })}>
+        <a
+          href={auditCsvUrl(instance, applied)}
+          download
+          className={buttonVariants({ variant: 'outline', className: 'self-start sm:self-auto' })}
+        >
           <DownloadIcon />
           Download CSV
         </a>
       </div>
 
-      <AuditFiltersBar filters={filters} users={users} onChange={handleChange} rangeError={backwards ? BACKWARDS_RANGE_MESSAGE : undefined} />
+      <AuditFiltersBar
+        filters={filters}
+        users={users}
+        onChange={handleChange}
+        rangeError={backwards ? BACKWARDS_RANGE_MESSAGE : undefined}
+      />
 
       <section aria-label="Audit entries" aria-busy={log.isFetching || undefined} className="grid gap-4">
         {log.isPending ? (

@@ -7,14 +7,32 @@ import { customersQueryKey } from './customers-api-path';
 /** The few job fields the customer page shows. */
 const customerJobSchema = z.object({
   id: z.string(),
-  jobNumber: z.string().nullish().transform((value) => value ?? ''),
-  part: z.string().nullish().transform((value) => value ?? ''),
-  makeModel: z.string().nullish().transform((value) => value ?? ''),
+  jobNumber: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
+  part: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
+  makeModel: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
   stage: z.enum(STAGES).or(z.string()),
-  quote: z.union([z.string(), z.number()]).nullish().transform((value) => (value == null ? '' : String(value))),
-  appointment: z.string().nullish().transform((value) => value ?? ''),
+  quote: z
+    .union([z.string(), z.number()])
+    .nullish()
+    .transform((value) => (value == null ? '' : String(value))),
+  appointment: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
   createdAt: z.string(),
-  customerId: z.string().nullish().transform((value) => value ?? null),
+  customerId: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? null),
 });
 export type CustomerJob = z.infer<typeof customerJobSchema>;
 

@@ -122,7 +122,9 @@ export function CustomerCard({
                 {service}
               </li>
             ))}
-            {services.hidden > 0 ? <li className="text-xs text-muted-foreground">{moreLabel(services.hidden, { ellipsis: true })}</li> : null}
+            {services.hidden > 0 ? (
+              <li className="text-xs text-muted-foreground">{moreLabel(services.hidden, { ellipsis: true })}</li>
+            ) : null}
           </ul>
         </Section>
       ) : null}

@@ -42,7 +42,9 @@ function ListValue({ value, badges = false }: { value: string | string[]; badges
 export function CustomerDetails({ customer }: { customer: CustomerView }) {
   return (
     <dl className="divide-y">
-      <Row label={CUSTOMER_FIELD_LABELS.phone}>{customer.phone ? <span className="font-mono tabular-nums">{customer.phone}</span> : none}</Row>
+      <Row label={CUSTOMER_FIELD_LABELS.phone}>
+        {customer.phone ? <span className="font-mono tabular-nums">{customer.phone}</span> : none}
+      </Row>
       <Row label={CUSTOMER_FIELD_LABELS.email}>
         {customer.email ? (
           <a href={`mailto:${customer.email}`} className="text-primary underline-offset-4 hover:underline">

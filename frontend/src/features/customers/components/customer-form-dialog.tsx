@@ -18,7 +18,11 @@ interface BodyProps {
   onSaved: (customer: CustomerView) => void;
   onCancel: () => void;
   onDirtyChange: (dirty: boolean) => void;
+  actionsClassName: string;
 }
+
+/** The buttons stay in view while the form scrolls inside the dialog. */
+const STICKY_ACTIONS = 'sticky -bottom-5 sm:-bottom-6 z-10 -mx-5 -mb-5 border-t bg-card px-5 py-4 sm:-mx-6 sm:-mb-6 sm:px-6';
 
 /**
  * An edit reads the customer first: lists carry masked phones and the form needs the
@@ -85,6 +89,7 @@ export function CustomerFormDialog({
     },
     onCancel: requestClose,
     onDirtyChange: setDirty,
+    actionsClassName: STICKY_ACTIONS,
   };
 
   return (

@@ -25,7 +25,9 @@ export function CustomerFormScreen({ instance, id, paths }: { instance: string; 
   const [dirty, setDirty] = useState(false);
   // Set when saved: the navigation that follows must not ask.
   const leaving = useRef(false);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname,
+  );
   const title = editing ? 'Edit Customer' : 'Add New Customer';
   usePageTitle(title);
 
@@ -37,7 +39,9 @@ export function CustomerFormScreen({ instance, id, paths }: { instance: string; 
 
   let body;
   if (!editing) {
-    body = <CustomerForm instance={instance} idPrefix="customer-page" onSaved={handleSaved} onCancel={backToList} onDirtyChange={setDirty} />;
+    body = (
+      <CustomerForm instance={instance} idPrefix="customer-page" onSaved={handleSaved} onCancel={backToList} onDirtyChange={setDirty} />
+    );
   } else if (customer.isError) {
     body = <Alert>Error loading customer: {loadErrorMessage(customer.error)}</Alert>;
   } else if (!customer.isFetchedAfterMount || !customer.data) {

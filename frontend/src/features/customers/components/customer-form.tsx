@@ -130,7 +130,13 @@ export function CustomerForm({
   };
 
   const textField = (field: TextField, control: (props: ReturnType<typeof fieldControlProps>) => ReactNode, wide = false) => (
-    <Field id={fieldId(field)} label={CUSTOMER_FIELD_LABELS[field]} hint={HINTS[field]} error={errors[field]} className={cn(wide && 'sm:col-span-2')}>
+    <Field
+      id={fieldId(field)}
+      label={CUSTOMER_FIELD_LABELS[field]}
+      hint={HINTS[field]}
+      error={errors[field]}
+      className={cn(wide && 'sm:col-span-2')}
+    >
       {control(fieldControlProps(fieldId(field), { hint: Boolean(HINTS[field]), error: errors[field] }))}
     </Field>
   );
@@ -203,12 +209,20 @@ export function CustomerForm({
         )}
         {textField(
           'invoices',
-          (props) => <Input {...props} value={form.invoices} onChange={update('invoices')} autoComplete="off" placeholder="INV-1001, INV-1002" />,
+          (props) => (
+            <Input {...props} value={form.invoices} onChange={update('invoices')} autoComplete="off" placeholder="INV-1001, INV-1002" />
+          ),
           true,
         )}
-        {textField('notes', (props) => <Textarea {...props} value={form.notes} onChange={update('notes')} />, true)}
+        {textField(
+          'notes',
+          (props) => (
+            <Textarea {...props} value={form.notes} onChange={update('notes')} />
+          ),
+          true,
+        )}
       </div>
-      <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', actionsClassName)}>
+      <div className={cn('grid grid-cols-2 gap-2 sm:flex sm:justify-end', actionsClassName)}>
         <Button variant="outline" onClick={onCancel}>
           Cancel
         </Button>

@@ -39,7 +39,11 @@ export function CustomerJobs({ instance, customer, pipelinePath }: { instance: s
             </div>
             <div className="flex items-center gap-2">
               {formatQuote(job.quote) ? <span className="tabular-nums">{formatQuote(job.quote)}</span> : null}
-              <Badge variant={job.stage === 'Canceled' ? 'destructive' : job.stage === 'Paid' || job.stage === 'Completed' ? 'success' : 'secondary'}>
+              <Badge
+                variant={
+                  job.stage === 'Canceled' ? 'destructive' : job.stage === 'Paid' || job.stage === 'Completed' ? 'success' : 'secondary'
+                }
+              >
                 {job.stage}
               </Badge>
             </div>

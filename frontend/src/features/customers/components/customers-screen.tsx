@@ -131,7 +131,9 @@ export function CustomersScreen({
           ) : null}
         </div>
         <div className="flex min-h-6 items-center gap-3 text-sm text-muted-foreground" aria-live="polite">
-          {customers.isFetching && !customers.isFetchingNextPage && customers.data ? <Spinner size="sm" label="Searching..." hideLabel /> : null}
+          {customers.isFetching && !customers.isFetchingNextPage && customers.data ? (
+            <Spinner size="sm" label="Searching..." hideLabel />
+          ) : null}
           {customers.data && total > 0 ? <span data-testid="customer-count">{countText(items.length, total, showingSearch)}</span> : null}
         </div>
       </div>

@@ -16,7 +16,15 @@ export interface CustomerToDelete {
   number: number;
 }
 
-function DeleteCustomerForm({ instance, customer, onDone }: { instance: string; customer: CustomerToDelete; onDone: (deleted: boolean) => void }) {
+function DeleteCustomerForm({
+  instance,
+  customer,
+  onDone,
+}: {
+  instance: string;
+  customer: CustomerToDelete;
+  onDone: (deleted: boolean) => void;
+}) {
   const [typed, setTyped] = useState('');
   const deleteCustomer = useDeleteCustomer(instance);
   const confirmed = isDeleteConfirmed(typed);

@@ -83,8 +83,7 @@ export function customerFormBody(form: CustomerFormValues) {
 }
 
 export type CustomerFormValidation =
-  | { ok: true; value: CustomerFields }
-  | { ok: false; errors: CustomerFormErrors; firstField: CustomerField };
+  { ok: true; value: CustomerFields } | { ok: false; errors: CustomerFormErrors; firstField: CustomerField };
 
 /**
  * Checks the form with the shared schema, the same rules the server applies: at least one

@@ -19,6 +19,8 @@ interface Action {
 interface Area {
   feature: FeatureKey;
   title: string;
+  /** The /maven home's tile name. */
+  tile: string;
   description: string;
   actions: Action[];
   icon: ReactNode;
@@ -30,6 +32,7 @@ function areasOf(links: InstanceLinks, showAdmin: boolean): Area[] {
     {
       feature: 'pipeline',
       title: 'Pipeline Management',
+      tile: 'Pipeline',
       description: 'Track every job and quote from the first call to the final payment.',
       actions: [{ label: 'View Pipeline', to: links.pipeline }],
       icon: <PipelineAreaIcon />,
@@ -37,6 +40,7 @@ function areasOf(links: InstanceLinks, showAdmin: boolean): Area[] {
     {
       feature: 'customers',
       title: 'Customer Management',
+      tile: 'Customers',
       description: 'Customers, their vehicles, past services and invoices in one place.',
       actions: [
         { label: 'View Customers', to: links.customers },
@@ -47,6 +51,7 @@ function areasOf(links: InstanceLinks, showAdmin: boolean): Area[] {
     {
       feature: 'calendar',
       title: 'Calendar & Scheduling',
+      tile: 'Calendar',
       description: 'Appointments by day, week or month; drag a job to reschedule it.',
       actions: [{ label: 'View Calendar', to: links.calendar }],
       icon: <CalendarAreaIcon />,
@@ -56,6 +61,7 @@ function areasOf(links: InstanceLinks, showAdmin: boolean): Area[] {
     areas.push({
       feature: 'admin',
       title: 'Administration',
+      tile: 'Admin',
       description: 'Add staff, set their roles and permissions, and lock accounts.',
       actions: [{ label: 'Admin Dashboard', to: links.admin }],
       icon: <AdminAreaIcon />,
@@ -115,7 +121,6 @@ function AreaCard({ area, enabled }: { area: Area; enabled: boolean }) {
 /** The /maven home's tiles (spec-working-screens.md §2 "/maven variant"). */
 function Tile({ area, enabled }: { area: Area; enabled: boolean }) {
   const [primary] = area.actions;
-  const title = area.title.split(' ')[0];
   return (
     <Card
       className={cn(
@@ -138,10 +143,10 @@ function Tile({ area, enabled }: { area: Area; enabled: boolean }) {
             to={primary.to}
             className="outline-none after:absolute after:inset-0 after:rounded-xl focus-visible:after:ring-2 focus-visible:after:ring-ring"
           >
-            {title}
+            {area.tile}
           </Link>
         ) : (
-          <span className="text-muted-foreground">{title}</span>
+          <span className="text-muted-foreground">{area.tile}</span>
         )}
       </h3>
       {enabled ? null : <ComingSoonBadge />}

@@ -105,7 +105,10 @@ export function CustomerNameField({
               onMouseDown={(event) => event.preventDefault()}
               onClick={() => choose(customer)}
               onMouseEnter={() => setActive(index)}
-              className={cn('grid cursor-pointer gap-1 rounded-md px-2 py-2 text-sm', index === active && 'bg-accent text-accent-foreground')}
+              className={cn(
+                'grid cursor-pointer gap-1 rounded-md px-2 py-2 text-sm',
+                index === active && 'bg-accent text-accent-foreground',
+              )}
             >
               <span className="flex items-baseline justify-between gap-2">
                 <span className="font-medium">{customer.name || 'Unnamed Customer'}</span>

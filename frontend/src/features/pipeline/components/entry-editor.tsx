@@ -103,7 +103,10 @@ export function EntryEditor({
 
   const handleChooseCustomer = (customer: CustomerSuggestionView) => {
     const vehicle = customer.vehicles[0];
-    setLinked({ id: customer.id, label: `Linked to customer ${customer.number !== null ? `#${customer.number} ` : ''}${customer.name}`.trim() });
+    setLinked({
+      id: customer.id,
+      label: `Linked to customer ${customer.number !== null ? `#${customer.number} ` : ''}${customer.name}`.trim(),
+    });
     setForm((current) => ({
       ...current,
       name: customer.name || current.name,
@@ -115,7 +118,9 @@ export function EntryEditor({
     getCustomerContact(instance, customer.id)
       .then((contact) => {
         if (!contact.phoneDigits) return;
-        setForm((current) => (current.customerId === contact.id ? { ...current, phone: formatPhoneAsTyped(contact.phoneDigits) } : current));
+        setForm((current) =>
+          current.customerId === contact.id ? { ...current, phone: formatPhoneAsTyped(contact.phoneDigits) } : current,
+        );
       })
       .catch((failure: unknown) => console.error('Reading the chosen customer failed', failure));
   };
@@ -310,10 +315,22 @@ export function EntryEditor({
           </div>
         </Field>
         <Field id={fieldId('createdAt')} label="Date Created">
-          <Input id={fieldId('createdAt')} value={formatDateTime(form.createdAt)} readOnly tabIndex={-1} className="bg-muted/50 text-muted-foreground" />
+          <Input
+            id={fieldId('createdAt')}
+            value={formatDateTime(form.createdAt)}
+            readOnly
+            tabIndex={-1}
+            className="bg-muted/50 text-muted-foreground"
+          />
         </Field>
         <Field id={fieldId('csr')} label="CSR">
-          <ChoiceSelect id={fieldId('csr')} value={form.csr} choices={userChoices} onChange={(csr) => change({ csr })} placeholder="Select CSR" />
+          <ChoiceSelect
+            id={fieldId('csr')}
+            value={form.csr}
+            choices={userChoices}
+            onChange={(csr) => change({ csr })}
+            placeholder="Select CSR"
+          />
         </Field>
         <Field id={fieldId('jobType')} label="Job Type">
           <ChoiceSelect
@@ -337,7 +354,13 @@ export function EntryEditor({
           />
         </Field>
         <Field id={fieldId('tech')} label="Tech">
-          <ChoiceSelect id={fieldId('tech')} value={form.tech} choices={userChoices} onChange={(tech) => change({ tech })} placeholder="Select tech" />
+          <ChoiceSelect
+            id={fieldId('tech')}
+            value={form.tech}
+            choices={userChoices}
+            onChange={(tech) => change({ tech })}
+            placeholder="Select tech"
+          />
         </Field>
         <Field id={fieldId('notes')} label="Notes" className="sm:col-span-2">
           <Textarea id={fieldId('notes')} value={form.notes} onChange={text('notes')} maxLength={JOB_LIMITS.notes} rows={3} />
@@ -365,7 +388,11 @@ export function EntryEditor({
                 <HistoryIcon />
                 History
               </Button>
-              <Button variant="outline" className="text-destructive hover:bg-destructive/10 hover:text-destructive" onClick={() => setConfirmDelete(true)}>
+              <Button
+                variant="outline"
+                className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                onClick={() => setConfirmDelete(true)}
+              >
                 <TrashIcon />
                 Delete Entry
               </Button>

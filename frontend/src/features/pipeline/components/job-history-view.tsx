@@ -10,7 +10,15 @@ import { EMPTY_VALUE, formatHistoryValue, historyActionLabel, historyFieldLabel 
  * Who changed what and when, newest first, each changed field with its old and new value
  * (DECISIONS.md §4). A row opens the job as it was right after that change.
  */
-export function JobHistoryView({ instance, jobId, onOpenVersion }: { instance: string; jobId: string; onOpenVersion: (row: JobHistoryRow) => void }) {
+export function JobHistoryView({
+  instance,
+  jobId,
+  onOpenVersion,
+}: {
+  instance: string;
+  jobId: string;
+  onOpenVersion: (row: JobHistoryRow) => void;
+}) {
   const history = useJobHistory(instance, jobId);
 
   if (history.isPending) return <Spinner label="Loading history..." className="py-6" />;

@@ -96,9 +96,7 @@ export function PipelineScreen({ instance, currentUserName }: { instance: string
           onClose={() => setDialog(null)}
         />
       ) : null}
-      {deleting ? (
-        <DeleteEntryDialog instance={instance} job={deleting} open onOpenChange={(open) => !open && setDeleting(null)} />
-      ) : null}
+      {deleting ? <DeleteEntryDialog instance={instance} job={deleting} open onOpenChange={(open) => !open && setDeleting(null)} /> : null}
     </div>
   );
 }

@@ -30,7 +30,10 @@ export function PipelineToolbar({ filters, onChange }: { filters: PipelineFilter
     <div className="grid gap-3 rounded-xl border bg-card p-3 shadow-sm sm:p-4">
       <div className="flex flex-col gap-3 md:flex-row">
         <div className="relative flex-1">
-          <SearchIcon aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+          <SearchIcon
+            aria-hidden="true"
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+          />
           <Input
             type="search"
             value={filters.search}

@@ -46,16 +46,26 @@ export const jobViewSchema = z.object({
   createdAt: text,
   createdBy: text,
   updatedAt: text,
-  revision: z.number().int().nullish().transform((value) => value ?? 0),
+  revision: z
+    .number()
+    .int()
+    .nullish()
+    .transform((value) => value ?? 0),
 }) satisfies z.ZodType<JobView, unknown>;
 
 export const jobPageSchema = z.object({
   items: z.array(jobViewSchema),
-  nextCursor: z.string().nullish().transform((value) => value ?? null),
+  nextCursor: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? null),
   total: z.number().int().nonnegative(),
 }) satisfies z.ZodType<JobPage, unknown>;
 
-const changeValue = z.union([z.string(), z.number(), z.boolean(), z.null()]).optional().transform((value) => value ?? null);
+const changeValue = z
+  .union([z.string(), z.number(), z.boolean(), z.null()])
+  .optional()
+  .transform((value) => value ?? null);
 
 export const jobHistoryEntrySchema = z.object({
   id: z.union([z.string(), z.number()]).transform(String),

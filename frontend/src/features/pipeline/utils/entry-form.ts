@@ -1,11 +1,4 @@
-import {
-  formatPhoneAsTyped,
-  INITIAL_STAGE,
-  jobInput,
-  type JobChangesInput,
-  phoneDigits,
-  type Stage,
-} from '@crm/projections/domain';
+import { formatPhoneAsTyped, INITIAL_STAGE, jobInput, type JobChangesInput, phoneDigits, type Stage } from '@crm/projections/domain';
 import type { JobView } from '@crm/projections/domain';
 import { fromDateTimeLocalValue, toDateTimeLocalValue } from './date-time';
 
