@@ -217,6 +217,7 @@ function filtered(db: Knex.Transaction, instanceId: string, query: JobListQuery)
   if (query.stage) builder.where('stage_order', stageOrder(query.stage));
   else if (query.canceled === 'hide') builder.whereNot('stage_order', stageOrder(CANCELED_STAGE));
   else if (query.canceled === 'only') builder.where('stage_order', stageOrder(CANCELED_STAGE));
+  if (query.customerId) builder.where('customer_id', query.customerId);
   if (query.q) {
     const needle = query.q.toLowerCase();
     // '(555) 123-45' finds 5551234567: a phone-like search looks for its digits too.

@@ -151,6 +151,19 @@ describe('creating a job', () => {
     expectProblem(await admin.post(P, entry({ customerId: foreign.body.id })), 404, 'Customer not found');
   });
 
+  test('the list filters by customer: only that customer\'s jobs, canceled ones too when asked', async () => {
+    const customer = await admin.post('/api/customers', { name: 'Filter Customer' });
+    const first = await create(admin, { name: 'Filter Customer', customerId: customer.body.id });
+    const second = await create(admin, { name: 'Renamed On The Job', customerId: customer.body.id });
+    await create(admin, { name: 'Filter Customer' });
+    await admin.post(`${P}/${second.id}/cancel`);
+    const open = await admin.get(`${P}?customerId=${customer.body.id}`);
+    expect(open.body.items.map((j: { id: string }) => j.id)).toEqual([first.id]);
+    const all = await admin.get(`${P}?customerId=${customer.body.id}&canceled=include&sort=newest`);
+    expect(all.body.items.map((j: { id: string }) => j.id)).toEqual([second.id, first.id]);
+    expectProblem(await admin.get(`${P}?customerId=nope`), 400, 'customerId must be a customer id');
+  });
+
   test.each([
     [{ stage: 'Shipped' }, INVALID_STAGE_MESSAGE],
     [{ name: 42 }, 'Name must be text'],

@@ -1,6 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, onTestFailed, test } from 'vitest';
-import { createTestInstance, startTestServer, type TestInstance, type TestServer } from '../../../backend/test/support/server.ts';
+import {
+  createTestInstance,
+  signInSuperAdmin,
+  signInUser,
+  startTestServer,
+  type TestInstance,
+  type TestServer,
+} from '../../../backend/test/support/server.ts';
 import { launchBrowser, newPage, snap } from './support.ts';
 
 let server: TestServer;
@@ -341,6 +348,70 @@ describe('customers', () => {
     // A search counts its own matches.
     await page.getByRole('searchbox', { name: 'Search customers' }).fill('paged customer 0');
     await poll(() => page.getByTestId('customer-count').innerText()).toBe('9 customers matching "paged customer 0"');
+    await context.close();
+  }, 90_000);
+  test('actions follow the permissions: no delete for a plain user, no add or edit without write', async () => {
+    const owner = await signInUser(server, instance.subdomain, instance.admin.username, instance.admin.pin);
+    const created = await owner.post('/api/admin/users', { username: 'clerk', displayName: 'Clerk', pin: '2468', role: 'user' });
+    expect(created.status, created.text).toBe(201);
+    const customer = await owner.post(`/api/${instance.subdomain}/customers`, { name: 'Gina Gasket' });
+    expect(customer.status).toBe(201);
+
+    const { page, context } = await openPage({ baseURL: server.url });
+    await page.goto(`/crm/${instance.subdomain}`);
+    expect((await api(page, 'POST', '/api/auth/login', { username: 'clerk', pin: '2468', instance: instance.subdomain })).status).toBe(200);
+    await page.goto(customersPath());
+    await poll(() => card(page, 'Gina Gasket').count()).toBe(1);
+    // Role user: read and write, no delete (DECISIONS.md §3).
+    expect(await page.getByRole('button', { name: 'Add Customer' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Edit Gina Gasket' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: /^Delete / }).count()).toBe(0);
+    await card(page, 'Gina Gasket').getByRole('link', { name: 'Gina Gasket' }).click();
+    await poll(() => page.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(0);
+    await context.close();
+
+    // Without write: nothing to change, and the form pages lead back.
+    const users = (await owner.get('/api/admin/users')).body as Array<{ id: string; username: string }>;
+    const clerk = users.find((user) => user.username === 'clerk')!;
+    expect((await owner.patch(`/api/admin/users/${clerk.id}/permissions`, { canWrite: false })).status).toBe(200);
+    const readOnly = await openPage({ baseURL: server.url });
+    await readOnly.page.goto(`/crm/${instance.subdomain}`);
+    await api(readOnly.page, 'POST', '/api/auth/login', { username: 'clerk', pin: '2468', instance: instance.subdomain });
+    await readOnly.page.goto(customersPath());
+    await poll(() => card(readOnly.page, 'Gina Gasket').count()).toBe(1);
+    expect(await readOnly.page.getByRole('button', { name: 'Add Customer' }).count()).toBe(0);
+    expect(await readOnly.page.getByRole('button', { name: /^(Edit|Delete) / }).count()).toBe(0);
+    await readOnly.page.goto(`${customersPath()}/new`);
+    await readOnly.page.waitForURL((url) => url.pathname === customersPath());
+    await readOnly.context.close();
+  }, 90_000);
+
+  test("/maven/customers is the same screen, on the provider's own instance", async () => {
+    const superAdmin = await signInSuperAdmin(server);
+    const maven = (await superAdmin.get('/api/crm-instances')).body.find((i: { subdomain: string }) => i.subdomain === 'maven');
+    const added = await superAdmin.post(`/api/crm-instances/${maven.id}/users`, { username: 'mavencust', pin: '1357', role: 'admin' });
+    expect(added.status, added.text).toBe(201);
+
+    const { page, context } = await openPage({ baseURL: server.url });
+    await page.goto('/maven');
+    expect((await api(page, 'POST', '/api/auth/login', { username: 'mavencust', pin: '1357', instance: 'maven' })).status).toBe(200);
+    await page.goto('/maven/customers');
+    await poll(() => page.getByRole('heading', { name: 'Customers', level: 1 }).count()).toBe(1);
+    await poll(() => page.getByText('No customers yet.').count()).toBe(1);
+    await page.getByRole('button', { name: 'Add Customer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add New Customer' });
+    await dialog.getByLabel('Email').fill('not-an-email');
+    await dialog.getByRole('button', { name: 'Create Customer' }).click();
+    await poll(() => dialog.getByText('Email must be valid').count()).toBe(1);
+    await dialog.getByLabel('Email').fill('maven@example.com');
+    await dialog.getByLabel('Notes').fill('Provider customer');
+    await dialog.getByRole('button', { name: 'Create Customer' }).click();
+    await poll(() => page.getByText('Unnamed Customer', { exact: true }).count()).toBe(1);
+    expect(new URL(page.url()).pathname).toBe('/maven/customers');
+    // Only the provider's instance has it.
+    expect((await api(page, 'GET', '/api/maven/customers')).body.total).toBe(1);
+    expect((await api(page, 'GET', `/api/${instance.subdomain}/customers`)).status).toBe(404);
     await context.close();
   }, 90_000);
 });

@@ -208,7 +208,7 @@ describe('instance sign-in, sessions and user administration', () => {
 
     await bobBrowser.page.getByRole('button', { name: 'Sign In' }).click();
     await bobBrowser.page.waitForURL('**/dashboard');
-    try { await eventually(() => bobBrowser.page.getByRole('heading', { level: 1, name: /, Bob Builder$/ }).count()).toBe(1); } catch (e) { console.log('DEBUG', bobBrowser.page.url(), await bobBrowser.page.locator('main').innerText()); await snap(bobBrowser.page, 'debug'); throw e; }
+    await eventually(() => bobBrowser.page.getByRole('heading', { level: 1, name: /, Bob Builder$/ }).count()).toBe(1);
     expect(await mainNav(bobBrowser.page).getByRole('link', { name: 'Admin' }).count()).toBe(0);
     expect(await bobBrowser.page.getByRole('heading', { name: 'Administration' }).count()).toBe(0);
     await bobBrowser.page.goto(`/crm/${speedy.subdomain}/admin`);
@@ -242,6 +242,7 @@ describe('instance sign-in, sessions and user administration', () => {
     // Static pages are never taken for a subdomain.
     await page.goto('/settings');
     await eventually(() => page.getByRole('heading', { name: 'Settings' }).count()).toBe(1);
+    await snap(page, 'settings');
     await page.getByLabel('Dark').check();
     await eventually(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
     await page.getByLabel('Light').check();
@@ -257,6 +258,7 @@ describe('instance sign-in, sessions and user administration', () => {
     await page.getByLabel('Current PIN', { exact: true }).fill(other.admin.pin);
     await page.getByRole('button', { name: 'Change PIN' }).click();
     await eventually(() => page.getByText('PIN changed', { exact: true }).count()).toBe(1);
+    await snap(page, 'profile');
     expect(await page.getByLabel('New PIN', { exact: true }).inputValue()).toBe('');
     await page.goto('/register');
     await eventually(() => page.getByRole('heading', { name: 'Need an account?' }).count()).toBe(1);

@@ -389,6 +389,14 @@ describe('pipeline', () => {
     expect((await api(tinaPage.page, 'POST', `/api/${shop.subdomain}/pipeline`, { name: 'Tina Job', part: 'Wiper blades' })).status).toBe(
       201,
     );
+    // Role user: may write, not delete (DECISIONS.md §3), so no Delete buttons.
+    await openPipeline(tinaPage.page);
+    await expect.poll(() => tinaPage.page.getByRole('button', { name: 'Edit Tina Job' }).count()).toBe(1);
+    expect(await tinaPage.page.getByRole('button', { name: 'Delete Tina Job' }).count()).toBe(0);
+    await tinaPage.page.getByRole('button', { name: 'Edit Tina Job' }).click();
+    const tinaDialog = tinaPage.page.getByRole('dialog', { name: 'Edit Tina Job' });
+    await expect.poll(() => tinaDialog.getByRole('button', { name: 'Save Changes' }).count()).toBe(1);
+    expect(await tinaDialog.getByRole('button', { name: 'Delete Entry' }).count()).toBe(0);
     await tinaPage.context.close();
 
     await signIn(page);

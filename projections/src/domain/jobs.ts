@@ -447,6 +447,8 @@ export const jobListQuery = z.object({
     .optional(),
   sort: z.enum(JOB_SORTS, { error: `sort must be one of: ${JOB_SORTS.join(', ')}` }).default('stage'),
   canceled: z.enum(CANCELED_FILTERS, { error: `canceled must be one of: ${CANCELED_FILTERS.join(', ')}` }).default('hide'),
+  /** Only the jobs linked to this customer. */
+  customerId: z.uuid({ error: 'customerId must be a customer id' }).optional(),
   limit: limit.default(JOB_PAGE_SIZE),
   cursor: queryText('cursor', 500).optional(),
 });

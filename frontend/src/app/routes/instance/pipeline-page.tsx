@@ -8,5 +8,6 @@ export function Component() {
   usePageTitle('Pipeline');
   const user = useSignedInUser();
   const instance = user.instance.subdomain;
-  return <PipelineScreen key={instance} instance={instance} currentUserName={nameOf(user)} />;
+  const permissions = { canWrite: user.permissions.canWrite, canDelete: user.permissions.canDelete };
+  return <PipelineScreen key={instance} instance={instance} currentUserName={nameOf(user)} permissions={permissions} />;
 }

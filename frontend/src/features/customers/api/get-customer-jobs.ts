@@ -43,34 +43,23 @@ export const CUSTOMER_JOBS_LIMIT = 200;
 
 export const customerJobsQueryKey = (instance: string, id: string) => [...customersQueryKey(instance), 'jobs', id] as const;
 
-/**
- * The customer's pipeline jobs, newest first, canceled ones included. The pipeline list
- * has no customer filter (yet): it is searched by the customer's name (or phone) and only
- * the jobs linked to this customer are kept. `customerId` is sent too, for when the
- * server learns to filter by it.
- */
-export async function getCustomerJobs(
-  instance: string,
-  customer: { id: string; name: string; phone: string },
-  signal?: AbortSignal,
-): Promise<CustomerJob[]> {
-  const search = customer.name.trim() || customer.phone.replace(/\D/g, '');
+/** The customer's pipeline jobs (the server filters by customerId), newest first, canceled ones included. */
+export async function getCustomerJobs(instance: string, customer: { id: string }, signal?: AbortSignal): Promise<CustomerJob[]> {
   const params = new URLSearchParams({ customerId: customer.id, sort: 'newest', canceled: 'include', limit: String(CUSTOMER_JOBS_LIMIT) });
-  if (search) params.set('q', search);
   const page = jobPageSchema.parse(await apiFetch(`/api/${encodeURIComponent(instance)}/pipeline?${params}`, { signal }));
-  return page.items.filter((job) => job.customerId === customer.id);
+  return page.items;
 }
 
-export function customerJobsQueryOptions(instance: string, customer: { id: string; name: string; phone: string }) {
+export function customerJobsQueryOptions(instance: string, customer: { id: string }) {
   return queryOptions({
-    queryKey: [...customerJobsQueryKey(instance, customer.id), { name: customer.name, phone: customer.phone }],
+    queryKey: customerJobsQueryKey(instance, customer.id),
     queryFn: ({ signal }) => getCustomerJobs(instance, customer, signal),
   });
 }
 
-export function useCustomerJobs(instance: string, customer: { id: string; name: string; phone: string } | undefined) {
+export function useCustomerJobs(instance: string, customer: { id: string } | undefined) {
   return useQuery({
-    ...customerJobsQueryOptions(instance, customer ?? { id: '', name: '', phone: '' }),
+    ...customerJobsQueryOptions(instance, customer ?? { id: '' }),
     enabled: customer !== undefined,
   });
 }

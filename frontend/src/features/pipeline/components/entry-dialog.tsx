@@ -7,6 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { useJob } from '../api/get-job';
 import type { JobHistoryRow } from '../types/job-schema';
+import type { PipelinePermissions } from '../types/pipeline-permissions';
 import { formatDateTime } from '../utils/date-time';
 import { entryDialogTitle, jobLabel } from '../utils/entry-title';
 import { historyActionLabel } from '../utils/history-format';
@@ -29,11 +30,13 @@ export function EntryDialog({
   instance,
   target,
   currentUserName,
+  permissions,
   onClose,
 }: {
   instance: string;
   target: EntryDialogTarget;
   currentUserName: string;
+  permissions: PipelinePermissions;
   onClose: () => void;
 }) {
   const jobId = target.kind === 'edit' ? target.jobId : null;
@@ -48,7 +51,9 @@ export function EntryDialog({
     else onClose();
   };
 
-  const job = loaded.data?.job ?? null;
+  // A copy cached from an earlier visit may be stale: edit only what was read just now.
+  const fresh = loaded.data && loaded.isFetchedAfterMount ? loaded.data : null;
+  const job = fresh?.job ?? null;
   const title =
     view.kind === 'form'
       ? jobId && !job
@@ -91,14 +96,15 @@ export function EntryDialog({
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
 
-        {jobId && loaded.isPending ? <Spinner label="Loading entry..." className="py-8" /> : null}
+        {jobId && !fresh && !loaded.isError ? <Spinner label="Loading entry..." className="py-8" /> : null}
         {jobId && loaded.isError ? <Alert>{errorMessage(loaded.error, 'Failed to load entry')}</Alert> : null}
-        {!jobId || loaded.data ? (
+        {!jobId || fresh ? (
           <EntryEditor
             key={jobId ?? 'new'}
             instance={instance}
-            initial={loaded.data ?? null}
+            initial={fresh}
             currentUserName={currentUserName}
+            permissions={permissions}
             hidden={view.kind !== 'form'}
             onDirtyChange={setDirty}
             onClose={onClose}

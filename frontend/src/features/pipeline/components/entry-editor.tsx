@@ -24,6 +24,7 @@ import type { LoadedJob } from '../api/get-job';
 import { userChoiceName, useUserChoices } from '../api/get-user-choices';
 import { useReopenJob } from '../api/reopen-job';
 import type { CustomerSuggestionView } from '../api/search-customer-suggestions';
+import type { PipelinePermissions } from '../types/pipeline-permissions';
 import { conflictingJob, useUpdateJob } from '../api/update-job';
 import { formatDateTime, formatDuration } from '../utils/date-time';
 import { type EntryForm, type EntryTextField, emptyEntryForm, entryFormFromJob, entryPayload, entryProblem } from '../utils/entry-form';
@@ -61,6 +62,7 @@ export function EntryEditor({
   instance,
   initial,
   currentUserName,
+  permissions,
   hidden,
   onDirtyChange,
   onClose,
@@ -69,6 +71,7 @@ export function EntryEditor({
   instance: string;
   initial: LoadedJob | null;
   currentUserName: string;
+  permissions: PipelinePermissions;
   hidden: boolean;
   onDirtyChange: (dirty: boolean) => void;
   onClose: () => void;
@@ -204,168 +207,174 @@ export function EntryEditor({
 
   return (
     <form onSubmit={handleSubmit} noValidate className={cn('grid gap-5', hidden && 'hidden')}>
-      <div className="grid gap-2">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <span className="text-sm font-medium">Stage</span>
-          {canceled ? (
-            <div className="flex items-center gap-2">
-              <span className="inline-flex items-center gap-1 text-sm font-semibold text-destructive">Canceled ✕</span>
-              <Button variant="outline" size="sm" onClick={handleReopen} aria-disabled={reopenJob.isPending || undefined}>
-                Reopen
+      {/* Read-only without write permission (the server refuses the save anyway). */}
+      <fieldset disabled={!permissions.canWrite} className="grid min-w-0 gap-5">
+        <div className="grid gap-2">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <span className="text-sm font-medium">Stage</span>
+            {canceled ? (
+              <div className="flex items-center gap-2">
+                <span className="inline-flex items-center gap-1 text-sm font-semibold text-destructive">Canceled ✕</span>
+                <Button variant="outline" size="sm" onClick={handleReopen} aria-disabled={reopenJob.isPending || undefined}>
+                  Reopen
+                </Button>
+              </div>
+            ) : (
+              <Button
+                variant="outline"
+                size="sm"
+                className="text-destructive hover:text-destructive"
+                onClick={handleCancelJob}
+                aria-disabled={cancelJob.isPending || undefined}
+              >
+                Cancel Job
               </Button>
-            </div>
-          ) : (
-            <Button
-              variant="outline"
-              size="sm"
-              className="text-destructive hover:text-destructive"
-              onClick={handleCancelJob}
-              aria-disabled={cancelJob.isPending || undefined}
-            >
-              Cancel Job
-            </Button>
-          )}
-        </div>
-        <StageBar value={form.stage} disabled={canceled} onChange={(stage: Stage) => change({ stage })} />
-      </div>
-
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field id={fieldId('jobNumber')} label="Job Number">
-          <Input
-            id={fieldId('jobNumber')}
-            value={form.jobNumber}
-            onChange={text('jobNumber')}
-            placeholder="Auto-generated"
-            maxLength={JOB_LIMITS.jobNumber}
-            autoComplete="off"
-          />
-        </Field>
-        <Field
-          id={fieldId('name')}
-          label="Name"
-          hint={
-            linked ? (
-              <span className="flex flex-wrap items-center gap-x-2">
-                <span>{linked.label}</span>
-                <button type="button" className="font-medium text-primary underline-offset-4 hover:underline" onClick={handleUnlink}>
-                  Unlink
-                </button>
-              </span>
-            ) : undefined
-          }
-        >
-          <CustomerNameField
-            id={fieldId('name')}
-            instance={instance}
-            value={form.name}
-            onChange={(name) => change({ name })}
-            onChoose={handleChooseCustomer}
-          />
-        </Field>
-        <Field id={fieldId('phone')} label="Phone">
-          <Input
-            id={fieldId('phone')}
-            type="tel"
-            inputMode="numeric"
-            value={form.phone}
-            onChange={text('phone')}
-            maxLength={12}
-            autoComplete="off"
-          />
-        </Field>
-        <Field id={fieldId('part')} label="Part">
-          <Input id={fieldId('part')} value={form.part} onChange={text('part')} maxLength={JOB_LIMITS.part} autoComplete="off" />
-        </Field>
-        <Field id={fieldId('makeModel')} label="Vehicle">
-          <Input
-            id={fieldId('makeModel')}
-            value={form.makeModel}
-            onChange={text('makeModel')}
-            maxLength={JOB_LIMITS.makeModel}
-            autoComplete="off"
-          />
-        </Field>
-        <Field id={fieldId('vin')} label="VIN">
-          <Input
-            id={fieldId('vin')}
-            value={form.vin}
-            onChange={text('vin')}
-            maxLength={JOB_LIMITS.vin}
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            className="font-mono uppercase"
-          />
-        </Field>
-        <Field id={fieldId('quote')} label="Quote">
-          <div className="relative">
-            <span aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-muted-foreground">
-              $
-            </span>
-            <Input
-              id={fieldId('quote')}
-              inputMode="numeric"
-              value={form.quote}
-              onChange={text('quote')}
-              placeholder="0"
-              maxLength={9}
-              autoComplete="off"
-              className="pl-7 tabular-nums"
-            />
+            )}
           </div>
-        </Field>
-        <Field id={fieldId('createdAt')} label="Date Created">
-          <Input
-            id={fieldId('createdAt')}
-            value={formatDateTime(form.createdAt)}
-            readOnly
-            tabIndex={-1}
-            className="bg-muted/50 text-muted-foreground"
-          />
-        </Field>
-        <Field id={fieldId('csr')} label="CSR">
-          <ChoiceSelect
-            id={fieldId('csr')}
-            value={form.csr}
-            choices={userChoices}
-            onChange={(csr) => change({ csr })}
-            placeholder="Select CSR"
-          />
-        </Field>
-        <Field id={fieldId('jobType')} label="Job Type">
-          <ChoiceSelect
-            id={fieldId('jobType')}
-            value={form.jobType}
-            choices={JOB_TYPE_CHOICES}
-            onChange={(jobType) => change({ jobType })}
-            placeholder="Select job type"
-          />
-        </Field>
-        <Field id={fieldId('appointment')} label="Appointment">
-          <Input id={fieldId('appointment')} type="datetime-local" step={900} value={form.appointment} onChange={text('appointment')} />
-        </Field>
-        <Field id={fieldId('duration')} label="Duration">
-          <ChoiceSelect
-            id={fieldId('duration')}
-            value={form.duration}
-            choices={DURATION_OPTIONS}
-            onChange={(duration) => change({ duration })}
-            placeholder="Select duration"
-          />
-        </Field>
-        <Field id={fieldId('tech')} label="Tech">
-          <ChoiceSelect
-            id={fieldId('tech')}
-            value={form.tech}
-            choices={userChoices}
-            onChange={(tech) => change({ tech })}
-            placeholder="Select tech"
-          />
-        </Field>
-        <Field id={fieldId('notes')} label="Notes" className="sm:col-span-2">
-          <Textarea id={fieldId('notes')} value={form.notes} onChange={text('notes')} maxLength={JOB_LIMITS.notes} rows={3} />
-        </Field>
-      </div>
+          <StageBar value={form.stage} disabled={canceled} onChange={(stage: Stage) => change({ stage })} />
+        </div>
+
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field id={fieldId('jobNumber')} label="Job Number">
+            <Input
+              id={fieldId('jobNumber')}
+              value={form.jobNumber}
+              onChange={text('jobNumber')}
+              placeholder="Auto-generated"
+              maxLength={JOB_LIMITS.jobNumber}
+              autoComplete="off"
+            />
+          </Field>
+          <Field
+            id={fieldId('name')}
+            label="Name"
+            hint={
+              linked ? (
+                <span className="flex flex-wrap items-center gap-x-2">
+                  <span>{linked.label}</span>
+                  <button type="button" className="font-medium text-primary underline-offset-4 hover:underline" onClick={handleUnlink}>
+                    Unlink
+                  </button>
+                </span>
+              ) : undefined
+            }
+          >
+            <CustomerNameField
+              id={fieldId('name')}
+              instance={instance}
+              value={form.name}
+              onChange={(name) => change({ name })}
+              onChoose={handleChooseCustomer}
+            />
+          </Field>
+          <Field id={fieldId('phone')} label="Phone">
+            <Input
+              id={fieldId('phone')}
+              type="tel"
+              inputMode="numeric"
+              value={form.phone}
+              onChange={text('phone')}
+              maxLength={12}
+              autoComplete="off"
+            />
+          </Field>
+          <Field id={fieldId('part')} label="Part">
+            <Input id={fieldId('part')} value={form.part} onChange={text('part')} maxLength={JOB_LIMITS.part} autoComplete="off" />
+          </Field>
+          <Field id={fieldId('makeModel')} label="Vehicle">
+            <Input
+              id={fieldId('makeModel')}
+              value={form.makeModel}
+              onChange={text('makeModel')}
+              maxLength={JOB_LIMITS.makeModel}
+              autoComplete="off"
+            />
+          </Field>
+          <Field id={fieldId('vin')} label="VIN">
+            <Input
+              id={fieldId('vin')}
+              value={form.vin}
+              onChange={text('vin')}
+              maxLength={JOB_LIMITS.vin}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              className="font-mono uppercase"
+            />
+          </Field>
+          <Field id={fieldId('quote')} label="Quote">
+            <div className="relative">
+              <span
+                aria-hidden="true"
+                className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-muted-foreground"
+              >
+                $
+              </span>
+              <Input
+                id={fieldId('quote')}
+                inputMode="numeric"
+                value={form.quote}
+                onChange={text('quote')}
+                placeholder="0"
+                maxLength={9}
+                autoComplete="off"
+                className="pl-7 tabular-nums"
+              />
+            </div>
+          </Field>
+          <Field id={fieldId('createdAt')} label="Date Created">
+            <Input
+              id={fieldId('createdAt')}
+              value={formatDateTime(form.createdAt)}
+              readOnly
+              tabIndex={-1}
+              className="bg-muted/50 text-muted-foreground"
+            />
+          </Field>
+          <Field id={fieldId('csr')} label="CSR">
+            <ChoiceSelect
+              id={fieldId('csr')}
+              value={form.csr}
+              choices={userChoices}
+              onChange={(csr) => change({ csr })}
+              placeholder="Select CSR"
+            />
+          </Field>
+          <Field id={fieldId('jobType')} label="Job Type">
+            <ChoiceSelect
+              id={fieldId('jobType')}
+              value={form.jobType}
+              choices={JOB_TYPE_CHOICES}
+              onChange={(jobType) => change({ jobType })}
+              placeholder="Select job type"
+            />
+          </Field>
+          <Field id={fieldId('appointment')} label="Appointment">
+            <Input id={fieldId('appointment')} type="datetime-local" step={900} value={form.appointment} onChange={text('appointment')} />
+          </Field>
+          <Field id={fieldId('duration')} label="Duration">
+            <ChoiceSelect
+              id={fieldId('duration')}
+              value={form.duration}
+              choices={DURATION_OPTIONS}
+              onChange={(duration) => change({ duration })}
+              placeholder="Select duration"
+            />
+          </Field>
+          <Field id={fieldId('tech')} label="Tech">
+            <ChoiceSelect
+              id={fieldId('tech')}
+              value={form.tech}
+              choices={userChoices}
+              onChange={(tech) => change({ tech })}
+              placeholder="Select tech"
+            />
+          </Field>
+          <Field id={fieldId('notes')} label="Notes" className="sm:col-span-2">
+            <Textarea id={fieldId('notes')} value={form.notes} onChange={text('notes')} maxLength={JOB_LIMITS.notes} rows={3} />
+          </Field>
+        </div>
+      </fieldset>
 
       <Alert>
         {error ? (
@@ -388,14 +397,16 @@ export function EntryEditor({
                 <HistoryIcon />
                 History
               </Button>
-              <Button
-                variant="outline"
-                className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                onClick={() => setConfirmDelete(true)}
-              >
-                <TrashIcon />
-                Delete Entry
-              </Button>
+              {permissions.canDelete ? (
+                <Button
+                  variant="outline"
+                  className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                  onClick={() => setConfirmDelete(true)}
+                >
+                  <TrashIcon />
+                  Delete Entry
+                </Button>
+              ) : null}
             </>
           ) : null}
         </div>
@@ -403,9 +414,11 @@ export function EntryEditor({
           <Button variant="outline" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" aria-disabled={saving || undefined}>
-            {saving ? 'Saving...' : base ? 'Save Changes' : 'Add Entry'}
-          </Button>
+          {permissions.canWrite ? (
+            <Button type="submit" aria-disabled={saving || undefined}>
+              {saving ? 'Saving...' : base ? 'Save Changes' : 'Add Entry'}
+            </Button>
+          ) : null}
         </div>
       </DialogFooter>
 

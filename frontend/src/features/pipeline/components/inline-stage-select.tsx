@@ -21,6 +21,7 @@ export function InlineStageSelect({
   jobId,
   stage,
   label,
+  disabled = false,
   className,
 }: {
   instance: string;
@@ -28,6 +29,8 @@ export function InlineStageSelect({
   stage: Stage;
   /** Names the job for assistive tech: "Stage for {label}". */
   label: string;
+  /** Without write permission the stage is shown, not changeable. */
+  disabled?: boolean;
   className?: string;
 }) {
   const changeStage = useChangeJobStage(instance);
@@ -51,13 +54,13 @@ export function InlineStageSelect({
   };
 
   return (
-    <Select value={shown} onValueChange={handleChange}>
+    <Select value={shown} onValueChange={handleChange} disabled={disabled}>
       <SelectPrimitive.Trigger
         aria-label={`Stage for ${label}`}
         className={cn(
           'inline-flex h-7 max-w-full items-center gap-1 rounded-full border px-2.5 text-xs font-medium whitespace-nowrap transition-colors',
           'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-1 focus-visible:ring-offset-background',
-          'hover:brightness-95 dark:hover:brightness-125',
+          'hover:brightness-95 disabled:cursor-default disabled:hover:brightness-100 dark:hover:brightness-125',
           STAGE_STYLES[shown],
           pending && 'opacity-70',
           className,

@@ -4,10 +4,21 @@ import { CalendarIcon, CarIcon, PhoneIcon } from '@/components/ui/icons';
 import { formatDateTime } from '../utils/date-time';
 import { jobLabel } from '../utils/entry-title';
 import { displayPhone } from '../utils/phone';
+import type { PipelinePermissions } from '../types/pipeline-permissions';
 import { InlineStageSelect } from './inline-stage-select';
 
 /** The phone list (spec §2): one card per job; tapping it opens the edit dialog. */
-export function PipelineCards({ instance, jobs, onEdit }: { instance: string; jobs: JobView[]; onEdit: (job: JobView) => void }) {
+export function PipelineCards({
+  instance,
+  jobs,
+  permissions,
+  onEdit,
+}: {
+  instance: string;
+  jobs: JobView[];
+  permissions: PipelinePermissions;
+  onEdit: (job: JobView) => void;
+}) {
   return (
     <ul className="grid gap-3" aria-label="Entries">
       {jobs.map((job) => (
@@ -28,7 +39,13 @@ export function PipelineCards({ instance, jobs, onEdit }: { instance: string; jo
                 </h3>
               </div>
               <div className="relative z-10 shrink-0">
-                <InlineStageSelect instance={instance} jobId={job.id} stage={job.stage} label={jobLabel(job)} />
+                <InlineStageSelect
+                  instance={instance}
+                  jobId={job.id}
+                  stage={job.stage}
+                  label={jobLabel(job)}
+                  disabled={!permissions.canWrite}
+                />
               </div>
             </div>
             {job.part ? <p className="text-sm break-words">{job.part}</p> : null}

@@ -10,6 +10,7 @@ import { DeleteEntryDialog } from './delete-entry-dialog';
 import { EntryDialog, type EntryDialogTarget } from './entry-dialog';
 import { PipelineCards } from './pipeline-cards';
 import { PipelineTable } from './pipeline-table';
+import type { PipelinePermissions } from '../types/pipeline-permissions';
 import { emptyText, pipelineErrorText, showingText } from '../utils/list-texts';
 import { type PipelineFilters, PipelineToolbar } from './pipeline-toolbar';
 
@@ -21,7 +22,15 @@ const INITIAL_FILTERS: PipelineFilters = { search: '', sort: 'stage', stage: nul
  * The pipeline (spec §2 and the Maven extras, DECISIONS.md §1): search, sorts, stage filter
  * and the canceled toggle, all on the server, a page at a time.
  */
-export function PipelineScreen({ instance, currentUserName }: { instance: string; currentUserName: string }) {
+export function PipelineScreen({
+  instance,
+  currentUserName,
+  permissions,
+}: {
+  instance: string;
+  currentUserName: string;
+  permissions: PipelinePermissions;
+}) {
   const [filters, setFilters] = useState<PipelineFilters>(INITIAL_FILTERS);
   const search = useDebouncedValue(filters.search.trim(), SEARCH_DEBOUNCE_MS);
   const [dialog, setDialog] = useState<EntryDialogTarget | null>(null);
@@ -45,10 +54,12 @@ export function PipelineScreen({ instance, currentUserName }: { instance: string
           <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Pipeline</h1>
           <p className="text-muted-foreground">Manage your parts quotes and customer pipeline.</p>
         </div>
-        <Button onClick={() => setDialog({ kind: 'new' })} className="self-start sm:self-auto">
-          <PlusIcon />
-          Add New Entry
-        </Button>
+        {permissions.canWrite ? (
+          <Button onClick={() => setDialog({ kind: 'new' })} className="self-start sm:self-auto">
+            <PlusIcon />
+            Add New Entry
+          </Button>
+        ) : null}
       </div>
 
       <PipelineToolbar filters={filters} onChange={setFilters} />
@@ -63,10 +74,10 @@ export function PipelineScreen({ instance, currentUserName }: { instance: string
         ) : (
           <>
             <div className="hidden lg:block">
-              <PipelineTable instance={instance} jobs={items} onEdit={handleEdit} onDelete={setDeleting} />
+              <PipelineTable instance={instance} jobs={items} permissions={permissions} onEdit={handleEdit} onDelete={setDeleting} />
             </div>
             <div className="lg:hidden">
-              <PipelineCards instance={instance} jobs={items} onEdit={handleEdit} />
+              <PipelineCards instance={instance} jobs={items} permissions={permissions} onEdit={handleEdit} />
             </div>
           </>
         )}
@@ -93,6 +104,7 @@ export function PipelineScreen({ instance, currentUserName }: { instance: string
           instance={instance}
           target={dialog}
           currentUserName={currentUserName}
+          permissions={permissions}
           onClose={() => setDialog(null)}
         />
       ) : null}

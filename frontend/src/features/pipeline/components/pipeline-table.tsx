@@ -4,6 +4,7 @@ import { PencilIcon, TrashIcon } from '@/components/ui/icons';
 import { formatDateTime } from '../utils/date-time';
 import { jobLabel } from '../utils/entry-title';
 import { displayPhone } from '../utils/phone';
+import type { PipelinePermissions } from '../types/pipeline-permissions';
 import { InlineStageSelect } from './inline-stage-select';
 
 const COLUMNS = ['Job #', 'Name', 'Phone', 'Part', 'Vehicle', 'Quote', 'Stage', 'Appointment', 'Actions'] as const;
@@ -12,11 +13,13 @@ const COLUMNS = ['Job #', 'Name', 'Phone', 'Part', 'Vehicle', 'Quote', 'Stage', 
 export function PipelineTable({
   instance,
   jobs,
+  permissions,
   onEdit,
   onDelete,
 }: {
   instance: string;
   jobs: JobView[];
+  permissions: PipelinePermissions;
   onEdit: (job: JobView) => void;
   onDelete: (job: JobView) => void;
 }) {
@@ -52,7 +55,13 @@ export function PipelineTable({
               </td>
               <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">{formatQuote(job.quote)}</td>
               <td className="px-3 py-2.5">
-                <InlineStageSelect instance={instance} jobId={job.id} stage={job.stage} label={jobLabel(job)} />
+                <InlineStageSelect
+                  instance={instance}
+                  jobId={job.id}
+                  stage={job.stage}
+                  label={jobLabel(job)}
+                  disabled={!permissions.canWrite}
+                />
               </td>
               <td className="px-3 py-2.5 text-xs whitespace-nowrap text-muted-foreground">{formatDateTime(job.appointment)}</td>
               <td className="px-3 py-2.5">
@@ -61,16 +70,18 @@ export function PipelineTable({
                     <PencilIcon />
                     Edit
                   </Button>
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                    onClick={() => onDelete(job)}
-                    aria-label={`Delete ${jobLabel(job)}`}
-                  >
-                    <TrashIcon />
-                    Delete
-                  </Button>
+                  {permissions.canDelete ? (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                      onClick={() => onDelete(job)}
+                      aria-label={`Delete ${jobLabel(job)}`}
+                    >
+                      <TrashIcon />
+                      Delete
+                    </Button>
+                  ) : null}
                 </div>
               </td>
             </tr>
