@@ -122,6 +122,9 @@ const instanceReadRows = (path: string): Record<string, Expectation> => ({
 
 const EXPECTATIONS: Record<string, Expectation> = {
   'GET /api/app-info': { kind: 'public', status: 200 },
+  // Public by design (a login page names its CRM); it tells nothing beyond that, and an
+  // unknown slug is "No such CRM".
+  'GET /api/instances/:subdomain': { kind: 'public', status: 404, params: () => ({ subdomain: 'nosuchcrm' }) },
   'POST /api/super-admin/login': { kind: 'public', status: 401, body: (w) => ({ username: w.a.admin.username, password: w.a.admin.pin }) },
   'GET /api/super-admin/current': { kind: 'superadmin' },
   'POST /api/super-admin/logout': { kind: 'public', status: 204 },

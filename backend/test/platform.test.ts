@@ -116,6 +116,27 @@ describe('CRM instances', () => {
   });
 });
 
+describe('public instance lookup', () => {
+  test('names an instance for its login page, and says when there is no such CRM', async () => {
+    const admin = await signInSuperAdmin(server);
+    await admin.post('/api/crm-instances', newInstance('lookup'));
+    const anonymous = new ApiClient(server.url);
+    const found = await anonymous.get('/api/instances/LookUp');
+    expect(found.status).toBe(200);
+    expect(found.body).toEqual({ subdomain: 'lookup', name: 'LOOKUP', displayName: 'lookup Auto', isActive: true });
+    const missing = await anonymous.get('/api/instances/nosuchcrm');
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe('No such CRM');
+  });
+
+  test('slugs the app routes use cannot be taken', async () => {
+    const admin = await signInSuperAdmin(server);
+    const res = await admin.post('/api/crm-instances', { ...newInstance('x'), subdomain: 'Settings' });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Subdomain "settings" is reserved; choose another');
+  });
+});
+
 describe('edge rules', () => {
   test('every /api response says no-store and carries a request id', async () => {
     const client = new ApiClient(server.url);

@@ -1,4 +1,4 @@
-import { createInstanceInput, RESERVED_INSTANCE_SUBDOMAIN, superAdminLoginInput, type AppInfo } from '@crm/projections/domain';
+import { createInstanceInput, normalizeSubdomain, RESERVED_INSTANCE_SUBDOMAIN, superAdminLoginInput, type AppInfo, type PublicInstanceView } from '@crm/projections/domain';
 import type { AppDeps } from '../deps.ts';
 import { actorOf } from '../http/auth.ts';
 import { access, type ApiContext, type ApiRouter } from '../http/router.ts';
@@ -6,10 +6,10 @@ import { createRateLimiter } from '../http/security.ts';
 import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
 import type { CommandContext } from '../shared/commands.ts';
-import { UnauthorizedError } from '../shared/errors.ts';
+import { NotFoundError, UnauthorizedError } from '../shared/errors.ts';
 import { reservationHolder } from '../shared/reservations.ts';
 import { subdomainStream } from './instance-decider.ts';
-import { createInstance, listInstances, recordInstance } from './instances.ts';
+import { createInstance, findInstanceBySubdomain, listInstances, recordInstance } from './instances.ts';
 import { currentSuperAdmin, signInSuperAdmin } from './super-admin.ts';
 
 export const APP_VERSION = process.env.npm_package_version ?? '1.0.0';
@@ -31,6 +31,19 @@ export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version
   router.get('/api/app-info', access.public, async (ctx) => {
     const info: AppInfo = { version, providerName: deps.config.PROVIDER_NAME, host: deps.config.PUBLIC_HOST ?? ctx.host };
     ctx.body = info;
+  });
+
+  // Public so the login page can name its instance or say there is no such CRM.
+  router.get('/api/instances/:subdomain', access.public, async (ctx) => {
+    const instance = await findInstanceBySubdomain(deps.knex, normalizeSubdomain(ctx.params.subdomain ?? ''));
+    if (!instance) throw new NotFoundError('No such CRM');
+    const view: PublicInstanceView = {
+      subdomain: instance.subdomain,
+      name: instance.name,
+      displayName: instance.displayName,
+      isActive: instance.isActive,
+    };
+    ctx.body = view;
   });
 
   router.post('/api/super-admin/login', access.public, async (ctx) => {

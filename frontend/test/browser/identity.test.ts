@@ -111,9 +111,10 @@ describe('instance sign-in, sessions and user administration', () => {
     await signIn(page, speedy.subdomain, speedy.admin.username, '0000');
     await eventually(() => page.getByText('Invalid username or PIN').count()).toBe(1);
     expect(pathOf(page)).toBe(`/crm/${speedy.subdomain}`);
-    // An unknown instance refuses the same way.
-    await signIn(page, 'nosuchshop', speedy.admin.username, speedy.admin.pin);
-    await eventually(() => page.getByText('Invalid username or PIN').count()).toBe(1);
+    // An unknown instance is a clear "No such CRM" page, not a login form.
+    await page.goto('/crm/nosuchshop');
+    await eventually(() => page.getByRole('heading', { name: 'No such CRM' }).count()).toBe(1);
+    expect(await page.getByLabel('Username').count()).toBe(0);
 
     // The subdomain family's login; from there a sign-in leads to /pipeline (spec-platform.md §4),
     // which ends on the signed-in instance's pipeline.

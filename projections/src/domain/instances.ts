@@ -10,6 +10,32 @@ export const DEFAULT_FEATURES: Features = { pipeline: true, customers: true, cal
 /** The provider's own instance: created on first start, hidden from the selection list. */
 export const RESERVED_INSTANCE_SUBDOMAIN = 'maven';
 
+/**
+ * Slugs the app's own routes use at the top level (`/{subdomain}` serves an instance), so
+ * no instance may take them.
+ */
+export const ROUTE_SUBDOMAINS = [
+  'admin',
+  'api',
+  'assets',
+  'calendar',
+  'crm',
+  'customers',
+  'dashboard',
+  'healthz',
+  'login',
+  'metrics',
+  'pipeline',
+  'profile',
+  'readyz',
+  'register',
+  'settings',
+] as const;
+
+export function isRouteSubdomain(subdomain: string): boolean {
+  return (ROUTE_SUBDOMAINS as readonly string[]).includes(subdomain);
+}
+
 /** Lower-case, a-z and 0-9 only (spec-platform.md §5). */
 export function normalizeSubdomain(value: string): string {
   return value.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -83,6 +109,10 @@ export const createInstanceInput = z
       ctx.addIssue({ code: 'custom', message: 'Subdomain must contain only lowercase letters and numbers', path: ['subdomain'] });
       return z.NEVER;
     }
+    if (isRouteSubdomain(subdomain)) {
+      ctx.addIssue({ code: 'custom', message: `Subdomain "${subdomain}" is reserved; choose another`, path: ['subdomain'] });
+      return z.NEVER;
+    }
     return { ...value, subdomain };
   });
 export type CreateInstanceInput = z.input<typeof createInstanceInput>;
@@ -108,6 +138,14 @@ export interface SuperAdminView {
   id: string;
   username: string;
   displayName: string;
+}
+
+/** What anyone may know of an instance: enough for its login page. */
+export interface PublicInstanceView {
+  subdomain: string;
+  name: string;
+  displayName: string;
+  isActive: boolean;
 }
 
 export interface AppInfo {

@@ -4,15 +4,17 @@ import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
 import { ArrowLeftIcon } from '@/components/ui/icons';
 import { instanceFamilyOf, paths } from '@/config/paths';
+import { usePublicInstance } from '@/features/auth/api/get-public-instance';
 import { InstanceLoginForm } from '@/features/auth/components/instance-login-form';
+import { ApiError } from '@/lib/api-client';
 import { useUserSession } from '@/features/auth/hooks/use-user-session';
 import { redirectAfterLogin } from '@/features/auth/utils/redirect-after-login';
 import { usePageTitle } from '@/lib/use-page-title';
 
 /**
  * Instance login (spec-platform.md §2) at /crm/{instance}, /{subdomain}/login and /maven.
- * The title is the slug upper-cased: there is no public lookup of an instance's name, and an
- * unknown instance simply refuses the sign-in with the usual message.
+ * The title is the instance's name upper-cased (the slug until the lookup answers); an
+ * unknown slug gets a clear "No such CRM" page (DECISIONS.md §1).
  */
 export function Component() {
   const params = useParams();
@@ -20,9 +22,33 @@ export function Component() {
   const navigate = useNavigate();
   const named = params.instance ?? params.subdomain ?? (instanceFamilyOf(pathname) === 'maven' ? 'maven' : '');
   const instance = normalizeSubdomain(named);
-  const title = instance ? `${instance.toUpperCase()} CRM Login` : 'CRM Login';
+  const lookup = usePublicInstance(instance);
+  const name = lookup.data?.name ?? instance;
+  const unknown = lookup.error instanceof ApiError && lookup.error.status === 404;
+  const title = unknown ? 'No such CRM' : name ? `${name.toUpperCase()} CRM Login` : 'CRM Login';
   usePageTitle(title);
   const session = useUserSession();
+
+  if (unknown) {
+    return (
+      <div className="flex justify-center py-4 sm:py-10">
+        <Card className="w-full max-w-sm">
+          <CardHeader className="text-center">
+            <h1 className="text-2xl font-semibold tracking-tight">No such CRM</h1>
+            <CardDescription>
+              There is no CRM at “{named}”. Check the address, or ask your shop's admin for the right link.
+            </CardDescription>
+          </CardHeader>
+          <CardFooter className="justify-center">
+            <Link to={paths.home} className={buttonVariants({ variant: 'ghost', size: 'sm' })}>
+              <ArrowLeftIcon />
+              Back to Home
+            </Link>
+          </CardFooter>
+        </Card>
+      </div>
+    );
+  }
 
   // Already signed in here (e.g. the back button after login): nothing to do on this page.
   if (session.status === 'signed-in' && session.user.instance.subdomain === instance) {

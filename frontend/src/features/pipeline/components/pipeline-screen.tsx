@@ -2,7 +2,7 @@ import type { JobView } from '@crm/projections/domain';
 import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { PlusIcon } from '@/components/ui/icons';
+import { LockIcon, PlusIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { useJobs } from '../api/get-jobs';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
@@ -96,7 +96,10 @@ export function PipelineScreen({
         {jobs.isError && jobs.data ? <Alert>{pipelineErrorText(jobs.error)}</Alert> : null}
       </section>
 
-      <p className="text-center text-xs text-muted-foreground">All customer data is encrypted and secure.</p>
+      <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
+        <LockIcon aria-hidden="true" className="size-3.5" />
+        All customer data is encrypted and secure.
+      </p>
 
       {dialog ? (
         <EntryDialog
