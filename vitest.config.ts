@@ -6,7 +6,9 @@ export default defineConfig({
   test: {
     include: ['{backend,projections,frontend}/test/**/*.test.{ts,tsx}'],
     globalSetup: ['projections/src/testing/global-setup.ts'],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
+    // Browser steps wait on PIN hashing and projections; a busy machine needs more than 1 s.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 60_000,
     // Browser tests start servers and Chromium; two cores are all we have.
     maxWorkers: 2,
