@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ['{backend,projections,frontend}/test/**/*.test.{ts,tsx}'],
     globalSetup: ['projections/src/testing/global-setup.ts'],
+    reporters: ['default', './scripts/vitest-summary-reporter.ts'],
     testTimeout: 60_000,
     // Browser steps wait on PIN hashing and projections; a busy machine needs more than 1 s.
     expect: { poll: { timeout: 10_000 } },
