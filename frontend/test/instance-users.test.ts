@@ -2,15 +2,10 @@ import type { CrmInstanceView } from '@crm/projections/domain';
 import { describe, expect, test } from 'vitest';
 import { instanceUsersPath, instanceUsersQueryKey } from '../src/features/crm-instances/api/get-instance-users.ts';
 import { crmInstancesQueryKey } from '../src/features/crm-instances/api/get-crm-instances.ts';
-import { instanceUserListSchema } from '../src/features/crm-instances/types/instance-user-schema.ts';
 import { reservedInstance, selectableInstances } from '../src/features/crm-instances/utils/selectable-instances.ts';
-import {
-  EMPTY_NEW_ADMIN,
-  newPinError,
-  PIN_REQUIRED_MESSAGE,
-  USERNAME_REQUIRED_MESSAGE,
-  validateNewAdmin,
-} from '../src/features/crm-instances/utils/validate-instance-user.ts';
+import { EMPTY_NEW_ADMIN, newPinError, validateNewAdmin } from '../src/features/crm-instances/utils/validate-instance-user.ts';
+import { userListSchema } from '../src/lib/api-schemas/user.ts';
+import { PIN_REQUIRED_MESSAGE, USERNAME_REQUIRED_MESSAGE } from '../src/lib/validate-new-user.ts';
 
 const make = (subdomain: string): CrmInstanceView => ({
   id: subdomain,
@@ -102,7 +97,7 @@ describe('instance users API helpers', () => {
 
   test('the list schema reads a UserView and tolerates missing optional fields', () => {
     const permissions = { canRead: true, canWrite: true, canDelete: true, canManageUsers: true };
-    const [user] = instanceUserListSchema.parse([
+    const [user] = userListSchema.parse([
       { id: 5, username: 'boss', displayName: null, role: 'admin', createdAt: '2024-01-01T00:00:00.000Z', permissions },
     ]);
     expect(user).toEqual({

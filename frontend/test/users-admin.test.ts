@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { userListSchema } from '../src/features/users/types/user-schema.ts';
 import { changedPermissions } from '../src/features/users/utils/changed-permissions.ts';
-import { EMPTY_NEW_USER, validateNewUser } from '../src/features/users/utils/validate-new-user.ts';
+import { userListSchema } from '../src/lib/api-schemas/user.ts';
+import { EMPTY_NEW_USER, validateNewUser } from '../src/lib/validate-new-user.ts';
 
 describe('validateNewUser (spec-working-screens.md §5)', () => {
   test('username and PIN are required; display name is optional; role defaults to user', () => {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { maskPhone, type AuditEntry, type AuditFieldChange, type AuditFilter, type AuditPage } from '@crm/projections/domain';
+import type { AuditEntry, AuditFieldChange, AuditFilter, AuditPage } from '@crm/projections/domain';
 import type { ActorKind } from '@crm/projections/eventstore/port';
 import { withTenant } from '../infra/tenant-db.ts';
 import { ValidationError } from '../shared/errors.ts';
@@ -112,21 +112,9 @@ export async function auditEntries(knex: Knex, instanceId: string, filter: Audit
   return entries;
 }
 
-/** Recent Activity is for every reader, so phone numbers in it show their last 4 digits only. */
+/** Recent Activity is for every reader; the timeline holds phones masked already. */
 export async function recentActivity(knex: Knex, instanceId: string, count: number): Promise<AuditEntry[]> {
-  const rows = await readActivity(knex, instanceId, {}, count, null);
-  return rows.map(toEntry).map((entry) => ({
-    ...entry,
-    changes: entry.changes.map((change) =>
-      change.field === 'phone'
-        ? {
-            ...change,
-            oldValue: typeof change.oldValue === 'string' ? maskPhone(change.oldValue) : change.oldValue,
-            newValue: typeof change.newValue === 'string' ? maskPhone(change.newValue) : change.newValue,
-          }
-        : change,
-    ),
-  }));
+  return (await readActivity(knex, instanceId, {}, count, null)).map(toEntry);
 }
 
 // ---- CSV -----------------------------------------------------------------------------------

@@ -105,11 +105,13 @@ function escapeLike(value: string): string {
  * searched by its digits, since phones are stored as digits.
  */
 function normalizeSearch(search: string): string {
-  // eslint-disable-next-line no-control-regex
-  return search
-    .replace(/[\u0000-\u001f]/g, ' ')
-    .trim()
-    .toLowerCase();
+  return (
+    search
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f]/g, ' ')
+      .trim()
+      .toLowerCase()
+  );
 }
 
 function whereMatches(query: Knex.QueryBuilder, search: string): Knex.QueryBuilder {

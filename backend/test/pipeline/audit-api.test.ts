@@ -79,8 +79,9 @@ describe('audit log', () => {
       summary: updated.summary,
       changes: [{ field: 'quote', oldValue: '800', newValue: '950' }],
     } satisfies AuditEntry);
-    // Admins see whole phone numbers in the log.
-    expect(page.items[3]!.changes).toContainEqual({ field: 'phone', oldValue: null, newValue: '6175551234' });
+    // The log is a list: phones show their last 4 digits only, a job's as a customer's.
+    expect(page.items[3]!.changes).toContainEqual({ field: 'phone', oldValue: null, newValue: '•••-•••-1234' });
+    expect(JSON.stringify(page)).not.toContain('6175551234');
     expect(summaries).toContain('Created the CRM instance auditshop Auto');
     expect(JSON.stringify(page)).not.toContain('Elsewhere Job');
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ActorKind } from '../eventstore/port.ts';
+import { pageLimitQuery } from './list-query.ts';
 
 /**
  * The admins' audit log and the dashboard's Recent Activity: the instance timeline the
@@ -57,18 +58,7 @@ export const auditFilterQuery = z
 export type AuditFilter = z.output<typeof auditFilterQuery>;
 
 export const auditPageQuery = z.object({
-  limit: z
-    .string({ error: 'limit must be given once' })
-    .regex(/^\d+$/, `limit must be a whole number from 1 to ${AUDIT_PAGE_SIZE_MAX}`)
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(1, `limit must be a whole number from 1 to ${AUDIT_PAGE_SIZE_MAX}`)
-        .max(AUDIT_PAGE_SIZE_MAX, `limit must be at most ${AUDIT_PAGE_SIZE_MAX}`),
-    )
-    .default(AUDIT_PAGE_SIZE),
+  limit: pageLimitQuery(AUDIT_PAGE_SIZE_MAX).default(AUDIT_PAGE_SIZE),
   cursor: z.string({ error: 'cursor must be given once' }).max(200, 'cursor is too long').optional(),
 });
 

@@ -135,17 +135,21 @@ const text = (label: string, max: number) =>
     .transform((value) => (value ?? '').trim())
     .pipe(z.string().max(max, `${label} must be at most ${max} characters`));
 
-const phone = z
-  .string({ error: 'Phone number must be text' })
-  .nullable()
-  .transform((value, ctx) => {
-    const result = normalizePhone((value ?? '').trim());
-    if (!result.ok) {
-      ctx.addIssue({ code: 'custom', message: result.message });
-      return z.NEVER;
-    }
-    return result.digits;
-  });
+/** A typed phone (or null for none), kept as its digits: customers' and jobs' alike. */
+export const phoneInput = (typeError: string) =>
+  z
+    .string({ error: typeError })
+    .nullable()
+    .transform((value, ctx) => {
+      const result = normalizePhone((value ?? '').trim());
+      if (!result.ok) {
+        ctx.addIssue({ code: 'custom', message: result.message });
+        return z.NEVER;
+      }
+      return result.digits;
+    });
+
+const phone = phoneInput('Phone number must be text');
 
 const email = text('Email', CUSTOMER_LIMITS.email).refine((value) => value === '' || isValidEmail(value), CUSTOMER_MESSAGES.emailInvalid);
 

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { CUSTOMER_LIMITS, normalizePhone, phoneDigits } from './customers.ts';
+import { CUSTOMER_LIMITS, phoneDigits, phoneInput } from './customers.ts';
+import { pageLimitQuery } from './list-query.ts';
 
 /**
  * Pipeline jobs: stages, job types, the input schema and the pure helpers every side
  * shares (the server validates with them, the screens format with them). Browser-safe:
- * zod only. Phones use the customers' helpers (formatPhone, maskPhone, normalizePhone in
+ * zod only. Phones use the customers' helpers (phoneInput, formatPhone, maskPhone in
  * customers.ts: one definition of a phone).
  */
 
@@ -257,17 +258,7 @@ const jobNumber = z
       .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'Job number must not contain control characters'),
   );
 
-const phone = z
-  .string({ error: 'Phone must be text' })
-  .nullable()
-  .transform((value, ctx) => {
-    const result = normalizePhone((value ?? '').trim());
-    if (!result.ok) {
-      ctx.addIssue({ code: 'custom', message: result.message });
-      return z.NEVER;
-    }
-    return result.digits;
-  });
+const phone = phoneInput('Phone must be text');
 
 /** Digits only, whole dollars; a non-negative integer is accepted as a number too. */
 const quote = z.union([z.string(), z.number(), z.null()], { error: JOB_MESSAGES.quoteDigits }).transform((value, ctx): number | null => {
@@ -417,18 +408,6 @@ export const JOB_SEARCH_MAX = 200;
 const queryText = (label: string, max: number) =>
   z.string({ error: `${label} must be given once` }).max(max, `${label} must be at most ${max} characters`);
 
-const limit = z
-  .string({ error: 'limit must be given once' })
-  .regex(/^\d+$/, `limit must be a whole number from 1 to ${JOB_PAGE_SIZE_MAX}`)
-  .transform(Number)
-  .pipe(
-    z
-      .number()
-      .int()
-      .min(1, `limit must be a whole number from 1 to ${JOB_PAGE_SIZE_MAX}`)
-      .max(JOB_PAGE_SIZE_MAX, `limit must be at most ${JOB_PAGE_SIZE_MAX}`),
-  );
-
 export const jobListQuery = z.object({
   q: queryText('q', JOB_SEARCH_MAX)
     .transform((value) => value.trim())
@@ -449,7 +428,7 @@ export const jobListQuery = z.object({
   canceled: z.enum(CANCELED_FILTERS, { error: `canceled must be one of: ${CANCELED_FILTERS.join(', ')}` }).default('hide'),
   /** Only the jobs linked to this customer. */
   customerId: z.uuid({ error: 'customerId must be a customer id' }).optional(),
-  limit: limit.default(JOB_PAGE_SIZE),
+  limit: pageLimitQuery(JOB_PAGE_SIZE_MAX).default(JOB_PAGE_SIZE),
   cursor: queryText('cursor', 500).optional(),
 });
 export type JobListQuery = z.output<typeof jobListQuery>;

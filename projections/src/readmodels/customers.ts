@@ -1,4 +1,4 @@
-import { CUSTOMER_FIELDS, maskPhone, type CustomerField, type CustomerFields } from '../domain/customers.ts';
+import { CUSTOMER_FIELDS, type CustomerField, type CustomerFields } from '../domain/customers.ts';
 import type { EventData } from '../domain/events/index.ts';
 import type { FieldChange } from './activity.ts';
 import type { Projection, ProjectionContext } from './projection.ts';
@@ -20,19 +20,11 @@ export function customerLabel(data: { number: number; name: string }): string {
   return data.name ? `#${data.number} ${data.name}` : `#${data.number}`;
 }
 
-/**
- * Field changes for the instance timeline. The timeline is a list, so phones in it are
- * masked like every other list (DECISIONS.md §3). A creation lists the fields it filled.
- */
+/** Field changes for the instance timeline (which masks the phone). A creation lists the fields it filled. */
 export function customerChangesForTimeline(source: CustomerFields | EventData<'CustomerUpdated'>['changes']): FieldChange[] {
-  const changes = Array.isArray(source)
-    ? source
+  return Array.isArray(source)
+    ? source.map(({ field, oldValue, newValue }) => ({ field, oldValue, newValue }))
     : CUSTOMER_FIELDS.filter((field) => source[field] !== '').map((field) => ({ field, oldValue: null, newValue: source[field] }));
-  return changes.map(({ field, oldValue, newValue }) =>
-    field === 'phone'
-      ? { field, oldValue: oldValue === null ? null : maskPhone(oldValue), newValue: maskPhone(newValue) }
-      : { field, oldValue, newValue },
-  );
 }
 
 /** rm.customer_counts: live customers per instance, moved only by a row actually inserted or deleted (so replays cannot skew it). */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { maskPhoneChange, type FieldChange } from './activity.ts';
 
 export interface SchemaMigration {
   name: string;
@@ -219,5 +220,27 @@ const pipeline: SchemaMigration = {
   },
 };
 
+/**
+ * The timeline masks every phone now, jobs' as well as customers' (activity.ts); entries
+ * projected before that held jobs' phones whole, so they get the same mask here.
+ */
+const maskedTimelinePhones: SchemaMigration = {
+  name: '0005_activity_masked_phones',
+  async up(knex, schema) {
+    const rows = (await knex
+      .withSchema(schema)
+      .from('activity')
+      .whereRaw('changes @> ?::jsonb', [JSON.stringify([{ field: 'phone' }])])
+      .select('event_id', 'changes')) as Array<{ event_id: string; changes: FieldChange[] }>;
+    for (const row of rows) {
+      await knex
+        .withSchema(schema)
+        .table('activity')
+        .where('event_id', row.event_id)
+        .update({ changes: JSON.stringify(row.changes.map(maskPhoneChange)) });
+    }
+  },
+};
+
 /** Ordered; each later slice appends its own. */
-export const readModelMigrations: SchemaMigration[] = [platform, identity, customers, pipeline];
+export const readModelMigrations: SchemaMigration[] = [platform, identity, customers, pipeline, maskedTimelinePhones];

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field, fieldControlProps } from '@/components/ui/field';
-import { PasswordInput } from '@/components/ui/password-input';
+import { PinInput } from '@/components/ui/pin-input';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useChangePin } from '../api/change-pin';
@@ -50,13 +50,10 @@ export function ChangePinForm() {
       <div className="grid gap-4 sm:grid-cols-3">
         {FIELDS.map(({ key, label, autoComplete, hint }) => (
           <Field key={key} id={fieldId(key)} label={label} hint={errors[key] ? undefined : hint} error={errors[key]}>
-            <PasswordInput
+            <PinInput
               {...fieldControlProps(fieldId(key), { hint: Boolean(hint) && !errors[key], error: errors[key] })}
               secretName={label}
               autoComplete={autoComplete}
-              inputMode="numeric"
-              pattern="[0-9]*"
-              maxLength={4}
               value={form[key]}
               onChange={(event) => {
                 const value = event.target.value;

@@ -4,7 +4,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field, fieldControlProps } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { PasswordInput } from '@/components/ui/password-input';
+import { PinInput } from '@/components/ui/pin-input';
 import { useLogin } from '../api/login';
 import { loginErrorMessage } from '../utils/login-error-message';
 import { type LoginErrors, validateLogin } from '../utils/validate-login';
@@ -47,14 +47,10 @@ export function InstanceLoginForm({ instance, onSuccess }: { instance: string; o
         />
       </Field>
       <Field id="login-pin" label="PIN" error={errors.pin}>
-        <PasswordInput
+        <PinInput
           {...fieldControlProps('login-pin', { error: errors.pin })}
-          secretName="PIN"
           name="pin"
           autoComplete="current-password"
-          inputMode="numeric"
-          pattern="[0-9]*"
-          maxLength={4}
           required
           value={pin}
           onChange={(event) => {

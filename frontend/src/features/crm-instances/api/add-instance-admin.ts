@@ -1,7 +1,7 @@
 import type { UserView } from '@crm/projections/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { instanceUserSchema } from '../types/instance-user-schema';
+import { userViewSchema } from '@/lib/api-schemas/user';
 import type { ValidNewAdmin } from '../utils/validate-instance-user';
 import { instanceUsersPath, instanceUsersQueryKey } from './get-instance-users';
 
@@ -13,7 +13,7 @@ export interface AddInstanceAdminInput {
 
 /** The super admin adds an admin to any instance (DECISIONS.md §3). */
 export async function addInstanceAdmin({ instanceId, admin }: AddInstanceAdminInput): Promise<UserView> {
-  return instanceUserSchema.parse(await apiFetch(instanceUsersPath(instanceId), { method: 'POST', body: admin }));
+  return userViewSchema.parse(await apiFetch(instanceUsersPath(instanceId), { method: 'POST', body: admin }));
 }
 
 export function useAddInstanceAdmin() {

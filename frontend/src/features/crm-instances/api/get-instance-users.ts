@@ -1,7 +1,7 @@
 import type { UserView } from '@crm/projections/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { instanceUserListSchema } from '../types/instance-user-schema';
+import { userListSchema } from '@/lib/api-schemas/user';
 
 /** Not under crmInstancesQueryKey: re-reading the instance list leaves open user lists alone. */
 export const instanceUsersQueryKey = (instanceId: string) => ['crm-instance-users', instanceId] as const;
@@ -9,7 +9,7 @@ export const instanceUsersQueryKey = (instanceId: string) => ['crm-instance-user
 export const instanceUsersPath = (instanceId: string) => `/api/crm-instances/${encodeURIComponent(instanceId)}/users`;
 
 export async function getInstanceUsers(instanceId: string, signal?: AbortSignal): Promise<UserView[]> {
-  return instanceUserListSchema.parse(await apiFetch(instanceUsersPath(instanceId), { signal }));
+  return userListSchema.parse(await apiFetch(instanceUsersPath(instanceId), { signal }));
 }
 
 export function instanceUsersQueryOptions(instanceId: string) {

@@ -1,16 +1,20 @@
 import type { CrmInstanceView } from '@crm/projections/domain';
 import { type FormEvent, useState } from 'react';
+import { NewUserFields } from '@/components/new-user-fields';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Field, fieldControlProps } from '@/components/ui/field';
 import { PlusIcon } from '@/components/ui/icons';
-import { Input } from '@/components/ui/input';
-import { PasswordInput } from '@/components/ui/password-input';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useAddInstanceAdmin } from '../api/add-instance-admin';
 import { sanitizePin } from '../utils/sanitize-pin';
-import { EMPTY_NEW_ADMIN, type NewAdminErrors, type NewAdminField, type NewAdminForm, validateNewAdmin } from '../utils/validate-instance-user';
+import {
+  EMPTY_NEW_ADMIN,
+  type NewAdminErrors,
+  type NewAdminField,
+  type NewAdminForm,
+  validateNewAdmin,
+} from '../utils/validate-instance-user';
 
 /** "Add admin": a new admin user for the instance (DECISIONS.md §3). */
 export function AddInstanceAdminForm({ instance }: { instance: Pick<CrmInstanceView, 'id' | 'displayName'> }) {
@@ -51,46 +55,7 @@ export function AddInstanceAdminForm({ instance }: { instance: Pick<CrmInstanceV
   return (
     <form onSubmit={handleSubmit} noValidate className="grid gap-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id={fieldId('username')} label="Username" error={errors.username}>
-          <Input
-            {...fieldControlProps(fieldId('username'), { error: errors.username })}
-            value={form.username}
-            onChange={update('username')}
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-          />
-        </Field>
-        <Field
-          id={fieldId('displayName')}
-          label={
-            <>
-              Display Name <span className="font-normal text-muted-foreground">(optional)</span>
-            </>
-          }
-          error={errors.displayName}
-        >
-          <Input
-            {...fieldControlProps(fieldId('displayName'), { error: errors.displayName })}
-            value={form.displayName}
-            onChange={update('displayName')}
-            autoComplete="off"
-          />
-        </Field>
-        <Field id={fieldId('pin')} label="PIN" hint="4 digits; the admin signs in with it." error={errors.pin}>
-          <PasswordInput
-            {...fieldControlProps(fieldId('pin'), { hint: true, error: errors.pin })}
-            secretName="PIN"
-            value={form.pin}
-            onChange={update('pin')}
-            inputMode="numeric"
-            pattern="[0-9]*"
-            maxLength={4}
-            autoComplete="new-password"
-            required
-          />
-        </Field>
+        <NewUserFields idOf={fieldId} values={form} errors={errors} pinHint="4 digits; the admin signs in with it." onChange={update} />
       </div>
       <Alert>{addAdmin.isError ? errorMessage(addAdmin.error, 'Failed to add the admin') : null}</Alert>
       <div className="flex flex-col sm:flex-row sm:justify-end">

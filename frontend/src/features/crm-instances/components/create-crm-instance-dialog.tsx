@@ -14,7 +14,7 @@ import {
 import { Field, Fieldset } from '@/components/ui/field';
 import { PlusIcon } from '@/components/ui/icons';
 import { Input, Textarea } from '@/components/ui/input';
-import { PasswordInput } from '@/components/ui/password-input';
+import { PinInput } from '@/components/ui/pin-input';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useCreateCrmInstance } from '../api/create-crm-instance';
@@ -142,14 +142,10 @@ export function CreateCrmInstanceDialog() {
                 />
               </Field>
               <Field id={fieldId('adminPin')} label="Admin PIN" hint="4 digits; the admin signs in with it.">
-                <PasswordInput
+                <PinInput
                   id={fieldId('adminPin')}
-                  secretName="PIN"
                   value={form.adminPin}
                   onChange={update('adminPin')}
-                  inputMode="numeric"
-                  pattern="[0-9]*"
-                  maxLength={4}
                   autoComplete="new-password"
                   aria-invalid={errors.adminPin ? true : undefined}
                   aria-describedby={errors.adminPin ? `${fieldId('adminPin')}-hint create-instance-errors` : `${fieldId('adminPin')}-hint`}

@@ -6,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Checkbox } from '@/components/ui/checkbox';
 import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
-import { PasswordInput } from '@/components/ui/password-input';
+import { PinInput } from '@/components/ui/pin-input';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useCreateCrmInstance } from '../api/create-crm-instance';
@@ -196,14 +196,10 @@ export function CrmBuilderForm({ host, onCreated }: { host: string; onCreated: (
             error={errors.adminPin}
             className="sm:col-span-2 sm:max-w-[calc(50%-0.625rem)]"
           >
-            <PasswordInput
+            <PinInput
               id={fieldId('adminPin')}
-              secretName="PIN"
               value={form.adminPin}
               onChange={update('adminPin')}
-              inputMode="numeric"
-              pattern="[0-9]*"
-              maxLength={4}
               autoComplete="new-password"
               aria-invalid={errors.adminPin ? true : undefined}
               aria-describedby={[`${fieldId('adminPin')}-hint`, errors.adminPin ? `${fieldId('adminPin')}-error` : ''].join(' ').trim()}

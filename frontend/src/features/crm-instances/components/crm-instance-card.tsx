@@ -60,15 +60,24 @@ export function CrmTemplateCard() {
   );
 }
 
-export function CrmInstanceCard({ instance }: { instance: CrmInstanceView }) {
+/** An instance's description (when it has one), its subdomain, and Inactive when it is. */
+export function InstanceFacts({ instance }: { instance: CrmInstanceView }) {
   return (
-    <LinkCard to={paths.instance(instance.subdomain)} title={instance.displayName} icon={<CarIcon />}>
+    <>
       {instance.description ? <p className="line-clamp-3 text-sm text-muted-foreground">{instance.description}</p> : null}
       <p className="flex flex-wrap items-center gap-2 text-sm">
         <span className="text-muted-foreground">Subdomain</span>
         <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{instance.subdomain}</code>
         {instance.isActive ? null : <Badge variant="destructive">Inactive</Badge>}
       </p>
+    </>
+  );
+}
+
+export function CrmInstanceCard({ instance }: { instance: CrmInstanceView }) {
+  return (
+    <LinkCard to={paths.instance(instance.subdomain)} title={instance.displayName} icon={<CarIcon />}>
+      <InstanceFacts instance={instance} />
       <div className="mt-auto pt-1">
         <FeatureBadges features={instance.features} />
       </div>

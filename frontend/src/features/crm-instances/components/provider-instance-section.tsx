@@ -1,12 +1,12 @@
 import type { CrmInstanceView } from '@crm/projections/domain';
 import { Link } from 'react-router-dom';
-import { Badge } from '@/components/ui/badge';
 import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { SparklesIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { useCrmInstances } from '../api/get-crm-instances';
 import { reservedInstance } from '../utils/selectable-instances';
+import { InstanceFacts } from './crm-instance-card';
 import { ManageInstanceUsersDialog } from './manage-instance-users-dialog';
 
 /** The provider's own instance: opened at /maven, never listed with the shops' instances. */
@@ -22,12 +22,7 @@ export function ProviderInstanceCard({ instance }: { instance: CrmInstanceView }
         </span>
         <div className="grid min-w-0 gap-1">
           <h3 className="text-base leading-tight font-semibold break-words">{instance.displayName}</h3>
-          {instance.description ? <p className="line-clamp-3 text-sm text-muted-foreground">{instance.description}</p> : null}
-          <p className="flex flex-wrap items-center gap-2 text-sm">
-            <span className="text-muted-foreground">Subdomain</span>
-            <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{instance.subdomain}</code>
-            {instance.isActive ? null : <Badge variant="destructive">Inactive</Badge>}
-          </p>
+          <InstanceFacts instance={instance} />
         </div>
       </div>
       <div className="flex shrink-0 flex-wrap gap-2">

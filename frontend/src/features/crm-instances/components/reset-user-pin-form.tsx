@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field, fieldControlProps } from '@/components/ui/field';
-import { PasswordInput } from '@/components/ui/password-input';
+import { PinInput } from '@/components/ui/pin-input';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useResetInstanceUserPin } from '../api/reset-instance-user-pin';
@@ -61,14 +61,10 @@ export function ResetUserPinForm({
     >
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <Field id={inputId} label="New PIN" hint="4 digits. Signs the user out everywhere." error={error} className="flex-1">
-          <PasswordInput
+          <PinInput
             {...fieldControlProps(inputId, { hint: true, error })}
-            secretName="PIN"
             value={pin}
             onChange={(event) => setPin(sanitizePin(event.target.value))}
-            inputMode="numeric"
-            pattern="[0-9]*"
-            maxLength={4}
             autoComplete="new-password"
             autoFocus
             required

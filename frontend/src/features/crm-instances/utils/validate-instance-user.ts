@@ -1,5 +1,6 @@
-import { createUserInput, pinSchema } from '@crm/projections/domain';
+import { pinSchema, type createUserInput } from '@crm/projections/domain';
 import type { z } from 'zod';
+import { PIN_REQUIRED_MESSAGE, validateNewUser } from '@/lib/validate-new-user';
 
 /** The "Add admin" form of the Manage users dialog. */
 export interface NewAdminForm {
@@ -14,31 +15,19 @@ export type ValidNewAdmin = z.output<typeof createUserInput> & { role: 'admin' }
 
 export const EMPTY_NEW_ADMIN: NewAdminForm = { username: '', displayName: '', pin: '' };
 
-export const USERNAME_REQUIRED_MESSAGE = 'Username is required';
-export const PIN_REQUIRED_MESSAGE = 'PIN is required';
-
 const FIELD_ORDER: NewAdminField[] = ['username', 'displayName', 'pin'];
 
 /**
- * Checks the form with the shared schema (the rules the server applies) and builds the
+ * Checks the form as Create New User does (the rules the server applies) and builds the
  * payload: the super admin only adds admins here, so the role is always admin.
  */
 export function validateNewAdmin(
   form: NewAdminForm,
 ): { ok: true; value: ValidNewAdmin } | { ok: false; errors: NewAdminErrors; firstField: NewAdminField } {
-  const errors: NewAdminErrors = {};
-  if (!form.username.trim()) errors.username = USERNAME_REQUIRED_MESSAGE;
-  if (!form.pin) errors.pin = PIN_REQUIRED_MESSAGE;
-
-  const parsed = createUserInput.safeParse({ ...form, role: 'admin' });
-  if (parsed.success && !errors.username && !errors.pin) return { ok: true, value: { ...parsed.data, role: 'admin' } };
-
-  for (const issue of parsed.error?.issues ?? []) {
-    const field = issue.path[0];
-    if (typeof field === 'string' && FIELD_ORDER.includes(field as NewAdminField)) errors[field as NewAdminField] ??= issue.message;
-  }
-  const firstField = FIELD_ORDER.find((field) => errors[field]) ?? 'username';
-  return { ok: false, errors, firstField };
+  const result = validateNewUser({ ...form, role: 'admin' });
+  if (result.ok) return { ok: true, value: { ...result.value, role: 'admin' } };
+  const firstField = FIELD_ORDER.find((field) => result.errors[field]) ?? 'username';
+  return { ok: false, errors: result.errors, firstField };
 }
 
 /** The message for a new PIN that breaks the PIN rules, or undefined when it is fine. */

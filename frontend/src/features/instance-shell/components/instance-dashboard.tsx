@@ -4,11 +4,10 @@ import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
-import { PlusIcon } from '@/components/ui/icons';
+import { CalendarDaysIcon, PlusIcon, ShieldCheckIcon, SquareKanbanIcon, UsersIcon } from '@/components/ui/icons';
 import type { InstanceLinks } from '@/config/paths';
 import { cn } from '@/lib/cn';
 import { useGreeting } from '../hooks/use-greeting';
-import { AdminAreaIcon, CalendarAreaIcon, CustomersAreaIcon, PipelineAreaIcon } from './area-icons';
 import { RecentActivity } from './recent-activity';
 
 interface Action {
@@ -35,7 +34,7 @@ function areasOf(links: InstanceLinks, showAdmin: boolean): Area[] {
       tile: 'Pipeline',
       description: 'Track every job and quote from the first call to the final payment.',
       actions: [{ label: 'View Pipeline', to: links.pipeline }],
-      icon: <PipelineAreaIcon />,
+      icon: <SquareKanbanIcon />,
     },
     {
       feature: 'customers',
@@ -46,7 +45,7 @@ function areasOf(links: InstanceLinks, showAdmin: boolean): Area[] {
         { label: 'View Customers', to: links.customers },
         { label: 'Add Customer', to: links.newCustomer },
       ],
-      icon: <CustomersAreaIcon />,
+      icon: <UsersIcon />,
     },
     {
       feature: 'calendar',
@@ -54,7 +53,7 @@ function areasOf(links: InstanceLinks, showAdmin: boolean): Area[] {
       tile: 'Calendar',
       description: 'Appointments by day, week or month; drag a job to reschedule it.',
       actions: [{ label: 'View Calendar', to: links.calendar }],
-      icon: <CalendarAreaIcon />,
+      icon: <CalendarDaysIcon />,
     },
   ];
   if (showAdmin) {
@@ -64,7 +63,7 @@ function areasOf(links: InstanceLinks, showAdmin: boolean): Area[] {
       tile: 'Admin',
       description: 'Add staff, set their roles and permissions, and lock accounts.',
       actions: [{ label: 'Admin Dashboard', to: links.admin }],
-      icon: <AdminAreaIcon />,
+      icon: <ShieldCheckIcon />,
     });
   }
   return areas;

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
-import { useEffect } from 'react';
-import { ApiError } from '@/lib/api-client';
+import { useCallback } from 'react';
+import { useOnUnauthorized } from '@/lib/use-on-unauthorized';
 import { currentSuperAdminQueryKey } from '../api/get-current-super-admin';
 import { superAdminSessionState } from '../states/super-admin-session-state';
 
@@ -13,22 +13,11 @@ export function useRecheckSessionOnUnauthorized(): void {
   const queryClient = useQueryClient();
   const setSession = useSetAtom(superAdminSessionState);
 
-  useEffect(() => {
-    const recheck = (error: unknown) => {
-      if (!(error instanceof ApiError && error.status === 401)) return;
+  useOnUnauthorized(
+    useCallback(() => {
       // Drop the cached answer so the check really asks the server.
       queryClient.removeQueries({ queryKey: currentSuperAdminQueryKey });
       setSession({ status: 'unknown' });
-    };
-    const unsubscribeQueries = queryClient.getQueryCache().subscribe((event) => {
-      if (event.type === 'updated' && event.action.type === 'error') recheck(event.action.error);
-    });
-    const unsubscribeMutations = queryClient.getMutationCache().subscribe((event) => {
-      if (event.type === 'updated' && event.action.type === 'error') recheck(event.action.error);
-    });
-    return () => {
-      unsubscribeQueries();
-      unsubscribeMutations();
-    };
-  }, [queryClient, setSession]);
+    }, [queryClient, setSession]),
+  );
 }

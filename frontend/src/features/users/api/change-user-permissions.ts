@@ -2,7 +2,7 @@ import { changePermissionsInput, type UserView } from '@crm/projections/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';
-import { userViewSchema } from '../types/user-schema';
+import { userViewSchema } from '@/lib/api-schemas/user';
 import { replaceUserInList } from './update-user-list';
 
 export interface ChangeUserPermissionsInput {

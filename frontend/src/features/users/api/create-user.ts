@@ -2,7 +2,7 @@ import { createUserInput, type UserView } from '@crm/projections/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';
-import { userViewSchema } from '../types/user-schema';
+import { userViewSchema } from '@/lib/api-schemas/user';
 import { usersQueryKey } from './get-users';
 
 export type CreateUserInput = z.input<typeof createUserInput>;

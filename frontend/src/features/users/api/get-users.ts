@@ -1,7 +1,7 @@
 import type { UserView } from '@crm/projections/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { userListSchema } from '../types/user-schema';
+import { userListSchema } from '@/lib/api-schemas/user';
 
 export const usersQueryKey = ['admin-users'] as const;
 

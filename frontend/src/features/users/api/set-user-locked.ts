@@ -1,7 +1,7 @@
 import { setLockInput, type UserView } from '@crm/projections/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { userViewSchema } from '../types/user-schema';
+import { userViewSchema } from '@/lib/api-schemas/user';
 import { replaceUserInList } from './update-user-list';
 
 export interface SetUserLockedInput {

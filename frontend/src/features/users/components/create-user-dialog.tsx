@@ -1,5 +1,6 @@
 import type { Role } from '@crm/projections/domain';
 import { type FormEvent, useState } from 'react';
+import { NewUserFields } from '@/components/new-user-fields';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -12,16 +13,14 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
-import { Field, fieldControlProps } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
 import { PlusIcon } from '@/components/ui/icons';
-import { Input } from '@/components/ui/input';
-import { PasswordInput } from '@/components/ui/password-input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useCreateUser } from '../api/create-user';
 import { PIN_HINT, USER_ERRORS } from '../constants/user-messages';
-import { EMPTY_NEW_USER, type NewUserErrors, type NewUserForm, validateNewUser } from '../utils/validate-new-user';
+import { EMPTY_NEW_USER, type NewUserErrors, type NewUserForm, validateNewUser } from '@/lib/validate-new-user';
 
 const FIELD_ORDER: Array<keyof NewUserForm> = ['username', 'displayName', 'pin', 'role'];
 const fieldId = (field: keyof NewUserForm) => `create-user-${field}`;
@@ -85,47 +84,14 @@ export function CreateUserDialog() {
         </DialogHeader>
         <form onSubmit={handleSubmit} noValidate className="grid gap-5">
           <div className="grid gap-4">
-            <Field id={fieldId('username')} label="Username" error={errors.username}>
-              <Input
-                {...fieldControlProps(fieldId('username'), { error: errors.username })}
-                value={form.username}
-                onChange={update('username')}
-                autoComplete="off"
-                autoCapitalize="none"
-                spellCheck={false}
-                required
-              />
-            </Field>
-            <Field
-              id={fieldId('displayName')}
-              label={
-                <>
-                  Display Name <span className="font-normal text-muted-foreground">(optional)</span>
-                </>
-              }
-              error={errors.displayName}
-            >
-              <Input
-                {...fieldControlProps(fieldId('displayName'), { error: errors.displayName })}
-                value={form.displayName}
-                onChange={update('displayName')}
-                autoComplete="off"
-              />
-            </Field>
-            {/* The error repeats the hint's rule, so it takes the hint's place. */}
-            <Field id={fieldId('pin')} label="PIN" hint={errors.pin ? undefined : PIN_HINT} error={errors.pin}>
-              <PasswordInput
-                {...fieldControlProps(fieldId('pin'), { hint: !errors.pin, error: errors.pin })}
-                secretName="PIN"
-                value={form.pin}
-                onChange={update('pin')}
-                inputMode="numeric"
-                pattern="[0-9]*"
-                maxLength={4}
-                autoComplete="new-password"
-                required
-              />
-            </Field>
+            <NewUserFields
+              idOf={fieldId}
+              values={form}
+              errors={errors}
+              // The error repeats the hint's rule, so it takes the hint's place.
+              pinHint={errors.pin ? undefined : PIN_HINT}
+              onChange={update}
+            />
             <Field id={fieldId('role')} label="Role">
               <Select value={form.role} onValueChange={(role) => setForm((current) => ({ ...current, role: role as Role }))}>
                 <SelectTrigger id={fieldId('role')}>

@@ -6,8 +6,11 @@ const text = z
   .nullish()
   .transform((value) => value ?? '');
 
-/** A user of an instance as GET /api/crm-instances/:instanceId/users lists them (never with a PIN). */
-export const instanceUserSchema = z.object({
+/**
+ * A user as the API returns it (never with a PIN): GET /api/admin/users and
+ * GET /api/crm-instances/:instanceId/users list them, the user commands answer with one.
+ */
+export const userViewSchema = z.object({
   id: z.union([z.string(), z.number()]).transform(String),
   username: z.string(),
   displayName: text,
@@ -22,4 +25,4 @@ export const instanceUserSchema = z.object({
   permissions: permissionsSchema,
 }) satisfies z.ZodType<UserView, unknown>;
 
-export const instanceUserListSchema = z.array(instanceUserSchema);
+export const userListSchema = z.array(userViewSchema);

@@ -1,6 +1,7 @@
 import { createUserInput, type Role } from '@crm/projections/domain';
 import type { z } from 'zod';
 
+/** A new user as an admin or the super admin types it in. */
 export interface NewUserForm {
   username: string;
   displayName: string;
@@ -12,16 +13,19 @@ export type NewUserErrors = Partial<Record<keyof NewUserForm, string>>;
 
 export const EMPTY_NEW_USER: NewUserForm = { username: '', displayName: '', pin: '', role: 'user' };
 
+export const USERNAME_REQUIRED_MESSAGE = 'Username is required';
+export const PIN_REQUIRED_MESSAGE = 'PIN is required';
+
 /**
- * The create-user form checked with the shared schema, the rules the server applies
+ * A new user's form checked with the shared schema, the rules the server applies
  * (spec-working-screens.md §5): username and PIN required, PIN exactly 4 digits.
  */
 export function validateNewUser(
   form: NewUserForm,
 ): { ok: true; value: z.output<typeof createUserInput> } | { ok: false; errors: NewUserErrors } {
   const errors: NewUserErrors = {};
-  if (!form.username.trim()) errors.username = 'Username is required';
-  if (!form.pin) errors.pin = 'PIN is required';
+  if (!form.username.trim()) errors.username = USERNAME_REQUIRED_MESSAGE;
+  if (!form.pin) errors.pin = PIN_REQUIRED_MESSAGE;
   const parsed = createUserInput.safeParse(form);
   if (parsed.success && !errors.username && !errors.pin) return { ok: true, value: parsed.data };
   for (const issue of parsed.error?.issues ?? []) {
