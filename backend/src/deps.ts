@@ -19,5 +19,6 @@ export interface AppDeps {
 export async function settle(deps: AppDeps, appended: AppendResult | null | undefined): Promise<void> {
   if (!appended) return;
   const reached = await deps.watcher.waitFor(appended.position, 2000);
-  if (!reached) deps.logger.warn({ position: `${appended.position.commit}/${appended.position.prepare}` }, 'projection did not catch up within 2 s');
+  if (!reached)
+    deps.logger.warn({ position: `${appended.position.commit}/${appended.position.prepare}` }, 'projection did not catch up within 2 s');
 }

@@ -16,11 +16,7 @@ const SECRET_KEYS = [
 ];
 
 /** Secrets never reach a log line, whatever a caller passes: at the top and two levels down. */
-const REDACT = [
-  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-];
+const REDACT = [...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]), 'req.headers.cookie', 'res.headers["set-cookie"]'];
 
 /** `destination`: where lines go (stdout when not given; tests capture them). */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {

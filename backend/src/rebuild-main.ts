@@ -26,7 +26,9 @@ try {
   if (process.stderr.isTTY) process.stderr.write('\n');
   console.log(`Replayed ${report.eventsReplayed} events in ${((Date.now() - started) / 1000).toFixed(1)} s and swapped the new tables in.`);
   for (const table of report.tables) {
-    console.log(`  ${table.identical ? 'identical' : 'DIFFERENT'}  ${table.table}  (live ${table.liveRows} rows, rebuilt ${table.rebuiltRows} rows)`);
+    console.log(
+      `  ${table.identical ? 'identical' : 'DIFFERENT'}  ${table.table}  (live ${table.liveRows} rows, rebuilt ${table.rebuiltRows} rows)`,
+    );
   }
   console.log(
     report.identical

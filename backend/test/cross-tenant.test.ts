@@ -87,7 +87,9 @@ const customerRows = (base: string): Record<string, Expectation> => {
   return {
     [`GET ${base}/search`]: own ? { kind: 'own' } : { kind: 'scoped' },
     [`GET ${base}`]: own ? { kind: 'own' } : { kind: 'scoped' },
-    [`POST ${base}`]: own ? { kind: 'own', body: () => ({ name: 'Alpha walk-in' }) } : { kind: 'scoped', body: () => ({ name: 'Planted' }) },
+    [`POST ${base}`]: own
+      ? { kind: 'own', body: () => ({ name: 'Alpha walk-in' }) }
+      : { kind: 'scoped', body: () => ({ name: 'Planted' }) },
     [`GET ${base}/:id`]: { kind: 'scoped', params: customer },
     [`PUT ${base}/:id`]: { kind: 'scoped', params: customer, body: () => ({ name: 'Hijacked' }) },
     [`DELETE ${base}/:id`]: { kind: 'scoped', params: customer },

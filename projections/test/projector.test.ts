@@ -121,7 +121,14 @@ describe('projector', () => {
   });
 
   test('only one projector is active; the other waits on standby and takes over', async () => {
-    const first = new Projector({ store, knex, connectionString: db.url, projections, schema: READ_MODEL_SCHEMA, checkpointName: 'election' });
+    const first = new Projector({
+      store,
+      knex,
+      connectionString: db.url,
+      projections,
+      schema: READ_MODEL_SCHEMA,
+      checkpointName: 'election',
+    });
     const second = new Projector({
       store,
       knex,

@@ -49,7 +49,13 @@ export function createApp(deps: AppDeps, options: AppOptions) {
     const started = performance.now();
     await next();
     deps.logger.debug(
-      { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+      {
+        requestId: ctx.state.requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Math.round(performance.now() - started),
+      },
       'request',
     );
   });

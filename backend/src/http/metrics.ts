@@ -32,7 +32,8 @@ export function createMetrics(projectionLagSeconds: () => Promise<number>): Metr
       try {
         await next();
       } finally {
-        const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? (ctx.path.startsWith('/api/') ? 'unmatched' : 'static');
+        const route =
+          (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? (ctx.path.startsWith('/api/') ? 'unmatched' : 'static');
         end({ method: ctx.method, route: String(route), status: String(ctx.status) });
       }
     },

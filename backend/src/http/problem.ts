@@ -20,7 +20,11 @@ function fromHttpError(error: { status?: number; statusCode?: number; type?: str
   if (!status || status < 400 || status >= 500) return null;
   if (status === 413) return problem(413, 'Payload Too Large', 'Request body is too large (limit 1 MB)');
   if (error.type === 'entity.parse.failed' || status === 400) {
-    return problem(400, 'Bad Request', error.type === 'entity.parse.failed' ? 'Malformed JSON in request body' : (error.message ?? 'Bad request'));
+    return problem(
+      400,
+      'Bad Request',
+      error.type === 'entity.parse.failed' ? 'Malformed JSON in request body' : (error.message ?? 'Bad request'),
+    );
   }
   if (status === 415) return problem(415, 'Unsupported Media Type', 'Send the request body as application/json');
   return problem(status, 'Error', error.expose && error.message ? error.message : 'Request failed');
@@ -39,9 +43,7 @@ export async function problemDetails(ctx: Context, next: Next): Promise<void> {
     if (error instanceof AppError) {
       body = problem(error.status, error.title, error.message, error.extra);
     } else {
-      body =
-        fromHttpError(error as object) ??
-        problem(500, 'Internal Server Error', 'Something went wrong on our side. Please try again.');
+      body = fromHttpError(error as object) ?? problem(500, 'Internal Server Error', 'Something went wrong on our side. Please try again.');
       if (body.status === 500) ctx.app.emit('error', error, ctx);
     }
     ctx.status = body.status;

@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
 
-export type SessionData =
-  | { kind: 'superadmin'; superAdminId: string }
-  | { kind: 'user'; userId: string; instanceId: string };
+export type SessionData = { kind: 'superadmin'; superAdminId: string } | { kind: 'user'; userId: string; instanceId: string };
 
 /** How long an unused session lives (DECISIONS.md §3). */
 export const IDLE_TIMEOUT_MS = { superadmin: 60 * 60 * 1000, user: 8 * 60 * 60 * 1000 } as const;
@@ -17,8 +15,7 @@ export function createSessionStore(knex: Knex) {
   return {
     async get(key: string): Promise<Record<string, unknown> | undefined> {
       const row = (await knex('sessions').where({ id: key }).where('expires_at', '>', knex.fn.now()).first('data')) as
-        | { data: Record<string, unknown> }
-        | undefined;
+        { data: Record<string, unknown> } | undefined;
       return row?.data;
     },
     async set(key: string, sess: Record<string, unknown>, maxAge: number) {

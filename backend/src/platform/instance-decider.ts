@@ -8,8 +8,7 @@ export const subdomainStream = (subdomain: string) => `subdomain-${subdomain}`;
 type InstanceEvent = DomainEventOf<'CrmInstanceCreated'>;
 
 export type InstanceState =
-  | { status: 'empty' }
-  | { status: 'active'; instanceId: string; subdomain: string; name: string; displayName: string };
+  { status: 'empty' } | { status: 'active'; instanceId: string; subdomain: string; name: string; displayName: string };
 
 export type InstanceCommand = {
   type: 'CreateInstance';

@@ -98,7 +98,13 @@ export async function recordInstance(
   if (input.firstAdmin) {
     const admin = await createUser(
       deps,
-      { instanceId, username: input.firstAdmin.username, displayName: input.firstAdmin.displayName, pin: input.firstAdmin.pin, role: 'admin' },
+      {
+        instanceId,
+        username: input.firstAdmin.username,
+        displayName: input.firstAdmin.displayName,
+        pin: input.firstAdmin.pin,
+        role: 'admin',
+      },
       instanceCtx,
     );
     last = admin.appended;

@@ -1,4 +1,11 @@
-import { createInstanceInput, normalizeSubdomain, RESERVED_INSTANCE_SUBDOMAIN, superAdminLoginInput, type AppInfo, type PublicInstanceView } from '@crm/projections/domain';
+import {
+  createInstanceInput,
+  normalizeSubdomain,
+  RESERVED_INSTANCE_SUBDOMAIN,
+  superAdminLoginInput,
+  type AppInfo,
+  type PublicInstanceView,
+} from '@crm/projections/domain';
 import type { AppDeps } from '../deps.ts';
 import { actorOf } from '../http/auth.ts';
 import { access, type ApiContext, type ApiRouter } from '../http/router.ts';

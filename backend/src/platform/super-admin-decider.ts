@@ -10,8 +10,7 @@ type SuperAdminEvent = DomainEventOf<
 >;
 
 export type SuperAdminState =
-  | { status: 'empty' }
-  | { status: 'active'; id: string; username: string; displayName: string; passwordHash: string };
+  { status: 'empty' } | { status: 'active'; id: string; username: string; displayName: string; passwordHash: string };
 
 export type SuperAdminCommand =
   | { type: 'CreateSuperAdmin'; superAdminId: string; username: string; displayName: string; passwordHash: string }
@@ -49,7 +48,10 @@ export const superAdminDecider: Decider<SuperAdminState, SuperAdminCommand, Supe
       case 'ChangeSuperAdminCredentials':
         if (state.status !== 'active') throw new NotFoundError('No super admin');
         return [
-          { type: 'SuperAdminCredentialsChanged', data: { superAdminId: state.id, username: command.username, passwordHash: command.passwordHash } },
+          {
+            type: 'SuperAdminCredentialsChanged',
+            data: { superAdminId: state.id, username: command.username, passwordHash: command.passwordHash },
+          },
         ];
       case 'RecordSuperAdminSignIn':
         if (state.status !== 'active') return [];

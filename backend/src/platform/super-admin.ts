@@ -31,7 +31,13 @@ export async function bootstrapSuperAdmin(deps: AppDeps): Promise<SuperAdminCred
       store: deps.store,
       streamId: superAdminStream(),
       decider: superAdminDecider,
-      command: { type: 'CreateSuperAdmin', superAdminId: SUPER_ADMIN_ID, username, displayName: 'Super Admin', passwordHash: await hashSecret(password) },
+      command: {
+        type: 'CreateSuperAdmin',
+        superAdminId: SUPER_ADMIN_ID,
+        username,
+        displayName: 'Super Admin',
+        passwordHash: await hashSecret(password),
+      },
       ctx: systemCtx(deps.now()),
     });
     return { username, password, generated: !config.SUPER_ADMIN_PASSWORD };
@@ -56,7 +62,12 @@ export async function bootstrapSuperAdmin(deps: AppDeps): Promise<SuperAdminCred
 }
 
 /** Checks the credentials against the super admin's stream and records the attempt. */
-export async function signInSuperAdmin(deps: AppDeps, username: string, password: string, ctx: CommandContext): Promise<{ superAdminId: string; username: string; displayName: string } | null> {
+export async function signInSuperAdmin(
+  deps: AppDeps,
+  username: string,
+  password: string,
+  ctx: CommandContext,
+): Promise<{ superAdminId: string; username: string; displayName: string } | null> {
   const loaded = await loadAggregate(deps.store, superAdminStream(), superAdminDecider);
   const state = loaded.state;
   const known = state.status === 'active' && state.username.toLowerCase() === username.toLowerCase();

@@ -29,7 +29,12 @@ export async function reserve(
 }
 
 /** Frees a name; a no-op (null) when it is not reserved. */
-export async function release(store: EventStore, streamId: string, released: DomainEvent, ctx: CommandContext): Promise<AppendResult | null> {
+export async function release(
+  store: EventStore,
+  streamId: string,
+  released: DomainEvent,
+  ctx: CommandContext,
+): Promise<AppendResult | null> {
   const events = await store.readStream(streamId);
   const last = events[events.length - 1];
   if (!last || !last.type.endsWith('Reserved')) return null;

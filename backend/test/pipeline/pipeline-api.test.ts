@@ -151,7 +151,7 @@ describe('creating a job', () => {
     expectProblem(await admin.post(P, entry({ customerId: foreign.body.id })), 404, 'Customer not found');
   });
 
-  test('the list filters by customer: only that customer\'s jobs, canceled ones too when asked', async () => {
+  test("the list filters by customer: only that customer's jobs, canceled ones too when asked", async () => {
     const customer = await admin.post('/api/customers', { name: 'Filter Customer' });
     const first = await create(admin, { name: 'Filter Customer', customerId: customer.body.id });
     const second = await create(admin, { name: 'Renamed On The Job', customerId: customer.body.id });

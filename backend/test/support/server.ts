@@ -137,7 +137,11 @@ export interface TestInstance {
 }
 
 /** A new instance (through the super admin's API) with its first admin. */
-export async function createTestInstance(server: TestServer, subdomain: string, admin = { username: 'owner', pin: '1234' }): Promise<TestInstance> {
+export async function createTestInstance(
+  server: TestServer,
+  subdomain: string,
+  admin = { username: 'owner', pin: '1234' },
+): Promise<TestInstance> {
   const superAdmin = await signInSuperAdmin(server);
   const res = await superAdmin.post('/api/crm-instances', {
     name: subdomain.toUpperCase(),

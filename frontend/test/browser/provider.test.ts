@@ -40,7 +40,9 @@ describe('provider: super admin and CRM instances', () => {
     await dialog.getByLabel('Admin PIN').fill('4321');
     await snap(page, 'create-instance-dialog');
     await dialog.getByRole('button', { name: /^Create/ }).click();
-    await expect.poll(() => page.getByText('CRM instance created successfully!', { exact: true }).count(), { timeout: 3000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByText('CRM instance created successfully!', { exact: true }).count(), { timeout: 3000 })
+      .toBeGreaterThan(0);
     await expect.poll(() => page.getByText('Speedy Brakes & Tyres').count()).toBeGreaterThan(0);
     await snap(page, 'crm-selection');
 
@@ -71,10 +73,16 @@ describe('provider: super admin and CRM instances', () => {
     await page.goto('/crm-builder');
     await page.getByLabel('Business Name').fill("Rita's Rides 2");
     await expect.poll(() => page.getByText(/ritasrides2\./).count()).toBeGreaterThan(0);
-    await page.getByLabel(/Admin Username|Username/).first().fill('rita');
+    await page
+      .getByLabel(/Admin Username|Username/)
+      .first()
+      .fill('rita');
     await page.getByLabel(/PIN/).first().fill('1111');
     await snap(page, 'crm-builder-phone-dark');
-    await page.getByRole('button', { name: /Create/ }).last().click();
+    await page
+      .getByRole('button', { name: /Create/ })
+      .last()
+      .click();
     await page.waitForURL('**/crm-selection');
     await expect.poll(() => page.getByText("Rita's Rides 2").count()).toBeGreaterThan(0);
     await context.close();

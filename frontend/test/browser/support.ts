@@ -25,7 +25,10 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function newPage(browser: Browser, options: { baseURL: string; phone?: boolean; colorScheme?: 'light' | 'dark' }): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  browser: Browser,
+  options: { baseURL: string; phone?: boolean; colorScheme?: 'light' | 'dark' },
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: options.baseURL,
     viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 860 },

@@ -87,10 +87,7 @@ export const pinSchema = z
 export const createInstanceInput = z
   .object({
     name: z.string({ error: 'Name and Display Name are required' }).trim().max(100, 'Name must be at most 100 characters'),
-    displayName: z
-      .string({ error: 'Name and Display Name are required' })
-      .trim()
-      .max(100, 'Display name must be at most 100 characters'),
+    displayName: z.string({ error: 'Name and Display Name are required' }).trim().max(100, 'Display name must be at most 100 characters'),
     description: z.string().trim().max(1000, 'Description must be at most 1000 characters').optional().default(''),
     subdomain: z.string().max(63, 'Subdomain must be at most 63 characters').optional(),
     features: featuresInput,

@@ -25,7 +25,8 @@ const platform: SchemaMigration = {
   name: '0001_platform',
   async up(knex, schema) {
     await knex.raw('GRANT USAGE ON SCHEMA ?? TO crm_api', [schema]);
-    await knex.raw(`
+    await knex.raw(
+      `
       CREATE TABLE ??.crm_instances (
         id uuid PRIMARY KEY,
         name text NOT NULL,
@@ -36,9 +37,12 @@ const platform: SchemaMigration = {
         is_active boolean NOT NULL DEFAULT true,
         created_at timestamptz NOT NULL,
         created_by text NOT NULL
-      )`, [schema]);
+      )`,
+      [schema],
+    );
     await knex.raw('GRANT SELECT ON ??.crm_instances TO crm_api', [schema]);
-    await knex.raw(`
+    await knex.raw(
+      `
       CREATE TABLE ??.users (
         id uuid PRIMARY KEY,
         instance_id uuid NOT NULL,
@@ -49,10 +53,13 @@ const platform: SchemaMigration = {
         is_active boolean NOT NULL DEFAULT true,
         created_at timestamptz NOT NULL,
         last_login_at timestamptz
-      )`, [schema]);
+      )`,
+      [schema],
+    );
     await knex.raw('CREATE UNIQUE INDEX ON ??.users (instance_id, lower(username))', [schema]);
     await isolateTenant(knex, schema, 'users');
-    await knex.raw(`
+    await knex.raw(
+      `
       CREATE TABLE ??.user_permissions (
         user_id uuid PRIMARY KEY,
         instance_id uuid NOT NULL,
@@ -62,10 +69,13 @@ const platform: SchemaMigration = {
         can_delete boolean NOT NULL,
         can_manage_users boolean NOT NULL,
         created_at timestamptz NOT NULL
-      )`, [schema]);
+      )`,
+      [schema],
+    );
     await knex.raw('CREATE INDEX ON ??.user_permissions (instance_id)', [schema]);
     await isolateTenant(knex, schema, 'user_permissions');
-    await knex.raw(`
+    await knex.raw(
+      `
       CREATE TABLE ??.activity (
         event_id uuid PRIMARY KEY,
         instance_id uuid NOT NULL,
@@ -81,7 +91,9 @@ const platform: SchemaMigration = {
         summary text NOT NULL,
         changes jsonb NOT NULL DEFAULT '[]',
         occurred_at timestamptz NOT NULL
-      )`, [schema]);
+      )`,
+      [schema],
+    );
     await knex.raw('CREATE INDEX ON ??.activity (instance_id, position_commit DESC, position_prepare DESC)', [schema]);
     await knex.raw('CREATE INDEX ON ??.activity (instance_id, entity_type, occurred_at DESC)', [schema]);
     await isolateTenant(knex, schema, 'activity');
@@ -106,7 +118,8 @@ const customers: SchemaMigration = {
   name: '0003_customers',
   async up(knex, schema) {
     await knex.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public');
-    await knex.raw(`
+    await knex.raw(
+      `
       CREATE TABLE ??.customers (
         id uuid PRIMARY KEY,
         instance_id uuid NOT NULL,
@@ -127,7 +140,9 @@ const customers: SchemaMigration = {
         search text GENERATED ALWAYS AS (
           lower(name || E'\\n' || phone || E'\\n' || email || E'\\n' || address || E'\\n' || vehicles)
         ) STORED
-      )`, [schema]);
+      )`,
+      [schema],
+    );
     await knex.raw('CREATE UNIQUE INDEX ON ??.customers (instance_id, number)', [schema]);
     await knex.raw('CREATE INDEX ON ??.customers (instance_id, created_at DESC, id DESC)', [schema]);
     await knex.raw('CREATE INDEX ON ??.customers USING gin (search public.gin_trgm_ops)', [schema]);
@@ -158,7 +173,8 @@ const pipeline: SchemaMigration = {
   name: '0004_pipeline',
   async up(knex, schema) {
     await knex.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public');
-    await knex.raw(`
+    await knex.raw(
+      `
       CREATE TABLE ??.jobs (
         id uuid PRIMARY KEY,
         instance_id uuid NOT NULL,
@@ -184,7 +200,9 @@ const pipeline: SchemaMigration = {
         updated_at timestamptz NOT NULL,
         revision integer NOT NULL,
         search text NOT NULL
-      )`, [schema]);
+      )`,
+      [schema],
+    );
     // Sort by stage (board order, then newest); a stage filter or the Canceled toggle is an equality on stage_order.
     await knex.raw('CREATE INDEX ON ??.jobs (instance_id, stage_order, created_at DESC, id DESC)', [schema]);
     // Newest / oldest first.
@@ -199,7 +217,8 @@ const pipeline: SchemaMigration = {
     await knex.raw('CREATE INDEX ON ??.jobs USING gin (search public.gin_trgm_ops)', [schema]);
     await isolateTenant(knex, schema, 'jobs');
 
-    await knex.raw(`
+    await knex.raw(
+      `
       CREATE TABLE ??.job_history (
         event_id uuid PRIMARY KEY,
         instance_id uuid NOT NULL,
@@ -209,7 +228,9 @@ const pipeline: SchemaMigration = {
         user_display_name text NOT NULL,
         occurred_at timestamptz NOT NULL,
         changes jsonb NOT NULL
-      )`, [schema]);
+      )`,
+      [schema],
+    );
     await knex.raw('CREATE INDEX ON ??.job_history (instance_id, job_id, revision DESC)', [schema]);
     await isolateTenant(knex, schema, 'job_history');
 

@@ -58,7 +58,9 @@ export const platformProjection: Projection = {
       case 'UserRoleChanged': {
         const d = event.data;
         await table('users').where({ id: d.userId }).update({ role: d.newRole });
-        await table('user_permissions').where({ user_id: d.userId }).update({ role: d.newRole, ...permissionColumns(d.permissions) });
+        await table('user_permissions')
+          .where({ user_id: d.userId })
+          .update({ role: d.newRole, ...permissionColumns(d.permissions) });
         return;
       }
       case 'UserPermissionsChanged':

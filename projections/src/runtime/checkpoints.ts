@@ -20,13 +20,11 @@ export async function ensureCheckpoint(db: Knex | Knex.Transaction, name: string
 }
 
 export async function writeCheckpoint(trx: Knex.Transaction, name: string, position: GlobalPosition): Promise<void> {
-  await trx('projection_checkpoints')
-    .where({ name })
-    .update({
-      position_commit: position.commit.toString(),
-      position_prepare: position.prepare.toString(),
-      updated_at: trx.fn.now(),
-    });
+  await trx('projection_checkpoints').where({ name }).update({
+    position_commit: position.commit.toString(),
+    position_prepare: position.prepare.toString(),
+    updated_at: trx.fn.now(),
+  });
   // Delivered at commit, so a waiter never sees a checkpoint whose rows are not visible yet.
   await trx.raw('SELECT pg_notify(?, ?)', [CHECKPOINT_CHANNEL, `${name}:${position.commit}/${position.prepare}`]);
 }

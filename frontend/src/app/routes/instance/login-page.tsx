@@ -35,9 +35,7 @@ export function Component() {
         <Card className="w-full max-w-sm">
           <CardHeader className="text-center">
             <h1 className="text-2xl font-semibold tracking-tight">No such CRM</h1>
-            <CardDescription>
-              There is no CRM at “{named}”. Check the address, or ask your shop's admin for the right link.
-            </CardDescription>
+            <CardDescription>There is no CRM at “{named}”. Check the address, or ask your shop's admin for the right link.</CardDescription>
           </CardHeader>
           <CardFooter className="justify-center">
             <Link to={paths.home} className={buttonVariants({ variant: 'ghost', size: 'sm' })}>
