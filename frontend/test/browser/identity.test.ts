@@ -59,6 +59,9 @@ describe('instance sign-in, sessions and user administration', () => {
 
     await eventually(() => page.getByRole('heading', { level: 1, name: /^Good (morning|afternoon|evening), Owner$/ }).count()).toBe(1);
     expect(await page.getByText('Manage your customer relationships and pipeline efficiently.').count()).toBe(1);
+    // Customers and Pipeline show counts (a new instance has none of either).
+    await eventually(() => page.getByText('0 customers', { exact: true }).count()).toBe(1);
+    await eventually(() => page.getByText('0 open jobs', { exact: true }).count()).toBe(1);
     for (const card of [
       'Pipeline Management',
       'Customer Management',

@@ -7,6 +7,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { CalendarDaysIcon, PlusIcon, ShieldCheckIcon, SquareKanbanIcon, UsersIcon } from '@/components/ui/icons';
 import type { InstanceLinks } from '@/config/paths';
 import { cn } from '@/lib/cn';
+import { type AreaCounts, UPCOMING_DAYS, useAreaCounts } from '../api/get-area-counts';
 import { useGreeting } from '../hooks/use-greeting';
 import { RecentActivity } from './recent-activity';
 
@@ -69,11 +70,29 @@ function areasOf(links: InstanceLinks, showAdmin: boolean): Area[] {
   return areas;
 }
 
+/** The count line of an area's card (spec-platform.md §2: customers and pipeline show counts). */
+function countLabel(feature: FeatureKey, counts: AreaCounts | undefined): string | null {
+  if (!counts) return null;
+  const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+  switch (feature) {
+    case 'customers':
+      return counts.customers === null ? null : plural(counts.customers, 'customer', 'customers');
+    case 'pipeline':
+      return counts.openJobs === null ? null : plural(counts.openJobs, 'open job', 'open jobs');
+    case 'calendar':
+      return counts.upcomingAppointments === null
+        ? null
+        : `${plural(counts.upcomingAppointments, 'appointment', 'appointments')} in the next ${UPCOMING_DAYS} days`;
+    case 'admin':
+      return null;
+  }
+}
+
 function ComingSoonBadge() {
   return <Badge variant="outline">Coming Soon</Badge>;
 }
 
-function AreaCard({ area, enabled }: { area: Area; enabled: boolean }) {
+function AreaCard({ area, enabled, count }: { area: Area; enabled: boolean; count: string | null }) {
   const headingId = `area-${area.feature}-heading`;
   return (
     <Card className={cn('flex flex-col', !enabled && 'border-dashed bg-muted/40 shadow-none')} aria-labelledby={headingId}>
@@ -95,7 +114,9 @@ function AreaCard({ area, enabled }: { area: Area; enabled: boolean }) {
         </CardTitle>
         <CardDescription>{area.description}</CardDescription>
       </CardHeader>
-      <CardContent className="flex-1" />
+      <CardContent className="flex-1">
+        {enabled && count ? <p className="text-2xl font-semibold tracking-tight">{count}</p> : null}
+      </CardContent>
       <CardFooter className="flex-wrap">
         {area.actions.map((action, index) =>
           enabled ? (
@@ -245,6 +266,12 @@ export function InstanceDashboard({
   const greeting = useGreeting();
   const { features } = user.instance;
   const areas = areasOf(links, showAdmin);
+  const canRead = user.role === 'admin' || user.permissions.canRead;
+  const counts = useAreaCounts({
+    customers: canRead && features.customers,
+    pipeline: canRead && features.pipeline,
+    calendar: canRead && features.calendar,
+  });
 
   return (
     <div className="grid gap-8">
@@ -269,7 +296,7 @@ export function InstanceDashboard({
         ) : (
           <div className={cn('grid gap-4 sm:grid-cols-2', areas.length === 4 ? 'xl:grid-cols-4' : 'lg:grid-cols-3')}>
             {areas.map((area) => (
-              <AreaCard key={area.feature} area={area} enabled={features[area.feature]} />
+              <AreaCard key={area.feature} area={area} enabled={features[area.feature]} count={countLabel(area.feature, counts.data)} />
             ))}
           </div>
         )}
