@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  ApiClient,
+  createTestInstance,
+  signInSuperAdmin,
+  signInUser,
+  startTestServer,
+  type ApiResponse,
+  type TestServer,
+} from './support/server.ts';
+
+/**
+ * Bad input never reaches a 500, on any route the router knows: malformed JSON, bodies of
+ * the wrong shape, fields of the wrong type, and garbage query strings all get a 4xx with
+ * a message, and the data behind them still reads afterwards.
+ */
+
+let server: TestServer;
+let clients: { superAdmin: ApiClient; admin: ApiClient; mavenAdmin: ApiClient; anonymous: ApiClient };
+let ids: Record<string, string>;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const acme = await createTestInstance(server, 'acme', { username: 'owner', pin: '1234' });
+  const superAdmin = await signInSuperAdmin(server);
+  const instances = (await superAdmin.get('/api/crm-instances')).body as Array<{ id: string; subdomain: string }>;
+  const maven = instances.find((i) => i.subdomain === 'maven')!;
+  await superAdmin.post(`/api/crm-instances/${maven.id}/users`, { username: 'mavenboss', pin: '2468', role: 'admin' });
+  const admin = await signInUser(server, 'acme', 'owner', '1234');
+  const mavenAdmin = await signInUser(server, 'maven', 'mavenboss', '2468');
+  const staff = await admin.post('/api/admin/users', { username: 'staffer', pin: '5555' });
+  const customer = await admin.post('/api/customers', { name: 'Casey Customer', phone: '5551234567' });
+  const job = await admin.post('/api/user-info', { name: 'Casey Customer', part: 'Brakes', customerId: customer.body.id });
+  const mavenCustomer = await mavenAdmin.post('/api/maven/customers', { name: 'Maven Customer' });
+  const mavenJob = await mavenAdmin.post('/api/crm/maven/user-info', { name: 'Maven Job' });
+  for (const res of [staff, customer, job, mavenCustomer, mavenJob]) expect(res.status, res.text).toBe(201);
+  clients = { superAdmin, admin, mavenAdmin, anonymous: new ApiClient(server.url) };
+  ids = {
+    acmeId: acme.id,
+    mavenId: maven.id,
+    userId: staff.body.id,
+    customerId: customer.body.id,
+    jobId: job.body.id,
+    mavenCustomerId: mavenCustomer.body.id,
+    mavenJobId: mavenJob.body.id,
+  };
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const isMaven = (path: string) => path.includes('/maven/');
+
+/** A real record of the kind each path parameter names, so the body is what gets judged. */
+function concretePath(path: string): string {
+  const maven = isMaven(path);
+  const recordId = path.includes('customers')
+    ? maven
+      ? ids.mavenCustomerId
+      : ids.customerId
+    : path.includes('pipeline') || path.includes('user-info')
+      ? maven
+        ? ids.mavenJobId
+        : ids.jobId
+      : ids.userId;
+  return path
+    .split('/')
+    .map((part) => {
+      switch (part) {
+        case ':instance':
+          return 'acme';
+        case ':instanceId':
+          return ids.acmeId!;
+        case ':subdomain':
+          return 'acme';
+        case ':id':
+        case ':userId':
+          return recordId!;
+        default:
+          if (part.startsWith(':')) throw new Error(`No value for ${part} in ${path}`);
+          return part;
+      }
+    })
+    .join('/');
+}
+
+function clientFor(path: string, accessKind: string): ApiClient {
+  if (accessKind === 'superadmin') return clients.superAdmin;
+  if (accessKind === 'public') return clients.anonymous;
+  return isMaven(path) ? clients.mavenAdmin : clients.admin;
+}
+
+const WRONG_TYPES = {
+  name: 123,
+  displayName: { nested: true },
+  description: ['list'],
+  subdomain: 9,
+  username: true,
+  pin: [1, 2, 3, 4],
+  password: 1,
+  currentPin: 2,
+  newPin: {},
+  adminUsername: 2,
+  adminPin: 1234,
+  role: 9,
+  isLocked: 'yes',
+  canRead: 'x',
+  canWrite: 1,
+  features: 7,
+  phone: { digits: '555' },
+  email: 7,
+  vehicles: 5,
+  pastAppointments: { a: 1 },
+  invoices: true,
+  notes: ['x'],
+  stage: 5,
+  quote: -1,
+  appointment: 'tomorrow-ish',
+  duration: 'long',
+  customerId: 'not-an-id',
+  jobNumber: {},
+  instance: 42,
+};
+
+const BODIES: Array<[string, string]> = [
+  ['malformed JSON', '{"name": '],
+  ['an array', '[1, 2]'],
+  ['a string', '"text"'],
+  ['null', 'null'],
+  ['fields of the wrong type', JSON.stringify(WRONG_TYPES)],
+  ['over-long text', JSON.stringify({ name: 'x'.repeat(20_000), notes: 'y'.repeat(200_000), username: 'z'.repeat(5_000) })],
+];
+
+const GARBAGE_QUERY =
+  '?limit=-7&cursor=%25%25%25&q=' +
+  encodeURIComponent("'; drop table events; --") +
+  '&asOf=yesterday&from=soon&to=later&stage=Nope&sort=price&canceled=maybe&customerId=zz&entityType=%00&userId=1';
+
+function expectClientError(res: ApiResponse, what: string): void {
+  expect(res.status, `${what}: ${res.status} ${res.text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+  expect(res.status, `${what}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
+  if (res.headers.get('content-type')?.includes('json')) {
+    expect(typeof (res.body as { message?: unknown }).message, what).toBe('string');
+  }
+}
+
+describe('bad input on every route', () => {
+  test('bodies: malformed, wrong shape, wrong types, over-long — 4xx with a message, never 500', async () => {
+    const routes = server.runtime.router.routes.filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method));
+    expect(routes.length).toBeGreaterThan(20);
+    for (const route of routes) {
+      const client = clientFor(route.path, route.access.kind);
+      const path = concretePath(route.path);
+      for (const [label, body] of BODIES) {
+        // Sign-out takes no body and always answers 204; it has nothing to reject.
+        if (route.path.endsWith('/logout')) continue;
+        const res = await client.request(route.method, path, body, { 'content-type': 'application/json' });
+        // Cancel and reopen take no body: a 200 there is right, as long as it is not a 500.
+        if (/\/(cancel|reopen)$/.test(route.path)) {
+          expect(res.status, `${route.method} ${route.path} with ${label}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+          continue;
+        }
+        expectClientError(res, `${route.method} ${route.path} with ${label}`);
+      }
+    }
+  });
+
+  test('query strings: garbage parameters on every GET are 4xx or ignored, never 500', async () => {
+    const routes = server.runtime.router.routes.filter((r) => r.method === 'GET');
+    for (const route of routes) {
+      const client = clientFor(route.path, route.access.kind);
+      const res = await client.get(concretePath(route.path) + GARBAGE_QUERY);
+      expect(res.status, `GET ${route.path}${GARBAGE_QUERY}: ${res.text.slice(0, 300)}`).toBeLessThan(500);
+    }
+  });
+
+  test('nothing stored was lost or half-written: the records read as before', async () => {
+    const customer = await clients.admin.get(`/api/customers/${ids.customerId}`);
+    expect(customer.status).toBe(200);
+    expect(customer.body).toMatchObject({ name: 'Casey Customer', phone: '555-123-4567' });
+    const job = await clients.admin.get(`/api/user-info/${ids.jobId}`);
+    expect(job.status).toBe(200);
+    expect(job.body).toMatchObject({ name: 'Casey Customer', part: 'Brakes', stage: 'Quote' });
+    const users = await clients.admin.get('/api/admin/users');
+    expect(users.body.map((u: { username: string }) => u.username).sort()).toEqual(['owner', 'staffer']);
+    expect(users.body.every((u: { isLocked: boolean }) => !u.isLocked)).toBe(true);
+    expect((await signInUser(server, 'acme', 'owner', '1234')).cookieHeader()).toContain('crm.sid');
+  });
+});
