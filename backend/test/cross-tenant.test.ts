@@ -135,6 +135,7 @@ const EXPECTATIONS: Record<string, Expectation> = {
     kind: 'superadmin',
     body: () => ({ name: 'X', displayName: 'X', subdomain: 'xtenant', adminUsername: 'xadmin', adminPin: '1111' }),
   },
+  'PATCH /api/crm-instances/:instanceId': { kind: 'superadmin', body: () => ({ isActive: false }) },
   'GET /api/crm-instances/:instanceId/users': { kind: 'superadmin' },
   'POST /api/crm-instances/:instanceId/users': { kind: 'superadmin', body: () => ({ username: 'planted', pin: '1111', role: 'admin' }) },
   'PUT /api/crm-instances/:instanceId/users/:userId/pin': { kind: 'superadmin', body: () => ({ pin: '0000' }) },

@@ -116,6 +116,53 @@ describe('CRM instances', () => {
   });
 });
 
+describe('deactivating an instance', () => {
+  test('ends its sessions and refuses sign-in until it is reactivated; all of it recorded', async () => {
+    const superAdmin = await signInSuperAdmin(server);
+    const created = await superAdmin.post('/api/crm-instances', newInstance('pausable'));
+    const instanceId = created.body.id as string;
+    const signIn = (client: ApiClient) => client.post('/api/auth/login', { username: 'owner', pin: '1234', instance: 'pausable' });
+    const staff = new ApiClient(server.url);
+    expect((await signIn(staff)).status).toBe(200);
+
+    const off = await superAdmin.patch(`/api/crm-instances/${instanceId}`, { isActive: false });
+    expect(off.status).toBe(200);
+    expect(off.body).toMatchObject({ id: instanceId, isActive: false });
+    expect((await staff.get('/api/user/current')).status).toBe(401);
+    const refused = await signIn(new ApiClient(server.url));
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toBe('Invalid username or PIN');
+    // Asking again changes nothing and records nothing.
+    expect((await superAdmin.patch(`/api/crm-instances/${instanceId}`, { isActive: false })).body.isActive).toBe(false);
+
+    const on = await superAdmin.patch(`/api/crm-instances/${instanceId}`, { isActive: true });
+    expect(on.body.isActive).toBe(true);
+    const back = new ApiClient(server.url);
+    expect((await signIn(back)).status).toBe(200);
+    const audit = await back.get('/api/admin/audit?entityType=instance');
+    expect(audit.body.items.map((i: { summary: string }) => i.summary)).toEqual([
+      'Reactivated the CRM instance pausable Auto',
+      'Deactivated the CRM instance pausable Auto',
+      'Created the CRM instance pausable Auto',
+    ]);
+  });
+
+  test("the provider's own instance stays active; bad ids and bodies are 4xx", async () => {
+    const superAdmin = await signInSuperAdmin(server);
+    const maven = ((await superAdmin.get('/api/crm-instances')).body as Array<{ id: string; subdomain: string }>).find(
+      (i) => i.subdomain === 'maven',
+    )!;
+    const res = await superAdmin.patch(`/api/crm-instances/${maven.id}`, { isActive: false });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe("The provider's own instance cannot be deactivated");
+    expect((await superAdmin.patch(`/api/crm-instances/${maven.id}`, { isActive: 'no' })).body.message).toBe(
+      'isActive must be true or false',
+    );
+    expect((await superAdmin.patch('/api/crm-instances/not-an-id', { isActive: true })).status).toBe(404);
+    expect((await superAdmin.patch('/api/crm-instances/00000000-0000-4000-8000-000000000000', { isActive: true })).status).toBe(404);
+  });
+});
+
 describe('public instance lookup', () => {
   test('names an instance for its login page, and says when there is no such CRM', async () => {
     const admin = await signInSuperAdmin(server);

@@ -16,7 +16,6 @@ import { parseInput } from '../http/validation.ts';
 import { getInstance } from '../platform/instances.ts';
 import { commandContext } from '../platform/routes.ts';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
-import { isUuid } from '../shared/ids.ts';
 import { signInUser, SIGN_IN_REFUSED, toCurrentUserView } from './sign-in.ts';
 import type { Requester } from './user-decider.ts';
 import { findUser, getUser, listUsers } from './user-queries.ts';
@@ -130,10 +129,7 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
   }
 
   // The super admin, for any instance (DECISIONS.md §3): list its users, add an admin, reset a PIN.
-  const instanceOf = async (ctx: ApiContext) => {
-    if (!isUuid(ctx.params.instanceId)) throw new NotFoundError('CRM instance not found');
-    return await getInstance(deps.knex, ctx.params.instanceId);
-  };
+  const instanceOf = (ctx: ApiContext) => getInstance(deps.knex, ctx.params.instanceId);
 
   router.get('/api/crm-instances/:instanceId/users', access.superAdmin, async (ctx) => {
     const instance = await instanceOf(ctx);

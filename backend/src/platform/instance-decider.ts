@@ -1,31 +1,45 @@
-import type { DomainEventOf, Features } from '@crm/projections/domain';
+import { RESERVED_INSTANCE_SUBDOMAIN, type DomainEventOf, type Features } from '@crm/projections/domain';
 import type { Decider } from '../shared/commands.ts';
-import { ConflictError } from '../shared/errors.ts';
+import { ConflictError, NotFoundError } from '../shared/errors.ts';
 
 export const instanceStream = (instanceId: string) => `crminstance-${instanceId}`;
 export const subdomainStream = (subdomain: string) => `subdomain-${subdomain}`;
 
-type InstanceEvent = DomainEventOf<'CrmInstanceCreated'>;
+type InstanceEvent = DomainEventOf<'CrmInstanceCreated' | 'CrmInstanceDeactivated' | 'CrmInstanceReactivated'>;
 
-export type InstanceState =
-  { status: 'empty' } | { status: 'active'; instanceId: string; subdomain: string; name: string; displayName: string };
-
-export type InstanceCommand = {
-  type: 'CreateInstance';
+interface InstanceFacts {
   instanceId: string;
-  name: string;
   subdomain: string;
+  name: string;
   displayName: string;
-  description: string;
-  features: Features;
-};
+}
+
+export type InstanceState = { status: 'empty' } | ({ status: 'active' | 'inactive' } & InstanceFacts);
+
+export type InstanceCommand =
+  | {
+      type: 'CreateInstance';
+      instanceId: string;
+      name: string;
+      subdomain: string;
+      displayName: string;
+      description: string;
+      features: Features;
+    }
+  | { type: 'SetInstanceActive'; isActive: boolean };
 
 export const instanceDecider: Decider<InstanceState, InstanceCommand, InstanceEvent> = {
   initialState: { status: 'empty' },
-  evolve(_state, event) {
+  evolve(state, event) {
     switch (event.type) {
-      case 'CrmInstanceCreated':
-        return { status: 'active', ...event.data };
+      case 'CrmInstanceCreated': {
+        const { instanceId, subdomain, name, displayName } = event.data;
+        return { status: 'active', instanceId, subdomain, name, displayName };
+      }
+      case 'CrmInstanceDeactivated':
+        return state.status === 'empty' ? state : { ...state, status: 'inactive' };
+      case 'CrmInstanceReactivated':
+        return state.status === 'empty' ? state : { ...state, status: 'active' };
     }
   },
   decide(command, state) {
@@ -34,6 +48,15 @@ export const instanceDecider: Decider<InstanceState, InstanceCommand, InstanceEv
         if (state.status !== 'empty') throw new ConflictError('This CRM instance already exists');
         const { type: _type, ...data } = command;
         return [{ type: 'CrmInstanceCreated', data }];
+      }
+      case 'SetInstanceActive': {
+        if (state.status === 'empty') throw new NotFoundError('CRM instance not found');
+        if (state.subdomain === RESERVED_INSTANCE_SUBDOMAIN && !command.isActive) {
+          throw new ConflictError("The provider's own instance cannot be deactivated");
+        }
+        const data = { instanceId: state.instanceId, displayName: state.displayName };
+        if (command.isActive) return state.status === 'active' ? [] : [{ type: 'CrmInstanceReactivated', data }];
+        return state.status === 'inactive' ? [] : [{ type: 'CrmInstanceDeactivated', data }];
       }
     }
   },

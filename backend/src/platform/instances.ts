@@ -7,6 +7,7 @@ import { settle } from '../deps.ts';
 import { createUser } from '../identity/user-service.ts';
 import { executeCommand, type CommandContext } from '../shared/commands.ts';
 import { NotFoundError } from '../shared/errors.ts';
+import { isUuid } from '../shared/ids.ts';
 import { reserve } from '../shared/reservations.ts';
 import { instanceDecider, instanceStream, subdomainStream } from './instance-decider.ts';
 
@@ -46,7 +47,8 @@ export async function findInstanceBySubdomain(knex: Knex, subdomain: string): Pr
   return row ? toInstanceView(row) : null;
 }
 
-export async function getInstance(knex: Knex, id: string): Promise<CrmInstanceView> {
+export async function getInstance(knex: Knex, id: string | undefined): Promise<CrmInstanceView> {
+  if (!isUuid(id)) throw new NotFoundError('CRM instance not found');
   const row = (await instances(knex).where({ id }).first()) as InstanceRow | undefined;
   if (!row) throw new NotFoundError('CRM instance not found');
   return toInstanceView(row);
@@ -110,6 +112,29 @@ export async function recordInstance(
     last = admin.appended;
   }
   return { instanceId, appended: last };
+}
+
+/**
+ * Deactivates or reactivates an instance. An inactive instance refuses sign-in and every
+ * API call (the guard checks on each request); its open sessions end at once.
+ */
+export async function setInstanceActive(
+  deps: AppDeps,
+  instanceId: string,
+  isActive: boolean,
+  ctx: Omit<CommandContext, 'instanceId'>,
+): Promise<CrmInstanceView> {
+  await getInstance(deps.knex, instanceId);
+  const result = await executeCommand({
+    store: deps.store,
+    streamId: instanceStream(instanceId),
+    decider: instanceDecider,
+    command: { type: 'SetInstanceActive', isActive },
+    ctx: { ...ctx, instanceId },
+  });
+  if (!isActive) await deps.knex('sessions').where({ instance_id: instanceId }).delete();
+  await settle(deps, result.appended);
+  return await getInstance(deps.knex, instanceId);
 }
 
 /** Records the instance and answers with its projection (read-your-writes). */

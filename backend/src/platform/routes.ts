@@ -2,6 +2,7 @@ import {
   createInstanceInput,
   normalizeSubdomain,
   RESERVED_INSTANCE_SUBDOMAIN,
+  setInstanceActiveInput,
   superAdminLoginInput,
   type AppInfo,
   type PublicInstanceView,
@@ -16,7 +17,7 @@ import type { CommandContext } from '../shared/commands.ts';
 import { NotFoundError, UnauthorizedError } from '../shared/errors.ts';
 import { reservationHolder } from '../shared/reservations.ts';
 import { subdomainStream } from './instance-decider.ts';
-import { createInstance, findInstanceBySubdomain, listInstances, recordInstance } from './instances.ts';
+import { createInstance, findInstanceBySubdomain, listInstances, recordInstance, setInstanceActive } from './instances.ts';
 import { currentSuperAdmin, signInSuperAdmin } from './super-admin.ts';
 
 export const APP_VERSION = process.env.npm_package_version ?? '1.0.0';
@@ -74,6 +75,11 @@ export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version
   router.post('/api/super-admin/logout', access.public, async (ctx) => {
     ctx.session = null;
     ctx.status = 204;
+  });
+
+  router.patch('/api/crm-instances/:instanceId', access.superAdmin, async (ctx) => {
+    const input = parseInput(setInstanceActiveInput, ctx.request.body);
+    ctx.body = await setInstanceActive(deps, ctx.params.instanceId ?? '', input.isActive, commandContext(ctx, deps, null));
   });
 
   router.get('/api/crm-instances', access.superAdmin, async (ctx) => {

@@ -153,15 +153,14 @@ describe('instance sign-in', () => {
     const { user } = await addUser(other, { username: 'worker', pin: '3333' });
     const session = await signInUser(server, 'signinother', 'worker', '3333');
     expect((await session.get('/api/user/current')).body.id).toBe(user.id);
-    const knex = server.runtime.deps.knex;
-    // No command deactivates an instance yet; the read model is what the guard and sign-in read.
-    await knex.withSchema('rm').table('crm_instances').where({ id: other.id }).update({ is_active: false });
+    const superAdmin = await signInSuperAdmin(server);
+    expect((await superAdmin.patch(`/api/crm-instances/${other.id}`, { isActive: false })).status).toBe(200);
     try {
       expect((await session.get('/api/user/current')).status).toBe(401);
       expectRefused(await new ApiClient(server.url).post('/api/auth/login', { username: 'worker', pin: '3333', instance: 'signinother' }));
       expectRefused(await new ApiClient(server.url).post('/api/signinother/auth/login', { username: 'owner', pin: '1357' }));
     } finally {
-      await knex.withSchema('rm').table('crm_instances').where({ id: other.id }).update({ is_active: true });
+      expect((await superAdmin.patch(`/api/crm-instances/${other.id}`, { isActive: true })).status).toBe(200);
     }
     // The dropped session stays dropped.
     expect((await session.get('/api/user/current')).status).toBe(401);

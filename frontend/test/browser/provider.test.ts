@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startTestServer, SUPER_ADMIN, type TestServer } from '../../../backend/test/support/server.ts';
+import { ApiClient, createTestInstance, startTestServer, SUPER_ADMIN, type TestServer } from '../../../backend/test/support/server.ts';
 import { launchBrowser, newPage, snap } from './support.ts';
 
 let server: TestServer;
@@ -153,5 +153,31 @@ describe('provider: super admin and CRM instances', () => {
     expect(signedIn.status).toBe(200);
     expect(signedIn.body).toMatchObject({ username: 'mavenboss', role: 'admin', instance: { subdomain: 'maven' } });
     await fresh.context.close();
+  });
+
+  test('deactivates an instance after a confirmation (its staff cannot sign in), then activates it again', async () => {
+    const shop = await createTestInstance(server, 'pauseshop', { username: 'owner', pin: '1234' });
+    const staffSignIn = () =>
+      new ApiClient(server.url).post('/api/auth/login', { username: shop.admin.username, pin: shop.admin.pin, instance: shop.subdomain });
+    const { page, context } = await newPage(browser, { baseURL: server.url });
+    await page.goto('/super-admin-login');
+    await page.getByLabel('Username').fill(SUPER_ADMIN.username);
+    await page.getByLabel('Password', { exact: true }).fill(SUPER_ADMIN.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto('/crm-selection');
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'pauseshop Auto' }) });
+    await card.getByRole('button', { name: 'Deactivate' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await expect.poll(() => confirm.getByText('Deactivate pauseshop Auto?').count()).toBe(1);
+    await confirm.getByRole('button', { name: 'Deactivate' }).click();
+    await expect.poll(() => card.getByText('Inactive', { exact: true }).count()).toBe(1);
+    expect((await staffSignIn()).status).toBe(401);
+    await snap(page, 'crm-selection-inactive');
+
+    await card.getByRole('button', { name: 'Activate' }).click();
+    await expect.poll(() => card.getByText('Inactive', { exact: true }).count()).toBe(0);
+    expect((await staffSignIn()).status).toBe(200);
+    await context.close();
   });
 });

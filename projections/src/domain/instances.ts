@@ -114,6 +114,10 @@ export const createInstanceInput = z
   });
 export type CreateInstanceInput = z.input<typeof createInstanceInput>;
 
+export const setInstanceActiveInput = z.object({
+  isActive: z.boolean({ error: 'isActive must be true or false' }),
+});
+
 export const superAdminLoginInput = z.object({
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(200),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),

@@ -45,6 +45,16 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
         summary: `Created the CRM instance ${event.data.displayName}`,
         changes: [],
       };
+    case 'CrmInstanceDeactivated':
+    case 'CrmInstanceReactivated': {
+      const active = event.type === 'CrmInstanceReactivated';
+      return {
+        entityType: 'instance',
+        entityId: event.data.instanceId,
+        summary: `${active ? 'Reactivated' : 'Deactivated'} the CRM instance ${event.data.displayName}`,
+        changes: [{ field: 'isActive', oldValue: !active, newValue: active }],
+      };
+    }
     case 'UserCreated':
       return {
         entityType: 'user',

@@ -28,6 +28,12 @@ export const platformProjection: Projection = {
           .ignore();
         return;
       }
+      case 'CrmInstanceDeactivated':
+      case 'CrmInstanceReactivated':
+        await table('crm_instances')
+          .where({ id: event.data.instanceId })
+          .update({ is_active: event.type === 'CrmInstanceReactivated' });
+        return;
       case 'UserCreated': {
         const d = event.data;
         await table('users')

@@ -23,6 +23,8 @@ export const platformEventSchemas = {
   SuperAdminSignedIn: z.object({ superAdminId: z.string() }),
   SuperAdminSignInFailed: z.object({ superAdminId: z.string() }),
   SubdomainReserved: z.object({ subdomain: z.string(), instanceId: z.string() }),
+  CrmInstanceDeactivated: z.object({ instanceId: z.string(), displayName: z.string() }),
+  CrmInstanceReactivated: z.object({ instanceId: z.string(), displayName: z.string() }),
   CrmInstanceCreated: z.object({
     instanceId: z.string(),
     name: z.string(),

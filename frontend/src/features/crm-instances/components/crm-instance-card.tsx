@@ -7,6 +7,7 @@ import { CarIcon, LayoutTemplateIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/cn';
 import { FeatureBadges } from './feature-badges';
+import { InstanceActiveToggle } from './instance-active-toggle';
 import { ManageInstanceUsersDialog } from './manage-instance-users-dialog';
 
 /**
@@ -82,8 +83,9 @@ export function CrmInstanceCard({ instance }: { instance: CrmInstanceView }) {
         <FeatureBadges features={instance.features} />
       </div>
       {/* Above the title link's overlay, so it gets its own clicks and focus. */}
-      <div className="relative z-10 flex border-t pt-3">
+      <div className="relative z-10 flex flex-wrap items-center justify-between gap-2 border-t pt-3">
         <ManageInstanceUsersDialog instance={instance} />
+        <InstanceActiveToggle instance={instance} />
       </div>
     </LinkCard>
   );

@@ -2,7 +2,7 @@ import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useDeleteJob } from '../api/delete-job';
 import { jobLabel } from '../utils/entry-title';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 
 export const DELETE_ENTRY_FAILED = 'Failed to delete entry';
 

@@ -11,7 +11,7 @@ import type { PipelinePermissions } from '../types/pipeline-permissions';
 import { formatDateTime } from '../utils/date-time';
 import { entryDialogTitle, jobLabel } from '../utils/entry-title';
 import { historyActionLabel } from '../utils/history-format';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EntryEditor } from './entry-editor';
 import { JobHistoryView } from './job-history-view';
 import { JobSnapshotView } from './job-snapshot-view';

@@ -8,7 +8,7 @@ import { useChangeUserRole } from '../api/change-user-role';
 import { useDeleteUser } from '../api/delete-user';
 import { useSetUserLocked } from '../api/set-user-locked';
 import { USER_ERRORS } from '../constants/user-messages';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { PermissionsDialog } from './permissions-dialog';
 
 type Confirming = 'lock' | 'unlock' | 'delete' | null;
@@ -127,6 +127,7 @@ export function UserActions({
         }
         confirmLabel={confirming === 'unlock' ? 'Unlock' : 'Lock'}
         pendingLabel={confirming === 'unlock' ? 'Unlocking...' : 'Locking...'}
+        variant="primary"
         pending={setLocked.isPending}
         onConfirm={() => handleLockChange(confirming === 'lock')}
       />

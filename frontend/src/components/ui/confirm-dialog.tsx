@@ -2,7 +2,10 @@ import type { ReactNode } from 'react';
 import { Button, type ButtonVariant } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 
-/** A small yes/no dialog (delete, discard changes); it can sit on top of another dialog. */
+/**
+ * A small yes/no dialog (delete, lock, discard changes). It can sit on top of another
+ * dialog, and stays open (busy) while the confirmed call runs.
+ */
 export function ConfirmDialog({
   open,
   onOpenChange,
@@ -10,7 +13,8 @@ export function ConfirmDialog({
   description,
   cancelLabel = 'Cancel',
   confirmLabel,
-  confirmVariant = 'destructive',
+  pendingLabel,
+  variant = 'destructive',
   pending = false,
   onConfirm,
   children,
@@ -21,7 +25,9 @@ export function ConfirmDialog({
   description: ReactNode;
   cancelLabel?: string;
   confirmLabel: string;
-  confirmVariant?: ButtonVariant;
+  /** Shown on the confirm button while the call runs; the confirm label when not given. */
+  pendingLabel?: string;
+  variant?: ButtonVariant;
   pending?: boolean;
   onConfirm: () => void;
   children?: ReactNode;
@@ -38,8 +44,8 @@ export function ConfirmDialog({
           <Button variant="outline" onClick={() => onOpenChange(false)}>
             {cancelLabel}
           </Button>
-          <Button variant={confirmVariant} onClick={() => (pending ? undefined : onConfirm())} aria-disabled={pending || undefined}>
-            {confirmLabel}
+          <Button variant={variant} onClick={() => (pending ? undefined : onConfirm())} aria-disabled={pending || undefined}>
+            {pending && pendingLabel ? pendingLabel : confirmLabel}
           </Button>
         </DialogFooter>
       </DialogContent>
