@@ -14,7 +14,7 @@ import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { parseInput } from '../http/validation.ts';
 import { deleteJobsOfCustomer } from '../pipeline/cascade.ts';
-import { executeCommand, type CommandContext } from '../shared/commands.ts';
+import { executeCommand, type InstanceContext } from '../shared/commands.ts';
 import { AppError, ConflictError, NotFoundError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { reserve } from '../shared/reservations.ts';
@@ -40,8 +40,6 @@ export interface NewCustomerInput {
   invoices?: string | string[];
   notes?: string;
 }
-
-type InstanceContext = CommandContext & { instanceId: string };
 
 // ---- numbers ------------------------------------------------------------------------
 

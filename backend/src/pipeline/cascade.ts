@@ -1,6 +1,6 @@
 import type { AppendResult } from '@crm/projections/eventstore/port';
 import type { AppDeps } from '../deps.ts';
-import type { CommandContext } from '../shared/commands.ts';
+import type { InstanceContext } from '../shared/commands.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { jobIdsOfCustomer } from './job-queries.ts';
 import { deleteJob } from './job-service.ts';
@@ -13,11 +13,7 @@ import { deleteJob } from './job-service.ts';
  * The read model lists the customer's jobs, so it is first brought up to everything
  * appended so far: a job linked a moment ago is not missed.
  */
-export async function deleteJobsOfCustomer(
-  deps: AppDeps,
-  customerId: string,
-  ctx: CommandContext & { instanceId: string },
-): Promise<AppendResult | null> {
+export async function deleteJobsOfCustomer(deps: AppDeps, customerId: string, ctx: InstanceContext): Promise<AppendResult | null> {
   const caughtUp = await deps.watcher.waitFor(await deps.store.headPosition(), 2000);
   if (!caughtUp) deps.logger.warn({ customerId }, 'deleting the jobs of a customer while projections lag behind');
   let last: AppendResult | null = null;

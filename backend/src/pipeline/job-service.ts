@@ -5,13 +5,11 @@ import { customerStream } from '../customers/customer-decider.ts';
 import { createCustomer } from '../customers/customer-service.ts';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
-import { executeCommand, loadAggregate, toNewEvents, type CommandContext, type CommandResult } from '../shared/commands.ts';
+import { executeCommand, loadAggregate, toNewEvents, type CommandResult, type InstanceContext } from '../shared/commands.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
 import { release, reservationHolder, reserve } from '../shared/reservations.ts';
 import { jobCounterStream, jobDecider, jobNumberStream, jobStream, type JobCommand, type JobEvent, type JobState } from './job-decider.ts';
 import { findJob, jobAsOf, type JobTarget } from './job-queries.ts';
-
-export type InstanceContext = CommandContext & { instanceId: string };
 
 // ---- job numbers -------------------------------------------------------------------------
 

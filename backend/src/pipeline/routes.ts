@@ -7,17 +7,9 @@ import { parseInput } from '../http/validation.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { commandContext } from '../platform/routes.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import type { InstanceContext } from '../shared/commands.ts';
 import { findJob, jobAsOf, jobHistory, listAppointments, listJobs, type JobTarget } from './job-queries.ts';
-import {
-  cancelJob,
-  changeJobStage,
-  createJob,
-  deleteJob,
-  projectedJob,
-  reopenJob,
-  updateJob,
-  type InstanceContext,
-} from './job-service.ts';
+import { cancelJob, changeJobStage, createJob, deleteJob, projectedJob, reopenJob, updateJob } from './job-service.ts';
 
 /**
  * The pipeline in every path family (DECISIONS.md §1): the canonical one, the specs'

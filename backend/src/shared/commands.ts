@@ -26,6 +26,9 @@ export interface CommandContext {
   now: Date;
 }
 
+/** A command inside one instance: the instance is always known. */
+export type InstanceContext = CommandContext & { instanceId: string };
+
 export const SCHEMA_VERSION = 1;
 
 export function toNewEvents(events: DomainEvent[], ctx: CommandContext): NewEvent[] {
