@@ -77,9 +77,9 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
   }
 
   async function positionOf(streamId: string, revision: bigint): Promise<GlobalPosition> {
-    for await (const resolved of client.readStream(streamId, { fromRevision: revision, maxCount: 1 })) {
-      if (resolved.event?.position) return toPosition(resolved.event.position);
-    }
+    const [resolved] = await drain(client.readStream(streamId, { fromRevision: revision, maxCount: 1 }));
+    const position = resolved?.event?.position;
+    if (position && isValidPosition(position)) return toPosition(position);
     throw new Error(`Stream ${streamId}: no position for revision ${revision} (EventStoreDB older than 22.6?)`);
   }
 
@@ -87,7 +87,7 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
     const { upTo } = options;
     const out: RecordedEvent[] = [];
     try {
-      for await (const resolved of client.readStream(streamId)) {
+      for (const resolved of await drain(client.readStream(streamId))) {
         const event = resolved.event;
         if (!event) continue;
         // `created` is the server's write time; filter rather than stop, clocks are not monotonic.
@@ -110,8 +110,7 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
     for (;;) {
       let count = 0;
       let last: Position | undefined;
-      // Read whole pages: leaving a gRPC read early would keep it streaming in the background.
-      for await (const resolved of client.readAll({ fromPosition: cursor, maxCount: PAGE })) {
+      for (const resolved of await drain(client.readAll({ fromPosition: cursor, maxCount: PAGE }))) {
         count++;
         const event = resolved.event;
         if (!event) continue;
@@ -132,12 +131,13 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
       fromPosition: isStart(from) ? ESDB_START : toEsdbPosition(from),
       filter: excludeSystemEvents(),
     });
-    const end = async () => {
-      await subscription.unsubscribe().catch(() => {});
+    // Destroying ends the iteration at once. unsubscribe() cancels the gRPC call, but only after
+    // the call exists (it waits for the connection, e.g. cluster discovery), so nothing waits on it.
+    const end = () => {
       subscription.destroy();
+      void subscription.unsubscribe().catch(() => {});
     };
-    const onAbort = () => void end();
-    stop.addEventListener('abort', onAbort, { once: true });
+    stop.addEventListener('abort', end, { once: true });
     try {
       for await (const resolved of subscription) {
         const event = resolved.event;
@@ -150,8 +150,8 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
       if (stop.aborted) return;
       throw error;
     } finally {
-      stop.removeEventListener('abort', onAbort);
-      await end();
+      stop.removeEventListener('abort', end);
+      end();
     }
   }
 
@@ -195,13 +195,25 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
   };
 }
 
+/**
+ * Reads a server-streamed result to its end before anything is done with it. Leaving a read early
+ * (break, return or a throw inside `for await`) leaves the gRPC call unfinished: the client keeps it
+ * in its disposable streams and dispose(), so close(), waits for it forever.
+ */
+async function drain<T>(read: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of read) items.push(item);
+  return items;
+}
+
 function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
   if (expected === 'any') return ANY;
   if (expected === 'no_stream') return NO_STREAM;
   return BigInt(expected);
 }
 
-/** "No position" can arrive as -1 read as an unsigned 64-bit number. */
+/** "No position" arrives as -1 read as an unsigned 64-bit number (the server's Position.FromInt64(-1, -1)):
+ * the client always fills `position` on read events, so an absent position is this value, never undefined. */
 function isValidPosition(p: Position): boolean {
   const max = 2n ** 63n;
   return p.commit >= 0n && p.prepare >= 0n && p.commit < max && p.prepare < max;
@@ -224,7 +236,7 @@ function isSystem(event: { type: string; streamId: string }): boolean {
 }
 
 function toRecorded(event: EsdbRecordedEvent): RecordedEvent {
-  if (!event.position) {
+  if (!event.position || !isValidPosition(event.position)) {
     throw new Error(`Event ${event.id} has no position (EventStoreDB older than 22.6?)`);
   }
   return {
