@@ -78,6 +78,7 @@ const adminUsersRows = (base: string): Record<string, Expectation> => ({
   [`PATCH ${base}/:id/lock`]: { kind: 'scoped', body: () => ({ isLocked: true }) },
   [`PATCH ${base}/:id/role`]: { kind: 'scoped', body: () => ({ role: 'admin' }) },
   [`PATCH ${base}/:id/permissions`]: { kind: 'scoped', body: () => ({ canDelete: true, canManageUsers: true }) },
+  [`PUT ${base}/:id/pin`]: { kind: 'scoped', body: () => ({ pin: '0000' }) },
 });
 
 /** Customers: B's customer id for `:id`; without a slug in the path, the list, create and search are about A's own. */

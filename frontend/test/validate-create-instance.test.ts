@@ -7,7 +7,7 @@ import {
   validateCreateInstance,
   validateCrmBuilderForm,
 } from '../src/features/crm-instances/utils/validate-create-instance.ts';
-import { sanitizePin } from '../src/features/crm-instances/utils/sanitize-pin.ts';
+import { sanitizePin } from '../src/lib/sanitize-pin.ts';
 
 const admin = { adminUsername: 'bob', adminDisplayName: 'Bob', adminPin: '1234' };
 

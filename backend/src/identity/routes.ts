@@ -121,6 +121,13 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
       ctx.body = await changeRole(deps, target, input.role, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId));
     });
 
+    router.put(`${base}/:id/pin`, manage, async (ctx) => {
+      const target = await targetOf(ctx);
+      const input = parseInput(resetPinInput, ctx.request.body);
+      await resetPin(deps, target, input.pin, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId));
+      ctx.status = 204;
+    });
+
     router.patch(`${base}/:id/permissions`, manage, async (ctx) => {
       const target = await targetOf(ctx);
       const input = parseInput(changePermissionsInput, ctx.request.body);
@@ -151,7 +158,13 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
     const instance = await instanceOf(ctx);
     const user = await getUser(deps.knex, instance.id, ctx.params.userId ?? '');
     const input = parseInput(resetPinInput, ctx.request.body);
-    await resetPin(deps, { instanceId: instance.id, userId: user.id }, input.pin, commandContext(ctx, deps, instance.id));
+    await resetPin(
+      deps,
+      { instanceId: instance.id, userId: user.id },
+      input.pin,
+      { kind: 'provider' },
+      commandContext(ctx, deps, instance.id),
+    );
     ctx.status = 204;
   });
 }

@@ -66,7 +66,9 @@ export type UserCommand =
   | { type: 'Unlock'; by: Requester }
   | { type: 'Delete'; by: Requester; otherUnlockedAdmins: number }
   /** The new PIN's hash. `currentPinHash`: the hash the service verified the current PIN against (null for a reset). */
-  | { type: 'ChangePin'; pinHash: string; currentPinHash: string | null }
+  | { type: 'ChangePin'; pinHash: string; currentPinHash: string }
+  /** Someone else sets the PIN: an admin or manager for staff, the super admin for anyone. */
+  | { type: 'ResetPin'; pinHash: string; by: Requester }
   | { type: 'ChangePermissions'; permissions: Partial<Permissions>; by: Requester }
   /** `succeeded`: the PIN matched. Whether that signs the user in is decided here (lock, throttle). */
   | { type: 'RecordSignIn'; succeeded: boolean; now: Date };
@@ -198,9 +200,15 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'ChangePin': {
         const user = existing(state);
         // The PIN was verified against this hash; a change in between means it must be verified again.
-        if (command.currentPinHash !== null && command.currentPinHash !== user.pinHash) {
+        if (command.currentPinHash !== user.pinHash) {
           throw new ConflictError('The PIN was changed at the same time. Please try again.');
         }
+        return [{ type: 'UserPinChanged', data: { userId: user.userId, username: user.username, pinHash: command.pinHash } }];
+      }
+      case 'ResetPin': {
+        const user = existing(state);
+        notSelf(command.by, user, 'Change your own PIN on your profile page');
+        assertMayManage(command.by, user.role);
         return [{ type: 'UserPinChanged', data: { userId: user.userId, username: user.username, pinHash: command.pinHash } }];
       }
       case 'ChangePermissions': {

@@ -214,9 +214,12 @@ export async function changeOwnPin(
   await settle(deps, result.appended);
 }
 
-/** The super admin sets a new PIN (DECISIONS.md §3). Sessions signed in with the old one end. */
-export async function resetPin(deps: AppDeps, target: UserTarget, pin: string, ctx: CommandContext): Promise<void> {
-  const result = await runUserCommand(deps, target, { type: 'ChangePin', pinHash: await hashSecret(pin), currentPinHash: null }, ctx);
+/**
+ * Someone else sets a new PIN: the super admin for anyone (DECISIONS.md §3), an admin or
+ * manager for the staff they manage. Sessions signed in with the old PIN end.
+ */
+export async function resetPin(deps: AppDeps, target: UserTarget, pin: string, by: Requester, ctx: CommandContext): Promise<void> {
+  const result = await runUserCommand(deps, target, { type: 'ResetPin', pinHash: await hashSecret(pin), by }, ctx);
   await settle(deps, result.appended);
   await destroyUserSessions(deps.knex, target.userId);
 }

@@ -167,11 +167,30 @@ describe('ChangePin', () => {
   test('refuses when the PIN changed since it was verified', () => {
     expect(given(created()).when({ type: 'ChangePin', pinHash: 'hash-2', currentPinHash: 'stale' })).toThrow(/changed at the same time/);
   });
-  test('a reset needs no current PIN', () => {
-    expect(given(created()).when({ type: 'ChangePin', pinHash: 'hash-2', currentPinHash: null })()).toHaveLength(1);
-  });
   test('a deleted user has no PIN to change', () => {
-    expect(given(created(), deleted).when({ type: 'ChangePin', pinHash: 'hash-2', currentPinHash: null })).toThrow('User not found');
+    expect(given(created(), deleted).when({ type: 'ChangePin', pinHash: 'hash-2', currentPinHash: 'hash-1' })).toThrow('User not found');
+  });
+});
+
+describe('ResetPin', () => {
+  test('an admin or the super admin sets a new PIN without the current one', () => {
+    for (const by of [admin, provider]) {
+      expect(given(created()).when({ type: 'ResetPin', pinHash: 'hash-2', by })()).toEqual([
+        { type: 'UserPinChanged', data: { ...id, pinHash: 'hash-2' } },
+      ]);
+    }
+  });
+  test('not on your own account: that is the profile page, with the current PIN', () => {
+    expect(given(created()).when({ type: 'ResetPin', pinHash: 'hash-2', by: self })).toThrow('Change your own PIN on your profile page');
+  });
+  test("a manager who is not an admin cannot reset an admin's PIN", () => {
+    expect(given(created('admin')).when({ type: 'ResetPin', pinHash: 'hash-2', by: manager })).toThrow(
+      'Only an admin can manage admin accounts',
+    );
+    expect(given(created('user')).when({ type: 'ResetPin', pinHash: 'hash-2', by: manager })()).toHaveLength(1);
+  });
+  test('a deleted user has no PIN to reset', () => {
+    expect(given(created(), deleted).when({ type: 'ResetPin', pinHash: 'hash-2', by: admin })).toThrow('User not found');
   });
   test('a new PIN lifts a sign-in throttle', () => {
     const state = [created(), failed(1), failed(2), failed(3), failed(4), failed(5), throttled(minutes(15))];

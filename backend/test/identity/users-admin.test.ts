@@ -63,6 +63,7 @@ describe('every admin endpoint, in both path families, against every kind of cal
     { name: 'lock', ok: 200, call: (c, base, id) => c.patch(`${base}/${id}/lock`, { isLocked: true }) },
     { name: 'role', ok: 200, call: (c, base, id) => c.patch(`${base}/${id}/role`, { role: 'admin' }) },
     { name: 'permissions', ok: 200, call: (c, base, id) => c.patch(`${base}/${id}/permissions`, { canDelete: true }) },
+    { name: 'reset PIN', ok: 204, call: (c, base, id) => c.put(`${base}/${id}/pin`, { pin: '4321' }) },
   ];
   const bases = ['/api/admin/users', '/api/adminshop/admin/users'];
   const cases = bases.flatMap((base) => endpoints.map((endpoint) => ({ base, ...endpoint, label: `${endpoint.name} ${base}` })));
@@ -285,6 +286,7 @@ describe('locking, roles, permissions and deletion', () => {
       [owner.patch(`/api/admin/users/${me}/lock`, { isLocked: true }), 'You cannot lock your own account'],
       [owner.delete(`/api/admin/users/${me}`), 'You cannot delete your own account'],
       [owner.patch(`/api/admin/users/${me}/permissions`, { canDelete: false }), 'You cannot change your own permissions'],
+      [owner.put(`/api/admin/users/${me}/pin`, { pin: '9999' }), 'Change your own PIN on your profile page'],
     ];
     for (const [call, message] of expectations) {
       const res = await call;
@@ -306,11 +308,30 @@ describe('locking, roles, permissions and deletion', () => {
       await manager.patch(`/api/admin/users/${regular.id}/role`, { role: 'admin' }),
       await manager.patch(`/api/admin/users/${admin.id}/lock`, { isLocked: true }),
       await manager.delete(`/api/admin/users/${admin.id}`),
+      await manager.put(`/api/admin/users/${admin.id}/pin`, { pin: '0000' }),
     ]) {
       expect(res.status).toBe(403);
       expect(res.body.message).toBe('Only an admin can manage admin accounts');
     }
     expect(await userRow(admin.id)).toMatchObject({ role: 'admin', isLocked: false });
+  });
+
+  test("an admin resets a staff member's PIN: the new one works, the old one and the staff member's sessions do not", async () => {
+    const staffUser = await addUser({ pin: '1357' });
+    const session = await signInUser(server, 'adminshop', staffUser.username, '1357');
+    const res = await owner.put(`/api/admin/users/${staffUser.id}/pin`, { pin: '2468' });
+    expect(res.status, res.text).toBe(204);
+    expect((await session.get('/api/user/current')).status).toBe(401);
+    const old = await new ApiClient(server.url).post('/api/auth/login', {
+      username: staffUser.username,
+      pin: '1357',
+      instance: 'adminshop',
+    });
+    expect(old.status).toBe(401);
+    await signInUser(server, 'adminshop', staffUser.username, '2468');
+    const bad = await owner.put(`/api/admin/users/${staffUser.id}/pin`, { pin: '12a4' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('PIN must contain only digits');
   });
 
   test('the changes read as plain words in the instance activity, with old and new values', async () => {

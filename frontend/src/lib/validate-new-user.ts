@@ -1,4 +1,4 @@
-import { createUserInput, type Role } from '@crm/projections/domain';
+import { createUserInput, pinSchema, type Role } from '@crm/projections/domain';
 import type { z } from 'zod';
 
 /** A new user as an admin or the super admin types it in. */
@@ -33,4 +33,11 @@ export function validateNewUser(
     if (field === 'username' || field === 'displayName' || field === 'pin' || field === 'role') errors[field] ??= issue.message;
   }
   return { ok: false, errors };
+}
+
+/** The message for a new PIN that breaks the PIN rules, or undefined when it is fine. */
+export function newPinError(pin: string): string | undefined {
+  if (!pin) return PIN_REQUIRED_MESSAGE;
+  const parsed = pinSchema.safeParse(pin);
+  return parsed.success ? undefined : parsed.error.issues[0]?.message;
 }

@@ -218,6 +218,22 @@ describe('instance sign-in, sessions and user administration', () => {
     await bobBrowser.page.goto(`/crm/${speedy.subdomain}/admin`);
     await bobBrowser.page.waitForURL(`**/crm/${speedy.subdomain}/dashboard`);
 
+    // Reset bob's PIN: his session ends, and the new PIN signs him in.
+    await bob.getByRole('button', { name: 'Reset PIN' }).click();
+    const resetDialog = page.getByRole('dialog', { name: 'Reset PIN for bob' });
+    await resetDialog.getByLabel('New PIN').fill('8642');
+    await resetDialog.getByRole('button', { name: 'Save PIN' }).click();
+    await eventually(() => page.getByText('bob can sign in with the new PIN.', { exact: true }).count()).toBeGreaterThan(0);
+    const reSignIn = await bobBrowser.page.evaluate(async (instance) => {
+      const res = await fetch('/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-crm-request': '1' },
+        body: JSON.stringify({ username: 'bob', pin: '8642', instance }),
+      });
+      return res.status;
+    }, speedy.subdomain);
+    expect(reSignIn).toBe(200);
+
     // Delete, after a confirmation.
     await bob.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();

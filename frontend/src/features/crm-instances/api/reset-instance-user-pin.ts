@@ -1,5 +1,4 @@
 import { resetPinInput } from '@crm/projections/domain';
-import { useMutation } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { instanceUsersPath } from './get-instance-users';
 
@@ -13,9 +12,4 @@ export interface ResetInstanceUserPinInput {
 export async function resetInstanceUserPin({ instanceId, userId, pin }: ResetInstanceUserPinInput): Promise<void> {
   const body = resetPinInput.parse({ pin });
   await apiFetch<void>(`${instanceUsersPath(instanceId)}/${encodeURIComponent(userId)}/pin`, { method: 'PUT', body });
-}
-
-/** Nothing listed changes (a PIN is never shown), so no cache to update. */
-export function useResetInstanceUserPin() {
-  return useMutation({ mutationFn: resetInstanceUserPin });
 }

@@ -7,7 +7,7 @@ import { PlusIcon } from '@/components/ui/icons';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useAddInstanceAdmin } from '../api/add-instance-admin';
-import { sanitizePin } from '../utils/sanitize-pin';
+import { sanitizePin } from '@/lib/sanitize-pin';
 import {
   EMPTY_NEW_ADMIN,
   type NewAdminErrors,

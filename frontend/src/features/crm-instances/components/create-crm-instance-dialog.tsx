@@ -18,7 +18,7 @@ import { PinInput } from '@/components/ui/pin-input';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useCreateCrmInstance } from '../api/create-crm-instance';
-import { sanitizePin } from '../utils/sanitize-pin';
+import { sanitizePin } from '@/lib/sanitize-pin';
 import { type CreateInstanceErrors, type CreateInstanceField, validateCreateInstance } from '../utils/validate-create-instance';
 
 interface DialogForm {

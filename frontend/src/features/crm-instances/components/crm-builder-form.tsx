@@ -11,7 +11,7 @@ import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useCreateCrmInstance } from '../api/create-crm-instance';
 import { FEATURE_DESCRIPTIONS, FEATURE_LABELS } from '../constants/feature-labels';
-import { sanitizePin } from '../utils/sanitize-pin';
+import { sanitizePin } from '@/lib/sanitize-pin';
 import {
   type CrmBuilderForm as BuilderForm,
   EMPTY_CRM_BUILDER_FORM,

@@ -6,7 +6,8 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { useInstanceUsers } from '../api/get-instance-users';
-import { ResetUserPinForm } from './reset-user-pin-form';
+import { ResetPinForm } from '@/components/reset-pin-form';
+import { resetInstanceUserPin } from '../api/reset-instance-user-pin';
 
 const triggerId = (userId: string) => `reset-pin-trigger-${userId}`;
 
@@ -51,7 +52,14 @@ function UserRow({
           Reset PIN<span className="sr-only"> for {user.username}</span>
         </Button>
       </div>
-      {resetOpen ? <ResetUserPinForm instanceId={instanceId} user={user} id={formId} onDone={closeReset} /> : null}
+      {resetOpen ? (
+        <ResetPinForm
+          user={user}
+          id={formId}
+          onReset={(pin) => resetInstanceUserPin({ instanceId, userId: user.id, pin })}
+          onDone={closeReset}
+        />
+      ) : null}
     </li>
   );
 }

@@ -1,6 +1,6 @@
-import { pinSchema, type createUserInput } from '@crm/projections/domain';
+import type { createUserInput } from '@crm/projections/domain';
 import type { z } from 'zod';
-import { PIN_REQUIRED_MESSAGE, validateNewUser } from '@/lib/validate-new-user';
+import { validateNewUser } from '@/lib/validate-new-user';
 
 /** The "Add admin" form of the Manage users dialog. */
 export interface NewAdminForm {
@@ -28,11 +28,4 @@ export function validateNewAdmin(
   if (result.ok) return { ok: true, value: { ...result.value, role: 'admin' } };
   const firstField = FIELD_ORDER.find((field) => result.errors[field]) ?? 'username';
   return { ok: false, errors: result.errors, firstField };
-}
-
-/** The message for a new PIN that breaks the PIN rules, or undefined when it is fine. */
-export function newPinError(pin: string): string | undefined {
-  if (!pin) return PIN_REQUIRED_MESSAGE;
-  const parsed = pinSchema.safeParse(pin);
-  return parsed.success ? undefined : parsed.error.issues[0]?.message;
 }

@@ -9,6 +9,9 @@ import { useDeleteUser } from '../api/delete-user';
 import { useSetUserLocked } from '../api/set-user-locked';
 import { USER_ERRORS } from '../constants/user-messages';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { ResetPinForm } from '@/components/reset-pin-form';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { resetUserPin } from '../api/reset-user-pin';
 import { PermissionsDialog } from './permissions-dialog';
 
 type Confirming = 'lock' | 'unlock' | 'delete' | null;
@@ -37,6 +40,7 @@ export function UserActions({
 }) {
   const [confirming, setConfirming] = useState<Confirming>(null);
   const [editingPermissions, setEditingPermissions] = useState(false);
+  const [resettingPin, setResettingPin] = useState(false);
   const changeRole = useChangeUserRole();
   const setLocked = useSetUserLocked();
   const deleteUser = useDeleteUser();
@@ -103,6 +107,23 @@ export function UserActions({
       <Button variant="outline" size="sm" disabled={isSelf} title={disabledReason} onClick={() => setEditingPermissions(true)}>
         Permissions
       </Button>
+      <Button variant="outline" size="sm" disabled={isSelf} title={disabledReason} onClick={() => setResettingPin(true)}>
+        Reset PIN
+      </Button>
+      <Dialog open={resettingPin} onOpenChange={setResettingPin}>
+        <DialogContent className="sm:max-w-md">
+          <DialogHeader>
+            <DialogTitle>Reset PIN for {who}</DialogTitle>
+            <DialogDescription>They sign in with the new PIN; their open sessions end.</DialogDescription>
+          </DialogHeader>
+          <ResetPinForm
+            user={user}
+            id={`reset-pin-${user.id}`}
+            onReset={(pin) => resetUserPin({ userId: user.id, pin })}
+            onDone={() => setResettingPin(false)}
+          />
+        </DialogContent>
+      </Dialog>
       <Button
         variant="outline"
         size="sm"

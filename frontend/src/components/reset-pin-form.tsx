@@ -1,4 +1,5 @@
 import type { UserView } from '@crm/projections/domain';
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -6,25 +7,27 @@ import { Field, fieldControlProps } from '@/components/ui/field';
 import { PinInput } from '@/components/ui/pin-input';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
-import { useResetInstanceUserPin } from '../api/reset-instance-user-pin';
-import { sanitizePin } from '../utils/sanitize-pin';
-import { newPinError } from '../utils/validate-instance-user';
+import { sanitizePin } from '@/lib/sanitize-pin';
+import { newPinError } from '@/lib/validate-new-user';
 
-/** Inline "New PIN" form under a user's row. `onDone` closes it (after a reset or on Cancel). */
-export function ResetUserPinForm({
-  instanceId,
+/**
+ * "New PIN" form for someone else's account (the super admin's, or an admin's for staff).
+ * `onReset` makes the call; `onDone` closes the form (after a reset or on Cancel).
+ */
+export function ResetPinForm({
   user,
   id,
+  onReset,
   onDone,
 }: {
-  instanceId: string;
   user: Pick<UserView, 'id' | 'username'>;
   id: string;
+  onReset: (pin: string) => Promise<unknown>;
   onDone: () => void;
 }) {
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string>();
-  const resetPin = useResetInstanceUserPin();
+  const resetPin = useMutation({ mutationFn: onReset });
   const inputId = `${id}-pin`;
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -37,16 +40,13 @@ export function ResetUserPinForm({
       document.getElementById(inputId)?.focus();
       return;
     }
-    resetPin.mutate(
-      { instanceId, userId: user.id, pin },
-      {
-        onSuccess: () => {
-          toast({ title: 'PIN reset', description: `${user.username} can sign in with the new PIN.` });
-          onDone();
-        },
-        onError: (failure) => console.error('Reset PIN failed', failure),
+    resetPin.mutate(pin, {
+      onSuccess: () => {
+        toast({ title: 'PIN reset', description: `${user.username} can sign in with the new PIN.` });
+        onDone();
       },
-    );
+      onError: (failure) => console.error('Reset PIN failed', failure),
+    });
   };
 
   const serverError = resetPin.isError ? errorMessage(resetPin.error, 'Failed to reset the PIN') : null;
