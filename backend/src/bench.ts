@@ -11,6 +11,7 @@ import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
 import { Projector } from '@crm/projections/runtime/projector';
 import pg from 'pg';
 import { benchCustomers } from './customers/customer-bench.ts';
+import { createProgress } from './cli.ts';
 import { createKnex } from './infra/database.ts';
 
 /**
@@ -23,13 +24,8 @@ const N = Number(process.env.BENCH_EVENTS ?? 2000);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const CONCURRENCY = 8;
 
-function progress(label: string, done: number, total: number) {
-  const line = `${label}: ${done}/${total}`;
-  if (process.stderr.isTTY) process.stderr.write(`\r${line}${done === total ? '\n' : ''}`);
-  else if (done === total || done % Math.ceil(total / 4) === 0) process.stderr.write(`${line}\n`);
-}
-
 async function timed(label: string, total: number, work: (i: number) => Promise<void>): Promise<number> {
+  const progress = createProgress(label);
   let next = 0;
   let done = 0;
   const started = performance.now();
@@ -39,7 +35,7 @@ async function timed(label: string, total: number, work: (i: number) => Promise<
         const i = next++;
         await work(i);
         done++;
-        progress(label, done, total);
+        progress(done, total);
       }
     }),
   );
@@ -112,7 +108,7 @@ try {
   console.log(`  projector catch-up (events applied)      ${projected.toFixed(0)}/s   ${(projected / baseline).toFixed(2)}x`);
 
   if (CUSTOMERS > 0) {
-    const customers = await benchCustomers(knex, { count: CUSTOMERS, progress });
+    const customers = await benchCustomers(knex, { count: CUSTOMERS, progress: createProgress('seeding customers') });
     console.log(`\ncustomer list and search, ${CUSTOMERS} customers in one instance (lower is better; ratio = time / baseline)`);
     for (const r of customers) console.log(`  ${r.label.padEnd(44)} ${r.msPerQuery.toFixed(2).padStart(8)} ms   ${r.ratio.toFixed(2)}x`);
   }

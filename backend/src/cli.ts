@@ -41,3 +41,31 @@ export function onShutdown(stop: () => Promise<void>, logger: Logger): void {
   process.on('SIGINT', () => handler('SIGINT'));
   process.on('SIGTERM', () => handler('SIGTERM'));
 }
+
+/**
+ * The progress line of a long-running script, on stderr: a bar redrawn in place on a
+ * terminal (at most every 100 ms), one line per tenth in logs and CI. `total` may be
+ * unknown (null) while counting.
+ */
+export function createProgress(label: string, unit = '') {
+  let lastDrawn = 0;
+  let lastTenth = -1;
+  return (done: number, total: number | null): void => {
+    const finished = total !== null && done >= total;
+    const share = total ? Math.min(1, done / total) : 0;
+    const width = 30;
+    const bar = total ? `[${'#'.repeat(Math.round(share * width)).padEnd(width, '.')}] ${Math.round(share * 100)}% ` : '';
+    const line = `${label} ${bar}${done}${total !== null ? `/${total}` : ''}${unit ? ` ${unit}` : ''}`;
+    if (process.stderr.isTTY) {
+      const now = Date.now();
+      if (!finished && now - lastDrawn < 100) return;
+      lastDrawn = now;
+      process.stderr.write(`\r${line}${finished ? '\n' : ''}`);
+      return;
+    }
+    const tenth = finished ? Infinity : total ? Math.floor(share * 10) : Math.floor(done / 1000);
+    if (tenth === lastTenth) return;
+    lastTenth = tenth;
+    process.stderr.write(`${line}\n`);
+  };
+}

@@ -1,6 +1,6 @@
 import { jobInput, RESERVED_INSTANCE_SUBDOMAIN, STAGES, JOB_TYPES } from '@crm/projections/domain';
 import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
-import { startCli } from './cli.ts';
+import { createProgress, startCli } from './cli.ts';
 import { createCustomer } from './customers/customer-service.ts';
 import type { AppDeps } from './deps.ts';
 import { settle } from './deps.ts';
@@ -33,14 +33,6 @@ await watcher.start();
 const projector = createProjector(storage, logger);
 projector.start();
 const deps: AppDeps = { config, logger, knex: storage.knex, store: storage.store, watcher, now: () => new Date() };
-
-function progress(label: string, done: number, total: number): void {
-  const width = 30;
-  const bar = `[${'#'.repeat(Math.round((done / total) * width)).padEnd(width, '.')}]`;
-  const line = `${label.padEnd(10)} ${bar} ${done}/${total}`;
-  if (process.stderr.isTTY) process.stderr.write(`\r${line}${done === total ? '\n' : ''}`);
-  else if (done === total || done % Math.max(1, Math.ceil(total / 10)) === 0) process.stderr.write(`${line}\n`);
-}
 
 const FIRST = ['Alex', 'Sam', 'Jordan', 'Casey', 'Riley', 'Morgan', 'Taylor', 'Jamie', 'Drew', 'Quinn', 'Avery', 'Parker'];
 const LAST = ['Garcia', 'Nguyen', 'Smith', 'Patel', 'Johnson', 'Kim', 'Lopez', 'Brown', 'Davis', 'Wilson', 'Moore', 'Clark'];
@@ -80,6 +72,7 @@ try {
     ] as const) {
       await createUser(deps, { instanceId, username, displayName, pin: '1234', role: 'user' }, ctx());
     }
+    const customerProgress = createProgress('customers');
     const customerIds: string[] = [];
     for (let i = 0; i < customerCount; i++) {
       const name = `${pick(FIRST, i)} ${pick(LAST, Math.floor(i / FIRST.length))}`;
@@ -90,8 +83,9 @@ try {
         ctx(),
       );
       customerIds.push(customerId);
-      progress('customers', i + 1, customerCount);
+      customerProgress(i + 1, customerCount);
     }
+    const jobProgress = createProgress('jobs');
     let last = null;
     for (let i = 0; i < jobCount; i++) {
       const fields = jobInput.parse({
@@ -108,7 +102,7 @@ try {
         duration: 60,
       });
       last = (await createJob(deps, fields, ctx())).appended;
-      progress('jobs', i + 1, jobCount);
+      jobProgress(i + 1, jobCount);
     }
     await settle(deps, last);
     console.log(`\nSeeded "${subdomain}": sign in at /crm/${subdomain} as admin, csr or tech (PIN 1234).`);

@@ -49,7 +49,7 @@ export interface CustomerBenchResult {
 
 export async function benchCustomers(
   knex: Knex,
-  options: { count: number; progress: (label: string, done: number, total: number) => void },
+  options: { count: number; progress: (done: number, total: number) => void },
 ): Promise<CustomerBenchResult[]> {
   const instanceId = randomUUID();
   // A fixed-seed generator: the same data every run.
@@ -111,7 +111,7 @@ export async function benchCustomers(
           for (const e of batch) await customersProjection.apply(e, ctx);
         });
         done += batch.length;
-        options.progress('seeding customers', done, options.count);
+        options.progress(done, options.count);
       }
     }),
   );

@@ -52,6 +52,11 @@ export async function destroyUserSessions(knex: Knex, userId: string): Promise<n
   return await knex('sessions').where({ user_id: userId }).delete();
 }
 
+/** Ends every session of an instance at once (deactivation). */
+export async function destroyInstanceSessions(knex: Knex, instanceId: string): Promise<number> {
+  return await knex('sessions').where({ instance_id: instanceId }).delete();
+}
+
 export async function purgeExpiredSessions(knex: Knex): Promise<number> {
   return await knex('sessions').where('expires_at', '<=', knex.fn.now()).delete();
 }

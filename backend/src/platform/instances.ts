@@ -4,6 +4,7 @@ import type { AppendResult } from '@crm/projections/eventstore/port';
 import { parseFeatures, type CrmInstanceView, type Features } from '@crm/projections/domain';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
+import { destroyInstanceSessions } from '../http/session-store.ts';
 import { createUser } from '../identity/user-service.ts';
 import { executeCommand, type CommandContext } from '../shared/commands.ts';
 import { NotFoundError } from '../shared/errors.ts';
@@ -132,7 +133,7 @@ export async function setInstanceActive(
     command: { type: 'SetInstanceActive', isActive },
     ctx: { ...ctx, instanceId },
   });
-  if (!isActive) await deps.knex('sessions').where({ instance_id: instanceId }).delete();
+  if (!isActive) await destroyInstanceSessions(deps.knex, instanceId);
   await settle(deps, result.appended);
   return await getInstance(deps.knex, instanceId);
 }
