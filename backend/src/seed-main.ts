@@ -9,7 +9,7 @@ import { subdomainStream } from './platform/instance-decider.ts';
 import { recordInstance } from './platform/instances.ts';
 import { createJob } from './pipeline/job-service.ts';
 import { createProjector, openStorage } from './runtime.ts';
-import type { InstanceContext } from './shared/commands.ts';
+import { systemContext, type InstanceContext } from './shared/commands.ts';
 import { reservationHolder } from './shared/reservations.ts';
 
 /**
@@ -52,7 +52,7 @@ try {
     console.error(`An instance with subdomain "${subdomain}" exists already; set SEED_SUBDOMAIN to seed another one.`);
     process.exitCode = 1;
   } else {
-    const system = { actor: { kind: 'system' as const, id: 'seed', displayName: 'Seed' }, correlationId: 'seed', now: new Date() };
+    const system = systemContext(new Date(), 'seed', 'Seed');
     const { instanceId } = await recordInstance(
       deps,
       {

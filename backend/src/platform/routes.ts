@@ -13,7 +13,7 @@ import { access, type ApiContext, type ApiRouter } from '../http/router.ts';
 import { createRateLimiter } from '../http/security.ts';
 import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
-import type { CommandContext } from '../shared/commands.ts';
+import { systemContext, type CommandContext } from '../shared/commands.ts';
 import { NotFoundError, UnauthorizedError } from '../shared/errors.ts';
 import { reservationHolder } from '../shared/reservations.ts';
 import { subdomainStream } from './instance-decider.ts';
@@ -118,7 +118,7 @@ export async function ensureReservedInstance(deps: AppDeps): Promise<void> {
         description: "The provider's own CRM",
         features: { pipeline: true, customers: true, calendar: true, admin: true },
       },
-      { actor: { kind: 'system', id: 'bootstrap', displayName: 'System' }, correlationId: 'bootstrap', now: deps.now() },
+      systemContext(deps.now()),
     );
   } catch (error) {
     // Another process made it first: fine.

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps.ts';
-import { executeCommand, loadAggregate, type CommandContext } from '../shared/commands.ts';
+import { executeCommand, loadAggregate, systemContext, type CommandContext } from '../shared/commands.ts';
 import { DECOY_HASH, generatePassword, hashSecret, verifySecret } from '../shared/secrets.ts';
 import { SUPER_ADMIN_ID, superAdminDecider, superAdminStream } from './super-admin-decider.ts';
 
@@ -9,13 +9,6 @@ export interface SuperAdminCredentials {
   password: string | null;
   generated: boolean;
 }
-
-const systemCtx = (now: Date): CommandContext => ({
-  instanceId: null,
-  actor: { kind: 'system', id: 'bootstrap', displayName: 'System' },
-  correlationId: 'bootstrap',
-  now,
-});
 
 /**
  * DECISIONS.md §3: from SUPER_ADMIN_USERNAME / SUPER_ADMIN_PASSWORD, or on first start
@@ -38,7 +31,7 @@ export async function bootstrapSuperAdmin(deps: AppDeps): Promise<SuperAdminCred
         displayName: 'Super Admin',
         passwordHash: await hashSecret(password),
       },
-      ctx: systemCtx(deps.now()),
+      ctx: systemContext(deps.now()),
     });
     return { username, password, generated: !config.SUPER_ADMIN_PASSWORD };
   }
@@ -55,7 +48,7 @@ export async function bootstrapSuperAdmin(deps: AppDeps): Promise<SuperAdminCred
         username,
         passwordHash: password !== undefined && passwordChanged ? await hashSecret(password) : state.passwordHash,
       },
-      ctx: systemCtx(deps.now()),
+      ctx: systemContext(deps.now()),
     });
   }
   return { username, password: password ?? null, generated: false };

@@ -26,6 +26,11 @@ export interface CommandContext {
   now: Date;
 }
 
+/** What the server does on its own (bootstrap, seeding): a system actor, no instance. */
+export function systemContext(now: Date, id = 'bootstrap', displayName = 'System'): CommandContext {
+  return { instanceId: null, actor: { kind: 'system', id, displayName }, correlationId: id, now };
+}
+
 /** A command inside one instance: the instance is always known. */
 export type InstanceContext = CommandContext & { instanceId: string };
 
