@@ -1,6 +1,7 @@
 import { projections } from '@crm/projections/readmodels/index';
 import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
 import { createProgress, startCli } from './cli.ts';
+import { describeDatabase } from './infra/database.ts';
 import { openStorage } from './runtime.ts';
 
 /** `npm run projections:rebuild`: replay every event into fresh tables, compare, swap. */
@@ -17,6 +18,7 @@ try {
     onProgress: ({ replayed, total }) => progress(replayed, total),
   });
   progress(report.eventsReplayed, report.eventsReplayed);
+  console.log(`Rebuilt the read models of ${describeDatabase(config)}.`);
   console.log(`Replayed ${report.eventsReplayed} events in ${((Date.now() - started) / 1000).toFixed(1)} s and swapped the new tables in.`);
   for (const table of report.tables) {
     console.log(

@@ -1,6 +1,7 @@
 import { jobInput, RESERVED_INSTANCE_SUBDOMAIN, STAGES, JOB_TYPES } from '@crm/projections/domain';
 import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
 import { createProgress, startCli } from './cli.ts';
+import { describeDatabase } from './infra/database.ts';
 import { createCustomer } from './customers/customer-service.ts';
 import type { AppDeps } from './deps.ts';
 import { settle } from './deps.ts';
@@ -73,27 +74,32 @@ try {
       await createUser(deps, { instanceId, username, displayName, pin: '1234', role: 'user' }, ctx());
     }
     const customerProgress = createProgress('customers');
-    const customerIds: string[] = [];
+    const customers: Array<{ id: string; name: string; phone: string; vehicle: string }> = [];
     for (let i = 0; i < customerCount; i++) {
       const name = `${pick(FIRST, i)} ${pick(LAST, Math.floor(i / FIRST.length))}`;
       const phone = `555${String(1_000_000 + i).slice(-7)}`;
+      const vehicle = pick(VEHICLES, i);
       const { customerId } = await createCustomer(
         deps,
-        { name, phone, address: `${100 + i} Main St`, vehicles: [pick(VEHICLES, i)], invoices: [`INV-${1000 + i}`] },
+        { name, phone, address: `${100 + i} Main St`, vehicles: [vehicle], invoices: [`INV-${1000 + i}`] },
         ctx(),
       );
-      customerIds.push(customerId);
+      customers.push({ id: customerId, name, phone, vehicle });
       customerProgress(i + 1, customerCount);
     }
     const jobProgress = createProgress('jobs');
     let last = null;
     for (let i = 0; i < jobCount; i++) {
+      // A job carries its customer's name, phone and vehicle, as the entry dialog fills them in.
+      const customer = customers.length ? customers[i % customers.length]! : null;
       const fields = jobInput.parse({
-        name: customerIds.length ? undefined : `Walk-in ${i + 1}`,
-        customerId: customerIds.length ? customerIds[i % customerIds.length] : undefined,
+        name: customer?.name ?? `Walk-in ${i + 1}`,
+        phone: customer?.phone ?? '',
+        customerId: customer?.id,
         part: pick(PARTS, i),
-        makeModel: pick(VEHICLES, i),
-        quote: String(80 + ((i * 37) % 900)),
+        makeModel: customer?.vehicle ?? pick(VEHICLES, i),
+        // Some quotes carry cents, as real ones do.
+        quote: i % 3 === 0 ? `${80 + ((i * 37) % 900)}.95` : String(80 + ((i * 37) % 900)),
         stage: pick(STAGES, i),
         jobType: pick(JOB_TYPES, i),
         csr: 'Chris CSR',
@@ -105,7 +111,8 @@ try {
       jobProgress(i + 1, jobCount);
     }
     await settle(deps, last);
-    console.log(`\nSeeded "${subdomain}": sign in at /crm/${subdomain} as admin, csr or tech (PIN 1234).`);
+    console.log(`\nSeeded "${subdomain}" into ${describeDatabase(config)}.`);
+    console.log(`Sign in at /crm/${subdomain} as admin, csr or tech (PIN 1234).`);
   }
 } finally {
   await projector.stop();

@@ -1,4 +1,4 @@
-import { formatQuote, type JobView } from '@crm/projections/domain';
+import { formatQuote, parseQuote, type JobView } from '@crm/projections/domain';
 import { describe, expect, test } from 'vitest';
 import { ApiError, apiErrorFromResponse } from '../src/lib/api-error.ts';
 import { fromDateTimeLocalValue, toDateTimeLocalValue, formatDuration } from '../src/features/pipeline/utils/date-time.ts';
@@ -6,7 +6,6 @@ import { emptyEntryForm, entryFormFromJob, entryPayload, entryProblem } from '..
 import { entryDialogTitle, jobLabel } from '../src/features/pipeline/utils/entry-title.ts';
 import { EMPTY_VALUE, formatHistoryValue, historyActionLabel, historyFieldLabel } from '../src/features/pipeline/utils/history-format.ts';
 import { emptyText, pipelineErrorText, showingText } from '../src/features/pipeline/utils/list-texts.ts';
-import { sanitizeQuote } from '../src/features/pipeline/utils/quote.ts';
 import { saveErrorText } from '../src/features/pipeline/utils/save-error.ts';
 import { summariseVehicles } from '../src/features/pipeline/utils/vehicle-badges.ts';
 
@@ -43,9 +42,20 @@ describe('quote formatting', () => {
     expect(formatQuote('0042')).toBe('$42');
   });
 
-  test('the Quote box keeps digits only', () => {
-    expect(sanitizeQuote('$1,234.50')).toBe('123450');
-    expect(sanitizeQuote('abc')).toBe('');
+  test('cents show when there are any', () => {
+    expect(formatQuote('89.95')).toBe('$89.95');
+    expect(formatQuote('1250.5')).toBe('$1,250.50');
+    expect(formatQuote(1250.5)).toBe('$1,250.50');
+    expect(formatQuote('1250.00')).toBe('$1,250');
+  });
+
+  test('what is typed is read whole, never stripped: 1,250.50 stays $1,250.50', () => {
+    expect(parseQuote('1,250.50')).toEqual({ dollars: 1250.5 });
+    expect(parseQuote('$89.95')).toEqual({ dollars: 89.95 });
+    expect(parseQuote('  42 ')).toEqual({ dollars: 42 });
+    for (const refused of ['12,50', '1.234', 'abc', '1,25', '-5', '12.5.0']) {
+      expect(parseQuote(refused)).toEqual({ message: expect.stringContaining('Quote must be an amount in dollars') });
+    }
   });
 });
 

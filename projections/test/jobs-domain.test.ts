@@ -8,6 +8,7 @@ import {
   INVALID_JOB_TYPE_MESSAGE,
   INVALID_STAGE_MESSAGE,
   isBlankJob,
+  JOB_MESSAGES,
   jobChangesInput,
   jobInput,
   jobListQuery,
@@ -178,10 +179,12 @@ describe('job input', () => {
     [{ name: 42 }, 'Name must be text'],
     [{ phone: '555-CALL-NOW' }, 'Phone number must contain only digits'],
     [{ phone: '+1 555 123 4567' }, 'Phone number must be at most 10 digits'],
-    [{ quote: '12.50' }, 'Quote must contain digits only (whole dollars)'],
-    [{ quote: '$1,234' }, 'Quote must contain digits only (whole dollars)'],
-    [{ quote: -5 }, 'Quote must contain digits only (whole dollars)'],
-    [{ quote: '1000000000' }, 'Quote must be at most 999999999'],
+    [{ quote: '12.505' }, JOB_MESSAGES.quoteFormat],
+    [{ quote: '12,50' }, JOB_MESSAGES.quoteFormat],
+    [{ quote: 'twelve' }, JOB_MESSAGES.quoteFormat],
+    [{ quote: -5 }, JOB_MESSAGES.quoteFormat],
+    [{ quote: 1.005 }, JOB_MESSAGES.quoteFormat],
+    [{ quote: '1000000000' }, 'Quote must be at most 999,999,999 dollars'],
     [{ jobType: 'Teleport' }, INVALID_JOB_TYPE_MESSAGE],
     [{ appointment: '2025-03-01T09:00' }, 'Appointment must be an ISO date and time with a time zone, e.g. 2025-03-01T09:00:00Z'],
     [{ appointment: 'tomorrow' }, 'Appointment must be an ISO date and time with a time zone, e.g. 2025-03-01T09:00:00Z'],
@@ -193,6 +196,18 @@ describe('job input', () => {
     [{ jobNumber: { n: 1 } }, 'Job number must be text'],
   ])('%j is refused: %s', (input, message) => {
     expect(issues(jobChangesInput.safeParse(input))).toContain(message);
+  });
+
+  test('quotes carry cents, typed with thousands commas and a $ or not', () => {
+    expect(jobChangesInput.parse({ quote: '1,250.50' })).toEqual({ quote: 1250.5 });
+    expect(jobChangesInput.parse({ quote: '$89.95' })).toEqual({ quote: 89.95 });
+    expect(jobChangesInput.parse({ quote: 89.95 })).toEqual({ quote: 89.95 });
+    expect(jobChangesInput.parse({ quote: '12.5' })).toEqual({ quote: 12.5 });
+  });
+
+  test('the CSR the entry dialog fills in does not make an entry filled out', () => {
+    expect(isBlankJob({ stage: 'Quote', csr: 'Sam' })).toBe(true);
+    expect(issues(jobInput.safeParse({ stage: 'Quote', csr: 'Sam' }))).toEqual(['At least one field must be filled out']);
   });
 
   test('numbers are accepted where a form might send them', () => {

@@ -104,7 +104,7 @@ describe('jobs read model', () => {
       number: 12,
       name: 'Ann Lee',
       phone: '5551234567',
-      quote: 1500,
+      quote: '1500.00', // numeric(14, 2): cents kept exactly
       stage: 'Scheduled',
       stage_order: 3,
       duration: 90,

@@ -44,6 +44,13 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   return { url, stopEmbedded: cluster.stop };
 }
 
+/** Which database a script works on, for people (never the password). */
+export function describeDatabase(config: Config): string {
+  if (!config.DATABASE_URL) return `the embedded PostgreSQL in ${path.join(config.dataDir, 'postgres')} (DATA_DIR=${config.dataDir})`;
+  const url = new URL(config.DATABASE_URL);
+  return `PostgreSQL at ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname} (DATABASE_URL)`;
+}
+
 async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
   try {

@@ -73,6 +73,22 @@ function expectProblem(res: ApiResponse, status: number, message?: string) {
 }
 
 describe('creating a job', () => {
+  test('a quote with cents is kept exactly as typed, in the job, the list, the search and the history', async () => {
+    const job = await create(admin, { name: 'Cent Quote', quote: '1,250.50' });
+    expect(job.quote).toBe('1250.50');
+    const updated = await admin.put(`${P}/${job.id}`, { quote: '89.95' });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body.quote).toBe('89.95');
+    const listed = await admin.get(`${P}?q=${encodeURIComponent('$89.95')}`);
+    expect(listed.body.items.map((j: JobView) => [j.id, j.quote])).toEqual([[job.id, '89.95']]);
+    const history = await admin.get(`${P}/${job.id}/history`);
+    expect(history.body.map((h: { changes: unknown[] }) => h.changes).flat()).toContainEqual({
+      field: 'quote',
+      oldValue: '1250.50',
+      newValue: '89.95',
+    });
+  });
+
   test('answers 201 with the projected job, an ETag, the next number and a new linked customer', async () => {
     const res = await admin.post(P, entry());
     expect(res.status, res.text).toBe(201);
@@ -167,7 +183,8 @@ describe('creating a job', () => {
   test.each([
     [{ stage: 'Shipped' }, INVALID_STAGE_MESSAGE],
     [{ name: 42 }, 'Name must be text'],
-    [{ quote: '12.50' }, 'Quote must contain digits only (whole dollars)'],
+    [{ quote: '12.505' }, 'Quote must be an amount in dollars, like 1250, 1,250.50 or 89.95 (at most 2 decimals)'],
+    [{ quote: '1,25' }, 'Quote must be an amount in dollars, like 1250, 1,250.50 or 89.95 (at most 2 decimals)'],
     [{ phone: '555-123-45678' }, 'Phone number must be at most 10 digits'],
     [{ appointment: '2025-03-01T09:00' }, 'Appointment must be an ISO date and time with a time zone, e.g. 2025-03-01T09:00:00Z'],
     [{ jobType: 'Teleport' }, 'Job type must be one of: In Shop, Floating Shop, Mobile, Floating Mobile, Pickup, Delivery'],

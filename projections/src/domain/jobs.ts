@@ -106,8 +106,8 @@ export const DURATION_CHOICES = [30, 60, 90, 120, 180, 240, 480] as const;
 // ---- fields ---------------------------------------------------------------------------
 
 /**
- * A job's fields as recorded in events and read models. Phone is digits only; quote whole
- * dollars (null when empty); appointment an ISO time (null when none); duration minutes.
+ * A job's fields as recorded in events and read models. Phone is digits only; quote in
+ * dollars with at most two decimals (null when empty); appointment an ISO time (null when none); duration minutes.
  */
 export interface JobFields {
   jobNumber: string;
@@ -202,8 +202,8 @@ export const JOB_LIMITS = {
 
 export const JOB_MESSAGES = {
   atLeastOne: 'At least one field must be filled out',
-  quoteDigits: 'Quote must contain digits only (whole dollars)',
-  quoteTooLarge: `Quote must be at most ${JOB_LIMITS.quoteMax}`,
+  quoteFormat: 'Quote must be an amount in dollars, like 1250, 1,250.50 or 89.95 (at most 2 decimals)',
+  quoteTooLarge: `Quote must be at most ${JOB_LIMITS.quoteMax.toLocaleString('en-US')} dollars`,
   appointment: 'Appointment must be an ISO date and time with a time zone, e.g. 2025-03-01T09:00:00Z',
   duration: `Duration must be a whole number of minutes from 1 to ${JOB_LIMITS.durationMax}`,
   customerId: 'customerId must be the id of a customer',
@@ -212,21 +212,36 @@ export const JOB_MESSAGES = {
   numberInUse: (jobNumber: string) => `Job number ${jobNumber} is already in use`,
 } as const;
 
-/** Fields that count as "filled out": everything but the stage, which always has a value. */
+/**
+ * Fields that count as "filled out": everything but the stage, which always has a value,
+ * and the CSR, which the entry dialog fills in with the signed-in user.
+ */
 export function isBlankJob(fields: Partial<JobFields>): boolean {
   return JOB_FIELDS.every((field) => {
-    if (field === 'stage') return true;
+    if (field === 'stage' || field === 'csr') return true;
     const value = fields[field];
     return value === undefined || value === null || value === '';
   });
 }
 
-/** '$' and the integer-parsed value with thousands separators; empty counts as 0 (spec §2). */
+/** A quote as the API and CSV carry it: dollars, with two decimals when there are cents. */
+export function quoteText(dollars: number): string {
+  const cents = Math.round(dollars * 100);
+  return cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2);
+}
+
+/**
+ * '$' and the amount with thousands separators, cents shown when there are any
+ * (`$1,250`, `$89.95`); empty counts as 0 (spec §2).
+ */
 export function formatQuote(value: string | number | null | undefined): string {
-  const parsed = typeof value === 'number' ? Math.trunc(value) : Number.parseInt(String(value ?? '').trim(), 10);
-  const dollars = Number.isFinite(parsed) ? parsed : 0;
-  const sign = dollars < 0 ? '-' : '';
-  return `${sign}$${String(Math.abs(dollars)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+  const parsed = typeof value === 'number' ? { dollars: Math.abs(value) } : value ? parseQuote(value) : { dollars: 0 };
+  // Text that is no amount shows what its leading number says, like the spec's parseInt.
+  const leading = Number.parseFloat(String(value ?? ''));
+  const dollars = 'dollars' in parsed ? parsed.dollars : Number.isFinite(leading) && leading >= 0 ? leading : 0;
+  const sign = typeof value === 'number' && value < 0 ? '-' : '';
+  const [whole, cents] = quoteText(dollars).split('.');
+  return `${sign}$${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${cents ? `.${cents}` : ''}`;
 }
 
 /** The entry dialog's phone box: digits only, grouped 3-3-4 with dashes as they are typed, at most 10. */
@@ -260,21 +275,36 @@ const jobNumber = z
 
 const phone = phoneInput('Phone must be text');
 
-/** Digits only, whole dollars; a non-negative integer is accepted as a number too. */
-const quote = z.union([z.string(), z.number(), z.null()], { error: JOB_MESSAGES.quoteDigits }).transform((value, ctx): number | null => {
-  if (value === null) return null;
-  const raw = typeof value === 'number' ? value : value.trim();
-  if (raw === '') return null;
-  if (typeof raw === 'string' ? !/^\d+$/.test(raw) : !Number.isSafeInteger(raw) || raw < 0) {
-    ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.quoteDigits });
+/**
+ * Dollars and cents, as typed: `1250`, `1,250.50`, `$89.95` (thousands commas and a leading
+ * `$` are read, never dropped character by character: what is refused is refused whole, so
+ * a quote never changes from what the user meant). A non-negative number is accepted too.
+ */
+const QUOTE_TEXT = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
+
+/** The quote in dollars with at most two decimals, or a message saying why not. */
+export function parseQuote(value: string | number): { dollars: number } | { message: string } {
+  let cents: number;
+  if (typeof value === 'number') {
+    cents = Math.round(value * 100);
+    if (!Number.isFinite(value) || value < 0 || Math.abs(value * 100 - cents) > 1e-6) return { message: JOB_MESSAGES.quoteFormat };
+  } else {
+    const match = QUOTE_TEXT.exec(value.trim());
+    if (!match) return { message: JOB_MESSAGES.quoteFormat };
+    cents = Number(match[1]!.replaceAll(',', '')) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  }
+  if (cents > JOB_LIMITS.quoteMax * 100) return { message: JOB_MESSAGES.quoteTooLarge };
+  return { dollars: cents / 100 };
+}
+
+const quote = z.union([z.string(), z.number(), z.null()], { error: JOB_MESSAGES.quoteFormat }).transform((value, ctx): number | null => {
+  if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
+  const parsed = parseQuote(value);
+  if ('message' in parsed) {
+    ctx.addIssue({ code: 'custom', message: parsed.message });
     return z.NEVER;
   }
-  const dollars = typeof raw === 'number' ? raw : Number(raw.replace(/^0+(?=\d)/, ''));
-  if (dollars > JOB_LIMITS.quoteMax) {
-    ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.quoteTooLarge });
-    return z.NEVER;
-  }
-  return dollars;
+  return parsed.dollars;
 });
 
 /** '' means "unchanged" (or Quote on create); anything else must name a stage. */
@@ -500,7 +530,7 @@ export interface AppointmentView extends JobView {
 export function jobApiValue(field: JobField, value: JobFields[JobField]): string | number | null {
   switch (field) {
     case 'quote':
-      return value === null ? '' : String(value);
+      return value === null ? '' : quoteText(value as number);
     case 'appointment':
       return value ?? '';
     default:

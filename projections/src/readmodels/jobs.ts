@@ -7,7 +7,7 @@ import {
   type JobStreamEvent,
   type StoredDomainEvent,
 } from '../domain/events/index.ts';
-import { formatQuote, JOB_FIELD_LABELS, stageOrder, type JobFields, type Stage } from '../domain/jobs.ts';
+import { formatQuote, JOB_FIELD_LABELS, quoteText, stageOrder, type JobFields, type Stage } from '../domain/jobs.ts';
 import type { ActivityDescription } from './activity.ts';
 import type { Projection } from './projection.ts';
 
@@ -22,7 +22,8 @@ export interface JobRow {
   phone: string;
   part: string;
   make_model: string;
-  quote: number | null;
+  /** numeric(14, 2): pg hands it over as text. */
+  quote: string | number | null;
   stage: Stage;
   stage_order: number;
   vin: string;
@@ -60,7 +61,7 @@ export function jobSearchText(fields: JobFields): string {
     fields.phone ? formatPhone(fields.phone) : '',
     fields.part,
     fields.makeModel,
-    fields.quote === null ? '' : `${fields.quote} ${formatQuote(fields.quote)}`,
+    fields.quote === null ? '' : `${quoteText(fields.quote)} ${formatQuote(fields.quote)}`,
     fields.stage,
     fields.vin,
     fields.csr,
@@ -104,7 +105,7 @@ export function fieldsOfRow(row: JobRow): JobFields {
     phone: row.phone,
     part: row.part,
     makeModel: row.make_model,
-    quote: row.quote,
+    quote: row.quote === null ? null : Number(row.quote),
     stage: row.stage,
     vin: row.vin,
     csr: row.csr,

@@ -263,5 +263,13 @@ const maskedTimelinePhones: SchemaMigration = {
   },
 };
 
+/** Quotes carry cents: dollars with two decimals. */
+const quoteCents: SchemaMigration = {
+  name: '0006_quote_cents',
+  async up(knex, schema) {
+    await knex.raw('ALTER TABLE ??.jobs ALTER COLUMN quote TYPE numeric(14, 2)', [schema]);
+  },
+};
+
 /** Ordered; each later slice appends its own. */
-export const readModelMigrations: SchemaMigration[] = [platform, identity, customers, pipeline, maskedTimelinePhones];
+export const readModelMigrations: SchemaMigration[] = [platform, identity, customers, pipeline, maskedTimelinePhones, quoteCents];

@@ -13,14 +13,17 @@ import {
 const stage = z.enum(STAGES);
 const fieldValue = z.union([z.string(), z.number(), z.null()]);
 
-/** A job's fields as recorded (see JobFields): phone digits, quote whole dollars, appointment ISO. */
+/**
+ * A job's fields as recorded (see JobFields): phone digits, quote in dollars (whole dollars
+ * in events written before quotes carried cents, which read the same), appointment ISO.
+ */
 const jobFields = {
   jobNumber: z.string(),
   name: z.string(),
   phone: z.string(),
   part: z.string(),
   makeModel: z.string(),
-  quote: z.number().int().nonnegative().nullable(),
+  quote: z.number().nonnegative().nullable(),
   stage,
   vin: z.string(),
   csr: z.string(),

@@ -4,6 +4,7 @@ import {
   formatPhoneAsTyped,
   INITIAL_STAGE,
   JOB_LIMITS,
+  parseQuote,
   JOB_TYPES,
   type JobView,
   type Stage,
@@ -12,7 +13,7 @@ import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DialogFooter } from '@/components/ui/dialog';
-import { Field } from '@/components/ui/field';
+import { Field, fieldControlProps } from '@/components/ui/field';
 import { HistoryIcon, TrashIcon } from '@/components/ui/icons';
 import { Input, Textarea } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api-error';
@@ -28,7 +29,6 @@ import type { PipelinePermissions } from '../types/pipeline-permissions';
 import { conflictingJob, useUpdateJob } from '../api/update-job';
 import { formatDateTime, formatDuration } from '../utils/date-time';
 import { type EntryForm, type EntryTextField, emptyEntryForm, entryFormFromJob, entryPayload, entryProblem } from '../utils/entry-form';
-import { sanitizeQuote } from '../utils/quote';
 import { saveErrorText } from '../utils/save-error';
 import { ChoiceSelect } from './choice-select';
 import { CustomerNameField } from './customer-name-field';
@@ -40,7 +40,6 @@ const fieldId = (field: keyof EntryForm) => `entry-${field}`;
 /** What each box keeps of what is typed (spec §5). */
 const SANITIZE: Partial<Record<EntryTextField, (value: string) => string>> = {
   phone: formatPhoneAsTyped,
-  quote: sanitizeQuote,
   vin: (value) => value.toUpperCase(),
 };
 
@@ -92,6 +91,9 @@ export function EntryEditor({
   const cancelJob = useCancelJob(instance);
   const reopenJob = useReopenJob(instance);
   const saving = createJob.isPending || updateJob.isPending;
+  // The box keeps what was typed; a quote the server would refuse says why right under it.
+  const quoteCheck = form.quote.trim() ? parseQuote(form.quote) : null;
+  const quoteProblem = quoteCheck && 'message' in quoteCheck ? quoteCheck.message : undefined;
   const canceled = form.stage === CANCELED_STAGE;
   const userChoices = (users.data ?? []).map((user) => ({ value: userChoiceName(user), label: userChoiceName(user) }));
 
@@ -302,7 +304,7 @@ export function EntryEditor({
               className="font-mono uppercase"
             />
           </Field>
-          <Field id={fieldId('quote')} label="Quote">
+          <Field id={fieldId('quote')} label="Quote" error={quoteProblem}>
             <div className="relative">
               <span
                 aria-hidden="true"
@@ -311,12 +313,12 @@ export function EntryEditor({
                 $
               </span>
               <Input
-                id={fieldId('quote')}
-                inputMode="numeric"
+                {...fieldControlProps(fieldId('quote'), { error: quoteProblem })}
+                inputMode="decimal"
                 value={form.quote}
                 onChange={text('quote')}
-                placeholder="0"
-                maxLength={9}
+                placeholder="0.00"
+                maxLength={20}
                 autoComplete="off"
                 className="pl-7 tabular-nums"
               />
