@@ -95,6 +95,13 @@ describe('loginErrorMessage (spec-platform.md §8)', () => {
     expect(loginErrorMessage(new ApiError(400, 'Instance is required', { message: 'Instance is required' }))).toBe('Instance is required');
   });
 
+  test("a closed CRM and a locked account show the server's words", () => {
+    const closed = 'This CRM is closed. Contact your provider.';
+    expect(loginErrorMessage(new ApiError(403, closed, { message: closed }))).toBe(closed);
+    const locked = 'Too many failed sign-ins: this account is locked for 12 more minutes.';
+    expect(loginErrorMessage(new ApiError(423, locked, { message: locked }))).toBe(locked);
+  });
+
   test('anything else is "Login failed. Please try again."', () => {
     expect(loginErrorMessage(new TypeError('Failed to fetch'))).toBe(LOGIN_FAILED_MESSAGE);
     expect(loginErrorMessage(new ApiError(500, '500: Internal Server Error'))).toBe(LOGIN_FAILED_MESSAGE);

@@ -15,8 +15,8 @@ import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
 import { getInstance } from '../platform/instances.ts';
 import { commandContext } from '../platform/routes.ts';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
-import { signInUser, SIGN_IN_REFUSED, toCurrentUserView } from './sign-in.ts';
+import { AppError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
+import { ACCOUNT_LOCKED, INSTANCE_CLOSED, signInUser, SIGN_IN_REFUSED, throttledMessage, toCurrentUserView } from './sign-in.ts';
 import type { Requester } from './user-decider.ts';
 import { findUser, getUser, listUsers } from './user-queries.ts';
 import { addUser, changeOwnPin, changePermissions, changeRole, deleteUser, resetPin, setLocked, type UserTarget } from './user-service.ts';
@@ -39,12 +39,31 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
     const input = parseInput(signInInput, ctx.request.body);
     const instance = pathInstance ?? input.instance;
     if (!instance) throw new ValidationError('Instance is required');
-    const principal = await signInUser(deps, { instance, username: input.username, pin: input.pin }, commandContext(ctx, deps, null));
+    const context = commandContext(ctx, deps, null);
+    const principal = await signInUser(deps, { instance, username: input.username, pin: input.pin }, context);
     deps.logger.info(
-      { requestId: ctx.state.requestId, instance, username: input.username, outcome: principal ? 'signed-in' : 'refused' },
+      {
+        requestId: ctx.state.requestId,
+        instance,
+        username: input.username,
+        outcome: 'refused' in principal ? 'refused' : 'signed-in',
+        ...('refused' in principal ? { reason: principal.refused } : {}),
+      },
       'instance sign-in',
     );
-    if (!principal) throw new UnauthorizedError(SIGN_IN_REFUSED);
+    if ('refused' in principal) {
+      switch (principal.refused) {
+        case 'credentials':
+          throw new UnauthorizedError(SIGN_IN_REFUSED);
+        case 'closed':
+          throw new ForbiddenError(INSTANCE_CLOSED);
+        case 'locked':
+          throw new AppError(423, 'Locked', ACCOUNT_LOCKED);
+        case 'throttled':
+          ctx.set('Retry-After', String(Math.max(1, Math.ceil((Date.parse(principal.lockedUntil) - context.now.getTime()) / 1000))));
+          throw new AppError(423, 'Locked', throttledMessage(principal.lockedUntil, context.now), { lockedUntil: principal.lockedUntil });
+      }
+    }
     // A new session id at sign-in: a session fixed before it is worthless.
     await ctx.session!.regenerate();
     Object.assign(ctx.session!, { kind: 'user', userId: principal.userId, instanceId: principal.instance.id } satisfies SessionData);

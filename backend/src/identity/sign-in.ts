@@ -10,6 +10,22 @@ import { DECOY_HASH, verifySecret } from '../shared/secrets.ts';
 import { userDecider, usernameStream, userStream } from './user-decider.ts';
 
 export const SIGN_IN_REFUSED = 'Invalid username or PIN';
+export const INSTANCE_CLOSED = 'This CRM is closed. Contact your provider.';
+export const ACCOUNT_LOCKED = "This account is locked. Ask your shop's admin to unlock it.";
+
+/**
+ * Why a sign-in was refused. Only what a shop can act on is told apart: a closed CRM is no
+ * secret, and a lock is told only to someone who knows the PIN. Everything else (no such
+ * instance or user, a wrong PIN) is `credentials`, so accounts cannot be enumerated.
+ */
+export type SignInRefusal =
+  { refused: 'credentials' } | { refused: 'closed' } | { refused: 'locked' } | { refused: 'throttled'; lockedUntil: string };
+
+/** The one-line message for a throttled account: how long it stays locked. */
+export function throttledMessage(lockedUntil: string, now: Date): string {
+  const minutes = Math.max(1, Math.ceil((Date.parse(lockedUntil) - now.getTime()) / 60_000));
+  return `Too many failed sign-ins: this account is locked for ${minutes} more minute${minutes === 1 ? '' : 's'}.`;
+}
 
 export interface SignInAttempt {
   /** Subdomain slug of the instance. */
@@ -21,21 +37,22 @@ export interface SignInAttempt {
 /**
  * Checks a PIN against the user's own stream (the read model never holds a secret) and
  * records the attempt; the decider says whether it signs in (admin lock, throttle).
- * Null for every kind of refusal, so the caller cannot tell them apart, and the PIN is
- * verified even when there is no account, so timing does not tell either.
+ * A refusal says only what SignInRefusal allows, and the PIN is verified even when there is
+ * no account, so timing does not tell accounts apart either.
  */
 export async function signInUser(
   deps: AppDeps,
   attempt: SignInAttempt,
   ctx: Omit<CommandContext, 'instanceId'>,
-): Promise<UserPrincipal | null> {
+): Promise<UserPrincipal | SignInRefusal> {
   const instance = await findInstanceBySubdomain(deps.knex, normalizeSubdomain(attempt.instance));
   const holder = instance ? await reservationHolder(deps.store, usernameStream(instance.id, attempt.username)) : null;
   const userId = typeof holder?.userId === 'string' ? holder.userId : null;
   const { state } = userId ? await loadAggregate(deps.store, userStream(userId), userDecider) : { state: userDecider.initialState };
   const account = (state.status === 'active' || state.status === 'locked') && state.instanceId === instance?.id ? state : null;
   const pinMatches = await verifySecret(attempt.pin, account?.pinHash ?? DECOY_HASH);
-  if (!instance?.isActive || !account) return null;
+  if (instance && !instance.isActive) return { refused: 'closed' };
+  if (!instance || !account) return { refused: 'credentials' };
 
   let result;
   try {
@@ -50,10 +67,16 @@ export async function signInUser(
     });
   } catch (error) {
     // Deleted meanwhile, or too much contention: a refusal like any other.
-    if (error instanceof AppError) return null;
+    if (error instanceof AppError) return { refused: 'credentials' };
     throw error;
   }
-  if (!result.events.some((event) => event.type === 'UserSignedIn')) return null;
+  if (!result.events.some((event) => event.type === 'UserSignedIn')) {
+    if (!pinMatches) return { refused: 'credentials' };
+    if (account.status === 'locked') return { refused: 'locked' };
+    const lockedUntil = account.signInLockedUntil;
+    if (lockedUntil !== null && Date.parse(lockedUntil) > ctx.now.getTime()) return { refused: 'throttled', lockedUntil };
+    return { refused: 'credentials' };
+  }
   await settle(deps, result.appended);
   const principal = await loadUserPrincipal(deps.knex, account.userId, instance.id);
   if (!principal) throw new AppError(503, 'Service Unavailable', 'Sign-in is taking longer than it should. Please try again.');

@@ -127,7 +127,7 @@ describe('instance sign-in', () => {
     expect(res.body.message).toBe(message);
   });
 
-  test('every refusal is the same 401, and no session comes of it', async () => {
+  test('every refusal without the right PIN is the same 401, and no session comes of it', async () => {
     const { admin, user } = await addUser(shop, { username: 'gone', pin: '1111' });
     expect((await admin.delete(`/api/admin/users/${user.id}`)).status).toBe(204);
     const { user: lockedUser } = await addUser(shop, { username: 'lockedout', pin: '2222' });
@@ -139,7 +139,7 @@ describe('instance sign-in', () => {
       { username: 'owner', pin: '2468', instance: 'nosuchshop' }, // unknown instance
       { username: 'owner', pin: '2468', instance: 'signinother' }, // right PIN, other instance
       { username: 'gone', pin: '1111', instance: 'signinshop' }, // deleted
-      { username: 'lockedout', pin: '2222', instance: 'signinshop' }, // locked by an admin
+      { username: 'lockedout', pin: '9999', instance: 'signinshop' }, // locked by an admin, wrong PIN
     ];
     for (const attempt of attempts) {
       const client = new ApiClient(server.url);
@@ -149,7 +149,18 @@ describe('instance sign-in', () => {
     }
   });
 
-  test('an inactive instance refuses sign-in and drops the sessions it had', async () => {
+  test('an admin-locked account is told so, but only to someone with its PIN', async () => {
+    const { admin, user } = await addUser(shop, { username: 'paused', pin: '2323' });
+    expect((await admin.patch(`/api/admin/users/${user.id}/lock`, { isLocked: true })).status).toBe(200);
+    const client = new ApiClient(server.url);
+    const res = await client.post('/api/auth/login', { username: 'paused', pin: '2323', instance: 'signinshop' });
+    expect(res.status).toBe(423);
+    expect(res.body.message).toBe("This account is locked. Ask your shop's admin to unlock it.");
+    expect(client.cookieHeader()).toBe('');
+    expectRefused(await client.post('/api/auth/login', { username: 'paused', pin: '3232', instance: 'signinshop' }));
+  });
+
+  test('an inactive instance says it is closed, whoever asks, and drops the sessions it had', async () => {
     const { user } = await addUser(other, { username: 'worker', pin: '3333' });
     const session = await signInUser(server, 'signinother', 'worker', '3333');
     expect((await session.get('/api/user/current')).body.id).toBe(user.id);
@@ -157,8 +168,16 @@ describe('instance sign-in', () => {
     expect((await superAdmin.patch(`/api/crm-instances/${other.id}`, { isActive: false })).status).toBe(200);
     try {
       expect((await session.get('/api/user/current')).status).toBe(401);
-      expectRefused(await new ApiClient(server.url).post('/api/auth/login', { username: 'worker', pin: '3333', instance: 'signinother' }));
-      expectRefused(await new ApiClient(server.url).post('/api/signinother/auth/login', { username: 'owner', pin: '1357' }));
+      // Closed is no secret: the same answer with a right PIN, a wrong one or no such user.
+      for (const attempt of [
+        () => new ApiClient(server.url).post('/api/auth/login', { username: 'worker', pin: '3333', instance: 'signinother' }),
+        () => new ApiClient(server.url).post('/api/signinother/auth/login', { username: 'owner', pin: '1357' }),
+        () => new ApiClient(server.url).post('/api/signinother/auth/login', { username: 'nobody', pin: '0000' }),
+      ]) {
+        const res = await attempt();
+        expect(res.status).toBe(403);
+        expect(res.body.message).toBe('This CRM is closed. Contact your provider.');
+      }
     } finally {
       expect((await superAdmin.patch(`/api/crm-instances/${other.id}`, { isActive: true })).status).toBe(200);
     }
@@ -169,14 +188,21 @@ describe('instance sign-in', () => {
 });
 
 describe('brute force', () => {
-  test('five wrong PINs block the account for 15 minutes, with the same message throughout', async () => {
+  test('five wrong PINs block the account for 15 minutes; only the right PIN learns for how long', async () => {
     await addUser(shop, { username: 'target', pin: '4321' });
     const attempt = (pin: string) => new ApiClient(server.url).post('/api/auth/login', { username: 'target', pin, instance: 'signinshop' });
     for (let i = 0; i < 5; i++) expectRefused(await attempt(String(1000 + i)));
-    // Blocked: the right PIN fails exactly like a wrong one.
-    expectRefused(await attempt('4321'));
+    // Blocked: a wrong PIN learns nothing; the right one learns the lock and how long it lasts.
+    expectRefused(await attempt('1999'));
+    const blocked = await attempt('4321');
+    expect(blocked.status).toBe(423);
+    expect(blocked.body.message).toBe('Too many failed sign-ins: this account is locked for 15 more minutes.');
+    expect(Date.parse(blocked.body.lockedUntil)).toBe(clock.getTime() + SIGN_IN_LOCK_MS);
+    expect(Number(blocked.headers.get('retry-after'))).toBe(SIGN_IN_LOCK_MS / 1000);
     clock = new Date(clock.getTime() + SIGN_IN_LOCK_MS - 60_000);
-    expectRefused(await attempt('4321'));
+    const later = await attempt('4321');
+    expect(later.status).toBe(423);
+    expect(later.body.message).toBe('Too many failed sign-ins: this account is locked for 1 more minute.');
     clock = new Date(clock.getTime() + 60_000);
     const res = await attempt('4321');
     expect(res.status).toBe(200);
@@ -233,7 +259,8 @@ describe('brute force', () => {
       { ...deps, config: { ...deps.config, SIGN_IN_RATE_LIMIT: 3 } },
       { version: 'test', registerRoutes: routeModules },
     );
-    const limited: Server = createServer(app.callback());
+    const handleRequest = app.callback();
+    const limited: Server = createServer((req, res) => void handleRequest(req, res));
     await new Promise<void>((resolve) => limited.listen(0, '127.0.0.1', resolve));
     try {
       const client = new ApiClient(`http://127.0.0.1:${(limited.address() as AddressInfo).port}`);
