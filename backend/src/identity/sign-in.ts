@@ -2,7 +2,7 @@ import { normalizeSubdomain, type CurrentUserView } from '@crm/projections/domai
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { loadUserPrincipal, type UserPrincipal } from '../http/auth.ts';
-import { findInstanceBySubdomain } from '../platform/instances.ts';
+import { findInstanceBySubdomain } from '../platform/index.ts';
 import { executeCommand, loadAggregate, type CommandContext } from '../shared/commands.ts';
 import { AppError } from '../shared/errors.ts';
 import { reservationHolder } from '../shared/reservations.ts';
@@ -72,8 +72,10 @@ export async function signInUser(
   }
   if (!result.events.some((event) => event.type === 'UserSignedIn')) {
     if (!pinMatches) return { refused: 'credentials' };
-    if (account.status === 'locked') return { refused: 'locked' };
-    const lockedUntil = account.signInLockedUntil;
+    // The right PIN was refused: the account as the decider saw it says why.
+    const { state: now } = await loadAggregate(deps.store, userStream(account.userId), userDecider);
+    if (now.status === 'locked') return { refused: 'locked' };
+    const lockedUntil = now.status === 'active' ? now.signInLockedUntil : null;
     if (lockedUntil !== null && Date.parse(lockedUntil) > ctx.now.getTime()) return { refused: 'throttled', lockedUntil };
     return { refused: 'credentials' };
   }
