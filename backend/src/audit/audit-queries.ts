@@ -55,13 +55,14 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 async function readActivity(
   knex: Knex,
   instanceId: string,
-  filter: Partial<AuditFilter>,
+  filter: Partial<AuditFilter> & { excludeEntityType?: string },
   limit: number,
   before: Position | null,
 ): Promise<ActivityRow[]> {
   return (await withTenant(knex, instanceId, (db) => {
     const query = db.withSchema('rm').from('activity').where('instance_id', instanceId);
     if (filter.entityType) query.where('entity_type', filter.entityType);
+    if (filter.excludeEntityType) query.whereNot('entity_type', filter.excludeEntityType);
     if (filter.userId) query.where('actor_id', filter.userId);
     if (filter.from) query.where('occurred_at', '>=', filter.from.toISOString());
     if (filter.to) query.where('occurred_at', '<', filter.to.toISOString());
@@ -112,9 +113,13 @@ export async function auditEntries(knex: Knex, instanceId: string, filter: Audit
   return entries;
 }
 
-/** Recent Activity is for every reader; the timeline holds phones masked already. */
-export async function recentActivity(knex: Knex, instanceId: string, count: number): Promise<AuditEntry[]> {
-  return (await readActivity(knex, instanceId, {}, count, null)).map(toEntry);
+/**
+ * Recent Activity is for every reader; the timeline holds phones masked already. What
+ * happens to staff accounts (sign-ins and failed ones, PIN changes, locks, roles) is for
+ * those who manage users only: `withAccounts` false leaves it out.
+ */
+export async function recentActivity(knex: Knex, instanceId: string, count: number, withAccounts: boolean): Promise<AuditEntry[]> {
+  return (await readActivity(knex, instanceId, withAccounts ? {} : { excludeEntityType: 'user' }, count, null)).map(toEntry);
 }
 
 // ---- CSV -----------------------------------------------------------------------------------

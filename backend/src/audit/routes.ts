@@ -1,5 +1,6 @@
 import { AUDIT_CSV_MAX_ROWS, auditFilterQuery, auditPageQuery, RECENT_ACTIVITY_COUNT } from '@crm/projections/domain';
 import type { AppDeps } from '../deps.ts';
+import { hasPermission } from '../http/auth.ts';
 import { access, userOf, type ApiRouter } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { auditCsv, auditEntries, auditPage, recentActivity } from './audit-queries.ts';
@@ -41,7 +42,8 @@ export function registerAuditRoutes(router: ApiRouter, deps: AppDeps): void {
 
   for (const path of RECENT_ACTIVITY_PATHS) {
     router.get(path, access.can('canRead'), async (ctx) => {
-      ctx.body = { items: await recentActivity(deps.knex, userOf(ctx).instance.id, RECENT_ACTIVITY_COUNT) };
+      const me = userOf(ctx);
+      ctx.body = { items: await recentActivity(deps.knex, me.instance.id, RECENT_ACTIVITY_COUNT, hasPermission(me, 'canManageUsers')) };
     });
   }
 }

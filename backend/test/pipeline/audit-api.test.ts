@@ -188,7 +188,7 @@ describe('CSV export', () => {
 
 describe('recent activity', () => {
   test('the latest ten of the instance, for any reader, phones masked', async () => {
-    const res = await writer.get('/api/activity/recent');
+    const res = await manager.get('/api/activity/recent');
     expect(res.status).toBe(200);
     const items = res.body.items as AuditEntry[];
     expect(items).toHaveLength(10);
@@ -196,9 +196,22 @@ describe('recent activity', () => {
     expect(res.text).not.toContain('6175551234');
     const created = items.find((e) => e.eventType === 'JobCreated')!;
     expect(created.changes).toContainEqual({ field: 'phone', oldValue: null, newValue: '•••-•••-1234' });
-    expect((await writer.get('/api/auditshop/activity/recent')).body).toEqual(res.body);
+    expect((await manager.get('/api/auditshop/activity/recent')).body).toEqual(res.body);
     expect((await outsider.get('/api/auditshop/activity/recent')).status).toBe(404);
     expect((await outsider.get('/api/activity/recent')).text).not.toContain(job.id);
+  });
+
+  test("staff accounts' events (failed sign-ins, PINs, locks) are for those who manage users", async () => {
+    const failed = await new ApiClient(server.url).post('/api/auth/login', { username: 'writer', pin: '9999', instance: 'auditshop' });
+    expect(failed.status).toBe(401);
+    // A refused sign-in does not wait for the projection; the timeline shows it soon after.
+    await expect
+      .poll(async () => ((await manager.get('/api/activity/recent')).body.items as AuditEntry[])[0]?.eventType)
+      .toBe('UserSignInFailed');
+    const forWriter = (await writer.get('/api/activity/recent')).body.items as AuditEntry[];
+    expect(forWriter.length).toBeGreaterThan(0);
+    expect(forWriter.every((e) => e.entityType !== 'user')).toBe(true);
+    expect(forWriter.map((e) => e.eventType)).toContain('JobCanceled');
   });
 });
 
