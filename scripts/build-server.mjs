@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 import { pathToFileURL } from 'node:url';
 
-const entries = ['main', 'projector-main', 'rebuild-main', 'bench', 'seed-main'];
+const entries = ['main', 'projector-main', 'rebuild-main', 'bench', 'bench-screens', 'seed-main'];
 
 export const serverBuildOptions = {
   entryPoints: Object.fromEntries(entries.map((name) => [name, `backend/src/${name}.ts`])),

@@ -1,22 +1,22 @@
 import { type Stage, STAGES } from '@crm/projections/domain';
-import * as SelectPrimitive from '@radix-ui/react-select';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { ChevronDownIcon } from '@/components/ui/icons';
-import { Select, SelectContent, SelectItem } from '@/components/ui/select';
 import { errorMessage } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
 import { useChangeJobStage } from '../api/change-job-stage';
-import { STAGE_DOTS, STAGE_STYLES } from '../constants/stage-styles';
+import { STAGE_STYLES } from '../constants/stage-styles';
 
 export const STATUS_UPDATE_FAILED = 'Failed to update status';
 
 /**
  * The table's and cards' stage changer: a pill in the stage's colour offering all nine
  * stages (DECISIONS.md §2). The choice shows at once and is saved with PATCH …/stage; on
- * failure it springs back and a toast says so.
+ * failure it springs back and a toast says so. A native select: one per row, so it must be
+ * cheap (a popover component per row made a 200-row list take seconds), and phones get
+ * their own picker.
  */
-export function InlineStageSelect({
+export const InlineStageSelect = memo(function InlineStageSelect({
   instance,
   jobId,
   stage,
@@ -45,7 +45,6 @@ export function InlineStageSelect({
       { jobId, stage: nextStage },
       {
         onError: (error) => {
-          console.error('Stage change failed', error);
           toast({ title: STATUS_UPDATE_FAILED, description: errorMessage(error, 'Error updating status'), variant: 'destructive' });
         },
         onSettled: () => setPending(null),
@@ -54,33 +53,27 @@ export function InlineStageSelect({
   };
 
   return (
-    <Select value={shown} onValueChange={handleChange} disabled={disabled}>
-      <SelectPrimitive.Trigger
+    <span className={cn('relative inline-flex max-w-full', className)}>
+      <select
         aria-label={`Stage for ${label}`}
+        value={shown}
+        disabled={disabled}
+        onChange={(event) => handleChange(event.target.value)}
         className={cn(
-          'inline-flex h-7 max-w-full items-center gap-1 rounded-full border px-2.5 text-xs font-medium whitespace-nowrap transition-colors',
-          'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-1 focus-visible:ring-offset-background',
-          'hover:brightness-95 disabled:cursor-default disabled:hover:brightness-100 dark:hover:brightness-125',
+          'h-7 max-w-full cursor-pointer appearance-none rounded-full border py-0 pr-7 pl-2.5 text-xs font-medium whitespace-nowrap transition-colors',
+          'focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-1 focus-visible:ring-offset-background focus-visible:outline-none',
+          'hover:brightness-95 disabled:cursor-default disabled:opacity-100 disabled:hover:brightness-100 dark:hover:brightness-125',
           STAGE_STYLES[shown],
           pending && 'opacity-70',
-          className,
         )}
       >
-        <SelectPrimitive.Value>{shown}</SelectPrimitive.Value>
-        <SelectPrimitive.Icon asChild>
-          <ChevronDownIcon className="size-3.5 shrink-0 opacity-70" />
-        </SelectPrimitive.Icon>
-      </SelectPrimitive.Trigger>
-      <SelectContent className="min-w-44">
         {STAGES.map((option) => (
-          <SelectItem key={option} value={option}>
-            <span className="flex items-center gap-2">
-              <span aria-hidden="true" className={cn('size-2 rounded-full', STAGE_DOTS[option])} />
-              {option}
-            </span>
-          </SelectItem>
+          <option key={option} value={option} className="bg-background text-foreground">
+            {option}
+          </option>
         ))}
-      </SelectContent>
-    </Select>
+      </select>
+      <ChevronDownIcon aria-hidden="true" className="pointer-events-none absolute top-1/2 right-2 size-3.5 -translate-y-1/2 opacity-70" />
+    </span>
   );
-}
+});

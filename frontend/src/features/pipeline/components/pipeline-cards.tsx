@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { formatQuote, type JobView } from '@crm/projections/domain';
 import { Card } from '@/components/ui/card';
 import { CalendarIcon, CarIcon, PhoneIcon } from '@/components/ui/icons';
@@ -8,7 +9,7 @@ import type { PipelinePermissions } from '../types/pipeline-permissions';
 import { InlineStageSelect } from './inline-stage-select';
 
 /** The phone list (spec §2): one card per job; tapping it opens the edit dialog. */
-export function PipelineCards({
+export const PipelineCards = memo(function PipelineCards({
   instance,
   jobs,
   permissions,
@@ -87,4 +88,4 @@ export function PipelineCards({
       ))}
     </ul>
   );
-}
+});

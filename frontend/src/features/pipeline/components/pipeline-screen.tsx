@@ -1,11 +1,12 @@
 import type { JobView } from '@crm/projections/domain';
-import { useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { LockIcon, PlusIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { useJobs } from '../api/get-jobs';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { useMediaQuery } from '@/lib/use-media-query';
 import { DeleteEntryDialog } from './delete-entry-dialog';
 import { EntryDialog, type EntryDialogTarget } from './entry-dialog';
 import { PipelineCards } from './pipeline-cards';
@@ -42,10 +43,13 @@ export function PipelineScreen({
     stage: filters.stage,
     canceled: filters.showCanceled ? 'only' : 'hide',
   });
-  const items = jobs.data?.pages.flatMap((page) => page.items) ?? [];
+  const items = useMemo(() => jobs.data?.pages.flatMap((page) => page.items) ?? [], [jobs.data]);
   const total = jobs.data?.pages[0]?.total ?? 0;
 
-  const handleEdit = (job: JobView) => setDialog({ kind: 'edit', jobId: job.id });
+  // Stable, so typing in the search box does not re-render every row of the list.
+  const handleEdit = useCallback((job: JobView) => setDialog({ kind: 'edit', jobId: job.id }), []);
+  // One layout is mounted, not two with one hidden: every row costs.
+  const wide = useMediaQuery('(min-width: 1024px)');
 
   return (
     <div className="grid gap-6">
@@ -71,15 +75,10 @@ export function PipelineScreen({
           <Alert>{pipelineErrorText(jobs.error)}</Alert>
         ) : items.length === 0 ? (
           <p className="rounded-xl border border-dashed px-4 py-12 text-center text-muted-foreground">{emptyText(search)}</p>
+        ) : wide ? (
+          <PipelineTable instance={instance} jobs={items} permissions={permissions} onEdit={handleEdit} onDelete={setDeleting} />
         ) : (
-          <>
-            <div className="hidden lg:block">
-              <PipelineTable instance={instance} jobs={items} permissions={permissions} onEdit={handleEdit} onDelete={setDeleting} />
-            </div>
-            <div className="lg:hidden">
-              <PipelineCards instance={instance} jobs={items} permissions={permissions} onEdit={handleEdit} />
-            </div>
-          </>
+          <PipelineCards instance={instance} jobs={items} permissions={permissions} onEdit={handleEdit} />
         )}
         {jobs.data ? (
           <div className="flex flex-col items-center gap-3 sm:flex-row sm:justify-between">
@@ -87,7 +86,7 @@ export function PipelineScreen({
               {showingText(items.length, total, search)}
             </p>
             {jobs.hasNextPage ? (
-              <Button variant="outline" onClick={() => jobs.fetchNextPage()} disabled={jobs.isFetchingNextPage}>
+              <Button variant="outline" onClick={() => void jobs.fetchNextPage()} disabled={jobs.isFetchingNextPage}>
                 {jobs.isFetchingNextPage ? 'Loading...' : 'Load more'}
               </Button>
             ) : null}

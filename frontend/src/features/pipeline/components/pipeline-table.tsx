@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { formatQuote, type JobView } from '@crm/projections/domain';
 import { Button } from '@/components/ui/button';
 import { PencilIcon, TrashIcon } from '@/components/ui/icons';
@@ -10,7 +11,7 @@ import { InlineStageSelect } from './inline-stage-select';
 const COLUMNS = ['Job #', 'Name', 'Phone', 'Part', 'Vehicle', 'Quote', 'Stage', 'Appointment', 'Actions'] as const;
 
 /** The desktop list (spec §2): one row per job, the stage changeable in place. */
-export function PipelineTable({
+export const PipelineTable = memo(function PipelineTable({
   instance,
   jobs,
   permissions,
@@ -90,4 +91,4 @@ export function PipelineTable({
       </table>
     </div>
   );
-}
+});
