@@ -1,5 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import jsxA11y from 'eslint-plugin-jsx-a11y-x';
+
+const root = import.meta.dirname;
+const subfolders = (dir) =>
+  fs
+    .readdirSync(path.join(root, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
+// The workspaces' own TypeScript: type-aware rules and the import graph cover these.
+const workspaceSources = ['{backend,projections,frontend}/{src,test}/**/*.{ts,tsx}'];
+
+// Backend: every folder under backend/src is a slice, except the shared kernel that all
+// slices build on. A slice reaches another one only through that slice's public module,
+// backend/src/<slice>/index.ts. The top-level files (routes.ts, runtime.ts, seed-main.ts, …)
+// are the composition root that wires the slices together, so they may import any of them.
+const backendKernel = ['http', 'infra', 'shared'];
+const backendSlices = subfolders('backend/src').filter((name) => !backendKernel.includes(name));
+const backendSliceZones = backendSlices.map((slice) => ({
+  target: `backend/src/!(${slice})/**/*`,
+  from: `backend/src/${slice}`,
+  except: ['./index.ts'],
+  message: `Another slice reaches ${slice} only through its public module, backend/src/${slice}/index.ts.`,
+}));
+
+// Frontend: app → features → components / lib / config, one way; features never import each other.
+const frontendFeatures = subfolders('frontend/src/features');
+const frontendZones = [
+  {
+    target: ['frontend/src/components', 'frontend/src/lib', 'frontend/src/config'],
+    from: ['frontend/src/features', 'frontend/src/app'],
+    message: 'components, lib and config are shared building blocks: they import neither features nor app.',
+  },
+  {
+    target: 'frontend/src/features',
+    from: 'frontend/src/app',
+    message: 'Features do not import app: app composes the features.',
+  },
+  ...frontendFeatures.map((feature) => ({
+    target: `frontend/src/features/!(${feature})/**/*`,
+    from: `frontend/src/features/${feature}`,
+    message: 'Features never import each other: move what both need to components or lib, or compose them in app.',
+  })),
+];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', '.test-data/**', 'coverage/**'] },
@@ -15,6 +63,38 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
     },
+  },
+  {
+    // Type-aware rules for the workspaces' code (each workspace's tsconfig.json via the project service).
+    files: workspaceSources,
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: root } },
+    rules: {
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    // The architecture: no import cycles, and the boundaries above.
+    files: workspaceSources,
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['backend/tsconfig.json', 'projections/tsconfig.json', 'frontend/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: [...backendSliceZones, ...frontendZones] }],
+    },
+  },
+  {
+    files: ['frontend/src/**/*.tsx'],
+    ...jsxA11y.configs.recommended,
   },
   {
     // Tests read loosely typed JSON bodies.

@@ -99,7 +99,9 @@ export async function startRuntime(
   await ensureReservedInstance(deps);
 
   const { app, router } = createApp(deps, { version: options.version, frontendDir: options.frontendDir, registerRoutes: routeModules });
-  const server = createServer(app.callback());
+  // Koa's handler answers every error itself, so the request's promise is not awaited.
+  const handleRequest = app.callback();
+  const server = createServer((req, res) => void handleRequest(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, resolve);

@@ -3,7 +3,7 @@ import { CUSTOMER_PAGE_SIZE, CUSTOMER_PAGE_SIZE_MAX, CUSTOMER_SEARCH_MAX, RESERV
 import type { AppDeps } from '../deps.ts';
 import { access, userOf, type ApiContext, type ApiHandler, type ApiRouter, type RouteOptions } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { commandContext } from '../platform/routes.ts';
+import { commandContext } from '../platform/index.ts';
 import { decodeCursor, listCustomers, suggestCustomers } from './customer-queries.ts';
 import { addCustomer, deleteCustomer, getCustomer, getCustomerAsOf, getCustomerHistory, updateCustomer } from './customer-service.ts';
 

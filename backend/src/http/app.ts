@@ -7,7 +7,7 @@ import serve from 'koa-static';
 import { START } from '@crm/projections/eventstore/port';
 import type { AppDeps } from '../deps.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { registerPlatformRoutes } from '../platform/routes.ts';
+import { registerPlatformRoutes } from '../platform/index.ts';
 import { createMetrics } from './metrics.ts';
 import { problemDetails } from './problem.ts';
 import { ApiRouter } from './router.ts';

@@ -13,8 +13,7 @@ import { access, userOf, type ApiContext, type ApiRouter } from '../http/router.
 import { createRateLimiter } from '../http/security.ts';
 import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
-import { getInstance } from '../platform/instances.ts';
-import { commandContext } from '../platform/routes.ts';
+import { commandContext, getInstance } from '../platform/index.ts';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { ACCOUNT_LOCKED, INSTANCE_CLOSED, signInUser, SIGN_IN_REFUSED, throttledMessage, toCurrentUserView } from './sign-in.ts';
 import type { Requester } from './user-decider.ts';

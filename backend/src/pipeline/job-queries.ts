@@ -237,7 +237,9 @@ export async function listJobs(knex: Knex, instanceId: string, query: JobListQue
     const countRow = (await filtered(db, instanceId, query).count<{ count: string }>({ count: '*' }).first()) as
       { count: string } | undefined;
     const page = filtered(db, instanceId, query).select('*');
-    keys.forEach((key, i) => page.select(db.raw(`${key.sql} AS ??`, [`sort_key_${i}`])));
+    keys.forEach((key, i) => {
+      page.select(db.raw(`${key.sql} AS ??`, [`sort_key_${i}`]));
+    });
     if (after) {
       const { sql, bindings } = afterCursor(keys, after);
       page.whereRaw(sql, bindings);

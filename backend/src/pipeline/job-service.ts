@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CUSTOMER_MESSAGES, JOB_MESSAGES, type JobFields, type JobView, type Stage } from '@crm/projections/domain';
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from '@crm/projections/eventstore/port';
-import { customerStream } from '../customers/customer-decider.ts';
-import { createCustomer } from '../customers/customer-service.ts';
+import { createCustomer, customerStream } from '../customers/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { executeCommand, loadAggregate, toNewEvents, type CommandResult, type InstanceContext } from '../shared/commands.ts';

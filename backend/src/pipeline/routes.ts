@@ -5,7 +5,7 @@ import { settle } from '../deps.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteOptions } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { withTenant } from '../infra/tenant-db.ts';
-import { commandContext } from '../platform/routes.ts';
+import { commandContext } from '../platform/index.ts';
 import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import type { InstanceContext } from '../shared/commands.ts';
 import { findJob, jobAsOf, jobHistory, listAppointments, listJobs, type JobTarget } from './job-queries.ts';

@@ -5,7 +5,7 @@ import { parseFeatures, type CrmInstanceView, type Features } from '@crm/project
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { destroyInstanceSessions } from '../http/session-store.ts';
-import { createUser } from '../identity/user-service.ts';
+import { createUser } from '../identity/index.ts';
 import { executeCommand, type CommandContext } from '../shared/commands.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';

@@ -66,7 +66,6 @@ export function ResetPinForm({
             value={pin}
             onChange={(event) => setPin(sanitizePin(event.target.value))}
             autoComplete="new-password"
-            autoFocus
             required
           />
         </Field>

@@ -1,21 +1,8 @@
-import { maskPhone } from '../domain/customers.ts';
 import { PERMISSION_KEYS, type Permissions, type StoredDomainEvent } from '../domain/events/index.ts';
 import { customerLabel, customerChangesForTimeline } from './customers.ts';
 import { describeJobEvent } from './jobs.ts';
 import type { Projection } from './projection.ts';
-
-export interface FieldChange {
-  field: string;
-  oldValue: unknown;
-  newValue: unknown;
-}
-
-export interface ActivityDescription {
-  entityType: string;
-  entityId: string;
-  summary: string;
-  changes: FieldChange[];
-}
+import { maskPhoneChange, type ActivityDescription, type FieldChange } from './timeline.ts';
 
 /**
  * Plain words for every event of an instance: the audit log and Recent Activity read
@@ -24,16 +11,6 @@ export interface ActivityDescription {
 export function describeEvent(event: StoredDomainEvent): ActivityDescription | null {
   const description = describeInWords(event);
   return description && { ...description, changes: description.changes.map(maskPhoneChange) };
-}
-
-/**
- * The timeline is a list, so a phone in it shows its last 4 digits only (DECISIONS.md §3),
- * whoever's phone it is: customers' and jobs' alike, for every reader of the timeline.
- */
-export function maskPhoneChange(change: FieldChange): FieldChange {
-  if (change.field !== 'phone') return change;
-  const mask = (value: unknown) => (typeof value === 'string' ? maskPhone(value) : value);
-  return { ...change, oldValue: mask(change.oldValue), newValue: mask(change.newValue) };
 }
 
 function describeInWords(event: StoredDomainEvent): ActivityDescription | null {

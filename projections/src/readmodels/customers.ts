@@ -1,6 +1,6 @@
 import { CUSTOMER_FIELDS, type CustomerField, type CustomerFields } from '../domain/customers.ts';
 import type { EventData } from '../domain/events/index.ts';
-import type { FieldChange } from './activity.ts';
+import type { FieldChange } from './timeline.ts';
 import type { Projection, ProjectionContext } from './projection.ts';
 
 /** Read-model columns of the customer fields (the search text is a generated column). */

@@ -8,7 +8,7 @@ import {
   type StoredDomainEvent,
 } from '../domain/events/index.ts';
 import { formatQuote, JOB_FIELD_LABELS, quoteText, stageOrder, type JobFields, type Stage } from '../domain/jobs.ts';
-import type { ActivityDescription } from './activity.ts';
+import type { ActivityDescription } from './timeline.ts';
 import type { Projection } from './projection.ts';
 
 /** A row of `jobs` as the database returns it. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { maskPhoneChange, type FieldChange } from './activity.ts';
+import { maskPhoneChange, type FieldChange } from './timeline.ts';
 
 export interface SchemaMigration {
   name: string;

@@ -26,7 +26,7 @@ export function Component() {
         <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Create CRM</h1>
         <p className="text-muted-foreground">Set up a new CRM system for a shop.</p>
       </div>
-      <CrmBuilderForm host={host} onCreated={() => navigate(paths.crmSelection)} />
+      <CrmBuilderForm host={host} onCreated={() => void navigate(paths.crmSelection)} />
     </div>
   );
 }

@@ -32,7 +32,7 @@ function InstanceList() {
       {isError ? (
         <div className="flex flex-wrap items-center gap-3">
           <Alert className="flex-1">Could not load the CRM instances.</Alert>
-          <Button variant="outline" onClick={() => refetch()} disabled={isFetching}>
+          <Button variant="outline" onClick={() => void refetch()} disabled={isFetching}>
             Try again
           </Button>
         </div>

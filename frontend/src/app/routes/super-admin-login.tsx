@@ -20,7 +20,7 @@ export function Component() {
           <CardDescription>Sign in to manage your shops' CRM instances.</CardDescription>
         </CardHeader>
         <CardContent>
-          <SuperAdminLoginForm onSuccess={() => navigate(paths.home, { replace: true })} />
+          <SuperAdminLoginForm onSuccess={() => void navigate(paths.home, { replace: true })} />
         </CardContent>
       </Card>
     </div>

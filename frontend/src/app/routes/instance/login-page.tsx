@@ -69,7 +69,7 @@ export function Component() {
           ) : null}
           <InstanceLoginForm
             instance={instance}
-            onSuccess={(user) => navigate(redirectAfterLogin(pathname, user.instance.subdomain), { replace: true })}
+            onSuccess={(user) => void navigate(redirectAfterLogin(pathname, user.instance.subdomain), { replace: true })}
           />
         </CardContent>
         <CardFooter className="justify-center">

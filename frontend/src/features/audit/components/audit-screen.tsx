@@ -82,7 +82,7 @@ export function AuditScreen({ instance, users, backLink }: { instance: string; u
               Showing {entries.length} {entries.length === 1 ? 'entry' : 'entries'}
             </p>
             {log.hasNextPage ? (
-              <Button variant="outline" onClick={() => log.fetchNextPage()} disabled={log.isFetchingNextPage}>
+              <Button variant="outline" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
                 {log.isFetchingNextPage ? 'Loading...' : 'Load more'}
               </Button>
             ) : null}

@@ -19,7 +19,7 @@ export function AccountMenu({ user }: { user: CurrentUserView }) {
   const { pathname } = useLocation();
   // Back to this instance's login, whether or not the server heard us (spec-platform.md §4).
   const entry = instanceEntry(user.instance.subdomain, instanceFamilyOf(pathname));
-  const logout = useLogout({ onSignedOut: () => navigate(entry, { replace: true }) });
+  const logout = useLogout({ onSignedOut: () => void navigate(entry, { replace: true }) });
 
   const handleSignOut = () => {
     if (!logout.isPending) logout.mutate();

@@ -75,7 +75,7 @@ export function InstanceUsersList({ instanceId }: { instanceId: string }) {
     return (
       <div className="flex flex-wrap items-center gap-3">
         <Alert className="flex-1">{errorMessage(error, 'Could not load the users.')}</Alert>
-        <Button variant="outline" size="sm" onClick={() => refetch()} disabled={isFetching}>
+        <Button variant="outline" size="sm" onClick={() => void refetch()} disabled={isFetching}>
           Try again
         </Button>
       </div>

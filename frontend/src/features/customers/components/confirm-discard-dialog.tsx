@@ -20,7 +20,7 @@ export function ConfirmDiscardDialog({
           <DialogDescription>{CUSTOMER_TEXTS.unsavedChanges}</DialogDescription>
         </DialogHeader>
         <DialogFooter>
-          <Button variant="outline" onClick={onKeepEditing} autoFocus>
+          <Button variant="outline" onClick={onKeepEditing}>
             Keep Editing
           </Button>
           <Button variant="destructive" onClick={onDiscard}>

@@ -101,7 +101,7 @@ export function CustomerDetailScreen({
         {backLink}
         <div className="flex flex-wrap items-center gap-3">
           <Alert className="flex-1">Error loading customer: {loadErrorMessage(customer.error)}</Alert>
-          <Button variant="outline" onClick={() => customer.refetch()} disabled={customer.isFetching}>
+          <Button variant="outline" onClick={() => void customer.refetch()} disabled={customer.isFetching}>
             Try again
           </Button>
         </div>
@@ -198,7 +198,7 @@ export function CustomerDetailScreen({
         instance={instance}
         customer={toDelete}
         onClose={() => setToDelete(null)}
-        onDeleted={() => navigate(paths.list, { replace: true })}
+        onDeleted={() => void navigate(paths.list, { replace: true })}
       />
     </div>
   );

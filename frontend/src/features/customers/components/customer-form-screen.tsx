@@ -31,7 +31,7 @@ export function CustomerFormScreen({ instance, id, paths }: { instance: string; 
   const title = editing ? 'Edit Customer' : 'Add New Customer';
   usePageTitle(title);
 
-  const backToList = () => navigate(paths.list);
+  const backToList = () => void navigate(paths.list);
   const handleSaved = () => {
     leaving.current = true;
     backToList();
@@ -80,7 +80,7 @@ export function CustomerFormScreen({ instance, id, paths }: { instance: string; 
       </Card>
       {editing && customer.isError ? (
         <div>
-          <Button variant="outline" onClick={() => customer.refetch()} disabled={customer.isFetching}>
+          <Button variant="outline" onClick={() => void customer.refetch()} disabled={customer.isFetching}>
             Try again
           </Button>
         </div>

@@ -143,7 +143,7 @@ export function CustomersScreen({
       {customers.isError && !customers.isFetchNextPageError ? (
         <div className="flex flex-wrap items-center gap-3">
           <Alert className="flex-1">Error loading customers: {loadErrorMessage(customers.error)}</Alert>
-          <Button variant="outline" onClick={() => customers.refetch()} disabled={customers.isFetching}>
+          <Button variant="outline" onClick={() => void customers.refetch()} disabled={customers.isFetching}>
             Try again
           </Button>
         </div>
@@ -173,7 +173,7 @@ export function CustomersScreen({
 
       {customers.hasNextPage ? (
         <div className="flex justify-center">
-          <Button variant="outline" onClick={() => customers.fetchNextPage()} disabled={customers.isFetchingNextPage}>
+          <Button variant="outline" onClick={() => void customers.fetchNextPage()} disabled={customers.isFetchingNextPage}>
             {customers.isFetchingNextPage ? 'Loading...' : 'Load more'}
           </Button>
         </div>

@@ -55,7 +55,6 @@ function DeleteCustomerForm({
           autoCapitalize="none"
           spellCheck={false}
           placeholder={DELETE_CONFIRMATION_WORD}
-          autoFocus
         />
       </Field>
       <DialogFooter>

@@ -20,7 +20,7 @@ export function RecentActivity({ className }: { className?: string }) {
         {isError ? (
           <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-dashed p-4">
             <p className="text-sm text-muted-foreground">Recent activity is not available right now.</p>
-            <Button variant="outline" size="sm" onClick={() => refetch()} disabled={isFetching}>
+            <Button variant="outline" size="sm" onClick={() => void refetch()} disabled={isFetching}>
               Try again
             </Button>
           </div>

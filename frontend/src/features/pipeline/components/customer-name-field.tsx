@@ -101,9 +101,12 @@ export function CustomerNameField({
               id={`${listId}-${index}`}
               role="option"
               aria-selected={index === active}
-              // Keep the focus in the box; choose on press.
-              onMouseDown={(event) => event.preventDefault()}
-              onClick={() => choose(customer)}
+              // The pointer chooses on press and keeps the focus in the box; the keyboard chooses
+              // from the box itself (arrows, Enter: aria-activedescendant), so no key listener here.
+              onMouseDown={(event) => {
+                event.preventDefault();
+                if (event.button === 0) choose(customer);
+              }}
               onMouseEnter={() => setActive(index)}
               className={cn(
                 'grid cursor-pointer gap-1 rounded-md px-2 py-2 text-sm',

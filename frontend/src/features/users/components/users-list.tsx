@@ -115,7 +115,7 @@ export function UsersList({ currentUserId }: { currentUserId: string }) {
     return (
       <div className="flex flex-wrap items-center gap-3">
         <Alert className="flex-1">{errorMessage(error, USER_ERRORS.fetch)}</Alert>
-        <Button variant="outline" onClick={() => refetch()} disabled={isFetching}>
+        <Button variant="outline" onClick={() => void refetch()} disabled={isFetching}>
           Try again
         </Button>
       </div>

@@ -1,0 +1,6 @@
+/**
+ * The customers slice's public module: what the other slices may use of it. Anything outside
+ * backend/src/customers imports the slice through this file only (ESLint).
+ */
+export { customerStream } from './customer-decider.ts';
+export { createCustomer } from './customer-service.ts';

@@ -1,0 +1,5 @@
+/**
+ * The identity slice's public module: what the other slices may use of it. Anything outside
+ * backend/src/identity imports the slice through this file only (ESLint).
+ */
+export { createUser } from './user-service.ts';

@@ -1,0 +1,6 @@
+/**
+ * The platform slice's public module: what the other slices and the HTTP shell may use of
+ * it. Anything outside backend/src/platform imports the slice through this file only (ESLint).
+ */
+export { findInstanceBySubdomain, getInstance } from './instances.ts';
+export { commandContext, registerPlatformRoutes } from './routes.ts';
