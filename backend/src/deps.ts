@@ -15,8 +15,8 @@ export interface AppDeps {
   now(): Date;
 }
 
-/** Read-your-writes: wait (bounded) until the projector has applied what was appended. */
-export async function settle(deps: AppDeps, appended: AppendResult | null | undefined): Promise<void> {
+/** Read-your-writes: wait (bounded) until the projector has applied what was appended (or a position). */
+export async function settle(deps: AppDeps, appended: Pick<AppendResult, 'position'> | null | undefined): Promise<void> {
   if (!appended) return;
   const reached = await deps.watcher.waitFor(appended.position, 2000);
   if (!reached)

@@ -12,12 +12,14 @@ import type { AppDeps } from './deps.ts';
 import { createApp } from './http/app.ts';
 import type { ApiRouter } from './http/router.ts';
 import { purgeExpiredSessions } from './http/session-store.ts';
+import { customerCascadeReactor } from './pipeline/customer-cascade.ts';
 import { createKnex, openDatabase } from './infra/database.ts';
 import { openEventStore } from './infra/event-store.ts';
 import type { Logger } from './logger.ts';
 import { ensureReservedInstance } from './platform/routes.ts';
 import { bootstrapSuperAdmin, type SuperAdminCredentials } from './platform/super-admin.ts';
 import { routeModules } from './routes.ts';
+import { CUSTOMER_CASCADE } from './shared/reactions.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 export const FRONTEND_DIST = path.join(REPO_ROOT, 'frontend/dist');
@@ -29,6 +31,8 @@ export interface Runtime {
   /** The one guarded router: its route list is what the cross-tenant tests walk. */
   router: ApiRouter;
   projector: Projector | null;
+  /** The reactors running here (none when RUN_PROJECTOR is false). */
+  reactors: Projector[];
   credentials: SuperAdminCredentials;
   stop(): Promise<void>;
 }
@@ -75,6 +79,22 @@ export function createProjector(storage: Storage, logger: Logger): Projector {
   });
 }
 
+/** The reactors: checkpointed subscribers that send commands, each elected like the projector. */
+export function createReactors(storage: Storage, logger: Logger, now: () => Date = () => new Date()): Projector[] {
+  return [
+    new Projector({
+      store: storage.store,
+      knex: storage.knex,
+      connectionString: storage.databaseUrl,
+      projections: [customerCascadeReactor({ store: storage.store, now })],
+      schema: READ_MODEL_SCHEMA,
+      checkpointName: CUSTOMER_CASCADE,
+      kind: 'reactor',
+      logger: logger.child({ component: 'customer-cascade' }),
+    }),
+  ];
+}
+
 /** Starts everything `npm start` runs: storage, projector, API and the built frontend. */
 export async function startRuntime(
   config: Config,
@@ -86,6 +106,8 @@ export async function startRuntime(
   await watcher.start();
   const projector = config.RUN_PROJECTOR ? createProjector(storage, logger) : null;
   projector?.start();
+  const reactors = config.RUN_PROJECTOR ? createReactors(storage, logger, options.now) : [];
+  for (const reactor of reactors) reactor.start();
 
   const deps: AppDeps = {
     config,
@@ -117,12 +139,14 @@ export async function startRuntime(
     server,
     router,
     projector,
+    reactors,
     credentials,
     stop() {
       stopping ??= (async () => {
         clearInterval(sessionSweeper);
         server.closeIdleConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await Promise.all(reactors.map((reactor) => reactor.stop()));
         await projector?.stop();
         await watcher.stop();
         await storage.close();

@@ -118,6 +118,7 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
       const retry = await store().append(s, batch, { expectedRevision: 'no_stream' });
       expect(retry.nextRevision).toBe(original.nextRevision);
       expect(comparePositions(retry.position, original.position)).toBe(0);
+      expect(retry.positions).toEqual(original.positions);
 
       // A retry that arrives after later appends still succeeds and writes nothing.
       await store().append(s, [event()], { expectedRevision: 1 });
@@ -245,11 +246,12 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
 
       const stored = await store().readStream(s);
       expectIncreasing(stored.map((e) => e.position));
-      // An append's position is the position of its last event.
+      // An append's position is the position of its last event; `positions` names each one's.
       results.forEach((result, i) => {
         const last = stored[i * 2 + 1];
         expect(last?.revision).toBe(result.nextRevision);
         expect(last && comparePositions(last.position, result.position)).toBe(0);
+        expect(result.positions).toEqual([stored[i * 2]?.position, last?.position]);
       });
       const global = await readAllUntil(store(), START, new Set([s]), stored.length);
       expect(global.map((e) => e.position)).toEqual(stored.map((e) => e.position));

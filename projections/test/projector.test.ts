@@ -1,12 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { migrate, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
+import { migrate, migrateReadModels, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
-import type { EventMetadata, EventStore, NewEvent } from '../src/eventstore/port.ts';
+import {
+  comparePositions,
+  positionToString,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type GlobalPosition,
+  type NewEvent,
+  type RecordedEvent,
+} from '../src/eventstore/port.ts';
 import { projections } from '../src/readmodels/index.ts';
 import { CheckpointWatcher, readCheckpoint } from '../src/runtime/checkpoints.ts';
-import { applyBatch, Projector } from '../src/runtime/projector.ts';
+import type { Projection } from '../src/readmodels/projection.ts';
+import { listParkedEvents } from '../src/runtime/parked.ts';
+import { applyBatch, isTransientFailure, Projector, TransientError } from '../src/runtime/projector.ts';
 import { rebuildReadModels } from '../src/runtime/rebuild.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
 
@@ -146,6 +157,171 @@ describe('projector', () => {
     await first.stop();
     await expect.poll(() => second.isLeader, { timeout: 5000 }).toBe(true);
     await second.stop();
+  });
+});
+
+describe('failures: retried, or parked when the event is the cause', () => {
+  /** A fresh read-model set, so these tests' own projectors write nowhere else. */
+  async function freshSchema(name: string) {
+    const schema = `rm_${name}_${randomUUID().slice(0, 8)}`;
+    await migrateReadModels(knex, schema);
+    return { schema, table: (t: string) => knex.withSchema(schema).from(t) };
+  }
+
+  async function checkpointOf(name: string) {
+    return await readCheckpoint(knex, name);
+  }
+
+  async function reached(name: string, position: GlobalPosition) {
+    const checkpoint = await checkpointOf(name);
+    return checkpoint !== null && comparePositions(checkpoint, position) >= 0;
+  }
+
+  test('a batch that throws halfway rolls back: none of its rows, no checkpoint', async () => {
+    const { schema, table } = await freshSchema('halfway');
+    const { instanceId } = await createInstance('halfway');
+    await createUser(instanceId, 'first');
+    await createUser(instanceId, 'second');
+    const events = (await store.readAll({ commit: -1n, prepare: -1n }, 100_000)).filter((e) => e.metadata.instanceId === instanceId);
+    expect(events.map((e) => e.type)).toEqual(['CrmInstanceCreated', 'UserCreated', 'UserCreated']);
+    const failing: Projection = {
+      name: 'fails-on-the-last',
+      async apply(event) {
+        if (event.id === events[2]!.id) throw new Error('boom');
+      },
+    };
+    const checkpointName = `halfway-${instanceId}`;
+    await expect(applyBatch(knex, { schema, checkpointName, projections: [...projections, failing] }, events)).rejects.toThrow('boom');
+    expect(await table('crm_instances').where({ id: instanceId }).count({ n: '*' })).toEqual([{ n: '0' }]);
+    expect(await table('users').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '0' }]);
+    expect(await table('activity').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '0' }]);
+    expect(await checkpointOf(checkpointName)).toBeNull();
+  });
+
+  test('a failing batch is retried with backoff until the failure goes away, then takes effect once', async () => {
+    const { schema, table } = await freshSchema('retried');
+    const { instanceId } = await createInstance('retried');
+    const users: AppendResult[] = [];
+    for (let i = 0; i < 4; i++) users.push(await createUser(instanceId, `retry${i}`));
+    const instanceEvents = (await store.readAll({ commit: -1n, prepare: -1n }, 100_000)).filter(
+      (e) => e.metadata.instanceId === instanceId,
+    );
+    const poisoned = instanceEvents[2]!;
+    let failing = true;
+    const flaky: Projection = {
+      name: 'flaky',
+      async apply(event) {
+        // A database hiccup: the server went away under this batch.
+        if (failing && event.id === poisoned.id)
+          throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+      },
+    };
+    const checkpointName = `retried-${instanceId}`;
+    const projector = new Projector({
+      store,
+      knex,
+      connectionString: db.url,
+      projections: [...projections, flaky],
+      schema,
+      checkpointName,
+      retry: { initialDelayMs: 10, maxDelayMs: 40 },
+    });
+    projector.start();
+    try {
+      await expect.poll(() => projector.batchFailures, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+      // Never past the failing event, and a transient failure parks nothing.
+      const stuck = await checkpointOf(checkpointName);
+      expect(stuck === null || comparePositions(stuck, poisoned.position) < 0).toBe(true);
+      expect(await table('users').where({ username: 'retry1' }).count({ n: '*' })).toEqual([{ n: '0' }]);
+      expect(projector.eventsParked).toBe(0);
+
+      failing = false;
+      await expect.poll(() => reached(checkpointName, users[3]!.position), { timeout: 10_000 }).toBe(true);
+      await expect
+        .poll(async () => await table('users').where({ instance_id: instanceId }).orderBy('username').pluck('username'), {
+          timeout: 10_000,
+        })
+        .toEqual(['retry0', 'retry1', 'retry2', 'retry3']);
+      expect(await table('activity').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '5' }]);
+      expect((await listParkedEvents(knex, 1000)).filter((p) => p.checkpoint === checkpointName)).toEqual([]);
+    } finally {
+      await projector.stop();
+    }
+  });
+
+  test('a poison event is parked with its error, and the events after it still reach the read models', async () => {
+    const { schema, table } = await freshSchema('poison');
+    const { instanceId } = await createInstance('poisoned');
+    await createUser(instanceId, 'before');
+    // Recorded, but not a UserCreated its schema accepts.
+    const bad: NewEvent = {
+      id: randomUUID(),
+      type: 'UserCreated',
+      data: { userId: randomUUID(), username: 42 },
+      metadata: metadata(instanceId),
+    };
+    const badStream = `user-${randomUUID()}`;
+    await store.append(badStream, [bad], { expectedRevision: 'no_stream' });
+    // And one a handler cannot apply, whatever it is retried with.
+    const unlucky = await createUser(instanceId, 'unlucky');
+    const [unluckyEvent] = (await store.readAll(
+      { commit: unlucky.position.commit, prepare: unlucky.position.prepare - 1n },
+      1,
+    )) as RecordedEvent[];
+    const after = await createUser(instanceId, 'after');
+    const refuses: Projection = {
+      name: 'refuses-one',
+      async apply(event) {
+        if (event.id === unluckyEvent!.id) throw new TypeError('cannot read properties of undefined');
+      },
+    };
+    const checkpointName = `poison-${instanceId}`;
+    const projector = new Projector({
+      store,
+      knex,
+      connectionString: db.url,
+      projections: [...projections, refuses],
+      schema,
+      checkpointName,
+      retry: { initialDelayMs: 10, maxDelayMs: 40 },
+    });
+    projector.start();
+    try {
+      await expect.poll(() => reached(checkpointName, after.position), { timeout: 10_000 }).toBe(true);
+      expect(await table('users').where({ instance_id: instanceId }).orderBy('username').pluck('username')).toEqual(['after', 'before']);
+      const parked = (await listParkedEvents(knex, 1000)).filter((p) => p.checkpoint === checkpointName);
+      expect(parked).toHaveLength(2);
+      expect(parked).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            eventId: bad.id,
+            streamId: badStream,
+            type: 'UserCreated',
+            error: expect.stringContaining('ZodError'),
+          }),
+          expect.objectContaining({
+            eventId: unluckyEvent!.id,
+            position: positionToString(unlucky.position),
+            type: 'UserCreated',
+            error: 'TypeError: cannot read properties of undefined',
+          }),
+        ]),
+      );
+      expect(projector.eventsParked).toBe(2);
+    } finally {
+      await projector.stop();
+    }
+  });
+
+  test('transient: connection and lock failures and TransientError; the event: data errors and anything else', () => {
+    expect(isTransientFailure(Object.assign(new Error('x'), { code: '08006' }))).toBe(true);
+    expect(isTransientFailure(Object.assign(new Error('x'), { code: '40P01' }))).toBe(true);
+    expect(isTransientFailure(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(isTransientFailure(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isTransientFailure(new TransientError('later'))).toBe(true);
+    expect(isTransientFailure(Object.assign(new Error('x'), { code: '23505' }))).toBe(false);
+    expect(isTransientFailure(Object.assign(new Error('x'), { code: '22P02' }))).toBe(false);
+    expect(isTransientFailure(new TypeError('undefined'))).toBe(false);
   });
 });
 

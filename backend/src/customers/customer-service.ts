@@ -9,12 +9,13 @@ import {
   type CustomerView,
   type StoredDomainEvent,
 } from '@crm/projections/domain';
-import { comparePositions, type AppendResult, type EventStore, type GlobalPosition } from '@crm/projections/eventstore/port';
+import type { AppendResult, EventStore } from '@crm/projections/eventstore/port';
+import { latest } from '@crm/projections/runtime/reactions';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { parseInput } from '../http/validation.ts';
-import { deleteJobsOfCustomer } from '../pipeline/cascade.ts';
 import { executeCommand, type InstanceContext } from '../shared/commands.ts';
+import { awaitReaction, CUSTOMER_CASCADE } from '../shared/reactions.ts';
 import { AppError, ConflictError, NotFoundError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { reserve } from '../shared/reservations.ts';
@@ -118,46 +119,18 @@ export async function updateCustomer(deps: AppDeps, customerId: string, input: u
 }
 
 /**
- * Deletes the customer, then its jobs (DECISIONS.md §5): each JobDeleted is caused by the
- * CustomerDeleted event. Answers once both are projected.
+ * Deletes the customer. Its jobs are deleted by the pipeline's cascade reactor
+ * (DECISIONS.md §5), each JobDeleted caused by the CustomerDeleted event; the answer waits
+ * until the reactor has handled the deletion and the projector has applied what it did,
+ * and reports how many jobs the reactor recorded deleting.
  */
 export async function deleteCustomer(deps: AppDeps, customerId: string, ctx: InstanceContext): Promise<CustomerDeletedView> {
   if (!isUuid(customerId)) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
   const result = await runCustomerCommand(deps, customerId, { type: 'DeleteCustomer', instanceId: ctx.instanceId }, ctx);
-  const deleted = result.appended!;
-  // Nothing follows a deletion on the stream, so its last event is the one just appended.
-  const stream = await deps.store.readStream(customerStream(customerId));
-  const deletedEventId = stream[stream.length - 1]!.id;
-  const cascaded = await deleteJobsOfCustomer(deps, customerId, { ...ctx, causationId: deletedEventId });
-  const last = cascaded && comparePositions(cascaded.position, deleted.position) > 0 ? cascaded : deleted;
-  await settle(deps, last);
-  const jobsDeleted = cascaded ? await countCausedBy(deps.store, deleted.position, cascaded.position, deletedEventId, 'JobDeleted') : 0;
-  return { deleted: true, jobsDeleted };
-}
-
-/**
- * How many events of a type a given event caused, between two positions of the global
- * log. The cascade answers with its last append only; its events lie in that range.
- */
-async function countCausedBy(
-  store: EventStore,
-  after: GlobalPosition,
-  upTo: GlobalPosition,
-  causationId: string,
-  type: string,
-): Promise<number> {
-  let count = 0;
-  let position = after;
-  while (comparePositions(position, upTo) < 0) {
-    const events = await store.readAll(position, 500);
-    if (events.length === 0) break;
-    for (const event of events) {
-      if (comparePositions(event.position, upTo) > 0) return count;
-      if (event.type === type && event.metadata.causationId === causationId) count++;
-    }
-    position = events[events.length - 1]!.position;
-  }
-  return count;
+  const deleted = result.events.find((e) => e.type === 'CustomerDeleted')!;
+  const cascade = await awaitReaction(deps, CUSTOMER_CASCADE, deleted);
+  await settle(deps, { position: latest(deleted.position, cascade?.lastPosition ?? null)! });
+  return { deleted: true, jobsDeleted: cascade?.affected ?? 0 };
 }
 
 // ---- reads --------------------------------------------------------------------------

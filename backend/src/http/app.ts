@@ -5,6 +5,7 @@ import Koa from 'koa';
 import session from 'koa-session';
 import serve from 'koa-static';
 import { START } from '@crm/projections/eventstore/port';
+import { countParkedEvents, listParkedEvents } from '@crm/projections/runtime/parked';
 import type { AppDeps } from '../deps.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { registerPlatformRoutes } from '../platform/index.ts';
@@ -34,7 +35,10 @@ export async function projectionLagSeconds(deps: AppDeps): Promise<number> {
 export function createApp(deps: AppDeps, options: AppOptions) {
   const app = new Koa({ proxy: deps.config.TRUST_PROXY });
   app.keys = [deps.config.sessionSecret];
-  const metrics = createMetrics(() => projectionLagSeconds(deps));
+  const metrics = createMetrics({
+    projectionLagSeconds: () => projectionLagSeconds(deps),
+    parkedEvents: () => countParkedEvents(deps.knex),
+  });
   const router = new ApiRouter(deps.knex);
 
   registerPlatformRoutes(router, deps, options.version);
@@ -71,7 +75,10 @@ export function createApp(deps: AppDeps, options: AppOptions) {
     if (ctx.path === '/readyz') {
       const checks = await readiness(deps);
       ctx.status = Object.values(checks).every((c) => c === 'ok') ? 200 : 503;
-      ctx.body = { status: ctx.status === 200 ? 'ready' : 'not ready', checks };
+      // Parked events are named, but do not make the process unready: the projectors skip
+      // them and keep every other shop's read models current (README, Architecture).
+      const parkedEvents = await listParkedEvents(deps.knex).catch(() => []);
+      ctx.body = { status: ctx.status === 200 ? 'ready' : 'not ready', checks, parkedEvents };
       return;
     }
     if (ctx.path === '/metrics') {

@@ -6,8 +6,14 @@ export interface Metrics {
   middleware(ctx: Context, next: Next): Promise<void>;
 }
 
-/** Prometheus metrics: process defaults, HTTP timings and projection lag. */
-export function createMetrics(projectionLagSeconds: () => Promise<number>): Metrics {
+export interface MetricSources {
+  projectionLagSeconds(): Promise<number>;
+  /** Parked events per projector or reactor (checkpoint name). */
+  parkedEvents(): Promise<Map<string, number>>;
+}
+
+/** Prometheus metrics: process defaults, HTTP timings, projection lag and parked events. */
+export function createMetrics(sources: MetricSources): Metrics {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const httpDuration = new client.Histogram({
@@ -22,7 +28,20 @@ export function createMetrics(projectionLagSeconds: () => Promise<number>): Metr
     help: 'Age of the oldest event the projector has not applied yet (0 when caught up)',
     registers: [registry],
     async collect() {
-      this.set(await projectionLagSeconds());
+      this.set(await sources.projectionLagSeconds());
+    },
+  });
+  new client.Gauge({
+    name: 'parked_events',
+    help: 'Events a projector or reactor could not handle, skipped and stored in parked_events',
+    labelNames: ['checkpoint'],
+    registers: [registry],
+    async collect() {
+      const counts = await sources.parkedEvents().catch(() => new Map<string, number>());
+      this.reset();
+      // The main projector always reports, so an alert on > 0 has a series to watch.
+      this.set({ checkpoint: 'main' }, 0);
+      for (const [checkpoint, count] of counts) this.set({ checkpoint }, count);
     },
   });
   return {

@@ -313,11 +313,3 @@ export async function listAppointments(knex: Knex, instanceId: string, from: Dat
     return { ...view, appointmentEnd: new Date(start + (row.duration ?? DEFAULT_DURATION_MINUTES) * 60_000).toISOString() };
   });
 }
-
-/** The ids of a customer's jobs (the cascade when the customer is deleted). */
-export async function jobIdsOfCustomer(knex: Knex, instanceId: string, customerId: string): Promise<string[]> {
-  if (!isUuid(customerId)) return [];
-  return (await withTenant(knex, instanceId, (db) =>
-    jobsOf(db, instanceId).where('customer_id', customerId).orderBy('created_at').pluck('id'),
-  )) as string[];
-}

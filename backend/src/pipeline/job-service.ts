@@ -105,7 +105,7 @@ async function staleConflict(store: EventStore, target: JobTarget, message: stri
 }
 
 async function runJobCommand(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'store'>,
   target: JobTarget,
   command: JobCommand,
   ctx: InstanceContext,
@@ -216,16 +216,51 @@ export async function reopenJob(deps: AppDeps, target: JobTarget, ctx: InstanceC
 }
 
 /** Deletes the job and frees its number; answers with the last append (for read-your-writes). */
-export async function deleteJob(
-  deps: AppDeps,
+export async function deleteJob(deps: Pick<AppDeps, 'store'>, target: JobTarget, ctx: InstanceContext): Promise<AppendResult | null> {
+  const result = await runJobCommand(deps, target, { type: 'DeleteJob', instanceId: target.instanceId }, ctx);
+  return await releaseNumberOfDeleted(deps.store, target, result.state, ctx, result.appended);
+}
+
+/** Frees a deleted job's number (if it still holds it); answers with the last append. */
+async function releaseNumberOfDeleted(
+  store: EventStore,
   target: JobTarget,
+  state: JobState,
   ctx: InstanceContext,
-  reason?: 'customer-deleted',
+  appended: AppendResult | null,
 ): Promise<AppendResult | null> {
-  const result = await runJobCommand(deps, target, { type: 'DeleteJob', instanceId: target.instanceId, reason }, ctx);
-  if (result.state.status !== 'deleted') return result.appended;
-  const released = await releaseJobNumber(deps.store, target.instanceId, result.state.jobNumber, target.jobId, ctx);
-  return released ?? result.appended;
+  if (state.status !== 'deleted') return appended;
+  return (await releaseJobNumber(store, target.instanceId, state.jobNumber, target.jobId, ctx)) ?? appended;
+}
+
+/**
+ * Deletes a job because its customer was deleted (reason 'customer-deleted'; ctx.causationId
+ * is the CustomerDeleted event's id). Safe to repeat after an interruption: a job this
+ * deletion already deleted is not deleted again, only its number is freed if that was
+ * still to do, and it still counts as deleted by it. A job deleted otherwise (by staff,
+ * or gone from the instance) does not count.
+ */
+export async function deleteJobOfDeletedCustomer(
+  deps: Pick<AppDeps, 'store'>,
+  target: JobTarget,
+  ctx: InstanceContext & { causationId: string },
+): Promise<{ deleted: boolean; appended: AppendResult | null }> {
+  try {
+    const result = await runJobCommand(deps, target, { type: 'DeleteJob', instanceId: target.instanceId, reason: 'customer-deleted' }, ctx);
+    return { deleted: true, appended: await releaseNumberOfDeleted(deps.store, target, result.state, ctx, result.appended) };
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    const loaded = await loadAggregate(deps.store, jobStream(target.jobId), jobDecider);
+    const deletion = loaded.events.find((e) => e.type === 'JobDeleted');
+    if (
+      loaded.state.status !== 'deleted' ||
+      loaded.state.instanceId !== target.instanceId ||
+      deletion?.metadata.causationId !== ctx.causationId
+    ) {
+      return { deleted: false, appended: null };
+    }
+    return { deleted: true, appended: await releaseNumberOfDeleted(deps.store, target, loaded.state, ctx, null) };
+  }
 }
 
 /**

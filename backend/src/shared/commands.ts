@@ -4,8 +4,10 @@ import {
   WrongExpectedVersionError,
   type Actor,
   type AppendResult,
+  type EventMetadata,
   type EventStore,
   type ExpectedRevision,
+  type GlobalPosition,
   type NewEvent,
 } from '@crm/projections/eventstore/port';
 import { ConflictError } from './errors.ts';
@@ -72,9 +74,19 @@ export async function loadAggregate<State, Event extends DomainEvent>(
   return { state, revision: last ? last.revision : null, events };
 }
 
-export interface CommandResult<State, Event> {
+/** An event as a command recorded it: the decided event with its id, revision and global position. */
+export type RecordedCommandEvent<Event extends DomainEvent> = Event & {
+  id: string;
+  streamId: string;
+  revision: number;
+  position: GlobalPosition;
+  metadata: EventMetadata;
+};
+
+export interface CommandResult<State, Event extends DomainEvent> {
   state: State;
-  events: Event[];
+  /** What the command recorded, in order (empty when the decision produced no events). */
+  events: RecordedCommandEvent<Event>[];
   /** Null when the decision produced no events. */
   appended: AppendResult | null;
   revision: number | null;
@@ -103,12 +115,22 @@ export async function executeCommand<State, Command, Event extends DomainEvent>(
       });
     }
     const events = options.decider.decide(options.command, loaded.state);
-    if (events.length === 0) return { state: loaded.state, events, appended: null, revision: loaded.revision };
+    if (events.length === 0) return { state: loaded.state, events: [], appended: null, revision: loaded.revision };
     const expectedRevision: ExpectedRevision = loaded.revision === null ? 'no_stream' : loaded.revision;
     try {
-      const appended = await options.store.append(options.streamId, toNewEvents(events, options.ctx), { expectedRevision });
+      const newEvents = toNewEvents(events, options.ctx);
+      const appended = await options.store.append(options.streamId, newEvents, { expectedRevision });
       const state = events.reduce((s, e) => options.decider.evolve(s, e), loaded.state);
-      return { state, events, appended, revision: appended.nextRevision };
+      const first = appended.nextRevision - (events.length - 1);
+      const recorded = events.map((event, i) => ({
+        ...event,
+        id: newEvents[i]!.id,
+        streamId: options.streamId,
+        revision: first + i,
+        position: appended.positions[i]!,
+        metadata: newEvents[i]!.metadata,
+      }));
+      return { state, events: recorded, appended, revision: appended.nextRevision };
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
       if (attempt >= attempts) {

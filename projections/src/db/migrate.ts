@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as eventStore from './migrations/0001_event_store.ts';
 import * as runtime from './migrations/0002_runtime.ts';
+import * as reactors from './migrations/0003_reactors.ts';
 import { readModelMigrations, type SchemaMigration } from '../readmodels/migrations.ts';
 
 export const READ_MODEL_SCHEMA = 'rm';
@@ -22,7 +23,7 @@ function listSource(migrations: Record<string, MigrationModule>): Knex.Migration
 /** Event store and runtime tables in `public`, then the read models in `rm`. */
 export async function migrate(knex: Knex): Promise<{ readModelsChanged: boolean }> {
   await knex.migrate.latest({
-    migrationSource: listSource({ '0001_event_store': eventStore, '0002_runtime': runtime }),
+    migrationSource: listSource({ '0001_event_store': eventStore, '0002_runtime': runtime, '0003_reactors': reactors }),
   });
   const [, applied] = await migrateReadModels(knex, READ_MODEL_SCHEMA);
   return { readModelsChanged: applied.length > 0 };

@@ -59,14 +59,14 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
         expectedRevision: toEsdbExpected(expectedRevision),
       });
       const nextRevision = Number(result.nextExpectedRevision);
-      // The port promises the position of the last event. The server's write position is
-      // that only for a single-event write, and idempotent replays may come back without
-      // one; otherwise look the last event up.
-      const position =
+      // The port promises each event's position. The server's write position is the
+      // event's only for a single-event write, and idempotent replays may come back
+      // without one; otherwise look the appended events up.
+      const positions =
         events.length === 1 && result.position && isValidPosition(result.position)
-          ? toPosition(result.position)
-          : await positionOf(streamId, result.nextExpectedRevision);
-      return { nextRevision, position };
+          ? [toPosition(result.position)]
+          : await positionsOf(streamId, result.nextExpectedRevision - BigInt(events.length - 1), events.length);
+      return { nextRevision, position: positions[positions.length - 1]!, positions };
     } catch (error) {
       if (error instanceof EsdbWrongExpectedVersionError) {
         const actual = typeof error.actualVersion === 'bigint' ? Number(error.actualVersion) : 'no_stream';
@@ -76,11 +76,13 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
     }
   }
 
-  async function positionOf(streamId: string, revision: bigint): Promise<GlobalPosition> {
-    const [resolved] = await drain(client.readStream(streamId, { fromRevision: revision, maxCount: 1 }));
-    const position = resolved?.event?.position;
-    if (position && isValidPosition(position)) return toPosition(position);
-    throw new Error(`Stream ${streamId}: no position for revision ${revision} (EventStoreDB older than 22.6?)`);
+  async function positionsOf(streamId: string, fromRevision: bigint, count: number): Promise<GlobalPosition[]> {
+    const resolved = await drain(client.readStream(streamId, { fromRevision, maxCount: count }));
+    const positions = resolved.map((r) => r.event?.position);
+    if (positions.length === count && positions.every((p) => p !== undefined && isValidPosition(p))) {
+      return positions.map((p) => toPosition(p!));
+    }
+    throw new Error(`Stream ${streamId}: no positions for revisions from ${fromRevision} (EventStoreDB older than 22.6?)`);
   }
 
   async function readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

@@ -73,6 +73,8 @@ export interface AppendResult {
   nextRevision: number;
   /** Global position of the last appended event. */
   position: GlobalPosition;
+  /** Global position of each appended event, in the order given (the last is `position`). */
+  positions: GlobalPosition[];
 }
 
 export interface ReadStreamOptions {

@@ -63,6 +63,10 @@ interface StoredIdRow {
   seq_text: string;
 }
 
+function rowPosition(row: { tx_text: string; seq_text: string }): GlobalPosition {
+  return { commit: BigInt(row.tx_text), prepare: BigInt(row.seq_text) };
+}
+
 function toRecorded(row: EventRow): RecordedEvent {
   return {
     id: row.event_id,
@@ -144,10 +148,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
        returning seq::text as seq_text, tx_id::text as tx_text, revision`,
       [streamId, current, payload],
     );
-    const last = inserted.rows.reduce<(typeof inserted.rows)[number] | undefined>(
-      (max, row) => (max === undefined || row.revision > max.revision ? row : max),
-      undefined,
-    );
+    const rows = [...inserted.rows].sort((a, b) => a.revision - b.revision);
+    const last = rows[rows.length - 1];
     if (!last) throw new Error(`Stream ${streamId}: insert returned no rows`);
     // The notification is delivered at commit, waking subscribers.
     await client.query(
@@ -157,7 +159,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     );
     return {
       nextRevision: last.revision,
-      position: { commit: BigInt(last.tx_text), prepare: BigInt(last.seq_text) },
+      position: rowPosition(last),
+      positions: rows.map(rowPosition),
     };
   }
 
@@ -194,11 +197,13 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
         ].join(', ')}) but the append is not a replay of that earlier append`,
       );
     }
-    const last = byId.get(ids[ids.length - 1] ?? '');
+    const replayed = ids.map((id) => byId.get(id)!);
+    const last = replayed[replayed.length - 1];
     if (!last) throw new Error('unreachable: replay without a last event');
     return {
       nextRevision: last.revision,
-      position: { commit: BigInt(last.tx_text), prepare: BigInt(last.seq_text) },
+      position: rowPosition(last),
+      positions: replayed.map(rowPosition),
     };
   }
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { StoredDomainEvent } from '../domain/events/index.ts';
+import type { EventType, StoredDomainEvent } from '../domain/events/index.ts';
 
 export interface ProjectionContext {
   trx: Knex.Transaction;
@@ -9,9 +9,12 @@ export interface ProjectionContext {
 }
 
 /** A read model: applies events inside the projector's batch transaction. Handlers must
- * be idempotent (upserts keyed by ids) because a crashed batch is replayed. */
+ * be idempotent (upserts keyed by ids) because a crashed batch is replayed. A reactor is
+ * run the same way: its handler sends commands and keeps its own rows in the transaction. */
 export interface Projection {
   name: string;
+  /** Only events of these types are parsed and applied; every event when absent. */
+  eventTypes?: readonly EventType[];
   apply(event: StoredDomainEvent, ctx: ProjectionContext): Promise<void>;
 }
 

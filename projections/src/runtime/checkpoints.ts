@@ -30,13 +30,14 @@ export async function writeCheckpoint(trx: Knex.Transaction, name: string, posit
 }
 
 /**
- * Read-your-writes: resolves once the projector's checkpoint has passed a position. Works
- * whether the projector runs in this process or another (LISTEN, with polling behind it).
+ * Read-your-writes: resolves once a checkpoint has passed a position. Works whether the
+ * projector (or reactor) runs in this process or another (LISTEN, with polling behind it).
+ * Watches the named checkpoint by default; `waitFor` takes another name (a reactor's).
  */
 export class CheckpointWatcher {
-  private latest: GlobalPosition = START;
+  private latest = new Map<string, GlobalPosition>();
   private listener: pg.Client | null = null;
-  private waiters = new Set<{ target: GlobalPosition; resolve: (reached: boolean) => void }>();
+  private waiters = new Set<{ name: string; target: GlobalPosition; resolve: (reached: boolean) => void }>();
   private poller: NodeJS.Timeout | null = null;
 
   constructor(
@@ -56,32 +57,35 @@ export class CheckpointWatcher {
     await client.connect();
     await client.query(`LISTEN ${CHECKPOINT_CHANNEL}`);
     client.on('notification', (message) => {
-      const [name, position] = (message.payload ?? '').split(':');
-      if (name !== this.name || !position) return;
-      const [commit, prepare] = position.split('/');
-      this.advance({ commit: BigInt(commit ?? '-1'), prepare: BigInt(prepare ?? '-1') });
+      const payload = message.payload ?? '';
+      // Names may hold ':' ('reactor:…'); the position is after the last one.
+      const at = payload.lastIndexOf(':');
+      if (at < 0) return;
+      const [commit, prepare] = payload.slice(at + 1).split('/');
+      this.advance(payload.slice(0, at), { commit: BigInt(commit ?? '-1'), prepare: BigInt(prepare ?? '-1') });
     });
     this.listener = client;
     this.poller = setInterval(() => {
-      if (this.waiters.size > 0) void this.refresh().catch(() => undefined);
+      for (const name of new Set([...this.waiters].map((w) => w.name))) void this.refresh(name).catch(() => undefined);
     }, this.pollIntervalMs);
   }
 
-  current(): GlobalPosition {
-    return this.latest;
+  current(name = this.name): GlobalPosition {
+    return this.latest.get(name) ?? START;
   }
 
-  async refresh(): Promise<GlobalPosition> {
-    const position = await readCheckpoint(this.knex, this.name);
-    if (position) this.advance(position);
-    return this.latest;
+  async refresh(name = this.name): Promise<GlobalPosition> {
+    const position = await readCheckpoint(this.knex, name);
+    if (position) this.advance(name, position);
+    return this.current(name);
   }
 
   /** True when reached within the timeout, false when it ran out. */
-  waitFor(target: GlobalPosition, timeoutMs = 2000): Promise<boolean> {
-    if (comparePositions(this.latest, target) >= 0) return Promise.resolve(true);
+  waitFor(target: GlobalPosition, timeoutMs = 2000, name = this.name): Promise<boolean> {
+    if (comparePositions(this.current(name), target) >= 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const waiter = {
+        name,
         target,
         resolve: (reached: boolean) => {
           clearTimeout(timer);
@@ -91,15 +95,15 @@ export class CheckpointWatcher {
       };
       const timer = setTimeout(() => waiter.resolve(false), timeoutMs);
       this.waiters.add(waiter);
-      void this.refresh().catch(() => undefined);
+      void this.refresh(name).catch(() => undefined);
     });
   }
 
-  private advance(position: GlobalPosition): void {
-    if (comparePositions(position, this.latest) <= 0) return;
-    this.latest = position;
+  private advance(name: string, position: GlobalPosition): void {
+    if (comparePositions(position, this.current(name)) <= 0) return;
+    this.latest.set(name, position);
     for (const waiter of [...this.waiters]) {
-      if (comparePositions(position, waiter.target) >= 0) waiter.resolve(true);
+      if (waiter.name === name && comparePositions(position, waiter.target) >= 0) waiter.resolve(true);
     }
   }
 

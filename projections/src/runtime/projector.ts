@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { parseStoredEvent } from '../domain/events/index.ts';
-import { comparePositions, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
+import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import { createProjectionContext, type Projection } from '../readmodels/projection.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
+import { describeError, recordParkedEvent } from './parked.ts';
 
 export interface ProjectorLogger {
   info(obj: object, msg?: string): void;
@@ -14,14 +15,55 @@ export interface ProjectorLogger {
 const silentLogger: ProjectorLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 /**
+ * A handler's way of saying "this failed for a reason outside the event; try again later"
+ * (a write conflict that outlived its retries, a service not answering): the batch backs
+ * off and is retried, the event is never parked for it.
+ */
+export class TransientError extends Error {
+  override readonly name = 'TransientError';
+}
+
+/**
+ * Failures that say nothing about the event: the connection, the server's state, locks,
+ * a missing table or permission. SQLSTATE classes 08 connection, 25 transaction state,
+ * 28 authorization, 3D/3F catalog/schema, 40 rollback (serialization, deadlock), 42 syntax
+ * or access (a schema that is not there yet), 53 resources, 55 object state (locks),
+ * 57 operator intervention, 58 system, XX internal. Data errors (22, 23) and anything a
+ * handler throws on its own (a schema that does not parse) are the event's.
+ */
+export function isTransientFailure(error: unknown): boolean {
+  if (error instanceof TransientError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') {
+    if (/^(08|25|28|3D|3F|40|42|53|55|57|58|XX)[0-9A-Z]{3}$/.test(code)) return true;
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'].includes(code)) return true;
+  }
+  if (error instanceof Error) {
+    if (error.name === 'KnexTimeoutError') return true;
+    if (
+      /connection terminated|connection (?:is )?closed|client has encountered a connection error|cannot use a pool after/i.test(
+        error.message,
+      )
+    )
+      return true;
+  }
+  return false;
+}
+
+export interface ApplyOptions {
+  schema: string;
+  checkpointName: string;
+  projections: Projection[];
+  /** Events to pass over (a rebuild skips what the live projector parked). */
+  skip?: (event: RecordedEvent) => boolean;
+}
+
+/**
  * Applies events to a set of read models inside one PostgreSQL transaction per batch,
  * together with the checkpoint, so each event takes effect exactly once even after a crash.
+ * A handler that throws rolls the whole batch back: nothing of it is applied.
  */
-export async function applyBatch(
-  knex: Knex,
-  options: { schema: string; checkpointName: string; projections: Projection[] },
-  events: RecordedEvent[],
-): Promise<GlobalPosition | null> {
+export async function applyBatch(knex: Knex, options: ApplyOptions, events: RecordedEvent[]): Promise<GlobalPosition | null> {
   return await knex.transaction(async (trx) => {
     // Taking the checkpoint row first serialises us with any other writer of this set
     // (a rebuild's swap, a second projector that lost its lock).
@@ -30,9 +72,12 @@ export async function applyBatch(
     let last: GlobalPosition | null = null;
     for (const event of events) {
       if (comparePositions(event.position, checkpoint) <= 0) continue;
-      const parsed = parseStoredEvent(event);
-      if (parsed) {
-        for (const projection of options.projections) await projection.apply(parsed, ctx);
+      if (!options.skip?.(event)) {
+        const interested = options.projections.filter((p) => !p.eventTypes || (p.eventTypes as readonly string[]).includes(event.type));
+        const parsed = interested.length > 0 ? parseStoredEvent(event) : null;
+        if (parsed) {
+          for (const projection of interested) await projection.apply(parsed, ctx);
+        }
       }
       last = event.position;
     }
@@ -41,31 +86,69 @@ export async function applyBatch(
   });
 }
 
+/** Stores a poison event and moves the checkpoint past it, in one transaction. */
+export async function parkEvent(knex: Knex, checkpointName: string, event: RecordedEvent, error: unknown): Promise<boolean> {
+  return await knex.transaction(async (trx) => {
+    const checkpoint = (await readCheckpoint(trx, checkpointName, true)) ?? START;
+    // Applied (or parked) by another writer in the meantime: nothing to park.
+    if (comparePositions(event.position, checkpoint) <= 0) return false;
+    await recordParkedEvent(trx, checkpointName, event, error);
+    await writeCheckpoint(trx, checkpointName, event.position);
+    return true;
+  });
+}
+
+export interface RetryPolicy {
+  /** Pause after the first failure; doubles with each further one. */
+  initialDelayMs: number;
+  /** The longest pause. */
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 5000 };
+
 export interface ProjectorOptions {
   store: EventStore;
   knex: Knex;
   /** Used for the leader-election connection. */
   connectionString: string;
+  /** The read models, or a reactor's handler. */
   projections: Projection[];
   schema: string;
   checkpointName?: string;
+  /** Names it in logs: 'projector' (default) or 'reactor'. */
+  kind?: 'projector' | 'reactor';
   batchSize?: number;
   logger?: ProjectorLogger;
   /** How often a standby projector retries the leader lock. */
   standbyRetryMs?: number;
+  retry?: Partial<RetryPolicy>;
 }
 
 /**
  * Catch-up subscription from the stored checkpoint. Only one projector per read-model set
- * is active: a PostgreSQL advisory lock elects it, the others wait on standby.
+ * (or reactor) is active: a PostgreSQL advisory lock elects it, the others wait on standby.
+ *
+ * It never stops on its own. A failed batch rolls back and is retried with capped
+ * exponential backoff, forever, each failure logged. When the failure does not look
+ * transient and the database (and event store) answer, the batch's events are applied one
+ * by one, each in its own transaction: one that fails alone is a poison event and is parked
+ * (parked_events, with its error) while the checkpoint moves past it, so the events after
+ * it still reach the read models. A lost subscription or leader lock is re-established
+ * the same way.
  */
 export class Projector {
   private readonly abort = new AbortController();
   private running: Promise<void> | null = null;
   private lockClient: pg.Client | null = null;
+  private lockLost: ((error: Error) => void) | null = null;
   private lastApplied: GlobalPosition = START;
   private leader = false;
+  /** Consecutive failures: sets the next pause, cleared by a batch that goes through. */
+  private failures = 0;
   eventsApplied = 0;
+  eventsParked = 0;
+  batchFailures = 0;
 
   constructor(private readonly options: ProjectorOptions) {}
 
@@ -83,7 +166,7 @@ export class Projector {
 
   start(): void {
     this.running ??= this.run().catch((error: unknown) => {
-      if (!this.abort.signal.aborted) this.log.error({ err: error }, 'projector stopped with an error');
+      this.log.error({ err: error, checkpoint: this.checkpointName }, `${this.kind} stopped unexpectedly`);
     });
   }
 
@@ -91,81 +174,241 @@ export class Projector {
     return this.options.logger ?? silentLogger;
   }
 
+  private get kind(): string {
+    return this.options.kind ?? 'projector';
+  }
+
+  private get stopping(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  /** The pause before the next attempt after `failures` consecutive failures. */
+  private delay(failures: number): number {
+    const { initialDelayMs, maxDelayMs } = { ...DEFAULT_RETRY, ...this.options.retry };
+    return Math.min(maxDelayMs, initialDelayMs * 2 ** Math.min(Math.max(failures - 1, 0), 30));
+  }
+
   private async run(): Promise<void> {
-    await this.acquireLeadership();
-    if (this.abort.signal.aborted) return;
-    const { knex, store, schema, projections } = this.options;
-    await ensureCheckpoint(knex, this.checkpointName);
-    this.lastApplied = (await readCheckpoint(knex, this.checkpointName)) ?? START;
-    this.log.info({ checkpoint: `${this.lastApplied.commit}/${this.lastApplied.prepare}` }, 'projector started');
-    const batchSize = this.options.batchSize ?? 500;
-    const buffer: RecordedEvent[] = [];
-    const waiting: { wake: (() => void) | null } = { wake: null };
-    let subscriptionDone = false;
-    const subscription = (async () => {
+    while (!this.stopping) {
       try {
-        for await (const event of store.subscribeAll({ from: this.lastApplied, signal: this.abort.signal })) {
-          buffer.push(event);
-          waiting.wake?.();
-          // Back-pressure: let the writer drain before reading further ahead.
-          while (buffer.length >= batchSize * 4 && !this.abort.signal.aborted) await sleep(5);
-        }
-      } finally {
-        subscriptionDone = true;
-        waiting.wake?.();
+        await this.acquireLeadership();
+        if (this.stopping) break;
+        await this.follow();
+        if (this.stopping) break;
+        throw new Error('the subscription ended');
+      } catch (error) {
+        if (this.stopping) break;
+        this.failures++;
+        const retryInMs = this.delay(this.failures);
+        this.log.error(
+          { err: error, checkpoint: this.checkpointName, failures: this.failures, retryInMs },
+          `${this.kind} failed; starting over from its checkpoint after a pause`,
+        );
+        await this.releaseLeadership();
+        await sleep(retryInMs, this.abort.signal);
       }
-    })();
-    // One listener for the whole run: stopping wakes an idle wait.
-    this.abort.signal.addEventListener('abort', () => waiting.wake?.(), { once: true });
-    while (!this.abort.signal.aborted) {
-      if (buffer.length === 0) {
-        if (subscriptionDone) break;
-        await new Promise<void>((resolve) => {
-          waiting.wake = resolve;
-        });
-        waiting.wake = null;
-        continue;
-      }
-      const batch = buffer.splice(0, batchSize);
-      const last = await applyBatch(knex, { schema, checkpointName: this.checkpointName, projections }, batch);
-      if (last) this.lastApplied = last;
-      this.eventsApplied += batch.length;
     }
-    await subscription.catch((error: unknown) => {
-      if (!this.abort.signal.aborted) throw error;
-    });
+    await this.releaseLeadership();
+  }
+
+  /** Follows the log from the checkpoint until stopped; throws when the subscription or the lock is lost. */
+  private async follow(): Promise<void> {
+    const session = new AbortController();
+    const stop = () => session.abort();
+    this.abort.signal.addEventListener('abort', stop, { once: true });
+    let lost: Error | null = null;
+    this.lockLost = (error) => {
+      lost = error;
+      session.abort();
+    };
+    const { knex, store } = this.options;
+    try {
+      await ensureCheckpoint(knex, this.checkpointName);
+      this.lastApplied = (await readCheckpoint(knex, this.checkpointName)) ?? START;
+      this.log.info({ checkpoint: positionToString(this.lastApplied) }, `${this.kind} started`);
+      const batchSize = this.options.batchSize ?? 500;
+      const buffer: RecordedEvent[] = [];
+      const waiting: { wake: (() => void) | null } = { wake: null };
+      let subscriptionDone = false;
+      const subscription = (async () => {
+        try {
+          for await (const event of store.subscribeAll({ from: this.lastApplied, signal: session.signal })) {
+            buffer.push(event);
+            waiting.wake?.();
+            // Back-pressure: let the writer drain before reading further ahead.
+            while (buffer.length >= batchSize * 4 && !session.signal.aborted) await sleep(5);
+          }
+        } finally {
+          subscriptionDone = true;
+          waiting.wake?.();
+        }
+      })();
+      // One listener for the whole session: stopping wakes an idle wait.
+      session.signal.addEventListener('abort', () => waiting.wake?.(), { once: true });
+      while (!session.signal.aborted) {
+        if (buffer.length === 0) {
+          if (subscriptionDone) break;
+          await new Promise<void>((resolve) => {
+            waiting.wake = resolve;
+          });
+          waiting.wake = null;
+          continue;
+        }
+        await this.applyWithRetry(buffer.splice(0, batchSize), session.signal);
+      }
+      session.abort();
+      await subscription.catch((error: unknown) => {
+        if (!this.stopping) throw error;
+      });
+      if (lost && !this.stopping) throw lost;
+    } finally {
+      session.abort();
+      this.abort.signal.removeEventListener('abort', stop);
+      this.lockLost = null;
+    }
+  }
+
+  private async apply(events: RecordedEvent[]): Promise<void> {
+    const { knex, schema, projections } = this.options;
+    const last = await applyBatch(knex, { schema, checkpointName: this.checkpointName, projections }, events);
+    if (last) this.lastApplied = last;
+    this.eventsApplied += events.length;
+  }
+
+  /** Applies a batch, retrying until it goes through (applied, or its poison events parked) or we stop. */
+  private async applyWithRetry(batch: RecordedEvent[], signal: AbortSignal): Promise<void> {
+    for (;;) {
+      try {
+        await this.apply(batch);
+        this.failures = 0;
+        return;
+      } catch (error) {
+        if (signal.aborted) return;
+        this.batchFailures++;
+        this.failures++;
+        const transient = isTransientFailure(error) || !(await this.dependenciesAnswer());
+        this.log.error(
+          {
+            err: error,
+            checkpoint: this.checkpointName,
+            from: positionToString(batch[0]!.position),
+            to: positionToString(batch[batch.length - 1]!.position),
+            events: batch.length,
+            transient,
+          },
+          `${this.kind} batch failed and was rolled back`,
+        );
+        if (!transient && (await this.isolate(batch, signal))) {
+          this.failures = 0;
+          return;
+        }
+        if (signal.aborted) return;
+        const retryInMs = this.delay(this.failures);
+        this.log.warn(
+          { checkpoint: this.checkpointName, failures: this.failures, retryInMs },
+          `${this.kind} retries the batch after a pause`,
+        );
+        await sleep(retryInMs, signal);
+        if (signal.aborted) return;
+      }
+    }
+  }
+
+  /**
+   * Applies the events one by one, each in its own transaction; one that fails alone
+   * while the database answers is parked. False when a transient failure got in the way
+   * (the caller backs off and retries; what went through stays, behind the checkpoint).
+   */
+  private async isolate(batch: RecordedEvent[], signal: AbortSignal): Promise<boolean> {
+    for (const event of batch) {
+      if (signal.aborted) return false;
+      try {
+        await this.apply([event]);
+      } catch (error) {
+        if (signal.aborted || isTransientFailure(error) || !(await this.dependenciesAnswer())) return false;
+        try {
+          if (await parkEvent(this.options.knex, this.checkpointName, event, error)) {
+            this.eventsParked++;
+            this.lastApplied = event.position;
+            this.log.error(
+              {
+                err: error,
+                checkpoint: this.checkpointName,
+                position: positionToString(event.position),
+                eventId: event.id,
+                streamId: event.streamId,
+                type: event.type,
+                reason: describeError(error),
+              },
+              `${this.kind} parked an event it cannot handle and skipped it (see parked_events)`,
+            );
+          }
+        } catch {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Whether the database and the event store answer: a failure then belongs to the event. */
+  private async dependenciesAnswer(): Promise<boolean> {
+    try {
+      await this.options.knex.raw('SELECT 1');
+      await this.options.store.ping();
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private async acquireLeadership(): Promise<void> {
     const client = new pg.Client({ connectionString: this.options.connectionString });
-    client.on('error', (error) => this.log.error({ err: error }, 'projector lock connection failed'));
-    await client.connect();
+    client.on('error', (error) => {
+      this.log.error({ err: error }, `${this.kind} lock connection failed`);
+      this.leadershipLost(client, error);
+    });
+    client.on('end', () => this.leadershipLost(client, new Error('the leader-lock connection ended')));
     this.lockClient = client;
+    await client.connect();
     const key = `projector:${this.options.schema}:${this.checkpointName}`;
     let announced = false;
-    while (!this.abort.signal.aborted) {
+    while (!this.stopping) {
       const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [key]);
       if (rows[0]?.locked) {
         this.leader = true;
         return;
       }
-      if (!announced) this.log.info({}, 'another projector is active; waiting on standby');
+      if (!announced) this.log.info({}, `another ${this.kind} is active; waiting on standby`);
       announced = true;
       await sleep(this.options.standbyRetryMs ?? 2000, this.abort.signal);
     }
   }
 
+  /** The lock goes with its connection: stop following, so we never write as a non-leader for long. */
+  private leadershipLost(client: pg.Client, error: Error): void {
+    if (client !== this.lockClient) return;
+    this.leader = false;
+    this.lockLost?.(error);
+  }
+
+  private async releaseLeadership(): Promise<void> {
+    const client = this.lockClient;
+    this.lockClient = null;
+    this.leader = false;
+    await client?.end().catch(() => undefined);
+  }
+
   async stop(): Promise<void> {
     this.abort.abort();
     await this.running;
-    this.leader = false;
-    await this.lockClient?.end().catch(() => undefined);
-    this.lockClient = null;
+    await this.releaseLeadership();
   }
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener(
       'abort',

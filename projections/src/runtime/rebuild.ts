@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import { migrateReadModels, READ_MODEL_SCHEMA } from '../db/migrate.ts';
-import { comparePositions, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
+import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import type { Projection } from '../readmodels/projection.ts';
 import { applyBatch } from './projector.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT, readCheckpoint } from './checkpoints.ts';
+import { parkedPositions } from './parked.ts';
 
 const REBUILD_SCHEMA = 'rm_rebuild';
 const REBUILD_CHECKPOINT = 'rebuild';
@@ -48,9 +49,12 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
   await ensureCheckpoint(knex, REBUILD_CHECKPOINT);
 
   const total = store.kind === 'postgres' ? await countEventsUpTo(knex, liveAtStart) : null;
+  // What the live projector parked, the rebuild skips too: the result matches the live tables.
+  const parked = await parkedPositions(knex, MAIN_CHECKPOINT);
+  const skip = (event: RecordedEvent) => parked.has(positionToString(event.position));
   let replayed = 0;
   const apply = async (db: Knex, events: RecordedEvent[]) => {
-    await applyBatch(db, { schema: REBUILD_SCHEMA, checkpointName: REBUILD_CHECKPOINT, projections }, events);
+    await applyBatch(db, { schema: REBUILD_SCHEMA, checkpointName: REBUILD_CHECKPOINT, projections, skip }, events);
     replayed += events.length;
     options.onProgress?.({ replayed, total: total === null ? null : Math.max(total, replayed) });
   };

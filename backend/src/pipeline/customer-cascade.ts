@@ -1,0 +1,123 @@
+import type { Knex } from 'knex';
+import type { StoredDomainEvent } from '@crm/projections/domain';
+import type { Actor, EventStore, GlobalPosition } from '@crm/projections/eventstore/port';
+import type { Projection } from '@crm/projections/readmodels/projection';
+import { TransientError } from '@crm/projections/runtime/projector';
+import { addToReaction, latest } from '@crm/projections/runtime/reactions';
+import type { InstanceContext } from '../shared/commands.ts';
+import { ConflictError } from '../shared/errors.ts';
+import { CUSTOMER_CASCADE } from '../shared/reactions.ts';
+import { deleteJobOfDeletedCustomer } from './job-service.ts';
+
+const CASCADE_ACTOR: Actor = { kind: 'system', id: 'customer-cascade', displayName: 'System' };
+
+/**
+ * The customer-deletion cascade (DECISIONS.md §5) as a reactor: when a customer is deleted,
+ * each of its jobs is deleted (JobDeleted, reason 'customer-deleted', causationId = the
+ * CustomerDeleted event's id), and the reaction (how many jobs, the last append) is recorded
+ * for the DELETE request to answer with.
+ *
+ * Which live job links to which customer it keeps itself (cascade_job_customers), from the
+ * job events, in its own batch transaction: at a CustomerDeleted it knows exactly the jobs
+ * linked at that point of the log, however far the read models trail. A job linked to a
+ * customer after its deletion (a save racing the deletion) is deleted when the link arrives.
+ *
+ * Idempotent like a projection: a batch interrupted after some appends is replayed from the
+ * checkpoint, and a job that deletion already deleted only counts (deleteJobOfDeletedCustomer).
+ */
+export function customerCascadeReactor(deps: { store: EventStore; now: () => Date }): Projection {
+  const deleteJobs = async (
+    trx: Knex.Transaction,
+    deletion: { eventId: string; instanceId: string; actor: Actor; correlationId: string },
+    jobIds: string[],
+  ): Promise<void> => {
+    const ctx: InstanceContext & { causationId: string } = {
+      instanceId: deletion.instanceId,
+      actor: deletion.actor,
+      correlationId: deletion.correlationId,
+      causationId: deletion.eventId,
+      now: deps.now(),
+    };
+    let affected = 0;
+    let last: GlobalPosition | null = null;
+    for (const jobId of jobIds) {
+      try {
+        const outcome = await deleteJobOfDeletedCustomer(deps, { instanceId: deletion.instanceId, jobId }, ctx);
+        if (outcome.deleted) affected++;
+        last = latest(last, outcome.appended?.position ?? null);
+      } catch (error) {
+        // Concurrent saves outlasted the command's own retries: try the batch again later.
+        if (error instanceof ConflictError) throw new TransientError(`job ${jobId}: ${error.message}`);
+        throw error;
+      }
+      await trx('cascade_job_customers').where({ job_id: jobId }).delete();
+    }
+    await addToReaction(trx, CUSTOMER_CASCADE, deletion.eventId, affected, last);
+  };
+
+  /** Records a job's link; a link to a customer deleted already deletes the job now. */
+  const link = async (trx: Knex.Transaction, event: StoredDomainEvent, jobId: string, instanceId: string, customerId: string | null) => {
+    if (!customerId) {
+      await trx('cascade_job_customers').where({ job_id: jobId }).delete();
+      return;
+    }
+    await trx('cascade_job_customers')
+      .insert({ job_id: jobId, instance_id: instanceId, customer_id: customerId })
+      .onConflict('job_id')
+      .merge(['instance_id', 'customer_id']);
+    const deleted = (await trx('cascade_deleted_customers').where({ customer_id: customerId, instance_id: instanceId }).first()) as
+      { deletion_event_id: string } | undefined;
+    if (deleted) {
+      await deleteJobs(
+        trx,
+        { eventId: deleted.deletion_event_id, instanceId, actor: CASCADE_ACTOR, correlationId: event.metadata.correlationId },
+        [jobId],
+      );
+    }
+  };
+
+  return {
+    name: 'customer-cascade',
+    eventTypes: ['JobCreated', 'JobUpdated', 'JobDeleted', 'CustomerDeleted'],
+    async apply(event, { trx }) {
+      switch (event.type) {
+        case 'JobCreated': {
+          const { jobId, instanceId, customerId } = event.data;
+          await link(trx, event, jobId, instanceId, customerId);
+          return;
+        }
+        case 'JobUpdated': {
+          const { jobId, changes } = event.data;
+          const change = changes.find((c) => c.field === 'customerId');
+          const instanceId = event.metadata.instanceId;
+          if (change && instanceId) await link(trx, event, jobId, instanceId, typeof change.newValue === 'string' ? change.newValue : null);
+          return;
+        }
+        case 'JobDeleted':
+          await trx('cascade_job_customers').where({ job_id: event.data.jobId }).delete();
+          return;
+        case 'CustomerDeleted': {
+          const { customerId } = event.data;
+          const instanceId = event.metadata.instanceId;
+          if (!instanceId) throw new Error('CustomerDeleted without an instance in its metadata');
+          await trx('cascade_deleted_customers')
+            .insert({ customer_id: customerId, instance_id: instanceId, deletion_event_id: event.id })
+            .onConflict('customer_id')
+            .ignore();
+          const jobIds = (await trx('cascade_job_customers')
+            .where({ customer_id: customerId, instance_id: instanceId })
+            .orderBy('job_id')
+            .pluck('job_id')) as string[];
+          await deleteJobs(
+            trx,
+            { eventId: event.id, instanceId, actor: event.metadata.actor, correlationId: event.metadata.correlationId },
+            jobIds,
+          );
+          return;
+        }
+        default:
+          return;
+      }
+    },
+  };
+}
