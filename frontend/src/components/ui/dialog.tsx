@@ -34,8 +34,21 @@ export function DialogHeader({ className, ...props }: HTMLAttributes<HTMLDivElem
   return <div className={cn('flex flex-col gap-1.5 pr-8', className)} {...props} />;
 }
 
-export function DialogFooter({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
-  return <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />;
+/**
+ * The dialog's buttons. `sticky` keeps them in view at the bottom of a long dialog that
+ * scrolls (its negative offsets cancel DialogContent's padding, so it sits flush).
+ */
+export function DialogFooter({ className, sticky = false, ...props }: HTMLAttributes<HTMLDivElement> & { sticky?: boolean }) {
+  return (
+    <div
+      className={cn(
+        'flex flex-col-reverse gap-2 sm:flex-row sm:justify-end',
+        sticky && 'sticky -bottom-5 z-10 -mx-5 -mb-5 border-t bg-card px-5 py-3 sm:-bottom-6 sm:-mx-6 sm:-mb-6 sm:px-6',
+        className,
+      )}
+      {...props}
+    />
+  );
 }
 
 export function DialogTitle({ className, ...props }: ComponentProps<typeof DialogPrimitive.Title>) {

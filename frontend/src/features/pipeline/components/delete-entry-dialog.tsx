@@ -6,9 +6,13 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 
 export const DELETE_ENTRY_FAILED = 'Failed to delete entry';
 
-/** The text of the Confirm Delete dialog (spec §5). */
-export function deleteEntryQuestion(name: string): string {
-  return `Are you sure you want to delete this entry for ${name}? This action cannot be undone.`;
+/**
+ * The text of the Confirm Delete dialog (spec §5): "this entry for {name}", or the entry by
+ * its number when it has no name ("for Entry #1" reads wrong).
+ */
+export function deleteEntryQuestion(job: { id: string; name: string; jobNumber: string }): string {
+  const which = job.name.trim() ? `this entry for ${job.name.trim()}` : jobLabel(job);
+  return `Are you sure you want to delete ${which}? This action cannot be undone.`;
 }
 
 /** Confirm Delete, then DELETE the job; `onDeleted` runs once it is gone. */
@@ -34,7 +38,6 @@ export function DeleteEntryDialog({
         onDeleted?.();
       },
       onError: (error) => {
-        console.error('Delete entry failed', error);
         toast({ title: DELETE_ENTRY_FAILED, description: errorMessage(error, DELETE_ENTRY_FAILED), variant: 'destructive' });
       },
     });
@@ -45,7 +48,7 @@ export function DeleteEntryDialog({
       open={open}
       onOpenChange={onOpenChange}
       title="Confirm Delete"
-      description={deleteEntryQuestion(jobLabel(job))}
+      description={deleteEntryQuestion(job)}
       confirmLabel={deleteJob.isPending ? 'Deleting...' : 'Delete'}
       pending={deleteJob.isPending}
       onConfirm={handleConfirm}

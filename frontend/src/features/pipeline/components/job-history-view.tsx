@@ -1,6 +1,7 @@
 import { Alert } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
+import { useCustomerNames } from '../api/get-customer-names';
 import { useJobHistory } from '../api/get-job-history';
 import type { JobHistoryRow } from '../types/job-schema';
 import { formatDateTime } from '../utils/date-time';
@@ -20,6 +21,12 @@ export function JobHistoryView({
   onOpenVersion: (row: JobHistoryRow) => void;
 }) {
   const history = useJobHistory(instance, jobId);
+  const linkedIds = (history.data ?? []).flatMap((row) =>
+    row.changes
+      .filter((c) => c.field === 'customerId')
+      .flatMap((c) => [c.oldValue, c.newValue].filter((v): v is string => typeof v === 'string' && v !== '')),
+  );
+  const customerNames = useCustomerNames(instance, linkedIds);
 
   if (history.isPending) return <Spinner label="Loading history..." className="py-6" />;
   if (history.isError) return <Alert>{errorMessage(history.error, 'Failed to load history')}</Alert>;
@@ -44,8 +51,8 @@ export function JobHistoryView({
             {row.changes.length > 0 ? (
               <ul className="grid gap-1">
                 {row.changes.map((change) => {
-                  const before = formatHistoryValue(change.field, change.oldValue);
-                  const after = formatHistoryValue(change.field, change.newValue);
+                  const before = formatHistoryValue(change.field, change.oldValue, customerNames);
+                  const after = formatHistoryValue(change.field, change.newValue, customerNames);
                   const showBefore = !(row.action === 'created' && before === EMPTY_VALUE);
                   return (
                     <li key={change.field} className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-2 text-xs sm:text-sm">

@@ -28,19 +28,24 @@ function rows(job: JobView): Array<[string, ReactNode]> {
   ];
 }
 
-/** Time travel (DECISIONS.md §4): the whole job as it was at `asOf`, read-only. */
-export function JobSnapshotView({ instance, jobId, asOf }: { instance: string; jobId: string; asOf: string }) {
-  const snapshot = useJobAsOf(instance, jobId, asOf);
-  if (snapshot.isPending) return <Spinner label="Loading this version..." className="py-6" />;
-  if (snapshot.isError) return <Alert>{errorMessage(snapshot.error, 'Failed to load this version')}</Alert>;
+/** A job's fields, read-only: a past version, or the job for someone who may not change it. */
+export function JobFieldList({ job, label }: { job: JobView; label: string }) {
   return (
-    <dl aria-label="Entry as it was" className="grid gap-x-6 gap-y-3 rounded-lg border bg-muted/30 p-4 text-sm sm:grid-cols-2">
-      {rows(snapshot.data).map(([label, value]) => (
-        <div key={label} className={label === 'Notes' ? 'grid gap-0.5 sm:col-span-2' : 'grid gap-0.5'}>
-          <dt className="text-xs font-medium text-muted-foreground">{label}</dt>
+    <dl aria-label={label} className="grid gap-x-6 gap-y-3 rounded-lg border bg-muted/30 p-4 text-sm sm:grid-cols-2">
+      {rows(job).map(([name, value]) => (
+        <div key={name} className={name === 'Notes' ? 'grid gap-0.5 sm:col-span-2' : 'grid gap-0.5'}>
+          <dt className="text-xs font-medium text-muted-foreground">{name}</dt>
           <dd className="min-h-5 break-words whitespace-pre-wrap">{value || <span className="text-muted-foreground">—</span>}</dd>
         </div>
       ))}
     </dl>
   );
+}
+
+/** Time travel (DECISIONS.md §4): the whole job as it was at `asOf`, read-only. */
+export function JobSnapshotView({ instance, jobId, asOf }: { instance: string; jobId: string; asOf: string }) {
+  const snapshot = useJobAsOf(instance, jobId, asOf);
+  if (snapshot.isPending) return <Spinner label="Loading this version..." className="py-6" />;
+  if (snapshot.isError) return <Alert>{errorMessage(snapshot.error, 'Failed to load this version')}</Alert>;
+  return <JobFieldList job={snapshot.data} label="Entry as it was" />;
 }

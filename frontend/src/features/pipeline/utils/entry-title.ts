@@ -8,7 +8,10 @@ export function jobLabel(job: NamedJob): string {
   return job.name.trim() || `Entry #${job.jobNumber.trim() || job.id}`;
 }
 
-/** The entry dialog's title (spec §2): 'Add New Entry', or 'Edit {name or Entry #number}'. */
-export function entryDialogTitle(job: NamedJob | null): string {
-  return job ? `Edit ${jobLabel(job)}` : 'Add New Entry';
+/**
+ * The entry dialog's title (spec §2): 'Add New Entry', or 'Edit {name or Entry #number}';
+ * 'View …' for someone who may not change it.
+ */
+export function entryDialogTitle(job: NamedJob | null, readOnly = false): string {
+  return job ? `${readOnly ? 'View' : 'Edit'} ${jobLabel(job)}` : 'Add New Entry';
 }

@@ -23,8 +23,15 @@ export function historyFieldLabel(field: string): string {
 /** Shown for a value that was (or became) empty. */
 export const EMPTY_VALUE = '(empty)';
 
-/** A field's old or new value in words: phones grouped, quotes in dollars, times local. */
-export function formatHistoryValue(field: string, value: string | number | boolean | null): string {
+/**
+ * A field's old or new value in words: phones grouped, quotes in dollars, times local, a
+ * linked customer by name (`customerNames`, by id; one that is gone says so).
+ */
+export function formatHistoryValue(
+  field: string,
+  value: string | number | boolean | null,
+  customerNames: ReadonlyMap<string, string | null> = new Map(),
+): string {
   if (value === null || value === '') return EMPTY_VALUE;
   switch (field) {
     case 'phone':
@@ -35,8 +42,11 @@ export function formatHistoryValue(field: string, value: string | number | boole
       return formatDateTime(String(value));
     case 'duration':
       return formatDuration(Number(value)) || String(value);
-    case 'customerId':
-      return 'Linked customer';
+    case 'customerId': {
+      const name = customerNames.get(String(value));
+      if (name === undefined) return 'Linked customer';
+      return name === null ? 'A customer since deleted' : name || 'A customer without a name';
+    }
     default:
       return String(value);
   }
