@@ -130,8 +130,8 @@ describe('deactivating an instance', () => {
     expect(off.body).toMatchObject({ id: instanceId, isActive: false });
     expect((await staff.get('/api/user/current')).status).toBe(401);
     const refused = await signIn(new ApiClient(server.url));
-    expect(refused.status).toBe(401);
-    expect(refused.body.message).toBe('Invalid username or PIN');
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('This CRM is closed. Contact your provider.');
     // Asking again changes nothing and records nothing.
     expect((await superAdmin.patch(`/api/crm-instances/${instanceId}`, { isActive: false })).body.isActive).toBe(false);
 
