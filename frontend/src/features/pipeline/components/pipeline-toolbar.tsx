@@ -3,7 +3,6 @@ import { Button } from '@/components/ui/button';
 import { SearchIcon } from '@/components/ui/icons';
 import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { cn } from '@/lib/cn';
 
 /** The sort select's choices (the Maven variant's, DECISIONS.md §1). */
 export const SORT_OPTIONS: ReadonlyArray<{ value: JobSort; label: string }> = [
@@ -77,28 +76,8 @@ export function PipelineToolbar({ filters, onChange }: { filters: PipelineFilter
           </Select>
         </div>
       </div>
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <div role="group" aria-label="Sort" className="inline-flex rounded-md border bg-muted/40 p-0.5">
-          {(
-            [
-              ['stage', 'Sort by Stage'],
-              ['newest', 'Sort by Date'],
-            ] as const
-          ).map(([sort, label]) => (
-            <button
-              key={sort}
-              type="button"
-              aria-pressed={filters.sort === sort}
-              onClick={() => set({ sort })}
-              className={cn(
-                'rounded px-3 py-1.5 text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-                filters.sort === sort ? 'bg-background text-foreground shadow-sm' : 'text-muted-foreground hover:text-foreground',
-              )}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
+      {/* One sort control (the select above); the canceled toggle sits on its own. */}
+      <div className="flex flex-wrap items-center justify-end gap-2">
         <Button
           variant={filters.showCanceled ? 'secondary' : 'outline'}
           size="sm"
