@@ -5,8 +5,18 @@ import { pathToFileURL } from 'node:url';
 
 const entries = ['main', 'projector-main', 'rebuild-main', 'bench', 'bench-screens', 'seed-main'];
 
+// The benchmark's other processes (npm run bench): load generator, baseline server, append contestant.
+const benchEntries = {
+  'bench-load': 'bench/load-generator',
+  'bench-baseline': 'bench/baseline-server',
+  'bench-append': 'bench/append-worker',
+};
+
 export const serverBuildOptions = {
-  entryPoints: Object.fromEntries(entries.map((name) => [name, `backend/src/${name}.ts`])),
+  entryPoints: {
+    ...Object.fromEntries(entries.map((name) => [name, `backend/src/${name}.ts`])),
+    ...Object.fromEntries(Object.entries(benchEntries).map(([name, file]) => [name, `backend/src/${file}.ts`])),
+  },
   outdir: 'backend/dist',
   bundle: true,
   platform: 'node',

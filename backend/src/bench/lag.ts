@@ -1,0 +1,64 @@
+import { comparePositions, type GlobalPosition } from '@crm/projections/eventstore/port';
+import { CHECKPOINT_CHANNEL, MAIN_CHECKPOINT } from '@crm/projections/runtime/checkpoints';
+import pg from 'pg';
+
+/**
+ * Projection lag as a reader sees it: for every event appended in a time window, the time
+ * from its append (its recorded_at, taken inside the appending transaction) until the main
+ * projector's checkpoint passed it (the checkpoint's NOTIFY, sent at the batch's commit,
+ * received here). Both clocks are this machine's when PostgreSQL runs here.
+ */
+export class CheckpointLog {
+  private readonly passes: Array<{ position: GlobalPosition; at: number }> = [];
+
+  private constructor(private readonly client: pg.Client) {}
+
+  static async start(url: string): Promise<CheckpointLog> {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const log = new CheckpointLog(client);
+    client.on('notification', (message) => {
+      const at = performance.timeOrigin + performance.now();
+      const payload = message.payload ?? '';
+      const colon = payload.lastIndexOf(':');
+      if (colon < 0 || payload.slice(0, colon) !== MAIN_CHECKPOINT) return;
+      const [commit, prepare] = payload.slice(colon + 1).split('/');
+      if (commit === undefined || prepare === undefined) return;
+      log.passes.push({ position: { commit: BigInt(commit), prepare: BigInt(prepare) }, at });
+    });
+    await client.query(`LISTEN ${CHECKPOINT_CHANNEL}`);
+    return log;
+  }
+
+  /** The lag of each event appended in [from, to); events not yet passed are counted apart. */
+  async lagsOfEventsBetween(pool: pg.Pool, from: Date, to: Date): Promise<{ lagsMs: number[]; unprojected: number }> {
+    const { rows } = await pool.query<{ tx: string; seq: string; ms: string }>(
+      `SELECT tx_id::text AS tx, seq::text AS seq, (extract(epoch FROM recorded_at) * 1000)::text AS ms
+         FROM events WHERE recorded_at >= $1 AND recorded_at < $2 ORDER BY tx_id, seq`,
+      [from, to],
+    );
+    const lagsMs: number[] = [];
+    let unprojected = 0;
+    let p = 0;
+    for (const row of rows) {
+      const position = { commit: BigInt(row.tx), prepare: BigInt(row.seq) };
+      while (p < this.passes.length && comparePositions(this.passes[p]!.position, position) < 0) p++;
+      const pass = this.passes[p];
+      if (!pass) {
+        unprojected++;
+        continue;
+      }
+      lagsMs.push(Math.max(0, pass.at - Number(row.ms)));
+    }
+    return { lagsMs, unprojected };
+  }
+
+  async stop(): Promise<void> {
+    await this.client.end().catch(() => undefined);
+  }
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}

@@ -1,0 +1,74 @@
+/**
+ * Sizes and durations of `npm run bench` (full) and `npm run bench -- --quick` (small: it
+ * runs in CI to show the benchmark works, and its figures mean little). Environment
+ * variables override single values; `--skip=append,reads,commands,lag,rebuild,frontend`
+ * leaves phases out while working on one.
+ */
+export interface BenchOptions {
+  quick: boolean;
+  /** Customers and jobs of the one large instance. */
+  customers: number;
+  jobs: number;
+  /** The other instances, each with this many customers and as many jobs. */
+  otherInstances: number;
+  otherRows: number;
+  /** Seconds per autocannon run. */
+  duration: number;
+  /** Milliseconds per append scenario. */
+  appendMs: number;
+  appenders: number[];
+  commandConnections: number[];
+  readConnections: number;
+  lagRate: number;
+  lagSeconds: number;
+  skip: Set<string>;
+}
+
+export const PHASES = ['append', 'reads', 'commands', 'lag', 'rebuild', 'frontend'] as const;
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) {
+    console.error(`${name} must be a non-negative number`);
+    process.exit(2);
+  }
+  return value;
+}
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const unknown = argv.filter((arg) => arg !== '--quick' && !arg.startsWith('--skip='));
+  if (unknown.length > 0) {
+    console.error(`Unknown argument ${unknown.join(' ')}; use --quick and --skip=${PHASES.join(',')}`);
+    process.exit(2);
+  }
+  const quick = argv.includes('--quick');
+  const skip = new Set(
+    argv
+      .filter((arg) => arg.startsWith('--skip='))
+      .flatMap((arg) => arg.slice('--skip='.length).split(','))
+      .filter(Boolean),
+  );
+  for (const phase of skip) {
+    if (!(PHASES as readonly string[]).includes(phase)) {
+      console.error(`--skip: unknown phase "${phase}"; phases: ${PHASES.join(', ')}`);
+      process.exit(2);
+    }
+  }
+  return {
+    quick,
+    customers: envNumber('BENCH_CUSTOMERS', quick ? 2000 : 100_000),
+    jobs: envNumber('BENCH_JOBS', quick ? 2000 : 100_000),
+    otherInstances: envNumber('BENCH_OTHER_INSTANCES', 10),
+    otherRows: envNumber('BENCH_OTHER_ROWS', quick ? 100 : 1000),
+    duration: envNumber('BENCH_DURATION', quick ? 1 : 10),
+    appendMs: envNumber('BENCH_APPEND_MS', quick ? 500 : 5000),
+    appenders: [1, 8, 32],
+    commandConnections: [1, 8, 32],
+    readConnections: envNumber('BENCH_READ_CONNECTIONS', 8),
+    lagRate: envNumber('BENCH_LAG_RATE', 300),
+    lagSeconds: envNumber('BENCH_LAG_SECONDS', quick ? 3 : 30),
+    skip,
+  };
+}

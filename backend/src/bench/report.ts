@@ -1,0 +1,90 @@
+/**
+ * The benchmark's figures: each with its baseline (measured in the same run), the ratio,
+ * the target and whether it was met. It reports; it never fails a run on a figure.
+ */
+
+export type Target =
+  /** value / baseline at least this */
+  | { ratioAtLeast: number }
+  /** value at most this */
+  | { atMost: number }
+  /** value at least this */
+  | { atLeast: number };
+
+export interface Figure {
+  section: string;
+  name: string;
+  value: number | null;
+  unit: string;
+  baseline?: number | null;
+  baselineName?: string;
+  target?: Target;
+  /** What else the reader should know (errors, achieved rate…). */
+  note?: string;
+}
+
+export interface EvaluatedFigure extends Figure {
+  ratio: number | null;
+  targetText: string | null;
+  met: boolean | null;
+}
+
+function targetText(target: Target | undefined, unit: string): string | null {
+  if (!target) return null;
+  if ('ratioAtLeast' in target) return `≥ ${target.ratioAtLeast.toFixed(2)}×`;
+  if ('atMost' in target) return `≤ ${format(target.atMost)} ${unit}`;
+  return `≥ ${format(target.atLeast)} ${unit}`;
+}
+
+export function evaluate(figure: Figure): EvaluatedFigure {
+  const { value, baseline, target } = figure;
+  const ratio = value !== null && baseline ? value / baseline : null;
+  let met: boolean | null = null;
+  if (target && value !== null && Number.isFinite(value)) {
+    if ('ratioAtLeast' in target) met = ratio === null ? null : ratio >= target.ratioAtLeast;
+    else if ('atMost' in target) met = value <= target.atMost;
+    else met = value >= target.atLeast;
+  }
+  return { ...figure, ratio, targetText: targetText(target, figure.unit), met };
+}
+
+export function format(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '–';
+  const digits = Math.abs(n) >= 100 ? 0 : Math.abs(n) >= 10 ? 1 : 2;
+  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+}
+
+const withUnit = (n: number | null | undefined, unit: string) => (n === null || n === undefined ? '–' : `${format(n)} ${unit}`);
+
+/** A plain-text table, one section after another. */
+export function renderTable(figures: EvaluatedFigure[]): string {
+  const header = ['figure', 'value', 'baseline', 'ratio', 'target', 'result'];
+  const rows = figures.map((f) => [
+    `${f.section}: ${f.name}`,
+    withUnit(f.value, f.unit),
+    f.baseline === undefined ? '' : withUnit(f.baseline, f.unit),
+    f.ratio === null ? '' : `${f.ratio.toFixed(2)}×`,
+    f.targetText ?? '',
+    f.met === null ? (f.targetText ? 'n/a' : '') : f.met ? 'met' : 'MISSED',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** The same table in Markdown (for the README). */
+export function renderMarkdown(figures: EvaluatedFigure[]): string {
+  const lines = ['| figure | value | baseline | ratio | target | result |', '|---|---:|---:|---:|---:|---|'];
+  for (const f of figures) {
+    lines.push(
+      `| ${f.section}: ${f.name} | ${withUnit(f.value, f.unit)} | ${f.baseline === undefined ? '' : withUnit(f.baseline, f.unit)} | ${
+        f.ratio === null ? '' : `${f.ratio.toFixed(2)}×`
+      } | ${f.targetText ?? ''} | ${f.met === null ? (f.targetText ? 'n/a' : '') : f.met ? 'met' : '**missed**'} |`,
+    );
+  }
+  return lines.join('\n');
+}
