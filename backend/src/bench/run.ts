@@ -70,6 +70,28 @@ export async function runBench(domain: SeedDomain, options: BenchOptions, repoRo
   let baseline: BaselineServer | null = null;
   let load: LoadGenerator | null = null;
   let rssTimer: NodeJS.Timeout | null = null;
+  let cleaning: Promise<void> | null = null;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      if (rssTimer) clearInterval(rssTimer);
+      await load?.stop().catch(() => undefined);
+      await baseline?.stop().catch(() => undefined);
+      await api?.stop().catch(() => undefined);
+      await pool?.end().catch(() => undefined);
+      if (admin) {
+        await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+        await admin.end().catch(() => undefined);
+      }
+      await cluster?.stop().catch(() => undefined);
+      rmSync(work, { recursive: true, force: true });
+    })());
+  // Ctrl+C: stop the servers and the database, and leave no data behind.
+  const interrupted = (signal: NodeJS.Signals) => {
+    log(`\n${signal}: stopping the benchmark...`);
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     log(external ? 'Using the PostgreSQL server of DATABASE_URL (a new database on it).' : 'Starting an embedded PostgreSQL...');
     cluster = external ? null : await startEmbeddedPostgres({ dataDir: path.join(work, 'pg'), persistent: false });
@@ -175,17 +197,7 @@ export async function runBench(domain: SeedDomain, options: BenchOptions, repoRo
     );
     console.log(`Written to ${path.relative(process.cwd(), file) || file}`);
   } finally {
-    if (rssTimer) clearInterval(rssTimer);
-    await load?.stop().catch(() => undefined);
-    await baseline?.stop().catch(() => undefined);
-    await api?.stop().catch(() => undefined);
-    await pool?.end().catch(() => undefined);
-    if (admin) {
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
-      await admin.end().catch(() => undefined);
-    }
-    await cluster?.stop();
-    rmSync(work, { recursive: true, force: true });
+    await cleanup();
   }
 }
 
