@@ -169,6 +169,20 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
       expect(await store().readStream(s, { upTo: new Date() })).toHaveLength(3);
     });
 
+    test("readStream upTo an event's own recordedAt includes it: the time it reports is the time it is read by", async () => {
+      const s = streamId('upto-own');
+      await store().append(s, [event()], { expectedRevision: 'no_stream' });
+      await sleep(5);
+      await store().append(s, [event()], { expectedRevision: 0 });
+      const [first, second] = await store().readStream(s);
+      expect(first!.recordedAt).toBeInstanceOf(Date);
+      expect(second!.recordedAt.getTime()).toBeGreaterThan(first!.recordedAt.getTime());
+
+      expect((await store().readStream(s, { upTo: first!.recordedAt })).map((e) => e.id)).toEqual([first!.id]);
+      expect((await store().readStream(s, { upTo: new Date(first!.recordedAt.getTime() - 1) })).map((e) => e.id)).toEqual([]);
+      expect((await store().readStream(s, { upTo: second!.recordedAt })).map((e) => e.id)).toEqual([first!.id, second!.id]);
+    });
+
     test('readAll from START delivers everything in order; from a checkpoint only later events', async () => {
       const { streams, ids } = await interleavedAppends(store());
       const all = await readAllUntil(store(), START, streams, ids.length);

@@ -212,10 +212,11 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     const result =
       upTo === undefined
         ? await pool.query<EventRow>(`select ${COLUMNS} from events where stream_id = $1 order by revision`, [streamId])
-        : await pool.query<EventRow>(`select ${COLUMNS} from events where stream_id = $1 and recorded_at <= $2 order by revision`, [
-            streamId,
-            upTo,
-          ]);
+        : // Compared at the millisecond an event reports as its recordedAt (the column keeps microseconds).
+          await pool.query<EventRow>(
+            `select ${COLUMNS} from events where stream_id = $1 and date_trunc('milliseconds', recorded_at) <= $2 order by revision`,
+            [streamId, upTo],
+          );
     return result.rows.map(toRecorded);
   }
 
