@@ -1,11 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-
-// The product version is the root package's version (shown in the header).
-const rootPackage = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
 const proxy = {
@@ -18,9 +14,6 @@ export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
-  },
-  define: {
-    __APP_VERSION__: JSON.stringify(rootPackage.version),
   },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
   BOARD_STAGES,
-  calendarKindOf,
   formatPhone,
   formatPhoneAsTyped,
   formatQuote,
@@ -72,13 +71,8 @@ describe('job types', () => {
     expect(normalizeJobType(input)).toBe(type);
   });
 
-  test('unknown types are none; the calendar colours group them', () => {
+  test('unknown types are none', () => {
     expect(normalizeJobType('Teleport')).toBeNull();
-    expect(calendarKindOf('Floating Shop')).toBe('in-shop');
-    expect(calendarKindOf('Floating Mobile')).toBe('mobile');
-    expect(calendarKindOf('Pickup')).toBe('pickup');
-    expect(calendarKindOf('Delivery')).toBe('delivery');
-    expect(calendarKindOf('')).toBe('other');
   });
 });
 

@@ -20,8 +20,6 @@ import { subdomainStream } from './instance-decider.ts';
 import { createInstance, findInstanceBySubdomain, listInstances, recordInstance, setInstanceActive } from './instances.ts';
 import { currentSuperAdmin, signInSuperAdmin } from './super-admin.ts';
 
-export const APP_VERSION = process.env.npm_package_version ?? '1.0.0';
-
 export function commandContext(ctx: ApiContext, deps: AppDeps, instanceId: string | null): CommandContext {
   const principal = ctx.state.principal;
   return {

@@ -77,26 +77,6 @@ export function normalizeJobType(value: string): JobType | null {
   return JOB_TYPE_BY_KEY.get(vocabularyKey(value)) ?? null;
 }
 
-/** The calendar's colour groups (spec §5: mobile blue, in-shop green, pickup orange, delivery purple, grey for none). */
-export type CalendarKind = 'in-shop' | 'mobile' | 'pickup' | 'delivery' | 'other';
-
-export function calendarKindOf(jobType: string): CalendarKind {
-  switch (normalizeJobType(jobType)) {
-    case 'In Shop':
-    case 'Floating Shop':
-      return 'in-shop';
-    case 'Mobile':
-    case 'Floating Mobile':
-      return 'mobile';
-    case 'Pickup':
-      return 'pickup';
-    case 'Delivery':
-      return 'delivery';
-    default:
-      return 'other';
-  }
-}
-
 /** Calendar-created appointments without a type are in-shop (spec §9). */
 export const DEFAULT_CALENDAR_JOB_TYPE: JobType = 'In Shop';
 /** An appointment without a duration lasts this long on the calendar (spec §9). */

@@ -22,12 +22,6 @@ export function positionToString(p: GlobalPosition): string {
   return `${p.commit}/${p.prepare}`;
 }
 
-export function positionFromString(s: string): GlobalPosition {
-  const [commit, prepare] = s.split('/');
-  if (commit === undefined || prepare === undefined) throw new Error(`Bad position "${s}"`);
-  return { commit: BigInt(commit), prepare: BigInt(prepare) };
-}
-
 export type ActorKind = 'superadmin' | 'user' | 'system';
 
 export interface Actor {

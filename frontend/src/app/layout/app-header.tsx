@@ -1,5 +1,6 @@
 import { useNavigation } from 'react-router-dom';
 import { ThemeToggle } from '@/components/theme-toggle';
+import { useAppInfo } from '@/features/app-info/api/get-app-info';
 import { CarIcon } from '@/components/ui/icons';
 import { PRODUCT_NAME } from '@/lib/use-page-title';
 import { InstanceHeaderBar } from './instance-header-bar';
@@ -8,6 +9,7 @@ import { useInstanceShellRoute } from './instance-shell-route';
 export function AppHeader() {
   const navigation = useNavigation();
   const instanceRoute = useInstanceShellRoute();
+  const appInfo = useAppInfo();
   return (
     <header className="sticky top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
       <div className="mx-auto flex w-full max-w-6xl flex-wrap items-center justify-between gap-x-2 px-4 sm:px-6 md:flex-nowrap sm:gap-x-3">
@@ -19,7 +21,10 @@ export function AppHeader() {
             <CarIcon />
           </span>
           <span className="truncate text-base font-semibold tracking-tight">{PRODUCT_NAME}</span>
-          <span className="rounded-full border px-2 py-0.5 text-xs text-muted-foreground">v{__APP_VERSION__}</span>
+          {/* The version is the server's (the root package.json's): one source for every part. */}
+          {appInfo.data?.version ? (
+            <span className="rounded-full border px-2 py-0.5 text-xs text-muted-foreground">v{appInfo.data.version}</span>
+          ) : null}
         </p>
         {instanceRoute ? (
           <InstanceHeaderBar route={instanceRoute} />
