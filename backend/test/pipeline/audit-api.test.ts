@@ -130,8 +130,14 @@ describe('audit log', () => {
   });
 
   test.each([
-    ['?from=yesterday', 'from must be an ISO date or date and time, e.g. 2025-03-01T09:00:00Z'],
-    ['?to=2025-13-45', 'to must be an ISO date or date and time, e.g. 2025-03-01T09:00:00Z'],
+    [
+      '?from=yesterday',
+      'from must be a date (2025-01-31, a day in UTC) or an ISO 8601 date and time with a time zone offset, e.g. 2025-01-31T14:00:00Z or 2025-01-31T16:00:00+02:00',
+    ],
+    [
+      '?to=2025-13-45',
+      'to must be a date (2025-01-31, a day in UTC) or an ISO 8601 date and time with a time zone offset, e.g. 2025-01-31T14:00:00Z or 2025-01-31T16:00:00+02:00',
+    ],
     ['?from=2025-05-02&to=2025-05-01', 'to must be after from'],
     ['?limit=0', 'limit must be a whole number from 1 to 200'],
     ['?limit=1000', 'limit must be at most 200'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ActorKind } from '../eventstore/port.ts';
-import { pageLimitQuery } from './list-query.ts';
+import { isoTimeQuery, pageLimitQuery } from './list-query.ts';
 
 /**
  * The admins' audit log and the dashboard's Recent Activity: the instance timeline the
@@ -16,8 +16,6 @@ export const AUDIT_PAGE_SIZE_MAX = 200;
 export const AUDIT_CSV_MAX_ROWS = 50_000;
 export const RECENT_ACTIVITY_COUNT = 10;
 
-const ISO_EXAMPLE = 'e.g. 2025-03-01T09:00:00Z';
-
 /** Query strings: '' means "not given"; a repeated parameter is a mistake. */
 const optionalText = (name: string, max: number) =>
   z
@@ -26,21 +24,12 @@ const optionalText = (name: string, max: number) =>
     .transform((value) => value.trim() || undefined)
     .optional();
 
+/** A range end: '' is "not given"; else the one time parser, which also takes a date alone (that day, UTC). */
 const optionalTime = (name: string) =>
-  z
-    .string({ error: `${name} must be given once` })
-    .transform((value, ctx): Date | undefined => {
-      const trimmed = value.trim();
-      if (trimmed === '') return undefined;
-      // A date alone is the start of that day (UTC).
-      const candidate = /^\d{4}-\d{2}-\d{2}$/.test(trimmed) ? `${trimmed}T00:00:00Z` : trimmed;
-      if (!z.iso.datetime({ offset: true }).safeParse(candidate).success) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be an ISO date or date and time, ${ISO_EXAMPLE}` });
-        return z.NEVER;
-      }
-      return new Date(candidate);
-    })
-    .optional();
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    isoTimeQuery(name, { dateAlone: true }).optional(),
+  );
 
 export const auditFilterQuery = z
   .object({

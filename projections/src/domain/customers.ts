@@ -237,6 +237,11 @@ export interface CustomerView {
   createdBy: string;
   lastModifiedAt: string;
   lastModifiedBy: string;
+  /**
+   * The customer's stream revision, also its ETag (`"3"`): send it back as If-Match to save
+   * only over this version. The API always gives it; a client may do without (no check).
+   */
+  revision?: number;
 }
 
 export interface CustomerPage {

@@ -7,3 +7,41 @@ export const pageLimitQuery = (max: number) =>
     .regex(/^\d+$/, `limit must be a whole number from 1 to ${max}`)
     .transform(Number)
     .pipe(z.number().int().min(1, `limit must be a whole number from 1 to ${max}`).max(max, `limit must be at most ${max}`));
+
+/** What every time parameter (`asOf`, `from`, `to`) must look like, in its 400's message. */
+export const ISO_TIME_FORMAT = 'an ISO 8601 date and time with a time zone offset, e.g. 2025-01-31T14:00:00Z or 2025-01-31T16:00:00+02:00';
+
+export interface IsoTimeOptions {
+  /** Also take a date alone (`2025-01-31`) as the start of that day in UTC (the audit log's ranges). */
+  dateAlone?: boolean;
+}
+
+/** The message a bad time parameter gets: it names the format. */
+export function isoTimeMessage(name: string, options: IsoTimeOptions = {}): string {
+  return options.dateAlone
+    ? `${name} must be a date (2025-01-31, a day in UTC) or ${ISO_TIME_FORMAT}`
+    : `${name} must be ${ISO_TIME_FORMAT}`;
+}
+
+/**
+ * The one parser of a time in a query string: an ISO 8601 date and time WITH its offset
+ * (`Z` or `±hh:mm`), so it names one instant whatever the server's zone. A time without an
+ * offset, anything else, or the parameter given twice is refused with a message that
+ * names the format. Used by time travel (`asOf`), the calendar and the audit log.
+ */
+export function isoTimeQuery(name: string, options: IsoTimeOptions = {}) {
+  const message = isoTimeMessage(name, options);
+  const typeError = (issue: { input?: unknown }) => (Array.isArray(issue.input) ? `${name} must be given once` : message);
+  return z.string({ error: typeError }).transform((value, ctx): Date => {
+    const trimmed = value.trim();
+    const candidate = options.dateAlone && /^\d{4}-\d{2}-\d{2}$/.test(trimmed) ? `${trimmed}T00:00:00Z` : trimmed;
+    if (!z.iso.datetime({ offset: true }).safeParse(candidate).success || Number.isNaN(Date.parse(candidate))) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return new Date(candidate);
+  });
+}
+
+/** `?asOf=`: time travel to one instant (absent: now). */
+export const asOfQuery = z.object({ asOf: isoTimeQuery('asOf').optional() });
