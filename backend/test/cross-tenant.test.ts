@@ -74,6 +74,7 @@ const adminUsersRows = (base: string): Record<string, Expectation> => ({
   [`POST ${base}`]: base.includes(':instance')
     ? { kind: 'scoped', body: () => ({ username: 'intruder', pin: '1111', role: 'admin' }) }
     : { kind: 'own', body: () => ({ username: 'bravouser', pin: '1111' }) },
+  [`GET ${base}/:id`]: { kind: 'scoped' },
   [`DELETE ${base}/:id`]: { kind: 'scoped' },
   [`PATCH ${base}/:id/lock`]: { kind: 'scoped', body: () => ({ isLocked: true }) },
   [`PATCH ${base}/:id/role`]: { kind: 'scoped', body: () => ({ role: 'admin' }) },

@@ -6,6 +6,7 @@ import { EMPTY_CUSTOMER_FIELDS, type CustomerFields, type EventData, type EventT
 import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
 import type { AppendResult, EventStore, ExpectedRevision } from '../src/eventstore/port.ts';
 import { projections } from '../src/readmodels/index.ts';
+import { readModelMigrations } from '../src/readmodels/migrations.ts';
 import { CheckpointWatcher } from '../src/runtime/checkpoints.ts';
 import { applyBatch, Projector } from '../src/runtime/projector.ts';
 import { rebuildReadModels } from '../src/runtime/rebuild.ts';
@@ -87,7 +88,7 @@ function customer(instanceId: string, number: number, fields: Partial<CustomerFi
 }
 
 describe('customers read model', () => {
-  test('a creation becomes a row with who and when from the metadata', async () => {
+  test('a creation becomes a row with who from the metadata and when from the event store', async () => {
     const instanceId = randomUUID();
     const jane = customer(instanceId, 1, {
       name: 'Jane Doe',
@@ -114,7 +115,11 @@ describe('customers read model', () => {
       last_modified_by: 'Alice',
       revision: 0,
     });
-    expect(row.created_at.toISOString()).toBe(at.toISOString());
+    // The time is when the store recorded the event (the clock history and time travel go by), not the metadata's.
+    const [recorded] = await store.readStream(jane.stream);
+    expect(at.getTime()).not.toBe(recorded!.recordedAt.getTime());
+    expect(row.created_at.toISOString()).toBe(recorded!.recordedAt.toISOString());
+    expect(row.last_modified_at.toISOString()).toBe(recorded!.recordedAt.toISOString());
     expect(row.search).toContain('jane doe');
     expect(row.search).toContain('5551234567');
     expect(row.search).toContain('2020 ford f-150');
@@ -143,7 +148,8 @@ describe('customers read model', () => {
       last_modified_by: 'Carol',
       revision: 1,
     });
-    expect(row.last_modified_at.toISOString()).toBe(at.toISOString());
+    const [, recorded] = await store.readStream(bob.stream);
+    expect(row.last_modified_at.toISOString()).toBe(recorded!.recordedAt.toISOString());
     expect(row.search).toContain('5552223333');
     expect(row.search).not.toContain('5550001111');
   });
@@ -311,6 +317,26 @@ describe('customer activity', () => {
         changes: [],
       },
     ]);
+  });
+});
+
+describe('recorded times for rows projected before (read-model migration)', () => {
+  test("a customer's created and last-modified times become the recorded ones; running it again changes nothing", async () => {
+    const instanceId = randomUUID();
+    const old = customer(instanceId, 1, { name: 'Old Times' });
+    await old.create({ at: new Date('2024-01-01T00:00:00.000Z') });
+    await old.update([{ field: 'notes', oldValue: '', newValue: 'x' }], 'Old Times', { at: new Date('2024-01-02T00:00:00.000Z') });
+    const [created, updated] = await store.readStream(old.stream);
+    // As a projection from before wrote it: the commands' times.
+    const table = () => knex.withSchema(READ_MODEL_SCHEMA).table('customers').where({ id: old.customerId });
+    await table().update({ created_at: '2024-01-01T00:00:00.000Z', last_modified_at: '2024-01-02T00:00:00.000Z' });
+    const migration = readModelMigrations.find((m) => m.name === '0007_recorded_times')!;
+    for (let run = 0; run < 2; run++) {
+      await migration.up(knex, READ_MODEL_SCHEMA);
+      const row = await rm('customers').where({ id: old.customerId }).first();
+      expect(row.created_at.toISOString()).toBe(created!.recordedAt.toISOString());
+      expect(row.last_modified_at.toISOString()).toBe(updated!.recordedAt.toISOString());
+    }
   });
 });
 

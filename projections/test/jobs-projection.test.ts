@@ -82,8 +82,13 @@ describe('jobs read model', () => {
     const instanceId = randomUUID();
     const jobId = randomUUID();
     const label = { jobId, jobNumber: '12', name: 'Ann Lee' };
-    await appendJob(jobId, instanceId, [{ type: 'JobCreated', data: { jobId, instanceId, ...fields } }], '2025-03-01T09:00:00.000Z');
-    await appendJob(
+    const [created] = await appendJob(
+      jobId,
+      instanceId,
+      [{ type: 'JobCreated', data: { jobId, instanceId, ...fields } }],
+      '2025-03-01T09:00:00.000Z',
+    );
+    const changed = await appendJob(
       jobId,
       instanceId,
       [
@@ -113,16 +118,28 @@ describe('jobs read model', () => {
       revision: 3,
     });
     expect(new Date(row.appointment).toISOString()).toBe('2025-03-03T14:30:00.000Z');
-    expect(new Date(row.created_at).toISOString()).toBe('2025-03-01T09:00:00.000Z');
-    expect(new Date(row.updated_at).toISOString()).toBe('2025-03-01T10:00:00.000Z');
+    // Times are the event store's (the clock history and time travel go by), not the metadata's.
+    expect(new Date(row.created_at).toISOString()).toBe(created!.recordedAt.toISOString());
+    expect(new Date(row.updated_at).toISOString()).toBe(changed.at(-1)!.recordedAt.toISOString());
     // Search text: every searchable field, the phone formatted too, the quote as digits and dollars.
     expect(row.search).toContain('555-123-4567');
     expect(row.search).toContain('$1,500');
     expect(row.search).toContain('1hgcm82633a004352');
     expect(row.search).toContain('scheduled');
 
-    const history = await rm('job_history').where({ job_id: jobId }).orderBy('revision').select('action', 'changes', 'user_display_name');
+    const history = await rm('job_history')
+      .where({ job_id: jobId })
+      .orderBy('revision')
+      .select('action', 'changes', 'user_display_name', 'occurred_at', 'recorded_at');
     expect(history.map((h) => h.action)).toEqual(['created', 'updated', 'rescheduled', 'stage-changed']);
+    // Each row keeps the command's time and the time the store recorded it (which history shows).
+    expect(history.map((h) => new Date(h.occurred_at).toISOString())).toEqual([
+      '2025-03-01T09:00:00.000Z',
+      ...Array(3).fill('2025-03-01T10:00:00.000Z'),
+    ]);
+    expect(history.map((h) => new Date(h.recorded_at).toISOString())).toEqual(
+      [created!, ...changed].map((e) => e.recordedAt.toISOString()),
+    );
     expect(history[0].changes).toContainEqual({ field: 'quote', oldValue: null, newValue: '1234' });
     expect(history[1].changes).toEqual([{ field: 'quote', oldValue: '1234', newValue: '1500' }]);
     expect(history[2].changes).toEqual([
@@ -280,6 +297,36 @@ describe('jobs read model', () => {
     } finally {
       // The row has no event behind it; the rebuild below must not meet it.
       await rm('activity').where({ event_id: eventId }).delete();
+    }
+  });
+
+  test('rows projected before recorded times get them from the events; running it again changes nothing', async () => {
+    const instanceId = randomUUID();
+    const jobId = randomUUID();
+    const label = { jobId, jobNumber: '77', name: 'Ann Lee' };
+    const [created] = await appendJob(
+      jobId,
+      instanceId,
+      [{ type: 'JobCreated', data: { jobId, instanceId, ...fields, jobNumber: '77' } }],
+      '2024-01-01T00:00:00.000Z',
+    );
+    const [updated] = await appendJob(
+      jobId,
+      instanceId,
+      [{ type: 'JobUpdated', data: { ...label, changes: [{ field: 'notes', oldValue: 'Rear axle', newValue: 'Front' }] } }],
+      '2024-01-02T00:00:00.000Z',
+    );
+    // As a projection from before wrote them: the commands' times, no recorded time in history.
+    await rm('jobs').where({ id: jobId }).update({ created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-02T00:00:00.000Z' });
+    await rm('job_history').where({ job_id: jobId }).update({ recorded_at: null });
+    const migration = readModelMigrations.find((m) => m.name === '0007_recorded_times')!;
+    for (let run = 0; run < 2; run++) {
+      await migration.up(knex, READ_MODEL_SCHEMA);
+      const row = await rm('jobs').where({ id: jobId }).first();
+      expect(new Date(row.created_at).toISOString()).toBe(created!.recordedAt.toISOString());
+      expect(new Date(row.updated_at).toISOString()).toBe(updated!.recordedAt.toISOString());
+      const history = await rm('job_history').where({ job_id: jobId }).orderBy('revision').pluck('recorded_at');
+      expect(history.map((t: Date) => t.toISOString())).toEqual([created!, updated!].map((e) => e.recordedAt.toISOString()));
     }
   });
 

@@ -31,7 +31,8 @@ export function instanceOfCustomer(events: CustomerStoredEvent[]): string | null
 export function customerHistory(events: CustomerStoredEvent[]): CustomerHistoryEntry[] {
   return events
     .map((event): CustomerHistoryEntry => {
-      const base = { id: event.id, userDisplayName: event.metadata.actor.displayName, timestamp: event.metadata.occurredAt };
+      // The recorded time: the clock time travel (`asOf`) goes by, so a row's time shows the customer right after it.
+      const base = { id: event.id, userDisplayName: event.metadata.actor.displayName, timestamp: event.recordedAt.toISOString() };
       switch (event.type) {
         case 'CustomerCreated': {
           const changes: CustomerFieldChange[] = CUSTOMER_FIELDS.filter((field) => event.data[field] !== '').map((field) => ({
@@ -60,7 +61,8 @@ export function customerHistory(events: CustomerStoredEvent[]): CustomerHistoryE
 
 /**
  * The customer as it stood right after the last of these events, phone whole; null when
- * it did not exist (not created yet, or deleted).
+ * it did not exist (not created yet, or deleted). Its times are the recorded ones, as the
+ * read model has them.
  */
 export function foldCustomer(events: CustomerStoredEvent[]): CustomerView | null {
   const state = events.reduce<CustomerState>((s, e) => customerDecider.evolve(s, e as CustomerEvent), customerDecider.initialState);
@@ -80,18 +82,10 @@ export function foldCustomer(events: CustomerStoredEvent[]): CustomerView | null
     pastAppointments: fields.pastAppointments,
     invoices: fields.invoices,
     notes: fields.notes,
-    createdAt: created.metadata.occurredAt,
+    createdAt: created.recordedAt.toISOString(),
     createdBy: created.metadata.actor.displayName,
-    lastModifiedAt: last.metadata.occurredAt,
+    lastModifiedAt: last.recordedAt.toISOString(),
     lastModifiedBy: last.metadata.actor.displayName,
+    revision: last.revision,
   };
-}
-
-/**
- * Time travel: the events that had happened by `asOf`, by the time they record as having
- * happened (the same time history shows, so a history row's timestamp shows the customer
- * right after that change).
- */
-export function customerAsOf(events: CustomerStoredEvent[], asOf: Date): CustomerView | null {
-  return foldCustomer(events.filter((e) => Date.parse(e.metadata.occurredAt) <= asOf.getTime()));
 }

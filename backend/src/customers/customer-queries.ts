@@ -28,6 +28,7 @@ interface CustomerRow {
   created_by: string;
   last_modified_at: Date;
   last_modified_by: string;
+  revision: number;
 }
 
 const COLUMNS = [
@@ -45,6 +46,7 @@ const COLUMNS = [
   'created_by',
   'last_modified_at',
   'last_modified_by',
+  'revision',
 ] as const;
 
 export type PhoneDisplay = 'full' | 'masked';
@@ -67,6 +69,7 @@ export function toCustomerView(row: CustomerRow, phone: PhoneDisplay): CustomerV
     createdBy: row.created_by,
     lastModifiedAt: new Date(row.last_modified_at).toISOString(),
     lastModifiedBy: row.last_modified_by,
+    revision: row.revision,
   };
 }
 

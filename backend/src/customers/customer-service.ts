@@ -16,18 +16,12 @@ import { settle } from '../deps.ts';
 import { parseInput } from '../http/validation.ts';
 import { executeCommand, type InstanceContext } from '../shared/commands.ts';
 import { awaitReaction, CUSTOMER_CASCADE } from '../shared/reactions.ts';
-import { AppError, ConflictError, NotFoundError } from '../shared/errors.ts';
+import { AppError, ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { reserve } from '../shared/reservations.ts';
+import { readStreamAsOf } from '../shared/time-travel.ts';
 import { customerDecider, customerNumberStream, customerStream, type CustomerCommand } from './customer-decider.ts';
-import {
-  customerAsOf,
-  customerEventsOf,
-  customerHistory,
-  foldCustomer,
-  instanceOfCustomer,
-  type CustomerStoredEvent,
-} from './customer-history.ts';
+import { customerEventsOf, customerHistory, foldCustomer, instanceOfCustomer, type CustomerStoredEvent } from './customer-history.ts';
 import { findCustomer, highestCustomerNumber } from './customer-queries.ts';
 
 export interface NewCustomerInput {
@@ -76,8 +70,16 @@ async function reserveCustomerNumber(deps: AppDeps, instanceId: string, customer
 
 // ---- commands -----------------------------------------------------------------------
 
-function runCustomerCommand(deps: AppDeps, customerId: string, command: CustomerCommand, ctx: InstanceContext) {
-  return executeCommand({ store: deps.store, streamId: customerStream(customerId), decider: customerDecider, command, ctx });
+/** `expectedRevision` (If-Match): the revision the caller saw; a different one is a conflict, not a retry. */
+function runCustomerCommand(deps: AppDeps, customerId: string, command: CustomerCommand, ctx: InstanceContext, expectedRevision?: number) {
+  return executeCommand({
+    store: deps.store,
+    streamId: customerStream(customerId),
+    decider: customerDecider,
+    command,
+    ctx,
+    expectedRevision,
+  });
 }
 
 /**
@@ -109,13 +111,35 @@ export async function addCustomer(deps: AppDeps, input: unknown, ctx: InstanceCo
   return await projectedCustomer(deps, ctx.instanceId, customerId);
 }
 
-/** Changes the fields given (others stay) and answers with the projected record. */
-export async function updateCustomer(deps: AppDeps, customerId: string, input: unknown, ctx: InstanceContext): Promise<CustomerView> {
+/**
+ * Changes the fields given (others stay) and answers with the projected record. With
+ * `expectedRevision` (If-Match) a save on a stale copy is a 409 that carries the customer
+ * as it is now; without it, each field's last save wins.
+ */
+export async function updateCustomer(
+  deps: AppDeps,
+  customerId: string,
+  input: unknown,
+  ctx: InstanceContext,
+  expectedRevision?: number,
+): Promise<CustomerView> {
   const changes = parseInput(customerChangesInput, input);
   if (!isUuid(customerId)) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
-  const result = await runCustomerCommand(deps, customerId, { type: 'UpdateCustomer', instanceId: ctx.instanceId, changes }, ctx);
+  const command: CustomerCommand = { type: 'UpdateCustomer', instanceId: ctx.instanceId, changes };
+  let result;
+  try {
+    result = await runCustomerCommand(deps, customerId, command, ctx, expectedRevision);
+  } catch (error) {
+    // Under If-Match, a customer that has moved on is the caller's conflict: answered with the customer as it is now.
+    if (expectedRevision !== undefined && error instanceof ConflictError) {
+      const current = foldCustomer(await customerStreamOf(deps.store, ctx.instanceId, customerId));
+      if (!current) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
+      if (current.revision !== expectedRevision) throw new StaleRecordError('customer', current);
+    }
+    throw error;
+  }
   await settle(deps, result.appended);
-  return await projectedCustomer(deps, ctx.instanceId, customerId);
+  return await projectedCustomer(deps, ctx.instanceId, customerId, result.revision);
 }
 
 /**
@@ -135,9 +159,14 @@ export async function deleteCustomer(deps: AppDeps, customerId: string, ctx: Ins
 
 // ---- reads --------------------------------------------------------------------------
 
-async function projectedCustomer(deps: AppDeps, instanceId: string, customerId: string): Promise<CustomerView> {
+async function projectedCustomer(
+  deps: AppDeps,
+  instanceId: string,
+  customerId: string,
+  revision: number | null = null,
+): Promise<CustomerView> {
   const projected = await findCustomer(deps.knex, instanceId, customerId);
-  if (projected) return projected;
+  if (projected && (revision === null || (projected.revision ?? -1) >= revision)) return projected;
   // The projection trails by more than read-your-writes waits for: answer from the stream.
   const events = await customerStreamOf(deps.store, instanceId, customerId);
   const folded = foldCustomer(events);
@@ -145,10 +174,15 @@ async function projectedCustomer(deps: AppDeps, instanceId: string, customerId: 
   return folded;
 }
 
-/** The customer's events, when it is (or was) a customer of this instance; otherwise none. */
-async function customerStreamOf(store: EventStore, instanceId: string, customerId: string): Promise<CustomerStoredEvent[]> {
+/** The customer's events (up to `asOf`), when it is (or was) a customer of this instance; otherwise none. */
+async function customerStreamOf(
+  store: EventStore,
+  instanceId: string,
+  customerId: string,
+  asOf: Date | null = null,
+): Promise<CustomerStoredEvent[]> {
   if (!isUuid(customerId)) return [];
-  const recorded = await store.readStream(customerStream(customerId));
+  const recorded = await readStreamAsOf(store, customerStream(customerId), asOf);
   const events = customerEventsOf(recorded.map(parseStoredEvent).filter((e): e is StoredDomainEvent => e !== null));
   return instanceOfCustomer(events) === instanceId ? events : [];
 }
@@ -159,9 +193,12 @@ export async function getCustomer(deps: AppDeps, instanceId: string, customerId:
   return customer;
 }
 
-/** The customer as it was at a moment (DECISIONS.md §4); 404 when it did not exist then. */
+/**
+ * The customer as it was at a moment (DECISIONS.md §4), by the time the event store
+ * recorded each change (the time history shows); 404 when it did not exist then.
+ */
 export async function getCustomerAsOf(deps: AppDeps, instanceId: string, customerId: string, asOf: Date): Promise<CustomerView> {
-  const customer = customerAsOf(await customerStreamOf(deps.store, instanceId, customerId), asOf);
+  const customer = foldCustomer(await customerStreamOf(deps.store, instanceId, customerId, asOf));
   if (!customer) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
   return customer;
 }

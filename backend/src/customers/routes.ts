@@ -1,6 +1,13 @@
 import { z } from 'zod';
-import { CUSTOMER_PAGE_SIZE, CUSTOMER_PAGE_SIZE_MAX, CUSTOMER_SEARCH_MAX, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/domain';
+import {
+  asOfQuery,
+  CUSTOMER_PAGE_SIZE,
+  CUSTOMER_PAGE_SIZE_MAX,
+  CUSTOMER_SEARCH_MAX,
+  RESERVED_INSTANCE_SUBDOMAIN,
+} from '@crm/projections/domain';
 import type { AppDeps } from '../deps.ts';
+import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiHandler, type ApiRouter, type RouteOptions } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { commandContext } from '../platform/index.ts';
@@ -42,14 +49,6 @@ const listQuery = z.object({
 /** The autocomplete takes `query` (the spec's name) or `q`. */
 const suggestQuery = z.object({ query: searchText('query'), q: searchText('q') });
 
-const ASOF_MESSAGE = 'asOf must be a date and time (ISO 8601), e.g. 2025-01-31T14:00:00Z';
-const recordQuery = z.object({
-  asOf: once('asOf')
-    .refine((value) => /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value)), ASOF_MESSAGE)
-    .transform((value) => new Date(value))
-    .optional(),
-});
-
 export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
   const instanceOf = (ctx: ApiContext) => userOf(ctx).instance.id;
   const idOf = (ctx: ApiContext) => ctx.params.id ?? '';
@@ -73,17 +72,19 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
   };
 
   const create: ApiHandler = async (ctx) => {
-    ctx.body = await addCustomer(deps, ctx.request.body, commandCtx(ctx));
-    ctx.status = 201;
+    sendRecord(ctx, await addCustomer(deps, ctx.request.body, commandCtx(ctx)), 201);
   };
 
   const show: ApiHandler = async (ctx) => {
-    const { asOf } = parseInput(recordQuery, ctx.query);
-    ctx.body = asOf ? await getCustomerAsOf(deps, instanceOf(ctx), idOf(ctx), asOf) : await getCustomer(deps, instanceOf(ctx), idOf(ctx));
+    const { asOf } = parseInput(asOfQuery, ctx.query);
+    // A moment in the past gets no ETag: it is not something to save over.
+    if (asOf) ctx.body = await getCustomerAsOf(deps, instanceOf(ctx), idOf(ctx), asOf);
+    else sendRecord(ctx, await getCustomer(deps, instanceOf(ctx), idOf(ctx)));
   };
 
   const update: ApiHandler = async (ctx) => {
-    ctx.body = await updateCustomer(deps, idOf(ctx), ctx.request.body, commandCtx(ctx));
+    const expectedRevision = expectedRevisionOf(ctx);
+    sendRecord(ctx, await updateCustomer(deps, idOf(ctx), ctx.request.body, commandCtx(ctx), expectedRevision));
   };
 
   const remove: ApiHandler = async (ctx) => {

@@ -9,6 +9,7 @@ import {
 } from '@crm/projections/domain';
 import type { AppDeps } from '../deps.ts';
 import type { Principal } from '../http/auth.ts';
+import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter } from '../http/router.ts';
 import { createRateLimiter } from '../http/security.ts';
 import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
@@ -113,43 +114,57 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
     router.post(base, manage, async (ctx) => {
       const me = userOf(ctx);
       const input = parseInput(createUserInput, ctx.request.body);
-      ctx.status = 201;
-      ctx.body = await addUser(
+      const created = await addUser(
         deps,
         { instanceId: me.instance.id, ...input, by: requesterOf(me) },
         commandContext(ctx, deps, me.instance.id),
       );
+      sendRecord(ctx, created, 201);
     });
 
+    // One user with its ETag (the list's items carry the same `revision`).
+    router.get(`${base}/:id`, manage, async (ctx) => {
+      sendRecord(ctx, await getUser(deps.knex, userOf(ctx).instance.id, ctx.params.id ?? ''));
+    });
+
+    // Every change takes If-Match (optional): the ETag / revision of the user the admin saw.
     router.delete(`${base}/:id`, manage, async (ctx) => {
       const target = await targetOf(ctx);
-      await deleteUser(deps, target, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId));
+      const expected = expectedRevisionOf(ctx);
+      await deleteUser(deps, target, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId), expected);
       ctx.status = 204;
     });
 
     router.patch(`${base}/:id/lock`, manage, async (ctx) => {
       const target = await targetOf(ctx);
+      const expected = expectedRevisionOf(ctx);
       const input = parseInput(setLockInput, ctx.request.body);
-      ctx.body = await setLocked(deps, target, input.isLocked, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId));
+      const by = requesterOf(userOf(ctx));
+      sendRecord(ctx, await setLocked(deps, target, input.isLocked, by, commandContext(ctx, deps, target.instanceId), expected));
     });
 
     router.patch(`${base}/:id/role`, manage, async (ctx) => {
       const target = await targetOf(ctx);
+      const expected = expectedRevisionOf(ctx);
       const input = parseInput(changeRoleInput, ctx.request.body);
-      ctx.body = await changeRole(deps, target, input.role, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId));
+      const by = requesterOf(userOf(ctx));
+      sendRecord(ctx, await changeRole(deps, target, input.role, by, commandContext(ctx, deps, target.instanceId), expected));
     });
 
     router.put(`${base}/:id/pin`, manage, async (ctx) => {
       const target = await targetOf(ctx);
+      const expected = expectedRevisionOf(ctx);
       const input = parseInput(resetPinInput, ctx.request.body);
-      await resetPin(deps, target, input.pin, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId));
+      await resetPin(deps, target, input.pin, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId), expected);
       ctx.status = 204;
     });
 
     router.patch(`${base}/:id/permissions`, manage, async (ctx) => {
       const target = await targetOf(ctx);
+      const expected = expectedRevisionOf(ctx);
       const input = parseInput(changePermissionsInput, ctx.request.body);
-      ctx.body = await changePermissions(deps, target, input, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId));
+      const by = requesterOf(userOf(ctx));
+      sendRecord(ctx, await changePermissions(deps, target, input, by, commandContext(ctx, deps, target.instanceId), expected));
     });
   }
 
@@ -175,6 +190,7 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
   router.put('/api/crm-instances/:instanceId/users/:userId/pin', access.superAdmin, async (ctx) => {
     const instance = await instanceOf(ctx);
     const user = await getUser(deps.knex, instance.id, ctx.params.userId ?? '');
+    const expected = expectedRevisionOf(ctx);
     const input = parseInput(resetPinInput, ctx.request.body);
     await resetPin(
       deps,
@@ -182,6 +198,7 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
       input.pin,
       { kind: 'provider' },
       commandContext(ctx, deps, instance.id),
+      expected,
     );
     ctx.status = 204;
   });

@@ -17,6 +17,8 @@ interface UserRow {
   can_write: boolean;
   can_delete: boolean;
   can_manage_users: boolean;
+  /** Null for a row projected before revisions were kept (see the read-model migration). */
+  revision: number | null;
 }
 
 function toUserView(row: UserRow): UserView {
@@ -35,6 +37,7 @@ function toUserView(row: UserRow): UserView {
       canDelete: row.can_delete,
       canManageUsers: row.can_manage_users,
     },
+    ...(row.revision === null ? {} : { revision: row.revision }),
   };
 }
 
@@ -58,6 +61,7 @@ const usersOf = (db: Knex.Transaction, instanceId: string) =>
       'p.can_write',
       'p.can_delete',
       'p.can_manage_users',
+      'u.revision',
     );
 
 /** An instance's users, oldest first (a new user joins the end of the list). */

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { defaultPermissions, type Permissions, type Role, type UserView } from '@crm/projections/domain';
+import { defaultPermissions, userRecordRevision, type Permissions, type Role, type UserView } from '@crm/projections/domain';
 import type { AppendResult } from '@crm/projections/eventstore/port';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { destroyUserSessions } from '../http/session-store.ts';
 import { executeCommand, loadAggregate, type CommandContext, type CommandResult } from '../shared/commands.ts';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { AppError, ConflictError, NotFoundError, StaleRecordError, ValidationError } from '../shared/errors.ts';
 import { release, reservationHolder, reserve } from '../shared/reservations.ts';
 import { hashSecret, verifySecret } from '../shared/secrets.ts';
 import {
@@ -18,7 +18,7 @@ import {
   type UserEvent,
   type UserState,
 } from './user-decider.ts';
-import { countOtherUnlockedAdmins, getUser } from './user-queries.ts';
+import { countOtherUnlockedAdmins, findUser, getUser } from './user-queries.ts';
 
 export interface NewUser {
   instanceId: string;
@@ -113,8 +113,65 @@ export async function addUser(deps: AppDeps, input: NewUser, ctx: CommandContext
   return await getUser(deps.knex, input.instanceId, userId);
 }
 
-function runUserCommand(deps: AppDeps, target: UserTarget, command: UserCommand, ctx: CommandContext) {
-  return executeCommand({ store: deps.store, streamId: userStream(target.userId), decider: userDecider, command, ctx });
+/** How often a pinned command is tried again when only sign-ins moved the stream meanwhile. */
+const PINNED_ATTEMPTS = 3;
+
+/** The caller's copy of the user is stale; becomes the 409 outside any transaction (see `staleUser`). */
+class StaleCopy extends Error {}
+
+/**
+ * Runs a command on the user's stream. With `expectedRevision` (If-Match: the account
+ * record's revision the caller saw, see USER_RECORD_EVENT_TYPES) a user whose record has
+ * changed since is a 409 that carries the user as it is now. Sign-ins move the stream but
+ * not the record: the append is pinned to the stream as checked, and should a sign-in slip
+ * in between, the check runs again.
+ */
+async function runUserCommand(
+  deps: AppDeps,
+  target: UserTarget,
+  command: UserCommand,
+  ctx: CommandContext,
+  expectedRevision?: number,
+): Promise<CommandResult<UserState, UserEvent>> {
+  try {
+    return await runPinnedUserCommand(deps, target, command, ctx, expectedRevision);
+  } catch (error) {
+    if (error instanceof StaleCopy) throw await staleUser(deps, target);
+    throw error;
+  }
+}
+
+/** `runUserCommand` without the 409's read: a stale copy is a StaleCopy. */
+async function runPinnedUserCommand(
+  deps: AppDeps,
+  target: UserTarget,
+  command: UserCommand,
+  ctx: CommandContext,
+  expectedRevision?: number,
+): Promise<CommandResult<UserState, UserEvent>> {
+  const streamId = userStream(target.userId);
+  const run = (pinned?: number) =>
+    executeCommand({ store: deps.store, streamId, decider: userDecider, command, ctx, expectedRevision: pinned });
+  if (expectedRevision === undefined) return await run();
+  for (let attempt = 1; ; attempt++) {
+    const loaded = await loadAggregate(deps.store, streamId, userDecider);
+    if (userRecordRevision(loaded.events) !== expectedRevision) throw new StaleCopy();
+    try {
+      return await run(loaded.revision ?? undefined);
+    } catch (error) {
+      if (!(error instanceof ConflictError) || attempt >= PINNED_ATTEMPTS) throw error;
+      // The decider's own conflict (e.g. the last admin) stands; a moved stream is checked again.
+      const now = await loadAggregate(deps.store, streamId, userDecider);
+      if (now.revision === loaded.revision) throw error;
+    }
+  }
+}
+
+/** The 409 of a stale If-Match: the user as the read model has it once caught up (its revision is the record's). */
+async function staleUser(deps: AppDeps, target: UserTarget): Promise<Error> {
+  await deps.watcher.waitFor(await deps.store.headPosition(), 2000);
+  const current = await findUser(deps.knex, target.instanceId, target.userId);
+  return current ? new StaleRecordError('user', current) : new NotFoundError('User not found');
 }
 
 /**
@@ -131,6 +188,23 @@ async function withAdminCount(
   target: UserTarget,
   build: (otherUnlockedAdmins: number) => UserCommand,
   ctx: CommandContext,
+  expectedRevision?: number,
+): Promise<CommandResult<UserState, UserEvent>> {
+  try {
+    return await adminCountTransaction(deps, target, build, ctx, expectedRevision);
+  } catch (error) {
+    // Read after the transaction: inside it, the pool may have no other connection to give.
+    if (error instanceof StaleCopy) throw await staleUser(deps, target);
+    throw error;
+  }
+}
+
+async function adminCountTransaction(
+  deps: AppDeps,
+  target: UserTarget,
+  build: (otherUnlockedAdmins: number) => UserCommand,
+  ctx: CommandContext,
+  expectedRevision?: number,
 ): Promise<CommandResult<UserState, UserEvent>> {
   return await deps.knex.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`crm-instance-admins:${target.instanceId}`]);
@@ -138,14 +212,31 @@ async function withAdminCount(
     if (!caughtUp) throw new AppError(503, 'Service Unavailable', 'The server is busy. Please try again in a moment.');
     // Counted on the locked connection: waiting commands may hold every other pooled one.
     const others = await countOtherUnlockedAdmins(trx, target.instanceId, target.userId);
-    const result = await runUserCommand(deps, target, build(others), ctx);
+    const result = await runPinnedUserCommand(deps, target, build(others), ctx, expectedRevision);
     await settle(deps, result.appended);
     return result;
   });
 }
 
-export async function changeRole(deps: AppDeps, target: UserTarget, role: Role, by: Requester, ctx: CommandContext): Promise<UserView> {
-  await withAdminCount(deps, target, (otherUnlockedAdmins) => ({ type: 'ChangeRole', role, by, otherUnlockedAdmins }), ctx);
+/**
+ * The admin commands below take `expectedRevision` (If-Match, optional): the account
+ * record's revision the admin saw; a user changed since is a 409 with the user as it is now.
+ */
+export async function changeRole(
+  deps: AppDeps,
+  target: UserTarget,
+  role: Role,
+  by: Requester,
+  ctx: CommandContext,
+  expectedRevision?: number,
+): Promise<UserView> {
+  await withAdminCount(
+    deps,
+    target,
+    (otherUnlockedAdmins) => ({ type: 'ChangeRole', role, by, otherUnlockedAdmins }),
+    ctx,
+    expectedRevision,
+  );
   return await getUser(deps.knex, target.instanceId, target.userId);
 }
 
@@ -156,20 +247,33 @@ export async function setLocked(
   isLocked: boolean,
   by: Requester,
   ctx: CommandContext,
+  expectedRevision?: number,
 ): Promise<UserView> {
   if (isLocked) {
-    await withAdminCount(deps, target, (otherUnlockedAdmins) => ({ type: 'Lock', by, otherUnlockedAdmins }), ctx);
+    await withAdminCount(deps, target, (otherUnlockedAdmins) => ({ type: 'Lock', by, otherUnlockedAdmins }), ctx, expectedRevision);
     await destroyUserSessions(deps.knex, target.userId);
   } else {
-    const result = await runUserCommand(deps, target, { type: 'Unlock', by }, ctx);
+    const result = await runUserCommand(deps, target, { type: 'Unlock', by }, ctx, expectedRevision);
     await settle(deps, result.appended);
   }
   return await getUser(deps.knex, target.instanceId, target.userId);
 }
 
 /** Deletes the user, frees the username for reuse and ends the user's sessions. */
-export async function deleteUser(deps: AppDeps, target: UserTarget, by: Requester, ctx: CommandContext): Promise<void> {
-  const result = await withAdminCount(deps, target, (otherUnlockedAdmins) => ({ type: 'Delete', by, otherUnlockedAdmins }), ctx);
+export async function deleteUser(
+  deps: AppDeps,
+  target: UserTarget,
+  by: Requester,
+  ctx: CommandContext,
+  expectedRevision?: number,
+): Promise<void> {
+  const result = await withAdminCount(
+    deps,
+    target,
+    (otherUnlockedAdmins) => ({ type: 'Delete', by, otherUnlockedAdmins }),
+    ctx,
+    expectedRevision,
+  );
   await destroyUserSessions(deps.knex, target.userId);
   if (result.state.status !== 'deleted') return;
   const { username } = result.state;
@@ -188,8 +292,9 @@ export async function changePermissions(
   permissions: Partial<Permissions>,
   by: Requester,
   ctx: CommandContext,
+  expectedRevision?: number,
 ): Promise<UserView> {
-  const result = await runUserCommand(deps, target, { type: 'ChangePermissions', permissions, by }, ctx);
+  const result = await runUserCommand(deps, target, { type: 'ChangePermissions', permissions, by }, ctx, expectedRevision);
   await settle(deps, result.appended);
   return await getUser(deps.knex, target.instanceId, target.userId);
 }
@@ -218,8 +323,15 @@ export async function changeOwnPin(
  * Someone else sets a new PIN: the super admin for anyone (DECISIONS.md §3), an admin or
  * manager for the staff they manage. Sessions signed in with the old PIN end.
  */
-export async function resetPin(deps: AppDeps, target: UserTarget, pin: string, by: Requester, ctx: CommandContext): Promise<void> {
-  const result = await runUserCommand(deps, target, { type: 'ResetPin', pinHash: await hashSecret(pin), by }, ctx);
+export async function resetPin(
+  deps: AppDeps,
+  target: UserTarget,
+  pin: string,
+  by: Requester,
+  ctx: CommandContext,
+  expectedRevision?: number,
+): Promise<void> {
+  const result = await runUserCommand(deps, target, { type: 'ResetPin', pinHash: await hashSecret(pin), by }, ctx, expectedRevision);
   await settle(deps, result.appended);
   await destroyUserSessions(deps.knex, target.userId);
 }

@@ -23,6 +23,7 @@ import { fieldsOfRow, type JobRow } from '@crm/projections/readmodels/jobs';
 import { withTenant } from '../infra/tenant-db.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
+import { readStreamAsOf } from '../shared/time-travel.ts';
 import { jobStream } from './job-decider.ts';
 
 /** A job of one instance. */
@@ -92,27 +93,25 @@ export function jobViewFromEvents(events: StoredDomainEvent[], instanceId: strin
     last = event;
   }
   if (!fields || !created || !last) return null;
+  // The recorded times, as the read model has them.
   return toJobView(created.data.jobId, fields, {
-    createdAt: created.metadata.occurredAt,
+    createdAt: created.recordedAt.toISOString(),
     createdBy: created.metadata.actor.displayName,
-    updatedAt: last.metadata.occurredAt,
+    updatedAt: last.recordedAt.toISOString(),
     revision: last.revision,
   });
 }
 
 /**
- * Time travel: the job as it was at `asOf` (null: now), folded from its own events.
- * Events count by when they happened (occurredAt, the time history rows show), so the
- * time of a history row shows the job right after that change.
+ * Time travel: the job as it was at `asOf` (null: now), folded from its own events as the
+ * event store recorded them by then; the time of a history row (the recorded time too)
+ * shows the job right after that change.
  */
 export async function jobAsOf(store: EventStore, target: JobTarget, asOf: Date | null): Promise<JobView | null> {
   if (!isUuid(target.jobId)) return null;
-  const recorded = await store.readStream(jobStream(target.jobId));
+  const recorded = await readStreamAsOf(store, jobStream(target.jobId), asOf);
   const events = recorded.map(parseStoredEvent).filter((e): e is StoredDomainEvent => e !== null);
-  if (!asOf) return jobViewFromEvents(events, target.instanceId);
-  // A prefix of the stream, so the answer is a state the job really had even if clocks disagreed.
-  const firstLater = events.findIndex((e) => Date.parse(e.metadata.occurredAt) > asOf.getTime());
-  return jobViewFromEvents(firstLater === -1 ? events : events.slice(0, firstLater), target.instanceId);
+  return jobViewFromEvents(events, target.instanceId);
 }
 
 const jobsOf = (db: Knex.Transaction, instanceId: string) => db.withSchema('rm').from('jobs').where('instance_id', instanceId);
@@ -269,11 +268,12 @@ interface HistoryRow {
   event_id: string;
   action: JobHistoryEntry['action'];
   user_display_name: string;
-  occurred_at: Date;
+  /** When the event store recorded the event (the command's own time for rows from before that was kept). */
+  recorded_at: Date;
   changes: JobHistoryEntry['changes'];
 }
 
-/** Newest first; null when this instance has no such job (and never had). */
+/** Newest first, each at the time the event store recorded it; null when this instance has no such job (and never had). */
 export async function jobHistory(knex: Knex, target: JobTarget): Promise<JobHistoryEntry[] | null> {
   if (!isUuid(target.jobId)) return null;
   const rows = (await withTenant(knex, target.instanceId, (db) =>
@@ -282,14 +282,15 @@ export async function jobHistory(knex: Knex, target: JobTarget): Promise<JobHist
       .from('job_history')
       .where({ instance_id: target.instanceId, job_id: target.jobId })
       .orderBy('revision', 'desc')
-      .select('event_id', 'action', 'user_display_name', 'occurred_at', 'changes'),
+      .select('event_id', 'action', 'user_display_name', db.raw('coalesce(recorded_at, occurred_at) AS recorded_at'), 'changes'),
   )) as HistoryRow[];
   if (rows.length === 0) return null;
   return rows.map((row) => ({
     id: row.event_id,
     action: row.action,
     userDisplayName: row.user_display_name,
-    timestamp: new Date(row.occurred_at).toISOString(),
+    // The recorded time: `asOf` at a row's time shows the job right after that change.
+    timestamp: new Date(row.recorded_at).toISOString(),
     changes: row.changes,
   }));
 }

@@ -5,7 +5,7 @@ import { createCustomer, customerStream } from '../customers/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { executeCommand, loadAggregate, toNewEvents, type CommandResult, type InstanceContext } from '../shared/commands.ts';
-import { ConflictError, NotFoundError } from '../shared/errors.ts';
+import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
 import { release, reservationHolder, reserve } from '../shared/reservations.ts';
 import { jobCounterStream, jobDecider, jobNumberStream, jobStream, type JobCommand, type JobEvent, type JobState } from './job-decider.ts';
 import { findJob, jobAsOf, type JobTarget } from './job-queries.ts';
@@ -97,11 +97,15 @@ async function assertCustomerOf(store: EventStore, instanceId: string, customerI
 
 // ---- commands ----------------------------------------------------------------------------
 
-/** A stale If-Match: the caller gets the job as it is now, to merge or reload. */
-async function staleConflict(store: EventStore, target: JobTarget, message: string): Promise<Error> {
+/**
+ * A conflict under If-Match: when the job has moved past `expectedRevision`, the caller's
+ * copy is stale and gets the job as it is now, to merge or reload; otherwise the conflict
+ * is the job's own (e.g. reopening an open job) and stays as it was.
+ */
+async function staleConflict(store: EventStore, target: JobTarget, expectedRevision: number, ownConflict?: Error): Promise<Error> {
   const current = await jobAsOf(store, target, null);
   if (!current) return new NotFoundError(JOB_MESSAGES.notFound);
-  return new ConflictError(message, { current });
+  return ownConflict && current.revision === expectedRevision ? ownConflict : new StaleRecordError('job', current);
 }
 
 async function runJobCommand(
@@ -121,7 +125,9 @@ async function runJobCommand(
       expectedRevision,
     });
   } catch (error) {
-    if (error instanceof ConflictError && 'currentRevision' in error.extra) throw await staleConflict(deps.store, target, error.message);
+    // With If-Match, any concurrent change is the caller's to resolve (no retry ran).
+    if (expectedRevision !== undefined && error instanceof ConflictError)
+      throw await staleConflict(deps.store, target, expectedRevision, error);
     throw error;
   }
 }
@@ -179,7 +185,7 @@ export async function updateJob(
     throw new NotFoundError(JOB_MESSAGES.notFound);
   }
   if (expectedRevision !== undefined && loaded.revision !== expectedRevision) {
-    throw await staleConflict(deps.store, target, 'This job was changed by someone else. Reload it and try again.');
+    throw await staleConflict(deps.store, target, expectedRevision);
   }
   if (changes.customerId && changes.customerId !== state.fields.customerId)
     await assertCustomerOf(deps.store, target.instanceId, changes.customerId);
@@ -203,16 +209,17 @@ export async function updateJob(
   return result;
 }
 
-export async function changeJobStage(deps: AppDeps, target: JobTarget, stage: Stage, ctx: InstanceContext) {
-  return await runJobCommand(deps, target, { type: 'ChangeStage', instanceId: target.instanceId, stage }, ctx);
+/** `expectedRevision` (If-Match, optional): like a save, only over that version. */
+export async function changeJobStage(deps: AppDeps, target: JobTarget, stage: Stage, ctx: InstanceContext, expectedRevision?: number) {
+  return await runJobCommand(deps, target, { type: 'ChangeStage', instanceId: target.instanceId, stage }, ctx, expectedRevision);
 }
 
-export async function cancelJob(deps: AppDeps, target: JobTarget, ctx: InstanceContext) {
-  return await runJobCommand(deps, target, { type: 'CancelJob', instanceId: target.instanceId }, ctx);
+export async function cancelJob(deps: AppDeps, target: JobTarget, ctx: InstanceContext, expectedRevision?: number) {
+  return await runJobCommand(deps, target, { type: 'CancelJob', instanceId: target.instanceId }, ctx, expectedRevision);
 }
 
-export async function reopenJob(deps: AppDeps, target: JobTarget, ctx: InstanceContext) {
-  return await runJobCommand(deps, target, { type: 'ReopenJob', instanceId: target.instanceId }, ctx);
+export async function reopenJob(deps: AppDeps, target: JobTarget, ctx: InstanceContext, expectedRevision?: number) {
+  return await runJobCommand(deps, target, { type: 'ReopenJob', instanceId: target.instanceId }, ctx, expectedRevision);
 }
 
 /** Deletes the job and frees its number; answers with the last append (for read-your-writes). */

@@ -1,12 +1,22 @@
 import { z } from 'zod';
-import { jobChangesInput, jobInput, jobListQuery, JOB_MESSAGES, stageInput, type JobView, type UserChoice } from '@crm/projections/domain';
+import {
+  asOfQuery,
+  isoTimeQuery,
+  jobChangesInput,
+  jobInput,
+  jobListQuery,
+  JOB_MESSAGES,
+  stageInput,
+  type UserChoice,
+} from '@crm/projections/domain';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
+import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteOptions } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { commandContext } from '../platform/index.ts';
-import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import { NotFoundError } from '../shared/errors.ts';
 import type { InstanceContext } from '../shared/commands.ts';
 import { findJob, jobAsOf, jobHistory, listAppointments, listJobs, type JobTarget } from './job-queries.ts';
 import { cancelJob, changeJobStage, createJob, deleteJob, projectedJob, reopenJob, updateJob } from './job-service.ts';
@@ -28,17 +38,6 @@ export const USER_CHOICES_PATHS = ['/api/users/choices', '/api/:instance/users/c
 /** The calendar asks for at most this many days at once (a month view spans six weeks). */
 export const CALENDAR_RANGE_MAX_DAYS = 92;
 
-const isoTime = (name: string) =>
-  z
-    .string({ error: `${name} must be an ISO date and time, e.g. 2025-03-01T09:00:00Z` })
-    .refine(
-      (value) => z.iso.datetime({ offset: true }).safeParse(value).success,
-      `${name} must be an ISO date and time, e.g. 2025-03-01T09:00:00Z`,
-    )
-    .transform((value) => new Date(value));
-
-const asOfQuery = z.object({ asOf: isoTime('asOf').optional() });
-
 const DAY_MS = 86_400_000;
 /** What one side of the range defaults to from the other: a month view's six weeks. */
 const DEFAULT_SPAN_MS = 42 * DAY_MS;
@@ -46,7 +45,7 @@ const DEFAULT_SPAN_MS = 42 * DAY_MS;
 /** Without from and to: the current month (UTC); with one of them, six weeks from or up to it. */
 const calendarQuery = (now: Date) =>
   z
-    .object({ from: isoTime('from').optional(), to: isoTime('to').optional() })
+    .object({ from: isoTimeQuery('from').optional(), to: isoTimeQuery('to').optional() })
     .transform(({ from, to }) => {
       if (from && to) return { from, to };
       if (from) return { from, to: new Date(from.getTime() + DEFAULT_SPAN_MS) };
@@ -61,21 +60,6 @@ const calendarQuery = (now: Date) =>
       message: `The range may span at most ${CALENDAR_RANGE_MAX_DAYS} days`,
       path: ['to'],
     });
-
-/** `If-Match: "3"` (or W/"3", or 3): the revision the caller saw. Absent or `*`: no check. */
-export function expectedRevisionOf(ctx: ApiContext): number | undefined {
-  const header = ctx.get('if-match').trim();
-  if (!header || header === '*') return undefined;
-  const match = /^(?:W\/)?"?(\d{1,9})"?$/.exec(header);
-  if (!match) throw new ValidationError('If-Match must be the ETag this API gave out, like "3"');
-  return Number(match[1]);
-}
-
-function sendJob(ctx: ApiContext, job: JobView, status = 200): void {
-  ctx.status = status;
-  ctx.set('ETag', `"${job.revision}"`);
-  ctx.body = job;
-}
 
 /** Pipeline jobs, the calendar's appointments, and the CSR / Tech choices. */
 export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
@@ -106,7 +90,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
         const context = instanceCtx(ctx);
         const { jobId, appended } = await createJob(deps, input, context);
         const job = await projectedJob(deps, { instanceId: context.instanceId, jobId }, { appended, revision: appended.nextRevision });
-        sendJob(ctx, job, 201);
+        sendRecord(ctx, job, 201);
       },
       options,
     );
@@ -125,7 +109,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
         }
         const job = await findJob(deps.knex, targetOf(ctx));
         if (!job) throw new NotFoundError(JOB_MESSAGES.notFound);
-        sendJob(ctx, job);
+        sendRecord(ctx, job);
       },
       options,
     );
@@ -138,7 +122,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
         const expectedRevision = expectedRevisionOf(ctx);
         const changes = parseInput(jobChangesInput, ctx.request.body);
         const result = await updateJob(deps, target, changes, instanceCtx(ctx), expectedRevision);
-        sendJob(ctx, await projectedJob(deps, target, result));
+        sendRecord(ctx, await projectedJob(deps, target, result));
       },
       options,
     );
@@ -148,8 +132,9 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
       write,
       async (ctx) => {
         const target = targetOf(ctx);
+        const expectedRevision = expectedRevisionOf(ctx);
         const { stage } = parseInput(stageInput, ctx.request.body);
-        sendJob(ctx, await projectedJob(deps, target, await changeJobStage(deps, target, stage, instanceCtx(ctx))));
+        sendRecord(ctx, await projectedJob(deps, target, await changeJobStage(deps, target, stage, instanceCtx(ctx), expectedRevision)));
       },
       options,
     );
@@ -159,7 +144,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
       write,
       async (ctx) => {
         const target = targetOf(ctx);
-        sendJob(ctx, await projectedJob(deps, target, await cancelJob(deps, target, instanceCtx(ctx))));
+        sendRecord(ctx, await projectedJob(deps, target, await cancelJob(deps, target, instanceCtx(ctx), expectedRevisionOf(ctx))));
       },
       options,
     );
@@ -169,7 +154,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
       write,
       async (ctx) => {
         const target = targetOf(ctx);
-        sendJob(ctx, await projectedJob(deps, target, await reopenJob(deps, target, instanceCtx(ctx))));
+        sendRecord(ctx, await projectedJob(deps, target, await reopenJob(deps, target, instanceCtx(ctx), expectedRevisionOf(ctx))));
       },
       options,
     );

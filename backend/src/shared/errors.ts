@@ -40,6 +40,17 @@ export class ConflictError extends AppError {
   }
 }
 
+/**
+ * A save on a stale copy (its `If-Match` names an older revision): the 409 carries the
+ * record as it is now (`current`), so the caller can show it, merge or reload. One shape
+ * for every record kind.
+ */
+export class StaleRecordError extends ConflictError {
+  constructor(what: 'job' | 'customer' | 'user', current: unknown) {
+    super(`This ${what} was changed by someone else. Reload it and try again.`, { current });
+  }
+}
+
 export class TooManyRequestsError extends AppError {
   constructor(message = 'Too many attempts. Please wait a moment and try again.') {
     super(429, 'Too Many Requests', message);

@@ -80,7 +80,9 @@ describe('creating customers', () => {
       createdBy: 'Owner',
       lastModifiedAt: res.body.createdAt,
       lastModifiedBy: 'Owner',
+      revision: 0,
     });
+    expect(res.headers.get('etag')).toBe('"0"');
     // Read-your-writes: the list has it at once.
     const list = await client.get('/api/customers');
     expect(list.body.items.map((c: CustomerView) => c.id)).toEqual([res.body.id]);
@@ -390,8 +392,111 @@ describe('updating, history and time travel', () => {
     expect((await asOf('2999-01-01T00:00:00Z')).body.name).toBe('Ivy Green');
 
     expectProblem(await asOf(new Date(Date.parse(born!.timestamp) - 1).toISOString()), 404, 'Customer not found');
-    expectProblem(await asOf('yesterday'), 400, 'asOf must be a date and time (ISO 8601), e.g. 2025-01-31T14:00:00Z');
-    expectProblem(await asOf('2025-13-45T99:00:00Z'), 400, 'asOf must be a date and time (ISO 8601), e.g. 2025-01-31T14:00:00Z');
+    expectProblem(
+      await asOf('yesterday'),
+      400,
+      'asOf must be an ISO 8601 date and time with a time zone offset, e.g. 2025-01-31T14:00:00Z or 2025-01-31T16:00:00+02:00',
+    );
+    expectProblem(
+      await asOf('2025-13-45T99:00:00Z'),
+      400,
+      'asOf must be an ISO 8601 date and time with a time zone offset, e.g. 2025-01-31T14:00:00Z or 2025-01-31T16:00:00+02:00',
+    );
+  });
+});
+
+describe('one concurrency policy: If-Match on saves', () => {
+  const STALE = 'This customer was changed by someone else. Reload it and try again.';
+
+  test('GET gives the revision as ETag and in the body; list items carry it too', async () => {
+    const created = await create(owner, { name: 'Etag Ella' });
+    const res = await owner.get(`/api/customers/${created.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.revision).toBe(0);
+    expect(res.headers.get('etag')).toBe('"0"');
+    const list = (await owner.get<CustomerPage>('/api/customers?q=Etag%20Ella')).body;
+    expect(list.items).toEqual([expect.objectContaining({ id: created.id, revision: 0 })]);
+    // A past version is nothing to save over: no ETag.
+    const past = await owner.get(`/api/customers/${created.id}?asOf=2999-01-01T00:00:00Z`);
+    expect(past.status).toBe(200);
+    expect(past.headers.get('etag')).toBeNull();
+  });
+
+  test('a matching If-Match saves (200, the next ETag); a stale one is a 409 with the customer as it is now, and changes nothing', async () => {
+    const created = await create(owner, { name: 'Concurrent Carl', phone: '5550101010', notes: 'first' });
+    const mine = await owner.put(`/api/customers/${created.id}`, { notes: 'second' }, { 'if-match': '"0"' });
+    expect(mine.status, mine.text).toBe(200);
+    expect(mine.body).toMatchObject({ notes: 'second', revision: 1 });
+    expect(mine.headers.get('etag')).toBe('"1"');
+
+    // A colleague still holding revision 0 saves another field: refused, whatever field it is.
+    const stale = await owner.put(`/api/customers/${created.id}`, { address: 'Elsewhere 9' }, { 'if-match': '"0"' });
+    expect(stale.status, stale.text).toBe(409);
+    expect(stale.headers.get('content-type')).toContain('application/problem+json');
+    expect(stale.body).toMatchObject({
+      type: 'about:blank',
+      title: 'Conflict',
+      status: 409,
+      detail: STALE,
+      message: STALE,
+      current: { id: created.id, name: 'Concurrent Carl', phone: '555-010-1010', notes: 'second', address: '', revision: 1 },
+    });
+    expect((await owner.get(`/api/customers/${created.id}`)).body).toMatchObject({ address: '', notes: 'second', revision: 1 });
+    expect((await owner.get(`/api/customers/${created.id}/history`)).body).toHaveLength(2);
+
+    // Loading the current version (its ETag) lets the save through; W/"1" and a bare 1 are the same ETag.
+    const again = await owner.put(`/api/customers/${created.id}`, { address: 'Elsewhere 9' }, { 'if-match': 'W/"1"' });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toMatchObject({ address: 'Elsewhere 9', notes: 'second', revision: 2 });
+    expect((await owner.put(`/api/customers/${created.id}`, { notes: 'third' }, { 'if-match': '2' })).status).toBe(200);
+  });
+
+  test('without If-Match (or with *) a save works as before: each field, last save wins', async () => {
+    const created = await create(owner, { name: 'Lastwrite Lou' });
+    expect((await owner.put(`/api/customers/${created.id}`, { notes: 'a' })).status).toBe(200);
+    const res = await owner.put(`/api/customers/${created.id}`, { address: 'b' }, { 'if-match': '*' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ notes: 'a', address: 'b', revision: 2 });
+    expect(res.headers.get('etag')).toBe('"2"');
+  });
+
+  test("an If-Match that is no ETag of ours is a 400; another instance's customer is a 404 whatever the header", async () => {
+    const created = await create(owner, { name: 'Header Hal' });
+    expectProblem(
+      await owner.put(`/api/customers/${created.id}`, { notes: 'x' }, { 'if-match': 'yesterday' }),
+      400,
+      'If-Match must be the ETag this API gave out, like "3"',
+    );
+    expectProblem(await otherOwner.put(`/api/customers/${created.id}`, { notes: 'x' }, { 'if-match': '"5"' }), 404, 'Customer not found');
+    expectProblem(await otherOwner.put(`/api/customers/${created.id}`, { notes: 'x' }, { 'if-match': '"0"' }), 404, 'Customer not found');
+    expect((await owner.get(`/api/customers/${created.id}`)).body).toMatchObject({ notes: '', revision: 0 });
+  });
+});
+
+describe('asOf: one format, the recorded clock', () => {
+  test('a time with an offset is the same moment in any zone; a zoneless time or a date alone is a 400 naming the format', async () => {
+    const created = await create(owner, { name: 'Zoned Zoe' });
+    const at = new Date(Date.parse(created.createdAt) + 60_000);
+    const plusTwo = new Date(at.getTime() + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
+    const res = await owner.get(`/api/customers/${created.id}?asOf=${encodeURIComponent(plusTwo)}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.name).toBe('Zoned Zoe');
+    const format = 'asOf must be an ISO 8601 date and time with a time zone offset, e.g. 2025-01-31T14:00:00Z or 2025-01-31T16:00:00+02:00';
+    expectProblem(await owner.get(`/api/customers/${created.id}?asOf=${at.toISOString().slice(0, 19)}`), 400, format);
+    expectProblem(await owner.get(`/api/customers/${created.id}?asOf=${at.toISOString().slice(0, 10)}`), 400, format);
+    expectProblem(await owner.get(`/api/customers/${created.id}?asOf=a&asOf=b`), 400, 'asOf must be given once');
+  });
+
+  test("a history row's time is when the event store recorded it, and asOf that time shows the customer right after it", async () => {
+    const created = await create(owner, { name: 'Recorded Rita' });
+    await sleep(5);
+    await owner.put(`/api/customers/${created.id}`, { name: 'Recorded Rita Two' });
+    const recorded = await server.runtime.deps.store.readStream(`customer-${created.id}`);
+    const history = (await owner.get<CustomerHistoryEntry[]>(`/api/customers/${created.id}/history`)).body;
+    expect(history.map((h) => h.timestamp)).toEqual(recorded.map((e) => e.recordedAt.toISOString()).reverse());
+    const at = (time: string) => owner.get<CustomerView>(`/api/customers/${created.id}?asOf=${encodeURIComponent(time)}`);
+    expect((await at(history[1]!.timestamp)).body.name).toBe('Recorded Rita');
+    expect((await at(history[0]!.timestamp)).body).toMatchObject({ name: 'Recorded Rita Two', revision: 1 });
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { projections } from '@crm/projections/readmodels/index';
+import { readModelMigrations } from '@crm/projections/readmodels/migrations';
 import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
 import { userDecider, userStream } from '../../src/identity/user-decider.ts';
 import { executeCommand } from '../../src/shared/commands.ts';
@@ -145,7 +146,9 @@ describe('users list and creation', () => {
       createdAt: expect.any(String),
       lastLoginAt: null,
       permissions: { canRead: true, canWrite: true, canDelete: false, canManageUsers: false },
+      revision: 0,
     });
+    expect(res.headers.get('etag')).toBe('"0"');
     const list = await owner.get('/api/admin/users');
     expect(list.body.at(-1)).toEqual(res.body);
     expect(list.body[0].username).toBe('owner');
@@ -501,10 +504,150 @@ describe('the super admin and an instance’s users', () => {
   });
 });
 
+describe('one concurrency policy: If-Match on every change of a user', () => {
+  const STALE = 'This user was changed by someone else. Reload it and try again.';
+  const base = '/api/admin/users';
+
+  async function read(id: string): Promise<{ revision: number; etag: string | null; body: Record<string, unknown> }> {
+    const res = await owner.get(`${base}/${id}`);
+    expect(res.status, res.text).toBe(200);
+    return { revision: res.body.revision, etag: res.headers.get('etag'), body: res.body };
+  }
+
+  function expectStale(res: ApiResponse, current: Record<string, unknown>) {
+    expect(res.status, res.text).toBe(409);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body).toMatchObject({ status: 409, title: 'Conflict', message: STALE, detail: STALE, current });
+  }
+
+  test('GET of one user and the list items carry the revision; the ETag is the same revision', async () => {
+    const user = await addUser();
+    const one = await read(user.id);
+    expect(one.revision).toBe(0);
+    expect(one.etag).toBe('"0"');
+    expect(await userRow(user.id)).toMatchObject({ id: user.id, revision: 0 });
+    expect((await owner.get(`/api/adminshop/admin/users/${user.id}`)).headers.get('etag')).toBe('"0"');
+    expect((await owner.get(`${base}/not-an-id`)).status).toBe(404);
+    expect((await otherOwner.get(`${base}/${user.id}`)).status).toBe(404);
+  });
+
+  test('a matching If-Match changes the user and answers the new ETag; a stale one is a 409 with the user as it is now', async () => {
+    const user = await addUser();
+    const seen = await read(user.id);
+    // Another admin changes the role first.
+    const first = await owner.patch(`${base}/${user.id}/role`, { role: 'admin' }, { 'if-match': seen.etag! });
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toMatchObject({ role: 'admin', revision: 1 });
+    expect(first.headers.get('etag')).toBe('"1"');
+
+    // The copy read before that is stale for every change, and nothing is changed.
+    const current = { id: user.id, role: 'admin', isLocked: false, revision: 1 };
+    expectStale(await owner.patch(`${base}/${user.id}/role`, { role: 'user' }, { 'if-match': seen.etag! }), current);
+    expectStale(await owner.patch(`${base}/${user.id}/lock`, { isLocked: true }, { 'if-match': seen.etag! }), current);
+    expectStale(await owner.patch(`${base}/${user.id}/permissions`, { canDelete: true }, { 'if-match': seen.etag! }), current);
+    expectStale(await owner.put(`${base}/${user.id}/pin`, { pin: '9999' }, { 'if-match': seen.etag! }), current);
+    expectStale(await owner.delete(`${base}/${user.id}`, { 'if-match': `"${seen.revision}"` }), current);
+    expect(await read(user.id)).toMatchObject({ revision: 1, body: { role: 'admin', isLocked: false } });
+    await signInUser(server, shop.subdomain, user.username, '1111');
+
+    // With the current ETag every change goes through, each answering the next one. (A
+    // revision is the stream's: the sign-in above took a number, but does not count as a change.)
+    const demoted = await owner.patch(`${base}/${user.id}/role`, { role: 'user' }, { 'if-match': '"1"' });
+    expect(demoted.status, demoted.text).toBe(200);
+    expect(demoted.body.revision).toBeGreaterThan(1);
+    expect(demoted.headers.get('etag')).toBe(`"${demoted.body.revision}"`);
+    const locked = await owner.patch(`${base}/${user.id}/lock`, { isLocked: true }, { 'if-match': `W/"${demoted.body.revision}"` });
+    expect(locked.status, locked.text).toBe(200);
+    expect(locked.body).toMatchObject({ isLocked: true, revision: demoted.body.revision + 1 });
+    const unlocked = await owner.patch(`${base}/${user.id}/lock`, { isLocked: false }, { 'if-match': String(locked.body.revision) });
+    expect(unlocked.status, unlocked.text).toBe(200);
+    const permitted = await owner.patch(
+      `${base}/${user.id}/permissions`,
+      { canDelete: true },
+      { 'if-match': unlocked.headers.get('etag')! },
+    );
+    expect(permitted.status, permitted.text).toBe(200);
+    expect(permitted.body).toMatchObject({ permissions: { canDelete: true }, revision: unlocked.body.revision + 1 });
+    const etag = permitted.headers.get('etag')!;
+    // A PIN is nothing the admin screens show: resetting it leaves the record's revision.
+    expect((await owner.put(`${base}/${user.id}/pin`, { pin: '2222' }, { 'if-match': etag })).status).toBe(204);
+    expect((await read(user.id)).etag).toBe(etag);
+    expect((await owner.delete(`${base}/${user.id}`, { 'if-match': etag })).status).toBe(204);
+    expect(await userRow(user.id)).toBeUndefined();
+  });
+
+  test('without If-Match (or with *) a change works as before, whatever changed meanwhile', async () => {
+    const user = await addUser();
+    expect((await owner.patch(`${base}/${user.id}/role`, { role: 'admin' })).status).toBe(200);
+    expect((await owner.patch(`${base}/${user.id}/role`, { role: 'user' }, { 'if-match': '*' })).status).toBe(200);
+    expect((await owner.patch(`${base}/${user.id}/permissions`, { canDelete: true })).status).toBe(200);
+    expect((await owner.put(`${base}/${user.id}/pin`, { pin: '3333' })).status).toBe(204);
+    expect((await owner.delete(`${base}/${user.id}`)).status).toBe(204);
+  });
+
+  test("the user's own sign-ins and PIN changes do not make an admin's copy stale", async () => {
+    const user = await addUser();
+    const seen = await read(user.id);
+    const client = await signInUser(server, shop.subdomain, user.username, '1111');
+    expect((await client.put('/api/user/pin', { currentPin: '1111', newPin: '4444' })).status).toBe(204);
+    expect(
+      (await new ApiClient(server.url).post('/api/auth/login', { instance: shop.subdomain, username: user.username, pin: '0000' })).status,
+    ).toBe(401);
+    await signInUser(server, shop.subdomain, user.username, '4444');
+    const locked = await owner.patch(`${base}/${user.id}/lock`, { isLocked: true }, { 'if-match': seen.etag! });
+    expect(locked.status, locked.text).toBe(200);
+    expect(locked.body.isLocked).toBe(true);
+    expect(locked.body.revision).toBeGreaterThan(seen.revision);
+  });
+
+  test("a refusal of the decider's own stays what it was (not a conflict about versions)", async () => {
+    const me: string = (await owner.get('/api/user/current')).body.id;
+    const seen = await read(me);
+    const self = await owner.patch(`${base}/${me}/role`, { role: 'user' }, { 'if-match': seen.etag! });
+    expect(self.status).toBeGreaterThanOrEqual(400);
+    expect(self.body.message).not.toBe(STALE);
+  });
+
+  test('an If-Match that is no ETag of ours is a 400; a user of another instance is a 404 whatever the header', async () => {
+    const user = await addUser();
+    const bad = await owner.patch(`${base}/${user.id}/role`, { role: 'admin' }, { 'if-match': 'yesterday' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('If-Match must be the ETag this API gave out, like "3"');
+    expect((await otherOwner.patch(`${base}/${user.id}/role`, { role: 'admin' }, { 'if-match': '"7"' })).status).toBe(404);
+    expect((await userRow(user.id))!).toMatchObject({ role: 'user', revision: 0 });
+  });
+
+  test('the super admin resets a PIN with If-Match too', async () => {
+    const user = await addUser();
+    const superAdmin = await signInSuperAdmin(server);
+    const path = `/api/crm-instances/${shop.id}/users/${user.id}/pin`;
+    expect((await owner.patch(`${base}/${user.id}/lock`, { isLocked: true })).status).toBe(200);
+    expectStale(await superAdmin.put(path, { pin: '5555' }, { 'if-match': '"0"' }), { id: user.id, isLocked: true, revision: 1 });
+    expect((await superAdmin.put(path, { pin: '5555' }, { 'if-match': '"1"' })).status).toBe(204);
+  });
+});
+
 describe('read models', () => {
   test('no answer in this file carried a secret', () => {
     expect(responses.length).toBeGreaterThan(100);
     for (const res of responses) expect(res.text).not.toMatch(/pinHash|passwordHash|scrypt\$/i);
+  });
+
+  test('rows projected before revisions were kept get theirs from the events (the read-model migration)', async () => {
+    const { knex } = server.runtime.deps;
+    const user = await addUser();
+    expect((await owner.patch(`/api/admin/users/${user.id}/lock`, { isLocked: true })).status).toBe(200);
+    // Sign-ins and PIN resets move the stream, not the record.
+    expect((await owner.put(`/api/admin/users/${user.id}/pin`, { pin: '7777' })).status).toBe(204);
+    await knex.withSchema('rm').table('users').where({ id: user.id }).update({ revision: null });
+    expect((await owner.get(`/api/admin/users/${user.id}`)).headers.get('etag')).toBeNull();
+    expect(await userRow(user.id)).not.toHaveProperty('revision');
+    const migration = readModelMigrations.find((m) => m.name === '0008_user_revision')!;
+    await migration.up(knex, 'rm');
+    expect(await userRow(user.id)).toMatchObject({ revision: 1 });
+    // Again: nothing changes.
+    await migration.up(knex, 'rm');
+    expect(await userRow(user.id)).toMatchObject({ revision: 1 });
   });
 
   test('a rebuild from the events gives identical tables', async () => {

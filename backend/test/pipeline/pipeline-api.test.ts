@@ -341,6 +341,28 @@ describe('editing', () => {
     expect((await admin.put(`${P}/${job.id}`, { notes: 'fourth' }, { 'if-match': '*' })).status).toBe(200);
   });
 
+  test('the stage, cancel and reopen take If-Match too; without it they work as before', async () => {
+    const job = await create(admin, { name: 'Pinned' });
+    expect((await writer.put(`${P}/${job.id}`, { notes: 'moved on' })).status).toBe(200);
+    const staleStage = await admin.patch(`${P}/${job.id}/stage`, { stage: 'Scheduled' }, { 'if-match': '"0"' });
+    expectProblem(staleStage, 409, 'This job was changed by someone else. Reload it and try again.');
+    expect(staleStage.body.current).toMatchObject({ id: job.id, stage: 'Quote', notes: 'moved on', revision: 1 });
+    expectProblem(await admin.post(`${P}/${job.id}/cancel`, undefined, { 'if-match': '"0"' }), 409, staleStage.body.message);
+    const staged = await admin.patch(`${P}/${job.id}/stage`, { stage: 'Scheduled' }, { 'if-match': '"1"' });
+    expect(staged.status, staged.text).toBe(200);
+    expect(staged.headers.get('etag')).toBe('"2"');
+    const canceled = await admin.post(`${P}/${job.id}/cancel`, undefined, { 'if-match': '"2"' });
+    expect(canceled.status, canceled.text).toBe(200);
+    expectProblem(await admin.post(`${P}/${job.id}/reopen`, undefined, { 'if-match': '"2"' }), 409, staleStage.body.message);
+    // A refusal of the job's own is not about versions: reopening an open job stays what it was.
+    const reopened = await admin.post(`${P}/${job.id}/reopen`, undefined, { 'if-match': canceled.headers.get('etag')! });
+    expect(reopened.status, reopened.text).toBe(200);
+    const again = await admin.post(`${P}/${job.id}/reopen`, undefined, { 'if-match': reopened.headers.get('etag')! });
+    expect(again.status).toBe(409);
+    expect(again.body.message).not.toBe(staleStage.body.message);
+    expect((await admin.patch(`${P}/${job.id}/stage`, { stage: 'Paid' })).status).toBe(200);
+  });
+
   test('changing the job number moves the reservation', async () => {
     const job = await create(admin, { jobNumber: 'MOVE-1', name: '' });
     await create(admin, { jobNumber: 'TAKEN-1', name: '' });
@@ -437,7 +459,11 @@ describe('history and time travel', () => {
     });
     // Before it existed: nothing.
     expectProblem(await asOf(new Date(Date.parse(history[3]!.timestamp) - 1).toISOString()), 404, 'Job not found');
-    expectProblem(await asOf('last tuesday'), 400, 'asOf must be an ISO date and time, e.g. 2025-03-01T09:00:00Z');
+    expectProblem(
+      await asOf('last tuesday'),
+      400,
+      'asOf must be an ISO 8601 date and time with a time zone offset, e.g. 2025-01-31T14:00:00Z or 2025-01-31T16:00:00+02:00',
+    );
 
     // A deleted job can still be looked at as it was.
     await admin.delete(`${P}/${job.id}`);
@@ -547,7 +573,7 @@ describe('calendar and choices', () => {
     expectProblem(
       await admin.get('/api/calendar/appointments?from=June'),
       400,
-      'from must be an ISO date and time, e.g. 2025-03-01T09:00:00Z',
+      'from must be an ISO 8601 date and time with a time zone offset, e.g. 2025-01-31T14:00:00Z or 2025-01-31T16:00:00+02:00',
     );
     expectProblem(
       await admin.get('/api/calendar/appointments?from=2025-06-02T00:00:00Z&to=2025-06-01T00:00:00Z'),

@@ -37,9 +37,11 @@ async function countCustomers(ctx: ProjectionContext, instanceId: string, delta:
 }
 
 /**
- * rm.customers: one row per live customer. Updates apply only over an older revision, so a
- * replayed event can never move a row backwards; a deleted customer leaves the table (its
- * stream keeps the history and answers time travel).
+ * rm.customers: one row per live customer. Its times are when the event store recorded
+ * the events (the clock history and time travel go by), its who from the metadata.
+ * Updates apply only over an older revision, so a replayed event can never move a row
+ * backwards; a deleted customer leaves the table (its stream keeps the history and
+ * answers time travel).
  */
 export const customersProjection: Projection = {
   name: 'customers',
@@ -56,9 +58,9 @@ export const customersProjection: Projection = {
             instance_id: d.instanceId,
             number: d.number,
             ...columns,
-            created_at: event.metadata.occurredAt,
+            created_at: event.recordedAt,
             created_by: event.metadata.actor.displayName,
-            last_modified_at: event.metadata.occurredAt,
+            last_modified_at: event.recordedAt,
             last_modified_by: event.metadata.actor.displayName,
             revision: event.revision,
           })
@@ -76,7 +78,7 @@ export const customersProjection: Projection = {
           .andWhere('revision', '<', event.revision)
           .update({
             ...columns,
-            last_modified_at: event.metadata.occurredAt,
+            last_modified_at: event.recordedAt,
             last_modified_by: event.metadata.actor.displayName,
             revision: event.revision,
           });

@@ -174,7 +174,8 @@ export function describeJobEvent(event: StoredDomainEvent & JobStreamEvent): Act
 /**
  * `jobs` (the pipeline, the calendar) and `job_history` (one row per job event, with
  * per-field old and new values). Rows are guarded by the stream revision, so a replayed
- * batch changes nothing.
+ * batch changes nothing. Times are when the event store recorded the events: the clock
+ * history and time travel go by.
  */
 export const jobsProjection: Projection = {
   name: 'jobs',
@@ -191,6 +192,8 @@ export const jobsProjection: Projection = {
         action: jobHistoryAction(event),
         user_display_name: event.metadata.actor.displayName,
         occurred_at: event.metadata.occurredAt,
+        // The time history shows: the event store's, the clock time travel (asOf) goes by.
+        recorded_at: event.recordedAt,
         changes: JSON.stringify(jobEventChanges(event)),
       })
       .onConflict('event_id')
@@ -203,9 +206,9 @@ export const jobsProjection: Projection = {
           id: event.data.jobId,
           instance_id: instanceId,
           ...columnsOf(fields),
-          created_at: event.metadata.occurredAt,
+          created_at: event.recordedAt,
           created_by: event.metadata.actor.displayName,
-          updated_at: event.metadata.occurredAt,
+          updated_at: event.recordedAt,
           revision: event.revision,
         })
         .onConflict('id')
@@ -222,6 +225,6 @@ export const jobsProjection: Projection = {
     }
     await table('jobs')
       .where({ id: row.id })
-      .update({ ...columnsOf(next), updated_at: event.metadata.occurredAt, revision: event.revision });
+      .update({ ...columnsOf(next), updated_at: event.recordedAt, revision: event.revision });
   },
 };

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { USER_RECORD_EVENT_TYPES } from '../domain/users.ts';
 import { maskPhoneChange, type FieldChange } from './timeline.ts';
 
 export interface SchemaMigration {
@@ -271,5 +272,71 @@ const quoteCents: SchemaMigration = {
   },
 };
 
+/**
+ * One clock: the times jobs, customers and job history show are when the event store
+ * recorded the events (`recorded_at`), the clock time travel (`asOf`) goes by; job history
+ * keeps the command's own time in `occurred_at`. Rows projected before get the recorded
+ * times from the PostgreSQL events table (at the millisecond the store reports). With
+ * EventStoreDB that table is empty: older rows keep the command's time (history falls back
+ * to it) until a `npm run projections:rebuild`.
+ */
+const recordedTimes: SchemaMigration = {
+  name: '0007_recorded_times',
+  async up(knex, schema) {
+    await knex.raw('ALTER TABLE ??.job_history ADD COLUMN IF NOT EXISTS recorded_at timestamptz', [schema]);
+    await knex.raw(
+      `UPDATE ??.job_history h SET recorded_at = date_trunc('milliseconds', e.recorded_at)
+         FROM public.events e WHERE e.event_id = h.event_id AND h.recorded_at IS NULL`,
+      [schema],
+    );
+    // Created: the stream's first event; updated: the event of the row's revision.
+    for (const [table, category, updated] of [
+      ['jobs', 'job', 'updated_at'],
+      ['customers', 'customer', 'last_modified_at'],
+    ] as const) {
+      await knex.raw(
+        `UPDATE ??.?? t SET created_at = date_trunc('milliseconds', e.recorded_at)
+           FROM public.events e WHERE e.stream_id = ? || t.id::text AND e.revision = 0`,
+        [schema, table, `${category}-`],
+      );
+      await knex.raw(
+        `UPDATE ??.?? t SET ?? = date_trunc('milliseconds', e.recorded_at)
+           FROM public.events e WHERE e.stream_id = ? || t.id::text AND e.revision = t.revision`,
+        [schema, table, updated, `${category}-`],
+      );
+    }
+  },
+};
+
+/**
+ * A user row's `revision`: the account record's revision (USER_RECORD_EVENT_TYPES), the ETag
+ * of the user commands. Rows projected before get it from the PostgreSQL events table; with
+ * EventStoreDB it stays empty (no If-Match check for that user) until the user's next change
+ * or a `npm run projections:rebuild`.
+ */
+const userRevision: SchemaMigration = {
+  name: '0008_user_revision',
+  async up(knex, schema) {
+    await knex.raw('ALTER TABLE ??.users ADD COLUMN IF NOT EXISTS revision integer', [schema]);
+    await knex.raw(
+      `UPDATE ??.users u SET revision = r.revision
+         FROM (SELECT stream_id, max(revision) AS revision FROM public.events
+                WHERE stream_id LIKE 'user-%' AND type IN (${USER_RECORD_EVENT_TYPES.map(() => '?').join(', ')})
+                GROUP BY stream_id) r
+        WHERE r.stream_id = 'user-' || u.id::text AND u.revision IS NULL`,
+      [schema, ...USER_RECORD_EVENT_TYPES],
+    );
+  },
+};
+
 /** Ordered; each later slice appends its own. */
-export const readModelMigrations: SchemaMigration[] = [platform, identity, customers, pipeline, maskedTimelinePhones, quoteCents];
+export const readModelMigrations: SchemaMigration[] = [
+  platform,
+  identity,
+  customers,
+  pipeline,
+  maskedTimelinePhones,
+  quoteCents,
+  recordedTimes,
+  userRevision,
+];

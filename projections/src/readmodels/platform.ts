@@ -5,7 +5,10 @@ function permissionColumns(p: Permissions) {
   return { can_read: p.canRead, can_write: p.canWrite, can_delete: p.canDelete, can_manage_users: p.canManageUsers };
 }
 
-/** crm_instances, users and user_permissions. */
+/**
+ * crm_instances, users and user_permissions. A user row's `revision` follows the account
+ * record's events (USER_RECORD_EVENT_TYPES), never sign-ins.
+ */
 export const platformProjection: Projection = {
   name: 'platform',
   async apply(event, { table }) {
@@ -46,6 +49,7 @@ export const platformProjection: Projection = {
             is_locked: false,
             is_active: true,
             created_at: event.metadata.occurredAt,
+            revision: event.revision,
           })
           .onConflict('id')
           .ignore();
@@ -63,7 +67,7 @@ export const platformProjection: Projection = {
       }
       case 'UserRoleChanged': {
         const d = event.data;
-        await table('users').where({ id: d.userId }).update({ role: d.newRole });
+        await table('users').where({ id: d.userId }).update({ role: d.newRole, revision: event.revision });
         await table('user_permissions')
           .where({ user_id: d.userId })
           .update({ role: d.newRole, ...permissionColumns(d.permissions) });
@@ -71,12 +75,13 @@ export const platformProjection: Projection = {
       }
       case 'UserPermissionsChanged':
         await table('user_permissions').where({ user_id: event.data.userId }).update(permissionColumns(event.data.new));
+        await table('users').where({ id: event.data.userId }).update({ revision: event.revision });
         return;
       case 'UserLocked':
-        await table('users').where({ id: event.data.userId }).update({ is_locked: true });
+        await table('users').where({ id: event.data.userId }).update({ is_locked: true, revision: event.revision });
         return;
       case 'UserUnlocked':
-        await table('users').where({ id: event.data.userId }).update({ is_locked: false });
+        await table('users').where({ id: event.data.userId }).update({ is_locked: false, revision: event.revision });
         return;
       case 'UserSignedIn':
         await table('users').where({ id: event.data.userId }).update({ last_login_at: event.metadata.occurredAt });
