@@ -23,6 +23,8 @@ export const userViewSchema = z.object({
     .nullish()
     .transform((value) => value ?? null),
   permissions: permissionsSchema,
+  /** Sent back as If-Match with every change (see lib/concurrency); absent: no check. */
+  revision: z.number().int().nonnegative().optional(),
 }) satisfies z.ZodType<UserView, unknown>;
 
 export const userListSchema = z.array(userViewSchema);

@@ -1,6 +1,7 @@
 import type { CustomerChangesInput, CustomerView } from '@crm/projections/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
+import { conflictCurrent, ifMatch } from '@/lib/concurrency';
 import { customerViewSchema } from '../types/customer-schema';
 import { customerQueryKey } from './get-customer';
 import { customerHistoryQueryKey } from './get-customer-history';
@@ -11,10 +12,19 @@ export interface UpdateCustomerVariables {
   id: string;
   /** Only the fields that changed: a field left out stays as it is on the server. */
   changes: CustomerChangesInput;
+  /** The revision of the copy being edited (If-Match): a save over someone else's change is a 409. */
+  revision?: number;
 }
 
-export async function updateCustomer(instance: string, { id, changes }: UpdateCustomerVariables): Promise<CustomerView> {
-  return customerViewSchema.parse(await apiFetch(customersApiPath(instance, id), { method: 'PUT', body: changes }));
+export async function updateCustomer(instance: string, { id, changes, revision }: UpdateCustomerVariables): Promise<CustomerView> {
+  return customerViewSchema.parse(
+    await apiFetch(customersApiPath(instance, id), { method: 'PUT', body: changes, headers: ifMatch(revision) }),
+  );
+}
+
+/** A 409 on save carries the customer as it is now; null for any other error. */
+export function conflictingCustomer(error: unknown): CustomerView | null {
+  return conflictCurrent(error, customerViewSchema);
 }
 
 export function useUpdateCustomer(instance: string) {

@@ -1,13 +1,15 @@
 import { CUSTOMER_MESSAGES, type CustomerField, type CustomerView } from '@crm/projections/domain';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field, fieldControlProps } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
+import { CONFLICT_FALLBACK } from '@/lib/concurrency';
 import { toast } from '@/lib/toast';
 import { useCreateCustomer } from '../api/create-customer';
-import { useUpdateCustomer } from '../api/update-customer';
+import { conflictingCustomer, useUpdateCustomer } from '../api/update-customer';
 import { CUSTOMER_FIELD_LABELS, CUSTOMER_TEXTS } from '../constants/customer-texts';
 import {
   customerChanges,
@@ -54,9 +56,13 @@ export function CustomerForm({
   className?: string;
   actionsClassName?: string;
 }) {
-  const [initial] = useState<CustomerFormValues>(() => (customer ? customerToForm(customer) : EMPTY_CUSTOMER_FORM));
+  // The version being edited: the one read, or the current one loaded after a conflict.
+  const [base, setBase] = useState<CustomerView | undefined>(customer);
+  const [initial, setInitial] = useState<CustomerFormValues>(() => (customer ? customerToForm(customer) : EMPTY_CUSTOMER_FORM));
   const [form, setForm] = useState<CustomerFormValues>(initial);
   const [errors, setErrors] = useState<CustomerFormErrors>({});
+  /** A save refused because someone else changed the customer meanwhile (409): the customer as it is now. */
+  const [conflict, setConflict] = useState<{ current: CustomerView; message: string } | null>(null);
   const createCustomer = useCreateCustomer(instance);
   const updateCustomer = useUpdateCustomer(instance);
   const pending = createCustomer.isPending || updateCustomer.isPending;
@@ -92,9 +98,21 @@ export function CustomerForm({
     toast({ title: 'Error', description: message, variant: 'destructive' });
   };
 
+  /** Starts over from the customer as it is now: the form shows it, and the next save goes over it. */
+  const handleLoadCurrent = () => {
+    if (!conflict) return;
+    const values = customerToForm(conflict.current);
+    setBase(conflict.current);
+    setInitial(values);
+    setForm(values);
+    setErrors({});
+    setConflict(null);
+  };
+
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (pending) return;
+    setConflict(null);
     const result = validateCustomerForm(form);
     if (!result.ok) {
       setErrors(result.errors);
@@ -102,7 +120,7 @@ export function CustomerForm({
       return;
     }
     setErrors({});
-    if (!customer) {
+    if (!base) {
       createCustomer.mutate(result.value, {
         onSuccess: (created) => {
           toast({ title: CUSTOMER_TEXTS.created });
@@ -114,17 +132,23 @@ export function CustomerForm({
     }
     const changes = customerChanges(initial, result.value);
     if (Object.keys(changes).length === 0) {
-      onSaved(customer);
+      onSaved(base);
       return;
     }
+    // Only over the version this form was filled from: a colleague's save since is a conflict.
     updateCustomer.mutate(
-      { id: customer.id, changes },
+      { id: base.id, changes, revision: base.revision },
       {
         onSuccess: (updated) => {
           toast({ title: CUSTOMER_TEXTS.updated });
           onSaved(updated);
         },
-        onError: (error) => showServerError(error, CUSTOMER_TEXTS.updateFailed),
+        onError: (error) => {
+          const current = conflictingCustomer(error);
+          if (!current) return showServerError(error, CUSTOMER_TEXTS.updateFailed);
+          console.error(CUSTOMER_TEXTS.updateFailed, error);
+          setConflict({ current, message: errorMessage(error, CONFLICT_FALLBACK) });
+        },
       },
     );
   };
@@ -222,12 +246,22 @@ export function CustomerForm({
           true,
         )}
       </div>
+      <Alert>
+        {conflict ? (
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <span>{conflict.message}</span>
+            <Button variant="outline" size="sm" onClick={handleLoadCurrent}>
+              Load current version
+            </Button>
+          </div>
+        ) : null}
+      </Alert>
       <div className={cn('grid grid-cols-2 gap-2 sm:flex sm:justify-end', actionsClassName)}>
         <Button variant="outline" onClick={onCancel}>
           Cancel
         </Button>
         <Button type="submit" aria-disabled={pending || undefined}>
-          {pending ? 'Saving...' : customer ? 'Save Changes' : 'Create Customer'}
+          {pending ? 'Saving...' : base ? 'Save Changes' : 'Create Customer'}
         </Button>
       </div>
     </form>

@@ -32,6 +32,8 @@ export const customerViewSchema = z.object({
   createdBy: text,
   lastModifiedAt: text,
   lastModifiedBy: text,
+  /** Sent back as If-Match when saving (see lib/concurrency). */
+  revision: z.number().int().nonnegative().optional(),
 }) satisfies z.ZodType<CustomerView, unknown>;
 
 export const customerPageSchema = z.object({

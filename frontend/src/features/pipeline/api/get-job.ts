@@ -1,4 +1,4 @@
-import type { JobView } from '@crm/projections/domain';
+import { revisionETag, type JobView } from '@crm/projections/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch, apiFetchWithHeaders } from '@/lib/api-client';
 import { jobViewSchema } from '../types/job-schema';
@@ -12,7 +12,7 @@ export interface LoadedJob {
 
 /** The ETag the server gave, else one made from the revision (the server's own format). */
 export function etagOf(headers: Headers, job: JobView): string {
-  return headers.get('ETag') ?? `"${job.revision}"`;
+  return headers.get('ETag') ?? revisionETag(job.revision);
 }
 
 export const jobQueryKey = (instance: string, jobId: string) => [...pipelineQueryKey(instance), 'job', jobId] as const;

@@ -1,6 +1,7 @@
 import type { JobChangesInput, JobView } from '@crm/projections/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiFetchWithHeaders } from '@/lib/api-client';
+import { apiFetchWithHeaders } from '@/lib/api-client';
+import { conflictCurrent } from '@/lib/concurrency';
 import { jobViewSchema } from '../types/job-schema';
 import { etagOf, type LoadedJob } from './get-job';
 import { rememberSavedJob } from './job-cache';
@@ -26,9 +27,7 @@ export async function updateJob(instance: string, { jobId, entry, etag }: Update
 
 /** A 409 on save carries the job as it is now; null for any other error. */
 export function conflictingJob(error: unknown): JobView | null {
-  if (!(error instanceof ApiError) || error.status !== 409) return null;
-  const parsed = jobViewSchema.safeParse(error.problem?.current);
-  return parsed.success ? parsed.data : null;
+  return conflictCurrent(error, jobViewSchema);
 }
 
 export function useUpdateJob(instance: string) {

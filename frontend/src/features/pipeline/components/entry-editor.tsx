@@ -6,6 +6,7 @@ import {
   JOB_LIMITS,
   parseQuote,
   JOB_TYPES,
+  revisionETag,
   type JobView,
   type Stage,
 } from '@crm/projections/domain';
@@ -161,7 +162,7 @@ export function EntryEditor({
 
   const handleLoadCurrent = () => {
     if (!conflict) return;
-    setBase({ job: conflict, etag: `"${conflict.revision}"` });
+    setBase({ job: conflict, etag: revisionETag(conflict.revision) });
     setForm(entryFormFromJob(conflict));
     setLinked(conflict.customerId ? { id: conflict.customerId, label: 'Linked to a customer record' } : null);
     setConflict(null);

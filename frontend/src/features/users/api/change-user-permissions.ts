@@ -2,6 +2,7 @@ import { changePermissionsInput, type UserView } from '@crm/projections/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';
+import { ifMatch } from '@/lib/concurrency';
 import { userViewSchema } from '@/lib/api-schemas/user';
 import { replaceUserInList } from './update-user-list';
 
@@ -9,11 +10,17 @@ export interface ChangeUserPermissionsInput {
   userId: string;
   /** Only the flags that change. */
   changes: z.input<typeof changePermissionsInput>;
+  /** The revision of the user the screen shows (If-Match). */
+  revision?: number;
 }
 
-export async function changeUserPermissions({ userId, changes }: ChangeUserPermissionsInput): Promise<UserView | undefined> {
+export async function changeUserPermissions({ userId, changes, revision }: ChangeUserPermissionsInput): Promise<UserView | undefined> {
   const body = changePermissionsInput.parse(changes);
-  const answer = await apiFetch(`/api/admin/users/${encodeURIComponent(userId)}/permissions`, { method: 'PATCH', body });
+  const answer = await apiFetch(`/api/admin/users/${encodeURIComponent(userId)}/permissions`, {
+    method: 'PATCH',
+    body,
+    headers: ifMatch(revision),
+  });
   return answer === undefined ? undefined : userViewSchema.parse(answer);
 }
 

@@ -1,12 +1,15 @@
 import { PERMISSION_KEYS, type Permissions, type UserView } from '@crm/projections/domain';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { errorMessage } from '@/lib/api-error';
+import { CONFLICT_FALLBACK } from '@/lib/concurrency';
 import { toast } from '@/lib/toast';
 import { useChangeUserPermissions } from '../api/change-user-permissions';
+import { conflictingUser, replaceUserInList } from '../api/update-user-list';
 import { PERMISSION_LABELS } from '../constants/permission-labels';
 import { USER_ERRORS } from '../constants/user-messages';
 import { changedPermissions } from '../utils/changed-permissions';
@@ -16,6 +19,9 @@ export function PermissionsDialog({ user, open, onOpenChange }: { user: UserView
   const id = useId();
   const [draft, setDraft] = useState<Permissions>(user.permissions);
   const changePermissions = useChangeUserPermissions();
+  const queryClient = useQueryClient();
+  // A save refused because someone else changed the user meanwhile (409) carries the user as it is now.
+  const conflict = changePermissions.isError ? conflictingUser(changePermissions.error) : null;
   // An admin always has every permission (the server refuses to change them).
   const fixed = user.role === 'admin';
 
@@ -27,6 +33,13 @@ export function PermissionsDialog({ user, open, onOpenChange }: { user: UserView
     onOpenChange(next);
   };
 
+  /** The user as it is now goes into the list (so the next save names its version) and the boxes show its permissions. */
+  const handleLoadCurrent = (current: UserView) => {
+    void replaceUserInList(queryClient, current.id, current);
+    setDraft(current.permissions);
+    changePermissions.reset();
+  };
+
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (changePermissions.isPending) return;
@@ -36,7 +49,8 @@ export function PermissionsDialog({ user, open, onOpenChange }: { user: UserView
       return;
     }
     changePermissions.mutate(
-      { userId: user.id, changes },
+      // Only over the version this dialog shows (If-Match).
+      { userId: user.id, changes, revision: user.revision },
       {
         onSuccess: () => {
           toast({ title: 'Permissions updated', description: `Saved the permissions of ${user.username}.` });
@@ -76,7 +90,18 @@ export function PermissionsDialog({ user, open, onOpenChange }: { user: UserView
               />
             ))}
           </fieldset>
-          <Alert>{changePermissions.isError ? errorMessage(changePermissions.error, USER_ERRORS.permissions) : null}</Alert>
+          <Alert>
+            {changePermissions.isError ? (
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <span>{errorMessage(changePermissions.error, conflict ? CONFLICT_FALLBACK : USER_ERRORS.permissions)}</span>
+                {conflict ? (
+                  <Button variant="outline" size="sm" onClick={() => handleLoadCurrent(conflict)}>
+                    Load current version
+                  </Button>
+                ) : null}
+              </div>
+            ) : null}
+          </Alert>
           <DialogFooter>
             <DialogClose asChild>
               <Button variant="outline">{fixed ? 'Close' : 'Cancel'}</Button>

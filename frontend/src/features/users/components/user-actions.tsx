@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
+import { CONFLICT_FALLBACK } from '@/lib/concurrency';
 import { toast } from '@/lib/toast';
 import { useChangeUserRole } from '../api/change-user-role';
 import { useDeleteUser } from '../api/delete-user';
@@ -12,7 +13,9 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ResetPinForm } from '@/components/reset-pin-form';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { resetUserPin } from '../api/reset-user-pin';
+import { conflictingUser } from '../api/update-user-list';
 import { PermissionsDialog } from './permissions-dialog';
+import { type UserConflict, UserConflictDialog } from './user-conflict-dialog';
 
 type Confirming = 'lock' | 'unlock' | 'delete' | null;
 
@@ -41,44 +44,58 @@ export function UserActions({
   const [confirming, setConfirming] = useState<Confirming>(null);
   const [editingPermissions, setEditingPermissions] = useState(false);
   const [resettingPin, setResettingPin] = useState(false);
+  const [conflict, setConflict] = useState<UserConflict | null>(null);
   const changeRole = useChangeUserRole();
   const setLocked = useSetUserLocked();
   const deleteUser = useDeleteUser();
   const who = user.username;
+  // Every change names the version this row shows (If-Match): a user changed since is a 409.
+  const revision = user.revision;
+
+  /** A 409 offers the user as it is now; anything else is a toast. */
+  const handleError = (error: unknown, fallback: string) => {
+    const current = conflictingUser(error);
+    if (!current) return failed(error, fallback);
+    console.error(fallback, error);
+    setConflict({ current, message: errorMessage(error, CONFLICT_FALLBACK) });
+  };
 
   const handleRoleChange = () => {
     if (changeRole.isPending) return;
     const role = user.role === 'admin' ? 'user' : 'admin';
     changeRole.mutate(
-      { userId: user.id, role },
+      { userId: user.id, role, revision },
       {
         onSuccess: () => toast({ title: 'Role updated', description: `${who} is now ${role === 'admin' ? 'an admin' : 'a user'}.` }),
-        onError: (error) => failed(error, USER_ERRORS.role),
+        onError: (error) => handleError(error, USER_ERRORS.role),
       },
     );
   };
 
   const handleLockChange = (isLocked: boolean) => {
     setLocked.mutate(
-      { userId: user.id, isLocked },
+      { userId: user.id, isLocked, revision },
       {
         onSuccess: () =>
           toast({
             title: isLocked ? 'User locked' : 'User unlocked',
             description: `${who} ${isLocked ? 'can no longer' : 'can'} sign in.`,
           }),
-        onError: (error) => failed(error, isLocked ? USER_ERRORS.lock : USER_ERRORS.unlock),
+        onError: (error) => handleError(error, isLocked ? USER_ERRORS.lock : USER_ERRORS.unlock),
         onSettled: () => setConfirming(null),
       },
     );
   };
 
   const handleDelete = () => {
-    deleteUser.mutate(user.id, {
-      onSuccess: () => toast({ title: 'User deleted', description: `${who} was deleted.` }),
-      onError: (error) => failed(error, USER_ERRORS.delete),
-      onSettled: () => setConfirming(null),
-    });
+    deleteUser.mutate(
+      { userId: user.id, revision },
+      {
+        onSuccess: () => toast({ title: 'User deleted', description: `${who} was deleted.` }),
+        onError: (error) => handleError(error, USER_ERRORS.delete),
+        onSettled: () => setConfirming(null),
+      },
+    );
   };
 
   const disabledReason = isSelf ? 'You cannot change your own account' : undefined;
@@ -119,7 +136,18 @@ export function UserActions({
           <ResetPinForm
             user={user}
             id={`reset-pin-${user.id}`}
-            onReset={(pin) => resetUserPin({ userId: user.id, pin })}
+            onReset={async (pin) => {
+              try {
+                await resetUserPin({ userId: user.id, pin, revision });
+              } catch (error) {
+                const current = conflictingUser(error);
+                if (current) {
+                  setResettingPin(false);
+                  setConflict({ current, message: errorMessage(error, CONFLICT_FALLBACK) });
+                }
+                throw error;
+              }
+            }}
             onDone={() => setResettingPin(false)}
           />
         </DialogContent>
@@ -166,6 +194,7 @@ export function UserActions({
         onConfirm={handleDelete}
       />
       {isSelf ? null : <PermissionsDialog user={user} open={editingPermissions} onOpenChange={setEditingPermissions} />}
+      <UserConflictDialog conflict={conflict} onClose={() => setConflict(null)} />
     </div>
   );
 }
