@@ -77,6 +77,8 @@ function concretePath(path: string): string {
         case ':id':
         case ':userId':
           return recordId!;
+        case ':file':
+          return 'swagger-ui.css';
         default:
           if (part.startsWith(':')) throw new Error(`No value for ${part} in ${path}`);
           return part;

@@ -126,6 +126,11 @@ const instanceReadRows = (path: string): Record<string, Expectation> => ({
 
 const EXPECTATIONS: Record<string, Expectation> = {
   'GET /api/app-info': { kind: 'public', status: 200 },
+  // The API document and its docs page: public, and about no tenant.
+  'GET /api/openapi.json': { kind: 'public', status: 200 },
+  'GET /api/docs': { kind: 'public', status: 200 },
+  'GET /api/docs/init.js': { kind: 'public', status: 200 },
+  'GET /api/docs/assets/:file': { kind: 'public', status: 200, params: () => ({ file: 'swagger-ui.css' }) },
   // Public by design (a login page names its CRM); it tells nothing beyond that, and an
   // unknown slug is "No such CRM".
   'GET /api/instances/:subdomain': { kind: 'public', status: 404, params: () => ({ subdomain: 'nosuchcrm' }) },

@@ -10,6 +10,7 @@ import type { AppDeps } from '../deps.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { registerPlatformRoutes } from '../platform/index.ts';
 import { createMetrics } from './metrics.ts';
+import { registerApiDocsRoutes } from './openapi.ts';
 import { problemDetails } from './problem.ts';
 import { ApiRouter } from './router.ts';
 import { crossSiteGuard, noStoreForApi, requestId } from './security.ts';
@@ -43,6 +44,8 @@ export function createApp(deps: AppDeps, options: AppOptions) {
 
   registerPlatformRoutes(router, deps, options.version);
   for (const register of options.registerRoutes ?? []) register(router, deps);
+  // Last: the API document describes every route registered before it.
+  registerApiDocsRoutes(router, deps, options.version);
 
   app.on('error', (error: unknown, ctx?: Koa.Context) => {
     deps.logger.error({ err: error, requestId: ctx?.state.requestId, path: ctx?.path }, 'request failed');

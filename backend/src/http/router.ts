@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Context, Middleware, Next } from 'koa';
+import type { z } from 'zod';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../shared/errors.ts';
 import { hasPermission, loadUserPrincipal, type Permission, type Principal, type UserPrincipal } from './auth.ts';
 import type { SessionData } from './session-store.ts';
@@ -23,10 +24,28 @@ export const access = {
   admin: { kind: 'admin' } as Access,
 };
 
+/**
+ * What the API document (GET /api/openapi.json) says of a route. The schemas are the very
+ * ones the handler parses its input with and answers with, so the document cannot drift.
+ */
+export interface RouteDoc {
+  summary: string;
+  /** The slice it belongs to (the document's tag). */
+  tag: string;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  response?: z.ZodType;
+  /** The success status, 200 unless said (201 for creates, 204 for no content). */
+  status?: number;
+  /** Content type of a non-JSON success answer (e.g. text/csv). */
+  produces?: string;
+}
+
 export interface RouteInfo {
   method: string;
   path: string;
   access: Access;
+  doc?: RouteDoc;
 }
 
 export interface ApiState {
@@ -40,6 +59,7 @@ export type ApiHandler = (ctx: ApiContext) => Promise<void>;
 export interface RouteOptions {
   /** The route's path names an instance by a literal (the /api/maven/… family). */
   pathInstance?: string;
+  doc?: RouteDoc;
 }
 
 /** The user principal a guarded route runs with; throws if the route was not user-guarded. */
@@ -76,7 +96,7 @@ export class ApiRouter {
   }
 
   private add(method: string, path: string, routeAccess: Access, handler: ApiHandler, options: RouteOptions = {}) {
-    this.routes.push({ method, path, access: routeAccess });
+    this.routes.push({ method, path, access: routeAccess, ...(options.doc ? { doc: options.doc } : {}) });
     const guard = this.guard(routeAccess, options);
     const run: Middleware = async (ctx) => handler(ctx as ApiContext);
     this.router.register(path, [method], [guard, run]);
@@ -106,7 +126,11 @@ export class ApiRouter {
     };
   }
 
-  private async resolvePrincipal(ctx: ApiContext): Promise<Principal | null> {
+  /**
+   * Who the request's session belongs to, checked as the guard checks it (a locked user or a
+   * closed instance ends the session); null when nobody. For public routes that answer either way.
+   */
+  async resolvePrincipal(ctx: ApiContext): Promise<Principal | null> {
     const session = ctx.session as (Partial<SessionData> & { populated?: boolean }) | null;
     if (!session?.kind) return null;
     if (session.kind === 'superadmin' && session.superAdminId) {

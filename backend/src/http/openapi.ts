@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.ts';
+import { NotFoundError } from '../shared/errors.ts';
+import { access, type Access, type ApiRouter, type RouteInfo } from './router.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+/** A zod schema as JSON Schema; what zod cannot express (transforms, refinements) is left open. */
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const converted = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  delete converted.$schema;
+  return converted;
+}
+
+const ACCESS_TEXT: Record<Access['kind'], string> = {
+  public: 'Anyone (no session).',
+  superadmin: "The provider's super admin session.",
+  user: 'Any signed-in user of the instance.',
+  permission: 'A signed-in user of the instance with the permission named.',
+  admin: 'Role admin of the instance.',
+};
+
+function accessText(routeAccess: Access): string {
+  if (routeAccess.kind === 'permission') return `A signed-in user of the instance with ${routeAccess.permission}.`;
+  if (routeAccess.kind === 'admin' && routeAccess.allowSuperAdmin) return 'Role admin of the instance, or the super admin.';
+  return ACCESS_TEXT[routeAccess.kind];
+}
+
+const problem = {
+  description: 'Problem details (RFC 9457)',
+  content: {
+    'application/problem+json': {
+      schema: {
+        type: 'object',
+        properties: {
+          type: { type: 'string' },
+          title: { type: 'string' },
+          status: { type: 'integer' },
+          detail: { type: 'string' },
+          message: { type: 'string' },
+        },
+        required: ['title', 'status', 'message'],
+      },
+    },
+  },
+};
+
+/** `/api/:instance/x/:id` → `/api/{instance}/x/{id}` and its parameter names. */
+function openApiPath(koaPath: string): { path: string; params: string[] } {
+  const params: string[] = [];
+  const converted = koaPath.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
+    params.push(name);
+    return `{${name}}`;
+  });
+  return { path: converted, params };
+}
+
+function queryParameters(schema: z.ZodType): JsonSchema[] {
+  const json = jsonSchemaOf(schema, 'input');
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => ({ name, in: 'query', required: required.has(name), schema: property }));
+}
+
+function operation(route: RouteInfo): JsonSchema {
+  const { params } = openApiPath(route.path);
+  const doc = route.doc;
+  const status = String(doc?.status ?? (route.method === 'POST' ? 201 : 200));
+  const success =
+    status === '204'
+      ? { description: 'No content' }
+      : {
+          description: 'Success',
+          content: {
+            [doc?.produces ?? 'application/json']: { schema: doc?.response ? jsonSchemaOf(doc.response, 'output') : {} },
+          },
+        };
+  return {
+    summary: doc?.summary ?? `${route.method} ${route.path}`,
+    description: `Who may call it: ${accessText(route.access)}`,
+    tags: [doc?.tag ?? 'other'],
+    ...(route.access.kind === 'public' ? { security: [] } : {}),
+    parameters: [
+      ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+      ...(doc?.query ? queryParameters(doc.query) : []),
+    ],
+    ...(doc?.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(doc.body, 'input') } } } } : {}),
+    responses: {
+      [status]: success,
+      '400': problem,
+      ...(route.access.kind === 'public' ? {} : { '401': problem, '403': problem }),
+      '404': problem,
+      ...(route.method === 'PUT' || route.method === 'PATCH' ? { '409': problem } : {}),
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of every route the router knows. */
+export function buildOpenApiDocument(routes: readonly RouteInfo[], version: string): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    const { path: openPath } = openApiPath(route.path);
+    (paths[openPath] ??= {})[route.method.toLowerCase()] = operation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Shop CRM API',
+      version,
+      description:
+        'JSON over /api. Every mutating call needs the header `X-CRM-Request: 1` (cross-site guard) and, unless public, a session cookie from a sign-in. Errors are problem details.',
+    },
+    components: {
+      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'crm.sid' } },
+    },
+    security: [{ session: [] }],
+    paths,
+  };
+}
+
+const DOCS_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const;
+
+/** The API docs page: Swagger UI over /api/openapi.json, its files loaded only on this page. */
+const DOCS_HTML = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Shop CRM API</title>
+    <link rel="stylesheet" href="/api/docs/assets/swagger-ui.css" />
+  </head>
+  <body>
+    <div id="api-docs"></div>
+    <script src="/api/docs/assets/swagger-ui-bundle.js"></script>
+    <script src="/api/docs/init.js"></script>
+  </body>
+</html>
+`;
+
+const DOCS_INIT = `window.addEventListener('load', function () {
+  window.SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#api-docs', deepLinking: true });
+});
+`;
+
+/** GET /api/openapi.json, GET /api/docs (and its files): registered after every slice's routes. */
+export function registerApiDocsRoutes(router: ApiRouter, _deps: AppDeps, version: string): void {
+  const assetsDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  router.get(
+    '/api/openapi.json',
+    access.public,
+    async (ctx) => {
+      ctx.body = buildOpenApiDocument(router.routes, version);
+    },
+    { doc: { summary: 'This API, as an OpenAPI 3.1 document', tag: 'docs' } },
+  );
+  router.get(
+    '/api/docs',
+    access.public,
+    async (ctx) => {
+      ctx.type = 'html';
+      ctx.body = DOCS_HTML;
+    },
+    { doc: { summary: 'Browsable API docs (Swagger UI)', tag: 'docs', produces: 'text/html' } },
+  );
+  router.get(
+    '/api/docs/init.js',
+    access.public,
+    async (ctx) => {
+      ctx.type = 'application/javascript';
+      ctx.body = DOCS_INIT;
+    },
+    { doc: { summary: 'The docs page script', tag: 'docs', produces: 'application/javascript' } },
+  );
+  router.get(
+    '/api/docs/assets/:file',
+    access.public,
+    async (ctx) => {
+      const file = DOCS_ASSETS.find((name) => name === ctx.params.file);
+      if (!file) throw new NotFoundError();
+      ctx.type = path.extname(file);
+      ctx.body = readFileSync(path.join(assetsDir, file));
+    },
+    { doc: { summary: "The docs page's Swagger UI files", tag: 'docs', produces: 'application/octet-stream' } },
+  );
+}

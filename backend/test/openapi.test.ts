@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ApiClient, startTestServer, type TestServer } from './support/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const openApiPath = (koaPath: string) => koaPath.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+
+test('GET /api/openapi.json is an OpenAPI 3.1 document with every route the router knows', async () => {
+  const res = await new ApiClient(server.url).get('/api/openapi.json');
+  expect(res.status).toBe(200);
+  expect(res.body.openapi).toBe('3.1.0');
+  const missing = server.runtime.router.routes
+    .filter((route) => !res.body.paths[openApiPath(route.path)]?.[route.method.toLowerCase()])
+    .map((route) => `${route.method} ${route.path}`);
+  expect(missing).toEqual([]);
+  // And nothing in it that the router does not serve.
+  const known = new Set(server.runtime.router.routes.map((route) => `${route.method.toLowerCase()} ${openApiPath(route.path)}`));
+  for (const [path, operations] of Object.entries(res.body.paths as Record<string, Record<string, unknown>>)) {
+    for (const method of Object.keys(operations)) expect(known.has(`${method} ${path}`), `${method} ${path}`).toBe(true);
+  }
+});
+
+test('the docs page loads Swagger UI and its files', async () => {
+  const client = new ApiClient(server.url);
+  const page = await client.get('/api/docs');
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toContain('text/html');
+  expect(page.text).toContain('/api/docs/assets/swagger-ui-bundle.js');
+  const script = await client.get('/api/docs/assets/swagger-ui-bundle.js');
+  expect(script.status).toBe(200);
+  expect(script.text.length).toBeGreaterThan(100_000);
+  expect((await client.get('/api/docs/assets/..%2Fpackage.json')).status).toBe(404);
+  expect((await client.get('/api/docs/init.js')).text).toContain('/api/openapi.json');
+});
