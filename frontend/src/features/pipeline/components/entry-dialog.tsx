@@ -58,7 +58,7 @@ export function EntryDialog({
     view.kind === 'form'
       ? jobId && !job
         ? 'Edit Entry'
-        : entryDialogTitle(job)
+        : entryDialogTitle(job, !permissions.canWrite)
       : view.kind === 'history'
         ? `History for ${job ? jobLabel(job) : 'Entry'}`
         : `${job ? jobLabel(job) : 'Entry'} as of ${formatDateTime(view.row.timestamp)}`;

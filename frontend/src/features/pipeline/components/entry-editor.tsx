@@ -2,7 +2,6 @@ import {
   CANCELED_STAGE,
   DURATION_CHOICES,
   formatPhoneAsTyped,
-  INITIAL_STAGE,
   JOB_LIMITS,
   parseQuote,
   JOB_TYPES,
@@ -34,6 +33,7 @@ import { saveErrorText } from '../utils/save-error';
 import { ChoiceSelect } from './choice-select';
 import { CustomerNameField } from './customer-name-field';
 import { DeleteEntryDialog } from './delete-entry-dialog';
+import { JobFieldList } from './job-snapshot-view';
 import { StageBar } from './stage-bar';
 
 const fieldId = (field: keyof EntryForm) => `entry-${field}`;
@@ -85,6 +85,8 @@ export function EntryEditor({
   const [error, setError] = useState<string | null>(null);
   const [conflict, setConflict] = useState<JobView | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  /** The chosen customer's vehicles, when there are several to pick from. */
+  const [vehicleChoices, setVehicleChoices] = useState<string[]>([]);
 
   const users = useUserChoices(instance);
   const createJob = useCreateJob(instance);
@@ -108,16 +110,18 @@ export function EntryEditor({
   };
 
   const handleChooseCustomer = (customer: CustomerSuggestionView) => {
-    const vehicle = customer.vehicles[0];
     setLinked({
       id: customer.id,
       label: `Linked to customer ${customer.number !== null ? `#${customer.number} ` : ''}${customer.name}`.trim(),
     });
+    // One vehicle is taken as it is; with several, the user picks (unless one is typed already).
+    setVehicleChoices(customer.vehicles.length > 1 ? customer.vehicles : []);
     setForm((current) => ({
       ...current,
       name: customer.name || current.name,
       customerId: customer.id,
-      makeModel: vehicle && !customer.vehicles.includes(current.makeModel) ? vehicle : current.makeModel,
+      makeModel:
+        customer.vehicles.length === 1 && !customer.vehicles.includes(current.makeModel) ? customer.vehicles[0]! : current.makeModel,
     }));
     onDirtyChange(true);
     // Suggestions carry a masked phone; the customer read on its own has it whole.
@@ -133,6 +137,7 @@ export function EntryEditor({
 
   const handleUnlink = () => {
     setLinked(null);
+    setVehicleChoices([]);
     change({ customerId: null });
   };
 
@@ -144,7 +149,7 @@ export function EntryEditor({
 
   const handleCancelJob = () => {
     setError(null);
-    if (!base) return change({ stage: CANCELED_STAGE });
+    if (!base) return;
     cancelJob.mutate(base.job.id, {
       onSuccess: adoptStageChange,
       onError: (failure) => setError(errorMessage(failure, 'Failed to cancel job')),
@@ -153,7 +158,7 @@ export function EntryEditor({
 
   const handleReopen = () => {
     setError(null);
-    if (!base) return change({ stage: INITIAL_STAGE });
+    if (!base) return;
     reopenJob.mutate(base.job.id, {
       onSuccess: adoptStageChange,
       onError: (failure) => setError(errorMessage(failure, 'Failed to reopen job')),
@@ -210,174 +215,185 @@ export function EntryEditor({
 
   return (
     <form onSubmit={handleSubmit} noValidate className={cn('grid gap-5', hidden && 'hidden')}>
-      {/* Read-only without write permission (the server refuses the save anyway). */}
-      <fieldset disabled={!permissions.canWrite} className="grid min-w-0 gap-5">
-        <div className="grid gap-2">
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <span className="text-sm font-medium">Stage</span>
-            {canceled ? (
-              <div className="flex items-center gap-2">
-                <span className="inline-flex items-center gap-1 text-sm font-semibold text-destructive">Canceled ✕</span>
-                <Button variant="outline" size="sm" onClick={handleReopen} aria-disabled={reopenJob.isPending || undefined}>
-                  Reopen
-                </Button>
-              </div>
-            ) : (
-              <Button
-                variant="outline"
-                size="sm"
-                className="text-destructive hover:text-destructive"
-                onClick={handleCancelJob}
-                aria-disabled={cancelJob.isPending || undefined}
-              >
-                Cancel Job
-              </Button>
-            )}
-          </div>
-          <StageBar value={form.stage} disabled={canceled} onChange={(stage: Stage) => change({ stage })} />
-        </div>
-
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field id={fieldId('jobNumber')} label="Job Number">
-            <Input
-              id={fieldId('jobNumber')}
-              value={form.jobNumber}
-              onChange={text('jobNumber')}
-              placeholder="Auto-generated"
-              maxLength={JOB_LIMITS.jobNumber}
-              autoComplete="off"
-            />
-          </Field>
-          <Field
-            id={fieldId('name')}
-            label="Name"
-            hint={
-              linked ? (
-                <span className="flex flex-wrap items-center gap-x-2">
-                  <span>{linked.label}</span>
-                  <button type="button" className="font-medium text-primary underline-offset-4 hover:underline" onClick={handleUnlink}>
-                    Unlink
-                  </button>
-                </span>
-              ) : undefined
-            }
-          >
-            <CustomerNameField
-              id={fieldId('name')}
-              instance={instance}
-              value={form.name}
-              onChange={(name) => change({ name })}
-              onChoose={handleChooseCustomer}
-            />
-          </Field>
-          <Field id={fieldId('phone')} label="Phone">
-            <Input
-              id={fieldId('phone')}
-              type="tel"
-              inputMode="numeric"
-              value={form.phone}
-              onChange={text('phone')}
-              maxLength={12}
-              autoComplete="off"
-            />
-          </Field>
-          <Field id={fieldId('part')} label="Part">
-            <Input id={fieldId('part')} value={form.part} onChange={text('part')} maxLength={JOB_LIMITS.part} autoComplete="off" />
-          </Field>
-          <Field id={fieldId('makeModel')} label="Vehicle">
-            <Input
-              id={fieldId('makeModel')}
-              value={form.makeModel}
-              onChange={text('makeModel')}
-              maxLength={JOB_LIMITS.makeModel}
-              autoComplete="off"
-            />
-          </Field>
-          <Field id={fieldId('vin')} label="VIN">
-            <Input
-              id={fieldId('vin')}
-              value={form.vin}
-              onChange={text('vin')}
-              maxLength={JOB_LIMITS.vin}
-              autoComplete="off"
-              autoCapitalize="characters"
-              spellCheck={false}
-              className="font-mono uppercase"
-            />
-          </Field>
-          <Field id={fieldId('quote')} label="Quote" error={quoteProblem}>
-            <div className="relative">
-              <span
-                aria-hidden="true"
-                className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-muted-foreground"
-              >
-                $
-              </span>
-              <Input
-                {...fieldControlProps(fieldId('quote'), { error: quoteProblem })}
-                inputMode="decimal"
-                value={form.quote}
-                onChange={text('quote')}
-                placeholder="0.00"
-                maxLength={20}
-                autoComplete="off"
-                className="pl-7 tabular-nums"
-              />
+      {/* Someone who may not change the job reads it; the server refuses a save anyway. */}
+      {!permissions.canWrite && base ? (
+        <JobFieldList job={base.job} label="Entry" />
+      ) : (
+        <fieldset className="grid min-w-0 gap-5">
+          <div className="grid gap-2">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <span className="text-sm font-medium">Stage</span>
+              {canceled ? <span className="inline-flex items-center gap-1 text-sm font-semibold text-destructive">Canceled ✕</span> : null}
             </div>
-          </Field>
-          <Field id={fieldId('createdAt')} label="Date Created">
-            <Input
-              id={fieldId('createdAt')}
-              value={formatDateTime(form.createdAt)}
-              readOnly
-              tabIndex={-1}
-              className="bg-muted/50 text-muted-foreground"
-            />
-          </Field>
-          <Field id={fieldId('csr')} label="CSR">
-            <ChoiceSelect
-              id={fieldId('csr')}
-              value={form.csr}
-              choices={userChoices}
-              onChange={(csr) => change({ csr })}
-              placeholder="Select CSR"
-            />
-          </Field>
-          <Field id={fieldId('jobType')} label="Job Type">
-            <ChoiceSelect
-              id={fieldId('jobType')}
-              value={form.jobType}
-              choices={JOB_TYPE_CHOICES}
-              onChange={(jobType) => change({ jobType })}
-              placeholder="Select job type"
-            />
-          </Field>
-          <Field id={fieldId('appointment')} label="Appointment">
-            <Input id={fieldId('appointment')} type="datetime-local" step={900} value={form.appointment} onChange={text('appointment')} />
-          </Field>
-          <Field id={fieldId('duration')} label="Duration">
-            <ChoiceSelect
-              id={fieldId('duration')}
-              value={form.duration}
-              choices={DURATION_OPTIONS}
-              onChange={(duration) => change({ duration })}
-              placeholder="Select duration"
-            />
-          </Field>
-          <Field id={fieldId('tech')} label="Tech">
-            <ChoiceSelect
-              id={fieldId('tech')}
-              value={form.tech}
-              choices={userChoices}
-              onChange={(tech) => change({ tech })}
-              placeholder="Select tech"
-            />
-          </Field>
-          <Field id={fieldId('notes')} label="Notes" className="sm:col-span-2">
-            <Textarea id={fieldId('notes')} value={form.notes} onChange={text('notes')} maxLength={JOB_LIMITS.notes} rows={3} />
-          </Field>
-        </div>
-      </fieldset>
+            <StageBar value={form.stage} disabled={canceled} onChange={(stage: Stage) => change({ stage })} />
+          </div>
+
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field id={fieldId('jobNumber')} label="Job Number">
+              <Input
+                id={fieldId('jobNumber')}
+                value={form.jobNumber}
+                onChange={text('jobNumber')}
+                placeholder="Auto-generated"
+                maxLength={JOB_LIMITS.jobNumber}
+                autoComplete="off"
+              />
+            </Field>
+            <Field
+              id={fieldId('name')}
+              label="Name"
+              hint={
+                linked ? (
+                  <span className="flex flex-wrap items-center gap-x-2">
+                    <span>{linked.label}</span>
+                    <button type="button" className="font-medium text-primary underline-offset-4 hover:underline" onClick={handleUnlink}>
+                      Unlink
+                    </button>
+                  </span>
+                ) : undefined
+              }
+            >
+              <CustomerNameField
+                id={fieldId('name')}
+                instance={instance}
+                value={form.name}
+                onChange={(name) => change({ name })}
+                onChoose={handleChooseCustomer}
+              />
+            </Field>
+            <Field id={fieldId('phone')} label="Phone">
+              <Input
+                id={fieldId('phone')}
+                type="tel"
+                inputMode="numeric"
+                value={form.phone}
+                onChange={text('phone')}
+                maxLength={12}
+                autoComplete="off"
+              />
+            </Field>
+            <Field id={fieldId('part')} label="Part">
+              <Input id={fieldId('part')} value={form.part} onChange={text('part')} maxLength={JOB_LIMITS.part} autoComplete="off" />
+            </Field>
+            <Field
+              id={fieldId('makeModel')}
+              label="Vehicle"
+              hint={
+                vehicleChoices.length > 1 ? (
+                  <span className="flex flex-wrap items-center gap-1.5" role="group" aria-label="The customer's vehicles">
+                    <span>Customer&apos;s vehicles:</span>
+                    {vehicleChoices.map((vehicle) => (
+                      <button
+                        key={vehicle}
+                        type="button"
+                        aria-pressed={form.makeModel === vehicle}
+                        onClick={() => change({ makeModel: vehicle })}
+                        className={cn(
+                          'rounded-full border px-2 py-0.5 text-xs font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+                          form.makeModel === vehicle ? 'border-primary bg-primary text-primary-foreground' : 'hover:bg-accent',
+                        )}
+                      >
+                        {vehicle}
+                      </button>
+                    ))}
+                  </span>
+                ) : undefined
+              }
+            >
+              <Input
+                id={fieldId('makeModel')}
+                value={form.makeModel}
+                onChange={text('makeModel')}
+                maxLength={JOB_LIMITS.makeModel}
+                autoComplete="off"
+              />
+            </Field>
+            <Field id={fieldId('vin')} label="VIN">
+              <Input
+                id={fieldId('vin')}
+                value={form.vin}
+                onChange={text('vin')}
+                maxLength={JOB_LIMITS.vin}
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                className="font-mono uppercase"
+              />
+            </Field>
+            <Field id={fieldId('quote')} label="Quote" error={quoteProblem}>
+              <div className="relative">
+                <span
+                  aria-hidden="true"
+                  className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-muted-foreground"
+                >
+                  $
+                </span>
+                <Input
+                  {...fieldControlProps(fieldId('quote'), { error: quoteProblem })}
+                  inputMode="decimal"
+                  value={form.quote}
+                  onChange={text('quote')}
+                  placeholder="0.00"
+                  maxLength={20}
+                  autoComplete="off"
+                  className="pl-7 tabular-nums"
+                />
+              </div>
+            </Field>
+            <Field id={fieldId('createdAt')} label="Date Created">
+              <Input
+                id={fieldId('createdAt')}
+                value={formatDateTime(form.createdAt)}
+                readOnly
+                tabIndex={-1}
+                className="bg-muted/50 text-muted-foreground"
+              />
+            </Field>
+            <Field id={fieldId('csr')} label="CSR">
+              <ChoiceSelect
+                id={fieldId('csr')}
+                value={form.csr}
+                choices={userChoices}
+                onChange={(csr) => change({ csr })}
+                placeholder="Select CSR"
+              />
+            </Field>
+            <Field id={fieldId('jobType')} label="Job Type">
+              <ChoiceSelect
+                id={fieldId('jobType')}
+                value={form.jobType}
+                choices={JOB_TYPE_CHOICES}
+                onChange={(jobType) => change({ jobType })}
+                placeholder="Select job type"
+              />
+            </Field>
+            <Field id={fieldId('appointment')} label="Appointment">
+              <Input id={fieldId('appointment')} type="datetime-local" step={900} value={form.appointment} onChange={text('appointment')} />
+            </Field>
+            <Field id={fieldId('duration')} label="Duration">
+              <ChoiceSelect
+                id={fieldId('duration')}
+                value={form.duration}
+                choices={DURATION_OPTIONS}
+                onChange={(duration) => change({ duration })}
+                placeholder="Select duration"
+              />
+            </Field>
+            <Field id={fieldId('tech')} label="Tech">
+              <ChoiceSelect
+                id={fieldId('tech')}
+                value={form.tech}
+                choices={userChoices}
+                onChange={(tech) => change({ tech })}
+                placeholder="Select tech"
+              />
+            </Field>
+            <Field id={fieldId('notes')} label="Notes" className="sm:col-span-2">
+              <Textarea id={fieldId('notes')} value={form.notes} onChange={text('notes')} maxLength={JOB_LIMITS.notes} rows={3} />
+            </Field>
+          </div>
+        </fieldset>
+      )}
 
       <Alert>
         {error ? (
@@ -392,7 +408,7 @@ export function EntryEditor({
         ) : null}
       </Alert>
 
-      <DialogFooter className="sm:justify-between">
+      <DialogFooter sticky className="sm:justify-between">
         <div className="flex flex-col-reverse gap-2 sm:flex-row">
           {base ? (
             <>
@@ -400,6 +416,23 @@ export function EntryEditor({
                 <HistoryIcon />
                 History
               </Button>
+              {/* Acting on a saved job at once: away from the dialog's own Cancel. */}
+              {permissions.canWrite ? (
+                canceled ? (
+                  <Button variant="outline" onClick={handleReopen} aria-disabled={reopenJob.isPending || undefined}>
+                    Reopen Job
+                  </Button>
+                ) : (
+                  <Button
+                    variant="outline"
+                    className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                    onClick={handleCancelJob}
+                    aria-disabled={cancelJob.isPending || undefined}
+                  >
+                    Cancel Job
+                  </Button>
+                )
+              ) : null}
               {permissions.canDelete ? (
                 <Button
                   variant="outline"
@@ -415,7 +448,7 @@ export function EntryEditor({
         </div>
         <div className="flex flex-col-reverse gap-2 sm:flex-row">
           <Button variant="outline" onClick={onClose}>
-            Cancel
+            {permissions.canWrite ? 'Cancel' : 'Close'}
           </Button>
           {permissions.canWrite ? (
             <Button type="submit" aria-disabled={saving || undefined}>
