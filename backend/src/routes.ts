@@ -3,11 +3,13 @@ import { registerCustomerRoutes } from './customers/routes.ts';
 import type { AppDeps } from './deps.ts';
 import type { ApiRouter } from './http/router.ts';
 import { registerIdentityRoutes } from './identity/routes.ts';
+import { registerSessionRoutes } from './identity/session-routes.ts';
 import { registerPipelineRoutes } from './pipeline/routes.ts';
 
 /** Each slice's routes, registered on the one guarded router (platform routes come first). */
 export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerIdentityRoutes,
+  registerSessionRoutes,
   registerCustomerRoutes,
   registerPipelineRoutes,
   registerAuditRoutes,

@@ -154,6 +154,8 @@ const EXPECTATIONS: Record<string, Expectation> = {
   'POST /api/:instance/auth/login': { kind: 'public', status: 401, body: (w) => ({ username: w.a.admin.username, pin: w.a.admin.pin }) },
   'POST /api/auth/logout': { kind: 'public', status: 204 },
   'GET /api/user/current': { kind: 'own' },
+  // Answers for anyone (signed out is an answer); A's session is told about A only.
+  'GET /api/session': { kind: 'public', status: 200 },
   'PUT /api/user/pin': { kind: 'own', body: (w) => ({ currentPin: w.a.admin.pin, newPin: w.a.admin.pin }) },
   ...adminUsersRows('/api/admin/users'),
   ...adminUsersRows('/api/:instance/admin/users'),

@@ -4,3 +4,4 @@
  */
 export { findInstanceBySubdomain, getInstance } from './instances.ts';
 export { commandContext, registerPlatformRoutes } from './routes.ts';
+export { currentSuperAdmin } from './super-admin.ts';
