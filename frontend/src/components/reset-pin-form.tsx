@@ -9,6 +9,7 @@ import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { sanitizePin } from '@/lib/sanitize-pin';
 import { newPinError } from '@/lib/validate-new-user';
+import { reportFailure } from '@/lib/report-failure';
 
 /**
  * "New PIN" form for someone else's account (the super admin's, or an admin's for staff).
@@ -45,7 +46,7 @@ export function ResetPinForm({
         toast({ title: 'PIN reset', description: `${user.username} can sign in with the new PIN.` });
         onDone();
       },
-      onError: (failure) => console.error('Reset PIN failed', failure),
+      onError: (failure) => reportFailure('Reset PIN failed', failure),
     });
   };
 

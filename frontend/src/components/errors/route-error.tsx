@@ -4,8 +4,9 @@ import { buttonVariants } from '@/components/ui/button';
 /** Error boundary for a route: a failed lazy chunk or a render error shows this, not a blank page. */
 export function RouteError() {
   const error = useRouteError();
-  console.error(error);
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // A page that does not exist is an answer; anything else here is a fault worth reading.
+  if (!notFound) console.error(error);
   return (
     <section className="mx-auto flex max-w-md flex-col items-center gap-4 py-16 text-center">
       <h1 className="text-2xl font-semibold">{notFound ? 'Page not found' : 'Something went wrong'}</h1>

@@ -1,19 +1,23 @@
 import type { CurrentUserView } from '@crm/projections/domain';
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError, apiFetch } from '@/lib/api-client';
+import { isAbort, reportFailure } from '@/lib/report-failure';
+import { fetchSession } from '@/lib/session-check';
 import { currentUserSchema } from '../types/current-user-schema';
 
 export const currentUserQueryKey = ['user', 'current'] as const;
 
 /**
- * The signed-in instance user, or null. Any failure means nobody is signed in; failures other
- * than 401 are logged only (spec-platform.md §7, §8).
+ * The signed-in instance user, or null (GET /api/session: signed out is a 200, not an error).
+ * Any failure means nobody is signed in; only faults are logged (spec-platform.md §7, §8). A
+ * check called off (the query removed at sign-in) is left to the query, not taken for an answer.
  */
 export async function getCurrentUser(signal?: AbortSignal): Promise<CurrentUserView | null> {
   try {
-    return currentUserSchema.parse(await apiFetch('/api/user/current', { signal }));
+    const { user } = await fetchSession(signal);
+    return user === null ? null : currentUserSchema.parse(user);
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 401)) console.error('User session check failed', error);
+    if (isAbort(error)) throw error;
+    reportFailure('User session check failed', error);
     return null;
   }
 }

@@ -7,6 +7,7 @@ import { userSessionState } from '../states/user-session-state';
 import { currentUserSchema } from '../types/current-user-schema';
 import { forgetSessionData } from '../utils/forget-session-data';
 import { currentUserQueryKey } from './get-current-user';
+import { reportFailure } from '@/lib/report-failure';
 
 /** `instance` is the subdomain slug from the address the visitor signs in at. */
 export type LoginInput = z.input<typeof signInInput>;
@@ -28,7 +29,7 @@ export function useLogin() {
       setSession({ status: 'signed-in', user });
     },
     onError: (error, input) => {
-      console.error('Login failed', error);
+      reportFailure('Login failed', error);
       setSession({ status: 'signed-out', instance: input.instance });
     },
   });

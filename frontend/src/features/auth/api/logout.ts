@@ -3,6 +3,7 @@ import { useAtom } from 'jotai';
 import { apiFetch } from '@/lib/api-client';
 import { sessionInstance, userSessionState } from '../states/user-session-state';
 import { forgetSessionData } from '../utils/forget-session-data';
+import { reportFailure } from '@/lib/report-failure';
 
 export async function logout(): Promise<void> {
   await apiFetch<void>('/api/auth/logout', { method: 'POST' });
@@ -19,7 +20,7 @@ export function useLogout({ onSignedOut }: { onSignedOut?: () => void } = {}) {
   const instance = sessionInstance(session);
   return useMutation({
     mutationFn: logout,
-    onError: (error) => console.error('Logout failed', error),
+    onError: (error) => reportFailure('Logout failed', error),
     onSettled: () => {
       setSession({ status: 'signed-out', instance });
       forgetSessionData(queryClient);

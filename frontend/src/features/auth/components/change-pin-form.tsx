@@ -7,6 +7,7 @@ import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useChangePin } from '../api/change-pin';
 import { type ChangePinErrors, type ChangePinForm as Form, validateChangePin } from '../utils/validate-change-pin';
+import { reportFailure } from '@/lib/report-failure';
 
 const EMPTY_FORM: Form = { currentPin: '', newPin: '', confirmPin: '' };
 const FIELDS: Array<{ key: keyof Form; label: string; autoComplete: string; hint?: string }> = [
@@ -40,7 +41,7 @@ export function ChangePinForm() {
           setForm(EMPTY_FORM);
           toast({ title: 'PIN changed', description: 'Use your new PIN the next time you sign in.' });
         },
-        onError: (error) => console.error('Change PIN failed', error),
+        onError: (error) => reportFailure('Change PIN failed', error),
       },
     );
   };

@@ -15,6 +15,7 @@ import {
   type NewAdminForm,
   validateNewAdmin,
 } from '../utils/validate-instance-user';
+import { reportFailure } from '@/lib/report-failure';
 
 /** "Add admin": a new admin user for the instance (DECISIONS.md §3). */
 export function AddInstanceAdminForm({ instance }: { instance: Pick<CrmInstanceView, 'id' | 'displayName'> }) {
@@ -47,7 +48,7 @@ export function AddInstanceAdminForm({ instance }: { instance: Pick<CrmInstanceV
           setForm(EMPTY_NEW_ADMIN);
           document.getElementById(fieldId('username'))?.focus();
         },
-        onError: (error) => console.error('Add admin failed', error),
+        onError: (error) => reportFailure('Add admin failed', error),
       },
     );
   };

@@ -8,6 +8,7 @@ import { toast } from '@/lib/toast';
 import { useDeleteCustomer } from '../api/delete-customer';
 import { CUSTOMER_TEXTS } from '../constants/customer-texts';
 import { DELETE_CONFIRMATION_WORD, isDeleteConfirmed } from '../utils/confirm-delete';
+import { reportFailure } from '@/lib/report-failure';
 
 export interface CustomerToDelete {
   id: string;
@@ -38,7 +39,7 @@ function DeleteCustomerForm({
         onDone(true);
       },
       onError: (error) => {
-        console.error('Delete customer failed', error);
+        reportFailure('Delete customer failed', error);
         toast({ title: 'Error', description: errorMessage(error, CUSTOMER_TEXTS.deleteFailed), variant: 'destructive' });
       },
     });

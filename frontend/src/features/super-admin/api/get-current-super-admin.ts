@@ -1,19 +1,22 @@
 import type { SuperAdminView } from '@crm/projections/domain';
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError, apiFetch } from '@/lib/api-client';
+import { isAbort, reportFailure } from '@/lib/report-failure';
+import { fetchSession } from '@/lib/session-check';
 import { superAdminViewSchema } from '../types/super-admin-schema';
 
 export const currentSuperAdminQueryKey = ['super-admin', 'current'] as const;
 
 /**
- * The signed-in super admin, or null. Any failure means nobody is signed in; failures other
- * than 401 are logged only (spec-platform.md §7, §8).
+ * The signed-in super admin, or null (GET /api/session: signed out is a 200, not an error).
+ * Any failure means nobody is signed in; only faults are logged (spec-platform.md §7, §8).
  */
 export async function getCurrentSuperAdmin(signal?: AbortSignal): Promise<SuperAdminView | null> {
   try {
-    return superAdminViewSchema.parse(await apiFetch('/api/super-admin/current', { signal }));
+    const { superAdmin } = await fetchSession(signal);
+    return superAdmin === null ? null : superAdminViewSchema.parse(superAdmin);
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 401)) console.error('Super admin session check failed', error);
+    if (isAbort(error)) throw error;
+    reportFailure('Super admin session check failed', error);
     return null;
   }
 }

@@ -6,6 +6,7 @@ import { apiFetch } from '@/lib/api-client';
 import { superAdminSessionState } from '../states/super-admin-session-state';
 import { superAdminViewSchema } from '../types/super-admin-schema';
 import { currentSuperAdminQueryKey } from './get-current-super-admin';
+import { reportFailure } from '@/lib/report-failure';
 
 export type SuperAdminLoginInput = z.input<typeof superAdminLoginInput>;
 
@@ -25,7 +26,7 @@ export function useLoginSuperAdmin() {
       setSession({ status: 'signed-in', superAdmin });
     },
     onError: (error) => {
-      console.error('Super admin login failed', error);
+      reportFailure('Super admin login failed', error);
       setSession({ status: 'signed-out' });
     },
   });

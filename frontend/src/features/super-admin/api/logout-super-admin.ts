@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
 import { apiFetch } from '@/lib/api-client';
 import { superAdminSessionState } from '../states/super-admin-session-state';
+import { reportFailure } from '@/lib/report-failure';
 
 export async function logoutSuperAdmin(): Promise<void> {
   await apiFetch<void>('/api/super-admin/logout', { method: 'POST' });
@@ -16,7 +17,7 @@ export function useLogoutSuperAdmin() {
   const setSession = useSetAtom(superAdminSessionState);
   return useMutation({
     mutationFn: logoutSuperAdmin,
-    onError: (error) => console.error('Super admin logout failed', error),
+    onError: (error) => reportFailure('Super admin logout failed', error),
     onSettled: () => {
       setSession({ status: 'signed-out' });
       // Nothing read as the super admin may outlive the session.

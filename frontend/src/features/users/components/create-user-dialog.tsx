@@ -21,6 +21,7 @@ import { toast } from '@/lib/toast';
 import { useCreateUser } from '../api/create-user';
 import { PIN_HINT, USER_ERRORS } from '../constants/user-messages';
 import { EMPTY_NEW_USER, type NewUserErrors, type NewUserForm, validateNewUser } from '@/lib/validate-new-user';
+import { reportFailure } from '@/lib/report-failure';
 
 const FIELD_ORDER: Array<keyof NewUserForm> = ['username', 'displayName', 'pin', 'role'];
 const fieldId = (field: keyof NewUserForm) => `create-user-${field}`;
@@ -65,7 +66,7 @@ export function CreateUserDialog() {
         setForm(EMPTY_NEW_USER);
         setOpen(false);
       },
-      onError: (error) => console.error('Create user failed', error),
+      onError: (error) => reportFailure('Create user failed', error),
     });
   };
 

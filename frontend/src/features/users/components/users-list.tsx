@@ -11,6 +11,7 @@ import { useUsers } from '../api/get-users';
 import { USER_ERRORS } from '../constants/user-messages';
 import { UserActions } from './user-actions';
 import { UserRoleBadge, UserStatusBadge } from './user-status-badge';
+import { reportFailure } from '@/lib/report-failure';
 
 function YouBadge() {
   return (
@@ -106,7 +107,7 @@ export function UsersList({ currentUserId }: { currentUserId: string }) {
 
   useEffect(() => {
     if (!isError) return;
-    console.error('Fetch users failed', error);
+    reportFailure('Fetch users failed', error);
     toast({ title: 'Error', description: errorMessage(error, USER_ERRORS.fetch), variant: 'destructive' });
   }, [isError, error]);
 
