@@ -8,7 +8,13 @@ import { RequireUserManager } from '@/features/auth/components/require-user-mana
 import { RequireSuperAdmin } from '@/features/super-admin/components/require-super-admin';
 import { AppLayout, AppLayoutFallback } from './layout/app-layout';
 import { instanceShellHandle } from './layout/instance-shell-route';
-import { CrmInstanceGuard, type InstancePage, SignedInInstanceRedirect, SubdomainRedirect } from './routes/instance/route-elements';
+import {
+  CrmEntryRedirect,
+  CrmInstanceGuard,
+  type InstancePage,
+  SignedInInstanceRedirect,
+  SubdomainRedirect,
+} from './routes/instance/route-elements';
 
 /*
  * Screens are lazy-loaded: each module under ./routes exports `Component`.
@@ -28,9 +34,9 @@ const platformRoutes: RouteObject[] = [
   },
 ];
 
-/** Redirects named in spec-platform.md §2. */
+/** Redirects named in spec-platform.md §2; /crm takes a signed-in staff member to their dashboard. */
 const redirectRoutes: RouteObject[] = [
-  { path: paths.crmTemplate, element: <Navigate to={paths.home} replace /> },
+  { path: paths.crmTemplate, element: <CrmEntryRedirect /> },
   { path: paths.legacyLogin, element: <Navigate to={paths.crmTemplate} replace /> },
 ];
 
@@ -64,16 +70,20 @@ function instanceScreens({ home, canonical }: { home: string; canonical: boolean
       children: [{ path: 'calendar', lazy: () => import('./routes/instance/calendar-page') }],
     },
     {
-      // Non-admins are sent to the instance's home.
+      // Non-admins are sent to the instance's home. User management is theirs whatever the admin
+      // feature says (an instance must be able to add staff); the feature governs the rest of
+      // the Admin screen and the audit log.
       element: <RequireUserManager />,
       children: [
-        {
-          element: <RequireFeature feature="admin" />,
-          children: [
-            { path: 'admin', lazy: () => import('./routes/instance/admin-page') },
-            ...(canonical ? [{ path: 'admin/audit', lazy: () => import('./routes/instance/audit-page') }] : []),
-          ],
-        },
+        { path: 'admin', lazy: () => import('./routes/instance/admin-page') },
+        ...(canonical
+          ? [
+              {
+                element: <RequireFeature feature="admin" />,
+                children: [{ path: 'admin/audit', lazy: () => import('./routes/instance/audit-page') }],
+              },
+            ]
+          : []),
       ],
     },
   ];

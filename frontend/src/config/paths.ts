@@ -1,3 +1,5 @@
+import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/domain';
+
 /** Paths of the platform screens (spec-platform.md §2). Instance routes live under /crm/{instance}. */
 
 const instanceBase = (subdomain: string) => `/crm/${encodeURIComponent(subdomain)}`;
@@ -84,4 +86,19 @@ export function instanceLinks(subdomain: string, family: InstanceFamily = 'crm')
 export function instanceEntry(subdomain: string | undefined, family: InstanceFamily = 'crm'): string {
   if (family === 'maven') return paths.maven;
   return subdomain ? paths.instance(subdomain) : paths.crmTemplate;
+}
+
+/** The sign-in page of an instance by its slug: the provider's own at /maven, any other at /crm/{slug}. */
+export function signInPath(subdomain: string): string {
+  return subdomain === RESERVED_INSTANCE_SUBDOMAIN ? paths.maven : paths.instance(subdomain);
+}
+
+/** The home (dashboard) of an instance by its slug, in the family its sign-in page belongs to. */
+export function instanceHomePath(subdomain: string): string {
+  return instanceLinks(subdomain, subdomain === RESERVED_INSTANCE_SUBDOMAIN ? 'maven' : 'crm').home;
+}
+
+/** /register, naming the instance the visitor came from (its page links back to that sign-in). */
+export function registerPath(subdomain?: string): string {
+  return subdomain ? `${paths.register}?instance=${encodeURIComponent(subdomain)}` : paths.register;
 }

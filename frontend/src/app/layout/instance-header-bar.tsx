@@ -1,6 +1,7 @@
-import { Link, useLocation } from 'react-router-dom';
+import { normalizeSubdomain } from '@crm/projections/domain';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { ThemeToggle } from '@/components/theme-toggle';
-import { instanceEntry, instanceLinks, paths } from '@/config/paths';
+import { instanceEntry, instanceLinks, paths, registerPath } from '@/config/paths';
 import { AccountMenu } from '@/features/auth/components/account-menu';
 import { useUserSession } from '@/features/auth/hooks/use-user-session';
 import { sessionInstance } from '@/features/auth/states/user-session-state';
@@ -17,6 +18,7 @@ import { useInstanceShellRoute } from './instance-shell-route';
 export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typeof useInstanceShellRoute>> }) {
   const session = useUserSession();
   const { pathname } = useLocation();
+  const [searchParams] = useSearchParams();
 
   if (session.status === 'signed-in') {
     const { user } = session;
@@ -41,9 +43,10 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
     );
   }
 
-  // Login goes to the instance named by the path, or the last one used, rather than the
-  // provider's page that the spec's /login leads to.
-  const instance = route.slug ?? sessionInstance(session);
+  // Login goes to the instance named by the path (or /register's ?instance=), or the last one
+  // used, rather than the provider's page that the spec's /login leads to; Register names it too.
+  const named = pathname === paths.register ? normalizeSubdomain(searchParams.get('instance') ?? '') || undefined : undefined;
+  const instance = route.slug ?? named ?? sessionInstance(session);
   const login = instance ? instanceEntry(instance, route.family) : paths.legacyLogin;
   return (
     <div className="flex items-center gap-0.5 sm:gap-1">
@@ -53,7 +56,7 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
           <HeaderLink to={login} pathname={pathname}>
             Login
           </HeaderLink>
-          <HeaderLink to={paths.register} pathname={pathname}>
+          <HeaderLink to={registerPath(instance)} pathname={pathname}>
             Register
           </HeaderLink>
         </>
@@ -68,7 +71,7 @@ const headerLinkClasses =
   'hover:bg-accent hover:text-accent-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
 
 function HeaderLink({ to, pathname, children }: { to: string; pathname: string; children: string }) {
-  if (to === pathname) {
+  if (to.split('?')[0] === pathname) {
     return (
       <span aria-current="page" className={`${headerLinkClasses} bg-accent`}>
         {children}

@@ -1,13 +1,23 @@
-import { Link } from 'react-router-dom';
+import { normalizeSubdomain } from '@crm/projections/domain';
+import { Link, useSearchParams } from 'react-router-dom';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
 import { ArrowLeftIcon } from '@/components/ui/icons';
-import { paths } from '@/config/paths';
+import { useUserSession } from '@/features/auth/hooks/use-user-session';
+import { staffBackLink } from '@/features/auth/utils/staff-links';
+import { useSuperAdminSession } from '@/features/super-admin/hooks/use-super-admin-session';
 import { usePageTitle } from '@/lib/use-page-title';
 
-/** No self-service sign-up (DECISIONS.md §1): accounts come from the shop's admin. */
+/**
+ * No self-service sign-up (DECISIONS.md §1): accounts come from the shop's admin. It leads back
+ * to the CRM the visitor came from (?instance=, or the session's), never to the provider's pages
+ * for staff.
+ */
 export function Component() {
   usePageTitle('Register');
+  const [searchParams] = useSearchParams();
+  const named = normalizeSubdomain(searchParams.get('instance') ?? '') || undefined;
+  const back = staffBackLink({ session: useUserSession(), named, superAdminSignedIn: useSuperAdminSession().status === 'signed-in' });
   return (
     <div className="flex justify-center py-4 sm:py-10">
       <Card className="w-full max-w-md">
@@ -17,17 +27,19 @@ export function Component() {
         </CardHeader>
         <CardContent>
           <ol className="grid list-decimal gap-2 pl-5 text-sm">
-            <li>Ask an admin of your shop's CRM to add you in Admin Dashboard, User Management.</li>
+            <li>Ask an admin of your shop's CRM to add you under User Management.</li>
             <li>They give you your username and a 4-digit PIN.</li>
             <li>Sign in at your shop's CRM address, then change your PIN under Your Profile.</li>
           </ol>
         </CardContent>
-        <CardFooter>
-          <Link to={paths.home} className={buttonVariants({ variant: 'ghost', size: 'sm', className: '-ml-2' })}>
-            <ArrowLeftIcon />
-            Back to Home
-          </Link>
-        </CardFooter>
+        {back ? (
+          <CardFooter>
+            <Link to={back.to} className={buttonVariants({ variant: 'ghost', size: 'sm', className: '-ml-2' })}>
+              <ArrowLeftIcon />
+              {back.label}
+            </Link>
+          </CardFooter>
+        ) : null}
       </Card>
     </div>
   );

@@ -3,12 +3,14 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-route
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
 import { ArrowLeftIcon } from '@/components/ui/icons';
-import { instanceFamilyOf, paths } from '@/config/paths';
+import { instanceFamilyOf, registerPath } from '@/config/paths';
 import { usePublicInstance } from '@/features/auth/api/get-public-instance';
 import { InstanceLoginForm } from '@/features/auth/components/instance-login-form';
 import { ApiError } from '@/lib/api-client';
 import { useUserSession } from '@/features/auth/hooks/use-user-session';
 import { redirectAfterLogin } from '@/features/auth/utils/redirect-after-login';
+import { staffBackLink } from '@/features/auth/utils/staff-links';
+import { useSuperAdminSession } from '@/features/super-admin/hooks/use-super-admin-session';
 import { usePageTitle } from '@/lib/use-page-title';
 
 /**
@@ -29,24 +31,7 @@ export function Component() {
   usePageTitle(title);
   const session = useUserSession();
 
-  if (unknown) {
-    return (
-      <div className="flex justify-center py-4 sm:py-10">
-        <Card className="w-full max-w-sm">
-          <CardHeader className="text-center">
-            <h1 className="text-2xl font-semibold tracking-tight">No such CRM</h1>
-            <CardDescription>There is no CRM at “{named}”. Check the address, or ask your shop's admin for the right link.</CardDescription>
-          </CardHeader>
-          <CardFooter className="justify-center">
-            <Link to={paths.home} className={buttonVariants({ variant: 'ghost', size: 'sm' })}>
-              <ArrowLeftIcon />
-              Back to Home
-            </Link>
-          </CardFooter>
-        </Card>
-      </div>
-    );
-  }
+  if (unknown) return <NoSuchCrm named={named} />;
 
   // Already signed in here (e.g. the back button after login): nothing to do on this page.
   if (session.status === 'signed-in' && session.user.instance.subdomain === instance) {
@@ -72,12 +57,35 @@ export function Component() {
             onSuccess={(user) => void navigate(redirectAfterLogin(pathname, user.instance.subdomain), { replace: true })}
           />
         </CardContent>
+        {/* Staff have no business on the provider's pages: the way on from here is an account. */}
         <CardFooter className="justify-center">
-          <Link to={paths.home} className={buttonVariants({ variant: 'ghost', size: 'sm' })}>
-            <ArrowLeftIcon />
-            Back to Home
+          <Link to={registerPath(instance)} className={buttonVariants({ variant: 'ghost', size: 'sm' })}>
+            Need an account?
           </Link>
         </CardFooter>
+      </Card>
+    </div>
+  );
+}
+
+/** An unknown slug: says so, and leads back to the visitor's own CRM when it is known. */
+function NoSuchCrm({ named }: { named: string }) {
+  const back = staffBackLink({ session: useUserSession(), superAdminSignedIn: useSuperAdminSession().status === 'signed-in' });
+  return (
+    <div className="flex justify-center py-4 sm:py-10">
+      <Card className="w-full max-w-sm">
+        <CardHeader className="text-center">
+          <h1 className="text-2xl font-semibold tracking-tight">No such CRM</h1>
+          <CardDescription>There is no CRM at “{named}”. Check the address, or ask your shop's admin for the right link.</CardDescription>
+        </CardHeader>
+        {back ? (
+          <CardFooter className="justify-center">
+            <Link to={back.to} className={buttonVariants({ variant: 'ghost', size: 'sm' })}>
+              <ArrowLeftIcon />
+              {back.label}
+            </Link>
+          </CardFooter>
+        ) : null}
       </Card>
     </div>
   );

@@ -1,7 +1,10 @@
 import { Navigate, useParams } from 'react-router-dom';
+import { PageSpinner } from '@/components/ui/spinner';
 import { instanceLinks, type InstanceLinks } from '@/config/paths';
 import { RequireUser } from '@/features/auth/components/require-user';
 import { useSignedInUser } from '@/features/auth/hooks/use-signed-in-user';
+import { useUserSession } from '@/features/auth/hooks/use-user-session';
+import { crmEntryTarget } from '@/features/auth/utils/staff-links';
 
 /** Elements the router uses around and between the instance screens. */
 
@@ -26,4 +29,14 @@ export function SubdomainRedirect({ page }: { page: InstancePage }) {
 export function SignedInInstanceRedirect({ page }: { page: InstancePage }) {
   const user = useSignedInUser();
   return <Navigate to={instanceLinks(user.instance.subdomain)[page]} replace />;
+}
+
+/**
+ * /crm (where /login leads): a signed-in staff member lands on their dashboard, not on the
+ * provider's pages; without a staff session it leads to / as spec-platform.md §2 says.
+ */
+export function CrmEntryRedirect() {
+  const target = crmEntryTarget(useUserSession());
+  if (target === null) return <PageSpinner label="Loading..." />;
+  return <Navigate to={target} replace />;
 }
