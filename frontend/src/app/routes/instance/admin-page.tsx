@@ -3,9 +3,13 @@ import { useSignedInUser } from '@/features/auth/hooks/use-signed-in-user';
 import { AdminDashboard } from '@/features/users/components/admin-dashboard';
 import { usePageTitle } from '@/lib/use-page-title';
 
-/** The Admin Dashboard (spec-working-screens.md §2); the router lets only admins in. */
+/**
+ * The Admin Dashboard (spec-working-screens.md §2); the router lets only user managers in. With
+ * the instance's admin feature off it is their user management only (no audit log).
+ */
 export function Component() {
-  usePageTitle('Admin Dashboard');
   const user = useSignedInUser();
-  return <AdminDashboard currentUserId={user.id} auditPath={paths.instanceAudit(user.instance.subdomain)} />;
+  const adminFeature = user.instance.features.admin;
+  usePageTitle(adminFeature ? 'Admin Dashboard' : 'Users');
+  return <AdminDashboard currentUserId={user.id} auditPath={adminFeature ? paths.instanceAudit(user.instance.subdomain) : null} />;
 }

@@ -11,5 +11,6 @@ export const FEATURE_DESCRIPTIONS: Record<FeatureKey, string> = {
   pipeline: 'Track jobs from quote to paid.',
   customers: 'Customer records, vehicles and history.',
   calendar: 'Schedule appointments and work.',
-  admin: 'Manage staff accounts and permissions.',
+  // Staff accounts are managed whatever this says: an instance's admins can always add staff.
+  admin: 'Admin Dashboard and audit log (staff are managed either way).',
 };

@@ -9,7 +9,8 @@ export interface NavItem {
 /**
  * The signed-in navigation (spec-platform.md §2): Home, Pipeline, Customers, Calendar, and
  * Admin for admins; the /maven family has no Calendar link. Features the instance has off are
- * left out (the dashboard shows them as Coming Soon).
+ * left out (the dashboard shows them as Coming Soon), except that user managers always keep
+ * their way to user management: "Users" when the admin feature is off.
  */
 export function navItems({
   links,
@@ -26,7 +27,7 @@ export function navItems({
   if (features.pipeline) items.push({ label: 'Pipeline', to: links.pipeline });
   if (features.customers) items.push({ label: 'Customers', to: links.customers });
   if (features.calendar && family !== 'maven') items.push({ label: 'Calendar', to: links.calendar });
-  if (features.admin && showAdmin) items.push({ label: 'Admin', to: links.admin });
+  if (showAdmin) items.push({ label: features.admin ? 'Admin' : 'Users', to: links.admin });
   return items;
 }
 

@@ -4,18 +4,25 @@ import { CreateUserDialog } from './create-user-dialog';
 import { CustomerDataSecurity } from './customer-data-security';
 import { UsersList } from './users-list';
 
-/** The Admin Dashboard (spec-working-screens.md §2): user management and the data-security notes. */
-export function AdminDashboard({ currentUserId, auditPath }: { currentUserId: string; auditPath: string }) {
+/**
+ * The Admin Dashboard (spec-working-screens.md §2): user management, the audit log link and the
+ * data-security notes. Without the instance's admin feature (`auditPath` null) it is user
+ * management only: the instance's user managers can always add staff.
+ */
+export function AdminDashboard({ currentUserId, auditPath }: { currentUserId: string; auditPath: string | null }) {
+  const adminFeature = auditPath !== null;
   return (
     <div className="grid gap-8">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="grid gap-1">
-          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Admin Dashboard</h1>
+          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{adminFeature ? 'Admin Dashboard' : 'Users'}</h1>
           <p className="text-muted-foreground">Manage who can use this CRM and what they may do.</p>
         </div>
-        <Link to={auditPath} className={buttonVariants({ variant: 'outline', className: 'self-start sm:self-auto' })}>
-          View Audit Log
-        </Link>
+        {adminFeature ? (
+          <Link to={auditPath} className={buttonVariants({ variant: 'outline', className: 'self-start sm:self-auto' })}>
+            View Audit Log
+          </Link>
+        ) : null}
       </div>
 
       <section aria-labelledby="user-management-heading" className="grid gap-4">
@@ -28,9 +35,11 @@ export function AdminDashboard({ currentUserId, auditPath }: { currentUserId: st
         <UsersList currentUserId={currentUserId} />
       </section>
 
-      <section aria-labelledby="security-heading">
-        <CustomerDataSecurity />
-      </section>
+      {adminFeature ? (
+        <section aria-labelledby="security-heading">
+          <CustomerDataSecurity />
+        </section>
+      ) : null}
     </div>
   );
 }
