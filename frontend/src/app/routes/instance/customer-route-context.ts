@@ -1,6 +1,7 @@
 import { useLocation } from 'react-router-dom';
 import { instanceFamilyOf, instanceLinks } from '@/config/paths';
 import { useSignedInUser } from '@/features/auth/hooks/use-signed-in-user';
+import { canDelete, canWrite } from '@/features/auth/utils/user-access';
 import { customerPaths, type CustomerPaths, type CustomerPermissions } from '@/features/customers/utils/customer-paths';
 
 export interface CustomerRouteContext {
@@ -21,6 +22,6 @@ export function useCustomerRouteContext(): CustomerRouteContext {
     instance,
     paths: customerPaths(instance, family),
     pipelinePath: instanceLinks(instance, family).pipeline,
-    permissions: { canWrite: user.permissions.canWrite, canDelete: user.permissions.canDelete },
+    permissions: { canWrite: canWrite(user), canDelete: canDelete(user) },
   };
 }

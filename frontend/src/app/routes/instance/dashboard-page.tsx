@@ -1,7 +1,7 @@
 import { useLocation } from 'react-router-dom';
 import { instanceFamilyOf, instanceLinks } from '@/config/paths';
 import { useSignedInUser } from '@/features/auth/hooks/use-signed-in-user';
-import { canManageUsers, nameOf } from '@/features/auth/utils/user-access';
+import { canManageUsers, canWrite, nameOf } from '@/features/auth/utils/user-access';
 import { InstanceDashboard } from '@/features/instance-shell/components/instance-dashboard';
 import { usePageTitle } from '@/lib/use-page-title';
 
@@ -17,6 +17,7 @@ export function Component() {
       name={nameOf(user)}
       links={instanceLinks(user.instance.subdomain, family)}
       showAdmin={canManageUsers(user)}
+      canWrite={canWrite(user)}
       variant={family}
     />
   );

@@ -1,5 +1,5 @@
 import { useSignedInUser } from '@/features/auth/hooks/use-signed-in-user';
-import { nameOf } from '@/features/auth/utils/user-access';
+import { canDelete, canWrite, nameOf } from '@/features/auth/utils/user-access';
 import { PipelineScreen } from '@/features/pipeline/components/pipeline-screen';
 import { usePageTitle } from '@/lib/use-page-title';
 
@@ -8,6 +8,6 @@ export function Component() {
   usePageTitle('Pipeline');
   const user = useSignedInUser();
   const instance = user.instance.subdomain;
-  const permissions = { canWrite: user.permissions.canWrite, canDelete: user.permissions.canDelete };
+  const permissions = { canWrite: canWrite(user), canDelete: canDelete(user) };
   return <PipelineScreen key={instance} instance={instance} currentUserName={nameOf(user)} permissions={permissions} />;
 }

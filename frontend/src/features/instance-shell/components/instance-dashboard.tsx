@@ -1,4 +1,4 @@
-import type { CurrentUserView, FeatureKey } from '@crm/projections/domain';
+import type { CurrentUserView, FeatureKey, Features } from '@crm/projections/domain';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
@@ -9,12 +9,10 @@ import type { InstanceLinks } from '@/config/paths';
 import { cn } from '@/lib/cn';
 import { type AreaCounts, UPCOMING_DAYS, useAreaCounts } from '../api/get-area-counts';
 import { useGreeting } from '../hooks/use-greeting';
+import { type DashboardAction, gettingStartedTips, quickActions } from '../utils/dashboard-items';
 import { RecentActivity } from './recent-activity';
 
-interface Action {
-  label: string;
-  to: string;
-}
+type Action = DashboardAction;
 
 interface Area {
   feature: FeatureKey;
@@ -24,10 +22,25 @@ interface Area {
   description: string;
   actions: Action[];
   icon: ReactNode;
+  /** Shown as open whatever the instance's features (user management, for its managers). */
+  alwaysOn?: boolean;
 }
 
-/** The dashboard's areas (spec-platform.md §2 "CRM home"); Administration only for admins. */
-function areasOf(links: InstanceLinks, showAdmin: boolean): Area[] {
+/**
+ * The dashboard's areas (spec-platform.md §2 "CRM home"); Administration only for admins, as
+ * user management alone when the admin feature is off. No "add" action for a read-only user.
+ */
+function areasOf({
+  links,
+  showAdmin,
+  adminFeature,
+  canWrite,
+}: {
+  links: InstanceLinks;
+  showAdmin: boolean;
+  adminFeature: boolean;
+  canWrite: boolean;
+}): Area[] {
   const areas: Area[] = [
     {
       feature: 'pipeline',
@@ -42,10 +55,7 @@ function areasOf(links: InstanceLinks, showAdmin: boolean): Area[] {
       title: 'Customer Management',
       tile: 'Customers',
       description: 'Customers, their vehicles, past services and invoices in one place.',
-      actions: [
-        { label: 'View Customers', to: links.customers },
-        { label: 'Add Customer', to: links.newCustomer },
-      ],
+      actions: [{ label: 'View Customers', to: links.customers }, ...(canWrite ? [{ label: 'Add Customer', to: links.newCustomer }] : [])],
       icon: <UsersIcon />,
     },
     {
@@ -60,11 +70,12 @@ function areasOf(links: InstanceLinks, showAdmin: boolean): Area[] {
   if (showAdmin) {
     areas.push({
       feature: 'admin',
-      title: 'Administration',
-      tile: 'Admin',
+      title: adminFeature ? 'Administration' : 'User Management',
+      tile: adminFeature ? 'Admin' : 'Users',
       description: 'Add staff, set their roles and permissions, and lock accounts.',
-      actions: [{ label: 'Admin Dashboard', to: links.admin }],
+      actions: [{ label: adminFeature ? 'Admin Dashboard' : 'Manage Users', to: links.admin }],
       icon: <ShieldCheckIcon />,
+      alwaysOn: true,
     });
   }
   return areas;
@@ -174,14 +185,9 @@ function Tile({ area, enabled }: { area: Area; enabled: boolean }) {
   );
 }
 
-function GettingStarted({ showAdmin }: { showAdmin: boolean }) {
-  const tips = [
-    { title: 'Pipeline', text: 'Add each job as it comes in and move it through the stages from Quote to Paid.' },
-    { title: 'Customers', text: 'Save customers with their vehicles, so a new job can be filled in from their record.' },
-    { title: 'Calendar', text: 'Give jobs an appointment time, then drag them on the calendar to reschedule.' },
-  ];
-  if (showAdmin)
-    tips.push({ title: 'Admin', text: 'Add your staff in the Admin Dashboard and lock accounts that should no longer sign in.' });
+function GettingStarted({ features, showAdmin }: { features: Features; showAdmin: boolean }) {
+  const tips = gettingStartedTips({ features, showAdmin });
+  if (tips.length === 0) return null;
   return (
     <Card>
       <CardHeader>
@@ -201,11 +207,10 @@ function GettingStarted({ showAdmin }: { showAdmin: boolean }) {
   );
 }
 
-function QuickActions({ links, features }: { links: InstanceLinks; features: CurrentUserView['instance']['features'] }) {
-  const actions: Action[] = [];
-  if (features.customers) actions.push({ label: 'Add New Customer', to: links.newCustomer });
-  if (features.pipeline) actions.push({ label: 'Create Pipeline Entry', to: links.pipeline });
-  if (features.calendar) actions.push({ label: 'Schedule Appointment', to: links.calendar });
+function QuickActions({ links, features, canWrite }: { links: InstanceLinks; features: Features; canWrite: boolean }) {
+  const actions = quickActions({ links, features, canWrite });
+  // A read-only user gets no card of buttons they cannot use.
+  if (actions === null) return null;
   return (
     <Card>
       <CardHeader>
@@ -254,18 +259,22 @@ export function InstanceDashboard({
   name,
   links,
   showAdmin,
+  canWrite,
   variant = 'crm',
 }: {
   user: CurrentUserView;
   /** The display name, or the username when there is none. */
   name: string;
   links: InstanceLinks;
+  /** The user manages users (the Administration card, the staff tip). */
   showAdmin: boolean;
+  /** The user may create and change records (the "add" actions). */
+  canWrite: boolean;
   variant?: 'crm' | 'maven';
 }) {
   const greeting = useGreeting();
   const { features } = user.instance;
-  const areas = areasOf(links, showAdmin);
+  const areas = areasOf({ links, showAdmin, adminFeature: features.admin, canWrite });
   const canRead = user.role === 'admin' || user.permissions.canRead;
   const counts = useAreaCounts({
     customers: canRead && features.customers,
@@ -290,13 +299,18 @@ export function InstanceDashboard({
         {variant === 'maven' ? (
           <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
             {areas.map((area) => (
-              <Tile key={area.feature} area={area} enabled={features[area.feature]} />
+              <Tile key={area.feature} area={area} enabled={area.alwaysOn || features[area.feature]} />
             ))}
           </div>
         ) : (
           <div className={cn('grid gap-4 sm:grid-cols-2', areas.length === 4 ? 'xl:grid-cols-4' : 'lg:grid-cols-3')}>
             {areas.map((area) => (
-              <AreaCard key={area.feature} area={area} enabled={features[area.feature]} count={countLabel(area.feature, counts.data)} />
+              <AreaCard
+                key={area.feature}
+                area={area}
+                enabled={area.alwaysOn || features[area.feature]}
+                count={countLabel(area.feature, counts.data)}
+              />
             ))}
           </div>
         )}
@@ -306,8 +320,8 @@ export function InstanceDashboard({
         <RecentActivity className="lg:col-span-2" />
         <div className="grid gap-4">
           {variant === 'maven' ? <QuickStats /> : null}
-          <QuickActions links={links} features={features} />
-          <GettingStarted showAdmin={showAdmin} />
+          <QuickActions links={links} features={features} canWrite={canWrite} />
+          <GettingStarted features={features} showAdmin={showAdmin} />
         </div>
       </div>
     </div>

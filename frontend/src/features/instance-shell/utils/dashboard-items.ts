@@ -1,0 +1,58 @@
+import type { Features } from '@crm/projections/domain';
+import type { InstanceLinks } from '@/config/paths';
+
+export interface DashboardAction {
+  label: string;
+  to: string;
+}
+
+/**
+ * The dashboard's Quick Actions (spec-platform.md §2): each only when its feature is on, and
+ * none for a user who may not write (they would lead to forms that cannot be saved). Null when
+ * the card has nothing to offer that user at all.
+ */
+export function quickActions({
+  links,
+  features,
+  canWrite,
+}: {
+  links: InstanceLinks;
+  features: Features;
+  canWrite: boolean;
+}): DashboardAction[] | null {
+  if (!canWrite) return null;
+  const actions: DashboardAction[] = [];
+  if (features.customers) actions.push({ label: 'Add New Customer', to: links.newCustomer });
+  if (features.pipeline) actions.push({ label: 'Create Pipeline Entry', to: links.pipeline });
+  if (features.calendar) actions.push({ label: 'Schedule Appointment', to: links.calendar });
+  return actions;
+}
+
+export interface Tip {
+  title: string;
+  text: string;
+}
+
+/**
+ * Getting Started: a tip per feature the instance has on, and for user managers the staff tip
+ * (user management is theirs whatever the admin feature says; its place is named accordingly).
+ */
+export function gettingStartedTips({ features, showAdmin }: { features: Features; showAdmin: boolean }): Tip[] {
+  const tips: Tip[] = [];
+  if (features.pipeline) {
+    tips.push({ title: 'Pipeline', text: 'Add each job as it comes in and move it through the stages from Quote to Paid.' });
+  }
+  if (features.customers) {
+    tips.push({ title: 'Customers', text: 'Save customers with their vehicles, so a new job can be filled in from their record.' });
+  }
+  if (features.calendar) {
+    tips.push({ title: 'Calendar', text: 'Give jobs an appointment time, then drag them on the calendar to reschedule.' });
+  }
+  if (showAdmin) {
+    tips.push({
+      title: features.admin ? 'Admin' : 'Users',
+      text: `Add your staff in ${features.admin ? 'the Admin Dashboard' : 'Users'} and lock accounts that should no longer sign in.`,
+    });
+  }
+  return tips;
+}
