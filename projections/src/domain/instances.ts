@@ -152,6 +152,6 @@ export interface PublicInstanceView {
 export interface AppInfo {
   version: string;
   providerName: string;
-  /** Host the instance subdomains live under, shown as the builder's suffix. */
+  /** Host (and port) the app is reached at, PUBLIC_HOST or the request's: the start of the shops' addresses the builder shows. */
   host: string;
 }

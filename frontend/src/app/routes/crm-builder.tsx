@@ -4,6 +4,7 @@ import { ArrowLeftIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { useAppInfo } from '@/features/app-info/api/get-app-info';
 import { CrmBuilderForm } from '@/features/crm-instances/components/crm-builder-form';
+import { publicOrigin } from '@/features/crm-instances/utils/shop-addresses';
 import { usePageTitle } from '@/lib/use-page-title';
 
 /** The full create-instance page (spec-platform.md §2 "Create CRM page"). */
@@ -11,8 +12,8 @@ export function Component() {
   usePageTitle('Create CRM');
   const navigate = useNavigate();
   const { data: appInfo } = useAppInfo();
-  // Until /api/app-info answers, preview against the host the app is served from.
-  const host = appInfo?.host || window.location.hostname;
+  // Until /api/app-info answers, preview against the page's own origin.
+  const origin = publicOrigin(window.location, appInfo?.host);
 
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-6">
@@ -26,7 +27,7 @@ export function Component() {
         <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Create CRM</h1>
         <p className="text-muted-foreground">Set up a new CRM system for a shop.</p>
       </div>
-      <CrmBuilderForm host={host} onCreated={() => void navigate(paths.crmSelection)} />
+      <CrmBuilderForm origin={origin} onCreated={() => void navigate(paths.crmSelection)} />
     </div>
   );
 }

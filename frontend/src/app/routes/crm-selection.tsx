@@ -4,11 +4,13 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { ArrowLeftIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
+import { useAppInfo } from '@/features/app-info/api/get-app-info';
 import { useCrmInstances } from '@/features/crm-instances/api/get-crm-instances';
 import { CreateCrmInstanceDialog } from '@/features/crm-instances/components/create-crm-instance-dialog';
 import { CrmInstanceCard, CrmTemplateCard } from '@/features/crm-instances/components/crm-instance-card';
 import { ProviderInstanceSection } from '@/features/crm-instances/components/provider-instance-section';
 import { selectableInstances } from '@/features/crm-instances/utils/selectable-instances';
+import { publicOrigin } from '@/features/crm-instances/utils/shop-addresses';
 import { SuperAdminSignOutButton } from '@/features/super-admin/components/super-admin-sign-out-button';
 import { usePageTitle } from '@/lib/use-page-title';
 
@@ -47,6 +49,7 @@ function InstanceList() {
 /** Choose a CRM instance or create one (spec-platform.md §2). */
 export function Component() {
   usePageTitle('Select a CRM');
+  const { data: appInfo } = useAppInfo();
   return (
     <div className="grid gap-6">
       <nav aria-label="Back">
@@ -61,7 +64,7 @@ export function Component() {
           <p className="text-muted-foreground">Open a shop's CRM, or set up a new one.</p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <CreateCrmInstanceDialog />
+          <CreateCrmInstanceDialog origin={publicOrigin(window.location, appInfo?.host)} />
           <Link to={paths.crmBuilder} className={buttonVariants({ variant: 'outline' })}>
             Open CRM Builder
           </Link>

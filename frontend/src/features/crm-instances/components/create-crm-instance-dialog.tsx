@@ -1,3 +1,4 @@
+import { normalizeSubdomain } from '@crm/projections/domain';
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -18,8 +19,10 @@ import { PinInput } from '@/components/ui/pin-input';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useCreateCrmInstance } from '../api/create-crm-instance';
+import { shopAddresses } from '../utils/shop-addresses';
 import { sanitizePin } from '@/lib/sanitize-pin';
 import { type CreateInstanceErrors, type CreateInstanceField, validateCreateInstance } from '../utils/validate-create-instance';
+import { reportFailure } from '@/lib/report-failure';
 
 interface DialogForm {
   name: string;
@@ -41,7 +44,8 @@ const EMPTY_FORM: DialogForm = {
 
 const fieldId = (field: CreateInstanceField) => `create-instance-${field}`;
 
-export function CreateCrmInstanceDialog() {
+/** `origin` is where the app is reached: the dialog shows where the new shop's staff will sign in. */
+export function CreateCrmInstanceDialog({ origin }: { origin: string }) {
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState<DialogForm>(EMPTY_FORM);
   const [errors, setErrors] = useState<CreateInstanceErrors>({});
@@ -74,7 +78,7 @@ export function CreateCrmInstanceDialog() {
         setOpen(false);
       },
       onError: (error) => {
-        console.error('Create CRM instance failed', error);
+        reportFailure('Create CRM instance failed', error);
         toast({
           title: 'Error',
           description: errorMessage(error, 'Failed to create CRM instance'),
@@ -84,6 +88,8 @@ export function CreateCrmInstanceDialog() {
     });
   };
 
+  const subdomain = normalizeSubdomain(form.name);
+  const addresses = shopAddresses(origin, subdomain || 'yourshop');
   const messages = [...new Set(Object.values(errors))];
   const invalid = (field: CreateInstanceField) =>
     errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': 'create-instance-errors' } : {};
@@ -103,8 +109,31 @@ export function CreateCrmInstanceDialog() {
         </DialogHeader>
         <form onSubmit={handleSubmit} noValidate className="grid gap-5">
           <div className="grid gap-4">
-            <Field id={fieldId('name')} label="Name">
-              <Input id={fieldId('name')} value={form.name} onChange={update('name')} autoComplete="off" {...invalid('name')} />
+            <Field
+              id={fieldId('name')}
+              label="Name"
+              hint={
+                <>
+                  Its staff will sign in at:
+                  <span className="mt-1 grid gap-0.5">
+                    <span className="font-mono break-all text-foreground" data-testid="create-instance-address">
+                      {addresses.short}
+                    </span>
+                    <span>
+                      or <span className="font-mono break-all text-foreground">{addresses.signIn}</span>
+                    </span>
+                  </span>
+                </>
+              }
+            >
+              <Input
+                id={fieldId('name')}
+                value={form.name}
+                onChange={update('name')}
+                autoComplete="off"
+                {...invalid('name')}
+                aria-describedby={errors.name ? `${fieldId('name')}-hint create-instance-errors` : `${fieldId('name')}-hint`}
+              />
             </Field>
             <Field id={fieldId('displayName')} label="Display Name">
               <Input

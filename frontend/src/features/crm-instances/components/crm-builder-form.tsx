@@ -10,6 +10,7 @@ import { PinInput } from '@/components/ui/pin-input';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { useCreateCrmInstance } from '../api/create-crm-instance';
+import { shopAddresses } from '../utils/shop-addresses';
 import { FEATURE_DESCRIPTIONS, FEATURE_LABELS } from '../constants/feature-labels';
 import { sanitizePin } from '@/lib/sanitize-pin';
 import {
@@ -18,19 +19,21 @@ import {
   effectiveSubdomain,
   validateCrmBuilderForm,
 } from '../utils/validate-create-instance';
+import { reportFailure } from '@/lib/report-failure';
 
 type BuilderErrors = Partial<Record<keyof BuilderForm, string>>;
 type TextField = Exclude<keyof BuilderForm, 'features'>;
 
 const fieldId = (field: keyof BuilderForm) => `crm-builder-${field}`;
 
-/** The full create-instance page's form. `host` is the domain instance subdomains live under. */
-export function CrmBuilderForm({ host, onCreated }: { host: string; onCreated: () => void }) {
+/** The full create-instance page's form. `origin` is where the app is reached (the shop's address starts with it). */
+export function CrmBuilderForm({ origin, onCreated }: { origin: string; onCreated: () => void }) {
   const [form, setForm] = useState<BuilderForm>(EMPTY_CRM_BUILDER_FORM);
   const [errors, setErrors] = useState<BuilderErrors>({});
   const createInstance = useCreateCrmInstance();
 
   const subdomain = effectiveSubdomain(form);
+  const addresses = shopAddresses(origin, subdomain || 'yourshop');
   const hasBusinessName = form.businessName.trim() !== '';
 
   const update = (field: TextField) => (event: { target: { value: string } }) => {
@@ -61,7 +64,7 @@ export function CrmBuilderForm({ host, onCreated }: { host: string; onCreated: (
         onCreated();
       },
       onError: (error) => {
-        console.error('Create CRM failed', error);
+        reportFailure('Create CRM failed', error);
         toast({ title: 'Error', description: errorMessage(error, 'Failed to create CRM'), variant: 'destructive' });
       },
     });
@@ -96,14 +99,26 @@ export function CrmBuilderForm({ host, onCreated }: { host: string; onCreated: (
             error={errors.subdomain}
             hint={
               <>
-                Lower-case letters and digits only. Address:{' '}
-                <span className="font-mono text-foreground" data-testid="subdomain-preview">
-                  {subdomain || 'yourshop'}.{host}
+                Lower-case letters and digits only. Staff sign in at:
+                <span className="mt-1 grid gap-0.5">
+                  <span className="font-mono break-all text-foreground" data-testid="subdomain-preview">
+                    {addresses.short}
+                  </span>
+                  <span>
+                    or <span className="font-mono break-all text-foreground">{addresses.signIn}</span>
+                  </span>
                 </span>
               </>
             }
           >
             <div className="flex items-stretch">
+              {/* The origin on wider screens; phones read the whole address in the hint below. */}
+              <span
+                aria-hidden="true"
+                className="flex shrink-0 items-center rounded-l-md border border-r-0 border-input bg-muted px-3 font-mono text-sm text-muted-foreground"
+              >
+                <span className="hidden sm:inline">{origin.replace(/\/+$/, '')}</span>/
+              </span>
               <Input
                 id={fieldId('subdomain')}
                 value={form.subdomain}
@@ -112,18 +127,12 @@ export function CrmBuilderForm({ host, onCreated }: { host: string; onCreated: (
                 autoComplete="off"
                 autoCapitalize="none"
                 spellCheck={false}
-                className="min-w-0 rounded-r-none"
+                className="min-w-0 rounded-l-none"
                 aria-invalid={errors.subdomain ? true : undefined}
                 aria-describedby={[`${fieldId('subdomain')}-hint`, errors.subdomain ? `${fieldId('subdomain')}-error` : '']
                   .join(' ')
                   .trim()}
               />
-              <span
-                aria-hidden="true"
-                className="flex max-w-[60%] shrink-0 items-center truncate sm:max-w-none rounded-r-md border border-l-0 border-input bg-muted px-3 font-mono text-sm text-muted-foreground"
-              >
-                .{host}
-              </span>
             </div>
           </Field>
           <Field id={fieldId('displayName')} label="Display Name" hint="Defaults to the business name.">
@@ -145,7 +154,7 @@ export function CrmBuilderForm({ host, onCreated }: { host: string; onCreated: (
       <Card>
         <CardHeader>
           <CardTitle id="crm-builder-features-title">Features</CardTitle>
-          <CardDescription>What the shop's staff can use. You can change this later.</CardDescription>
+          <CardDescription>What the shop's staff can use.</CardDescription>
         </CardHeader>
         <CardContent>
           <div role="group" aria-labelledby="crm-builder-features-title" className="grid gap-3 sm:grid-cols-2">

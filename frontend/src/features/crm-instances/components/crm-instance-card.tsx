@@ -2,6 +2,7 @@ import type { CrmInstanceView } from '@crm/projections/domain';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
+import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { CarIcon, LayoutTemplateIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
@@ -53,10 +54,12 @@ function LinkCard({
   );
 }
 
+/** The template every new instance starts from: it leads to the CRM builder, to start one from it. */
 export function CrmTemplateCard() {
   return (
-    <LinkCard to={paths.crmTemplate} title="CRM Template" icon={<LayoutTemplateIcon />} className="border-dashed">
+    <LinkCard to={paths.crmBuilder} title="CRM Template" icon={<LayoutTemplateIcon />} className="border-dashed">
       <p className="text-sm text-muted-foreground">The base CRM every new instance starts from.</p>
+      <p className="mt-auto text-sm font-medium text-primary">Start a new CRM from the template →</p>
     </LinkCard>
   );
 }
@@ -84,7 +87,12 @@ export function CrmInstanceCard({ instance }: { instance: CrmInstanceView }) {
       </div>
       {/* Above the title link's overlay, so it gets its own clicks and focus. */}
       <div className="relative z-10 flex flex-wrap items-center justify-between gap-2 border-t pt-3">
-        <ManageInstanceUsersDialog instance={instance} />
+        <div className="flex flex-wrap items-center gap-2">
+          <Link to={paths.instance(instance.subdomain)} className={buttonVariants({ size: 'sm' })}>
+            Open<span className="sr-only"> {instance.displayName}</span>
+          </Link>
+          <ManageInstanceUsersDialog instance={instance} />
+        </div>
         <InstanceActiveToggle instance={instance} />
       </div>
     </LinkCard>
