@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Field, fieldControlProps } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api-error';
+import { reportFailure } from '@/lib/report-failure';
 import { cn } from '@/lib/cn';
 import { CONFLICT_FALLBACK } from '@/lib/concurrency';
 import { toast } from '@/lib/toast';
@@ -91,7 +92,7 @@ export function CustomerForm({
   };
 
   const showServerError = (error: unknown, fallback: string) => {
-    console.error(fallback, error);
+    reportFailure(fallback, error);
     const message = errorMessage(error, fallback);
     const field = message === fallback ? null : fieldOfServerMessage(message);
     if (field) setErrors({ [field]: message });
@@ -146,7 +147,7 @@ export function CustomerForm({
         onError: (error) => {
           const current = conflictingCustomer(error);
           if (!current) return showServerError(error, CUSTOMER_TEXTS.updateFailed);
-          console.error(CUSTOMER_TEXTS.updateFailed, error);
+          reportFailure(CUSTOMER_TEXTS.updateFailed, error);
           setConflict({ current, message: errorMessage(error, CONFLICT_FALLBACK) });
         },
       },

@@ -17,6 +17,7 @@ import { Field, fieldControlProps } from '@/components/ui/field';
 import { HistoryIcon, TrashIcon } from '@/components/ui/icons';
 import { Input, Textarea } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api-error';
+import { reportFailure } from '@/lib/report-failure';
 import { cn } from '@/lib/cn';
 import { useCancelJob } from '../api/cancel-job';
 import { useCreateJob } from '../api/create-job';
@@ -132,7 +133,7 @@ export function EntryEditor({
           current.customerId === contact.id ? { ...current, phone: formatPhoneAsTyped(contact.phoneDigits) } : current,
         );
       })
-      .catch((failure: unknown) => console.error('Reading the chosen customer failed', failure));
+      .catch((failure: unknown) => reportFailure('Reading the chosen customer failed', failure));
   };
 
   const handleUnlink = () => {
@@ -194,7 +195,7 @@ export function EntryEditor({
       createJob.mutate(payload, {
         onSuccess: done,
         onError: (failure) => {
-          console.error('Create entry failed', failure);
+          reportFailure('Create entry failed', failure);
           setError(saveErrorText(failure, 'create'));
         },
       });
@@ -205,7 +206,7 @@ export function EntryEditor({
       {
         onSuccess: done,
         onError: (failure) => {
-          console.error('Update entry failed', failure);
+          reportFailure('Update entry failed', failure);
           setConflict(conflictingJob(failure));
           setError(saveErrorText(failure, 'update'));
         },

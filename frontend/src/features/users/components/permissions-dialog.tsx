@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { errorMessage } from '@/lib/api-error';
+import { reportFailure } from '@/lib/report-failure';
 import { CONFLICT_FALLBACK } from '@/lib/concurrency';
 import { toast } from '@/lib/toast';
 import { useChangeUserPermissions } from '../api/change-user-permissions';
@@ -56,7 +57,7 @@ export function PermissionsDialog({ user, open, onOpenChange }: { user: UserView
           toast({ title: 'Permissions updated', description: `Saved the permissions of ${user.username}.` });
           onOpenChange(false);
         },
-        onError: (error) => console.error('Change permissions failed', error),
+        onError: (error) => reportFailure('Change permissions failed', error),
       },
     );
   };

@@ -2,6 +2,7 @@ import type { UserView } from '@crm/projections/domain';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-error';
+import { reportFailure } from '@/lib/report-failure';
 import { cn } from '@/lib/cn';
 import { CONFLICT_FALLBACK } from '@/lib/concurrency';
 import { toast } from '@/lib/toast';
@@ -20,7 +21,7 @@ import { type UserConflict, UserConflictDialog } from './user-conflict-dialog';
 type Confirming = 'lock' | 'unlock' | 'delete' | null;
 
 function failed(error: unknown, fallback: string) {
-  console.error(fallback, error);
+  reportFailure(fallback, error);
   toast({ title: 'Error', description: errorMessage(error, fallback), variant: 'destructive' });
 }
 
@@ -56,7 +57,7 @@ export function UserActions({
   const handleError = (error: unknown, fallback: string) => {
     const current = conflictingUser(error);
     if (!current) return failed(error, fallback);
-    console.error(fallback, error);
+    reportFailure(fallback, error);
     setConflict({ current, message: errorMessage(error, CONFLICT_FALLBACK) });
   };
 

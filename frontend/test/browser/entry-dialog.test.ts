@@ -1,0 +1,184 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { signInUser, startTestServer, type TestServer } from '../../../backend/test/support/server.ts';
+import {
+  addUser,
+  createShop,
+  launchBrowser,
+  postOne,
+  SETUP_TIMEOUT,
+  signedInPage,
+  SLOW,
+  snapViewport,
+  TEST_TIMEOUT,
+  unique,
+} from './support.ts';
+
+/** The pipeline's entry dialog: what a new shop ran into on day one. */
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+}, SETUP_TIMEOUT);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const dialog = (page: import('playwright-core').Page) => page.getByRole('dialog');
+
+describe('the entry dialog', () => {
+  test(
+    'a quote is kept as typed: 1,250.50 saves as $1,250.50, and what is refused says why',
+    async () => {
+      const shop = await createShop(server, 'quote');
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/pipeline`);
+      await page.getByRole('button', { name: 'Add New Entry' }).click();
+      await dialog(page).getByLabel('Name').fill('Quinn Quote');
+      const quote = dialog(page).getByLabel('Quote');
+      await quote.fill('12,50');
+      // Refused whole, never stripped: the box keeps it and says why.
+      await expect.poll(() => quote.inputValue()).toBe('12,50');
+      await expect
+        .poll(() =>
+          dialog(page)
+            .getByText(/Quote must be an amount in dollars/)
+            .count(),
+        )
+        .toBe(1);
+      await quote.fill('1,250.50');
+      await expect
+        .poll(() =>
+          dialog(page)
+            .getByText(/Quote must be an amount in dollars/)
+            .count(),
+        )
+        .toBe(0);
+      await dialog(page).getByRole('button', { name: 'Add Entry' }).click();
+      await expect.poll(() => page.getByRole('row', { name: /Quinn Quote/ }).textContent(), { timeout: SLOW }).toContain('$1,250.50');
+      const listed = await shop.owner.get(`/api/${shop.subdomain}/pipeline`);
+      expect(listed.body.items[0].quote).toBe('1250.50');
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    'an empty Add Entry is refused: the CSR filled in for you does not count',
+    async () => {
+      const shop = await createShop(server, 'blank');
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/pipeline`);
+      await page.getByRole('button', { name: 'Add New Entry' }).click();
+      await dialog(page).getByRole('button', { name: 'Add Entry' }).click();
+      await expect.poll(() => dialog(page).getByText('At least one field must be filled out').count()).toBe(1);
+      expect((await shop.owner.get(`/api/${shop.subdomain}/pipeline`)).body.total).toBe(0);
+      // No Cancel Job in a dialog for a job that does not exist yet.
+      await expect.poll(() => dialog(page).getByRole('button', { name: 'Cancel Job' }).count()).toBe(0);
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    'choosing a customer with several vehicles offers them; history names the linked customer',
+    async () => {
+      const shop = await createShop(server, 'vehicles');
+      await postOne(shop.owner, `/api/${shop.subdomain}/customers`, {
+        name: 'Vera Vehicles',
+        phone: '5552223333',
+        vehicles: ['2018 Toyota Camry', '2020 Ford F-150'],
+      });
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/pipeline`);
+      await page.getByRole('button', { name: 'Add New Entry' }).click();
+      await dialog(page).getByLabel('Name').pressSequentially('Vera', { delay: 30 });
+      await page.getByRole('option', { name: /Vera Vehicles/ }).click({ timeout: SLOW });
+      const vehicle = dialog(page).getByLabel('Vehicle', { exact: true });
+      // Not silently the first one: both are offered.
+      await expect.poll(() => dialog(page).getByRole('button', { name: '2020 Ford F-150' }).count()).toBe(1);
+      await expect.poll(() => vehicle.inputValue()).toBe('');
+      await dialog(page).getByRole('button', { name: '2020 Ford F-150' }).click();
+      await expect.poll(() => vehicle.inputValue()).toBe('2020 Ford F-150');
+      await dialog(page).getByLabel('Part').fill('Wipers');
+      await dialog(page).getByRole('button', { name: 'Add Entry' }).click();
+      await page.getByRole('button', { name: /Edit Vera Vehicles/ }).click({ timeout: SLOW });
+      await dialog(page).getByRole('button', { name: 'History' }).click();
+      await expect
+        .poll(
+          () =>
+            dialog(page)
+              .getByRole('list', { name: /Changes/ })
+              .textContent(),
+          { timeout: SLOW },
+        )
+        .toContain('Vera Vehicles');
+      await expect.poll(() => dialog(page).getByText('Linked customer').count()).toBe(0);
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    'a read-only user gets a view of the job, not an edit form without Save',
+    async () => {
+      const shop = await createShop(server, 'reader');
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Rita Readonly', part: 'Brakes', quote: '89.95' });
+      const readerName = unique('reader');
+      const readerId = await addUser(shop.owner, { username: readerName, pin: '4321' });
+      const perms = await shop.owner.patch(`/api/admin/users/${readerId}/permissions`, { canWrite: false });
+      expect(perms.status, perms.text).toBe(200);
+      const reader = await signInUser(server, shop.subdomain, readerName, '4321');
+      const { page } = await signedInPage(browser, reader);
+      await page.goto(`/crm/${shop.subdomain}/pipeline`);
+      await expect.poll(() => page.getByRole('row', { name: /Rita Readonly/ }).count(), { timeout: SLOW }).toBe(1);
+      // Nothing to add for someone who cannot write.
+      await expect.poll(() => page.getByRole('button', { name: 'Add New Entry' }).count()).toBe(0);
+      await page.getByRole('button', { name: /Edit Rita Readonly/ }).click();
+      await expect.poll(() => dialog(page).getByRole('heading').first().textContent()).toBe('View Rita Readonly');
+      await expect.poll(() => dialog(page).getByRole('definition').filter({ hasText: '$89.95' }).count()).toBe(1);
+      await expect.poll(() => dialog(page).getByRole('textbox').count()).toBe(0);
+      await expect.poll(() => dialog(page).getByRole('button', { name: 'Cancel Job' }).count()).toBe(0);
+      await expect.poll(() => dialog(page).getByRole('button', { name: 'Save Changes' }).count()).toBe(0);
+      // Its footer offers Close (beside the dialog's own X).
+      await expect.poll(() => dialog(page).getByRole('button', { name: 'Close', exact: true }).count()).toBe(2);
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "on a 900 px tall screen the dialog's Save stays in view; Cancel Job sits apart from the dialog's Cancel",
+    async () => {
+      const shop = await createShop(server, 'footer');
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Fay Footer', part: 'Clutch' });
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const { page } = await signedInPage(browser, shop.owner, { colorScheme });
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await page.goto(`/crm/${shop.subdomain}/pipeline`);
+        await page.getByRole('button', { name: /Edit Fay Footer/ }).click({ timeout: SLOW });
+        const save = dialog(page).getByRole('button', { name: 'Save Changes' });
+        await save.waitFor();
+        await expect.poll(() => save.isVisible()).toBe(true);
+        await expect
+          .poll(async () => {
+            const box = await save.boundingBox();
+            return box !== null && box.y + box.height <= 900;
+          })
+          .toBe(true);
+        const cancelJob = await dialog(page).getByRole('button', { name: 'Cancel Job' }).boundingBox();
+        const cancel = await dialog(page).getByRole('button', { name: 'Cancel', exact: true }).boundingBox();
+        // Not side by side: at least a button's width of space between them.
+        expect(Math.abs(cancelJob!.x - cancel!.x)).toBeGreaterThan(cancel!.width + 40);
+        await snapViewport(page, `entry-dialog-footer-${colorScheme}`);
+      }
+      const { page: phone } = await signedInPage(browser, shop.owner, { phone: true });
+      await phone.goto(`/crm/${shop.subdomain}/pipeline`);
+      await phone
+        .getByRole('button', { name: /Fay Footer/ })
+        .first()
+        .click({ timeout: SLOW });
+      await expect.poll(() => dialog(phone).getByRole('button', { name: 'Save Changes' }).isVisible()).toBe(true);
+      await snapViewport(phone, 'entry-dialog-phone');
+    },
+    TEST_TIMEOUT,
+  );
+});
