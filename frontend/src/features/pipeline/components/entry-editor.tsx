@@ -410,7 +410,8 @@ export function EntryEditor({
       </Alert>
 
       <DialogFooter sticky className="sm:justify-between">
-        <div className="flex flex-col-reverse gap-2 sm:flex-row">
+        {/* On a phone the record's actions share rows, so the bar stays short. */}
+        <div className="flex flex-wrap gap-2 [&>button]:flex-1 sm:[&>button]:flex-none">
           {base ? (
             <>
               <Button variant="outline" onClick={onShowHistory}>
@@ -447,8 +448,8 @@ export function EntryEditor({
             </>
           ) : null}
         </div>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row">
-          <Button variant="outline" onClick={onClose}>
+        <div className="grid grid-cols-2 gap-2 sm:flex">
+          <Button variant="outline" onClick={onClose} className={permissions.canWrite ? undefined : 'col-span-2'}>
             {permissions.canWrite ? 'Cancel' : 'Close'}
           </Button>
           {permissions.canWrite ? (
