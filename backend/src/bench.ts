@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { customerInput, jobInput, type DomainEvent } from '@crm/projections/domain';
+import { customerInput } from '@crm/projections/customers';
+import type { DomainEvent } from '@crm/projections/events';
+import { jobInput } from '@crm/projections/pipeline';
 import { runBench } from './bench/run.ts';
 import { parseOptions } from './bench/options.ts';
 import type { SeedDomain } from './bench/seed.ts';

@@ -1,4 +1,4 @@
-import { projections } from '@crm/projections/readmodels/index';
+import { projections } from '@crm/projections/read-models';
 import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
 import { createProgress, startCli } from './cli.ts';
 import { describeDatabase } from './infra/database.ts';

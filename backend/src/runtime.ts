@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { migrate, READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
 import type { EventStore } from '@crm/projections/eventstore/port';
-import { projections } from '@crm/projections/readmodels/index';
+import { projections } from '@crm/projections/read-models';
 import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
 import { Projector } from '@crm/projections/runtime/projector';
 import type { Config } from './config.ts';

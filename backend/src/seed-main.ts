@@ -1,4 +1,5 @@
-import { jobInput, RESERVED_INSTANCE_SUBDOMAIN, STAGES, JOB_TYPES } from '@crm/projections/domain';
+import { jobInput, STAGES, JOB_TYPES } from '@crm/projections/pipeline';
+import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
 import { createProgress, startCli } from './cli.ts';
 import { describeDatabase } from './infra/database.ts';

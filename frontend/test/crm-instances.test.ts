@@ -1,7 +1,7 @@
-import type { CrmInstanceView } from '@crm/projections/domain';
+import type { CrmInstanceView } from '@crm/projections/platform';
 import { describe, expect, test } from 'vitest';
-import { crmInstanceListSchema } from '../src/features/crm-instances/types/crm-instance-schema.ts';
-import { selectableInstances } from '../src/features/crm-instances/utils/selectable-instances.ts';
+import { crmInstanceListSchema } from '../src/features/platform/types/crm-instance-schema.ts';
+import { selectableInstances } from '../src/features/platform/utils/selectable-instances.ts';
 
 describe('crmInstanceListSchema', () => {
   test('reads features given as a JSON string, and missing fields take defaults', () => {

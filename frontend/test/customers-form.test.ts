@@ -1,4 +1,4 @@
-import type { CustomerHistoryEntry, CustomerView } from '@crm/projections/domain';
+import type { CustomerHistoryEntry, CustomerView } from '@crm/projections/customers';
 import { describe, expect, test } from 'vitest';
 import {
   customerChanges,

@@ -1,10 +1,10 @@
-import type { CurrentUserView } from '@crm/projections/domain';
+import type { CurrentUserView } from '@crm/projections/identity';
 import { describe, expect, test } from 'vitest';
 import { instanceHomePath, instanceLinks, registerPath, signInPath } from '../src/config/paths.ts';
-import type { UserSession } from '../src/features/auth/states/user-session-state.ts';
-import { canDelete, canWrite } from '../src/features/auth/utils/user-access.ts';
-import { crmEntryTarget, staffBackLink } from '../src/features/auth/utils/staff-links.ts';
-import { publicOrigin, shopAddresses } from '../src/features/crm-instances/utils/shop-addresses.ts';
+import type { UserSession } from '../src/features/identity/states/user-session-state.ts';
+import { canDelete, canWrite } from '../src/features/identity/utils/user-access.ts';
+import { crmEntryTarget, staffBackLink } from '../src/features/identity/utils/staff-links.ts';
+import { publicOrigin, shopAddresses } from '../src/features/platform/utils/shop-addresses.ts';
 import { gettingStartedTips, quickActions } from '../src/features/instance-shell/utils/dashboard-items.ts';
 import { navItems } from '../src/features/instance-shell/utils/nav-items.ts';
 import { ApiError } from '../src/lib/api-error.ts';

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { instanceEntry, instanceFamilyOf, instanceLinks } from '../src/config/paths.ts';
 import { ApiError } from '../src/lib/api-error.ts';
-import { currentUserSchema } from '../src/features/auth/types/current-user-schema.ts';
-import { INVALID_CREDENTIALS_MESSAGE, LOGIN_FAILED_MESSAGE, loginErrorMessage } from '../src/features/auth/utils/login-error-message.ts';
-import { redirectAfterLogin } from '../src/features/auth/utils/redirect-after-login.ts';
-import { canManageUsers, nameOf } from '../src/features/auth/utils/user-access.ts';
-import { PIN_MISMATCH_MESSAGE, validateChangePin } from '../src/features/auth/utils/validate-change-pin.ts';
-import { validateLogin } from '../src/features/auth/utils/validate-login.ts';
+import { currentUserSchema } from '../src/features/identity/types/current-user-schema.ts';
+import { INVALID_CREDENTIALS_MESSAGE, LOGIN_FAILED_MESSAGE, loginErrorMessage } from '../src/features/identity/utils/login-error-message.ts';
+import { redirectAfterLogin } from '../src/features/identity/utils/redirect-after-login.ts';
+import { canManageUsers, nameOf } from '../src/features/identity/utils/user-access.ts';
+import { PIN_MISMATCH_MESSAGE, validateChangePin } from '../src/features/identity/utils/validate-change-pin.ts';
+import { validateLogin } from '../src/features/identity/utils/validate-login.ts';
 
 describe('redirectAfterLogin (spec-platform.md §4)', () => {
   test('from /maven to /maven/home', () => {

@@ -1,9 +1,9 @@
-import type { CrmInstanceView } from '@crm/projections/domain';
+import type { CrmInstanceView } from '@crm/projections/platform';
 import { describe, expect, test } from 'vitest';
-import { instanceUsersPath, instanceUsersQueryKey } from '../src/features/crm-instances/api/get-instance-users.ts';
-import { crmInstancesQueryKey } from '../src/features/crm-instances/api/get-crm-instances.ts';
-import { reservedInstance, selectableInstances } from '../src/features/crm-instances/utils/selectable-instances.ts';
-import { EMPTY_NEW_ADMIN, validateNewAdmin } from '../src/features/crm-instances/utils/validate-instance-user.ts';
+import { instanceUsersPath, instanceUsersQueryKey } from '../src/features/platform/api/get-instance-users.ts';
+import { crmInstancesQueryKey } from '../src/features/platform/api/get-crm-instances.ts';
+import { reservedInstance, selectableInstances } from '../src/features/platform/utils/selectable-instances.ts';
+import { EMPTY_NEW_ADMIN, validateNewAdmin } from '../src/features/platform/utils/validate-instance-user.ts';
 import { newPinError } from '../src/lib/validate-new-user.ts';
 import { userListSchema } from '../src/lib/api-schemas/user.ts';
 import { PIN_REQUIRED_MESSAGE, USERNAME_REQUIRED_MESSAGE } from '../src/lib/validate-new-user.ts';

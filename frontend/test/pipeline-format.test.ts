@@ -1,4 +1,4 @@
-import { formatQuote, parseQuote, type JobView } from '@crm/projections/domain';
+import { formatQuote, parseQuote, type JobView } from '@crm/projections/pipeline';
 import { describe, expect, test } from 'vitest';
 import { ApiError, apiErrorFromResponse } from '../src/lib/api-error.ts';
 import { fromDateTimeLocalValue, toDateTimeLocalValue, formatDuration } from '../src/features/pipeline/utils/date-time.ts';

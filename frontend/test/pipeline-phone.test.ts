@@ -1,4 +1,4 @@
-import { formatPhoneAsTyped } from '@crm/projections/domain';
+import { formatPhoneAsTyped } from '@crm/projections/shared';
 import { describe, expect, test } from 'vitest';
 import { displayPhone } from '../src/features/pipeline/utils/phone.ts';
 

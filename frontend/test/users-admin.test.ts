@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { changedPermissions } from '../src/features/users/utils/changed-permissions.ts';
+import { changedPermissions } from '../src/features/identity/utils/changed-permissions.ts';
 import { userListSchema } from '../src/lib/api-schemas/user.ts';
 import { EMPTY_NEW_USER, validateNewUser } from '../src/lib/validate-new-user.ts';
 

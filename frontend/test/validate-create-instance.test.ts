@@ -1,4 +1,4 @@
-import { DEFAULT_FEATURES } from '@crm/projections/domain';
+import { DEFAULT_FEATURES } from '@crm/projections/platform';
 import { describe, expect, test } from 'vitest';
 import {
   EMPTY_CRM_BUILDER_FORM,
@@ -6,7 +6,7 @@ import {
   NAME_REQUIRED_MESSAGE,
   validateCreateInstance,
   validateCrmBuilderForm,
-} from '../src/features/crm-instances/utils/validate-create-instance.ts';
+} from '../src/features/platform/utils/validate-create-instance.ts';
 import { sanitizePin } from '../src/lib/sanitize-pin.ts';
 
 const admin = { adminUsername: 'bob', adminDisplayName: 'Bob', adminPin: '1234' };

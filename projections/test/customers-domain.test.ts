@@ -1,15 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import {
-  customerChangesInput,
-  customerInput,
-  formatPhone,
-  isBlankCustomer,
-  joinList,
-  maskPhone,
-  normalizePhone,
-  parseList,
-  phoneSearchDigits,
-} from '../src/domain/customers.ts';
+import { customerChangesInput, customerInput, isBlankCustomer, joinList, parseList } from '../src/customers/index.ts';
+import { formatPhone, maskPhone, normalizePhone, phoneSearchDigits } from '../src/shared/index.ts';
 
 function messagesOf(result: { success: boolean; error?: { issues: { message: string; path: PropertyKey[] }[] } }) {
   return result.error?.issues.map((issue) => ({ message: issue.message, path: issue.path.join('.') })) ?? [];

@@ -1,8 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
   BOARD_STAGES,
-  formatPhone,
-  formatPhoneAsTyped,
   formatQuote,
   INVALID_JOB_TYPE_MESSAGE,
   INVALID_STAGE_MESSAGE,
@@ -11,12 +9,12 @@ import {
   jobChangesInput,
   jobInput,
   jobListQuery,
-  maskPhone,
   normalizeJobType,
   normalizeStage,
   STAGES,
   stageOrder,
-} from '../src/domain/index.ts';
+} from '../src/pipeline/index.ts';
+import { formatPhone, formatPhoneAsTyped, maskPhone } from '../src/shared/index.ts';
 
 const issues = (result: { success: boolean; error?: { issues: { message: string; path: PropertyKey[] }[] } }) =>
   result.error?.issues.map((i) => i.message) ?? [];

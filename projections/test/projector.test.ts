@@ -13,9 +13,9 @@ import {
   type NewEvent,
   type RecordedEvent,
 } from '../src/eventstore/port.ts';
-import { projections } from '../src/readmodels/index.ts';
+import { projections } from '../src/read-models.ts';
 import { CheckpointWatcher, readCheckpoint } from '../src/runtime/checkpoints.ts';
-import type { Projection } from '../src/readmodels/projection.ts';
+import type { Projection } from '../src/runtime/projection.ts';
 import { listParkedEvents } from '../src/runtime/parked.ts';
 import { applyBatch, isTransientFailure, Projector, TransientError } from '../src/runtime/projector.ts';
 import { rebuildReadModels } from '../src/runtime/rebuild.ts';

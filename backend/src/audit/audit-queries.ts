@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AuditEntry, AuditFieldChange, AuditFilter, AuditPage } from '@crm/projections/domain';
+import type { AuditEntry, AuditFieldChange, AuditFilter, AuditPage } from '@crm/projections/audit';
 import type { ActorKind } from '@crm/projections/eventstore/port';
 import { withTenant } from '../infra/tenant-db.ts';
 import { ValidationError } from '../shared/errors.ts';

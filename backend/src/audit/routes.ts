@@ -1,4 +1,4 @@
-import { AUDIT_CSV_MAX_ROWS, auditFilterQuery, auditPageQuery, RECENT_ACTIVITY_COUNT } from '@crm/projections/domain';
+import { AUDIT_CSV_MAX_ROWS, auditFilterQuery, auditPageQuery, RECENT_ACTIVITY_COUNT } from '@crm/projections/audit';
 import type { AppDeps } from '../deps.ts';
 import { hasPermission } from '../http/auth.ts';
 import { access, userOf, type ApiRouter } from '../http/router.ts';

@@ -3,7 +3,8 @@ import { createServer } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import pg from 'pg';
-import { CANCELED_STAGE, CUSTOMER_SUGGESTIONS, stageOrder } from '@crm/projections/domain';
+import { CUSTOMER_SUGGESTIONS } from '@crm/projections/customers';
+import { CANCELED_STAGE, stageOrder } from '@crm/projections/pipeline';
 import { BASELINE_TABLE } from './baseline-sql.ts';
 
 /**

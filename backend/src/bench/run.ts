@@ -6,7 +6,7 @@ import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@crm/projections/db/embedded';
 import { migrate } from '@crm/projections/db/migrate';
 import { createPostgresEventStore } from '@crm/projections/eventstore/postgres';
-import { projections } from '@crm/projections/readmodels/index';
+import { projections } from '@crm/projections/read-models';
 import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
 import pg from 'pg';
 import { createProgress } from '../cli.ts';

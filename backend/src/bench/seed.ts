@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NewEvent } from '@crm/projections/eventstore/port';
-import { JOB_TYPES, STAGES } from '@crm/projections/domain';
+import { JOB_TYPES, STAGES } from '@crm/projections/pipeline';
 import pg from 'pg';
 
 /**

@@ -1,11 +1,5 @@
-import {
-  CUSTOMER_FIELDS,
-  CUSTOMER_MESSAGES,
-  isBlankCustomer,
-  type CustomerChanges,
-  type CustomerFields,
-  type DomainEventOf,
-} from '@crm/projections/domain';
+import { CUSTOMER_FIELDS, CUSTOMER_MESSAGES, isBlankCustomer, type CustomerChanges, type CustomerFields } from '@crm/projections/customers';
+import type { DomainEventOf } from '@crm/projections/events';
 import type { Decider } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 

@@ -5,8 +5,8 @@ import {
   type CustomerFieldChange,
   type CustomerHistoryEntry,
   type CustomerView,
-  type StoredDomainEvent,
-} from '@crm/projections/domain';
+} from '@crm/projections/customers';
+import type { StoredDomainEvent } from '@crm/projections/events';
 import { customerDecider, type CustomerEvent, type CustomerState } from './customer-decider.ts';
 
 /**

@@ -1,14 +1,6 @@
 import type { Knex } from 'knex';
-import {
-  CUSTOMER_SUGGESTIONS,
-  formatPhone,
-  maskPhone,
-  parseList,
-  phoneSearchDigits,
-  type CustomerPage,
-  type CustomerSuggestion,
-  type CustomerView,
-} from '@crm/projections/domain';
+import { CUSTOMER_SUGGESTIONS, parseList, type CustomerPage, type CustomerSuggestion, type CustomerView } from '@crm/projections/customers';
+import { formatPhone, maskPhone, phoneSearchDigits } from '@crm/projections/shared';
 import { withTenant } from '../infra/tenant-db.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';

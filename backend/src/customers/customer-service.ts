@@ -3,12 +3,11 @@ import {
   CUSTOMER_MESSAGES,
   customerChangesInput,
   customerInput,
-  parseStoredEvent,
   type CustomerDeletedView,
   type CustomerHistoryEntry,
   type CustomerView,
-  type StoredDomainEvent,
-} from '@crm/projections/domain';
+} from '@crm/projections/customers';
+import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
 import type { AppendResult, EventStore } from '@crm/projections/eventstore/port';
 import { latest } from '@crm/projections/runtime/reactions';
 import type { AppDeps } from '../deps.ts';

@@ -1,11 +1,7 @@
 import { z } from 'zod';
-import {
-  asOfQuery,
-  CUSTOMER_PAGE_SIZE,
-  CUSTOMER_PAGE_SIZE_MAX,
-  CUSTOMER_SEARCH_MAX,
-  RESERVED_INSTANCE_SUBDOMAIN,
-} from '@crm/projections/domain';
+import { CUSTOMER_PAGE_SIZE, CUSTOMER_PAGE_SIZE_MAX, CUSTOMER_SEARCH_MAX } from '@crm/projections/customers';
+import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
+import { asOfQuery } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiHandler, type ApiRouter, type RouteOptions } from '../http/router.ts';

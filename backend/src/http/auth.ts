@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import type { Features, Permissions, Role } from '@crm/projections/domain';
-import { parseFeatures } from '@crm/projections/domain';
+import type { Permissions, Role } from '@crm/projections/identity';
+import type { Features } from '@crm/projections/platform';
+import { parseFeatures } from '@crm/projections/platform';
 import type { Actor } from '@crm/projections/eventstore/port';
 import type { SessionData } from './session-store.ts';
 

@@ -1,4 +1,4 @@
-import { IF_MATCH_MESSAGE, revisionETag, revisionOfIfMatch } from '@crm/projections/domain';
+import { IF_MATCH_MESSAGE, revisionETag, revisionOfIfMatch } from '@crm/projections/shared';
 import { ValidationError } from '../shared/errors.ts';
 import type { ApiContext } from './router.ts';
 

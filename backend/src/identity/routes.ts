@@ -6,7 +6,7 @@ import {
   resetPinInput,
   setLockInput,
   signInInput,
-} from '@crm/projections/domain';
+} from '@crm/projections/identity';
 import type { AppDeps } from '../deps.ts';
 import type { Principal } from '../http/auth.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
@@ -18,11 +18,12 @@ import { commandContext, getInstance } from '../platform/index.ts';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { ACCOUNT_LOCKED, INSTANCE_CLOSED, signInUser, SIGN_IN_REFUSED, throttledMessage, toCurrentUserView } from './sign-in.ts';
 import type { Requester } from './user-decider.ts';
-import { findUser, getUser, listUsers } from './user-queries.ts';
+import { findUser, getUser, listUserChoices, listUsers } from './user-queries.ts';
 import { addUser, changeOwnPin, changePermissions, changeRole, deleteUser, resetPin, setLocked, type UserTarget } from './user-service.ts';
 
 /** Every user-administration route exists in both path families (DECISIONS.md §1). */
 export const ADMIN_USERS_BASES = ['/api/admin/users', '/api/:instance/admin/users'] as const;
+export const USER_CHOICES_PATHS = ['/api/users/choices', '/api/:instance/users/choices'] as const;
 
 function requesterOf(principal: Principal): Requester {
   return principal.kind === 'superadmin' ? { kind: 'provider' } : { kind: 'user', userId: principal.userId, role: principal.role };
@@ -165,6 +166,13 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
       const input = parseInput(changePermissionsInput, ctx.request.body);
       const by = requesterOf(userOf(ctx));
       sendRecord(ctx, await changePermissions(deps, target, input, by, commandContext(ctx, deps, target.instanceId), expected));
+    });
+  }
+
+  // The pipeline's CSR and Tech selects: whoever may read the pipeline may see who can work on a job.
+  for (const path of USER_CHOICES_PATHS) {
+    router.get(path, access.can('canRead'), async (ctx) => {
+      ctx.body = await listUserChoices(deps.knex, userOf(ctx).instance.id);
     });
   }
 

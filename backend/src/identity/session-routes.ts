@@ -1,4 +1,5 @@
-import type { CurrentUserView, SuperAdminView } from '@crm/projections/domain';
+import type { CurrentUserView } from '@crm/projections/identity';
+import type { SuperAdminView } from '@crm/projections/platform';
 import type { AppDeps } from '../deps.ts';
 import { access, type ApiRouter } from '../http/router.ts';
 import { currentSuperAdmin } from '../platform/index.ts';

@@ -1,4 +1,5 @@
-import { normalizeSubdomain, type CurrentUserView } from '@crm/projections/domain';
+import type { CurrentUserView } from '@crm/projections/identity';
+import { normalizeSubdomain } from '@crm/projections/platform';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { loadUserPrincipal, type UserPrincipal } from '../http/auth.ts';

@@ -1,4 +1,5 @@
-import { defaultPermissions, PERMISSION_KEYS, type DomainEventOf, type Permissions, type Role } from '@crm/projections/domain';
+import type { DomainEventOf } from '@crm/projections/events';
+import { defaultPermissions, PERMISSION_KEYS, type Permissions, type Role } from '@crm/projections/identity';
 import type { Decider } from '../shared/commands.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../shared/errors.ts';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Role, UserView } from '@crm/projections/domain';
+import type { Role, UserChoice, UserView } from '@crm/projections/identity';
 import { withTenant } from '../infra/tenant-db.ts';
 import { isUuid } from '../shared/ids.ts';
 import { NotFoundError } from '../shared/errors.ts';
@@ -97,4 +97,21 @@ export async function countOtherUnlockedAdmins(knex: Knex, instanceId: string, u
       .first(),
   )) as { count: string } | undefined;
   return Number(row?.count ?? 0);
+}
+
+/**
+ * The CSR and Tech selects (DECISIONS.md §5): users who can work now. Locked and
+ * deactivated users are left out (deleted ones have no row); a job that already names
+ * one keeps the name, so the form shows it as its current value.
+ */
+export async function listUserChoices(knex: Knex, instanceId: string): Promise<UserChoice[]> {
+  const rows = (await withTenant(knex, instanceId, (db) =>
+    db
+      .withSchema('rm')
+      .from('users')
+      .where({ instance_id: instanceId, is_locked: false, is_active: true })
+      .orderByRaw(`lower(coalesce(nullif(display_name, ''), username)), id`)
+      .select('id', 'username', 'display_name'),
+  )) as Array<{ id: string; username: string; display_name: string }>;
+  return rows.map((row) => ({ id: row.id, username: row.username, displayName: row.display_name }));
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { defaultPermissions, userRecordRevision, type Permissions, type Role, type UserView } from '@crm/projections/domain';
+import { defaultPermissions, userRecordRevision, type Permissions, type Role, type UserView } from '@crm/projections/identity';
 import type { AppendResult } from '@crm/projections/eventstore/port';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { StoredDomainEvent } from '@crm/projections/domain';
+import type { StoredDomainEvent } from '@crm/projections/events';
 import type { Actor, EventStore, GlobalPosition } from '@crm/projections/eventstore/port';
-import type { Projection } from '@crm/projections/readmodels/projection';
+import type { Projection } from '@crm/projections/runtime/projection';
 import { TransientError } from '@crm/projections/runtime/projector';
 import { addToReaction, latest } from '@crm/projections/runtime/reactions';
 import type { InstanceContext } from '../shared/commands.ts';

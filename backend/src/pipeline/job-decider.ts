@@ -1,3 +1,4 @@
+import type { DomainEventOf } from '@crm/projections/events';
 import {
   applyJobEvent,
   CANCELED_STAGE,
@@ -5,11 +6,10 @@ import {
   isBlankJob,
   JOB_MESSAGES,
   JOB_UPDATE_FIELDS,
-  type DomainEventOf,
   type JobFields,
   type JobStreamEventType,
   type Stage,
-} from '@crm/projections/domain';
+} from '@crm/projections/pipeline';
 import type { Decider } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 

@@ -1,13 +1,11 @@
 import type { Knex } from 'knex';
+import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
 import {
   applyJobEvent,
   CANCELED_STAGE,
   DEFAULT_DURATION_MINUTES,
   isJobStreamEvent,
   jobApiValue,
-  maskPhone,
-  parseStoredEvent,
-  phoneSearchDigits,
   stageOrder,
   type AppointmentView,
   type JobFields,
@@ -16,10 +14,10 @@ import {
   type JobPage,
   type JobSort,
   type JobView,
-  type StoredDomainEvent,
-} from '@crm/projections/domain';
+} from '@crm/projections/pipeline';
+import { maskPhone, phoneSearchDigits } from '@crm/projections/shared';
 import type { EventStore } from '@crm/projections/eventstore/port';
-import { fieldsOfRow, type JobRow } from '@crm/projections/readmodels/jobs';
+import { fieldsOfRow, type JobRow } from '@crm/projections/pipeline/projection';
 import { withTenant } from '../infra/tenant-db.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { CUSTOMER_MESSAGES, JOB_MESSAGES, type JobFields, type JobView, type Stage } from '@crm/projections/domain';
+import { CUSTOMER_MESSAGES } from '@crm/projections/customers';
+import { JOB_MESSAGES, type JobFields, type JobView, type Stage } from '@crm/projections/pipeline';
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from '@crm/projections/eventstore/port';
 import { createCustomer, customerStream } from '../customers/index.ts';
 import type { AppDeps } from '../deps.ts';

@@ -1,20 +1,11 @@
 import { z } from 'zod';
-import {
-  asOfQuery,
-  isoTimeQuery,
-  jobChangesInput,
-  jobInput,
-  jobListQuery,
-  JOB_MESSAGES,
-  stageInput,
-  type UserChoice,
-} from '@crm/projections/domain';
+import { jobChangesInput, jobInput, jobListQuery, JOB_MESSAGES, stageInput } from '@crm/projections/pipeline';
+import { asOfQuery, isoTimeQuery } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteOptions } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { withTenant } from '../infra/tenant-db.ts';
 import { commandContext } from '../platform/index.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import type { InstanceContext } from '../shared/commands.ts';
@@ -33,7 +24,6 @@ export const PIPELINE_BASES: ReadonlyArray<{ base: string; options?: RouteOption
 ];
 
 export const CALENDAR_PATHS = ['/api/calendar/appointments', '/api/:instance/calendar/appointments'] as const;
-export const USER_CHOICES_PATHS = ['/api/users/choices', '/api/:instance/users/choices'] as const;
 
 /** The calendar asks for at most this many days at once (a month view spans six weeks). */
 export const CALENDAR_RANGE_MAX_DAYS = 92;
@@ -61,7 +51,7 @@ const calendarQuery = (now: Date) =>
       path: ['to'],
     });
 
-/** Pipeline jobs, the calendar's appointments, and the CSR / Tech choices. */
+/** Pipeline jobs and the calendar's appointments. */
 export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
   const instanceCtx = (ctx: ApiContext): InstanceContext => {
     const instanceId = userOf(ctx).instance.id;
@@ -187,27 +177,4 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
       ctx.body = { items: await listAppointments(deps.knex, userOf(ctx).instance.id, from, to) };
     });
   }
-
-  for (const path of USER_CHOICES_PATHS) {
-    router.get(path, read, async (ctx) => {
-      ctx.body = await listUserChoices(deps, userOf(ctx).instance.id);
-    });
-  }
-}
-
-/**
- * The CSR and Tech selects (DECISIONS.md §5): users who can work now. Locked and
- * deactivated users are left out (deleted ones have no row); a job that already names
- * one keeps the name, so the form shows it as its current value.
- */
-async function listUserChoices(deps: AppDeps, instanceId: string): Promise<UserChoice[]> {
-  const rows = (await withTenant(deps.knex, instanceId, (db) =>
-    db
-      .withSchema('rm')
-      .from('users')
-      .where({ instance_id: instanceId, is_locked: false, is_active: true })
-      .orderByRaw(`lower(coalesce(nullif(display_name, ''), username)), id`)
-      .select('id', 'username', 'display_name'),
-  )) as Array<{ id: string; username: string; display_name: string }>;
-  return rows.map((row) => ({ id: row.id, username: row.username, displayName: row.display_name }));
 }

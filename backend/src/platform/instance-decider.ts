@@ -1,4 +1,5 @@
-import { RESERVED_INSTANCE_SUBDOMAIN, type DomainEventOf, type Features } from '@crm/projections/domain';
+import type { DomainEventOf } from '@crm/projections/events';
+import { RESERVED_INSTANCE_SUBDOMAIN, type Features } from '@crm/projections/platform';
 import type { Decider } from '../shared/commands.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AppendResult } from '@crm/projections/eventstore/port';
-import { parseFeatures, type CrmInstanceView, type Features } from '@crm/projections/domain';
+import { parseFeatures, type CrmInstanceView, type Features } from '@crm/projections/platform';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { destroyInstanceSessions } from '../http/session-store.ts';

@@ -6,7 +6,7 @@ import {
   superAdminLoginInput,
   type AppInfo,
   type PublicInstanceView,
-} from '@crm/projections/domain';
+} from '@crm/projections/platform';
 import type { AppDeps } from '../deps.ts';
 import { actorOf } from '../http/auth.ts';
 import { access, type ApiContext, type ApiRouter } from '../http/router.ts';

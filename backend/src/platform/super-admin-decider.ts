@@ -1,4 +1,4 @@
-import type { DomainEventOf } from '@crm/projections/domain';
+import type { DomainEventOf } from '@crm/projections/events';
 import type { Decider } from '../shared/commands.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseStoredEvent, type DomainEvent, type StoredDomainEvent } from '@crm/projections/domain';
+import { parseStoredEvent, type DomainEvent, type StoredDomainEvent } from '@crm/projections/events';
 import {
   WrongExpectedVersionError,
   type Actor,

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@crm/projections/domain';
+import type { DomainEvent } from '@crm/projections/events';
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from '@crm/projections/eventstore/port';
 import { toNewEvents, type CommandContext } from './commands.ts';
 import { ConflictError } from './errors.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { EMPTY_CUSTOMER_FIELDS, type CustomerFields } from '@crm/projections/domain';
+import { EMPTY_CUSTOMER_FIELDS, type CustomerFields } from '@crm/projections/customers';
 import { customerDecider, type CustomerCommand, type CustomerEvent } from '../../src/customers/customer-decider.ts';
 
 const CUSTOMER_ID = '00000000-0000-4000-8000-000000000c01';

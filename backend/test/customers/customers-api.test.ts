@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { CustomerHistoryEntry, CustomerPage, CustomerView } from '@crm/projections/domain';
+import type { CustomerHistoryEntry, CustomerPage, CustomerView } from '@crm/projections/customers';
 import {
   ApiClient,
   createTestInstance,

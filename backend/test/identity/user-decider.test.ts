@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { defaultPermissions } from '@crm/projections/domain';
+import { defaultPermissions } from '@crm/projections/identity';
 import {
   LAST_ADMIN_MESSAGE,
   SIGN_IN_LOCK_MS,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projections } from '@crm/projections/readmodels/index';
-import { readModelMigrations } from '@crm/projections/readmodels/migrations';
+import { projections } from '@crm/projections/read-models';
+import { readModelMigrations } from '@crm/projections/db/migrate';
 import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
 import { userDecider, userStream } from '../../src/identity/user-decider.ts';
 import { executeCommand } from '../../src/shared/commands.ts';

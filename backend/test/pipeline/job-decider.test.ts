@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { EMPTY_JOB_FIELDS, jobChangesInput, stageInput, type JobFields } from '@crm/projections/domain';
+import { EMPTY_JOB_FIELDS, jobChangesInput, stageInput, type JobFields } from '@crm/projections/pipeline';
 import { jobDecider, type JobCommand, type JobEvent } from '../../src/pipeline/job-decider.ts';
 
 const JOB_ID = '00000000-0000-4000-8000-000000000001';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { INVALID_STAGE_MESSAGE, type JobView } from '@crm/projections/domain';
+import { INVALID_STAGE_MESSAGE, type JobView } from '@crm/projections/pipeline';
 import {
   ApiClient,
   createTestInstance,

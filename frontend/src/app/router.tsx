@@ -1,11 +1,11 @@
-import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/domain';
+import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { RouteError } from '@/components/errors/route-error';
 import { paths } from '@/config/paths';
-import { RequireFeature } from '@/features/auth/components/require-feature';
-import { RequireUser } from '@/features/auth/components/require-user';
-import { RequireUserManager } from '@/features/auth/components/require-user-manager';
-import { RequireSuperAdmin } from '@/features/super-admin/components/require-super-admin';
+import { RequireFeature } from '@/features/identity/components/require-feature';
+import { RequireUser } from '@/features/identity/components/require-user';
+import { RequireUserManager } from '@/features/identity/components/require-user-manager';
+import { RequireSuperAdmin } from '@/features/platform/components/require-super-admin';
 import { AppLayout, AppLayoutFallback } from './layout/app-layout';
 import { instanceShellHandle } from './layout/instance-shell-route';
 import {

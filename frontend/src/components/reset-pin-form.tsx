@@ -1,4 +1,4 @@
-import type { UserView } from '@crm/projections/domain';
+import type { UserView } from '@crm/projections/identity';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';

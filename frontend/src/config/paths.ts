@@ -1,4 +1,4 @@
-import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/domain';
+import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 
 /** Paths of the platform screens (spec-platform.md §2). Instance routes live under /crm/{instance}. */
 

@@ -1,4 +1,4 @@
-import { revisionETag } from '@crm/projections/domain';
+import { revisionETag } from '@crm/projections/shared';
 import type { z } from 'zod';
 import { ApiError } from './api-error';
 

@@ -1,4 +1,4 @@
-import { createUserInput, pinSchema, type Role } from '@crm/projections/domain';
+import { createUserInput, pinSchema, type Role } from '@crm/projections/identity';
 import type { z } from 'zod';
 
 /** A new user as an admin or the super admin types it in. */

@@ -2,9 +2,27 @@ import type { Knex } from 'knex';
 import * as eventStore from './migrations/0001_event_store.ts';
 import * as runtime from './migrations/0002_runtime.ts';
 import * as reactors from './migrations/0003_reactors.ts';
-import { readModelMigrations, type SchemaMigration } from '../readmodels/migrations.ts';
+import * as appendFunction from './migrations/0004_append_function.ts';
+import { auditMigrations } from '../audit/migrations.ts';
+import { customersMigrations } from '../customers/migrations.ts';
+import { identityMigrations } from '../identity/migrations.ts';
+import { pipelineMigrations } from '../pipeline/migrations.ts';
+import { platformMigrations } from '../platform/migrations.ts';
+import type { SchemaMigration } from '../shared/migrations.ts';
 
 export const READ_MODEL_SCHEMA = 'rm';
+
+/**
+ * Every slice's read-model migrations. They run ordered by name (listSource sorts them), not
+ * by slice, and the names are recorded in every database: a new one takes the next number.
+ */
+export const readModelMigrations: SchemaMigration[] = [
+  ...platformMigrations,
+  ...identityMigrations,
+  ...customersMigrations,
+  ...pipelineMigrations,
+  ...auditMigrations,
+];
 
 interface MigrationModule {
   up(knex: Knex): Promise<void>;
@@ -23,7 +41,12 @@ function listSource(migrations: Record<string, MigrationModule>): Knex.Migration
 /** Event store and runtime tables in `public`, then the read models in `rm`. */
 export async function migrate(knex: Knex): Promise<{ readModelsChanged: boolean }> {
   await knex.migrate.latest({
-    migrationSource: listSource({ '0001_event_store': eventStore, '0002_runtime': runtime, '0003_reactors': reactors }),
+    migrationSource: listSource({
+      '0001_event_store': eventStore,
+      '0002_runtime': runtime,
+      '0003_reactors': reactors,
+      '0004_append_function': appendFunction,
+    }),
   });
   const [, applied] = await migrateReadModels(knex, READ_MODEL_SCHEMA);
   return { readModelsChanged: applied.length > 0 };
@@ -34,6 +57,7 @@ export async function migrateReadModels(knex: Knex, schema: string): Promise<[nu
   await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
   const modules: Record<string, MigrationModule> = {};
   for (const migration of readModelMigrations) {
+    if (modules[migration.name]) throw new Error(`Two read-model migrations are named ${migration.name}`);
     modules[migration.name] = bindSchema(migration, schema);
   }
   return (await knex.migrate.latest({

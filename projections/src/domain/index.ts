@@ -1,8 +1,11 @@
-export * from './instances.ts';
-export * from './users.ts';
-export * from './customers.ts';
-export * from './jobs.ts';
-export * from './audit.ts';
-export * from './events/index.ts';
-export * from './list-query.ts';
-export * from './revisions.ts';
+/**
+ * @deprecated Temporary: import the slice modules (`@crm/projections/pipeline`, …,
+ * `@crm/projections/shared`, `@crm/projections/events`) instead. This barrel goes away.
+ */
+export * from '../platform/index.ts';
+export * from '../identity/index.ts';
+export * from '../customers/index.ts';
+export * from '../pipeline/index.ts';
+export * from '../audit/index.ts';
+export * from '../shared/index.ts';
+export * from '../events.ts';

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { parseStoredEvent } from '../domain/events/index.ts';
+import { parseStoredEvent } from '../events.ts';
 import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
-import { createProjectionContext, type Projection } from '../readmodels/projection.ts';
+import { createProjectionContext, type Projection } from './projection.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { describeError, recordParkedEvent } from './parked.ts';
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { migrateReadModels, READ_MODEL_SCHEMA } from '../db/migrate.ts';
 import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
-import type { Projection } from '../readmodels/projection.ts';
+import type { Projection } from './projection.ts';
 import { applyBatch } from './projector.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT, readCheckpoint } from './checkpoints.ts';
 import { parkedPositions } from './parked.ts';

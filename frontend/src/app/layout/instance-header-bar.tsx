@@ -1,11 +1,11 @@
-import { normalizeSubdomain } from '@crm/projections/domain';
+import { normalizeSubdomain } from '@crm/projections/platform';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { instanceEntry, instanceLinks, paths, registerPath } from '@/config/paths';
-import { AccountMenu } from '@/features/auth/components/account-menu';
-import { useUserSession } from '@/features/auth/hooks/use-user-session';
-import { sessionInstance } from '@/features/auth/states/user-session-state';
-import { canManageUsers } from '@/features/auth/utils/user-access';
+import { AccountMenu } from '@/features/identity/components/account-menu';
+import { useUserSession } from '@/features/identity/hooks/use-user-session';
+import { sessionInstance } from '@/features/identity/states/user-session-state';
+import { canManageUsers } from '@/features/identity/utils/user-access';
 import { InstanceNav } from '@/features/instance-shell/components/instance-nav';
 import { navItems } from '@/features/instance-shell/utils/nav-items';
 import { useInstanceShellRoute } from './instance-shell-route';

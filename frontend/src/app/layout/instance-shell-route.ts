@@ -1,4 +1,4 @@
-import { normalizeSubdomain } from '@crm/projections/domain';
+import { normalizeSubdomain } from '@crm/projections/platform';
 import { useMatches } from 'react-router-dom';
 import { instanceFamilyOf, type InstanceFamily } from '@/config/paths';
 

@@ -3,8 +3,8 @@ import { buttonVariants } from '@/components/ui/button';
 import { ArrowLeftIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { useAppInfo } from '@/features/app-info/api/get-app-info';
-import { CrmBuilderForm } from '@/features/crm-instances/components/crm-builder-form';
-import { publicOrigin } from '@/features/crm-instances/utils/shop-addresses';
+import { CrmBuilderForm } from '@/features/platform/components/crm-builder-form';
+import { publicOrigin } from '@/features/platform/utils/shop-addresses';
 import { usePageTitle } from '@/lib/use-page-title';
 
 /** The full create-instance page (spec-platform.md §2 "Create CRM page"). */

@@ -5,13 +5,13 @@ import { ArrowLeftIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useAppInfo } from '@/features/app-info/api/get-app-info';
-import { useCrmInstances } from '@/features/crm-instances/api/get-crm-instances';
-import { CreateCrmInstanceDialog } from '@/features/crm-instances/components/create-crm-instance-dialog';
-import { CrmInstanceCard, CrmTemplateCard } from '@/features/crm-instances/components/crm-instance-card';
-import { ProviderInstanceSection } from '@/features/crm-instances/components/provider-instance-section';
-import { selectableInstances } from '@/features/crm-instances/utils/selectable-instances';
-import { publicOrigin } from '@/features/crm-instances/utils/shop-addresses';
-import { SuperAdminSignOutButton } from '@/features/super-admin/components/super-admin-sign-out-button';
+import { useCrmInstances } from '@/features/platform/api/get-crm-instances';
+import { CreateCrmInstanceDialog } from '@/features/platform/components/create-crm-instance-dialog';
+import { CrmInstanceCard, CrmTemplateCard } from '@/features/platform/components/crm-instance-card';
+import { ProviderInstanceSection } from '@/features/platform/components/provider-instance-section';
+import { selectableInstances } from '@/features/platform/utils/selectable-instances';
+import { publicOrigin } from '@/features/platform/utils/shop-addresses';
+import { SuperAdminSignOutButton } from '@/features/platform/components/super-admin-sign-out-button';
 import { usePageTitle } from '@/lib/use-page-title';
 
 function InstanceList() {

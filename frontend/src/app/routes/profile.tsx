@@ -1,8 +1,8 @@
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { ChangePinForm } from '@/features/auth/components/change-pin-form';
-import { useSignedInUser } from '@/features/auth/hooks/use-signed-in-user';
-import { nameOf } from '@/features/auth/utils/user-access';
+import { ChangePinForm } from '@/features/identity/components/change-pin-form';
+import { useSignedInUser } from '@/features/identity/hooks/use-signed-in-user';
+import { nameOf } from '@/features/identity/utils/user-access';
 import { usePageTitle } from '@/lib/use-page-title';
 
 const PERMISSION_NAMES = { canRead: 'Read', canWrite: 'Write', canDelete: 'Delete', canManageUsers: 'Manage users' } as const;

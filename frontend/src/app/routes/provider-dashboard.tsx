@@ -4,8 +4,8 @@ import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { CarIcon, SparklesIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
-import { SuperAdminSignOutButton } from '@/features/super-admin/components/super-admin-sign-out-button';
-import { useSuperAdminSession } from '@/features/super-admin/hooks/use-super-admin-session';
+import { SuperAdminSignOutButton } from '@/features/platform/components/super-admin-sign-out-button';
+import { useSuperAdminSession } from '@/features/platform/hooks/use-super-admin-session';
 import { usePageTitle } from '@/lib/use-page-title';
 
 function ComingSoonCard() {

@@ -1,11 +1,11 @@
-import { normalizeSubdomain } from '@crm/projections/domain';
+import { normalizeSubdomain } from '@crm/projections/platform';
 import { Link, useSearchParams } from 'react-router-dom';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
 import { ArrowLeftIcon } from '@/components/ui/icons';
-import { useUserSession } from '@/features/auth/hooks/use-user-session';
-import { staffBackLink } from '@/features/auth/utils/staff-links';
-import { useSuperAdminSession } from '@/features/super-admin/hooks/use-super-admin-session';
+import { useUserSession } from '@/features/identity/hooks/use-user-session';
+import { staffBackLink } from '@/features/identity/utils/staff-links';
+import { useSuperAdminSession } from '@/features/platform/hooks/use-super-admin-session';
 import { usePageTitle } from '@/lib/use-page-title';
 
 /**

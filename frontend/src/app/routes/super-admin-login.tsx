@@ -1,8 +1,8 @@
 import { Navigate, useNavigate } from 'react-router-dom';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { paths } from '@/config/paths';
-import { SuperAdminLoginForm } from '@/features/super-admin/components/super-admin-login-form';
-import { useSuperAdminSession } from '@/features/super-admin/hooks/use-super-admin-session';
+import { SuperAdminLoginForm } from '@/features/platform/components/super-admin-login-form';
+import { useSuperAdminSession } from '@/features/platform/hooks/use-super-admin-session';
 import { usePageTitle } from '@/lib/use-page-title';
 
 export function Component() {

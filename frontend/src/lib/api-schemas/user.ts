@@ -1,4 +1,4 @@
-import { permissionsSchema, ROLES, type UserView } from '@crm/projections/domain';
+import { permissionsSchema, ROLES, type UserView } from '@crm/projections/identity';
 import { z } from 'zod';
 
 const text = z

@@ -1,6 +1,6 @@
 import { paths } from '@/config/paths';
-import { useSignedInUser } from '@/features/auth/hooks/use-signed-in-user';
-import { AdminDashboard } from '@/features/users/components/admin-dashboard';
+import { useSignedInUser } from '@/features/identity/hooks/use-signed-in-user';
+import { AdminDashboard } from '@/features/identity/components/admin-dashboard';
 import { usePageTitle } from '@/lib/use-page-title';
 
 /**

@@ -3,7 +3,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { ArrowLeftIcon } from '@/components/ui/icons';
 import { instanceFamilyOf, instanceLinks } from '@/config/paths';
 import { AuditScreen } from '@/features/audit/components/audit-screen';
-import { useSignedInUser } from '@/features/auth/hooks/use-signed-in-user';
+import { useSignedInUser } from '@/features/identity/hooks/use-signed-in-user';
 import { useUserChoices } from '@/features/pipeline/api/get-user-choices';
 import { usePageTitle } from '@/lib/use-page-title';
 

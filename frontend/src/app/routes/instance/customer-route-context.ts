@@ -1,7 +1,7 @@
 import { useLocation } from 'react-router-dom';
 import { instanceFamilyOf, instanceLinks } from '@/config/paths';
-import { useSignedInUser } from '@/features/auth/hooks/use-signed-in-user';
-import { canDelete, canWrite } from '@/features/auth/utils/user-access';
+import { useSignedInUser } from '@/features/identity/hooks/use-signed-in-user';
+import { canDelete, canWrite } from '@/features/identity/utils/user-access';
 import { customerPaths, type CustomerPaths, type CustomerPermissions } from '@/features/customers/utils/customer-paths';
 
 export interface CustomerRouteContext {

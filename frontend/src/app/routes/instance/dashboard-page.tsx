@@ -1,7 +1,7 @@
 import { useLocation } from 'react-router-dom';
 import { instanceFamilyOf, instanceLinks } from '@/config/paths';
-import { useSignedInUser } from '@/features/auth/hooks/use-signed-in-user';
-import { canManageUsers, canWrite, nameOf } from '@/features/auth/utils/user-access';
+import { useSignedInUser } from '@/features/identity/hooks/use-signed-in-user';
+import { canManageUsers, canWrite, nameOf } from '@/features/identity/utils/user-access';
 import { InstanceDashboard } from '@/features/instance-shell/components/instance-dashboard';
 import { usePageTitle } from '@/lib/use-page-title';
 

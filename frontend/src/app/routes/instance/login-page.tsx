@@ -1,16 +1,16 @@
-import { normalizeSubdomain } from '@crm/projections/domain';
+import { normalizeSubdomain } from '@crm/projections/platform';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
 import { ArrowLeftIcon } from '@/components/ui/icons';
 import { instanceFamilyOf, registerPath } from '@/config/paths';
-import { usePublicInstance } from '@/features/auth/api/get-public-instance';
-import { InstanceLoginForm } from '@/features/auth/components/instance-login-form';
+import { usePublicInstance } from '@/features/identity/api/get-public-instance';
+import { InstanceLoginForm } from '@/features/identity/components/instance-login-form';
 import { ApiError } from '@/lib/api-client';
-import { useUserSession } from '@/features/auth/hooks/use-user-session';
-import { redirectAfterLogin } from '@/features/auth/utils/redirect-after-login';
-import { staffBackLink } from '@/features/auth/utils/staff-links';
-import { useSuperAdminSession } from '@/features/super-admin/hooks/use-super-admin-session';
+import { useUserSession } from '@/features/identity/hooks/use-user-session';
+import { redirectAfterLogin } from '@/features/identity/utils/redirect-after-login';
+import { staffBackLink } from '@/features/identity/utils/staff-links';
+import { useSuperAdminSession } from '@/features/platform/hooks/use-super-admin-session';
 import { usePageTitle } from '@/lib/use-page-title';
 
 /**

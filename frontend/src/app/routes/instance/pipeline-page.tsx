@@ -1,5 +1,5 @@
-import { useSignedInUser } from '@/features/auth/hooks/use-signed-in-user';
-import { canDelete, canWrite, nameOf } from '@/features/auth/utils/user-access';
+import { useSignedInUser } from '@/features/identity/hooks/use-signed-in-user';
+import { canDelete, canWrite, nameOf } from '@/features/identity/utils/user-access';
 import { PipelineScreen } from '@/features/pipeline/components/pipeline-screen';
 import { usePageTitle } from '@/lib/use-page-title';
 

@@ -1,10 +1,10 @@
 import { Navigate, useParams } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
 import { instanceLinks, type InstanceLinks } from '@/config/paths';
-import { RequireUser } from '@/features/auth/components/require-user';
-import { useSignedInUser } from '@/features/auth/hooks/use-signed-in-user';
-import { useUserSession } from '@/features/auth/hooks/use-user-session';
-import { crmEntryTarget } from '@/features/auth/utils/staff-links';
+import { RequireUser } from '@/features/identity/components/require-user';
+import { useSignedInUser } from '@/features/identity/hooks/use-signed-in-user';
+import { useUserSession } from '@/features/identity/hooks/use-user-session';
+import { crmEntryTarget } from '@/features/identity/utils/staff-links';
 
 /** Elements the router uses around and between the instance screens. */
 

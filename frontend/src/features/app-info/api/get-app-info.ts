@@ -1,4 +1,4 @@
-import type { AppInfo } from '@crm/projections/domain';
+import type { AppInfo } from '@crm/projections/platform';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';

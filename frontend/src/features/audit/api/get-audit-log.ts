@@ -1,4 +1,4 @@
-import type { AuditPage } from '@crm/projections/domain';
+import type { AuditPage } from '@crm/projections/audit';
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { auditPageSchema } from '../types/audit-schema';

@@ -1,4 +1,4 @@
-import type { AuditFieldChange } from '@crm/projections/domain';
+import type { AuditFieldChange } from '@crm/projections/audit';
 import { auditFieldLabel, EMPTY_AUDIT_VALUE, formatAuditValue } from '../utils/audit-format';
 
 /** Each changed field: old → new (a value that appears from nothing shows only the new one). */

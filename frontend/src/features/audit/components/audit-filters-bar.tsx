@@ -1,4 +1,5 @@
-import { AUDIT_ENTITY_TYPES, type UserChoice } from '@crm/projections/domain';
+import { AUDIT_ENTITY_TYPES } from '@crm/projections/audit';
+import type { UserChoice } from '@crm/projections/identity';
 import { Field } from '@/components/ui/field';
 import { SearchIcon } from '@/components/ui/icons';
 import { Input } from '@/components/ui/input';

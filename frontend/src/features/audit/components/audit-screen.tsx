@@ -1,4 +1,4 @@
-import type { UserChoice } from '@crm/projections/domain';
+import type { UserChoice } from '@crm/projections/identity';
 import { type ReactNode, useMemo, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';

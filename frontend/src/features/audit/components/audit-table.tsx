@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@crm/projections/domain';
+import type { AuditEntry } from '@crm/projections/audit';
 import { Badge } from '@/components/ui/badge';
 import { entityTypeLabel, formatAuditTime } from '../utils/audit-format';
 import { AuditChanges } from './audit-changes';

@@ -1,4 +1,4 @@
-import type { AuditEntry, AuditPage } from '@crm/projections/domain';
+import type { AuditEntry, AuditPage } from '@crm/projections/audit';
 import { z } from 'zod';
 
 const text = z

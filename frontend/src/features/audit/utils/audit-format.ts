@@ -1,4 +1,5 @@
-import { formatPhone, formatQuote, JOB_FIELD_LABELS } from '@crm/projections/domain';
+import { formatQuote, JOB_FIELD_LABELS } from '@crm/projections/pipeline';
+import { formatPhone } from '@crm/projections/shared';
 
 export const ENTITY_TYPE_LABELS: Record<string, string> = {
   job: 'Job',

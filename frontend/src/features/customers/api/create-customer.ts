@@ -1,4 +1,4 @@
-import type { CustomerInput, CustomerView } from '@crm/projections/domain';
+import type { CustomerInput, CustomerView } from '@crm/projections/customers';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { customerViewSchema } from '../types/customer-schema';

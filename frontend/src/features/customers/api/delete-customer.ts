@@ -1,4 +1,4 @@
-import type { CustomerDeletedView } from '@crm/projections/domain';
+import type { CustomerDeletedView } from '@crm/projections/customers';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { customerDeletedSchema } from '../types/customer-schema';

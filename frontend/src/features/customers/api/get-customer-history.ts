@@ -1,4 +1,4 @@
-import type { CustomerHistoryEntry } from '@crm/projections/domain';
+import type { CustomerHistoryEntry } from '@crm/projections/customers';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { customerHistorySchema } from '../types/customer-schema';

@@ -1,4 +1,4 @@
-import { STAGES } from '@crm/projections/domain';
+import { STAGES } from '@crm/projections/pipeline';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';

@@ -1,4 +1,4 @@
-import type { CustomerView } from '@crm/projections/domain';
+import type { CustomerView } from '@crm/projections/customers';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { customerViewSchema } from '../types/customer-schema';

@@ -1,4 +1,4 @@
-import { CUSTOMER_PAGE_SIZE, type CustomerPage } from '@crm/projections/domain';
+import { CUSTOMER_PAGE_SIZE, type CustomerPage } from '@crm/projections/customers';
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { customerPageSchema } from '../types/customer-schema';

@@ -1,4 +1,4 @@
-import type { CustomerChangesInput, CustomerView } from '@crm/projections/domain';
+import type { CustomerChangesInput, CustomerView } from '@crm/projections/customers';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { conflictCurrent, ifMatch } from '@/lib/concurrency';

@@ -1,4 +1,4 @@
-import type { CustomerView } from '@crm/projections/domain';
+import type { CustomerView } from '@crm/projections/customers';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';

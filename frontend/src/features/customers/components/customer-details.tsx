@@ -1,4 +1,4 @@
-import { parseList, type CustomerView } from '@crm/projections/domain';
+import { parseList, type CustomerView } from '@crm/projections/customers';
 import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { CUSTOMER_FIELD_LABELS } from '../constants/customer-texts';

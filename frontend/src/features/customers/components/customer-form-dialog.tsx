@@ -1,4 +1,4 @@
-import type { CustomerView } from '@crm/projections/domain';
+import type { CustomerView } from '@crm/projections/customers';
 import { useCallback, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';

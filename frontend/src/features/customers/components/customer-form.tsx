@@ -1,4 +1,4 @@
-import { CUSTOMER_MESSAGES, type CustomerField, type CustomerView } from '@crm/projections/domain';
+import { CUSTOMER_MESSAGES, type CustomerField, type CustomerView } from '@crm/projections/customers';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';

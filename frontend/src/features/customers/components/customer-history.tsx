@@ -1,4 +1,4 @@
-import type { CustomerHistoryEntry } from '@crm/projections/domain';
+import type { CustomerHistoryEntry } from '@crm/projections/customers';
 import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeVariant } from '@/components/ui/badge';
 import { Spinner } from '@/components/ui/spinner';

@@ -1,4 +1,4 @@
-import type { CustomerView } from '@crm/projections/domain';
+import type { CustomerView } from '@crm/projections/customers';
 import { Link } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';

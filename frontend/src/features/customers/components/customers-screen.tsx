@@ -1,4 +1,4 @@
-import type { CustomerView } from '@crm/projections/domain';
+import type { CustomerView } from '@crm/projections/customers';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';

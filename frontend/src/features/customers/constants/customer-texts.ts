@@ -1,4 +1,4 @@
-import type { CustomerField } from '@crm/projections/domain';
+import type { CustomerField } from '@crm/projections/customers';
 
 /** Field names in words (form labels, history rows). */
 export const CUSTOMER_FIELD_LABELS: Record<CustomerField, string> = {

@@ -4,7 +4,7 @@ import {
   type CustomerHistoryEntry,
   type CustomerPage,
   type CustomerView,
-} from '@crm/projections/domain';
+} from '@crm/projections/customers';
 import { z } from 'zod';
 
 const text = z

@@ -8,7 +8,7 @@ import {
   customerInput,
   type CustomerView,
   parseList,
-} from '@crm/projections/domain';
+} from '@crm/projections/customers';
 import { addVehicles } from './vehicle-chips';
 import { formatPhoneAsTyped } from './format-phone-input';
 

@@ -1,4 +1,4 @@
-import { PHONE_MAX_DIGITS, phoneDigits } from '@crm/projections/domain';
+import { PHONE_MAX_DIGITS, phoneDigits } from '@crm/projections/shared';
 
 /**
  * The phone field as it is typed (spec §5): digits only, at most 10, grouped 3-3-4 with

@@ -1,4 +1,4 @@
-import type { CustomerFieldChange, CustomerHistoryEntry } from '@crm/projections/domain';
+import type { CustomerFieldChange, CustomerHistoryEntry } from '@crm/projections/customers';
 import { CUSTOMER_FIELD_LABELS } from '../constants/customer-texts';
 
 export const EMPTY_VALUE = '(empty)';

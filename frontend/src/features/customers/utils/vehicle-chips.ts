@@ -1,4 +1,4 @@
-import { parseList } from '@crm/projections/domain';
+import { parseList } from '@crm/projections/customers';
 
 export type AddVehiclesResult =
   | { added: string[]; vehicles: string[] }

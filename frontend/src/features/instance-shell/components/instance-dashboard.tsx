@@ -1,4 +1,5 @@
-import type { CurrentUserView, FeatureKey, Features } from '@crm/projections/domain';
+import type { CurrentUserView } from '@crm/projections/identity';
+import type { FeatureKey, Features } from '@crm/projections/platform';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';

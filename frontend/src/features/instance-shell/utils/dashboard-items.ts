@@ -1,4 +1,4 @@
-import type { Features } from '@crm/projections/domain';
+import type { Features } from '@crm/projections/platform';
 import type { InstanceLinks } from '@/config/paths';
 
 export interface DashboardAction {

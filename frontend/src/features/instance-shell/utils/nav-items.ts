@@ -1,4 +1,4 @@
-import type { Features } from '@crm/projections/domain';
+import type { Features } from '@crm/projections/platform';
 import type { InstanceFamily, InstanceLinks } from '@/config/paths';
 
 export interface NavItem {

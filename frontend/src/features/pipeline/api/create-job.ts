@@ -1,4 +1,4 @@
-import type { JobChangesInput } from '@crm/projections/domain';
+import type { JobChangesInput } from '@crm/projections/pipeline';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetchWithHeaders } from '@/lib/api-client';
 import { jobViewSchema } from '../types/job-schema';

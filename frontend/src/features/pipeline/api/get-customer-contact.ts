@@ -1,4 +1,5 @@
-import { parseList, phoneDigits } from '@crm/projections/domain';
+import { parseList } from '@crm/projections/customers';
+import { phoneDigits } from '@crm/projections/shared';
 import { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';
 

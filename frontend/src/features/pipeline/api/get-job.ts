@@ -1,4 +1,5 @@
-import { revisionETag, type JobView } from '@crm/projections/domain';
+import type { JobView } from '@crm/projections/pipeline';
+import { revisionETag } from '@crm/projections/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch, apiFetchWithHeaders } from '@/lib/api-client';
 import { jobViewSchema } from '../types/job-schema';

@@ -1,4 +1,4 @@
-import type { CanceledFilter, JobPage, JobSort, JobView, Stage } from '@crm/projections/domain';
+import type { CanceledFilter, JobPage, JobSort, JobView, Stage } from '@crm/projections/pipeline';
 import { type InfiniteData, infiniteQueryOptions, keepPreviousData, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { jobPageSchema } from '../types/job-schema';

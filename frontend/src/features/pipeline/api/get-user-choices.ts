@@ -1,4 +1,4 @@
-import type { UserChoice } from '@crm/projections/domain';
+import type { UserChoice } from '@crm/projections/identity';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';

@@ -1,4 +1,4 @@
-import { parseList } from '@crm/projections/domain';
+import { parseList } from '@crm/projections/customers';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';

@@ -1,4 +1,4 @@
-import type { JobChangesInput, JobView } from '@crm/projections/domain';
+import type { JobChangesInput, JobView } from '@crm/projections/pipeline';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetchWithHeaders } from '@/lib/api-client';
 import { conflictCurrent } from '@/lib/concurrency';

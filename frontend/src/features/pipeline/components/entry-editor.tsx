@@ -1,14 +1,5 @@
-import {
-  CANCELED_STAGE,
-  DURATION_CHOICES,
-  formatPhoneAsTyped,
-  JOB_LIMITS,
-  parseQuote,
-  JOB_TYPES,
-  revisionETag,
-  type JobView,
-  type Stage,
-} from '@crm/projections/domain';
+import { CANCELED_STAGE, DURATION_CHOICES, JOB_LIMITS, parseQuote, JOB_TYPES, type JobView, type Stage } from '@crm/projections/pipeline';
+import { formatPhoneAsTyped, revisionETag } from '@crm/projections/shared';
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';

@@ -1,4 +1,4 @@
-import { type Stage, STAGES } from '@crm/projections/domain';
+import { type Stage, STAGES } from '@crm/projections/pipeline';
 import { memo, useState } from 'react';
 import { ChevronDownIcon } from '@/components/ui/icons';
 import { errorMessage } from '@/lib/api-error';

@@ -1,4 +1,4 @@
-import { formatQuote, type JobView } from '@crm/projections/domain';
+import { formatQuote, type JobView } from '@crm/projections/pipeline';
 import type { ReactNode } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';

@@ -1,4 +1,4 @@
-import type { JobView } from '@crm/projections/domain';
+import type { JobView } from '@crm/projections/pipeline';
 import { useCallback, useMemo, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { formatQuote, type JobView } from '@crm/projections/domain';
+import { formatQuote, type JobView } from '@crm/projections/pipeline';
 import { Button } from '@/components/ui/button';
 import { PencilIcon, TrashIcon } from '@/components/ui/icons';
 import { formatDateTime } from '../utils/date-time';

@@ -1,4 +1,4 @@
-import { type JobSort, type Stage, STAGES } from '@crm/projections/domain';
+import { type JobSort, type Stage, STAGES } from '@crm/projections/pipeline';
 import { Button } from '@/components/ui/button';
 import { SearchIcon } from '@/components/ui/icons';
 import { Input } from '@/components/ui/input';

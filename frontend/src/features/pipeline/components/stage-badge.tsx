@@ -1,4 +1,4 @@
-import type { Stage } from '@crm/projections/domain';
+import type { Stage } from '@crm/projections/pipeline';
 import { cn } from '@/lib/cn';
 import { STAGE_STYLES } from '../constants/stage-styles';
 

@@ -1,4 +1,4 @@
-import { BOARD_STAGES, type Stage } from '@crm/projections/domain';
+import { BOARD_STAGES, type Stage } from '@crm/projections/pipeline';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { cn } from '@/lib/cn';
 import { STAGE_DOTS } from '../constants/stage-styles';

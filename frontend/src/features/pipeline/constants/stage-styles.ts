@@ -1,4 +1,4 @@
-import type { Stage } from '@crm/projections/domain';
+import type { Stage } from '@crm/projections/pipeline';
 
 /**
  * One colour per stage, for badges and the inline stage changer, in both themes.

@@ -1,4 +1,4 @@
-import { type JobPage, type JobView, normalizeStage, type Stage, STAGES } from '@crm/projections/domain';
+import { type JobPage, type JobView, normalizeStage, type Stage, STAGES } from '@crm/projections/pipeline';
 import { z } from 'zod';
 
 const text = z

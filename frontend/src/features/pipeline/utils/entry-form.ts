@@ -1,5 +1,6 @@
-import { formatPhoneAsTyped, INITIAL_STAGE, jobInput, type JobChangesInput, phoneDigits, type Stage } from '@crm/projections/domain';
-import type { JobView } from '@crm/projections/domain';
+import { INITIAL_STAGE, jobInput, type JobChangesInput, type Stage } from '@crm/projections/pipeline';
+import { formatPhoneAsTyped, phoneDigits } from '@crm/projections/shared';
+import type { JobView } from '@crm/projections/pipeline';
 import { fromDateTimeLocalValue, toDateTimeLocalValue } from './date-time';
 
 /** The entry dialog's fields as the inputs hold them. */

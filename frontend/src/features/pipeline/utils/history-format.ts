@@ -1,4 +1,5 @@
-import { formatPhone, formatQuote, JOB_FIELD_LABELS, type JobField } from '@crm/projections/domain';
+import { formatQuote, JOB_FIELD_LABELS, type JobField } from '@crm/projections/pipeline';
+import { formatPhone } from '@crm/projections/shared';
 import { formatDateTime, formatDuration } from './date-time';
 
 const ACTION_LABELS: Record<string, string> = {

@@ -1,4 +1,4 @@
-import { formatPhone, phoneDigits } from '@crm/projections/domain';
+import { formatPhone, phoneDigits } from '@crm/projections/shared';
 
 /**
  * A phone as lists and cards show it: 3-3-4 when it is exactly ten digits, otherwise as the

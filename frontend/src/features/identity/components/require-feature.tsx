@@ -1,0 +1,44 @@
+import type { FeatureKey } from '@crm/projections/platform';
+import type { ReactNode } from 'react';
+import { Link, Outlet, useLocation } from 'react-router-dom';
+import { Badge } from '@/components/ui/badge';
+import { buttonVariants } from '@/components/ui/button';
+import { instanceFamilyOf, instanceLinks } from '@/config/paths';
+import { usePageTitle } from '@/lib/use-page-title';
+import { useSignedInUser } from '../hooks/use-signed-in-user';
+
+const FEATURE_TITLES: Record<FeatureKey, string> = {
+  pipeline: 'Pipeline',
+  customers: 'Customers',
+  calendar: 'Calendar',
+  admin: 'Administration',
+};
+
+/**
+ * Shows a screen only when the instance has the feature on; otherwise says it is coming
+ * soon (spec-platform.md §2). Inside RequireUser.
+ */
+export function RequireFeature({ feature, children }: { feature: FeatureKey; children?: ReactNode }) {
+  const user = useSignedInUser();
+  if (user.instance.features[feature]) return children ?? <Outlet />;
+  return <FeatureNotEnabled title={FEATURE_TITLES[feature]} instanceName={user.instance.displayName || user.instance.name} />;
+}
+
+function FeatureNotEnabled({ title, instanceName }: { title: string; instanceName: string }) {
+  usePageTitle(title);
+  const user = useSignedInUser();
+  const { pathname } = useLocation();
+  const links = instanceLinks(user.instance.subdomain, instanceFamilyOf(pathname));
+  return (
+    <section className="mx-auto flex max-w-md flex-col items-center gap-4 py-16 text-center">
+      <Badge variant="outline">Coming Soon</Badge>
+      <h1 className="text-2xl font-semibold">{title}</h1>
+      <p className="text-muted-foreground">
+        {title} management is coming soon for {instanceName}. It is not turned on for this CRM yet.
+      </p>
+      <Link to={links.home} className={buttonVariants({ variant: 'outline' })}>
+        Back to Home
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+import { superAdminLoginInput, type SuperAdminView } from '@crm/projections/platform';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSetAtom } from 'jotai';
+import type { z } from 'zod';
+import { apiFetch } from '@/lib/api-client';
+import { superAdminSessionState } from '../states/super-admin-session-state';
+import { superAdminViewSchema } from '../types/super-admin-schema';
+import { currentSuperAdminQueryKey } from './get-current-super-admin';
+import { reportFailure } from '@/lib/report-failure';
+
+export type SuperAdminLoginInput = z.input<typeof superAdminLoginInput>;
+
+export async function loginSuperAdmin(input: SuperAdminLoginInput): Promise<SuperAdminView> {
+  const body = superAdminLoginInput.parse(input);
+  return superAdminViewSchema.parse(await apiFetch('/api/super-admin/login', { method: 'POST', body }));
+}
+
+/** Signs in and stores the returned super admin as the session. */
+export function useLoginSuperAdmin() {
+  const queryClient = useQueryClient();
+  const setSession = useSetAtom(superAdminSessionState);
+  return useMutation({
+    mutationFn: loginSuperAdmin,
+    onSuccess: (superAdmin) => {
+      queryClient.setQueryData(currentSuperAdminQueryKey, superAdmin);
+      setSession({ status: 'signed-in', superAdmin });
+    },
+    onError: (error) => {
+      reportFailure('Super admin login failed', error);
+      setSession({ status: 'signed-out' });
+    },
+  });
+}

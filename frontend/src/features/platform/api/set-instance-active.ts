@@ -1,0 +1,28 @@
+import type { CrmInstanceView } from '@crm/projections/platform';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/lib/api-client';
+import { crmInstanceViewSchema } from '../types/crm-instance-schema';
+import { crmInstancesQueryKey } from './get-crm-instances';
+
+export interface SetInstanceActiveInput {
+  instanceId: string;
+  isActive: boolean;
+}
+
+/** An inactive instance refuses sign-in; the server ends its sessions at once. */
+export async function setInstanceActive({ instanceId, isActive }: SetInstanceActiveInput): Promise<CrmInstanceView> {
+  return crmInstanceViewSchema.parse(
+    await apiFetch(`/api/crm-instances/${encodeURIComponent(instanceId)}`, { method: 'PATCH', body: { isActive } }),
+  );
+}
+
+export function useSetInstanceActive() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: setInstanceActive,
+    onSuccess: (updated) =>
+      queryClient.setQueryData<CrmInstanceView[]>(crmInstancesQueryKey, (list) =>
+        list?.map((instance) => (instance.id === updated.id ? updated : instance)),
+      ),
+  });
+}

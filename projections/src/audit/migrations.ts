@@ -1,0 +1,33 @@
+import { maskPhoneChange, type FieldChange } from '../shared/timeline.ts';
+import type { SchemaMigration } from '../shared/migrations.ts';
+
+/**
+ * The audit slice's read-model migrations (its activity table is created by platform's
+ * 0001_platform, its audit-log indexes by pipeline's 0004_pipeline). Names are recorded in
+ * every database and migrations run ordered by name across all slices (db/migrate.ts):
+ * never rename one.
+ */
+
+/**
+ * The timeline masks every phone now, jobs' as well as customers' (audit/projection.ts); entries
+ * projected before that held jobs' phones whole, so they get the same mask here.
+ */
+const maskedTimelinePhones: SchemaMigration = {
+  name: '0005_activity_masked_phones',
+  async up(knex, schema) {
+    const rows = (await knex
+      .withSchema(schema)
+      .from('activity')
+      .whereRaw('changes @> ?::jsonb', [JSON.stringify([{ field: 'phone' }])])
+      .select('event_id', 'changes')) as Array<{ event_id: string; changes: FieldChange[] }>;
+    for (const row of rows) {
+      await knex
+        .withSchema(schema)
+        .table('activity')
+        .where('event_id', row.event_id)
+        .update({ changes: JSON.stringify(row.changes.map(maskPhoneChange)) });
+    }
+  },
+};
+
+export const auditMigrations: SchemaMigration[] = [maskedTimelinePhones];

@@ -1,0 +1,183 @@
+import { customerChangesForTimeline, customerLabel } from '../customers/timeline.ts';
+import type { StoredDomainEvent } from '../events.ts';
+import { PERMISSION_KEYS, type Permissions } from '../identity/permissions.ts';
+import { describeJobEvent } from '../pipeline/timeline.ts';
+import type { Projection } from '../runtime/projection.ts';
+import { maskPhoneChange, type ActivityDescription, type FieldChange } from '../shared/timeline.ts';
+
+/**
+ * Plain words for every event of an instance: the audit log and Recent Activity read
+ * them. Returns null for events that are not part of an instance's timeline.
+ */
+export function describeEvent(event: StoredDomainEvent): ActivityDescription | null {
+  const description = describeInWords(event);
+  return description && { ...description, changes: description.changes.map(maskPhoneChange) };
+}
+
+function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
+  switch (event.type) {
+    case 'CrmInstanceCreated':
+      return {
+        entityType: 'instance',
+        entityId: event.data.instanceId,
+        summary: `Created the CRM instance ${event.data.displayName}`,
+        changes: [],
+      };
+    case 'CrmInstanceDeactivated':
+    case 'CrmInstanceReactivated': {
+      const active = event.type === 'CrmInstanceReactivated';
+      return {
+        entityType: 'instance',
+        entityId: event.data.instanceId,
+        summary: `${active ? 'Reactivated' : 'Deactivated'} the CRM instance ${event.data.displayName}`,
+        changes: [{ field: 'isActive', oldValue: !active, newValue: active }],
+      };
+    }
+    case 'UserCreated':
+      return {
+        entityType: 'user',
+        entityId: event.data.userId,
+        summary: `Created user ${event.data.username} (${event.data.role})`,
+        changes: [],
+      };
+    case 'UserRoleChanged':
+      return {
+        entityType: 'user',
+        entityId: event.data.userId,
+        summary: `Changed the role of ${event.data.username} from ${event.data.oldRole} to ${event.data.newRole}`,
+        changes: [
+          { field: 'role', oldValue: event.data.oldRole, newValue: event.data.newRole },
+          ...permissionChanges(event.data.oldPermissions, event.data.permissions),
+        ],
+      };
+    case 'UserLocked':
+      return {
+        entityType: 'user',
+        entityId: event.data.userId,
+        summary: `Locked the account of ${event.data.username}`,
+        changes: [{ field: 'isLocked', oldValue: false, newValue: true }],
+      };
+    case 'UserUnlocked':
+      return {
+        entityType: 'user',
+        entityId: event.data.userId,
+        summary: `Unlocked the account of ${event.data.username}`,
+        changes: [{ field: 'isLocked', oldValue: true, newValue: false }],
+      };
+    case 'UserDeleted':
+      return { entityType: 'user', entityId: event.data.userId, summary: `Deleted user ${event.data.username}`, changes: [] };
+    case 'UserPinChanged':
+      // The hash stays out of the timeline: the fact of the change is all there is to show.
+      return { entityType: 'user', entityId: event.data.userId, summary: `Changed the PIN of ${event.data.username}`, changes: [] };
+    case 'UserPermissionsChanged':
+      return {
+        entityType: 'user',
+        entityId: event.data.userId,
+        summary: `Changed the permissions of ${event.data.username}`,
+        changes: permissionChanges(event.data.old, event.data.new),
+      };
+    case 'UserSignInFailed':
+      return {
+        entityType: 'user',
+        entityId: event.data.userId,
+        summary: `Failed sign-in for ${event.data.username} (${event.data.consecutiveFailures} in a row)`,
+        changes: [],
+      };
+    case 'UserSignInThrottled':
+      return {
+        entityType: 'user',
+        entityId: event.data.userId,
+        summary: `Sign-in for ${event.data.username} blocked until ${event.data.lockedUntil} after too many failed attempts`,
+        changes: [{ field: 'signInLockedUntil', oldValue: null, newValue: event.data.lockedUntil }],
+      };
+    case 'CustomerCreated':
+      return {
+        entityType: 'customer',
+        entityId: event.data.customerId,
+        summary: `Created customer ${customerLabel(event.data)}`,
+        changes: customerChangesForTimeline(event.data),
+      };
+    case 'CustomerUpdated':
+      return {
+        entityType: 'customer',
+        entityId: event.data.customerId,
+        summary: `Updated customer ${customerLabel(event.data)}: ${event.data.changes.map((c) => c.field).join(', ')}`,
+        changes: customerChangesForTimeline(event.data.changes),
+      };
+    case 'CustomerDeleted':
+      return {
+        entityType: 'customer',
+        entityId: event.data.customerId,
+        summary: `Deleted customer ${customerLabel(event.data)}`,
+        changes: [],
+      };
+    case 'JobCreated':
+    case 'JobUpdated':
+    case 'JobStageChanged':
+    case 'JobRescheduled':
+    case 'JobCanceled':
+    case 'JobReopened':
+    case 'JobDeleted':
+      return describeJobEvent(event);
+    // Job-number bookkeeping: the job's own events tell the story.
+    case 'JobNumberReserved':
+    case 'JobNumberReleased':
+    case 'JobNumberAssigned':
+      return null;
+    // Successful sign-ins are routine; they show as the user's last login instead.
+    case 'UserSignedIn':
+    case 'SuperAdminCreated':
+    case 'SuperAdminCredentialsChanged':
+    case 'SuperAdminSignedIn':
+    case 'SuperAdminSignInFailed':
+    case 'SubdomainReserved':
+    case 'UsernameReserved':
+    case 'UsernameReleased':
+    case 'CustomerNumberReserved':
+      return null;
+    default:
+      return assertNever(event);
+  }
+}
+
+function permissionChanges(before: Permissions, after: Permissions): FieldChange[] {
+  return PERMISSION_KEYS.filter((key) => before[key] !== after[key]).map((key) => ({
+    field: key,
+    oldValue: before[key],
+    newValue: after[key],
+  }));
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unhandled event ${JSON.stringify(value)}`);
+}
+
+/** activity: the instance timeline, one row per event an instance's people would want to read about. */
+export const auditProjection: Projection = {
+  name: 'audit',
+  async apply(event, { table }) {
+    const instanceId = event.metadata.instanceId;
+    if (!instanceId) return;
+    const description = describeEvent(event);
+    if (!description) return;
+    await table('activity')
+      .insert({
+        event_id: event.id,
+        instance_id: instanceId,
+        position_commit: event.position.commit.toString(),
+        position_prepare: event.position.prepare.toString(),
+        stream_id: event.streamId,
+        event_type: event.type,
+        entity_type: description.entityType,
+        entity_id: description.entityId,
+        actor_kind: event.metadata.actor.kind,
+        actor_id: event.metadata.actor.id,
+        actor_name: event.metadata.actor.displayName,
+        summary: description.summary,
+        changes: JSON.stringify(description.changes),
+        occurred_at: event.metadata.occurredAt,
+      })
+      .onConflict('event_id')
+      .ignore();
+  },
+};

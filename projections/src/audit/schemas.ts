@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { isoTimeQuery, pageLimitQuery } from '../shared/list-query.ts';
+
+/**
+ * The admins' audit log and the dashboard's Recent Activity: the instance timeline the
+ * activity read model holds, one entry per event in words. Browser-safe: zod only.
+ */
+
+/** What an entry can be about (the entity filter's choices). */
+export const AUDIT_ENTITY_TYPES = ['job', 'customer', 'user', 'instance'] as const;
+
+export const AUDIT_PAGE_SIZE = 50;
+export const AUDIT_PAGE_SIZE_MAX = 200;
+/** The CSV export holds at most this many entries (newest first); narrow the filters for more. */
+export const AUDIT_CSV_MAX_ROWS = 50_000;
+export const RECENT_ACTIVITY_COUNT = 10;
+
+/** Query strings: '' means "not given"; a repeated parameter is a mistake. */
+const optionalText = (name: string, max: number) =>
+  z
+    .string({ error: `${name} must be given once` })
+    .max(max, `${name} must be at most ${max} characters`)
+    .transform((value) => value.trim() || undefined)
+    .optional();
+
+/** A range end: '' is "not given"; else the one time parser, which also takes a date alone (that day, UTC). */
+const optionalTime = (name: string) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    isoTimeQuery(name, { dateAlone: true }).optional(),
+  );
+
+export const auditFilterQuery = z
+  .object({
+    entityType: optionalText('entityType', 50),
+    /** The actor's id (a user id, or the super admin's / the system's). */
+    userId: optionalText('userId', 100),
+    /** Inclusive. */
+    from: optionalTime('from'),
+    /** Exclusive. */
+    to: optionalTime('to'),
+    /** Text in the summary, any case. */
+    q: optionalText('q', 200),
+  })
+  .refine((f) => !f.from || !f.to || f.to.getTime() > f.from.getTime(), { message: 'to must be after from', path: ['to'] });
+export type AuditFilter = z.output<typeof auditFilterQuery>;
+
+export const auditPageQuery = z.object({
+  limit: pageLimitQuery(AUDIT_PAGE_SIZE_MAX).default(AUDIT_PAGE_SIZE),
+  cursor: z.string({ error: 'cursor must be given once' }).max(200, 'cursor is too long').optional(),
+});

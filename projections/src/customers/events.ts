@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { CUSTOMER_FIELDS } from './fields.ts';
+
+const customerNumber = z.number().int().positive();
+
+/**
+ * Customers (stream `customer-{id}`). Phones are digits only, lists joined by ', '.
+ * Who and when live in the metadata (actor, occurredAt).
+ */
+export const customerEventSchemas = {
+  /** Stream `customernumber-{instanceId}-{number}`: the per-instance number is taken (never reused). */
+  CustomerNumberReserved: z.object({ instanceId: z.string(), number: customerNumber, customerId: z.string() }),
+  CustomerCreated: z.object({
+    customerId: z.string(),
+    instanceId: z.string(),
+    number: customerNumber,
+    name: z.string(),
+    phone: z.string(),
+    email: z.string(),
+    address: z.string(),
+    vehicles: z.string(),
+    pastAppointments: z.string(),
+    invoices: z.string(),
+    notes: z.string(),
+  }),
+  /** Only the fields that changed, with old and new values. `name` is the name after the change. */
+  CustomerUpdated: z.object({
+    customerId: z.string(),
+    number: customerNumber,
+    name: z.string(),
+    changes: z.array(z.object({ field: z.enum(CUSTOMER_FIELDS), oldValue: z.string(), newValue: z.string() })).min(1),
+  }),
+  CustomerDeleted: z.object({ customerId: z.string(), number: customerNumber, name: z.string() }),
+};

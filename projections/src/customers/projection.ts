@@ -1,0 +1,84 @@
+import type { Projection, ProjectionContext } from '../runtime/projection.ts';
+import { CUSTOMER_FIELDS, type CustomerField } from './fields.ts';
+
+/** Read-model columns of the customer fields (the search text is a generated column). */
+export const CUSTOMER_COLUMNS: Record<CustomerField, string> = {
+  name: 'name',
+  phone: 'phone',
+  email: 'email',
+  address: 'address',
+  vehicles: 'vehicles',
+  pastAppointments: 'past_appointments',
+  invoices: 'invoices',
+  notes: 'notes',
+};
+
+/** rm.customer_counts: live customers per instance, moved only by a row actually inserted or deleted (so replays cannot skew it). */
+async function countCustomers(ctx: ProjectionContext, instanceId: string, delta: 1 | -1): Promise<void> {
+  await ctx.trx.raw(
+    `INSERT INTO ??.customer_counts AS c (instance_id, total) VALUES (?, ?)
+       ON CONFLICT (instance_id) DO UPDATE SET total = c.total + excluded.total`,
+    [ctx.schema, instanceId, delta],
+  );
+}
+
+/**
+ * rm.customers: one row per live customer. Its times are when the event store recorded
+ * the events (the clock history and time travel go by), its who from the metadata.
+ * Updates apply only over an older revision, so a replayed event can never move a row
+ * backwards; a deleted customer leaves the table (its stream keeps the history and
+ * answers time travel).
+ */
+export const customersProjection: Projection = {
+  name: 'customers',
+  async apply(event, ctx) {
+    const { table } = ctx;
+    switch (event.type) {
+      case 'CustomerCreated': {
+        const d = event.data;
+        const columns: Record<string, string> = {};
+        for (const field of CUSTOMER_FIELDS) columns[CUSTOMER_COLUMNS[field]] = d[field];
+        const inserted = await table('customers')
+          .insert({
+            id: d.customerId,
+            instance_id: d.instanceId,
+            number: d.number,
+            ...columns,
+            created_at: event.recordedAt,
+            created_by: event.metadata.actor.displayName,
+            last_modified_at: event.recordedAt,
+            last_modified_by: event.metadata.actor.displayName,
+            revision: event.revision,
+          })
+          .onConflict('id')
+          .ignore()
+          .returning('id');
+        if (inserted.length > 0) await countCustomers(ctx, d.instanceId, +1);
+        return;
+      }
+      case 'CustomerUpdated': {
+        const columns: Record<string, string> = {};
+        for (const change of event.data.changes) columns[CUSTOMER_COLUMNS[change.field]] = change.newValue;
+        await table('customers')
+          .where('id', event.data.customerId)
+          .andWhere('revision', '<', event.revision)
+          .update({
+            ...columns,
+            last_modified_at: event.recordedAt,
+            last_modified_by: event.metadata.actor.displayName,
+            revision: event.revision,
+          });
+        return;
+      }
+      case 'CustomerDeleted': {
+        const deleted = (await table('customers').where('id', event.data.customerId).delete().returning('instance_id')) as Array<{
+          instance_id: string;
+        }>;
+        if (deleted[0]) await countCustomers(ctx, deleted[0].instance_id, -1);
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};

@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+import { customerEventSchemas } from './customers/events.ts';
+import type { RecordedEvent } from './eventstore/port.ts';
+import { identityEventSchemas } from './identity/events.ts';
+import { jobEventSchemas } from './pipeline/events.ts';
+import { platformEventSchemas } from './platform/events.ts';
+
+/**
+ * The event catalogue: every slice's events in one union (each slice defines its own in
+ * <slice>/events.ts). Deciders, projections and reactors type their events with it.
+ */
+
+/** Every event type of the product and the schema of its data. */
+export const eventSchemas = {
+  ...platformEventSchemas,
+  ...identityEventSchemas,
+  ...customerEventSchemas,
+  ...jobEventSchemas,
+} as const;
+
+export type EventType = keyof typeof eventSchemas;
+export type EventData<T extends EventType> = z.infer<(typeof eventSchemas)[T]>;
+
+/** A domain event as deciders produce it: a discriminated union on `type`. */
+export type DomainEvent = { [K in EventType]: { type: K; data: EventData<K> } }[EventType];
+
+export type DomainEventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
+
+/** A stored event whose type is one of ours. */
+export type StoredDomainEvent = { [K in EventType]: RecordedEvent<K, EventData<K>> }[EventType];
+
+export function isEventType(type: string): type is EventType {
+  return Object.hasOwn(eventSchemas, type);
+}
+
+/** Validates a stored event against its schema; unknown types are skipped by callers. */
+export function parseStoredEvent(event: RecordedEvent): StoredDomainEvent | null {
+  if (!isEventType(event.type)) return null;
+  const data = eventSchemas[event.type].parse(event.data);
+  return { ...event, type: event.type, data } as StoredDomainEvent;
+}

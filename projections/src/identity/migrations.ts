@@ -1,0 +1,39 @@
+import { USER_RECORD_EVENT_TYPES } from './records.ts';
+import type { SchemaMigration } from '../shared/migrations.ts';
+
+/**
+ * The identity slice's read-model migrations (its tables, users and user_permissions, are
+ * created by platform's 0001_platform). Names are recorded in every database and migrations
+ * run ordered by name across all slices (db/migrate.ts): never rename one.
+ */
+
+/** The admin user list: an instance's users in the order they were created. */
+const userListOrder: SchemaMigration = {
+  name: '0002_identity',
+  async up(knex, schema) {
+    await knex.raw('CREATE INDEX ON ??.users (instance_id, created_at, id)', [schema]);
+  },
+};
+
+/**
+ * A user row's `revision`: the account record's revision (USER_RECORD_EVENT_TYPES), the ETag
+ * of the user commands. Rows projected before get it from the PostgreSQL events table; with
+ * EventStoreDB it stays empty (no If-Match check for that user) until the user's next change
+ * or a `npm run projections:rebuild`.
+ */
+const userRevision: SchemaMigration = {
+  name: '0008_user_revision',
+  async up(knex, schema) {
+    await knex.raw('ALTER TABLE ??.users ADD COLUMN IF NOT EXISTS revision integer', [schema]);
+    await knex.raw(
+      `UPDATE ??.users u SET revision = r.revision
+         FROM (SELECT stream_id, max(revision) AS revision FROM public.events
+                WHERE stream_id LIKE 'user-%' AND type IN (${USER_RECORD_EVENT_TYPES.map(() => '?').join(', ')})
+                GROUP BY stream_id) r
+        WHERE r.stream_id = 'user-' || u.id::text AND u.revision IS NULL`,
+      [schema, ...USER_RECORD_EVENT_TYPES],
+    );
+  },
+};
+
+export const identityMigrations: SchemaMigration[] = [userListOrder, userRevision];

@@ -1,0 +1,75 @@
+import type { Projection } from '../runtime/projection.ts';
+import type { Permissions } from './permissions.ts';
+
+function permissionColumns(p: Permissions) {
+  return { can_read: p.canRead, can_write: p.canWrite, can_delete: p.canDelete, can_manage_users: p.canManageUsers };
+}
+
+/**
+ * users and user_permissions. A user row's `revision` follows the account record's events
+ * (USER_RECORD_EVENT_TYPES), never sign-ins.
+ */
+export const identityProjection: Projection = {
+  name: 'identity',
+  async apply(event, { table }) {
+    switch (event.type) {
+      case 'UserCreated': {
+        const d = event.data;
+        await table('users')
+          .insert({
+            id: d.userId,
+            instance_id: d.instanceId,
+            username: d.username,
+            display_name: d.displayName,
+            role: d.role,
+            is_locked: false,
+            is_active: true,
+            created_at: event.metadata.occurredAt,
+            revision: event.revision,
+          })
+          .onConflict('id')
+          .ignore();
+        await table('user_permissions')
+          .insert({
+            user_id: d.userId,
+            instance_id: d.instanceId,
+            role: d.role,
+            ...permissionColumns(d.permissions),
+            created_at: event.metadata.occurredAt,
+          })
+          .onConflict('user_id')
+          .ignore();
+        return;
+      }
+      case 'UserRoleChanged': {
+        const d = event.data;
+        await table('users').where({ id: d.userId }).update({ role: d.newRole, revision: event.revision });
+        await table('user_permissions')
+          .where({ user_id: d.userId })
+          .update({ role: d.newRole, ...permissionColumns(d.permissions) });
+        return;
+      }
+      case 'UserPermissionsChanged':
+        await table('user_permissions').where({ user_id: event.data.userId }).update(permissionColumns(event.data.new));
+        await table('users').where({ id: event.data.userId }).update({ revision: event.revision });
+        return;
+      case 'UserLocked':
+        await table('users').where({ id: event.data.userId }).update({ is_locked: true, revision: event.revision });
+        return;
+      case 'UserUnlocked':
+        await table('users').where({ id: event.data.userId }).update({ is_locked: false, revision: event.revision });
+        return;
+      case 'UserSignedIn':
+        await table('users').where({ id: event.data.userId }).update({ last_login_at: event.metadata.occurredAt });
+        return;
+      // A deleted user leaves the read models (its username may be taken again); the
+      // event stream and the activity log keep the history.
+      case 'UserDeleted':
+        await table('user_permissions').where({ user_id: event.data.userId }).delete();
+        await table('users').where({ id: event.data.userId }).delete();
+        return;
+      default:
+        return;
+    }
+  },
+};

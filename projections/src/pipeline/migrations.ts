@@ -1,0 +1,132 @@
+import { isolateTenant, type SchemaMigration } from '../shared/migrations.ts';
+
+/**
+ * The pipeline slice's read-model migrations. Names are recorded in every database and
+ * migrations run ordered by name across all slices (db/migrate.ts): never rename one.
+ */
+
+// Also adds audit's indexes on the activity table (written before the slices had folders).
+/**
+ * The pipeline and the calendar (jobs), each job's per-field history, and the indexes the
+ * admins' audit log filters the activity timeline by. Every list order the pipeline offers
+ * has a btree whose columns end in the keyset (…, id); substring search uses a trigram GIN
+ * index on the lower-cased search text (the extension lives in `public`, see customers).
+ */
+const pipelineTables: SchemaMigration = {
+  name: '0004_pipeline',
+  async up(knex, schema) {
+    await knex.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public');
+    await knex.raw(
+      `
+      CREATE TABLE ??.jobs (
+        id uuid PRIMARY KEY,
+        instance_id uuid NOT NULL,
+        job_number text NOT NULL,
+        number integer,
+        customer_id uuid,
+        name text NOT NULL,
+        phone text NOT NULL,
+        part text NOT NULL,
+        make_model text NOT NULL,
+        quote integer,
+        stage text NOT NULL,
+        stage_order smallint NOT NULL,
+        vin text NOT NULL,
+        csr text NOT NULL,
+        job_type text NOT NULL,
+        appointment timestamptz,
+        duration integer,
+        tech text NOT NULL,
+        notes text NOT NULL,
+        created_at timestamptz NOT NULL,
+        created_by text NOT NULL,
+        updated_at timestamptz NOT NULL,
+        revision integer NOT NULL,
+        search text NOT NULL
+      )`,
+      [schema],
+    );
+    // Sort by stage (board order, then newest); a stage filter or the Canceled toggle is an equality on stage_order.
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, stage_order, created_at DESC, id DESC)', [schema]);
+    // Newest / oldest first.
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, created_at DESC, id DESC)', [schema]);
+    // Name A-Z / Z-A.
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, lower(name), id)', [schema]);
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, lower(job_number))', [schema]);
+    // A customer's jobs (the cascade on customer deletion).
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, customer_id) WHERE customer_id IS NOT NULL', [schema]);
+    // The calendar's date ranges.
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, appointment) WHERE appointment IS NOT NULL', [schema]);
+    await knex.raw('CREATE INDEX ON ??.jobs USING gin (search public.gin_trgm_ops)', [schema]);
+    await isolateTenant(knex, schema, 'jobs');
+
+    await knex.raw(
+      `
+      CREATE TABLE ??.job_history (
+        event_id uuid PRIMARY KEY,
+        instance_id uuid NOT NULL,
+        job_id uuid NOT NULL,
+        revision integer NOT NULL,
+        action text NOT NULL,
+        user_display_name text NOT NULL,
+        occurred_at timestamptz NOT NULL,
+        changes jsonb NOT NULL
+      )`,
+      [schema],
+    );
+    await knex.raw('CREATE INDEX ON ??.job_history (instance_id, job_id, revision DESC)', [schema]);
+    await isolateTenant(knex, schema, 'job_history');
+
+    // The audit log: newest first (keyset on position) by user or by entity type, and text in the summary.
+    await knex.raw('CREATE INDEX ON ??.activity (instance_id, actor_id, position_commit DESC, position_prepare DESC)', [schema]);
+    await knex.raw('CREATE INDEX ON ??.activity (instance_id, entity_type, position_commit DESC, position_prepare DESC)', [schema]);
+    await knex.raw('CREATE INDEX ON ??.activity USING gin (lower(summary) public.gin_trgm_ops)', [schema]);
+  },
+};
+
+/** Quotes carry cents: dollars with two decimals. */
+const quoteCents: SchemaMigration = {
+  name: '0006_quote_cents',
+  async up(knex, schema) {
+    await knex.raw('ALTER TABLE ??.jobs ALTER COLUMN quote TYPE numeric(14, 2)', [schema]);
+  },
+};
+
+// Also fills the customers table's times (customers' created_at and last_modified_at), in the same pass as the jobs'.
+/**
+ * One clock: the times jobs, customers and job history show are when the event store
+ * recorded the events (`recorded_at`), the clock time travel (`asOf`) goes by; job history
+ * keeps the command's own time in `occurred_at`. Rows projected before get the recorded
+ * times from the PostgreSQL events table (at the millisecond the store reports). With
+ * EventStoreDB that table is empty: older rows keep the command's time (history falls back
+ * to it) until a `npm run projections:rebuild`.
+ */
+const recordedTimes: SchemaMigration = {
+  name: '0007_recorded_times',
+  async up(knex, schema) {
+    await knex.raw('ALTER TABLE ??.job_history ADD COLUMN IF NOT EXISTS recorded_at timestamptz', [schema]);
+    await knex.raw(
+      `UPDATE ??.job_history h SET recorded_at = date_trunc('milliseconds', e.recorded_at)
+         FROM public.events e WHERE e.event_id = h.event_id AND h.recorded_at IS NULL`,
+      [schema],
+    );
+    // Created: the stream's first event; updated: the event of the row's revision.
+    for (const [table, category, updated] of [
+      ['jobs', 'job', 'updated_at'],
+      ['customers', 'customer', 'last_modified_at'],
+    ] as const) {
+      await knex.raw(
+        `UPDATE ??.?? t SET created_at = date_trunc('milliseconds', e.recorded_at)
+           FROM public.events e WHERE e.stream_id = ? || t.id::text AND e.revision = 0`,
+        [schema, table, `${category}-`],
+      );
+      await knex.raw(
+        `UPDATE ??.?? t SET ?? = date_trunc('milliseconds', e.recorded_at)
+           FROM public.events e WHERE e.stream_id = ? || t.id::text AND e.revision = t.revision`,
+        [schema, table, updated, `${category}-`],
+      );
+    }
+  },
+};
+
+export const pipelineMigrations: SchemaMigration[] = [pipelineTables, quoteCents, recordedTimes];

@@ -1,0 +1,63 @@
+/**
+ * What a CRM instance is made of: its features and its subdomain (the rules every side
+ * checks a subdomain with). Browser-safe.
+ */
+
+export const FEATURE_KEYS = ['pipeline', 'customers', 'calendar', 'admin'] as const;
+export type FeatureKey = (typeof FEATURE_KEYS)[number];
+export type Features = Record<FeatureKey, boolean>;
+
+/** Defaults from spec-platform.md §3: calendar off, the rest on. */
+export const DEFAULT_FEATURES: Features = { pipeline: true, customers: true, calendar: false, admin: true };
+
+/** The provider's own instance: created on first start, hidden from the selection list. */
+export const RESERVED_INSTANCE_SUBDOMAIN = 'maven';
+
+/**
+ * Slugs the app's own routes use at the top level (`/{subdomain}` serves an instance), so
+ * no instance may take them.
+ */
+export const ROUTE_SUBDOMAINS = [
+  'admin',
+  'api',
+  'assets',
+  'calendar',
+  'crm',
+  'customers',
+  'dashboard',
+  'healthz',
+  'login',
+  'metrics',
+  'pipeline',
+  'profile',
+  'readyz',
+  'register',
+  'settings',
+] as const;
+
+export function isRouteSubdomain(subdomain: string): boolean {
+  return (ROUTE_SUBDOMAINS as readonly string[]).includes(subdomain);
+}
+
+/** Lower-case, a-z and 0-9 only (spec-platform.md §5). */
+export function normalizeSubdomain(value: string): string {
+  return value.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** Features may arrive as an object or as the specs' JSON string; missing flags take defaults. */
+export function parseFeatures(value: unknown): Features {
+  let raw: unknown = value;
+  if (typeof raw === 'string') {
+    try {
+      raw = JSON.parse(raw);
+    } catch {
+      raw = {};
+    }
+  }
+  const flags = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const features = { ...DEFAULT_FEATURES };
+  for (const key of FEATURE_KEYS) {
+    if (typeof flags[key] === 'boolean') features[key] = flags[key];
+  }
+  return features;
+}

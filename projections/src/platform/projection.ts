@@ -1,0 +1,36 @@
+import type { Projection } from '../runtime/projection.ts';
+
+/** crm_instances: one row per CRM instance, open or closed. */
+export const platformProjection: Projection = {
+  name: 'platform',
+  async apply(event, { table }) {
+    switch (event.type) {
+      case 'CrmInstanceCreated': {
+        const d = event.data;
+        await table('crm_instances')
+          .insert({
+            id: d.instanceId,
+            name: d.name,
+            subdomain: d.subdomain,
+            display_name: d.displayName,
+            description: d.description,
+            features: JSON.stringify(d.features),
+            is_active: true,
+            created_at: event.metadata.occurredAt,
+            created_by: event.metadata.actor.displayName,
+          })
+          .onConflict('id')
+          .ignore();
+        return;
+      }
+      case 'CrmInstanceDeactivated':
+      case 'CrmInstanceReactivated':
+        await table('crm_instances')
+          .where({ id: event.data.instanceId })
+          .update({ is_active: event.type === 'CrmInstanceReactivated' });
+        return;
+      default:
+        return;
+    }
+  },
+};

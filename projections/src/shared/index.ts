@@ -1,0 +1,8 @@
+/**
+ * What every slice shares (`@crm/projections/shared`): list and time query helpers,
+ * revisions (ETag / If-Match), phones and the timeline's entry shape. Browser-safe.
+ */
+export * from './list-query.ts';
+export * from './revisions.ts';
+export * from './phone.ts';
+export * from './timeline.ts';

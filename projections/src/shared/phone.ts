@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * Phones, one definition for customers and jobs alike: stored as digits only, shown
+ * XXX-XXX-XXXX, masked to the last 4 digits in lists. Browser-safe: zod only.
+ */
+
+export const PHONE_MAX_DIGITS = 10;
+
+export const PHONE_MESSAGES = {
+  tooLong: 'Phone number must be at most 10 digits',
+  notDigits: 'Phone number must contain only digits',
+} as const;
+
+/** Digits only: what is stored and searched. */
+export function phoneDigits(value: string): string {
+  return value.replace(/\D/g, '');
+}
+
+/** XXX-XXX-XXXX when there are exactly 10 digits; otherwise the digits as they are. */
+export function formatPhone(value: string): string {
+  const digits = phoneDigits(value);
+  return digits.length === 10 ? `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}` : digits;
+}
+
+/** Lists show the last 4 digits only (DECISIONS.md §3): '•••-•••-1234'. Empty stays empty. */
+export function maskPhone(value: string): string {
+  const digits = phoneDigits(value);
+  return digits ? `•••-•••-${digits.slice(-4)}` : '';
+}
+
+/** The entry dialog's phone box: digits only, grouped 3-3-4 with dashes as they are typed, at most 10. */
+export function formatPhoneAsTyped(value: string): string {
+  const digits = phoneDigits(value).slice(0, 10);
+  if (digits.length <= 3) return digits;
+  if (digits.length <= 6) return `${digits.slice(0, 3)}-${digits.slice(3)}`;
+  return `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`;
+}
+
+/** What a typed phone may hold besides digits: the usual separators. */
+const PHONE_CHARACTERS = /^[\d\s().+-]*$/;
+
+export type PhoneResult = { ok: true; digits: string } | { ok: false; message: string };
+
+export function normalizePhone(value: string): PhoneResult {
+  if (!PHONE_CHARACTERS.test(value)) return { ok: false, message: PHONE_MESSAGES.notDigits };
+  const digits = phoneDigits(value);
+  if (digits.length > PHONE_MAX_DIGITS) return { ok: false, message: PHONE_MESSAGES.tooLong };
+  return { ok: true, digits };
+}
+
+/** Does a search text look like (part of) a phone number? Then its digits are searched too. */
+export function phoneSearchDigits(query: string): string {
+  return PHONE_CHARACTERS.test(query) ? phoneDigits(query) : '';
+}
+
+/** A typed phone (or null for none), kept as its digits: customers' and jobs' alike. */
+export const phoneInput = (typeError: string) =>
+  z
+    .string({ error: typeError })
+    .nullable()
+    .transform((value, ctx) => {
+      const result = normalizePhone((value ?? '').trim());
+      if (!result.ok) {
+        ctx.addIssue({ code: 'custom', message: result.message });
+        return z.NEVER;
+      }
+      return result.digits;
+    });
