@@ -51,7 +51,7 @@ export const SUPER_ADMIN = { username: 'superadmin', password: 'bench-super-admi
 /** The real server, as `npm start` runs it (projector inside), on the benchmark's database. */
 export async function startApiServer(options: { databaseUrl: string; dataDir: string; logFile: string }): Promise<ApiServer> {
   const port = await freePort();
-  const log = openSync(options.logFile, 'a');
+  const log = openSync(options.logFile, 'w');
   const child = spawn(process.execPath, [...NODE_OPTIONS, path.join(DIST, 'main.js')], {
     env: {
       ...process.env,
