@@ -1,8 +1,29 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { onTestFinished } from 'vitest';
+import {
+  type ApiClient,
+  createTestInstance,
+  signInSuperAdmin,
+  signInUser,
+  startTestServer,
+  type TestInstance,
+  type TestServer,
+} from '../../../backend/test/support/server.ts';
 
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+/**
+ * How long a step known to be slow may take: PIN hashing (scrypt) on sign-in, user creation and PIN
+ * changes, and projections catching up. Plain page steps use vitest.config.ts's 10 s poll timeout.
+ */
+export const SLOW = 30_000;
+/** A browser test's own time limit: seeding, a few screens and a loaded two-core machine. */
+export const TEST_TIMEOUT = 120_000;
+/** beforeAll: a server on a fresh database and Chromium, side by side. */
+export const SETUP_TIMEOUT = 120_000;
 
 /** Debian's Chromium, headless, with the flags this closed network needs. */
 export async function launchBrowser(): Promise<Browser> {
@@ -25,18 +46,131 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function newPage(
-  browser: Browser,
-  options: { baseURL: string; phone?: boolean; colorScheme?: 'light' | 'dark' },
-): Promise<{ context: BrowserContext; page: Page }> {
+export interface PageOptions {
+  baseURL: string;
+  phone?: boolean;
+  colorScheme?: 'light' | 'dark';
+}
+
+let pagesOpened = 0;
+
+/**
+ * A fresh browser context (its own cookies) and page, for the current test only: it is closed when
+ * the test ends, and if the test failed its screen is saved first as `failure-<test>-<n>.png`.
+ * Auto-waiting actions wait up to 20 s: a busy machine renders slowly.
+ */
+export async function newPage(browser: Browser, options: PageOptions): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: options.baseURL,
     viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 860 },
     colorScheme: options.colorScheme ?? 'light',
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(20_000);
+  page.setDefaultNavigationTimeout(30_000);
+  const nth = ++pagesOpened;
+  onTestFinished(async ({ task }) => {
+    if (task.result?.state === 'fail') {
+      await snap(page, `failure-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}-${nth}`).catch(() => {});
+    }
+    await context.close().catch(() => {});
+  });
   return { context, page };
+}
+
+/**
+ * Gives a browser context the session of an API client (signed in through the API): the sign-in
+ * screens have tests of their own, the others start signed in.
+ */
+export async function shareSession(context: BrowserContext, client: ApiClient): Promise<void> {
+  const cookies = client
+    .cookieHeader()
+    .split('; ')
+    .filter(Boolean)
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      return { name: pair.slice(0, at), value: pair.slice(at + 1), url: client.baseUrl };
+    });
+  if (cookies.length === 0) throw new Error('the API client has no session to share');
+  await context.addCookies(cookies);
+}
+
+/** A page signed in with the API client's session. */
+export async function signedInPage(browser: Browser, client: ApiClient, options: Omit<PageOptions, 'baseURL'> = {}) {
+  const opened = await newPage(browser, { baseURL: client.baseUrl, ...options });
+  await shareSession(opened.context, client);
+  return opened;
+}
+
+/**
+ * A server of the test's own, stopped when the test ends (after its pages close): for the tests that
+ * need the provider's instance (maven) as a new server has it, with no users or records yet.
+ */
+export async function ownServer(): Promise<TestServer> {
+  const server = await startTestServer();
+  onTestFinished(() => server.stop());
+  return server;
+}
+
+/** A name no other test uses: lowercase letters and digits, fit for a subdomain or a username. */
+export function unique(prefix: string): string {
+  return `${prefix}${randomBytes(3).toString('hex')}`;
+}
+
+export interface Shop {
+  instance: TestInstance;
+  subdomain: string;
+  /** The first admin (display name "Owner"), signed in through the API. */
+  owner: ApiClient;
+}
+
+/** A new instance of its own for one test, and its first admin signed in through the API. */
+export async function createShop(server: TestServer, prefix: string, admin = { username: 'owner', pin: '1234' }): Promise<Shop> {
+  const instance = await createTestInstance(server, unique(prefix), admin);
+  const owner = await signInUser(server, instance.subdomain, admin.username, admin.pin);
+  return { instance, subdomain: instance.subdomain, owner };
+}
+
+/** Adds a user through an admin's API session; returns its id. */
+export async function addUser(
+  admin: ApiClient,
+  user: { username: string; displayName?: string; pin: string; role?: 'user' | 'admin' },
+): Promise<string> {
+  const res = await admin.post('/api/admin/users', { role: 'user', ...user });
+  if (res.status !== 201) throw new Error(`adding user ${user.username} failed: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
+/** Adds a user to the provider's own instance (maven) as the super admin; returns the instance's id. */
+export async function addMavenUser(server: TestServer, user: { username: string; displayName?: string; pin: string }): Promise<string> {
+  const superAdmin = await signInSuperAdmin(server);
+  const maven = (await superAdmin.get('/api/crm-instances')).body.find((i: { subdomain: string }) => i.subdomain === 'maven');
+  const added = await superAdmin.post(`/api/crm-instances/${maven.id}/users`, { role: 'admin', ...user });
+  if (added.status !== 201) throw new Error(`adding ${user.username} to maven failed: ${added.status} ${added.text}`);
+  return maven.id;
+}
+
+/** POSTs every body to `urlPath`, a few at a time (one by one, each waits on its projection); returns the created bodies. */
+export async function postAll(client: ApiClient, urlPath: string, bodies: unknown[], concurrency = 8): Promise<any[]> {
+  const results: any[] = new Array(bodies.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < bodies.length) {
+      const index = next++;
+      const res = await client.post(urlPath, bodies[index]);
+      if (res.status !== 201) throw new Error(`POST ${urlPath} failed: ${res.status} ${res.text}`);
+      results[index] = res.body;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, bodies.length) }, worker));
+  return results;
+}
+
+/** POSTs one body and returns what was created. */
+export async function postOne(client: ApiClient, urlPath: string, body: unknown): Promise<any> {
+  const res = await client.post(urlPath, body);
+  if (res.status !== 201) throw new Error(`POST ${urlPath} failed: ${res.status} ${res.text}`);
+  return res.body;
 }
 
 /** Screenshots land in ./screenshots (not committed) for people to look at. */
@@ -44,4 +178,11 @@ export async function snap(page: Page, name: string): Promise<void> {
   const dir = path.resolve('screenshots');
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+/** Like snap(), but only what is on screen: a dialog over a long list. */
+export async function snapViewport(page: Page, name: string): Promise<void> {
+  const dir = path.resolve('screenshots');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
 }
