@@ -21,10 +21,12 @@ export interface BenchOptions {
   readConnections: number;
   lagRate: number;
   lagSeconds: number;
+  /** Rows on the pipeline and customers screens for the Chromium comparison. */
+  screenRows: number;
   skip: Set<string>;
 }
 
-export const PHASES = ['append', 'reads', 'commands', 'lag', 'rebuild', 'frontend'] as const;
+export const PHASES = ['append', 'reads', 'commands', 'lag', 'rebuild', 'frontend', 'screens'] as const;
 
 function envNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -69,6 +71,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     readConnections: envNumber('BENCH_READ_CONNECTIONS', 8),
     lagRate: envNumber('BENCH_LAG_RATE', 300),
     lagSeconds: envNumber('BENCH_LAG_SECONDS', quick ? 3 : 30),
+    screenRows: envNumber('BENCH_SCREEN_ROWS', quick ? 50 : 200),
     skip,
   };
 }

@@ -6,6 +6,8 @@
 export type Target =
   /** value / baseline at least this */
   | { ratioAtLeast: number }
+  /** value / baseline at most this (times: lower is better) */
+  | { ratioAtMost: number }
   /** value at most this */
   | { atMost: number }
   /** value at least this */
@@ -32,6 +34,7 @@ export interface EvaluatedFigure extends Figure {
 function targetText(target: Target | undefined, unit: string): string | null {
   if (!target) return null;
   if ('ratioAtLeast' in target) return `≥ ${target.ratioAtLeast.toFixed(2)}×`;
+  if ('ratioAtMost' in target) return `≤ ${target.ratioAtMost.toFixed(2)}×`;
   if ('atMost' in target) return `≤ ${format(target.atMost)} ${unit}`;
   return `≥ ${format(target.atLeast)} ${unit}`;
 }
@@ -42,6 +45,7 @@ export function evaluate(figure: Figure): EvaluatedFigure {
   let met: boolean | null = null;
   if (target && value !== null && Number.isFinite(value)) {
     if ('ratioAtLeast' in target) met = ratio === null ? null : ratio >= target.ratioAtLeast;
+    else if ('ratioAtMost' in target) met = ratio === null ? null : ratio <= target.ratioAtMost;
     else if ('atMost' in target) met = value <= target.atMost;
     else met = value >= target.atLeast;
   }
