@@ -4,6 +4,7 @@ import Knex from 'knex';
 import pg from 'pg';
 import { describe, expect, test } from 'vitest';
 import { down, up } from '../src/db/migrations/0001_event_store.ts';
+import * as appendFunction from '../src/db/migrations/0004_append_function.ts';
 import {
   START,
   comparePositions,
@@ -21,6 +22,7 @@ async function migratedDatabase(): Promise<TestDatabase> {
   const knex = Knex({ client: 'pg', connection: db.url });
   try {
     await up(knex);
+    await appendFunction.up(knex);
   } finally {
     await knex.destroy();
   }

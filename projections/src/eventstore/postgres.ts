@@ -36,6 +36,8 @@ const CHANNEL = 'events';
 const SUBSCRIPTION_BATCH = 500;
 /** How long a subscription waits before retrying a failed LISTEN connection. */
 const LISTEN_RETRY_MS = 5_000;
+/** First pause before looking again while committed events wait behind an older transaction. */
+const HELD_BACK_MIN_MS = 2;
 
 const VISIBLE = 'tx_id < pg_snapshot_xmin(pg_current_snapshot())';
 // The text aliases must differ from the column names: ORDER BY tx_id would otherwise sort
@@ -62,6 +64,15 @@ interface StoredIdRow {
   tx_text: string;
   seq_text: string;
 }
+
+interface AppendedRow extends StoredIdRow {
+  /** The ids were stored already: the rows are the stored ones (the adapter checks it is a replay). */
+  replay: boolean;
+}
+
+const APPEND_SQL = 'select event_id, stream_id, revision, tx_text, seq_text, replay from append_events($1, $2, $3::jsonb)';
+/** SQLSTATE raised by append_events on a wrong expected revision (DETAIL: the actual revision, -1 for none). */
+const WRONG_EXPECTED_VERSION = 'CR409';
 
 function rowPosition(row: { tx_text: string; seq_text: string }): GlobalPosition {
   return { commit: BigInt(row.tx_text), prepare: BigInt(row.seq_text) };
@@ -95,88 +106,68 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   /** LISTEN clients of live subscriptions, ended by close() even if a consumer never resumes. */
   const listeners = new Set<pg.Client>();
 
+  /** Wakes this store's own subscriptions at once (no round trip through the server). */
+  const localWakers = new Set<() => void>();
+  let notifying = false;
+  let notifyAgain = false;
+
+  /**
+   * After a commit: wakes the subscriptions of this process directly and the others with one
+   * NOTIFY sent outside the append's transaction. Appends never notify inside their own
+   * transaction (PostgreSQL commits notifying transactions one at a time); at most one
+   * NOTIFY is in flight, and the appends that commit meanwhile share the next one.
+   */
+  function signalAppended(): void {
+    for (const wake of localWakers) wake();
+    if (notifying) {
+      notifyAgain = true;
+      return;
+    }
+    notifying = true;
+    void (async () => {
+      try {
+        do {
+          notifyAgain = false;
+          await pool.query(`select pg_notify('${CHANNEL}', '')`);
+        } while (notifyAgain && !closing.signal.aborted);
+      } catch {
+        // The others fall back to polling; this process's subscriptions were woken directly.
+      } finally {
+        notifying = false;
+      }
+    })();
+  }
+
   async function append(
     streamId: string,
     events: NewEvent[],
     { expectedRevision }: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
     if (events.length === 0) throw new Error(`Stream ${streamId}: append needs at least one event`);
-    const client = await pool.connect();
-    let broken = false;
-    try {
-      await client.query('begin');
-      const result = await appendInTransaction(client, streamId, events, expectedRevision);
-      await client.query('commit');
-      return result;
-    } catch (error) {
-      await client.query('rollback').catch(() => {
-        broken = true;
-      });
-      throw error;
-    } finally {
-      client.release(broken);
-    }
-  }
-
-  async function appendInTransaction(
-    client: pg.PoolClient,
-    streamId: string,
-    events: NewEvent[],
-    expected: ExpectedRevision,
-  ): Promise<AppendResult> {
-    const current = await lockStream(client, streamId);
-
-    // Idempotency comes before the revision check so that a retried append succeeds.
     const ids = events.map((e) => e.id.toLowerCase());
-    const stored = await client.query<StoredIdRow>(
-      `select event_id::text as event_id, stream_id, revision, tx_id::text as tx_text, seq::text as seq_text
-         from events where event_id = any($1::uuid[])`,
-      [ids],
-    );
-    if (stored.rows.length > 0) return idempotentResult(streamId, ids, stored.rows);
-
-    const ok = expected === 'any' || (expected === 'no_stream' ? current === -1 : current === expected);
-    if (!ok) throw new WrongExpectedVersionError(streamId, expected, current === -1 ? 'no_stream' : current);
-
-    const payload = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })));
-    // ORDER BY ord makes seq follow revision order within the append.
-    const inserted = await client.query<{ seq_text: string; tx_text: string; revision: number }>(
-      `insert into events (stream_id, revision, event_id, type, data, metadata)
-       select $1, $2::int + t.ord::int, (t.e->>'id')::uuid, t.e->>'type', t.e->'data', t.e->'metadata'
-         from jsonb_array_elements($3::jsonb) with ordinality as t(e, ord)
-        order by t.ord
-       returning seq::text as seq_text, tx_id::text as tx_text, revision`,
-      [streamId, current, payload],
-    );
-    const rows = [...inserted.rows].sort((a, b) => a.revision - b.revision);
+    const payload = JSON.stringify(events.map((e, i) => ({ id: ids[i], type: e.type, data: e.data, metadata: e.metadata })));
+    const expected = expectedRevision === 'any' ? -2 : expectedRevision === 'no_stream' ? -1 : expectedRevision;
+    let rows: AppendedRow[];
+    try {
+      // One statement: lock, idempotency, revision check, insert and stream update (0004_append_function).
+      rows = (await pool.query<AppendedRow>({ name: 'append_events', text: APPEND_SQL, values: [streamId, expected, payload] })).rows;
+    } catch (error) {
+      const pgError = error as { code?: string; detail?: string };
+      if (pgError.code === WRONG_EXPECTED_VERSION) {
+        const actual = Number(pgError.detail);
+        throw new WrongExpectedVersionError(streamId, expectedRevision, actual === -1 || !Number.isFinite(actual) ? 'no_stream' : actual);
+      }
+      throw error;
+    }
+    if (rows[0]?.replay) return idempotentResult(streamId, ids, rows);
     const last = rows[rows.length - 1];
     if (!last) throw new Error(`Stream ${streamId}: insert returned no rows`);
-    // The notification is delivered at commit, waking subscribers.
-    await client.query(
-      `with updated as (update streams set revision = $2 where stream_id = $1)
-       select pg_notify('${CHANNEL}', '')`,
-      [streamId, last.revision],
-    );
+    signalAppended();
     return {
       nextRevision: last.revision,
       position: rowPosition(last),
       positions: rows.map(rowPosition),
     };
-  }
-
-  /** Locks the stream's row (creating it with revision -1 if new) and returns its revision. */
-  async function lockStream(client: pg.PoolClient, streamId: string): Promise<number> {
-    const select = 'select revision from streams where stream_id = $1 for update';
-    let locked = await client.query<{ revision: number }>(select, [streamId]);
-    if (locked.rows.length === 0) {
-      // A concurrent creator makes this insert wait for it; then the select sees its row.
-      // The -1 row only survives if this transaction commits, i.e. after appending events.
-      await client.query('insert into streams (stream_id, revision) values ($1, -1) on conflict do nothing', [streamId]);
-      locked = await client.query<{ revision: number }>(select, [streamId]);
-    }
-    const row = locked.rows[0];
-    if (!row) throw new Error(`Stream ${streamId}: could not lock the stream row`);
-    return row.revision;
   }
 
   function idempotentResult(streamId: string, ids: string[], rows: StoredIdRow[]): AppendResult {
@@ -221,45 +212,73 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   }
 
   async function readAll(from: GlobalPosition, limit: number): Promise<RecordedEvent[]> {
-    if (!(limit > 0)) return [];
+    return (await readPage(from, limit)).events;
+  }
+
+  /**
+   * Events after `from` below the visibility horizon, and whether committed events wait
+   * above it (held back by an older transaction still running, anywhere in the cluster:
+   * its end sends no notification, so the caller looks again soon).
+   */
+  async function readPage(from: GlobalPosition, limit: number): Promise<{ events: RecordedEvent[]; heldBack: boolean }> {
+    if (!(limit > 0)) return { events: [], heldBack: false };
     const count = Math.floor(limit);
     // START (negative) has no lower bound; xid8 only compares with xid8, hence text → xid8.
-    const result =
-      from.commit < 0n
-        ? await pool.query<EventRow>(`select ${COLUMNS} from events where ${VISIBLE} order by tx_id, seq limit $1`, [count])
-        : await pool.query<EventRow>(
-            `select ${COLUMNS} from events
-              where ${VISIBLE} and (tx_id, seq) > ($2::text::xid8, $3::bigint)
-              order by tx_id, seq limit $1`,
-            [count, from.commit.toString(), from.prepare.toString()],
-          );
-    return result.rows.map(toRecorded);
+    // One snapshot for both: the horizon and what waits above it. The left join answers one
+    // row (all nulls but held_back) when nothing is visible.
+    const after = from.commit < 0n ? '' : 'and (e.tx_id, e.seq) > ($2::text::xid8, $3::bigint)';
+    const result = await pool.query<EventRow & { held_back: boolean; event_id: string | null }>(
+      `with h as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)
+       select p.*, exists (select 1 from events w where w.tx_id >= h.xmin) as held_back
+         from h left join lateral (
+           select ${COLUMNS} from events e
+            where e.tx_id < h.xmin ${after}
+            order by e.tx_id, e.seq limit $1
+         ) p on true`,
+      from.commit < 0n ? [count] : [count, from.commit.toString(), from.prepare.toString()],
+    );
+    const heldBack = result.rows[0]?.held_back ?? false;
+    const events = result.rows.filter((row) => row.event_id !== null).map(toRecorded);
+    return { events, heldBack };
   }
 
   async function* subscribeAll({ from, signal }: SubscribeOptions): AsyncGenerator<RecordedEvent> {
     const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
     if (stop.aborted) return;
     const wakeup = new Wakeup(connectionString, listeners);
+    const local = () => wakeup.notify();
+    localWakers.add(local);
     let position = from;
+    /** Pause before looking again while events are held back: short, growing up to the poll interval. */
+    let heldBackPause = 0;
     try {
       await wakeup.listen();
       while (!stop.aborted) {
         wakeup.arm();
-        let batch: RecordedEvent[];
+        let page: { events: RecordedEvent[]; heldBack: boolean };
         try {
-          batch = await readAll(position, SUBSCRIPTION_BATCH);
+          page = await readPage(position, SUBSCRIPTION_BATCH);
         } catch (error) {
           if (stop.aborted) return; // e.g. the pool was ended by close()
           throw error;
         }
-        for (const event of batch) {
+        for (const event of page.events) {
           yield event;
           position = event.position;
           if (stop.aborted) return;
         }
-        if (batch.length < SUBSCRIPTION_BATCH) await wakeup.wait(pollIntervalMs, stop);
+        if (page.events.length >= SUBSCRIPTION_BATCH) continue;
+        if (page.heldBack) {
+          heldBackPause =
+            page.events.length > 0 ? HELD_BACK_MIN_MS : Math.min(Math.max(heldBackPause * 2, HELD_BACK_MIN_MS), pollIntervalMs);
+          await wakeup.wait(heldBackPause, stop);
+        } else {
+          heldBackPause = 0;
+          await wakeup.wait(pollIntervalMs, stop);
+        }
       }
     } finally {
+      localWakers.delete(local);
       await wakeup.close();
     }
   }
@@ -315,10 +334,7 @@ class Wakeup {
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on('error', () => void this.drop(client));
     client.on('end', () => void this.drop(client));
-    client.on('notification', () => {
-      this.notified = true;
-      this.wake?.();
-    });
+    client.on('notification', () => this.notify());
     this.registry.add(client);
     this.client = client;
     try {
@@ -327,6 +343,12 @@ class Wakeup {
     } catch {
       await this.drop(client);
     }
+  }
+
+  /** A notification (or an append of this process): cuts the current or the next wait short. */
+  notify(): void {
+    this.notified = true;
+    this.wake?.();
   }
 
   /** Call before each read: a notification arriving after this point cuts the next wait short. */
