@@ -20,13 +20,15 @@ export async function ensureCheckpoint(db: Knex | Knex.Transaction, name: string
 }
 
 export async function writeCheckpoint(trx: Knex.Transaction, name: string, position: GlobalPosition): Promise<void> {
-  await trx('projection_checkpoints').where({ name }).update({
-    position_commit: position.commit.toString(),
-    position_prepare: position.prepare.toString(),
-    updated_at: trx.fn.now(),
-  });
-  // Delivered at commit, so a waiter never sees a checkpoint whose rows are not visible yet.
-  await trx.raw('SELECT pg_notify(?, ?)', [CHECKPOINT_CHANNEL, `${name}:${position.commit}/${position.prepare}`]);
+  // One statement: the update and the notification, which is delivered at commit, so a
+  // waiter never sees a checkpoint whose rows are not visible yet. One per batch.
+  await trx.raw(
+    `WITH updated AS (
+       UPDATE projection_checkpoints SET position_commit = ?, position_prepare = ?, updated_at = now() WHERE name = ?
+     )
+     SELECT pg_notify(?, ?)`,
+    [position.commit.toString(), position.prepare.toString(), name, CHECKPOINT_CHANNEL, `${name}:${position.commit}/${position.prepare}`],
+  );
 }
 
 /**
@@ -48,14 +50,14 @@ export class CheckpointWatcher {
   ) {}
 
   async start(): Promise<void> {
-    await this.refresh();
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on('error', () => {
       // The poller keeps waiters moving if the listening connection drops.
       this.listener = null;
     });
-    await client.connect();
-    await client.query(`LISTEN ${CHECKPOINT_CHANNEL}`);
+    client.on('end', () => {
+      this.listener = null;
+    });
     client.on('notification', (message) => {
       const payload = message.payload ?? '';
       // Names may hold ':' ('reactor:…'); the position is after the last one.
@@ -64,7 +66,11 @@ export class CheckpointWatcher {
       const [commit, prepare] = payload.slice(at + 1).split('/');
       this.advance(payload.slice(0, at), { commit: BigInt(commit ?? '-1'), prepare: BigInt(prepare ?? '-1') });
     });
+    await client.connect();
+    await client.query(`LISTEN ${CHECKPOINT_CHANNEL}`);
     this.listener = client;
+    // Read after listening: a batch committed in between is seen either way.
+    await this.refresh();
     this.poller = setInterval(() => {
       for (const name of new Set([...this.waiters].map((w) => w.name))) void this.refresh(name).catch(() => undefined);
     }, this.pollIntervalMs);
@@ -95,11 +101,16 @@ export class CheckpointWatcher {
       };
       const timer = setTimeout(() => waiter.resolve(false), timeoutMs);
       this.waiters.add(waiter);
-      void this.refresh(name).catch(() => undefined);
+      // While the LISTEN connection is up, the notification of the batch that passes the
+      // target wakes the waiter (it is sent at that batch's commit, which comes after this
+      // append's): no query per wait. Without it, or for a checkpoint not heard of since
+      // the start, read the checkpoint now; the poller goes on.
+      if (!this.listener || !this.latest.has(name)) void this.refresh(name).catch(() => undefined);
     });
   }
 
-  private advance(name: string, position: GlobalPosition): void {
+  /** A checkpoint this process has just committed (its own projector): waiters need not wait for the notification. */
+  advance(name: string, position: GlobalPosition): void {
     if (comparePositions(position, this.current(name)) <= 0) return;
     this.latest.set(name, position);
     for (const waiter of [...this.waiters]) {
