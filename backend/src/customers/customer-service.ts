@@ -8,16 +8,16 @@ import {
   type CustomerView,
 } from '@crm/projections/customers';
 import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
-import type { AppendResult, EventStore } from '@crm/projections/eventstore/port';
+import { WrongExpectedVersionError, type AppendResult, type EventStore } from '@crm/projections/eventstore/port';
 import { latest } from '@crm/projections/runtime/reactions';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { parseInput } from '../http/validation.ts';
-import { executeCommand, type InstanceContext } from '../shared/commands.ts';
+import { executeCommand, toNewEvents, type InstanceContext } from '../shared/commands.ts';
 import { awaitReaction, CUSTOMER_CASCADE } from '../shared/reactions.ts';
 import { AppError, ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
-import { reserve } from '../shared/reservations.ts';
+import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocator.ts';
 import { readStreamAsOf } from '../shared/time-travel.ts';
 import { customerDecider, customerNumberStream, customerStream, type CustomerCommand } from './customer-decider.ts';
 import { customerEventsOf, customerHistory, foldCustomer, instanceOfCustomer, type CustomerStoredEvent } from './customer-history.ts';
@@ -37,40 +37,53 @@ export interface NewCustomerInput {
 
 // ---- numbers ------------------------------------------------------------------------
 
-/** Numbers this process handed out last, per instance: a burst of creations need not walk the taken ones again. */
-const lastNumbers = new Map<string, number>();
-const MAX_NUMBER_PROBES = 10_000;
+/** One allocator per event store (per API process; tests run several servers in one process). */
+const allocators = new WeakMap<EventStore, NumberAllocator>();
 
 /**
- * The next free per-instance number, taken by a reservation stream appended with
- * `no_stream`: two creations can never get the same one. The read model's highest number
- * is only where the search starts (it may trail); a taken number moves on to the next.
+ * The next free per-instance number: handed out by this process's allocator (it reads the
+ * read model's highest number once) and taken by a reservation stream appended with
+ * `no_stream`, so two creations can never get the same one, in this process or another;
+ * a taken number moves on to the next.
  */
 async function reserveCustomerNumber(deps: AppDeps, instanceId: string, customerId: string, ctx: InstanceContext): Promise<number> {
-  let number = Math.max(await highestCustomerNumber(deps.knex, instanceId), lastNumbers.get(instanceId) ?? 0) + 1;
-  for (let probe = 0; probe < MAX_NUMBER_PROBES; probe++, number++) {
-    try {
-      await reserve(
-        deps.store,
-        customerNumberStream(instanceId, number),
-        { type: 'CustomerNumberReserved', data: { instanceId, number, customerId } },
-        ctx,
-        'taken',
-      );
-      return number;
-    } catch (error) {
-      if (!(error instanceof ConflictError)) throw error;
-    } finally {
-      lastNumbers.set(instanceId, Math.max(number, lastNumbers.get(instanceId) ?? 0));
-    }
+  let allocator = allocators.get(deps.store);
+  if (!allocator) {
+    allocator = new NumberAllocator({ highest: (id) => highestCustomerNumber(deps.knex, id) });
+    allocators.set(deps.store, allocator);
   }
-  throw new AppError(503, 'Service Unavailable', 'Could not assign a customer number. Please try again.');
+  try {
+    return await allocator.allocate(instanceId, async (number) => {
+      try {
+        await deps.store.append(
+          customerNumberStream(instanceId, number),
+          toNewEvents([{ type: 'CustomerNumberReserved', data: { instanceId, number, customerId } }], ctx),
+          { expectedRevision: 'no_stream' },
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof WrongExpectedVersionError) return false;
+        throw error;
+      }
+    });
+  } catch (error) {
+    if (error instanceof NumberExhaustedError)
+      throw new AppError(503, 'Service Unavailable', 'Could not assign a customer number. Please try again.');
+    throw error;
+  }
 }
 
 // ---- commands -----------------------------------------------------------------------
 
 /** `expectedRevision` (If-Match): the revision the caller saw; a different one is a conflict, not a retry. */
-function runCustomerCommand(deps: AppDeps, customerId: string, command: CustomerCommand, ctx: InstanceContext, expectedRevision?: number) {
+function runCustomerCommand(
+  deps: AppDeps,
+  customerId: string,
+  command: CustomerCommand,
+  ctx: InstanceContext,
+  expectedRevision?: number,
+  newStream = false,
+) {
   return executeCommand({
     store: deps.store,
     streamId: customerStream(customerId),
@@ -78,6 +91,7 @@ function runCustomerCommand(deps: AppDeps, customerId: string, command: Customer
     command,
     ctx,
     expectedRevision,
+    newStream,
   });
 }
 
@@ -99,6 +113,8 @@ export async function createCustomer(
     customerId,
     { type: 'CreateCustomer', customerId, instanceId: ctx.instanceId, number, fields },
     ctx,
+    undefined,
+    true,
   );
   return { customerId, number, appended: result.appended! };
 }

@@ -122,6 +122,17 @@ export async function findJob(knex: Knex, target: JobTarget): Promise<JobView | 
   return row ? jobViewOfRow(row) : null;
 }
 
+/**
+ * The highest numeric job number of an instance as the read model has it (0 for none):
+ * where the job-number allocator starts. It may trail the event store; the allocator's
+ * reservations make up for that.
+ */
+export async function highestJobNumber(knex: Knex, instanceId: string): Promise<number> {
+  const row = (await knex.withSchema('rm').from('jobs').where('instance_id', instanceId).max({ n: 'number' }).first()) as
+    { n: number | null } | undefined;
+  return row?.n ?? 0;
+}
+
 // ---- the pipeline list: filters, sorts, keyset pages -----------------------------------
 
 interface SortKey {

@@ -7,9 +7,10 @@ import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { executeCommand, loadAggregate, toNewEvents, type CommandResult, type InstanceContext } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
+import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocator.ts';
 import { release, reservationHolder, reserve } from '../shared/reservations.ts';
-import { jobCounterStream, jobDecider, jobNumberStream, jobStream, type JobCommand, type JobEvent, type JobState } from './job-decider.ts';
-import { findJob, jobAsOf, type JobTarget } from './job-queries.ts';
+import { jobDecider, jobNumberStream, jobStream, type JobCommand, type JobEvent, type JobState } from './job-decider.ts';
+import { findJob, highestJobNumber, jobAsOf, type JobTarget } from './job-queries.ts';
 
 // ---- job numbers -------------------------------------------------------------------------
 
@@ -31,55 +32,45 @@ async function releaseJobNumber(store: EventStore, instanceId: string, jobNumber
   return await release(store, stream, { type: 'JobNumberReleased', data: { instanceId, jobNumber, jobId } }, ctx);
 }
 
-interface Counter {
-  revision: number | null;
-  number: number;
-}
+/** One allocator per event store (per API process; tests run several servers in one process). */
+const allocators = new WeakMap<EventStore, NumberAllocator>();
 
-/** The counter's last known state per store and instance: spares reading its whole stream per job. */
-const counters = new WeakMap<EventStore, Map<string, Counter>>();
-const MAX_NUMBER_ATTEMPTS = 100;
-
-async function readCounter(store: EventStore, instanceId: string): Promise<Counter> {
-  const events = await store.readStream(jobCounterStream(instanceId));
-  const last = events[events.length - 1];
-  return last ? { revision: last.revision, number: (last.data as { number: number }).number } : { revision: null, number: 0 };
+function jobNumberAllocator(deps: Pick<AppDeps, 'store' | 'knex'>): NumberAllocator {
+  let allocator = allocators.get(deps.store);
+  if (!allocator) {
+    allocator = new NumberAllocator({ highest: (instanceId) => highestJobNumber(deps.knex, instanceId) });
+    allocators.set(deps.store, allocator);
+  }
+  return allocator;
 }
 
 /**
- * The next per-instance number: the counter stream is appended with the revision read
- * (two racing requests cannot both get a number), then the number is reserved like a
- * typed one. A number staff typed by hand earlier is skipped.
+ * The next per-instance number (blank job number): handed out by this process's allocator
+ * and confirmed by reserving it with `no_stream`, so concurrent creations never wait for
+ * each other and never share a number, whichever API process serves them. A number already
+ * reserved (typed by hand, or taken by another process) is skipped; a number once reserved
+ * is never handed out again, even after its job is deleted.
  */
-async function assignJobNumber(store: EventStore, instanceId: string, jobId: string, ctx: InstanceContext): Promise<string> {
-  let known = counters.get(store)?.get(instanceId) ?? null;
-  for (let attempt = 0; attempt < MAX_NUMBER_ATTEMPTS; attempt++) {
-    known ??= await readCounter(store, instanceId);
-    const number = known.number + 1;
-    try {
-      const appended = await store.append(
-        jobCounterStream(instanceId),
-        toNewEvents([{ type: 'JobNumberAssigned', data: { instanceId, number } }], ctx),
-        {
-          expectedRevision: known.revision ?? 'no_stream',
-        },
-      );
-      known = { revision: appended.nextRevision, number };
-      if (!counters.has(store)) counters.set(store, new Map());
-      counters.get(store)!.set(instanceId, known);
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
-      known = null;
-      continue;
-    }
-    try {
-      await reserveJobNumber(store, instanceId, String(number), jobId, ctx);
-      return String(number);
-    } catch (error) {
-      if (!(error instanceof ConflictError)) throw error;
-    }
+async function assignJobNumber(deps: Pick<AppDeps, 'store' | 'knex'>, instanceId: string, jobId: string, ctx: InstanceContext) {
+  try {
+    const number = await jobNumberAllocator(deps).allocate(instanceId, async (candidate) => {
+      try {
+        await deps.store.append(
+          jobNumberStream(instanceId, String(candidate)),
+          toNewEvents([{ type: 'JobNumberReserved', data: { instanceId, jobNumber: String(candidate), jobId } }], ctx),
+          { expectedRevision: 'no_stream' },
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof WrongExpectedVersionError) return false;
+        throw error;
+      }
+    });
+    return String(number);
+  } catch (error) {
+    if (error instanceof NumberExhaustedError) throw new ConflictError('Could not assign a job number. Please try again.');
+    throw error;
   }
-  throw new ConflictError('Could not assign a job number. Please try again.');
 }
 
 const numberKey = (jobNumber: string) => jobNumber.toLowerCase();
@@ -144,7 +135,7 @@ export async function createJob(deps: AppDeps, input: JobFields, ctx: InstanceCo
   if (input.customerId) await assertCustomerOf(deps.store, instanceId, input.customerId);
   let jobNumber = input.jobNumber;
   if (jobNumber) await reserveJobNumber(deps.store, instanceId, jobNumber, jobId, ctx);
-  else jobNumber = await assignJobNumber(deps.store, instanceId, jobId, ctx);
+  else jobNumber = await assignJobNumber(deps, instanceId, jobId, ctx);
   try {
     let customerId = input.customerId;
     if (!customerId && input.name) {
@@ -155,12 +146,14 @@ export async function createJob(deps: AppDeps, input: JobFields, ctx: InstanceCo
       );
       customerId = customer.customerId;
     }
-    const result = await runJobCommand(
-      deps,
-      { instanceId, jobId },
-      { type: 'CreateJob', jobId, instanceId, fields: { ...input, jobNumber, customerId } },
+    const result = await executeCommand({
+      store: deps.store,
+      streamId: jobStream(jobId),
+      decider: jobDecider,
+      command: { type: 'CreateJob', jobId, instanceId, fields: { ...input, jobNumber, customerId } },
       ctx,
-    );
+      newStream: true,
+    });
     return { jobId, appended: result.appended! };
   } catch (error) {
     await releaseJobNumber(deps.store, instanceId, jobNumber, jobId, ctx);

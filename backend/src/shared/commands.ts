@@ -105,10 +105,15 @@ export async function executeCommand<State, Command, Event extends DomainEvent>(
   ctx: CommandContext;
   expectedRevision?: number;
   attempts?: number;
+  /** The stream is new (a fresh random id): decide on the initial state without reading it; should it exist after all, the append fails and the retry reads it. */
+  newStream?: boolean;
 }): Promise<CommandResult<State, Event>> {
   const attempts = options.expectedRevision === undefined ? (options.attempts ?? 3) : 1;
   for (let attempt = 1; ; attempt++) {
-    const loaded = await loadAggregate(options.store, options.streamId, options.decider);
+    const loaded: LoadedStream<State> =
+      options.newStream && attempt === 1 && options.expectedRevision === undefined
+        ? { state: options.decider.initialState, revision: null, events: [] }
+        : await loadAggregate(options.store, options.streamId, options.decider);
     if (options.expectedRevision !== undefined && loaded.revision !== options.expectedRevision) {
       throw new ConflictError('This record was changed by someone else. Reload it and try again.', {
         currentRevision: loaded.revision,
