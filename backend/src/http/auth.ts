@@ -42,7 +42,7 @@ export function hasPermission(principal: UserPrincipal, permission: Permission):
   return principal.role === 'admin' || principal.permissions[permission];
 }
 
-interface UserRow {
+export interface UserRow {
   id: string;
   username: string;
   display_name: string;
@@ -61,33 +61,26 @@ interface UserRow {
   instance_active: boolean;
 }
 
+/** The principal's columns: users ⋈ user_permissions ⋈ crm_instances (aliases u, p, i). */
+export const PRINCIPAL_COLUMNS = `u.id, u.username, u.display_name, u.role, u.is_locked, u.is_active,
+  p.can_read, p.can_write, p.can_delete, p.can_manage_users,
+  i.id AS instance_id, i.name AS instance_name, i.subdomain, i.display_name AS instance_display_name,
+  i.features, i.is_active AS instance_active`;
+
 /** The session's user as the read models know it now (locks and role changes apply at once). */
 export async function loadUserPrincipal(knex: Knex, userId: string, instanceId: string): Promise<UserPrincipal | null> {
-  const row = (await knex
-    .withSchema('rm')
-    .from('users as u')
-    .join('user_permissions as p', 'p.user_id', 'u.id')
-    .join('crm_instances as i', 'i.id', 'u.instance_id')
-    .where({ 'u.id': userId, 'u.instance_id': instanceId })
-    .first(
-      'u.id',
-      'u.username',
-      'u.display_name',
-      'u.role',
-      'u.is_locked',
-      'u.is_active',
-      'p.can_read',
-      'p.can_write',
-      'p.can_delete',
-      'p.can_manage_users',
-      'i.id as instance_id',
-      'i.name as instance_name',
-      'i.subdomain',
-      'i.display_name as instance_display_name',
-      'i.features',
-      'i.is_active as instance_active',
-    )) as UserRow | undefined;
-  if (!row) return null;
+  const result = await knex.raw<{ rows: UserRow[] }>(
+    `SELECT ${PRINCIPAL_COLUMNS}
+       FROM rm.users u JOIN rm.user_permissions p ON p.user_id = u.id JOIN rm.crm_instances i ON i.id = u.instance_id
+      WHERE u.id = ? AND u.instance_id = ? LIMIT 1`,
+    [userId, instanceId],
+  );
+  const row = result.rows[0];
+  return row ? principalOfRow(row) : null;
+}
+
+/** A row with PRINCIPAL_COLUMNS as a principal. */
+export function principalOfRow(row: UserRow): UserPrincipal {
   return {
     kind: 'user',
     userId: row.id,

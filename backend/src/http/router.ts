@@ -4,7 +4,7 @@ import type { Context, Middleware, Next } from 'koa';
 import type { z } from 'zod';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../shared/errors.ts';
 import { hasPermission, loadUserPrincipal, type Permission, type Principal, type UserPrincipal } from './auth.ts';
-import type { SessionData } from './session-store.ts';
+import { sessionPrincipalOf, type SessionData } from './session-store.ts';
 
 /** Who may call a route. Every route must name one: the router's signature demands it. */
 export type Access =
@@ -137,7 +137,9 @@ export class ApiRouter {
       return { kind: 'superadmin', superAdminId: session.superAdminId };
     }
     if (session.kind === 'user' && session.userId && session.instanceId) {
-      const principal = await loadUserPrincipal(this.knex, session.userId, session.instanceId);
+      // Loaded with the session in the same query when it could be (session-store.ts).
+      const loaded = sessionPrincipalOf(ctx.state as unknown as Record<string, unknown>, session.userId, session.instanceId);
+      const principal = loaded ? loaded.principal : await loadUserPrincipal(this.knex, session.userId, session.instanceId);
       if (!principal || principal.isLocked || !principal.instance.isActive) {
         ctx.session = null;
         return null;

@@ -1,6 +1,29 @@
 import type { Knex } from 'knex';
+import { PRINCIPAL_COLUMNS, principalOfRow, type UserPrincipal, type UserRow } from './auth.ts';
 
 export type SessionData = { kind: 'superadmin'; superAdminId: string } | { kind: 'user'; userId: string; instanceId: string };
+
+interface SessionRow {
+  data: Record<string, unknown>;
+  session_user_id: string | null;
+  session_instance_id: string | null;
+}
+
+/** Where the session store leaves the principal it loaded with the session (in ctx.state). */
+const LOADED_PRINCIPAL = 'loadedSessionPrincipal';
+
+/** A staff session's user as loaded with the session (null: no such user any more). */
+export interface LoadedSessionPrincipal {
+  userId: string;
+  instanceId: string;
+  principal: UserPrincipal | null;
+}
+
+/** The principal the session store loaded for this request's session, when it did so for this user. */
+export function sessionPrincipalOf(state: Record<string, unknown>, userId: string, instanceId: string): LoadedSessionPrincipal | null {
+  const loaded = state[LOADED_PRINCIPAL] as LoadedSessionPrincipal | undefined;
+  return loaded && loaded.userId === userId && loaded.instanceId === instanceId ? loaded : null;
+}
 
 /** How long an unused session lives (DECISIONS.md §3). */
 export const IDLE_TIMEOUT_MS = { superadmin: 60 * 60 * 1000, user: 8 * 60 * 60 * 1000 } as const;
@@ -13,10 +36,38 @@ const TOUCH_INTERVAL_MS = 60 * 1000;
 export function createSessionStore(knex: Knex) {
   const lastWritten = new Map<string, { content: string; at: number }>();
   return {
-    async get(key: string): Promise<Record<string, unknown> | undefined> {
-      const row = (await knex('sessions').where({ id: key }).where('expires_at', '>', knex.fn.now()).first('data')) as
-        { data: Record<string, unknown> } | undefined;
-      return row?.data;
+    /**
+     * The session and, for a staff session, its user as the read models know it now, in one
+     * query: the guard then needs no second round trip (see `sessionPrincipalOf`).
+     */
+    async get(
+      key: string,
+      _maxAge?: unknown,
+      options?: { ctx?: { state?: Record<string, unknown> } },
+    ): Promise<Record<string, unknown> | undefined> {
+      const result = await knex.raw<{ rows: Array<SessionRow & Partial<UserRow>> }>(
+        `SELECT s.data, s.user_id AS session_user_id, s.instance_id AS session_instance_id, ${PRINCIPAL_COLUMNS}
+           FROM sessions s
+           LEFT JOIN rm.users u ON s.kind = 'user' AND u.id = s.user_id AND u.instance_id = s.instance_id
+           LEFT JOIN rm.user_permissions p ON p.user_id = u.id
+           LEFT JOIN rm.crm_instances i ON i.id = u.instance_id
+          WHERE s.id = ? AND s.expires_at > now()
+          LIMIT 1`,
+        [key],
+      );
+      const row = result.rows[0];
+      if (!row) return undefined;
+      const state = options?.ctx?.state;
+      if (state && row.session_user_id && row.session_instance_id) {
+        const complete = row.id != null && row.can_read != null && row.instance_id != null;
+        const loaded: LoadedSessionPrincipal = {
+          userId: row.session_user_id,
+          instanceId: row.session_instance_id,
+          principal: complete ? principalOfRow(row as UserRow) : null,
+        };
+        state[LOADED_PRINCIPAL] = loaded;
+      }
+      return row.data;
     },
     async set(key: string, sess: Record<string, unknown>, maxAge: number) {
       const now = Date.now();
