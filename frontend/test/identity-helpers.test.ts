@@ -2,7 +2,11 @@ import { describe, expect, test } from 'vitest';
 import { instanceEntry, instanceFamilyOf, instanceLinks } from '../src/config/paths.ts';
 import { ApiError } from '../src/lib/api-error.ts';
 import { currentUserSchema } from '../src/features/identity/types/current-user-schema.ts';
-import { INVALID_CREDENTIALS_MESSAGE, LOGIN_FAILED_MESSAGE, loginErrorMessage } from '../src/features/identity/utils/login-error-message.ts';
+import {
+  INVALID_CREDENTIALS_MESSAGE,
+  LOGIN_FAILED_MESSAGE,
+  loginErrorMessage,
+} from '../src/features/identity/utils/login-error-message.ts';
 import { redirectAfterLogin } from '../src/features/identity/utils/redirect-after-login.ts';
 import { canManageUsers, nameOf } from '../src/features/identity/utils/user-access.ts';
 import { PIN_MISMATCH_MESSAGE, validateChangePin } from '../src/features/identity/utils/validate-change-pin.ts';
