@@ -77,6 +77,7 @@ const adminUsersRows = (base: string): Record<string, Expectation> => ({
   [`GET ${base}/:id`]: { kind: 'scoped' },
   [`DELETE ${base}/:id`]: { kind: 'scoped' },
   [`PATCH ${base}/:id/lock`]: { kind: 'scoped', body: () => ({ isLocked: true }) },
+  [`DELETE ${base}/:id/sign-in-lock`]: { kind: 'scoped' },
   [`PATCH ${base}/:id/role`]: { kind: 'scoped', body: () => ({ role: 'admin' }) },
   [`PATCH ${base}/:id/permissions`]: { kind: 'scoped', body: () => ({ canDelete: true, canManageUsers: true }) },
   [`PUT ${base}/:id/pin`]: { kind: 'scoped', body: () => ({ pin: '0000' }) },

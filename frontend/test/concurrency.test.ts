@@ -27,6 +27,7 @@ const user: UserView = {
   lastLoginAt: null,
   permissions: { canRead: true, canWrite: true, canDelete: true, canManageUsers: true },
   revision: 4,
+  signInLockedUntil: null,
 };
 
 const customer: CustomerView = {

@@ -139,3 +139,15 @@ describe('expected outcomes are not console errors', () => {
     expect(isExpectedFailure(new Error('bug'))).toBe(false);
   });
 });
+
+describe('lockout after failed sign-ins', () => {
+  test('a lockout counts only while it lasts, and reads as the time it ends', async () => {
+    const { lockedOutText, lockedOutUntil } = await import('../src/features/identity/utils/lockout.ts');
+    const now = new Date('2026-01-01T12:00:00Z');
+    expect(lockedOutUntil({ signInLockedUntil: null }, now)).toBeNull();
+    expect(lockedOutUntil({ signInLockedUntil: '2026-01-01T11:59:00Z' }, now)).toBeNull();
+    const until = lockedOutUntil({ signInLockedUntil: '2026-01-01T12:10:00Z' }, now);
+    expect(until?.toISOString()).toBe('2026-01-01T12:10:00.000Z');
+    expect(lockedOutText(until!)).toMatch(/^Locked out until \d{1,2}:10/);
+  });
+});

@@ -19,7 +19,17 @@ import { AppError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationE
 import { ACCOUNT_LOCKED, INSTANCE_CLOSED, signInUser, SIGN_IN_REFUSED, throttledMessage, toCurrentUserView } from './sign-in.ts';
 import type { Requester } from './user-decider.ts';
 import { findUser, getUser, listUserChoices, listUsers } from './user-queries.ts';
-import { addUser, changeOwnPin, changePermissions, changeRole, deleteUser, resetPin, setLocked, type UserTarget } from './user-service.ts';
+import {
+  addUser,
+  changeOwnPin,
+  clearSignInLock,
+  changePermissions,
+  changeRole,
+  deleteUser,
+  resetPin,
+  setLocked,
+  type UserTarget,
+} from './user-service.ts';
 
 /** Every user-administration route exists in both path families (DECISIONS.md §1). */
 export const ADMIN_USERS_BASES = ['/api/admin/users', '/api/:instance/admin/users'] as const;
@@ -142,6 +152,14 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
       const input = parseInput(setLockInput, ctx.request.body);
       const by = requesterOf(userOf(ctx));
       sendRecord(ctx, await setLocked(deps, target, input.isLocked, by, commandContext(ctx, deps, target.instanceId), expected));
+    });
+
+    // A lockout after failed sign-ins runs out by itself; an admin may end it sooner.
+    router.delete(`${base}/:id/sign-in-lock`, manage, async (ctx) => {
+      const target = await targetOf(ctx);
+      const expected = expectedRevisionOf(ctx);
+      const by = requesterOf(userOf(ctx));
+      sendRecord(ctx, await clearSignInLock(deps, target, by, commandContext(ctx, deps, target.instanceId), expected));
     });
 
     router.patch(`${base}/:id/role`, manage, async (ctx) => {

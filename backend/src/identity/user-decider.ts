@@ -23,6 +23,7 @@ export type UserEvent = DomainEventOf<
   | 'UserSignedIn'
   | 'UserSignInFailed'
   | 'UserSignInThrottled'
+  | 'UserSignInLockCleared'
 >;
 
 interface UserProfile {
@@ -71,6 +72,8 @@ export type UserCommand =
   /** Someone else sets the PIN: an admin or manager for staff, the super admin for anyone. */
   | { type: 'ResetPin'; pinHash: string; by: Requester }
   | { type: 'ChangePermissions'; permissions: Partial<Permissions>; by: Requester }
+  /** An admin lifts a throttle after failed sign-ins (the account was not locked by anyone). */
+  | { type: 'ClearSignInLock'; by: Requester; now: Date }
   /** `succeeded`: the PIN matched. Whether that signs the user in is decided here (lock, throttle). */
   | { type: 'RecordSignIn'; succeeded: boolean; now: Date };
 
@@ -146,6 +149,8 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         };
       case 'UserSignInThrottled':
         return { ...state, signInLockedUntil: event.data.lockedUntil };
+      case 'UserSignInLockCleared':
+        return { ...state, failedSignIns: 0, signInLockedUntil: null };
     }
   },
   decide(command, state) {
@@ -190,6 +195,12 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         assertMayManage(command.by, user.role);
         if (user.status === 'active') return [];
         return [{ type: 'UserUnlocked', data: { userId: user.userId, username: user.username } }];
+      }
+      case 'ClearSignInLock': {
+        const user = existing(state);
+        assertMayManage(command.by, user.role);
+        if (!isThrottled(user, command.now)) return [];
+        return [{ type: 'UserSignInLockCleared', data: { userId: user.userId, username: user.username } }];
       }
       case 'Delete': {
         const user = existing(state);

@@ -19,6 +19,7 @@ interface UserRow {
   can_manage_users: boolean;
   /** Null for a row projected before revisions were kept (see the read-model migration). */
   revision: number | null;
+  sign_in_locked_until: Date | null;
 }
 
 function toUserView(row: UserRow): UserView {
@@ -37,6 +38,7 @@ function toUserView(row: UserRow): UserView {
       canDelete: row.can_delete,
       canManageUsers: row.can_manage_users,
     },
+    signInLockedUntil: row.sign_in_locked_until ? new Date(row.sign_in_locked_until).toISOString() : null,
     ...(row.revision === null ? {} : { revision: row.revision }),
   };
 }
@@ -62,6 +64,7 @@ const usersOf = (db: Knex.Transaction, instanceId: string) =>
       'p.can_delete',
       'p.can_manage_users',
       'u.revision',
+      'u.sign_in_locked_until',
     );
 
 /** An instance's users, oldest first (a new user joins the end of the list). */

@@ -240,6 +240,19 @@ export async function changeRole(
   return await getUser(deps.knex, target.instanceId, target.userId);
 }
 
+/** Lifts a sign-in lockout (too many failed PINs) before it runs out; nothing to do without one. */
+export async function clearSignInLock(
+  deps: AppDeps,
+  target: UserTarget,
+  by: Requester,
+  ctx: CommandContext,
+  expectedRevision?: number,
+): Promise<UserView> {
+  const result = await runUserCommand(deps, target, { type: 'ClearSignInLock', by, now: ctx.now }, ctx, expectedRevision);
+  await settle(deps, result.appended);
+  return await getUser(deps.knex, target.instanceId, target.userId);
+}
+
 /** Locking ends the user's sessions at once (the guard would refuse them anyway). */
 export async function setLocked(
   deps: AppDeps,

@@ -90,6 +90,13 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
         summary: `Sign-in for ${event.data.username} blocked until ${event.data.lockedUntil} after too many failed attempts`,
         changes: [{ field: 'signInLockedUntil', oldValue: null, newValue: event.data.lockedUntil }],
       };
+    case 'UserSignInLockCleared':
+      return {
+        entityType: 'user',
+        entityId: event.data.userId,
+        summary: `Cleared the sign-in lockout of ${event.data.username}`,
+        changes: [],
+      };
     case 'CustomerCreated':
       return {
         entityType: 'customer',

@@ -42,4 +42,6 @@ export const identityEventSchemas = {
   UserSignInFailed: z.object({ userId: z.string(), username: z.string(), consecutiveFailures: z.number().int().positive() }),
   /** Too many failures in a row: sign-in refused until `lockedUntil` (ISO time). */
   UserSignInThrottled: z.object({ userId: z.string(), username: z.string(), lockedUntil: z.string() }),
+  /** An admin lifted a sign-in throttle before it ran out. */
+  UserSignInLockCleared: z.object({ userId: z.string(), username: z.string() }),
 };

@@ -36,4 +36,25 @@ const userRevision: SchemaMigration = {
   },
 };
 
-export const identityMigrations: SchemaMigration[] = [userListOrder, userRevision];
+/**
+ * Until when a user is locked out after failed sign-ins (the admin list says so and offers
+ * to clear it). Rows projected before get it from the PostgreSQL events table (the last of
+ * the events that set or end a throttle); with EventStoreDB from a rebuild.
+ */
+const userSignInLock: SchemaMigration = {
+  name: '0009_user_sign_in_lock',
+  async up(knex, schema) {
+    await knex.raw('ALTER TABLE ??.users ADD COLUMN IF NOT EXISTS sign_in_locked_until timestamptz', [schema]);
+    await knex.raw(
+      `UPDATE ??.users u SET sign_in_locked_until = (last.data->>'lockedUntil')::timestamptz
+         FROM (SELECT DISTINCT ON (stream_id) stream_id, type, data FROM public.events
+                WHERE stream_id LIKE 'user-%'
+                  AND type IN ('UserSignInThrottled', 'UserSignedIn', 'UserUnlocked', 'UserPinChanged', 'UserSignInLockCleared')
+                ORDER BY stream_id, revision DESC) last
+        WHERE last.type = 'UserSignInThrottled' AND last.stream_id = 'user-' || u.id::text`,
+      [schema],
+    );
+  },
+};
+
+export const identityMigrations: SchemaMigration[] = [userListOrder, userRevision, userSignInLock];

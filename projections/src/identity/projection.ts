@@ -56,11 +56,23 @@ export const identityProjection: Projection = {
       case 'UserLocked':
         await table('users').where({ id: event.data.userId }).update({ is_locked: true, revision: event.revision });
         return;
+      // An unlock, a sign-in, a new PIN and an admin's clearing all end a sign-in throttle.
       case 'UserUnlocked':
-        await table('users').where({ id: event.data.userId }).update({ is_locked: false, revision: event.revision });
+        await table('users')
+          .where({ id: event.data.userId })
+          .update({ is_locked: false, sign_in_locked_until: null, revision: event.revision });
         return;
       case 'UserSignedIn':
-        await table('users').where({ id: event.data.userId }).update({ last_login_at: event.metadata.occurredAt });
+        await table('users')
+          .where({ id: event.data.userId })
+          .update({ last_login_at: event.metadata.occurredAt, sign_in_locked_until: null });
+        return;
+      case 'UserPinChanged':
+      case 'UserSignInLockCleared':
+        await table('users').where({ id: event.data.userId }).update({ sign_in_locked_until: null });
+        return;
+      case 'UserSignInThrottled':
+        await table('users').where({ id: event.data.userId }).update({ sign_in_locked_until: event.data.lockedUntil });
         return;
       // A deleted user leaves the read models (its username may be taken again); the
       // event stream and the activity log keep the history.

@@ -22,6 +22,11 @@ export interface UserView {
    * or a rebuild): then there is no check.
    */
   revision?: number;
+  /**
+   * Until when sign-in is refused after too many failed attempts (ISO); null when it never
+   * was. Once that time has passed the user may sign in again: compare with the clock.
+   */
+  signInLockedUntil: string | null;
 }
 
 /** The signed-in instance user (GET /api/user/current and the sign-in answer). */

@@ -23,6 +23,11 @@ export const userViewSchema = z.object({
     .nullish()
     .transform((value) => value ?? null),
   permissions: permissionsSchema,
+  /** Until when sign-in is refused after failed PINs (ISO); the list says "Locked out until HH:MM". */
+  signInLockedUntil: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? null),
   /** Sent back as If-Match with every change (see lib/concurrency); absent: no check. */
   revision: z.number().int().nonnegative().optional(),
 }) satisfies z.ZodType<UserView, unknown>;

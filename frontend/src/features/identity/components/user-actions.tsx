@@ -8,7 +8,9 @@ import { CONFLICT_FALLBACK } from '@/lib/concurrency';
 import { toast } from '@/lib/toast';
 import { useChangeUserRole } from '../api/change-user-role';
 import { useDeleteUser } from '../api/delete-user';
+import { useClearSignInLock } from '../api/clear-sign-in-lock';
 import { useSetUserLocked } from '../api/set-user-locked';
+import { lockedOutUntil } from '../utils/lockout';
 import { USER_ERRORS } from '../constants/user-messages';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ResetPinForm } from '@/components/reset-pin-form';
@@ -49,7 +51,9 @@ export function UserActions({
   const changeRole = useChangeUserRole();
   const setLocked = useSetUserLocked();
   const deleteUser = useDeleteUser();
+  const clearLockout = useClearSignInLock();
   const who = user.username;
+  const lockedOut = !user.isLocked && lockedOutUntil(user) !== null;
   // Every change names the version this row shows (If-Match): a user changed since is a 409.
   const revision = user.revision;
 
@@ -88,6 +92,17 @@ export function UserActions({
     );
   };
 
+  const handleClearLockout = () => {
+    if (clearLockout.isPending) return;
+    clearLockout.mutate(
+      { userId: user.id, revision },
+      {
+        onSuccess: () => toast({ title: 'Lockout cleared', description: `${who} can sign in again.` }),
+        onError: (error) => handleError(error, USER_ERRORS.clearLockout),
+      },
+    );
+  };
+
   const handleDelete = () => {
     deleteUser.mutate(
       { userId: user.id, revision },
@@ -122,6 +137,11 @@ export function UserActions({
       >
         {user.isLocked ? 'Unlock' : 'Lock'}
       </Button>
+      {lockedOut ? (
+        <Button variant="outline" size="sm" aria-disabled={clearLockout.isPending || undefined} onClick={handleClearLockout}>
+          {clearLockout.isPending ? 'Clearing...' : 'Clear Lockout'}
+        </Button>
+      ) : null}
       <Button variant="outline" size="sm" disabled={isSelf} title={disabledReason} onClick={() => setEditingPermissions(true)}>
         Permissions
       </Button>

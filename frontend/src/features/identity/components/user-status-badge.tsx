@@ -1,8 +1,13 @@
 import type { UserView } from '@crm/projections/identity';
 import { Badge } from '@/components/ui/badge';
+import { lockedOutText, lockedOutUntil } from '../utils/lockout';
 
-export function UserStatusBadge({ user }: { user: Pick<UserView, 'isLocked'> }) {
-  return user.isLocked ? <Badge variant="destructive">Locked</Badge> : <Badge variant="success">Active</Badge>;
+/** Locked by an admin; locked out for now after failed sign-ins (until when); or active. */
+export function UserStatusBadge({ user }: { user: Pick<UserView, 'isLocked' | 'signInLockedUntil'> }) {
+  if (user.isLocked) return <Badge variant="destructive">Locked</Badge>;
+  const until = lockedOutUntil(user);
+  if (until) return <Badge variant="destructive">{lockedOutText(until)}</Badge>;
+  return <Badge variant="success">Active</Badge>;
 }
 
 export function UserRoleBadge({ user }: { user: Pick<UserView, 'role'> }) {

@@ -5,6 +5,7 @@ export const USER_ERRORS = {
   delete: 'Failed to delete user',
   lock: 'Failed to lock user',
   unlock: 'Failed to unlock user',
+  clearLockout: 'Failed to clear the lockout',
   role: 'Failed to update user role',
   permissions: 'Failed to update permissions',
 } as const;
