@@ -129,4 +129,41 @@ const recordedTimes: SchemaMigration = {
   },
 };
 
-export const pipelineMigrations: SchemaMigration[] = [pipelineTables, quoteCents, recordedTimes];
+/**
+ * Reads at scale. `jobs_of_instance`: the API's list and search read jobs through it, as
+ * customers are read through `customers_of_instance` (under row-level security LIKE, not
+ * leakproof, cannot use the trigram index or stop early on a list order's btree; the view
+ * runs as its owner and applies the same tenant rule itself). `job_counts`: jobs per
+ * instance and stage, kept by the projection (rows only for counts above zero), so a page
+ * of the pipeline does not count 100,000 rows. An index for the highest job number (where
+ * the job-number allocator starts).
+ */
+const jobsAtScale: SchemaMigration = {
+  name: '0010_jobs_at_scale',
+  async up(knex, schema) {
+    await knex.raw(
+      `CREATE VIEW ??.jobs_of_instance AS
+         SELECT * FROM ??.jobs WHERE instance_id = nullif(current_setting('app.instance_id', true), '')::uuid`,
+      [schema, schema],
+    );
+    await knex.raw('GRANT SELECT ON ??.jobs_of_instance TO crm_api', [schema]);
+    await knex.raw(
+      `CREATE TABLE ??.job_counts (
+         instance_id uuid NOT NULL,
+         stage_order smallint NOT NULL,
+         total integer NOT NULL,
+         PRIMARY KEY (instance_id, stage_order)
+       )`,
+      [schema],
+    );
+    await knex.raw(
+      `INSERT INTO ??.job_counts (instance_id, stage_order, total)
+         SELECT instance_id, stage_order, count(*) FROM ??.jobs GROUP BY instance_id, stage_order`,
+      [schema, schema],
+    );
+    await isolateTenant(knex, schema, 'job_counts');
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, number) WHERE number IS NOT NULL', [schema]);
+  },
+};
+
+export const pipelineMigrations: SchemaMigration[] = [pipelineTables, quoteCents, recordedTimes, jobsAtScale];

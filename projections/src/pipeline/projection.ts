@@ -1,6 +1,7 @@
-import type { Projection } from '../runtime/projection.ts';
+import type { StoredDomainEvent } from '../events.ts';
+import { chunked, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { formatPhone } from '../shared/phone.ts';
-import { applyJobEvent, isJobStreamEvent, jobEventChanges, jobHistoryAction } from './events.ts';
+import { applyJobEvent, isJobStreamEvent, jobEventChanges, jobHistoryAction, type JobStreamEvent } from './events.ts';
 import type { JobFields } from './fields.ts';
 import { formatQuote, quoteText } from './format.ts';
 import { stageOrder, type Stage } from './stages.ts';
@@ -112,60 +113,152 @@ export function fieldsOfRow(row: JobRow): JobFields {
   };
 }
 
+/** A job as the batch has it: its columns (as they will be written) and whether its row exists. */
+interface JobState {
+  fields: JobFields;
+  instanceId: string;
+  createdAt: Date;
+  createdBy: string;
+  updatedAt: Date;
+  revision: number;
+  /** The row exists (after the events applied so far). */
+  present: boolean;
+  /** An event of this batch changed it: it is written back. */
+  changed: boolean;
+  /** The row as it was before the batch (null: none), for the counts. */
+  before: { instanceId: string; stageOrder: number } | null;
+}
+
+type StoredJobEvent = StoredDomainEvent & JobStreamEvent;
+
 /**
- * `jobs` (the pipeline, the calendar) and `job_history` (one row per job event, with
- * per-field old and new values). Rows are guarded by the stream revision, so a replayed
- * batch changes nothing. Times are when the event store recorded the events: the clock
- * history and time travel go by.
+ * `jobs` (the pipeline, the calendar), `job_history` (one row per job event, with per-field
+ * old and new values) and `job_counts` (rows per instance and stage, only counts above
+ * zero). Rows are guarded by the stream revision, so a replayed batch changes nothing.
+ * Times are when the event store recorded the events: the clock history and time travel go
+ * by. Set-based: a batch reads the rows of the jobs it touches once, folds its events over
+ * them in memory (the same rules as one event at a time), and writes each table with
+ * multi-row statements.
  */
+async function applyJobEvents(all: StoredDomainEvent[], { table, trx, schema }: ProjectionContext): Promise<void> {
+  const events = all.filter((event): event is StoredJobEvent => isJobStreamEvent(event) && Boolean(event.metadata.instanceId));
+  if (events.length === 0) return;
+
+  const history = events.map((event) => ({
+    event_id: event.id,
+    instance_id: event.metadata.instanceId!,
+    job_id: event.data.jobId,
+    revision: event.revision,
+    action: jobHistoryAction(event),
+    user_display_name: event.metadata.actor.displayName,
+    occurred_at: event.metadata.occurredAt,
+    // The time history shows: the event store's, the clock time travel (asOf) goes by.
+    recorded_at: event.recordedAt,
+    changes: JSON.stringify(jobEventChanges(event)),
+  }));
+  for (const rows of chunked(history)) await table('job_history').insert(rows).onConflict('event_id').ignore();
+
+  const ids = [...new Set(events.map((event) => event.data.jobId))];
+  const states = new Map<string, JobState>();
+  for (const chunk of chunked(ids)) {
+    const rows = (await table('jobs').whereRaw('id = any(?::uuid[])', [chunk]).select('*')) as JobRow[];
+    for (const row of rows) {
+      states.set(row.id, {
+        fields: fieldsOfRow(row),
+        instanceId: row.instance_id,
+        createdAt: row.created_at,
+        createdBy: row.created_by,
+        updatedAt: row.updated_at,
+        revision: row.revision,
+        present: true,
+        changed: false,
+        before: { instanceId: row.instance_id, stageOrder: row.stage_order },
+      });
+    }
+  }
+
+  for (const event of events) {
+    const jobId = event.data.jobId;
+    const state = states.get(jobId);
+    if (event.type === 'JobCreated') {
+      // A row that exists stays as it is (a replay).
+      if (state?.present) continue;
+      states.set(jobId, {
+        fields: applyJobEvent(null, event)!,
+        instanceId: event.metadata.instanceId!,
+        createdAt: event.recordedAt,
+        createdBy: event.metadata.actor.displayName,
+        updatedAt: event.recordedAt,
+        revision: event.revision,
+        present: true,
+        changed: true,
+        before: state?.before ?? null,
+      });
+      continue;
+    }
+    if (!state?.present || state.revision >= event.revision) continue;
+    const next = applyJobEvent(state.fields, event);
+    state.changed = true;
+    // A deleted job leaves the lists; its history rows and the activity log keep it.
+    if (!next) {
+      state.present = false;
+      continue;
+    }
+    state.fields = next;
+    state.updatedAt = event.recordedAt;
+    state.revision = event.revision;
+  }
+
+  const changed = [...states.entries()].filter(([, state]) => state.changed);
+  const gone = changed.filter(([, state]) => !state.present && state.before).map(([id]) => id);
+  for (const chunk of chunked(gone)) await table('jobs').whereRaw('id = any(?::uuid[])', [chunk]).delete();
+  const written = changed
+    .filter(([, state]) => state.present)
+    .map(([id, state]) => ({
+      id,
+      instance_id: state.instanceId,
+      ...columnsOf(state.fields),
+      created_at: state.createdAt,
+      created_by: state.createdBy,
+      updated_at: state.updatedAt,
+      revision: state.revision,
+    }));
+  for (const rows of chunked(written, 500)) await table('jobs').insert(rows).onConflict('id').merge();
+
+  // The counts move by what the rows did: before the batch against after it.
+  const deltas = new Map<string, { instanceId: string; stageOrder: number; delta: number }>();
+  const move = (instanceId: string, stageOrder: number, delta: number) => {
+    const key = `${instanceId}:${stageOrder}`;
+    const entry = deltas.get(key) ?? { instanceId, stageOrder, delta: 0 };
+    entry.delta += delta;
+    deltas.set(key, entry);
+  };
+  for (const [, state] of changed) {
+    if (state.before) move(state.before.instanceId, state.before.stageOrder, -1);
+    if (state.present) move(state.instanceId, stageOrder(state.fields.stage), +1);
+  }
+  const moved = [...deltas.values()].filter((entry) => entry.delta !== 0);
+  if (moved.length > 0) {
+    const values = moved.map(() => '(?::uuid, ?::smallint, ?::integer)').join(', ');
+    await trx.raw(
+      `INSERT INTO ??.job_counts AS c (instance_id, stage_order, total) VALUES ${values}
+         ON CONFLICT (instance_id, stage_order) DO UPDATE SET total = c.total + excluded.total`,
+      [schema, ...moved.flatMap((entry) => [entry.instanceId, entry.stageOrder, entry.delta])],
+    );
+    // Only counts above zero are kept, so the table does not depend on how events were batched.
+    if (moved.some((entry) => entry.delta < 0)) {
+      await trx.raw('DELETE FROM ??.job_counts WHERE instance_id = any(?::uuid[]) AND total <= 0', [
+        schema,
+        [...new Set(moved.map((entry) => entry.instanceId))],
+      ]);
+    }
+  }
+}
+
 export const pipelineProjection: Projection = {
   name: 'pipeline',
-  async apply(event, { table }) {
-    if (!isJobStreamEvent(event)) return;
-    const instanceId = event.metadata.instanceId;
-    if (!instanceId) return;
-    await table('job_history')
-      .insert({
-        event_id: event.id,
-        instance_id: instanceId,
-        job_id: event.data.jobId,
-        revision: event.revision,
-        action: jobHistoryAction(event),
-        user_display_name: event.metadata.actor.displayName,
-        occurred_at: event.metadata.occurredAt,
-        // The time history shows: the event store's, the clock time travel (asOf) goes by.
-        recorded_at: event.recordedAt,
-        changes: JSON.stringify(jobEventChanges(event)),
-      })
-      .onConflict('event_id')
-      .ignore();
-
-    if (event.type === 'JobCreated') {
-      const fields = applyJobEvent(null, event)!;
-      await table('jobs')
-        .insert({
-          id: event.data.jobId,
-          instance_id: instanceId,
-          ...columnsOf(fields),
-          created_at: event.recordedAt,
-          created_by: event.metadata.actor.displayName,
-          updated_at: event.recordedAt,
-          revision: event.revision,
-        })
-        .onConflict('id')
-        .ignore();
-      return;
-    }
-    const row = (await table('jobs').where({ id: event.data.jobId }).first()) as JobRow | undefined;
-    if (!row || row.revision >= event.revision) return;
-    const next = applyJobEvent(fieldsOfRow(row), event);
-    if (!next) {
-      // A deleted job leaves the lists; its history rows and the activity log keep it.
-      await table('jobs').where({ id: row.id }).delete();
-      return;
-    }
-    await table('jobs')
-      .where({ id: row.id })
-      .update({ ...columnsOf(next), updated_at: event.recordedAt, revision: event.revision });
+  async apply(event, ctx) {
+    await applyJobEvents([event], ctx);
   },
+  applyBatch: applyJobEvents,
 };

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { parseStoredEvent } from '../events.ts';
+import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
 import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import { createProjectionContext, type Projection } from './projection.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
@@ -69,17 +69,27 @@ export async function applyBatch(knex: Knex, options: ApplyOptions, events: Reco
     // (a rebuild's swap, a second projector that lost its lock).
     const checkpoint = (await readCheckpoint(trx, options.checkpointName, true)) ?? START;
     const ctx = createProjectionContext(trx, options.schema);
+    // Each projection gets the batch's events it takes, in global order: set-based when it
+    // can (applyBatch), event by event otherwise. Projections keep to their own tables, so
+    // one after the other is the same as event by event across all of them.
+    const perProjection = options.projections.map(() => [] as StoredDomainEvent[]);
     let last: GlobalPosition | null = null;
     for (const event of events) {
       if (comparePositions(event.position, checkpoint) <= 0) continue;
-      if (!options.skip?.(event)) {
-        const interested = options.projections.filter((p) => !p.eventTypes || (p.eventTypes as readonly string[]).includes(event.type));
-        const parsed = interested.length > 0 ? parseStoredEvent(event) : null;
-        if (parsed) {
-          for (const projection of interested) await projection.apply(parsed, ctx);
-        }
-      }
       last = event.position;
+      if (options.skip?.(event)) continue;
+      let parsed: StoredDomainEvent | null | undefined;
+      options.projections.forEach((projection, i) => {
+        if (projection.eventTypes && !(projection.eventTypes as readonly string[]).includes(event.type)) return;
+        if (parsed === undefined) parsed = parseStoredEvent(event);
+        if (parsed) perProjection[i]!.push(parsed);
+      });
+    }
+    for (const [i, projection] of options.projections.entries()) {
+      const taken = perProjection[i]!;
+      if (taken.length === 0) continue;
+      if (projection.applyBatch && taken.length > 1) await projection.applyBatch(taken, ctx);
+      else for (const event of taken) await projection.apply(event, ctx);
     }
     if (last) await writeCheckpoint(trx, options.checkpointName, last);
     return last;
