@@ -37,14 +37,19 @@ const reads: Record<string, (q: Query) => Promise<unknown>> = {
   async 'jobs-list'(q) {
     const search = q.q ? ' AND search LIKE $3' : '';
     const params: unknown[] = [q.instance, CANCELED, ...(q.q ? [like(q.q)] : [])];
-    const count = await pool.query(`SELECT count(*) AS count FROM rm.jobs WHERE instance_id = $1 AND stage_order <> $2${search}`, params);
-    const page = await pool.query(
-      `SELECT *, stage_order AS sort_key_0, created_at AS sort_key_1, id AS sort_key_2 FROM rm.jobs
-        WHERE instance_id = $1 AND stage_order <> $2${search}
-        ORDER BY stage_order asc, created_at desc, id desc LIMIT ${PAGE + 1}`,
+    // As the API: the total from job_counts without a search, counted with one; one statement with the page.
+    const count = q.q
+      ? `SELECT count(*) AS total FROM rm.jobs WHERE instance_id = $1 AND stage_order <> $2${search}`
+      : 'SELECT coalesce(sum(total), 0) AS total FROM rm.job_counts WHERE instance_id = $1 AND stage_order <> $2';
+    const result = await pool.query(
+      `SELECT c.total AS page_total, p.* FROM (${count}) c LEFT JOIN LATERAL (
+         SELECT *, stage_order AS sort_key_0, created_at AS sort_key_1, id AS sort_key_2 FROM rm.jobs
+          WHERE instance_id = $1 AND stage_order <> $2${search}
+          ORDER BY stage_order asc, created_at desc, id desc LIMIT ${PAGE + 1}) p ON true`,
       params,
     );
-    return { items: page.rows.slice(0, PAGE), total: Number(count.rows[0].count) };
+    const rows = result.rows.filter((row: { id: string | null }) => row.id !== null);
+    return { items: rows.slice(0, PAGE), total: Number(result.rows[0]?.page_total ?? 0) };
   },
   async 'customers-list'(q) {
     const search = q.q ? ' AND search LIKE $2' : '';
