@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { AuditEntry, AuditFieldChange, AuditFilter, AuditPage } from '@crm/projections/audit';
 import type { ActorKind } from '@crm/projections/eventstore/port';
+import { decodeCursor, encodeCursor } from '@crm/projections/shared';
+import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { ValidationError } from '../shared/errors.ts';
 
@@ -26,14 +28,14 @@ interface Position {
 
 const INVALID_CURSOR = 'The cursor is not valid; start again without it';
 
-function encodeCursor(row: ActivityRow): string {
-  return Buffer.from(`${row.position_commit}/${row.position_prepare}`).toString('base64url');
+function auditCursor(row: ActivityRow): string {
+  return encodeCursor([String(row.position_commit), String(row.position_prepare)]);
 }
 
-function decodeCursor(cursor: string): Position {
-  const match = /^(\d{1,30})\/(\d{1,30})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new ValidationError(INVALID_CURSOR);
-  return { commit: match[1]!, prepare: match[2]! };
+function decodeAuditCursor(cursor: string): Position {
+  const values = decodeCursor(cursor, ['digits', 'digits']);
+  if (!values) throw new ValidationError(INVALID_CURSOR);
+  return { commit: String(values[0]), prepare: String(values[1]) };
 }
 
 function toEntry(row: ActivityRow): AuditEntry {
@@ -48,8 +50,6 @@ function toEntry(row: ActivityRow): AuditEntry {
     changes: row.changes,
   };
 }
-
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The instance's timeline, newest first (global position: the order things happened in). */
 async function readActivity(
@@ -66,7 +66,7 @@ async function readActivity(
     if (filter.userId) query.where('actor_id', filter.userId);
     if (filter.from) query.where('occurred_at', '>=', filter.from.toISOString());
     if (filter.to) query.where('occurred_at', '<', filter.to.toISOString());
-    if (filter.q) query.whereRaw('lower(summary) LIKE ?', [`%${escapeLike(filter.q.toLowerCase())}%`]);
+    if (filter.q) query.whereRaw('lower(summary) LIKE ?', [likeContaining(filter.q.toLowerCase())]);
     if (before) query.whereRaw('(position_commit, position_prepare) < (?::numeric, ?::numeric)', [before.commit, before.prepare]);
     return query
       .orderBy([
@@ -92,10 +92,10 @@ async function readActivity(
 }
 
 export async function auditPage(knex: Knex, instanceId: string, filter: AuditFilter, limit: number, cursor?: string): Promise<AuditPage> {
-  const rows = await readActivity(knex, instanceId, filter, limit + 1, cursor ? decodeCursor(cursor) : null);
+  const rows = await readActivity(knex, instanceId, filter, limit + 1, cursor ? decodeAuditCursor(cursor) : null);
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  return { items: items.map(toEntry), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  return { items: items.map(toEntry), nextCursor: rows.length > limit && last ? auditCursor(last) : null };
 }
 
 /** Everything the filters match, newest first, at most `max` entries, read in keyset pages. */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { CUSTOMER_SUGGESTIONS, parseList, type CustomerPage, type CustomerSuggestion, type CustomerView } from '@crm/projections/customers';
-import { formatPhone, maskPhone, phoneSearchDigits } from '@crm/projections/shared';
+import { decodeCursor, encodeCursor, formatPhone, maskPhone, phoneSearchDigits } from '@crm/projections/shared';
+import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
@@ -90,10 +91,6 @@ export async function highestCustomerNumber(knex: Knex, instanceId: string): Pro
 
 // ---- search -------------------------------------------------------------------------
 
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /**
  * Case-insensitive substring over name, phone, email, address and vehicles (the generated
  * `search` column, trigram-indexed). A query that looks like a phone number is also
@@ -114,8 +111,8 @@ function whereMatches(query: Knex.QueryBuilder, search: string): Knex.QueryBuild
   if (!text) return query;
   const digits = phoneSearchDigits(text);
   return query.where((q) => {
-    q.where('search', 'like', `%${escapeLike(text)}%`);
-    if (digits && digits !== text) q.orWhere('search', 'like', `%${digits}%`);
+    q.where('search', 'like', likeContaining(text));
+    if (digits && digits !== text) q.orWhere('search', 'like', likeContaining(digits));
   });
 }
 
@@ -126,21 +123,16 @@ interface Cursor {
   id: string;
 }
 
-export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url');
+const INVALID_CURSOR = 'Invalid cursor: pass back the nextCursor of the previous page';
+
+function customerCursor(cursor: Cursor): string {
+  return encodeCursor([cursor.createdAt, cursor.id]);
 }
 
-export function decodeCursor(value: string): Cursor {
-  const invalid = () => new ValidationError('Invalid cursor: pass back the nextCursor of the previous page');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2) throw invalid();
-  const [createdAt, id] = parsed as unknown[];
-  if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt)) || typeof id !== 'string' || !isUuid(id)) throw invalid();
+export function decodeCustomerCursor(value: string): Cursor {
+  const values = decodeCursor(value, ['time', 'uuid']);
+  if (!values) throw new ValidationError(INVALID_CURSOR);
+  const [createdAt, id] = values as [string, string];
   return { createdAt: new Date(createdAt).toISOString(), id };
 }
 
@@ -173,7 +165,7 @@ export async function listCustomers(knex: Knex, instanceId: string, options: Lis
     return {
       items: items.map((row) => toCustomerView(row, 'masked')),
       nextCursor:
-        rows.length > options.limit && last ? encodeCursor({ createdAt: new Date(last.created_at).toISOString(), id: last.id }) : null,
+        rows.length > options.limit && last ? customerCursor({ createdAt: new Date(last.created_at).toISOString(), id: last.id }) : null,
       total: Number(count?.n ?? 0),
     };
   });

@@ -7,7 +7,7 @@ import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiHandler, type ApiRouter, type RouteOptions } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { commandContext } from '../platform/index.ts';
-import { decodeCursor, listCustomers, suggestCustomers } from './customer-queries.ts';
+import { decodeCustomerCursor, listCustomers, suggestCustomers } from './customer-queries.ts';
 import { addCustomer, deleteCustomer, getCustomer, getCustomerAsOf, getCustomerHistory, updateCustomer } from './customer-service.ts';
 
 /**
@@ -58,7 +58,7 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
     ctx.body = await listCustomers(deps.knex, instanceOf(ctx), {
       search: query.q,
       limit: query.limit,
-      cursor: query.cursor ? decodeCursor(query.cursor) : null,
+      cursor: query.cursor ? decodeCustomerCursor(query.cursor) : null,
     });
   };
 

@@ -15,9 +15,10 @@ import {
   type JobSort,
   type JobView,
 } from '@crm/projections/pipeline';
-import { maskPhone, phoneSearchDigits } from '@crm/projections/shared';
+import { decodeCursor, encodeCursor, maskPhone, phoneSearchDigits, type CursorKey, type CursorValue } from '@crm/projections/shared';
 import type { EventStore } from '@crm/projections/eventstore/port';
 import { fieldsOfRow, type JobRow } from '@crm/projections/pipeline/projection';
+import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
@@ -167,38 +168,18 @@ const SORT_KEYS: Record<JobSort, SortKey[]> = {
   ],
 };
 
-type CursorValue = string | number;
-
 const INVALID_CURSOR = 'The cursor is not valid for this list; start again without it';
 
-function encodeCursor(sort: JobSort, values: CursorValue[]): string {
-  return Buffer.from(JSON.stringify({ s: sort, v: values })).toString('base64url');
+/** A job list's cursor: its sort, then the last row's values of that sort's keys. */
+function jobCursor(sort: JobSort, values: CursorValue[]): string {
+  return encodeCursor([sort, ...values]);
 }
 
-function decodeCursor(sort: JobSort, cursor: string): CursorValue[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw new ValidationError(INVALID_CURSOR);
-  }
-  const keys = SORT_KEYS[sort];
-  const candidate = parsed as { s?: unknown; v?: unknown };
-  if (!candidate || candidate.s !== sort || !Array.isArray(candidate.v) || candidate.v.length !== keys.length) {
-    throw new ValidationError(INVALID_CURSOR);
-  }
-  const values = candidate.v as unknown[];
-  keys.forEach((key, i) => {
-    const value = values[i];
-    const ok =
-      key.kind === 'number'
-        ? Number.isInteger(value)
-        : key.kind === 'time'
-          ? typeof value === 'string' && !Number.isNaN(Date.parse(value))
-          : typeof value === 'string' && (key.sql !== 'id' || isUuid(value));
-    if (!ok) throw new ValidationError(INVALID_CURSOR);
-  });
-  return values as CursorValue[];
+function decodeJobCursor(sort: JobSort, cursor: string): CursorValue[] {
+  const kinds = SORT_KEYS[sort].map((key): CursorKey => (key.sql === 'id' ? 'uuid' : key.kind === 'number' ? 'integer' : key.kind));
+  const values = decodeCursor(cursor, ['text', ...kinds]);
+  if (!values || values[0] !== sort) throw new ValidationError(INVALID_CURSOR);
+  return values.slice(1);
 }
 
 /** `(k1, k2, …) after (v1, v2, …)` for keys of mixed directions, as an OR chain. */
@@ -218,31 +199,19 @@ function afterCursor(keys: SortKey[], values: CursorValue[]): { sql: string; bin
   return { sql: `(${clauses.join(' OR ')})`, bindings };
 }
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** The stage filter of a list (stage, or the Canceled toggle), on `stage_order`. */
-function whereStage(builder: Knex.QueryBuilder, query: JobListQuery): Knex.QueryBuilder {
+function filtered(db: Knex.Transaction, instanceId: string, query: JobListQuery): Knex.QueryBuilder {
+  const builder = jobsOf(db, instanceId);
   if (query.stage) builder.where('stage_order', stageOrder(query.stage));
   else if (query.canceled === 'hide') builder.whereNot('stage_order', stageOrder(CANCELED_STAGE));
   else if (query.canceled === 'only') builder.where('stage_order', stageOrder(CANCELED_STAGE));
-  return builder;
-}
-
-/**
- * Lists and search read `jobs_of_instance` (migration 0010): the tenant rule without the
- * row-level-security barrier, so LIKE can use the trigram index and a page can stop early
- * on its order's btree.
- */
-function filtered(db: Knex.Transaction, instanceId: string, query: JobListQuery): Knex.QueryBuilder {
-  const builder = whereStage(db.withSchema('rm').from('jobs_of_instance').where('instance_id', instanceId), query);
   if (query.customerId) builder.where('customer_id', query.customerId);
   if (query.q) {
     const needle = query.q.toLowerCase();
     // '(555) 123-45' finds 5551234567: a phone-like search looks for its digits too.
     const digits = phoneSearchDigits(query.q);
     builder.where((w) => {
-      w.where('search', 'like', `%${escapeLike(needle)}%`);
-      if (digits && digits !== needle) w.orWhere('search', 'like', `%${escapeLike(digits)}%`);
+      w.where('search', 'like', likeContaining(needle));
+      if (digits && digits !== needle) w.orWhere('search', 'like', likeContaining(digits));
     });
   }
   return builder;
@@ -250,16 +219,10 @@ function filtered(db: Knex.Transaction, instanceId: string, query: JobListQuery)
 
 export async function listJobs(knex: Knex, instanceId: string, query: JobListQuery): Promise<JobPage> {
   const keys = SORT_KEYS[query.sort];
-  const after = query.cursor ? decodeCursor(query.sort, query.cursor) : null;
+  const after = query.cursor ? decodeJobCursor(query.sort, query.cursor) : null;
   return await withTenant(knex, instanceId, async (db) => {
-    // The total: without a search or a customer, from the counts the projection keeps;
-    // otherwise the matches are counted.
-    const count =
-      query.q || query.customerId
-        ? filtered(db, instanceId, query).count({ total: '*' })
-        : whereStage(db.withSchema('rm').from('job_counts').where('instance_id', instanceId), query).select(
-            db.raw('coalesce(sum(total), 0) AS total'),
-          );
+    const countRow = (await filtered(db, instanceId, query).count<{ count: string }>({ count: '*' }).first()) as
+      { count: string } | undefined;
     const page = filtered(db, instanceId, query).select('*');
     keys.forEach((key, i) => {
       page.select(db.raw(`${key.sql} AS ??`, [`sort_key_${i}`]));
@@ -269,22 +232,13 @@ export async function listJobs(knex: Knex, instanceId: string, query: JobListQue
       page.whereRaw(sql, bindings);
     }
     for (const key of keys) page.orderByRaw(`${key.sql} ${key.dir}`);
-    page.limit(query.limit + 1);
-    // One statement for both: the total, and the page beside it (a row of nulls when empty).
-    const countSql = count.toSQL();
-    const pageSql = page.toSQL();
-    const joined = await db.raw<{ rows: Array<JobRow & Record<string, unknown> & { page_total: string | number }> }>(
-      `SELECT c.total AS page_total, p.* FROM (${countSql.sql}) c LEFT JOIN LATERAL (${pageSql.sql}) p ON true`,
-      [...countSql.bindings, ...pageSql.bindings] as Knex.RawBinding[],
-    );
-    const total = Number(joined.rows[0]?.page_total ?? 0);
-    const rows = joined.rows.filter((row) => row.id !== null);
+    const rows = (await page.limit(query.limit + 1)) as Array<JobRow & Record<string, unknown>>;
     const more = rows.length > query.limit;
     const items = rows.slice(0, query.limit);
     const lastRow = items[items.length - 1];
     const nextCursor =
       more && lastRow
-        ? encodeCursor(
+        ? jobCursor(
             query.sort,
             keys.map((key, i) => {
               const value = lastRow[`sort_key_${i}`];
@@ -292,7 +246,7 @@ export async function listJobs(knex: Knex, instanceId: string, query: JobListQue
             }),
           )
         : null;
-    return { items: items.map((row) => masked(jobViewOfRow(row))), nextCursor, total };
+    return { items: items.map((row) => masked(jobViewOfRow(row))), nextCursor, total: Number(countRow?.count ?? 0) };
   });
 }
 

@@ -1,6 +1,1 @@
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids in paths are untrusted: anything that is not a UUID names nothing (and must not reach a uuid column). */
-export function isUuid(value: string | undefined): value is string {
-  return value !== undefined && UUID.test(value);
-}
+export { isUuid } from '@crm/projections/shared';

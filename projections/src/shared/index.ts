@@ -3,6 +3,8 @@
  * revisions (ETag / If-Match), phones and the timeline's entry shape. Browser-safe.
  */
 export * from './list-query.ts';
+export * from './cursor.ts';
+export * from './ids.ts';
 export * from './revisions.ts';
 export * from './phone.ts';
 export * from './timeline.ts';
