@@ -147,6 +147,7 @@ describe('users list and creation', () => {
       lastLoginAt: null,
       permissions: { canRead: true, canWrite: true, canDelete: false, canManageUsers: false },
       revision: 0,
+      signInLockedUntil: null,
     });
     expect(res.headers.get('etag')).toBe('"0"');
     const list = await owner.get('/api/admin/users');
