@@ -2,7 +2,7 @@ import { customerChangesForTimeline, customerLabel } from '../customers/timeline
 import type { StoredDomainEvent } from '../events.ts';
 import { PERMISSION_KEYS, type Permissions } from '../identity/permissions.ts';
 import { describeJobEvent } from '../pipeline/timeline.ts';
-import type { Projection } from '../runtime/projection.ts';
+import { chunked, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { maskPhoneChange, type ActivityDescription, type FieldChange } from '../shared/timeline.ts';
 
 /**
@@ -160,31 +160,40 @@ function assertNever(value: never): never {
 }
 
 /** activity: the instance timeline, one row per event an instance's people would want to read about. */
+/** The activity row of an event; null when it is not part of an instance's timeline. */
+function activityRow(event: StoredDomainEvent) {
+  const instanceId = event.metadata.instanceId;
+  if (!instanceId) return null;
+  const description = describeEvent(event);
+  if (!description) return null;
+  return {
+    event_id: event.id,
+    instance_id: instanceId,
+    position_commit: event.position.commit.toString(),
+    position_prepare: event.position.prepare.toString(),
+    stream_id: event.streamId,
+    event_type: event.type,
+    entity_type: description.entityType,
+    entity_id: description.entityId,
+    actor_kind: event.metadata.actor.kind,
+    actor_id: event.metadata.actor.id,
+    actor_name: event.metadata.actor.displayName,
+    summary: description.summary,
+    changes: JSON.stringify(description.changes),
+    occurred_at: event.metadata.occurredAt,
+  };
+}
+
+/** One row per timeline event (a replayed one stays as it is), in multi-row statements. */
+async function insertActivity(events: StoredDomainEvent[], { table }: ProjectionContext): Promise<void> {
+  const rows = events.map(activityRow).filter((row) => row !== null);
+  for (const chunk of chunked(rows, 500)) await table('activity').insert(chunk).onConflict('event_id').ignore();
+}
+
 export const auditProjection: Projection = {
   name: 'audit',
-  async apply(event, { table }) {
-    const instanceId = event.metadata.instanceId;
-    if (!instanceId) return;
-    const description = describeEvent(event);
-    if (!description) return;
-    await table('activity')
-      .insert({
-        event_id: event.id,
-        instance_id: instanceId,
-        position_commit: event.position.commit.toString(),
-        position_prepare: event.position.prepare.toString(),
-        stream_id: event.streamId,
-        event_type: event.type,
-        entity_type: description.entityType,
-        entity_id: description.entityId,
-        actor_kind: event.metadata.actor.kind,
-        actor_id: event.metadata.actor.id,
-        actor_name: event.metadata.actor.displayName,
-        summary: description.summary,
-        changes: JSON.stringify(description.changes),
-        occurred_at: event.metadata.occurredAt,
-      })
-      .onConflict('event_id')
-      .ignore();
+  async apply(event, ctx) {
+    await insertActivity([event], ctx);
   },
+  applyBatch: insertActivity,
 };

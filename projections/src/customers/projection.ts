@@ -1,4 +1,5 @@
-import type { Projection, ProjectionContext } from '../runtime/projection.ts';
+import type { StoredDomainEvent } from '../events.ts';
+import { chunked, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { CUSTOMER_FIELDS, type CustomerField } from './fields.ts';
 
 /** Read-model columns of the customer fields (the search text is a generated column). */
@@ -14,7 +15,7 @@ export const CUSTOMER_COLUMNS: Record<CustomerField, string> = {
 };
 
 /** rm.customer_counts: live customers per instance, moved only by a row actually inserted or deleted (so replays cannot skew it). */
-async function countCustomers(ctx: ProjectionContext, instanceId: string, delta: 1 | -1): Promise<void> {
+async function countCustomers(ctx: ProjectionContext, instanceId: string, delta: number): Promise<void> {
   await ctx.trx.raw(
     `INSERT INTO ??.customer_counts AS c (instance_id, total) VALUES (?, ?)
        ON CONFLICT (instance_id) DO UPDATE SET total = c.total + excluded.total`,
@@ -29,33 +30,44 @@ async function countCustomers(ctx: ProjectionContext, instanceId: string, delta:
  * backwards; a deleted customer leaves the table (its stream keeps the history and
  * answers time travel).
  */
+type CustomerCreatedEvent = Extract<StoredDomainEvent, { type: 'CustomerCreated' }>;
+
+/** Inserts new customers (a replayed one stays as it is) and counts the rows actually inserted, per instance. */
+async function createCustomers(events: CustomerCreatedEvent[], ctx: ProjectionContext): Promise<void> {
+  const added = new Map<string, number>();
+  for (const chunk of chunked(events, 500)) {
+    const rows = chunk.map((event) => {
+      const d = event.data;
+      const columns: Record<string, string> = {};
+      for (const field of CUSTOMER_FIELDS) columns[CUSTOMER_COLUMNS[field]] = d[field];
+      return {
+        id: d.customerId,
+        instance_id: d.instanceId,
+        number: d.number,
+        ...columns,
+        created_at: event.recordedAt,
+        created_by: event.metadata.actor.displayName,
+        last_modified_at: event.recordedAt,
+        last_modified_by: event.metadata.actor.displayName,
+        revision: event.revision,
+      };
+    });
+    const inserted = (await ctx.table('customers').insert(rows).onConflict('id').ignore().returning('instance_id')) as Array<{
+      instance_id: string;
+    }>;
+    for (const row of inserted) added.set(row.instance_id, (added.get(row.instance_id) ?? 0) + 1);
+  }
+  for (const [instanceId, count] of added) await countCustomers(ctx, instanceId, count);
+}
+
 export const customersProjection: Projection = {
   name: 'customers',
   async apply(event, ctx) {
     const { table } = ctx;
     switch (event.type) {
-      case 'CustomerCreated': {
-        const d = event.data;
-        const columns: Record<string, string> = {};
-        for (const field of CUSTOMER_FIELDS) columns[CUSTOMER_COLUMNS[field]] = d[field];
-        const inserted = await table('customers')
-          .insert({
-            id: d.customerId,
-            instance_id: d.instanceId,
-            number: d.number,
-            ...columns,
-            created_at: event.recordedAt,
-            created_by: event.metadata.actor.displayName,
-            last_modified_at: event.recordedAt,
-            last_modified_by: event.metadata.actor.displayName,
-            revision: event.revision,
-          })
-          .onConflict('id')
-          .ignore()
-          .returning('id');
-        if (inserted.length > 0) await countCustomers(ctx, d.instanceId, +1);
+      case 'CustomerCreated':
+        await createCustomers([event], ctx);
         return;
-      }
       case 'CustomerUpdated': {
         const columns: Record<string, string> = {};
         for (const change of event.data.changes) columns[CUSTOMER_COLUMNS[change.field]] = change.newValue;
@@ -80,5 +92,19 @@ export const customersProjection: Projection = {
       default:
         return;
     }
+  },
+  /** Runs of creations (what imports and seeding make) in multi-row statements; the rest event by event, in order. */
+  async applyBatch(events, ctx) {
+    let run: CustomerCreatedEvent[] = [];
+    for (const event of events) {
+      if (event.type === 'CustomerCreated') {
+        run.push(event);
+        continue;
+      }
+      if (run.length > 0) await createCustomers(run, ctx);
+      run = [];
+      await customersProjection.apply(event, ctx);
+    }
+    if (run.length > 0) await createCustomers(run, ctx);
   },
 };
