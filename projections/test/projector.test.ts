@@ -6,6 +6,7 @@ import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
 import {
   comparePositions,
   positionToString,
+  START,
   type AppendResult,
   type EventMetadata,
   type EventStore,
@@ -93,6 +94,24 @@ async function createUser(instanceId: string, username: string) {
 }
 
 const rm = (table: string) => knex.withSchema(READ_MODEL_SCHEMA).from(table);
+
+/**
+ * Reads the log until `count` events that `match` are visible: readers see only events
+ * below the oldest transaction still running in the cluster, and other test files run
+ * transactions of their own at the same time.
+ */
+async function visibleEvents(
+  match: (event: RecordedEvent) => boolean,
+  count: number,
+  from: GlobalPosition = START,
+): Promise<RecordedEvent[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const events = (await store.readAll(from, 100_000)).filter(match);
+    if (events.length >= count || Date.now() > deadline) return events;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 describe('projector', () => {
   test('catches up, keeps a checkpoint, and answers wait-for-position', async () => {
@@ -182,7 +201,7 @@ describe('failures: retried, or parked when the event is the cause', () => {
     const { instanceId } = await createInstance('halfway');
     await createUser(instanceId, 'first');
     await createUser(instanceId, 'second');
-    const events = (await store.readAll({ commit: -1n, prepare: -1n }, 100_000)).filter((e) => e.metadata.instanceId === instanceId);
+    const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 3);
     expect(events.map((e) => e.type)).toEqual(['CrmInstanceCreated', 'UserCreated', 'UserCreated']);
     const failing: Projection = {
       name: 'fails-on-the-last',
@@ -203,9 +222,7 @@ describe('failures: retried, or parked when the event is the cause', () => {
     const { instanceId } = await createInstance('retried');
     const users: AppendResult[] = [];
     for (let i = 0; i < 4; i++) users.push(await createUser(instanceId, `retry${i}`));
-    const instanceEvents = (await store.readAll({ commit: -1n, prepare: -1n }, 100_000)).filter(
-      (e) => e.metadata.instanceId === instanceId,
-    );
+    const instanceEvents = await visibleEvents((e) => e.metadata.instanceId === instanceId, 5);
     const poisoned = instanceEvents[2]!;
     let failing = true;
     const flaky: Projection = {
@@ -264,10 +281,10 @@ describe('failures: retried, or parked when the event is the cause', () => {
     await store.append(badStream, [bad], { expectedRevision: 'no_stream' });
     // And one a handler cannot apply, whatever it is retried with.
     const unlucky = await createUser(instanceId, 'unlucky');
-    const [unluckyEvent] = (await store.readAll(
-      { commit: unlucky.position.commit, prepare: unlucky.position.prepare - 1n },
-      1,
-    )) as RecordedEvent[];
+    const [unluckyEvent] = await visibleEvents((e) => comparePositions(e.position, unlucky.position) === 0, 1, {
+      commit: unlucky.position.commit,
+      prepare: unlucky.position.prepare - 1n,
+    });
     const after = await createUser(instanceId, 'after');
     const refuses: Projection = {
       name: 'refuses-one',
