@@ -111,6 +111,7 @@ describe('instance users API helpers', () => {
       createdAt: '2024-01-01T00:00:00.000Z',
       lastLoginAt: null,
       permissions,
+      signInLockedUntil: null,
     });
   });
 });
