@@ -6,7 +6,7 @@ import { migrate, READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
 import type { EventStore } from '@crm/projections/eventstore/port';
 import { projections } from '@crm/projections/read-models';
 import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
-import { Projector } from '@crm/projections/runtime/projector';
+import { Projector, type ProjectorOptions } from '@crm/projections/runtime/projector';
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createApp } from './http/app.ts';
@@ -68,8 +68,10 @@ export async function openStorage(config: Config, logger: Logger): Promise<Stora
   };
 }
 
-export function createProjector(storage: Storage, logger: Logger): Projector {
+/** `onApplied`: told each committed checkpoint (the in-process watcher, see startRuntime). */
+export function createProjector(storage: Storage, logger: Logger, onApplied?: ProjectorOptions['onApplied']): Projector {
   return new Projector({
+    onApplied,
     store: storage.store,
     knex: storage.knex,
     connectionString: storage.databaseUrl,
@@ -80,9 +82,15 @@ export function createProjector(storage: Storage, logger: Logger): Projector {
 }
 
 /** The reactors: checkpointed subscribers that send commands, each elected like the projector. */
-export function createReactors(storage: Storage, logger: Logger, now: () => Date = () => new Date()): Projector[] {
+export function createReactors(
+  storage: Storage,
+  logger: Logger,
+  now: () => Date = () => new Date(),
+  onApplied?: ProjectorOptions['onApplied'],
+): Projector[] {
   return [
     new Projector({
+      onApplied,
       store: storage.store,
       knex: storage.knex,
       connectionString: storage.databaseUrl,
@@ -104,9 +112,11 @@ export async function startRuntime(
   const storage = await openStorage(config, logger);
   const watcher = new CheckpointWatcher(storage.knex, storage.databaseUrl);
   await watcher.start();
-  const projector = config.RUN_PROJECTOR ? createProjector(storage, logger) : null;
+  // Checkpoints committed in this process reach its waiters at once, without the NOTIFY's trip.
+  const advance: ProjectorOptions['onApplied'] = (name, position) => watcher.advance(name, position);
+  const projector = config.RUN_PROJECTOR ? createProjector(storage, logger, advance) : null;
   projector?.start();
-  const reactors = config.RUN_PROJECTOR ? createReactors(storage, logger, options.now) : [];
+  const reactors = config.RUN_PROJECTOR ? createReactors(storage, logger, options.now, advance) : [];
   for (const reactor of reactors) reactor.start();
 
   const deps: AppDeps = {

@@ -12,6 +12,28 @@ export async function readCheckpoint(db: Knex | Knex.Transaction, name: string, 
   return row ? { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) } : null;
 }
 
+/**
+ * The first statement of a projector batch: takes the checkpoint row (serialising writers of
+ * one read-model set) and lets the batch commit without waiting for its WAL flush
+ * (synchronous_commit off, this transaction only). That is safe for a read model: the rows
+ * and the checkpoint commit together, so a crash can only lose whole batches from the end,
+ * which the projector applies again from the checkpoint; the events themselves are durable.
+ * One round trip: two statements in one simple query (a checkpoint name is a literal there,
+ * so only names of word characters, ':', '.' and '-' take this path).
+ */
+export async function lockCheckpointForBatch(trx: Knex.Transaction, name: string): Promise<GlobalPosition | null> {
+  if (!/^[\w:.-]+$/.test(name)) {
+    await trx.raw('SET LOCAL synchronous_commit TO off');
+    return await readCheckpoint(trx, name, true);
+  }
+  const result = (await trx.raw(
+    `SET LOCAL synchronous_commit TO off;
+     SELECT position_commit, position_prepare FROM projection_checkpoints WHERE name = '${name}' FOR UPDATE`,
+  )) as Array<{ rows: Array<{ position_commit: string; position_prepare: string }> }>;
+  const row = result[result.length - 1]?.rows[0];
+  return row ? { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) } : null;
+}
+
 export async function ensureCheckpoint(db: Knex | Knex.Transaction, name: string): Promise<void> {
   await db('projection_checkpoints')
     .insert({ name, position_commit: START.commit.toString(), position_prepare: START.prepare.toString() })

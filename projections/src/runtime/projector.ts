@@ -3,7 +3,7 @@ import pg from 'pg';
 import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
 import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import { createProjectionContext, type Projection } from './projection.ts';
-import { ensureCheckpoint, MAIN_CHECKPOINT, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
+import { ensureCheckpoint, lockCheckpointForBatch, MAIN_CHECKPOINT, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { describeError, recordParkedEvent } from './parked.ts';
 
 export interface ProjectorLogger {
@@ -67,7 +67,7 @@ export async function applyBatch(knex: Knex, options: ApplyOptions, events: Reco
   return await knex.transaction(async (trx) => {
     // Taking the checkpoint row first serialises us with any other writer of this set
     // (a rebuild's swap, a second projector that lost its lock).
-    const checkpoint = (await readCheckpoint(trx, options.checkpointName, true)) ?? START;
+    const checkpoint = (await lockCheckpointForBatch(trx, options.checkpointName)) ?? START;
     const ctx = createProjectionContext(trx, options.schema);
     // Each projection gets the batch's events it takes, in global order: set-based when it
     // can (applyBatch), event by event otherwise. Projections keep to their own tables, so
@@ -133,6 +133,8 @@ export interface ProjectorOptions {
   /** How often a standby projector retries the leader lock. */
   standbyRetryMs?: number;
   retry?: Partial<RetryPolicy>;
+  /** Told each checkpoint this projector has committed (a watcher in the same process need not wait for the NOTIFY). */
+  onApplied?: (checkpointName: string, position: GlobalPosition) => void;
 }
 
 /**
@@ -281,7 +283,10 @@ export class Projector {
   private async apply(events: RecordedEvent[]): Promise<void> {
     const { knex, schema, projections } = this.options;
     const last = await applyBatch(knex, { schema, checkpointName: this.checkpointName, projections }, events);
-    if (last) this.lastApplied = last;
+    if (last) {
+      this.lastApplied = last;
+      this.options.onApplied?.(this.checkpointName, last);
+    }
     this.eventsApplied += events.length;
   }
 
@@ -340,6 +345,7 @@ export class Projector {
           if (await parkEvent(this.options.knex, this.checkpointName, event, error)) {
             this.eventsParked++;
             this.lastApplied = event.position;
+            this.options.onApplied?.(this.checkpointName, event.position);
             this.log.error(
               {
                 err: error,
