@@ -38,6 +38,12 @@ const SUBSCRIPTION_BATCH = 500;
 const LISTEN_RETRY_MS = 5_000;
 /** First pause before looking again while committed events wait behind an older transaction. */
 const HELD_BACK_MIN_MS = 2;
+/**
+ * Under load (a wake-up for every commit) a subscription reads at most this often, and this
+ * process sends at most one NOTIFY this often: reads gather what committed meanwhile into
+ * one page, and the projector behind it gets batches, not a read and a transaction per event.
+ */
+const MIN_READ_INTERVAL_MS = 4;
 
 const VISIBLE = 'tx_id < pg_snapshot_xmin(pg_current_snapshot())';
 // The text aliases must differ from the column names: ORDER BY tx_id would otherwise sort
@@ -68,9 +74,10 @@ interface StoredIdRow {
 interface AppendedRow extends StoredIdRow {
   /** The ids were stored already: the rows are the stored ones (the adapter checks it is a replay). */
   replay: boolean;
+  recorded_at: Date;
 }
 
-const APPEND_SQL = 'select event_id, stream_id, revision, tx_text, seq_text, replay from append_events($1, $2, $3::jsonb)';
+const APPEND_SQL = 'select event_id, stream_id, revision, tx_text, seq_text, replay, recorded_at from append_events($1, $2, $3::jsonb)';
 /** SQLSTATE raised by append_events on a wrong expected revision (DETAIL: the actual revision, -1 for none). */
 const WRONG_EXPECTED_VERSION = 'CR409';
 
@@ -128,7 +135,10 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       try {
         do {
           notifyAgain = false;
+          const started = performance.now();
           await pool.query(`select pg_notify('${CHANNEL}', '')`);
+          const since = performance.now() - started;
+          if (notifyAgain && since < MIN_READ_INTERVAL_MS) await pause(MIN_READ_INTERVAL_MS - since, closing.signal);
         } while (notifyAgain && !closing.signal.aborted);
       } catch {
         // The others fall back to polling; this process's subscriptions were woken directly.
@@ -150,7 +160,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     let rows: AppendedRow[];
     try {
       // One statement: lock, idempotency, revision check, insert and stream update (0004_append_function).
-      rows = (await pool.query<AppendedRow>({ name: 'append_events', text: APPEND_SQL, values: [streamId, expected, payload] })).rows;
+      rows = (await pool.query<AppendedRow>({ name: 'append_events_2', text: APPEND_SQL, values: [streamId, expected, payload] })).rows;
     } catch (error) {
       const pgError = error as { code?: string; detail?: string };
       if (pgError.code === WRONG_EXPECTED_VERSION) {
@@ -167,6 +177,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       nextRevision: last.revision,
       position: rowPosition(last),
       positions: rows.map(rowPosition),
+      recordedAt: rows.map((row) => row.recorded_at),
     };
   }
 
@@ -253,7 +264,12 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     let heldBackPause = 0;
     try {
       await wakeup.listen();
+      let lastRead = 0;
       while (!stop.aborted) {
+        const since = performance.now() - lastRead;
+        if (since < MIN_READ_INTERVAL_MS) await pause(MIN_READ_INTERVAL_MS - since, stop);
+        if (stop.aborted) return;
+        lastRead = performance.now();
         wakeup.arm();
         let page: { events: RecordedEvent[]; heldBack: boolean };
         try {
@@ -382,4 +398,18 @@ class Wakeup {
     if (this.client === client) this.client = undefined;
     await client.end().catch(() => {});
   }
+}
+
+/** Waits `ms` (or until the signal aborts); a notification does not cut it short. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
