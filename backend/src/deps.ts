@@ -15,10 +15,14 @@ export interface AppDeps {
   now(): Date;
 }
 
-/** Read-your-writes: wait (bounded) until the projector has applied what was appended (or a position). */
-export async function settle(deps: AppDeps, appended: Pick<AppendResult, 'position'> | null | undefined): Promise<void> {
-  if (!appended) return;
+/**
+ * Read-your-writes: wait (bounded) until the projector has applied what was appended (or a
+ * position). False when it did not catch up within the wait.
+ */
+export async function settle(deps: AppDeps, appended: Pick<AppendResult, 'position'> | null | undefined): Promise<boolean> {
+  if (!appended) return true;
   const reached = await deps.watcher.waitFor(appended.position, 2000);
   if (!reached)
     deps.logger.warn({ position: `${appended.position.commit}/${appended.position.prepare}` }, 'projection did not catch up within 2 s');
+  return reached;
 }

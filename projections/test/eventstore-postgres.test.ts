@@ -5,6 +5,7 @@ import pg from 'pg';
 import { describe, expect, test } from 'vitest';
 import { down, up } from '../src/db/migrations/0001_event_store.ts';
 import * as appendFunction from '../src/db/migrations/0004_append_function.ts';
+import * as appendRecordedAt from '../src/db/migrations/0005_append_recorded_at.ts';
 import {
   START,
   comparePositions,
@@ -23,6 +24,7 @@ async function migratedDatabase(): Promise<TestDatabase> {
   try {
     await up(knex);
     await appendFunction.up(knex);
+    await appendRecordedAt.up(knex);
   } finally {
     await knex.destroy();
   }

@@ -1,16 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { CUSTOMER_MESSAGES } from '@crm/projections/customers';
+import type { StoredDomainEvent } from '@crm/projections/events';
 import { JOB_MESSAGES, type JobFields, type JobView, type Stage } from '@crm/projections/pipeline';
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from '@crm/projections/eventstore/port';
 import { createCustomer, customerStream } from '../customers/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
-import { executeCommand, loadAggregate, toNewEvents, type CommandResult, type InstanceContext } from '../shared/commands.ts';
+import {
+  executeCommand,
+  loadAggregate,
+  toNewEvents,
+  type CommandResult,
+  type InstanceContext,
+  type LoadedStream,
+} from '../shared/commands.ts';
 import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
 import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocator.ts';
 import { release, reservationHolder, reserve } from '../shared/reservations.ts';
 import { jobDecider, jobNumberStream, jobStream, type JobCommand, type JobEvent, type JobState } from './job-decider.ts';
-import { findJob, highestJobNumber, jobAsOf, type JobTarget } from './job-queries.ts';
+import { findJob, highestJobNumber, jobAsOf, jobViewFromEvents, type JobTarget } from './job-queries.ts';
 
 // ---- job numbers -------------------------------------------------------------------------
 
@@ -106,6 +114,7 @@ async function runJobCommand(
   command: JobCommand,
   ctx: InstanceContext,
   expectedRevision?: number,
+  loaded?: LoadedStream<JobState>,
 ): Promise<CommandResult<JobState, JobEvent>> {
   try {
     return await executeCommand({
@@ -115,6 +124,7 @@ async function runJobCommand(
       command,
       ctx,
       expectedRevision,
+      loaded,
     });
   } catch (error) {
     // With If-Match, any concurrent change is the caller's to resolve (no retry ran).
@@ -154,6 +164,7 @@ export async function createJob(deps: AppDeps, input: JobFields, ctx: InstanceCo
       ctx,
       newStream: true,
     });
+    if (result.stream) createdStreams.set(result.appended!, result.stream);
     return { jobId, appended: result.appended! };
   } catch (error) {
     await releaseJobNumber(deps.store, instanceId, jobNumber, jobId, ctx);
@@ -187,7 +198,15 @@ export async function updateJob(
   if (newNumber) await reserveJobNumber(deps.store, target.instanceId, newNumber, target.jobId, ctx);
   let result: CommandResult<JobState, JobEvent>;
   try {
-    result = await runJobCommand(deps, target, { type: 'UpdateJob', instanceId: target.instanceId, changes }, ctx, expectedRevision);
+    // Decided on the stream just read (a concurrent change makes the append fail and the retry read again).
+    result = await runJobCommand(
+      deps,
+      target,
+      { type: 'UpdateJob', instanceId: target.instanceId, changes },
+      ctx,
+      expectedRevision,
+      loaded,
+    );
   } catch (error) {
     if (newNumber) await releaseJobNumber(deps.store, target.instanceId, newNumber, target.jobId, ctx);
     throw error;
@@ -264,17 +283,29 @@ export async function deleteJobOfDeletedCustomer(
   }
 }
 
+/** A new job's stream as its creation recorded it, for its answer (keyed by that append). */
+const createdStreams = new WeakMap<AppendResult, StoredDomainEvent[]>();
+
 /**
- * Read-your-writes: the job as the read model has it once the command's events are
- * projected. Should the projector lag beyond the wait, the answer is folded from the
- * events instead, so it is never older than the command.
+ * Read-your-writes: waits until the command's events are projected (so a list read after
+ * the answer shows them), and answers with the job as the read model has it then. When the
+ * command knows the whole stream with its recorded times (the PostgreSQL store says when
+ * it recorded an append), the job is folded from it, the very row the projection wrote,
+ * without reading it back; otherwise (and when the projector lags beyond the wait) it is
+ * read, or folded from the events, so it is never older than the command.
  */
 export async function projectedJob(
   deps: AppDeps,
   target: JobTarget,
-  result: { appended: AppendResult | null; revision: number | null },
+  result: { appended: AppendResult | null; revision: number | null; stream?: StoredDomainEvent[] | null },
 ): Promise<JobView> {
-  await settle(deps, result.appended);
+  const stream = result.stream ?? (result.appended ? createdStreams.get(result.appended) : undefined);
+  const reached = await settle(deps, result.appended);
+  if (stream && reached) {
+    const folded = jobViewFromEvents(stream, target.instanceId);
+    if (!folded) throw new NotFoundError(JOB_MESSAGES.notFound);
+    return folded;
+  }
   const row = await findJob(deps.knex, target);
   if (row && (result.revision === null || row.revision >= result.revision)) return row;
   const folded = await jobAsOf(deps.store, target, null);

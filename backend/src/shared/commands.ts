@@ -90,6 +90,12 @@ export interface CommandResult<State, Event extends DomainEvent> {
   /** Null when the decision produced no events. */
   appended: AppendResult | null;
   revision: number | null;
+  /**
+   * The whole stream after the command, as the event store has it (recorded times
+   * included), when the store said when it recorded the new events: a record can be folded
+   * from it without reading it back.
+   */
+  stream: StoredDomainEvent[] | null;
 }
 
 /**
@@ -107,20 +113,24 @@ export async function executeCommand<State, Command, Event extends DomainEvent>(
   attempts?: number;
   /** The stream is new (a fresh random id): decide on the initial state without reading it; should it exist after all, the append fails and the retry reads it. */
   newStream?: boolean;
+  /** The stream as the caller has just read it: the first attempt decides on it (a retry reads again). */
+  loaded?: LoadedStream<State>;
 }): Promise<CommandResult<State, Event>> {
   const attempts = options.expectedRevision === undefined ? (options.attempts ?? 3) : 1;
   for (let attempt = 1; ; attempt++) {
     const loaded: LoadedStream<State> =
-      options.newStream && attempt === 1 && options.expectedRevision === undefined
-        ? { state: options.decider.initialState, revision: null, events: [] }
-        : await loadAggregate(options.store, options.streamId, options.decider);
+      attempt === 1 && options.loaded
+        ? options.loaded
+        : options.newStream && attempt === 1 && options.expectedRevision === undefined
+          ? { state: options.decider.initialState, revision: null, events: [] }
+          : await loadAggregate(options.store, options.streamId, options.decider);
     if (options.expectedRevision !== undefined && loaded.revision !== options.expectedRevision) {
       throw new ConflictError('This record was changed by someone else. Reload it and try again.', {
         currentRevision: loaded.revision,
       });
     }
     const events = options.decider.decide(options.command, loaded.state);
-    if (events.length === 0) return { state: loaded.state, events: [], appended: null, revision: loaded.revision };
+    if (events.length === 0) return { state: loaded.state, events: [], appended: null, revision: loaded.revision, stream: loaded.events };
     const expectedRevision: ExpectedRevision = loaded.revision === null ? 'no_stream' : loaded.revision;
     try {
       const newEvents = toNewEvents(events, options.ctx);
@@ -135,7 +145,12 @@ export async function executeCommand<State, Command, Event extends DomainEvent>(
         position: appended.positions[i]!,
         metadata: newEvents[i]!.metadata,
       }));
-      return { state, events: recorded, appended, revision: appended.nextRevision };
+      const recordedAt = appended.recordedAt;
+      const stream =
+        recordedAt && recordedAt.length === recorded.length
+          ? [...loaded.events, ...recorded.map((event, i) => ({ ...event, recordedAt: recordedAt[i]! }) as unknown as StoredDomainEvent)]
+          : null;
+      return { state, events: recorded, appended, revision: appended.nextRevision, stream };
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
       if (attempt >= attempts) {

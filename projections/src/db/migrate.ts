@@ -3,6 +3,7 @@ import * as eventStore from './migrations/0001_event_store.ts';
 import * as runtime from './migrations/0002_runtime.ts';
 import * as reactors from './migrations/0003_reactors.ts';
 import * as appendFunction from './migrations/0004_append_function.ts';
+import * as appendRecordedAt from './migrations/0005_append_recorded_at.ts';
 import { auditMigrations } from '../audit/migrations.ts';
 import { customersMigrations } from '../customers/migrations.ts';
 import { identityMigrations } from '../identity/migrations.ts';
@@ -46,6 +47,7 @@ export async function migrate(knex: Knex): Promise<{ readModelsChanged: boolean 
       '0002_runtime': runtime,
       '0003_reactors': reactors,
       '0004_append_function': appendFunction,
+      '0005_append_recorded_at': appendRecordedAt,
     }),
   });
   const [, applied] = await migrateReadModels(knex, READ_MODEL_SCHEMA);

@@ -69,6 +69,8 @@ export interface AppendResult {
   position: GlobalPosition;
   /** Global position of each appended event, in the order given (the last is `position`). */
   positions: GlobalPosition[];
+  /** When the store recorded each appended event, in the order given, where the adapter knows it. */
+  recordedAt?: Date[];
 }
 
 export interface ReadStreamOptions {
