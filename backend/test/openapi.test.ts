@@ -38,3 +38,37 @@ test('the docs page loads Swagger UI and its files', async () => {
   expect((await client.get('/api/docs/assets/..%2Fpackage.json')).status).toBe(404);
   expect((await client.get('/api/docs/init.js')).text).toContain('/api/openapi.json');
 });
+
+test('every route the router knows carries its doc (summary and slice tag), and the document describes it with them', async () => {
+  const res = await new ApiClient(server.url).get('/api/openapi.json');
+  const TAGS = ['platform', 'identity', 'customers', 'pipeline', 'audit', 'docs'];
+  const undocumented = server.runtime.router.routes
+    .filter((route) => !route.doc?.summary || !TAGS.includes(route.doc.tag))
+    .map((route) => `${route.method} ${route.path}`);
+  expect(undocumented).toEqual([]);
+  for (const route of server.runtime.router.routes) {
+    const operation = res.body.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
+    expect(operation, `${route.method} ${route.path}`).toBeDefined();
+    expect(operation.summary).toBe(route.doc!.summary);
+    expect(operation.tags).toEqual([route.doc!.tag]);
+    // What it parses and answers with is in the document: a body, a query's parameters, a JSON answer's schema.
+    if (route.doc!.body)
+      expect(operation.requestBody?.content['application/json'].schema, `${route.method} ${route.path} body`).toBeTruthy();
+    if (route.doc!.query)
+      expect(
+        operation.parameters.some((p: { in: string }) => p.in === 'query'),
+        `${route.method} ${route.path} query`,
+      ).toBe(true);
+    if (route.doc!.response) {
+      const success = operation.responses[String(route.doc!.status ?? (route.method === 'POST' ? 201 : 200))];
+      expect(Object.keys(success.content['application/json'].schema), `${route.method} ${route.path} response`).not.toEqual([]);
+    }
+  }
+});
+
+test('a route that answers JSON names the schema it answers with', () => {
+  const bare = server.runtime.router.routes
+    .filter((route) => !route.doc?.response && !route.doc?.produces && route.doc?.status !== 204)
+    .map((route) => `${route.method} ${route.path}`);
+  expect(bare).toEqual([]);
+});

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { auditQueryParams, EMPTY_AUDIT_FILTERS, isBackwardsRange } from '../src/features/audit/utils/audit-filters.ts';
-import { auditFieldLabel, formatAuditValue } from '../src/features/audit/utils/audit-format.ts';
+import { formatChangeValue as formatAuditValue } from '@crm/projections/contract';
+import { auditFieldLabel } from '../src/features/audit/utils/audit-format.ts';
 
 describe('audit filters → query string', () => {
   test('nothing chosen sends nothing', () => {
@@ -40,7 +41,8 @@ describe('audit values', () => {
     expect(formatAuditValue('isLocked', true)).toBe('Yes');
     expect(formatAuditValue('phone', '5551234567')).toBe('555-123-4567');
     expect(formatAuditValue('phone', '•••-•••-0100')).toBe('•••-•••-0100');
-    expect(formatAuditValue('duration', 90)).toBe('90 min');
+    // One duration formatter: the audit log reads a duration as the job's history does.
+    expect(formatAuditValue('duration', 90)).toBe('1 h 30 min');
     expect(formatAuditValue('quote', '2500')).toBe('$2,500');
     expect(formatAuditValue('name', null)).toBe('(empty)');
     expect(formatAuditValue('name', 'Dana')).toBe('Dana');

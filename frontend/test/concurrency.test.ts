@@ -1,8 +1,6 @@
-import type { CustomerView } from '@crm/projections/customers';
-import type { UserView } from '@crm/projections/identity';
+import { customerViewSchema, userViewSchema, type CustomerView, type UserView } from '@crm/projections/contract';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { conflictingCustomer, updateCustomer } from '../src/features/customers/api/update-customer.ts';
-import { customerViewSchema } from '../src/features/customers/types/customer-schema.ts';
 import { conflictingJob } from '../src/features/pipeline/api/update-job.ts';
 import { changeUserPermissions } from '../src/features/identity/api/change-user-permissions.ts';
 import { changeUserRole } from '../src/features/identity/api/change-user-role.ts';
@@ -11,7 +9,6 @@ import { resetUserPin } from '../src/features/identity/api/reset-user-pin.ts';
 import { setUserLocked } from '../src/features/identity/api/set-user-locked.ts';
 import { conflictingUser } from '../src/features/identity/api/update-user-list.ts';
 import { ApiError, apiErrorFromResponse } from '../src/lib/api-error.ts';
-import { userViewSchema } from '../src/lib/api-schemas/user.ts';
 import { conflictCurrent, ifMatch } from '../src/lib/concurrency.ts';
 
 const STALE = 'This user was changed by someone else. Reload it and try again.';

@@ -1,32 +1,23 @@
-import type { CrmInstanceView } from '@crm/projections/platform';
+import { crmInstanceListSchema, type CrmInstanceView } from '@crm/projections/contract';
 import { describe, expect, test } from 'vitest';
-import { crmInstanceListSchema } from '../src/features/platform/types/crm-instance-schema.ts';
 import { selectableInstances } from '../src/features/platform/utils/selectable-instances.ts';
 
-describe('crmInstanceListSchema', () => {
-  test('reads features given as a JSON string, and missing fields take defaults', () => {
-    const [instance] = crmInstanceListSchema.parse([
-      { id: 7, name: 'Acme Auto', displayName: null, description: null, features: '{"calendar":true,"admin":false}' },
-    ]);
-    expect(instance).toEqual({
-      id: '7',
-      name: 'Acme Auto',
-      subdomain: 'acmeauto',
-      displayName: 'Acme Auto',
-      description: '',
-      features: { pipeline: true, customers: true, calendar: true, admin: false },
-      isActive: true,
-      createdAt: '',
-    });
-  });
-
-  test('keeps features given as an object', () => {
+describe('crmInstanceListSchema (the contract the server answers with)', () => {
+  test('an instance as the server sends it parses as it is', () => {
     const features = { pipeline: false, customers: true, calendar: false, admin: true };
     const [instance] = crmInstanceListSchema.parse([
       { id: 'a', name: 'A', subdomain: 'a', displayName: 'A', description: 'd', features, isActive: false, createdAt: 'x' },
     ]);
     expect(instance?.features).toEqual(features);
     expect(instance?.isActive).toBe(false);
+  });
+
+  test('the specs’ older shapes (features as a JSON string, missing fields) are no answer of this server: refused', () => {
+    expect(
+      crmInstanceListSchema.safeParse([
+        { id: 7, name: 'Acme Auto', displayName: null, description: null, features: '{"calendar":true,"admin":false}' },
+      ]).success,
+    ).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { CustomerHistoryEntry, CustomerView } from '@crm/projections/customers';
+import { customerHistorySchema, customerPageSchema, type CustomerHistoryEntry, type CustomerView } from '@crm/projections/contract';
 import { describe, expect, test } from 'vitest';
 import {
   customerChanges,
@@ -10,7 +10,6 @@ import {
   validateCustomerForm,
 } from '../src/features/customers/utils/customer-form.ts';
 import { canTimeTravelTo, describeChange } from '../src/features/customers/utils/history-format.ts';
-import { customerHistorySchema, customerPageSchema } from '../src/features/customers/types/customer-schema.ts';
 
 const customer: CustomerView = {
   id: 'c1',
@@ -155,13 +154,16 @@ describe('history rows', () => {
 });
 
 describe('response schemas', () => {
-  test('a page of customers, with missing optional texts defaulted', () => {
-    const page = customerPageSchema.parse({
-      items: [{ id: 'c1', number: 1, name: 'A', phone: '•••-•••-4567', vehicles: null, createdAt: '2025-01-01T00:00:00Z' }],
-      nextCursor: null,
-      total: 1,
-    });
-    expect(page.items[0]).toMatchObject({ id: 'c1', vehicles: '', vehicleList: [], email: '', notes: '' });
+  test('a page of customers parses as the server answers it; one missing its texts is refused (the server always sends them)', () => {
+    const page = customerPageSchema.parse({ items: [{ ...customer, phone: '•••-•••-4567' }], nextCursor: null, total: 1 });
+    expect(page.items[0]).toMatchObject({ id: 'c1', phone: '•••-•••-4567', vehicleList: customer.vehicleList });
+    expect(
+      customerPageSchema.safeParse({
+        items: [{ id: 'c1', number: 1, name: 'A', phone: '•••-•••-4567', vehicles: null, createdAt: '2025-01-01T00:00:00Z' }],
+        nextCursor: null,
+        total: 1,
+      }).success,
+    ).toBe(false);
   });
 
   test('history entries', () => {

@@ -1,8 +1,8 @@
+import { formatPhoneAsTyped } from '@crm/projections/contract';
 import { describe, expect, test } from 'vitest';
 import { isDeleteConfirmed } from '../src/features/customers/utils/confirm-delete.ts';
 import { customerDisplayName } from '../src/features/customers/utils/customer-display.ts';
 import { customerPaths } from '../src/features/customers/utils/customer-paths.ts';
-import { formatPhoneAsTyped } from '../src/features/customers/utils/format-phone-input.ts';
 import { loadErrorMessage } from '../src/features/customers/utils/load-error-message.ts';
 import { moreLabel, summarizeList } from '../src/features/customers/utils/summarize-list.ts';
 import { addVehicles, removeVehicle } from '../src/features/customers/utils/vehicle-chips.ts';

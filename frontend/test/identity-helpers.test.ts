@@ -1,7 +1,7 @@
+import { currentUserViewSchema } from '@crm/projections/contract';
 import { describe, expect, test } from 'vitest';
 import { instanceEntry, instanceFamilyOf, instanceLinks } from '../src/config/paths.ts';
 import { ApiError } from '../src/lib/api-error.ts';
-import { currentUserSchema } from '../src/features/identity/types/current-user-schema.ts';
 import {
   INVALID_CREDENTIALS_MESSAGE,
   LOGIN_FAILED_MESSAGE,
@@ -130,16 +130,24 @@ describe('current user', () => {
   const raw = {
     id: 'u1',
     username: 'sam',
-    displayName: null,
+    displayName: '',
     role: 'user',
     permissions: { canRead: true, canWrite: true, canDelete: false, canManageUsers: false },
-    instance: { id: 'i1', name: 'SPEEDY', subdomain: 'speedy', displayName: 'Speedy', features: '{"calendar":true}' },
+    instance: {
+      id: 'i1',
+      name: 'SPEEDY',
+      subdomain: 'speedy',
+      displayName: 'Speedy',
+      features: { pipeline: true, customers: true, calendar: true, admin: true },
+    },
   };
 
-  test('parses the server answer; features may be a JSON string', () => {
-    const user = currentUserSchema.parse(raw);
+  test('parses the server answer with the contract; features as a JSON string or a null name are refused', () => {
+    const user = currentUserViewSchema.parse(raw);
     expect(user.displayName).toBe('');
     expect(user.instance.features).toEqual({ pipeline: true, customers: true, calendar: true, admin: true });
+    expect(currentUserViewSchema.safeParse({ ...raw, instance: { ...raw.instance, features: '{"calendar":true}' } }).success).toBe(false);
+    expect(currentUserViewSchema.safeParse({ ...raw, displayName: null }).success).toBe(false);
   });
 
   test('the name is the display name, else the username', () => {

@@ -1,6 +1,6 @@
+import { recentActivitySchema } from '@crm/projections/contract';
 import { describe, expect, test } from 'vitest';
 import { instanceLinks } from '../src/config/paths.ts';
-import { recentActivitySchema } from '../src/features/instance-shell/types/activity-schema.ts';
 import { greetingFor, msUntilNextHour } from '../src/features/instance-shell/utils/greeting.ts';
 import { navItems, navItemState } from '../src/features/instance-shell/utils/nav-items.ts';
 import { formatRelativeTime } from '../src/features/instance-shell/utils/relative-time.ts';
@@ -70,12 +70,21 @@ describe('navItems (spec-platform.md §2 "Navigation bar")', () => {
 });
 
 describe('recent activity', () => {
-  test('reads a bare list or { items }', () => {
-    const item = { summary: 'Created job #1', actor: { displayName: 'Sam' }, occurredAt: '2025-06-15T10:00:00Z' };
-    expect(recentActivitySchema.parse([item])).toEqual([{ ...item, id: undefined }]);
-    expect(recentActivitySchema.parse({ items: [{ ...item, id: 7, actor: null }] })).toEqual([
-      { ...item, id: '7', actor: { displayName: '' } },
-    ]);
+  test('reads { items } of audit entries, as the server answers; a bare list or a partial entry is refused', () => {
+    const item = {
+      id: 'e1',
+      occurredAt: '2025-06-15T10:00:00Z',
+      actor: { kind: 'user', id: 'u1', displayName: 'Sam' },
+      entityType: 'job',
+      entityId: 'j1',
+      eventType: 'JobCreated',
+      summary: 'Created job #1',
+      changes: [],
+    };
+    expect(recentActivitySchema.parse({ items: [item] })).toEqual({ items: [item] });
+    expect(recentActivitySchema.safeParse([item]).success).toBe(false);
+    const partial = { summary: 'Created job #1', actor: null, occurredAt: '2025-06-15T10:00:00Z' };
+    expect(recentActivitySchema.safeParse({ items: [partial] }).success).toBe(false);
   });
 
   test('says when, relative to now', () => {

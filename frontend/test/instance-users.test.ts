@@ -1,11 +1,10 @@
-import type { CrmInstanceView } from '@crm/projections/platform';
+import { userListSchema, type CrmInstanceView } from '@crm/projections/contract';
 import { describe, expect, test } from 'vitest';
 import { instanceUsersPath, instanceUsersQueryKey } from '../src/features/platform/api/get-instance-users.ts';
 import { crmInstancesQueryKey } from '../src/features/platform/api/get-crm-instances.ts';
 import { reservedInstance, selectableInstances } from '../src/features/platform/utils/selectable-instances.ts';
 import { EMPTY_NEW_ADMIN, validateNewAdmin } from '../src/features/platform/utils/validate-instance-user.ts';
 import { newPinError } from '../src/lib/validate-new-user.ts';
-import { userListSchema } from '../src/lib/api-schemas/user.ts';
 import { PIN_REQUIRED_MESSAGE, USERNAME_REQUIRED_MESSAGE } from '../src/lib/validate-new-user.ts';
 
 const make = (subdomain: string): CrmInstanceView => ({
@@ -96,12 +95,14 @@ describe('instance users API helpers', () => {
     expect(instanceUsersQueryKey('x')[0]).not.toBe(crmInstancesQueryKey[0]);
   });
 
-  test('the list schema reads a UserView and tolerates missing optional fields', () => {
+  test('the list schema reads a UserView as the server sends it, and refuses one missing its fields', () => {
     const permissions = { canRead: true, canWrite: true, canDelete: true, canManageUsers: true };
-    const [user] = userListSchema.parse([
-      { id: 5, username: 'boss', displayName: null, role: 'admin', createdAt: '2024-01-01T00:00:00.000Z', permissions },
-    ]);
-    expect(user).toEqual({
+    expect(
+      userListSchema.safeParse([
+        { id: 5, username: 'boss', displayName: null, role: 'admin', createdAt: '2024-01-01T00:00:00.000Z', permissions },
+      ]).success,
+    ).toBe(false);
+    const sent = {
       id: '5',
       username: 'boss',
       displayName: '',
@@ -112,6 +113,9 @@ describe('instance users API helpers', () => {
       lastLoginAt: null,
       permissions,
       signInLockedUntil: null,
-    });
+    };
+    // Parsing gives back what the server sent, as it was.
+    const [user] = userListSchema.parse([structuredClone(sent)]);
+    expect(user).toEqual(sent);
   });
 });

@@ -1,10 +1,18 @@
-import { formatQuote, parseQuote, type JobView } from '@crm/projections/pipeline';
+import {
+  EMPTY_VALUE,
+  formatChangeValue as formatHistoryValue,
+  formatDuration,
+  formatQuote,
+  historyActionLabel,
+  parseQuote,
+  type JobView,
+} from '@crm/projections/contract';
 import { describe, expect, test } from 'vitest';
 import { ApiError, apiErrorFromResponse } from '../src/lib/api-error.ts';
-import { fromDateTimeLocalValue, toDateTimeLocalValue, formatDuration } from '../src/features/pipeline/utils/date-time.ts';
+import { fromDateTimeLocalValue, toDateTimeLocalValue } from '../src/features/pipeline/utils/date-time.ts';
 import { emptyEntryForm, entryFormFromJob, entryPayload, entryProblem } from '../src/features/pipeline/utils/entry-form.ts';
 import { entryDialogTitle, jobLabel } from '../src/features/pipeline/utils/entry-title.ts';
-import { EMPTY_VALUE, formatHistoryValue, historyActionLabel, historyFieldLabel } from '../src/features/pipeline/utils/history-format.ts';
+import { historyFieldLabel } from '../src/features/pipeline/utils/history-format.ts';
 import { emptyText, pipelineErrorText, showingText } from '../src/features/pipeline/utils/list-texts.ts';
 import { saveErrorText } from '../src/features/pipeline/utils/save-error.ts';
 import { summariseVehicles } from '../src/features/pipeline/utils/vehicle-badges.ts';

@@ -1,6 +1,5 @@
-import { formatPhoneAsTyped } from '@crm/projections/shared';
+import { displayPhone, formatPhoneAsTyped } from '@crm/projections/contract';
 import { describe, expect, test } from 'vitest';
-import { displayPhone } from '../src/features/pipeline/utils/phone.ts';
 
 /** Types `text` one character at a time into a box that reformats on every change, like the dialog's Phone. */
 function typeInto(text: string, start = ''): string[] {

@@ -1,6 +1,6 @@
+import { userListSchema } from '@crm/projections/contract';
 import { describe, expect, test } from 'vitest';
 import { changedPermissions } from '../src/features/identity/utils/changed-permissions.ts';
-import { userListSchema } from '../src/lib/api-schemas/user.ts';
 import { EMPTY_NEW_USER, validateNewUser } from '../src/lib/validate-new-user.ts';
 
 describe('validateNewUser (spec-working-screens.md §5)', () => {
@@ -26,19 +26,23 @@ describe('validateNewUser (spec-working-screens.md §5)', () => {
 });
 
 describe('users list', () => {
-  test('parses the admin list; display name and last login may be missing', () => {
-    const [user] = userListSchema.parse([
-      {
-        id: 'u1',
-        username: 'bob',
-        displayName: null,
-        role: 'user',
-        isLocked: true,
-        createdAt: '2025-01-01T00:00:00.000Z',
-        permissions: { canRead: true, canWrite: true, canDelete: false, canManageUsers: false },
-      },
-    ]);
+  test('parses the admin list as the server sends it; one missing its display name and last login is refused', () => {
+    const sent = {
+      id: 'u1',
+      username: 'bob',
+      displayName: '',
+      role: 'user',
+      isLocked: true,
+      isActive: true,
+      createdAt: '2025-01-01T00:00:00.000Z',
+      lastLoginAt: null,
+      permissions: { canRead: true, canWrite: true, canDelete: false, canManageUsers: false },
+      signInLockedUntil: null,
+    };
+    const [user] = userListSchema.parse([sent]);
     expect(user).toMatchObject({ displayName: '', isLocked: true, isActive: true, lastLoginAt: null });
+    const { isActive: _isActive, lastLoginAt: _lastLoginAt, ...partial } = sent;
+    expect(userListSchema.safeParse([{ ...partial, displayName: null }]).success).toBe(false);
   });
 
   test('only changed permissions are sent', () => {

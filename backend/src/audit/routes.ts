@@ -1,7 +1,14 @@
-import { AUDIT_CSV_MAX_ROWS, auditFilterQuery, auditPageQuery, RECENT_ACTIVITY_COUNT } from '@crm/projections/audit';
+import {
+  AUDIT_CSV_MAX_ROWS,
+  auditFilterQuery,
+  auditLogQuery,
+  auditPageSchema,
+  hasPermission,
+  RECENT_ACTIVITY_COUNT,
+  recentActivitySchema,
+} from '@crm/projections/contract';
 import type { AppDeps } from '../deps.ts';
-import { hasPermission } from '../http/auth.ts';
-import { access, userOf, type ApiRouter } from '../http/router.ts';
+import { access, userOf, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { auditCsv, auditEntries, auditPage, recentActivity } from './audit-queries.ts';
 
@@ -9,6 +16,26 @@ import { auditCsv, auditEntries, auditPage, recentActivity } from './audit-queri
 export const AUDIT_PATHS = ['/api/admin/audit', '/api/:instance/admin/audit'] as const;
 export const AUDIT_CSV_PATHS = ['/api/admin/audit.csv', '/api/:instance/admin/audit.csv'] as const;
 export const RECENT_ACTIVITY_PATHS = ['/api/activity/recent', '/api/:instance/activity/recent'] as const;
+
+const DOCS = {
+  log: {
+    summary: "The audit log: the instance's timeline, filtered, newest first, in keyset pages",
+    tag: 'audit',
+    query: auditLogQuery,
+    response: auditPageSchema,
+  },
+  csv: {
+    summary: 'The audit log as a CSV download (at most 50,000 entries; X-Truncated says when there were more)',
+    tag: 'audit',
+    query: auditFilterQuery,
+    produces: 'text/csv',
+  },
+  recent: {
+    summary: "Recent Activity: the instance's newest entries (account changes only for user managers)",
+    tag: 'audit',
+    response: recentActivitySchema,
+  },
+} satisfies Record<string, RouteDoc>;
 
 /**
  * The admins' audit log (DECISIONS.md §4): the instance timeline, filtered and paged, and
@@ -19,31 +46,45 @@ export function registerAuditRoutes(router: ApiRouter, deps: AppDeps): void {
   const auditors = access.can('canManageUsers');
 
   for (const path of AUDIT_PATHS) {
-    router.get(path, auditors, async (ctx) => {
-      const filter = parseInput(auditFilterQuery, ctx.query);
-      const { limit, cursor } = parseInput(auditPageQuery, ctx.query);
-      ctx.body = await auditPage(deps.knex, userOf(ctx).instance.id, filter, limit, cursor);
-    });
+    router.get(
+      path,
+      auditors,
+      async (ctx) => {
+        const { limit, cursor, ...filter } = parseInput(auditLogQuery, ctx.query);
+        ctx.body = await auditPage(deps.knex, userOf(ctx).instance.id, filter, limit, cursor);
+      },
+      { doc: DOCS.log },
+    );
   }
 
   for (const path of AUDIT_CSV_PATHS) {
-    router.get(path, auditors, async (ctx) => {
-      const filter = parseInput(auditFilterQuery, ctx.query);
-      const me = userOf(ctx);
-      const entries = await auditEntries(deps.knex, me.instance.id, filter, AUDIT_CSV_MAX_ROWS);
-      const day = deps.now().toISOString().slice(0, 10);
-      ctx.type = 'text/csv; charset=utf-8';
-      ctx.attachment(`audit-${me.instance.subdomain}-${day}.csv`);
-      // The export stops at the cap; the header tells a client to narrow the filters.
-      if (entries.length >= AUDIT_CSV_MAX_ROWS) ctx.set('X-Truncated', 'true');
-      ctx.body = auditCsv(entries);
-    });
+    router.get(
+      path,
+      auditors,
+      async (ctx) => {
+        const filter = parseInput(auditFilterQuery, ctx.query);
+        const me = userOf(ctx);
+        const entries = await auditEntries(deps.knex, me.instance.id, filter, AUDIT_CSV_MAX_ROWS);
+        const day = deps.now().toISOString().slice(0, 10);
+        ctx.type = 'text/csv; charset=utf-8';
+        ctx.attachment(`audit-${me.instance.subdomain}-${day}.csv`);
+        // The export stops at the cap; the header tells a client to narrow the filters.
+        if (entries.length >= AUDIT_CSV_MAX_ROWS) ctx.set('X-Truncated', 'true');
+        ctx.body = auditCsv(entries);
+      },
+      { doc: DOCS.csv },
+    );
   }
 
   for (const path of RECENT_ACTIVITY_PATHS) {
-    router.get(path, access.can('canRead'), async (ctx) => {
-      const me = userOf(ctx);
-      ctx.body = { items: await recentActivity(deps.knex, me.instance.id, RECENT_ACTIVITY_COUNT, hasPermission(me, 'canManageUsers')) };
-    });
+    router.get(
+      path,
+      access.can('canRead'),
+      async (ctx) => {
+        const me = userOf(ctx);
+        ctx.body = { items: await recentActivity(deps.knex, me.instance.id, RECENT_ACTIVITY_COUNT, hasPermission(me, 'canManageUsers')) };
+      },
+      { doc: DOCS.recent },
+    );
   }
 }

@@ -1,10 +1,19 @@
-import { z } from 'zod';
-import { CUSTOMER_PAGE_SIZE, CUSTOMER_PAGE_SIZE_MAX, CUSTOMER_SEARCH_MAX } from '@crm/projections/customers';
+import {
+  asOfQuery,
+  customerChangesInput,
+  customerDeletedSchema,
+  customerHistorySchema,
+  customerInput,
+  customerListQuery,
+  customerPageSchema,
+  customerSuggestionsSchema,
+  customerSuggestQuery,
+  customerViewSchema,
+} from '@crm/projections/contract';
 import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
-import { asOfQuery } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
-import { access, userOf, type ApiContext, type ApiHandler, type ApiRouter, type RouteOptions } from '../http/router.ts';
+import { access, userOf, type ApiContext, type ApiHandler, type ApiRouter, type RouteDoc, type RouteOptions } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { commandContext } from '../platform/index.ts';
 import { decodeCustomerCursor, listCustomers, suggestCustomers } from './customer-queries.ts';
@@ -21,29 +30,45 @@ export const CUSTOMER_FAMILIES: ReadonlyArray<{ base: string; options?: RouteOpt
   { base: '/api/:instance/customers' },
 ];
 
-const once = (name: string) => z.string({ error: `${name} must be given once` });
-
-const searchText = (name: string) =>
-  once(name).max(CUSTOMER_SEARCH_MAX, `Search text must be at most ${CUSTOMER_SEARCH_MAX} characters`).optional().default('');
-
-const listQuery = z.object({
-  q: searchText('q'),
-  limit: once('limit')
-    .regex(/^\d+$/, `limit must be a whole number from 1 to ${CUSTOMER_PAGE_SIZE_MAX}`)
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(1, `limit must be a whole number from 1 to ${CUSTOMER_PAGE_SIZE_MAX}`)
-        .max(CUSTOMER_PAGE_SIZE_MAX, `limit must be a whole number from 1 to ${CUSTOMER_PAGE_SIZE_MAX}`),
-    )
-    .optional()
-    .default(CUSTOMER_PAGE_SIZE),
-  cursor: once('cursor').max(500, 'Invalid cursor: pass back the nextCursor of the previous page').optional(),
-});
-
-/** The autocomplete takes `query` (the spec's name) or `q`. */
-const suggestQuery = z.object({ query: searchText('query'), q: searchText('q') });
+const DOCS = {
+  suggest: {
+    summary: "The pipeline dialog's autocomplete: customers whose name, phone, email, address or vehicles hold the text (phones masked)",
+    tag: 'customers',
+    query: customerSuggestQuery,
+    response: customerSuggestionsSchema,
+  },
+  list: {
+    summary: 'Customers, newest first, searched by substring, in keyset pages (phones masked)',
+    tag: 'customers',
+    query: customerListQuery,
+    response: customerPageSchema,
+  },
+  create: {
+    summary: 'A new customer (ETag: its revision)',
+    tag: 'customers',
+    body: customerInput,
+    response: customerViewSchema,
+    status: 201,
+  },
+  show: {
+    summary: 'One customer (ETag: its revision); with asOf, as it was then (no ETag)',
+    tag: 'customers',
+    query: asOfQuery,
+    response: customerViewSchema,
+  },
+  update: {
+    summary: 'Change a customer: the fields sent (If-Match: the revision the form loaded)',
+    tag: 'customers',
+    body: customerChangesInput,
+    response: customerViewSchema,
+  },
+  remove: {
+    summary: "Delete a customer; the pipeline's reactor deletes its jobs, and the answer says how many",
+    tag: 'customers',
+    response: customerDeletedSchema,
+  },
+  history: { summary: "A customer's changes, field by field, newest first", tag: 'customers', response: customerHistorySchema },
+} satisfies Record<string, RouteDoc>;
 
 export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
   const instanceOf = (ctx: ApiContext) => userOf(ctx).instance.id;
@@ -54,7 +79,7 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
   };
 
   const list: ApiHandler = async (ctx) => {
-    const query = parseInput(listQuery, ctx.query);
+    const query = parseInput(customerListQuery, ctx.query);
     ctx.body = await listCustomers(deps.knex, instanceOf(ctx), {
       search: query.q,
       limit: query.limit,
@@ -63,7 +88,7 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
   };
 
   const suggest: ApiHandler = async (ctx) => {
-    const query = parseInput(suggestQuery, ctx.query);
+    const query = parseInput(customerSuggestQuery, ctx.query);
     ctx.body = await suggestCustomers(deps.knex, instanceOf(ctx), query.query || query.q);
   };
 
@@ -95,12 +120,12 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
   const write = access.can('canWrite');
   for (const { base, options } of CUSTOMER_FAMILIES) {
     // Before `/:id`, which would take "search" for an id.
-    router.get(`${base}/search`, read, suggest, options);
-    router.get(base, read, list, options);
-    router.post(base, write, create, options);
-    router.get(`${base}/:id`, read, show, options);
-    router.put(`${base}/:id`, write, update, options);
-    router.delete(`${base}/:id`, access.can('canDelete'), remove, options);
-    router.get(`${base}/:id/history`, read, history, options);
+    router.get(`${base}/search`, read, suggest, { ...options, doc: DOCS.suggest });
+    router.get(base, read, list, { ...options, doc: DOCS.list });
+    router.post(base, write, create, { ...options, doc: DOCS.create });
+    router.get(`${base}/:id`, read, show, { ...options, doc: DOCS.show });
+    router.put(`${base}/:id`, write, update, { ...options, doc: DOCS.update });
+    router.delete(`${base}/:id`, access.can('canDelete'), remove, { ...options, doc: DOCS.remove });
+    router.get(`${base}/:id/history`, read, history, { ...options, doc: DOCS.history });
   }
 }

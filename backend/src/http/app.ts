@@ -40,7 +40,7 @@ export function createApp(deps: AppDeps, options: AppOptions) {
     projectionLagSeconds: () => projectionLagSeconds(deps),
     parkedEvents: () => countParkedEvents(deps.knex),
   });
-  const router = new ApiRouter(deps.knex);
+  const router = new ApiRouter(deps.knex, { checkResponses: process.env.VITEST === 'true' });
 
   registerPlatformRoutes(router, deps, options.version);
   for (const register of options.registerRoutes ?? []) register(router, deps);

@@ -5,8 +5,6 @@ import { parseFeatures } from '@crm/projections/platform';
 import type { Actor } from '@crm/projections/eventstore/port';
 import type { SessionData } from './session-store.ts';
 
-export type Permission = keyof Permissions;
-
 export interface InstanceSummary {
   id: string;
   name: string;
@@ -35,11 +33,6 @@ export function actorOf(principal: Principal, superAdminName = 'Super admin'): A
   return principal.kind === 'superadmin'
     ? { kind: 'superadmin', id: principal.superAdminId, displayName: superAdminName }
     : { kind: 'user', id: principal.userId, displayName: principal.displayName || principal.username };
-}
-
-/** Role admin has every permission; otherwise the per-user flags decide. */
-export function hasPermission(principal: UserPrincipal, permission: Permission): boolean {
-  return principal.role === 'admin' || principal.permissions[permission];
 }
 
 export interface UserRow {

@@ -58,11 +58,15 @@ function openApiPath(koaPath: string): { path: string; params: string[] } {
   return { path: converted, params };
 }
 
+/** A query schema's parameters; an intersection (`allOf`) of objects gives all of theirs. */
 function queryParameters(schema: z.ZodType): JsonSchema[] {
   const json = jsonSchemaOf(schema, 'input');
-  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
-  const required = new Set((json.required ?? []) as string[]);
-  return Object.entries(properties).map(([name, property]) => ({ name, in: 'query', required: required.has(name), schema: property }));
+  const parts = ((json.allOf as JsonSchema[] | undefined) ?? [json]).flatMap((part) => (part.allOf as JsonSchema[] | undefined) ?? [part]);
+  return parts.flatMap((part) => {
+    const properties = (part.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((part.required ?? []) as string[]);
+    return Object.entries(properties).map(([name, property]) => ({ name, in: 'query', required: required.has(name), schema: property }));
+  });
 }
 
 function operation(route: RouteInfo): JsonSchema {
@@ -121,6 +125,13 @@ export function buildOpenApiDocument(routes: readonly RouteInfo[], version: stri
   };
 }
 
+/** The document's outline (its operations are described by the document itself). */
+const openApiDocumentSchema = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
+
 const DOCS_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const;
 
 /** The API docs page: Swagger UI over /api/openapi.json, its files loaded only on this page. */
@@ -154,7 +165,7 @@ export function registerApiDocsRoutes(router: ApiRouter, _deps: AppDeps, version
     async (ctx) => {
       ctx.body = buildOpenApiDocument(router.routes, version);
     },
-    { doc: { summary: 'This API, as an OpenAPI 3.1 document', tag: 'docs' } },
+    { doc: { summary: 'This API, as an OpenAPI 3.1 document', tag: 'docs', response: openApiDocumentSchema } },
   );
   router.get(
     '/api/docs',

@@ -1,9 +1,10 @@
 import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Context, Middleware, Next } from 'koa';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../shared/errors.ts';
-import { hasPermission, loadUserPrincipal, type Permission, type Principal, type UserPrincipal } from './auth.ts';
+import { hasPermission, type Permission } from '@crm/projections/contract';
+import { loadUserPrincipal, type Principal, type UserPrincipal } from './auth.ts';
 import { sessionPrincipalOf, type SessionData } from './session-store.ts';
 
 /** Who may call a route. Every route must name one: the router's signature demands it. */
@@ -77,7 +78,15 @@ export class ApiRouter {
   readonly router = new Router();
   readonly routes: RouteInfo[] = [];
 
-  constructor(private readonly knex: Knex) {}
+  /**
+   * `checkResponses` (on under vitest): every answer of a route whose doc names a response
+   * schema is parsed with it, and one that does not fit is a 500 naming the route, so the
+   * tests prove that the server answers with the contract the screens parse.
+   */
+  constructor(
+    private readonly knex: Knex,
+    private readonly options: { checkResponses?: boolean } = {},
+  ) {}
 
   get(path: string, access: Access, handler: ApiHandler, options?: RouteOptions) {
     this.add('GET', path, access, handler, options);
@@ -98,7 +107,14 @@ export class ApiRouter {
   private add(method: string, path: string, routeAccess: Access, handler: ApiHandler, options: RouteOptions = {}) {
     this.routes.push({ method, path, access: routeAccess, ...(options.doc ? { doc: options.doc } : {}) });
     const guard = this.guard(routeAccess, options);
-    const run: Middleware = async (ctx) => handler(ctx as ApiContext);
+    const response = this.options.checkResponses ? options.doc?.response : undefined;
+    const run: Middleware = async (ctx) => {
+      await handler(ctx as ApiContext);
+      if (response && ctx.status < 300 && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) {
+        const checked = response.safeParse(ctx.body);
+        if (!checked.success) throw new Error(`${method} ${path} answered outside its response schema: ${z.prettifyError(checked.error)}`);
+      }
+    };
     this.router.register(path, [method], [guard, run]);
   }
 

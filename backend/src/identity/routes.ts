@@ -3,14 +3,18 @@ import {
   changePermissionsInput,
   changeRoleInput,
   createUserInput,
+  currentUserViewSchema,
   resetPinInput,
   setLockInput,
   signInInput,
-} from '@crm/projections/identity';
+  userChoicesSchema,
+  userListSchema,
+  userViewSchema,
+} from '@crm/projections/contract';
 import type { AppDeps } from '../deps.ts';
 import type { Principal } from '../http/auth.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
-import { access, userOf, type ApiContext, type ApiRouter } from '../http/router.ts';
+import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { createRateLimiter } from '../http/security.ts';
 import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
@@ -34,6 +38,57 @@ import {
 /** Every user-administration route exists in both path families (DECISIONS.md §1). */
 export const ADMIN_USERS_BASES = ['/api/admin/users', '/api/:instance/admin/users'] as const;
 export const USER_CHOICES_PATHS = ['/api/users/choices', '/api/:instance/users/choices'] as const;
+
+const DOCS = {
+  signIn: {
+    summary: 'Staff sign-in with username and 4-digit PIN (starts a session; 423 while locked or throttled)',
+    tag: 'identity',
+    body: signInInput,
+    response: currentUserViewSchema,
+    status: 200,
+  },
+  signOut: { summary: 'Sign-out (ends the session)', tag: 'identity', status: 204 },
+  current: { summary: 'The signed-in user, their permissions and instance', tag: 'identity', response: currentUserViewSchema },
+  changeOwnPin: { summary: 'Change your own PIN (the current one is asked for)', tag: 'identity', body: changeOwnPinInput, status: 204 },
+  list: { summary: "The instance's users, in the order they were created", tag: 'identity', response: userListSchema },
+  create: { summary: 'Add a user to the instance', tag: 'identity', body: createUserInput, response: userViewSchema, status: 201 },
+  show: { summary: 'One user (ETag: its revision)', tag: 'identity', response: userViewSchema },
+  remove: { summary: 'Delete a user (If-Match: the revision the admin saw)', tag: 'identity', status: 204 },
+  lock: { summary: 'Lock or unlock a user (If-Match)', tag: 'identity', body: setLockInput, response: userViewSchema },
+  clearSignInLock: {
+    summary: 'End a sign-in lockout after failed PINs before it runs out (If-Match)',
+    tag: 'identity',
+    response: userViewSchema,
+  },
+  role: {
+    summary: "Change a user's role; the permissions reset to the role's (If-Match)",
+    tag: 'identity',
+    body: changeRoleInput,
+    response: userViewSchema,
+  },
+  resetPin: { summary: "Reset a user's PIN (If-Match)", tag: 'identity', body: resetPinInput, status: 204 },
+  permissions: {
+    summary: "Change a user's permissions (If-Match)",
+    tag: 'identity',
+    body: changePermissionsInput,
+    response: userViewSchema,
+  },
+  choices: { summary: "The CSR and Tech choices: the instance's users who can work now", tag: 'identity', response: userChoicesSchema },
+  instanceUsers: { summary: "An instance's users, for the super admin", tag: 'identity', response: userListSchema },
+  instanceAddUser: {
+    summary: 'Add a user (its first admin) to an instance, as the super admin',
+    tag: 'identity',
+    body: createUserInput,
+    response: userViewSchema,
+    status: 201,
+  },
+  instanceResetPin: {
+    summary: "Reset an instance user's PIN, as the super admin (If-Match)",
+    tag: 'identity',
+    body: resetPinInput,
+    status: 204,
+  },
+} satisfies Record<string, RouteDoc>;
 
 function requesterOf(principal: Principal): Requester {
   return principal.kind === 'superadmin' ? { kind: 'provider' } : { kind: 'user', userId: principal.userId, role: principal.role };
@@ -82,31 +137,46 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
     ctx.body = toCurrentUserView(principal);
   };
 
-  router.post('/api/auth/login', access.public, (ctx) => signIn(ctx, undefined));
-  router.post('/api/:instance/auth/login', access.public, (ctx) => signIn(ctx, ctx.params.instance));
+  router.post('/api/auth/login', access.public, (ctx) => signIn(ctx, undefined), { doc: DOCS.signIn });
+  router.post('/api/:instance/auth/login', access.public, (ctx) => signIn(ctx, ctx.params.instance), { doc: DOCS.signIn });
 
-  router.post('/api/auth/logout', access.public, async (ctx) => {
-    ctx.session = null;
-    ctx.status = 204;
-  });
+  router.post(
+    '/api/auth/logout',
+    access.public,
+    async (ctx) => {
+      ctx.session = null;
+      ctx.status = 204;
+    },
+    { doc: DOCS.signOut },
+  );
 
-  router.get('/api/user/current', access.signedIn, async (ctx) => {
-    ctx.body = toCurrentUserView(userOf(ctx));
-  });
+  router.get(
+    '/api/user/current',
+    access.signedIn,
+    async (ctx) => {
+      ctx.body = toCurrentUserView(userOf(ctx));
+    },
+    { doc: DOCS.current },
+  );
 
-  router.put('/api/user/pin', access.signedIn, async (ctx) => {
-    const me = userOf(ctx);
-    pinChangeLimit.check(ctx, `pin:${me.userId}`);
-    const input = parseInput(changeOwnPinInput, ctx.request.body);
-    await changeOwnPin(
-      deps,
-      { instanceId: me.instance.id, userId: me.userId },
-      input.currentPin,
-      input.newPin,
-      commandContext(ctx, deps, me.instance.id),
-    );
-    ctx.status = 204;
-  });
+  router.put(
+    '/api/user/pin',
+    access.signedIn,
+    async (ctx) => {
+      const me = userOf(ctx);
+      pinChangeLimit.check(ctx, `pin:${me.userId}`);
+      const input = parseInput(changeOwnPinInput, ctx.request.body);
+      await changeOwnPin(
+        deps,
+        { instanceId: me.instance.id, userId: me.userId },
+        input.currentPin,
+        input.newPin,
+        commandContext(ctx, deps, me.instance.id),
+      );
+      ctx.status = 204;
+    },
+    { doc: DOCS.changeOwnPin },
+  );
 
   // The session's instance; the target is looked up in it first, so another instance's id is a 404 whatever the body.
   const manage = access.can('canManageUsers');
@@ -118,114 +188,179 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
   };
 
   for (const base of ADMIN_USERS_BASES) {
-    router.get(base, manage, async (ctx) => {
-      ctx.body = await listUsers(deps.knex, userOf(ctx).instance.id);
-    });
+    router.get(
+      base,
+      manage,
+      async (ctx) => {
+        ctx.body = await listUsers(deps.knex, userOf(ctx).instance.id);
+      },
+      { doc: DOCS.list },
+    );
 
-    router.post(base, manage, async (ctx) => {
-      const me = userOf(ctx);
-      const input = parseInput(createUserInput, ctx.request.body);
-      const created = await addUser(
-        deps,
-        { instanceId: me.instance.id, ...input, by: requesterOf(me) },
-        commandContext(ctx, deps, me.instance.id),
-      );
-      sendRecord(ctx, created, 201);
-    });
+    router.post(
+      base,
+      manage,
+      async (ctx) => {
+        const me = userOf(ctx);
+        const input = parseInput(createUserInput, ctx.request.body);
+        const created = await addUser(
+          deps,
+          { instanceId: me.instance.id, ...input, by: requesterOf(me) },
+          commandContext(ctx, deps, me.instance.id),
+        );
+        sendRecord(ctx, created, 201);
+      },
+      { doc: DOCS.create },
+    );
 
     // One user with its ETag (the list's items carry the same `revision`).
-    router.get(`${base}/:id`, manage, async (ctx) => {
-      sendRecord(ctx, await getUser(deps.knex, userOf(ctx).instance.id, ctx.params.id ?? ''));
-    });
+    router.get(
+      `${base}/:id`,
+      manage,
+      async (ctx) => {
+        sendRecord(ctx, await getUser(deps.knex, userOf(ctx).instance.id, ctx.params.id ?? ''));
+      },
+      { doc: DOCS.show },
+    );
 
     // Every change takes If-Match (optional): the ETag / revision of the user the admin saw.
-    router.delete(`${base}/:id`, manage, async (ctx) => {
-      const target = await targetOf(ctx);
-      const expected = expectedRevisionOf(ctx);
-      await deleteUser(deps, target, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId), expected);
-      ctx.status = 204;
-    });
+    router.delete(
+      `${base}/:id`,
+      manage,
+      async (ctx) => {
+        const target = await targetOf(ctx);
+        const expected = expectedRevisionOf(ctx);
+        await deleteUser(deps, target, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId), expected);
+        ctx.status = 204;
+      },
+      { doc: DOCS.remove },
+    );
 
-    router.patch(`${base}/:id/lock`, manage, async (ctx) => {
-      const target = await targetOf(ctx);
-      const expected = expectedRevisionOf(ctx);
-      const input = parseInput(setLockInput, ctx.request.body);
-      const by = requesterOf(userOf(ctx));
-      sendRecord(ctx, await setLocked(deps, target, input.isLocked, by, commandContext(ctx, deps, target.instanceId), expected));
-    });
+    router.patch(
+      `${base}/:id/lock`,
+      manage,
+      async (ctx) => {
+        const target = await targetOf(ctx);
+        const expected = expectedRevisionOf(ctx);
+        const input = parseInput(setLockInput, ctx.request.body);
+        const by = requesterOf(userOf(ctx));
+        sendRecord(ctx, await setLocked(deps, target, input.isLocked, by, commandContext(ctx, deps, target.instanceId), expected));
+      },
+      { doc: DOCS.lock },
+    );
 
     // A lockout after failed sign-ins runs out by itself; an admin may end it sooner.
-    router.delete(`${base}/:id/sign-in-lock`, manage, async (ctx) => {
-      const target = await targetOf(ctx);
-      const expected = expectedRevisionOf(ctx);
-      const by = requesterOf(userOf(ctx));
-      sendRecord(ctx, await clearSignInLock(deps, target, by, commandContext(ctx, deps, target.instanceId), expected));
-    });
+    router.delete(
+      `${base}/:id/sign-in-lock`,
+      manage,
+      async (ctx) => {
+        const target = await targetOf(ctx);
+        const expected = expectedRevisionOf(ctx);
+        const by = requesterOf(userOf(ctx));
+        sendRecord(ctx, await clearSignInLock(deps, target, by, commandContext(ctx, deps, target.instanceId), expected));
+      },
+      { doc: DOCS.clearSignInLock },
+    );
 
-    router.patch(`${base}/:id/role`, manage, async (ctx) => {
-      const target = await targetOf(ctx);
-      const expected = expectedRevisionOf(ctx);
-      const input = parseInput(changeRoleInput, ctx.request.body);
-      const by = requesterOf(userOf(ctx));
-      sendRecord(ctx, await changeRole(deps, target, input.role, by, commandContext(ctx, deps, target.instanceId), expected));
-    });
+    router.patch(
+      `${base}/:id/role`,
+      manage,
+      async (ctx) => {
+        const target = await targetOf(ctx);
+        const expected = expectedRevisionOf(ctx);
+        const input = parseInput(changeRoleInput, ctx.request.body);
+        const by = requesterOf(userOf(ctx));
+        sendRecord(ctx, await changeRole(deps, target, input.role, by, commandContext(ctx, deps, target.instanceId), expected));
+      },
+      { doc: DOCS.role },
+    );
 
-    router.put(`${base}/:id/pin`, manage, async (ctx) => {
-      const target = await targetOf(ctx);
-      const expected = expectedRevisionOf(ctx);
-      const input = parseInput(resetPinInput, ctx.request.body);
-      await resetPin(deps, target, input.pin, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId), expected);
-      ctx.status = 204;
-    });
+    router.put(
+      `${base}/:id/pin`,
+      manage,
+      async (ctx) => {
+        const target = await targetOf(ctx);
+        const expected = expectedRevisionOf(ctx);
+        const input = parseInput(resetPinInput, ctx.request.body);
+        await resetPin(deps, target, input.pin, requesterOf(userOf(ctx)), commandContext(ctx, deps, target.instanceId), expected);
+        ctx.status = 204;
+      },
+      { doc: DOCS.resetPin },
+    );
 
-    router.patch(`${base}/:id/permissions`, manage, async (ctx) => {
-      const target = await targetOf(ctx);
-      const expected = expectedRevisionOf(ctx);
-      const input = parseInput(changePermissionsInput, ctx.request.body);
-      const by = requesterOf(userOf(ctx));
-      sendRecord(ctx, await changePermissions(deps, target, input, by, commandContext(ctx, deps, target.instanceId), expected));
-    });
+    router.patch(
+      `${base}/:id/permissions`,
+      manage,
+      async (ctx) => {
+        const target = await targetOf(ctx);
+        const expected = expectedRevisionOf(ctx);
+        const input = parseInput(changePermissionsInput, ctx.request.body);
+        const by = requesterOf(userOf(ctx));
+        sendRecord(ctx, await changePermissions(deps, target, input, by, commandContext(ctx, deps, target.instanceId), expected));
+      },
+      { doc: DOCS.permissions },
+    );
   }
 
   // The pipeline's CSR and Tech selects: whoever may read the pipeline may see who can work on a job.
   for (const path of USER_CHOICES_PATHS) {
-    router.get(path, access.can('canRead'), async (ctx) => {
-      ctx.body = await listUserChoices(deps.knex, userOf(ctx).instance.id);
-    });
+    router.get(
+      path,
+      access.can('canRead'),
+      async (ctx) => {
+        ctx.body = await listUserChoices(deps.knex, userOf(ctx).instance.id);
+      },
+      { doc: DOCS.choices },
+    );
   }
 
   // The super admin, for any instance (DECISIONS.md §3): list its users, add an admin, reset a PIN.
   const instanceOf = (ctx: ApiContext) => getInstance(deps.knex, ctx.params.instanceId);
 
-  router.get('/api/crm-instances/:instanceId/users', access.superAdmin, async (ctx) => {
-    const instance = await instanceOf(ctx);
-    ctx.body = await listUsers(deps.knex, instance.id);
-  });
+  router.get(
+    '/api/crm-instances/:instanceId/users',
+    access.superAdmin,
+    async (ctx) => {
+      const instance = await instanceOf(ctx);
+      ctx.body = await listUsers(deps.knex, instance.id);
+    },
+    { doc: DOCS.instanceUsers },
+  );
 
-  router.post('/api/crm-instances/:instanceId/users', access.superAdmin, async (ctx) => {
-    const instance = await instanceOf(ctx);
-    const input = parseInput(createUserInput, ctx.request.body);
-    ctx.status = 201;
-    ctx.body = await addUser(
-      deps,
-      { instanceId: instance.id, ...input, by: requesterOf(ctx.state.principal!) },
-      commandContext(ctx, deps, instance.id),
-    );
-  });
+  router.post(
+    '/api/crm-instances/:instanceId/users',
+    access.superAdmin,
+    async (ctx) => {
+      const instance = await instanceOf(ctx);
+      const input = parseInput(createUserInput, ctx.request.body);
+      ctx.status = 201;
+      ctx.body = await addUser(
+        deps,
+        { instanceId: instance.id, ...input, by: requesterOf(ctx.state.principal!) },
+        commandContext(ctx, deps, instance.id),
+      );
+    },
+    { doc: DOCS.instanceAddUser },
+  );
 
-  router.put('/api/crm-instances/:instanceId/users/:userId/pin', access.superAdmin, async (ctx) => {
-    const instance = await instanceOf(ctx);
-    const user = await getUser(deps.knex, instance.id, ctx.params.userId ?? '');
-    const expected = expectedRevisionOf(ctx);
-    const input = parseInput(resetPinInput, ctx.request.body);
-    await resetPin(
-      deps,
-      { instanceId: instance.id, userId: user.id },
-      input.pin,
-      { kind: 'provider' },
-      commandContext(ctx, deps, instance.id),
-      expected,
-    );
-    ctx.status = 204;
-  });
+  router.put(
+    '/api/crm-instances/:instanceId/users/:userId/pin',
+    access.superAdmin,
+    async (ctx) => {
+      const instance = await instanceOf(ctx);
+      const user = await getUser(deps.knex, instance.id, ctx.params.userId ?? '');
+      const expected = expectedRevisionOf(ctx);
+      const input = parseInput(resetPinInput, ctx.request.body);
+      await resetPin(
+        deps,
+        { instanceId: instance.id, userId: user.id },
+        input.pin,
+        { kind: 'provider' },
+        commandContext(ctx, deps, instance.id),
+        expected,
+      );
+      ctx.status = 204;
+    },
+    { doc: DOCS.instanceResetPin },
+  );
 }

@@ -1,10 +1,20 @@
-import { z } from 'zod';
-import { jobChangesInput, jobInput, jobListQuery, JOB_MESSAGES, stageInput } from '@crm/projections/pipeline';
-import { asOfQuery, isoTimeQuery } from '@crm/projections/shared';
+import {
+  appointmentListSchema,
+  asOfQuery,
+  calendarRangeQuery,
+  jobChangesInput,
+  jobHistorySchema,
+  jobInput,
+  jobListQuery,
+  jobPageSchema,
+  jobViewSchema,
+  stageInput,
+} from '@crm/projections/contract';
+import { JOB_MESSAGES } from '@crm/projections/pipeline';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
-import { access, userOf, type ApiContext, type ApiRouter, type RouteOptions } from '../http/router.ts';
+import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc, type RouteOptions } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { commandContext } from '../platform/index.ts';
 import { NotFoundError } from '../shared/errors.ts';
@@ -34,8 +44,7 @@ const DEFAULT_SPAN_MS = 42 * DAY_MS;
 
 /** Without from and to: the current month (UTC); with one of them, six weeks from or up to it. */
 const calendarQuery = (now: Date) =>
-  z
-    .object({ from: isoTimeQuery('from').optional(), to: isoTimeQuery('to').optional() })
+  calendarRangeQuery
     .transform(({ from, to }) => {
       if (from && to) return { from, to };
       if (from) return { from, to: new Date(from.getTime() + DEFAULT_SPAN_MS) };
@@ -50,6 +59,45 @@ const calendarQuery = (now: Date) =>
       message: `The range may span at most ${CALENDAR_RANGE_MAX_DAYS} days`,
       path: ['to'],
     });
+
+const DOCS = {
+  list: {
+    summary: 'Jobs, filtered, sorted and searched, in keyset pages (phones masked)',
+    tag: 'pipeline',
+    query: jobListQuery,
+    response: jobPageSchema,
+  },
+  create: {
+    summary: "A new job (a new name creates its customer; ETag: the job's revision)",
+    tag: 'pipeline',
+    body: jobInput,
+    response: jobViewSchema,
+    status: 201,
+  },
+  show: {
+    summary: 'One job (ETag: its revision); with asOf, as it was then (no ETag)',
+    tag: 'pipeline',
+    query: asOfQuery,
+    response: jobViewSchema,
+  },
+  update: {
+    summary: 'Change a job: the fields sent (If-Match: the revision the dialog loaded)',
+    tag: 'pipeline',
+    body: jobChangesInput,
+    response: jobViewSchema,
+  },
+  stage: { summary: 'Move a job to another stage (If-Match)', tag: 'pipeline', body: stageInput, response: jobViewSchema },
+  cancel: { summary: 'Cancel a job (If-Match)', tag: 'pipeline', response: jobViewSchema, status: 200 },
+  reopen: { summary: 'Put a canceled job back on the board, in Quote (If-Match)', tag: 'pipeline', response: jobViewSchema, status: 200 },
+  remove: { summary: 'Delete a job', tag: 'pipeline', status: 204 },
+  history: { summary: "A job's changes, field by field, newest first", tag: 'pipeline', response: jobHistorySchema },
+  calendar: {
+    summary: "The calendar's appointments in a time range (default: this month, UTC; at most 92 days)",
+    tag: 'pipeline',
+    query: calendarRangeQuery,
+    response: appointmentListSchema,
+  },
+} satisfies Record<string, RouteDoc>;
 
 /** Pipeline jobs and the calendar's appointments. */
 export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
@@ -69,7 +117,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
         const query = parseInput(jobListQuery, ctx.query);
         ctx.body = await listJobs(deps.knex, userOf(ctx).instance.id, query);
       },
-      options,
+      { ...options, doc: DOCS.list },
     );
 
     router.post(
@@ -82,7 +130,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
         const job = await projectedJob(deps, { instanceId: context.instanceId, jobId }, { appended, revision: appended.nextRevision });
         sendRecord(ctx, job, 201);
       },
-      options,
+      { ...options, doc: DOCS.create },
     );
 
     router.get(
@@ -101,7 +149,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
         if (!job) throw new NotFoundError(JOB_MESSAGES.notFound);
         sendRecord(ctx, job);
       },
-      options,
+      { ...options, doc: DOCS.show },
     );
 
     router.put(
@@ -114,7 +162,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
         const result = await updateJob(deps, target, changes, instanceCtx(ctx), expectedRevision);
         sendRecord(ctx, await projectedJob(deps, target, result));
       },
-      options,
+      { ...options, doc: DOCS.update },
     );
 
     router.patch(
@@ -126,7 +174,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
         const { stage } = parseInput(stageInput, ctx.request.body);
         sendRecord(ctx, await projectedJob(deps, target, await changeJobStage(deps, target, stage, instanceCtx(ctx), expectedRevision)));
       },
-      options,
+      { ...options, doc: DOCS.stage },
     );
 
     router.post(
@@ -136,7 +184,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
         const target = targetOf(ctx);
         sendRecord(ctx, await projectedJob(deps, target, await cancelJob(deps, target, instanceCtx(ctx), expectedRevisionOf(ctx))));
       },
-      options,
+      { ...options, doc: DOCS.cancel },
     );
 
     router.post(
@@ -146,7 +194,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
         const target = targetOf(ctx);
         sendRecord(ctx, await projectedJob(deps, target, await reopenJob(deps, target, instanceCtx(ctx), expectedRevisionOf(ctx))));
       },
-      options,
+      { ...options, doc: DOCS.reopen },
     );
 
     router.delete(
@@ -156,7 +204,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
         await settle(deps, await deleteJob(deps, targetOf(ctx), instanceCtx(ctx)));
         ctx.status = 204;
       },
-      options,
+      { ...options, doc: DOCS.remove },
     );
 
     router.get(
@@ -167,14 +215,19 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
         if (!history) throw new NotFoundError(JOB_MESSAGES.notFound);
         ctx.body = history;
       },
-      options,
+      { ...options, doc: DOCS.history },
     );
   }
 
   for (const path of CALENDAR_PATHS) {
-    router.get(path, read, async (ctx) => {
-      const { from, to } = parseInput(calendarQuery(deps.now()), ctx.query);
-      ctx.body = { items: await listAppointments(deps.knex, userOf(ctx).instance.id, from, to) };
-    });
+    router.get(
+      path,
+      read,
+      async (ctx) => {
+        const { from, to } = parseInput(calendarQuery(deps.now()), ctx.query);
+        ctx.body = { items: await listAppointments(deps.knex, userOf(ctx).instance.id, from, to) };
+      },
+      { doc: DOCS.calendar },
+    );
   }
 }

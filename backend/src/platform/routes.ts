@@ -1,15 +1,19 @@
 import {
+  appInfoSchema,
   createInstanceInput,
-  normalizeSubdomain,
-  RESERVED_INSTANCE_SUBDOMAIN,
+  crmInstanceListSchema,
+  crmInstanceViewSchema,
+  publicInstanceViewSchema,
   setInstanceActiveInput,
   superAdminLoginInput,
+  superAdminViewSchema,
   type AppInfo,
   type PublicInstanceView,
-} from '@crm/projections/platform';
+} from '@crm/projections/contract';
+import { normalizeSubdomain, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import type { AppDeps } from '../deps.ts';
 import { actorOf } from '../http/auth.ts';
-import { access, type ApiContext, type ApiRouter } from '../http/router.ts';
+import { access, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { createRateLimiter } from '../http/security.ts';
 import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
@@ -30,77 +34,153 @@ export function commandContext(ctx: ApiContext, deps: AppDeps, instanceId: strin
   };
 }
 
+const DOCS = {
+  appInfo: {
+    summary: "The app's version, the provider's name and the host shops are reached at",
+    tag: 'platform',
+    response: appInfoSchema,
+  },
+  publicInstance: {
+    summary: 'What a login page may know of an instance (404: no such CRM)',
+    tag: 'platform',
+    response: publicInstanceViewSchema,
+  },
+  superAdminLogin: {
+    summary: 'Super admin sign-in (starts a session)',
+    tag: 'platform',
+    body: superAdminLoginInput,
+    response: superAdminViewSchema,
+    status: 200,
+  },
+  superAdminCurrent: { summary: 'The signed-in super admin', tag: 'platform', response: superAdminViewSchema },
+  superAdminLogout: { summary: 'Super admin sign-out (ends the session)', tag: 'platform', status: 204 },
+  setActive: {
+    summary: 'Open or close a CRM instance (a closed one ends its sessions)',
+    tag: 'platform',
+    body: setInstanceActiveInput,
+    response: crmInstanceViewSchema,
+  },
+  list: { summary: 'The CRM instances, the provider’s own included', tag: 'platform', response: crmInstanceListSchema },
+  create: {
+    summary: 'A new CRM instance with its first admin',
+    tag: 'platform',
+    body: createInstanceInput,
+    response: crmInstanceViewSchema,
+    status: 201,
+  },
+} satisfies Record<string, RouteDoc>;
+
 /** Provider level: super admin sign-in and CRM instances. */
 export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version: string): void {
   const signInLimit = createRateLimiter({ windowMs: 60_000, max: deps.config.SIGN_IN_RATE_LIMIT });
 
-  router.get('/api/app-info', access.public, async (ctx) => {
-    const info: AppInfo = { version, providerName: deps.config.PROVIDER_NAME, host: deps.config.PUBLIC_HOST ?? ctx.host };
-    ctx.body = info;
-  });
+  router.get(
+    '/api/app-info',
+    access.public,
+    async (ctx) => {
+      const info: AppInfo = { version, providerName: deps.config.PROVIDER_NAME, host: deps.config.PUBLIC_HOST ?? ctx.host };
+      ctx.body = info;
+    },
+    { doc: DOCS.appInfo },
+  );
 
   // Public so the login page can name its instance or say there is no such CRM.
-  router.get('/api/instances/:subdomain', access.public, async (ctx) => {
-    const instance = await findInstanceBySubdomain(deps.knex, normalizeSubdomain(ctx.params.subdomain ?? ''));
-    if (!instance) throw new NotFoundError('No such CRM');
-    const view: PublicInstanceView = {
-      subdomain: instance.subdomain,
-      name: instance.name,
-      displayName: instance.displayName,
-      isActive: instance.isActive,
-    };
-    ctx.body = view;
-  });
+  router.get(
+    '/api/instances/:subdomain',
+    access.public,
+    async (ctx) => {
+      const instance = await findInstanceBySubdomain(deps.knex, normalizeSubdomain(ctx.params.subdomain ?? ''));
+      if (!instance) throw new NotFoundError('No such CRM');
+      const view: PublicInstanceView = {
+        subdomain: instance.subdomain,
+        name: instance.name,
+        displayName: instance.displayName,
+        isActive: instance.isActive,
+      };
+      ctx.body = view;
+    },
+    { doc: DOCS.publicInstance },
+  );
 
-  router.post('/api/super-admin/login', access.public, async (ctx) => {
-    signInLimit.check(ctx);
-    const input = parseInput(superAdminLoginInput, ctx.request.body);
-    const admin = await signInSuperAdmin(deps, input.username, input.password, commandContext(ctx, deps, null));
-    if (!admin) throw new UnauthorizedError('Invalid username or password');
-    // A new session id at sign-in: a session fixed before it is worthless.
-    await ctx.session!.regenerate();
-    Object.assign(ctx.session!, { kind: 'superadmin', superAdminId: admin.superAdminId } satisfies SessionData);
-    ctx.session!.maxAge = IDLE_TIMEOUT_MS.superadmin;
-    ctx.body = { id: admin.superAdminId, username: admin.username, displayName: admin.displayName };
-  });
+  router.post(
+    '/api/super-admin/login',
+    access.public,
+    async (ctx) => {
+      signInLimit.check(ctx);
+      const input = parseInput(superAdminLoginInput, ctx.request.body);
+      const admin = await signInSuperAdmin(deps, input.username, input.password, commandContext(ctx, deps, null));
+      if (!admin) throw new UnauthorizedError('Invalid username or password');
+      // A new session id at sign-in: a session fixed before it is worthless.
+      await ctx.session!.regenerate();
+      Object.assign(ctx.session!, { kind: 'superadmin', superAdminId: admin.superAdminId } satisfies SessionData);
+      ctx.session!.maxAge = IDLE_TIMEOUT_MS.superadmin;
+      ctx.body = { id: admin.superAdminId, username: admin.username, displayName: admin.displayName };
+    },
+    { doc: DOCS.superAdminLogin },
+  );
 
-  router.get('/api/super-admin/current', access.superAdmin, async (ctx) => {
-    const admin = await currentSuperAdmin(deps);
-    if (!admin) throw new UnauthorizedError();
-    ctx.body = admin;
-  });
+  router.get(
+    '/api/super-admin/current',
+    access.superAdmin,
+    async (ctx) => {
+      const admin = await currentSuperAdmin(deps);
+      if (!admin) throw new UnauthorizedError();
+      ctx.body = admin;
+    },
+    { doc: DOCS.superAdminCurrent },
+  );
 
-  router.post('/api/super-admin/logout', access.public, async (ctx) => {
-    ctx.session = null;
-    ctx.status = 204;
-  });
+  router.post(
+    '/api/super-admin/logout',
+    access.public,
+    async (ctx) => {
+      ctx.session = null;
+      ctx.status = 204;
+    },
+    { doc: DOCS.superAdminLogout },
+  );
 
-  router.patch('/api/crm-instances/:instanceId', access.superAdmin, async (ctx) => {
-    const input = parseInput(setInstanceActiveInput, ctx.request.body);
-    ctx.body = await setInstanceActive(deps, ctx.params.instanceId ?? '', input.isActive, commandContext(ctx, deps, null));
-  });
+  router.patch(
+    '/api/crm-instances/:instanceId',
+    access.superAdmin,
+    async (ctx) => {
+      const input = parseInput(setInstanceActiveInput, ctx.request.body);
+      ctx.body = await setInstanceActive(deps, ctx.params.instanceId ?? '', input.isActive, commandContext(ctx, deps, null));
+    },
+    { doc: DOCS.setActive },
+  );
 
-  router.get('/api/crm-instances', access.superAdmin, async (ctx) => {
-    ctx.body = await listInstances(deps.knex);
-  });
+  router.get(
+    '/api/crm-instances',
+    access.superAdmin,
+    async (ctx) => {
+      ctx.body = await listInstances(deps.knex);
+    },
+    { doc: DOCS.list },
+  );
 
-  router.post('/api/crm-instances', access.superAdmin, async (ctx) => {
-    const input = parseInput(createInstanceInput, ctx.request.body);
-    const view = await createInstance(
-      deps,
-      {
-        name: input.name,
-        subdomain: input.subdomain,
-        displayName: input.displayName,
-        description: input.description,
-        features: input.features,
-        firstAdmin: { username: input.adminUsername, displayName: input.adminDisplayName, pin: input.adminPin },
-      },
-      commandContext(ctx, deps, null),
-    );
-    ctx.status = 201;
-    ctx.body = view;
-  });
+  router.post(
+    '/api/crm-instances',
+    access.superAdmin,
+    async (ctx) => {
+      const input = parseInput(createInstanceInput, ctx.request.body);
+      const view = await createInstance(
+        deps,
+        {
+          name: input.name,
+          subdomain: input.subdomain,
+          displayName: input.displayName,
+          description: input.description,
+          features: input.features,
+          firstAdmin: { username: input.adminUsername, displayName: input.adminDisplayName, pin: input.adminPin },
+        },
+        commandContext(ctx, deps, null),
+      );
+      ctx.status = 201;
+      ctx.body = view;
+    },
+    { doc: DOCS.create },
+  );
 }
 
 /** The provider's own instance exists from the first start on. */

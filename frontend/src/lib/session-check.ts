@@ -1,14 +1,10 @@
-import { z } from 'zod';
+import { sessionViewSchema, type SessionView } from '@crm/projections/contract';
 import { apiFetch } from './api-client';
 
 /**
  * GET /api/session: who is signed in (an instance user, the super admin, or nobody). It answers
- * 200 either way, so a signed-out visit logs nothing; each side parses its own part.
+ * 200 either way, so a signed-out visit logs nothing.
  */
-const sessionSchema = z.object({ user: z.unknown().nullable(), superAdmin: z.unknown().nullable() });
-
-export type SessionAnswer = z.infer<typeof sessionSchema>;
-
-export async function fetchSession(signal?: AbortSignal): Promise<SessionAnswer> {
-  return sessionSchema.parse(await apiFetch('/api/session', { signal }));
+export async function fetchSession(signal?: AbortSignal): Promise<SessionView> {
+  return sessionViewSchema.parse(await apiFetch('/api/session', { signal }));
 }

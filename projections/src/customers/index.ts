@@ -1,10 +1,9 @@
 /**
- * The customers slice's public module (`@crm/projections/customers`): its fields, input
- * schemas, API views, formatters and events. Browser-safe. The read model (projection.ts)
+ * The customers slice's public module (`@crm/projections/customers`): its fields, API
+ * contract (request and response schemas), formatters and events. Browser-safe. The read model (projection.ts)
  * and its tables (migrations.ts) are wired in by read-models.ts and db/migrate.ts.
  */
 export * from './fields.ts';
-export * from './schemas.ts';
-export * from './views.ts';
+export * from './api.ts';
 export * from './format.ts';
 export * from './events.ts';

@@ -21,3 +21,10 @@ export function defaultPermissions(role: Role): Permissions {
     ? { canRead: true, canWrite: true, canDelete: true, canManageUsers: true }
     : { canRead: true, canWrite: true, canDelete: false, canManageUsers: false };
 }
+
+export type Permission = keyof Permissions;
+
+/** Role admin has every permission; otherwise the per-user flags decide. The server rules by this and the screens show what it allows. */
+export function hasPermission(user: { role: Role; permissions: Permissions }, permission: Permission): boolean {
+  return user.role === 'admin' || user.permissions[permission];
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JOB_FIELDS, type JobField, type JobFields } from './fields.ts';
 import { CANCELED_STAGE, STAGES } from './stages.ts';
-import { jobApiValue, type JobFieldChange, type JobHistoryAction } from './views.ts';
+import { jobApiValue, type JobFieldChange, type JobHistoryAction } from './api.ts';
 
 const stage = z.enum(STAGES);
 const fieldValue = z.union([z.string(), z.number(), z.null()]);

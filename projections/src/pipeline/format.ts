@@ -1,6 +1,31 @@
-import { parseQuote } from './schemas.ts';
+import { JOB_LIMITS, JOB_MESSAGES } from './fields.ts';
 
-/** Display formatters of the pipeline's values (the screens, the search text, the audit log). Browser-safe. */
+/**
+ * Quotes as text and back, and the pipeline's display formatters (the screens, the search
+ * text, the audit log). Browser-safe.
+ */
+
+/**
+ * Dollars and cents, as typed: `1250`, `1,250.50`, `$89.95` (thousands commas and a leading
+ * `$` are read, never dropped character by character: what is refused is refused whole, so
+ * a quote never changes from what the user meant). A non-negative number is accepted too.
+ */
+const QUOTE_TEXT = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
+
+/** The quote in dollars with at most two decimals, or a message saying why not. */
+export function parseQuote(value: string | number): { dollars: number } | { message: string } {
+  let cents: number;
+  if (typeof value === 'number') {
+    cents = Math.round(value * 100);
+    if (!Number.isFinite(value) || value < 0 || Math.abs(value * 100 - cents) > 1e-6) return { message: JOB_MESSAGES.quoteFormat };
+  } else {
+    const match = QUOTE_TEXT.exec(value.trim());
+    if (!match) return { message: JOB_MESSAGES.quoteFormat };
+    cents = Number(match[1]!.replaceAll(',', '')) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  }
+  if (cents > JOB_LIMITS.quoteMax * 100) return { message: JOB_MESSAGES.quoteTooLarge };
+  return { dollars: cents / 100 };
+}
 
 /** A quote as the API and CSV carry it: dollars, with two decimals when there are cents. */
 export function quoteText(dollars: number): string {

@@ -1,12 +1,11 @@
 /**
  * The pipeline slice's public module (`@crm/projections/pipeline`): its vocabulary, fields,
- * input schemas, API views, formatters and events. Browser-safe. The read model
+ * API contract (request and response schemas), formatters and events. Browser-safe. The read model
  * (projection.ts) and its tables (migrations.ts) are wired in by read-models.ts and
  * db/migrate.ts.
  */
 export * from './stages.ts';
 export * from './fields.ts';
-export * from './schemas.ts';
-export * from './views.ts';
+export * from './api.ts';
 export * from './format.ts';
 export * from './events.ts';

@@ -1,11 +1,5 @@
 import { z } from 'zod';
-
-const features = z.object({
-  pipeline: z.boolean(),
-  customers: z.boolean(),
-  calendar: z.boolean(),
-  admin: z.boolean(),
-});
+import { featuresSchema } from './instances.ts';
 
 /** Provider-level and instance lifecycle events. */
 export const platformEventSchemas = {
@@ -31,6 +25,6 @@ export const platformEventSchemas = {
     subdomain: z.string(),
     displayName: z.string(),
     description: z.string(),
-    features,
+    features: featuresSchema,
   }),
 };

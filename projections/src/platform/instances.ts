@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * What a CRM instance is made of: its features and its subdomain (the rules every side
  * checks a subdomain with). Browser-safe.
@@ -6,6 +8,14 @@
 export const FEATURE_KEYS = ['pipeline', 'customers', 'calendar', 'admin'] as const;
 export type FeatureKey = (typeof FEATURE_KEYS)[number];
 export type Features = Record<FeatureKey, boolean>;
+
+/** Every feature flag, each on or off (events and API answers alike). */
+export const featuresSchema = z.object({
+  pipeline: z.boolean(),
+  customers: z.boolean(),
+  calendar: z.boolean(),
+  admin: z.boolean(),
+}) satisfies z.ZodType<Features>;
 
 /** Defaults from spec-platform.md §3: calendar off, the rest on. */
 export const DEFAULT_FEATURES: Features = { pipeline: true, customers: true, calendar: false, admin: true };

@@ -7,4 +7,6 @@ export * from './cursor.ts';
 export * from './ids.ts';
 export * from './revisions.ts';
 export * from './phone.ts';
+export * from './format.ts';
+export * from './schemas.ts';
 export * from './timeline.ts';

@@ -29,6 +29,17 @@ export function maskPhone(value: string): string {
   return digits ? `•••-•••-${digits.slice(-4)}` : '';
 }
 
+/** What a typed phone may hold besides digits: the usual separators. */
+const PHONE_CHARACTERS = /^[\d\s().+-]*$/;
+
+/**
+ * A phone as lists, cards and logs show it: 3-3-4 when it is exactly ten digits, otherwise
+ * as it came (a masked '•••-•••-1234' stays masked).
+ */
+export function displayPhone(value: string): string {
+  return PHONE_CHARACTERS.test(value) && phoneDigits(value).length === 10 ? formatPhone(value) : value;
+}
+
 /** The entry dialog's phone box: digits only, grouped 3-3-4 with dashes as they are typed, at most 10. */
 export function formatPhoneAsTyped(value: string): string {
   const digits = phoneDigits(value).slice(0, 10);
@@ -36,9 +47,6 @@ export function formatPhoneAsTyped(value: string): string {
   if (digits.length <= 6) return `${digits.slice(0, 3)}-${digits.slice(3)}`;
   return `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`;
 }
-
-/** What a typed phone may hold besides digits: the usual separators. */
-const PHONE_CHARACTERS = /^[\d\s().+-]*$/;
 
 export type PhoneResult = { ok: true; digits: string } | { ok: false; message: string };
 

@@ -1,16 +1,9 @@
-import type { AppInfo } from '@crm/projections/platform';
+import { appInfoSchema, type AppInfo } from '@crm/projections/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';
 
 /** Shown when /api/app-info cannot be read (DECISIONS.md §5: "© 2025 Maven" style). */
 export const FALLBACK_PROVIDER_NAME = 'Maven';
-
-const appInfoSchema = z.object({
-  version: z.string(),
-  providerName: z.string(),
-  host: z.string(),
-}) satisfies z.ZodType<AppInfo>;
 
 export const appInfoQueryKey = ['app-info'] as const;
 

@@ -1,7 +1,7 @@
+import { auditPageSchema } from '@crm/projections/contract';
 import type { AuditPage } from '@crm/projections/audit';
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { auditPageSchema } from '../types/audit-schema';
 import { type AuditFilters, auditQueryParams } from '../utils/audit-filters';
 import { auditApiPath, auditQueryKey } from './audit-api-path';
 

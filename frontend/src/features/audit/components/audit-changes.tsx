@@ -1,5 +1,6 @@
+import { auditFieldLabel } from '../utils/audit-format';
+import { EMPTY_VALUE, formatChangeValue } from '@crm/projections/contract';
 import type { AuditFieldChange } from '@crm/projections/audit';
-import { auditFieldLabel, EMPTY_AUDIT_VALUE, formatAuditValue } from '../utils/audit-format';
 
 /** Each changed field: old → new (a value that appears from nothing shows only the new one). */
 export function AuditChanges({ changes }: { changes: AuditFieldChange[] }) {
@@ -7,12 +8,12 @@ export function AuditChanges({ changes }: { changes: AuditFieldChange[] }) {
   return (
     <ul className="grid gap-0.5">
       {changes.map((change, index) => {
-        const before = formatAuditValue(change.field, change.oldValue);
-        const after = formatAuditValue(change.field, change.newValue);
+        const before = formatChangeValue(change.field, change.oldValue);
+        const after = formatChangeValue(change.field, change.newValue);
         return (
           <li key={`${change.field}-${index}`} className="break-words">
             <span className="text-muted-foreground">{auditFieldLabel(change.field)}: </span>
-            {before !== EMPTY_AUDIT_VALUE ? (
+            {before !== EMPTY_VALUE ? (
               <>
                 <del className="text-muted-foreground decoration-muted-foreground/60">{before}</del>
                 <span aria-hidden="true" className="px-1 text-muted-foreground">

@@ -1,6 +1,7 @@
+import { entityTypeLabel } from '../utils/audit-format';
+import { formatDateTime } from '@crm/projections/contract';
 import type { AuditEntry } from '@crm/projections/audit';
 import { Badge } from '@/components/ui/badge';
-import { entityTypeLabel, formatAuditTime } from '../utils/audit-format';
 import { AuditChanges } from './audit-changes';
 
 function actorName(entry: AuditEntry): string {
@@ -34,7 +35,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
             {entries.map((entry) => (
               <tr key={entry.id} className="border-b align-top last:border-0">
                 <td className="px-3 py-3 text-xs whitespace-nowrap text-muted-foreground">
-                  <time dateTime={entry.occurredAt}>{formatAuditTime(entry.occurredAt)}</time>
+                  <time dateTime={entry.occurredAt}>{formatDateTime(entry.occurredAt)}</time>
                 </td>
                 <td className="px-3 py-3 whitespace-nowrap">{actorName(entry)}</td>
                 <td className="max-w-sm px-3 py-3">
@@ -59,7 +60,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
             <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-muted-foreground">
               <span>
                 <span className="font-medium text-foreground">{actorName(entry)}</span> ·{' '}
-                <time dateTime={entry.occurredAt}>{formatAuditTime(entry.occurredAt)}</time>
+                <time dateTime={entry.occurredAt}>{formatDateTime(entry.occurredAt)}</time>
               </span>
               <Badge variant="secondary">{entityTypeLabel(entry.entityType)}</Badge>
             </div>

@@ -1,7 +1,7 @@
+import { customerViewSchema } from '@crm/projections/contract';
 import type { CustomerInput, CustomerView } from '@crm/projections/customers';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { customerViewSchema } from '../types/customer-schema';
 import { customerQueryKey } from './get-customer';
 import { customersListQueryKey } from './get-customers';
 import { customersApiPath } from './customers-api-path';

@@ -1,7 +1,7 @@
+import { customerDeletedSchema } from '@crm/projections/contract';
 import type { CustomerDeletedView } from '@crm/projections/customers';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { customerDeletedSchema } from '../types/customer-schema';
 import { customerHistoryQueryKey } from './get-customer-history';
 import { customersListQueryKey } from './get-customers';
 import { customersApiPath } from './customers-api-path';

@@ -1,7 +1,7 @@
+import { customerHistorySchema } from '@crm/projections/contract';
 import type { CustomerHistoryEntry } from '@crm/projections/customers';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { customerHistorySchema } from '../types/customer-schema';
 import { customersApiPath, customersQueryKey } from './customers-api-path';
 
 export const customerHistoryQueryKey = (instance: string, id: string) => [...customersQueryKey(instance), 'history', id] as const;

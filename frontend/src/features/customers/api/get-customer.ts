@@ -1,7 +1,7 @@
+import { customerViewSchema } from '@crm/projections/contract';
 import type { CustomerView } from '@crm/projections/customers';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { customerViewSchema } from '../types/customer-schema';
 import { customersApiPath, customersQueryKey } from './customers-api-path';
 
 export const customerQueryKey = (instance: string, id: string) => [...customersQueryKey(instance), 'detail', id] as const;

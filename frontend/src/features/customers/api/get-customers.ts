@@ -1,7 +1,7 @@
+import { customerPageSchema } from '@crm/projections/contract';
 import { CUSTOMER_PAGE_SIZE, type CustomerPage } from '@crm/projections/customers';
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { customerPageSchema } from '../types/customer-schema';
 import { customersApiPath, customersQueryKey } from './customers-api-path';
 
 export interface CustomersListParams {

@@ -1,8 +1,8 @@
+import { customerViewSchema } from '@crm/projections/contract';
 import type { CustomerChangesInput, CustomerView } from '@crm/projections/customers';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { conflictCurrent, ifMatch } from '@/lib/concurrency';
-import { customerViewSchema } from '../types/customer-schema';
 import { customerQueryKey } from './get-customer';
 import { customerHistoryQueryKey } from './get-customer-history';
 import { customersListQueryKey } from './get-customers';

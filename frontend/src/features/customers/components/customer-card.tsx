@@ -1,3 +1,4 @@
+import { formatDate } from '@crm/projections/contract';
 import type { CustomerView } from '@crm/projections/customers';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -7,7 +8,6 @@ import { Card } from '@/components/ui/card';
 import { MailIcon, MapPinIcon, PencilIcon, PhoneIcon, TrashIcon } from '@/components/ui/icons';
 import { CARD_APPOINTMENTS_SHOWN, CARD_INVOICES_SHOWN } from '../constants/customer-texts';
 import { customerDisplayName } from '../utils/customer-display';
-import { formatDate } from '../utils/format-date';
 import { moreLabel, summarizeList } from '../utils/summarize-list';
 
 function Detail({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {

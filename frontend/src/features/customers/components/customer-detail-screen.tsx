@@ -1,3 +1,4 @@
+import { formatDateTime } from '@crm/projections/contract';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
@@ -10,7 +11,6 @@ import { usePageTitle } from '@/lib/use-page-title';
 import { useCustomer, useCustomerAsOf } from '../api/get-customer';
 import { customerDisplayName } from '../utils/customer-display';
 import type { CustomerPaths, CustomerPermissions } from '../utils/customer-paths';
-import { formatDateTime } from '../utils/format-date';
 import { loadErrorMessage } from '../utils/load-error-message';
 import { CustomerDetails } from './customer-details';
 import { type CustomerDialogTarget, CustomerFormDialog } from './customer-form-dialog';
@@ -25,7 +25,7 @@ function CustomerAsOf({ instance, id, asOf, onBack }: { instance: string; id: st
     <div className="grid gap-3">
       <Alert variant="info" className="flex flex-wrap items-center justify-between gap-2">
         <span>
-          Showing this customer as it was on <strong className="font-semibold">{formatDateTime(asOf)}</strong>.
+          Showing this customer as it was on <strong className="font-semibold">{formatDateTime(asOf, { seconds: true })}</strong>.
         </span>
         <Button variant="outline" size="sm" onClick={onBack}>
           Back to current

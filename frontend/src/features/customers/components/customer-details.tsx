@@ -1,8 +1,8 @@
+import { formatDateTime } from '@crm/projections/contract';
 import { parseList, type CustomerView } from '@crm/projections/customers';
 import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { CUSTOMER_FIELD_LABELS } from '../constants/customer-texts';
-import { formatDateTime } from '../utils/format-date';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -66,11 +66,11 @@ export function CustomerDetails({ customer }: { customer: CustomerView }) {
       </Row>
       <Row label={CUSTOMER_FIELD_LABELS.notes}>{customer.notes ? <span className="whitespace-pre-line">{customer.notes}</span> : none}</Row>
       <Row label="Created">
-        {formatDateTime(customer.createdAt)}
+        {formatDateTime(customer.createdAt, { seconds: true })}
         {customer.createdBy ? ` by ${customer.createdBy}` : ''}
       </Row>
       <Row label="Last modified">
-        {formatDateTime(customer.lastModifiedAt)}
+        {formatDateTime(customer.lastModifiedAt, { seconds: true })}
         {customer.lastModifiedBy ? ` by ${customer.lastModifiedBy}` : ''}
       </Row>
     </dl>

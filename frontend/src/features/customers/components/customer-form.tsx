@@ -1,3 +1,4 @@
+import { formatPhoneAsTyped } from '@crm/projections/contract';
 import { CUSTOMER_MESSAGES, type CustomerField, type CustomerView } from '@crm/projections/customers';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -22,7 +23,6 @@ import {
   isCustomerFormDirty,
   validateCustomerForm,
 } from '../utils/customer-form';
-import { formatPhoneAsTyped } from '../utils/format-phone-input';
 import { VehicleChipsInput } from './vehicle-chips-input';
 
 type TextField = Exclude<keyof CustomerFormValues, 'vehicles' | 'vehicleDraft'>;

@@ -1,11 +1,11 @@
+import { canTimeTravelTo, describeChange } from '../utils/history-format';
+import { formatDateTime, historyActionLabel } from '@crm/projections/contract';
 import type { CustomerHistoryEntry } from '@crm/projections/customers';
 import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeVariant } from '@/components/ui/badge';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
 import { useCustomerHistory } from '../api/get-customer-history';
-import { formatDateTime } from '../utils/format-date';
-import { canTimeTravelTo, describeChange, historyActionLabel } from '../utils/history-format';
 import { loadErrorMessage } from '../utils/load-error-message';
 
 const ACTION_VARIANTS: Record<CustomerHistoryEntry['action'], BadgeVariant> = {
@@ -75,7 +75,7 @@ export function CustomerHistory({
             <Badge variant={ACTION_VARIANTS[entry.action]}>{historyActionLabel(entry.action)}</Badge>
             <span className="text-sm font-medium">{entry.userDisplayName || 'Unknown user'}</span>
             <time dateTime={entry.timestamp} className="text-xs text-muted-foreground">
-              {formatDateTime(entry.timestamp)}
+              {formatDateTime(entry.timestamp, { seconds: true })}
             </time>
           </span>
         );

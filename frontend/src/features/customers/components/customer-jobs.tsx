@@ -1,17 +1,10 @@
-import type { CustomerView } from '@crm/projections/customers';
+import { formatDate, formatQuote, type CustomerView } from '@crm/projections/contract';
 import { Link } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Spinner } from '@/components/ui/spinner';
 import { useCustomerJobs } from '../api/get-customer-jobs';
-import { formatDate } from '../utils/format-date';
 import { loadErrorMessage } from '../utils/load-error-message';
-
-/** Whole dollars with thousands separators ('$1,250'); '' for no quote. */
-function formatQuote(quote: string): string {
-  const digits = quote.replace(/\D/g, '');
-  return digits ? `$${Number.parseInt(digits, 10).toLocaleString('en-US')}` : '';
-}
 
 /** The pipeline jobs linked to this customer, newest first (canceled ones too). */
 export function CustomerJobs({ instance, customer, pipelinePath }: { instance: string; customer: CustomerView; pipelinePath: string }) {
@@ -38,7 +31,7 @@ export function CustomerJobs({ instance, customer, pipelinePath }: { instance: s
               </span>
             </div>
             <div className="flex items-center gap-2">
-              {formatQuote(job.quote) ? <span className="tabular-nums">{formatQuote(job.quote)}</span> : null}
+              {job.quote ? <span className="tabular-nums">{formatQuote(job.quote)}</span> : null}
               <Badge
                 variant={
                   job.stage === 'Canceled' ? 'destructive' : job.stage === 'Paid' || job.stage === 'Completed' ? 'success' : 'secondary'

@@ -1,3 +1,4 @@
+import { formatPhoneAsTyped } from '@crm/projections/contract';
 import {
   CUSTOMER_FIELDS,
   CUSTOMER_MESSAGES,
@@ -10,7 +11,6 @@ import {
   parseList,
 } from '@crm/projections/customers';
 import { addVehicles } from './vehicle-chips';
-import { formatPhoneAsTyped } from './format-phone-input';
 
 /** What the add/edit form holds. Vehicles are chips; the text typed for the next one is a draft. */
 export interface CustomerFormValues {

@@ -1,9 +1,9 @@
+import { userViewSchema } from '@crm/projections/contract';
 import { changePermissionsInput, type UserView } from '@crm/projections/identity';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';
 import { ifMatch } from '@/lib/concurrency';
-import { userViewSchema } from '@/lib/api-schemas/user';
 import { replaceUserInList } from './update-user-list';
 
 export interface ChangeUserPermissionsInput {

@@ -1,8 +1,8 @@
+import { userViewSchema } from '@crm/projections/contract';
 import { changeRoleInput, type Role, type UserView } from '@crm/projections/identity';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { ifMatch } from '@/lib/concurrency';
-import { userViewSchema } from '@/lib/api-schemas/user';
 import { replaceUserInList } from './update-user-list';
 
 export interface ChangeUserRoleInput {

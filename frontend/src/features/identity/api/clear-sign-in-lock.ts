@@ -1,7 +1,7 @@
+import { userViewSchema } from '@crm/projections/contract';
 import type { UserView } from '@crm/projections/identity';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { userViewSchema } from '@/lib/api-schemas/user';
 import { ifMatch } from '@/lib/concurrency';
 import { replaceUserInList } from './update-user-list';
 

@@ -1,8 +1,8 @@
+import { userViewSchema } from '@crm/projections/contract';
 import { createUserInput, type UserView } from '@crm/projections/identity';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';
-import { userViewSchema } from '@/lib/api-schemas/user';
 import { usersQueryKey } from './get-users';
 
 export type CreateUserInput = z.input<typeof createUserInput>;

@@ -2,7 +2,6 @@ import type { CurrentUserView } from '@crm/projections/identity';
 import { queryOptions } from '@tanstack/react-query';
 import { isAbort, reportFailure } from '@/lib/report-failure';
 import { fetchSession } from '@/lib/session-check';
-import { currentUserSchema } from '../types/current-user-schema';
 
 export const currentUserQueryKey = ['user', 'current'] as const;
 
@@ -14,7 +13,7 @@ export const currentUserQueryKey = ['user', 'current'] as const;
 export async function getCurrentUser(signal?: AbortSignal): Promise<CurrentUserView | null> {
   try {
     const { user } = await fetchSession(signal);
-    return user === null ? null : currentUserSchema.parse(user);
+    return user;
   } catch (error) {
     if (isAbort(error)) throw error;
     reportFailure('User session check failed', error);

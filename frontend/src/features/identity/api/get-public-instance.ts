@@ -1,17 +1,9 @@
-import type { PublicInstanceView } from '@crm/projections/platform';
+import { publicInstanceViewSchema, type PublicInstanceView } from '@crm/projections/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';
 
-const publicInstanceSchema = z.object({
-  subdomain: z.string(),
-  name: z.string(),
-  displayName: z.string(),
-  isActive: z.boolean(),
-}) satisfies z.ZodType<PublicInstanceView>;
-
 export async function getPublicInstance(subdomain: string, signal?: AbortSignal): Promise<PublicInstanceView> {
-  return publicInstanceSchema.parse(await apiFetch(`/api/instances/${encodeURIComponent(subdomain)}`, { signal }));
+  return publicInstanceViewSchema.parse(await apiFetch(`/api/instances/${encodeURIComponent(subdomain)}`, { signal }));
 }
 
 export function publicInstanceQueryOptions(subdomain: string) {

@@ -1,7 +1,7 @@
+import { userListSchema } from '@crm/projections/contract';
 import type { UserView } from '@crm/projections/identity';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { userListSchema } from '@/lib/api-schemas/user';
 
 export const usersQueryKey = ['admin-users'] as const;
 

@@ -1,10 +1,10 @@
+import { currentUserViewSchema } from '@crm/projections/contract';
 import { type CurrentUserView, signInInput } from '@crm/projections/identity';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
 import type { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';
 import { userSessionState } from '../states/user-session-state';
-import { currentUserSchema } from '../types/current-user-schema';
 import { forgetSessionData } from '../utils/forget-session-data';
 import { currentUserQueryKey } from './get-current-user';
 import { reportFailure } from '@/lib/report-failure';
@@ -14,7 +14,7 @@ export type LoginInput = z.input<typeof signInInput>;
 
 export async function login(input: LoginInput): Promise<CurrentUserView> {
   const body = signInInput.parse(input);
-  return currentUserSchema.parse(await apiFetch('/api/auth/login', { method: 'POST', body }));
+  return currentUserViewSchema.parse(await apiFetch('/api/auth/login', { method: 'POST', body }));
 }
 
 /** Signs in to an instance and stores the returned user as the session. */

@@ -1,7 +1,7 @@
+import { userViewSchema } from '@crm/projections/contract';
 import type { UserView } from '@crm/projections/identity';
 import type { QueryClient } from '@tanstack/react-query';
 import { conflictCurrent } from '@/lib/concurrency';
-import { userViewSchema } from '@/lib/api-schemas/user';
 import { usersQueryKey } from './get-users';
 
 /** Puts the server's answer for one user into the cached list (read-your-writes), or re-reads it. */

@@ -1,9 +1,6 @@
+import { appointmentListSchema, customerPageSchema, jobPageSchema } from '@crm/projections/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';
-
-const pageTotalSchema = z.object({ total: z.number() });
-const appointmentsSchema = z.object({ items: z.array(z.unknown()) });
 
 /** Days ahead the calendar card counts appointments for. */
 export const UPCOMING_DAYS = 7;
@@ -22,12 +19,12 @@ export async function getAreaCounts(
 ): Promise<AreaCounts> {
   const to = new Date(now.getTime() + UPCOMING_DAYS * 24 * 60 * 60 * 1000);
   const [customers, openJobs, upcoming] = await Promise.all([
-    enabled.customers ? apiFetch('/api/customers?limit=1', { signal }).then((body) => pageTotalSchema.parse(body).total) : null,
-    enabled.pipeline ? apiFetch('/api/user-info?limit=1', { signal }).then((body) => pageTotalSchema.parse(body).total) : null,
+    enabled.customers ? apiFetch('/api/customers?limit=1', { signal }).then((body) => customerPageSchema.parse(body).total) : null,
+    enabled.pipeline ? apiFetch('/api/user-info?limit=1', { signal }).then((body) => jobPageSchema.parse(body).total) : null,
     enabled.calendar
       ? apiFetch(`/api/calendar/appointments?from=${encodeURIComponent(now.toISOString())}&to=${encodeURIComponent(to.toISOString())}`, {
           signal,
-        }).then((body) => appointmentsSchema.parse(body).items.length)
+        }).then((body) => appointmentListSchema.parse(body).items.length)
       : null,
   ]);
   return { customers, openJobs, upcomingAppointments: upcoming };

@@ -1,11 +1,11 @@
+import { type JobHistoryEntry, jobHistorySchema } from '@crm/projections/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { type JobHistoryRow, jobHistorySchema } from '../types/job-schema';
 import { jobQueryKey } from './get-job';
 import { pipelineApiPath } from './pipeline-api-path';
 
 /** Newest first; each row with its changed fields' old and new values (DECISIONS.md §4). */
-export async function getJobHistory(instance: string, jobId: string, signal?: AbortSignal): Promise<JobHistoryRow[]> {
+export async function getJobHistory(instance: string, jobId: string, signal?: AbortSignal): Promise<JobHistoryEntry[]> {
   return jobHistorySchema.parse(await apiFetch(pipelineApiPath(instance, jobId, 'history'), { signal }));
 }
 

@@ -1,8 +1,8 @@
+import { jobViewSchema } from '@crm/projections/contract';
 import type { JobView } from '@crm/projections/pipeline';
 import { revisionETag } from '@crm/projections/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch, apiFetchWithHeaders } from '@/lib/api-client';
-import { jobViewSchema } from '../types/job-schema';
 import { pipelineApiPath, pipelineQueryKey } from './pipeline-api-path';
 
 /** A job read on its own: the whole phone, and the ETag to send back as If-Match when saving. */

@@ -1,7 +1,7 @@
+import { jobPageSchema } from '@crm/projections/contract';
 import type { CanceledFilter, JobPage, JobSort, JobView, Stage } from '@crm/projections/pipeline';
 import { type InfiniteData, infiniteQueryOptions, keepPreviousData, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { jobPageSchema } from '../types/job-schema';
 import { pipelineApiPath, pipelineQueryKey } from './pipeline-api-path';
 
 export interface JobListParams {

@@ -1,20 +1,10 @@
-import type { UserChoice } from '@crm/projections/identity';
+import { userChoicesSchema, type UserChoice } from '@crm/projections/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';
-
-const userChoiceSchema = z.object({
-  id: z.union([z.string(), z.number()]).transform(String),
-  username: z.string(),
-  displayName: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
-}) satisfies z.ZodType<UserChoice, unknown>;
 
 /** The active users of the instance: the CSR and Tech choices (DECISIONS.md §5), the audit log's user filter. */
 export async function getUserChoices(instance: string, signal?: AbortSignal): Promise<UserChoice[]> {
-  return z.array(userChoiceSchema).parse(await apiFetch(`/api/${encodeURIComponent(instance)}/users/choices`, { signal }));
+  return userChoicesSchema.parse(await apiFetch(`/api/${encodeURIComponent(instance)}/users/choices`, { signal }));
 }
 
 export function userChoicesQueryOptions(instance: string) {

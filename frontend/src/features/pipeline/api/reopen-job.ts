@@ -1,6 +1,6 @@
+import { jobViewSchema } from '@crm/projections/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetchWithHeaders } from '@/lib/api-client';
-import { jobViewSchema } from '../types/job-schema';
 import { etagOf, type LoadedJob } from './get-job';
 import { rememberSavedJob } from './job-cache';
 import { pipelineApiPath } from './pipeline-api-path';

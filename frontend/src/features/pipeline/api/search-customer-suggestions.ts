@@ -1,36 +1,12 @@
-import { parseList } from '@crm/projections/customers';
+import { customerSuggestionsSchema, type CustomerSuggestion } from '@crm/projections/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';
-
-const text = z
-  .union([z.string(), z.number()])
-  .nullish()
-  .transform((value) => (value === null || value === undefined ? '' : String(value)));
-
-/** An autocomplete suggestion; vehicles as a list (older answers send the 'a, b' text). */
-const suggestionSchema = z
-  .object({
-    id: z.union([z.string(), z.number()]).transform(String),
-    number: z.number().nullish(),
-    name: text,
-    phone: text,
-    vehicles: z.union([z.array(z.string()), z.string()]).nullish(),
-    vehicleList: z.array(z.string()).nullish(),
-  })
-  .transform(({ vehicles, vehicleList, number, ...rest }) => ({
-    ...rest,
-    number: number ?? null,
-    vehicles: vehicleList ?? parseList(vehicles ?? []),
-  }));
-
-export type CustomerSuggestionView = z.output<typeof suggestionSchema>;
 
 export const FAILED_TO_SEARCH_CUSTOMERS = 'Failed to search customers';
 
-export async function searchCustomerSuggestions(instance: string, query: string, signal?: AbortSignal): Promise<CustomerSuggestionView[]> {
+export async function searchCustomerSuggestions(instance: string, query: string, signal?: AbortSignal): Promise<CustomerSuggestion[]> {
   const path = `/api/${encodeURIComponent(instance)}/customers/search?${new URLSearchParams({ query })}`;
-  return z.array(suggestionSchema).parse(await apiFetch(path, { signal }));
+  return customerSuggestionsSchema.parse(await apiFetch(path, { signal }));
 }
 
 export function customerSuggestionsQueryOptions(instance: string, query: string) {

@@ -1,8 +1,8 @@
+import { jobViewSchema } from '@crm/projections/contract';
 import type { JobChangesInput, JobView } from '@crm/projections/pipeline';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetchWithHeaders } from '@/lib/api-client';
 import { conflictCurrent } from '@/lib/concurrency';
-import { jobViewSchema } from '../types/job-schema';
 import { etagOf, type LoadedJob } from './get-job';
 import { rememberSavedJob } from './job-cache';
 import { pipelineApiPath } from './pipeline-api-path';

@@ -2,7 +2,8 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Input } from '@/components/ui/input';
 import { cn } from '@/lib/cn';
-import { type CustomerSuggestionView, FAILED_TO_SEARCH_CUSTOMERS, useCustomerSuggestions } from '../api/search-customer-suggestions';
+import type { CustomerSuggestion } from '@crm/projections/contract';
+import { FAILED_TO_SEARCH_CUSTOMERS, useCustomerSuggestions } from '../api/search-customer-suggestions';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { summariseVehicles } from '../utils/vehicle-badges';
 
@@ -25,7 +26,7 @@ export function CustomerNameField({
   instance: string;
   value: string;
   onChange: (value: string) => void;
-  onChoose: (customer: CustomerSuggestionView) => void;
+  onChoose: (customer: CustomerSuggestion) => void;
 }) {
   const listId = useId();
   const [open, setOpen] = useState(false);
@@ -40,7 +41,7 @@ export function CustomerNameField({
   useEffect(() => () => void (hideTimer.current && clearTimeout(hideTimer.current)), []);
   useEffect(() => setActive(-1), [suggestions.data]);
 
-  const choose = (customer: CustomerSuggestionView) => {
+  const choose = (customer: CustomerSuggestion) => {
     setOpen(false);
     onChoose(customer);
   };
@@ -116,7 +117,7 @@ export function CustomerNameField({
               <span className="flex items-baseline justify-between gap-2">
                 <span className="font-medium">{customer.name || 'Unnamed Customer'}</span>
                 <span className="shrink-0 text-xs text-muted-foreground tabular-nums">
-                  {customer.number !== null ? `#${customer.number}` : ''} {customer.phone}
+                  #{customer.number} {customer.phone}
                 </span>
               </span>
               {badges.shown.length > 0 ? (

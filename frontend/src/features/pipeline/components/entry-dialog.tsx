@@ -1,3 +1,4 @@
+import { formatDateTime, historyActionLabel, type JobHistoryEntry } from '@crm/projections/contract';
 import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -5,12 +6,9 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { ArrowLeftIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
-import { useJob } from '../api/get-job';
-import type { JobHistoryRow } from '../types/job-schema';
 import type { PipelinePermissions } from '../types/pipeline-permissions';
-import { formatDateTime } from '../utils/date-time';
+import { useJob } from '../api/get-job';
 import { entryDialogTitle, jobLabel } from '../utils/entry-title';
-import { historyActionLabel } from '../utils/history-format';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EntryEditor } from './entry-editor';
 import { JobHistoryView } from './job-history-view';
@@ -20,7 +18,7 @@ export type EntryDialogTarget = { kind: 'new' } | { kind: 'edit'; jobId: string 
 
 export const UNSAVED_CHANGES_MESSAGE = 'You have unsaved changes. Are you sure you want to close without saving?';
 
-type View = { kind: 'form' } | { kind: 'history' } | { kind: 'version'; row: JobHistoryRow };
+type View = { kind: 'form' } | { kind: 'history' } | { kind: 'version'; row: JobHistoryEntry };
 
 /**
  * The entry dialog: the form, the job's history, and a past version of it. Closing by the

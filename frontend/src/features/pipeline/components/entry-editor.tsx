@@ -1,3 +1,4 @@
+import { type CustomerSuggestion, formatDateTime, formatDuration } from '@crm/projections/contract';
 import { CANCELED_STAGE, DURATION_CHOICES, JOB_LIMITS, parseQuote, JOB_TYPES, type JobView, type Stage } from '@crm/projections/pipeline';
 import { formatPhoneAsTyped, revisionETag } from '@crm/projections/shared';
 import { type FormEvent, useState } from 'react';
@@ -16,10 +17,8 @@ import { getCustomerContact } from '../api/get-customer-contact';
 import type { LoadedJob } from '../api/get-job';
 import { userChoiceName, useUserChoices } from '../api/get-user-choices';
 import { useReopenJob } from '../api/reopen-job';
-import type { CustomerSuggestionView } from '../api/search-customer-suggestions';
 import type { PipelinePermissions } from '../types/pipeline-permissions';
 import { conflictingJob, useUpdateJob } from '../api/update-job';
-import { formatDateTime, formatDuration } from '../utils/date-time';
 import { type EntryForm, type EntryTextField, emptyEntryForm, entryFormFromJob, entryPayload, entryProblem } from '../utils/entry-form';
 import { saveErrorText } from '../utils/save-error';
 import { ChoiceSelect } from './choice-select';
@@ -101,10 +100,10 @@ export function EntryEditor({
     change({ [field]: sanitize ? sanitize(event.target.value) : event.target.value });
   };
 
-  const handleChooseCustomer = (customer: CustomerSuggestionView) => {
+  const handleChooseCustomer = (customer: CustomerSuggestion) => {
     setLinked({
       id: customer.id,
-      label: `Linked to customer ${customer.number !== null ? `#${customer.number} ` : ''}${customer.name}`.trim(),
+      label: `Linked to customer #${customer.number} ${customer.name}`.trim(),
     });
     // One vehicle is taken as it is; with several, the user picks (unless one is typed already).
     setVehicleChoices(customer.vehicles.length > 1 ? customer.vehicles : []);

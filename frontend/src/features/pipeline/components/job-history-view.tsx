@@ -1,11 +1,10 @@
+import { historyFieldLabel } from '../utils/history-format';
+import { EMPTY_VALUE, formatChangeValue, formatDateTime, historyActionLabel, type JobHistoryEntry } from '@crm/projections/contract';
 import { Alert } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { useCustomerNames } from '../api/get-customer-names';
 import { useJobHistory } from '../api/get-job-history';
-import type { JobHistoryRow } from '../types/job-schema';
-import { formatDateTime } from '../utils/date-time';
-import { EMPTY_VALUE, formatHistoryValue, historyActionLabel, historyFieldLabel } from '../utils/history-format';
 
 /**
  * Who changed what and when, newest first, each changed field with its old and new value
@@ -18,7 +17,7 @@ export function JobHistoryView({
 }: {
   instance: string;
   jobId: string;
-  onOpenVersion: (row: JobHistoryRow) => void;
+  onOpenVersion: (row: JobHistoryEntry) => void;
 }) {
   const history = useJobHistory(instance, jobId);
   const linkedIds = (history.data ?? []).flatMap((row) =>
@@ -51,8 +50,8 @@ export function JobHistoryView({
             {row.changes.length > 0 ? (
               <ul className="grid gap-1">
                 {row.changes.map((change) => {
-                  const before = formatHistoryValue(change.field, change.oldValue, customerNames);
-                  const after = formatHistoryValue(change.field, change.newValue, customerNames);
+                  const before = formatChangeValue(change.field, change.oldValue, customerNames);
+                  const after = formatChangeValue(change.field, change.newValue, customerNames);
                   const showBefore = !(row.action === 'created' && before === EMPTY_VALUE);
                   return (
                     <li key={change.field} className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-2 text-xs sm:text-sm">

@@ -1,11 +1,10 @@
+import { displayPhone, formatDateTime, formatDuration } from '@crm/projections/contract';
 import { formatQuote, type JobView } from '@crm/projections/pipeline';
 import type { ReactNode } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { useJobAsOf } from '../api/get-job';
-import { formatDateTime, formatDuration } from '../utils/date-time';
-import { displayPhone } from '../utils/phone';
 import { StageBadge } from './stage-badge';
 
 function rows(job: JobView): Array<[string, ReactNode]> {

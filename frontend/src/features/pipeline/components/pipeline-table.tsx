@@ -1,10 +1,9 @@
+import { displayPhone, formatDateTime } from '@crm/projections/contract';
 import { memo } from 'react';
 import { formatQuote, type JobView } from '@crm/projections/pipeline';
 import { Button } from '@/components/ui/button';
 import { PencilIcon, TrashIcon } from '@/components/ui/icons';
-import { formatDateTime } from '../utils/date-time';
 import { jobLabel } from '../utils/entry-title';
-import { displayPhone } from '../utils/phone';
 import type { PipelinePermissions } from '../types/pipeline-permissions';
 import { InlineStageSelect } from './inline-stage-select';
 

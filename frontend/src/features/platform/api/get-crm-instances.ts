@@ -1,7 +1,7 @@
+import { crmInstanceListSchema } from '@crm/projections/contract';
 import type { CrmInstanceView } from '@crm/projections/platform';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { crmInstanceListSchema } from '../types/crm-instance-schema';
 
 export const crmInstancesQueryKey = ['crm-instances'] as const;
 

@@ -2,7 +2,6 @@ import type { SuperAdminView } from '@crm/projections/platform';
 import { queryOptions } from '@tanstack/react-query';
 import { isAbort, reportFailure } from '@/lib/report-failure';
 import { fetchSession } from '@/lib/session-check';
-import { superAdminViewSchema } from '../types/super-admin-schema';
 
 export const currentSuperAdminQueryKey = ['super-admin', 'current'] as const;
 
@@ -13,7 +12,7 @@ export const currentSuperAdminQueryKey = ['super-admin', 'current'] as const;
 export async function getCurrentSuperAdmin(signal?: AbortSignal): Promise<SuperAdminView | null> {
   try {
     const { superAdmin } = await fetchSession(signal);
-    return superAdmin === null ? null : superAdminViewSchema.parse(superAdmin);
+    return superAdmin;
   } catch (error) {
     if (isAbort(error)) throw error;
     reportFailure('Super admin session check failed', error);

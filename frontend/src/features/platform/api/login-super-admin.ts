@@ -1,10 +1,10 @@
+import { superAdminViewSchema } from '@crm/projections/contract';
 import { superAdminLoginInput, type SuperAdminView } from '@crm/projections/platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
 import type { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';
 import { superAdminSessionState } from '../states/super-admin-session-state';
-import { superAdminViewSchema } from '../types/super-admin-schema';
 import { currentSuperAdminQueryKey } from './get-current-super-admin';
 import { reportFailure } from '@/lib/report-failure';
 

@@ -1,7 +1,7 @@
+import { crmInstanceViewSchema } from '@crm/projections/contract';
 import type { CrmInstanceView } from '@crm/projections/platform';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { crmInstanceViewSchema } from '../types/crm-instance-schema';
 import { crmInstancesQueryKey } from './get-crm-instances';
 
 export interface SetInstanceActiveInput {

@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import type { ActorKind } from '../eventstore/port.ts';
 import { isoTimeQuery, pageLimitQuery } from '../shared/list-query.ts';
 
 /**
  * The admins' audit log and the dashboard's Recent Activity: the instance timeline the
- * activity read model holds, one entry per event in words. Browser-safe: zod only.
+ * activity read model holds, one entry per event in words. Its API contract: the query
+ * strings the routes take and what they answer with (the screens parse with these, the
+ * OpenAPI document is made from them). Browser-safe: zod only.
  */
 
 /** What an entry can be about (the entity filter's choices). */
@@ -49,3 +52,36 @@ export const auditPageQuery = z.object({
   limit: pageLimitQuery(AUDIT_PAGE_SIZE_MAX).default(AUDIT_PAGE_SIZE),
   cursor: z.string({ error: 'cursor must be given once' }).max(200, 'cursor is too long').optional(),
 });
+
+/** The audit log page's query string: the filters and the page (their messages in that order). */
+export const auditLogQuery = z.intersection(auditFilterQuery, auditPageQuery);
+
+// ---- responses ------------------------------------------------------------------------
+
+const ACTOR_KINDS = ['superadmin', 'user', 'system'] as const satisfies readonly ActorKind[];
+
+export const auditFieldChangeSchema = z.object({ field: z.string(), oldValue: z.unknown(), newValue: z.unknown() });
+export type AuditFieldChange = z.infer<typeof auditFieldChangeSchema>;
+
+export const auditEntrySchema = z.object({
+  /** The event's id. */
+  id: z.string(),
+  occurredAt: z.string(),
+  actor: z.object({ kind: z.enum(ACTOR_KINDS), id: z.string(), displayName: z.string() }),
+  entityType: z.string(),
+  entityId: z.string(),
+  eventType: z.string(),
+  summary: z.string(),
+  changes: z.array(auditFieldChangeSchema),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const auditPageSchema = z.object({
+  items: z.array(auditEntrySchema),
+  /** Opaque; pass back as `cursor` (with the same filters) for older entries. Null at the end. */
+  nextCursor: z.string().nullable(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+/** The dashboard's Recent Activity: the newest entries (account changes only for user managers). */
+export const recentActivitySchema = z.object({ items: z.array(auditEntrySchema) });

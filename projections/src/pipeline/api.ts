@@ -1,21 +1,19 @@
 import { z } from 'zod';
-import { pageLimitQuery } from '../shared/list-query.ts';
+import { isoTimeQuery, pageLimitQuery } from '../shared/list-query.ts';
 import { phoneInput } from '../shared/phone.ts';
-import { EMPTY_JOB_FIELDS, isBlankJob, JOB_LIMITS, JOB_MESSAGES, type JobFields } from './fields.ts';
-import { INVALID_JOB_TYPE_MESSAGE, INVALID_STAGE_MESSAGE, normalizeJobType, normalizeStage, type Stage } from './stages.ts';
+import { textInput } from '../shared/schemas.ts';
+import { EMPTY_JOB_FIELDS, isBlankJob, JOB_FIELDS, JOB_LIMITS, JOB_MESSAGES, type JobField, type JobFields } from './fields.ts';
+import { parseQuote, quoteText } from './format.ts';
+import { INVALID_JOB_TYPE_MESSAGE, INVALID_STAGE_MESSAGE, normalizeJobType, normalizeStage, STAGES, type Stage } from './stages.ts';
 
 /**
- * The pipeline's input schemas: a job as a form sends it, a stage change, the list's query
- * string. The server validates with them; the screens check a quote with parseQuote.
- * Browser-safe: zod only.
+ * The pipeline's API contract: what its routes take (a job as a form sends it, a stage
+ * change, the list's query string) and what they answer with. The server validates with
+ * these and the screens parse its answers with them; the OpenAPI document is made from
+ * them. Browser-safe: zod only.
  */
 
-const text = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be text` })
-    .nullable()
-    .transform((value) => (value ?? '').trim())
-    .pipe(z.string().max(max, `${label} must be at most ${max} characters`));
+// ---- requests -------------------------------------------------------------------------
 
 /** Blank means "assign the next number" on create and "keep it" on update. Numbers are accepted too. */
 const jobNumber = z
@@ -30,28 +28,6 @@ const jobNumber = z
   );
 
 const phone = phoneInput('Phone must be text');
-
-/**
- * Dollars and cents, as typed: `1250`, `1,250.50`, `$89.95` (thousands commas and a leading
- * `$` are read, never dropped character by character: what is refused is refused whole, so
- * a quote never changes from what the user meant). A non-negative number is accepted too.
- */
-const QUOTE_TEXT = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
-
-/** The quote in dollars with at most two decimals, or a message saying why not. */
-export function parseQuote(value: string | number): { dollars: number } | { message: string } {
-  let cents: number;
-  if (typeof value === 'number') {
-    cents = Math.round(value * 100);
-    if (!Number.isFinite(value) || value < 0 || Math.abs(value * 100 - cents) > 1e-6) return { message: JOB_MESSAGES.quoteFormat };
-  } else {
-    const match = QUOTE_TEXT.exec(value.trim());
-    if (!match) return { message: JOB_MESSAGES.quoteFormat };
-    cents = Number(match[1]!.replaceAll(',', '')) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-  }
-  if (cents > JOB_LIMITS.quoteMax * 100) return { message: JOB_MESSAGES.quoteTooLarge };
-  return { dollars: cents / 100 };
-}
 
 const quote = z.union([z.string(), z.number(), z.null()], { error: JOB_MESSAGES.quoteFormat }).transform((value, ctx): number | null => {
   if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
@@ -131,21 +107,21 @@ const customerId = z
 export const jobChangesInput = z
   .object({
     jobNumber: jobNumber.optional(),
-    name: text('Name', JOB_LIMITS.name).optional(),
+    name: textInput('Name', JOB_LIMITS.name).optional(),
     phone: phone.optional(),
-    part: text('Part', JOB_LIMITS.part).optional(),
-    makeModel: text('Vehicle', JOB_LIMITS.makeModel).optional(),
+    part: textInput('Part', JOB_LIMITS.part).optional(),
+    makeModel: textInput('Vehicle', JOB_LIMITS.makeModel).optional(),
     quote: quote.optional(),
     stage: stage.optional(),
-    vin: text('VIN', JOB_LIMITS.vin)
+    vin: textInput('VIN', JOB_LIMITS.vin)
       .transform((value) => value.toUpperCase())
       .optional(),
-    csr: text('CSR', JOB_LIMITS.csr).optional(),
+    csr: textInput('CSR', JOB_LIMITS.csr).optional(),
     jobType: jobType.optional(),
     appointment: appointment.optional(),
     duration: duration.optional(),
-    tech: text('Tech', JOB_LIMITS.tech).optional(),
-    notes: text('Notes', JOB_LIMITS.notes).optional(),
+    tech: textInput('Tech', JOB_LIMITS.tech).optional(),
+    notes: textInput('Notes', JOB_LIMITS.notes).optional(),
     customerId: customerId.optional(),
   })
   .transform((value): Partial<JobFields> => {
@@ -218,3 +194,87 @@ export const jobListQuery = z.object({
   cursor: queryText('cursor', 500).optional(),
 });
 export type JobListQuery = z.output<typeof jobListQuery>;
+
+/** The calendar's range (the server fills in what is left out: this month, or six weeks from or up to the one given). */
+export const calendarRangeQuery = z.object({ from: isoTimeQuery('from').optional(), to: isoTimeQuery('to').optional() });
+
+// ---- responses ------------------------------------------------------------------------
+
+/**
+ * A pipeline job. `phone` is whole (digits) on single-job answers and masked
+ * ('•••-•••-1234') in lists. `quote` is the digits ('' when empty), `appointment` an ISO
+ * time or '', `duration` minutes or null. `revision` is what the ETag carries.
+ */
+export const jobViewSchema = z.object({
+  id: z.string(),
+  jobNumber: z.string(),
+  name: z.string(),
+  phone: z.string(),
+  part: z.string(),
+  makeModel: z.string(),
+  quote: z.string(),
+  stage: z.enum(STAGES),
+  vin: z.string(),
+  csr: z.string(),
+  /** A JobType, or '' for none (free text in events written before the vocabulary grew). */
+  jobType: z.string(),
+  appointment: z.string(),
+  duration: z.number().int().nullable(),
+  tech: z.string(),
+  notes: z.string(),
+  customerId: z.string().nullable(),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  updatedAt: z.string(),
+  revision: z.number().int().nonnegative(),
+});
+export type JobView = z.infer<typeof jobViewSchema>;
+
+export const jobPageSchema = z.object({
+  items: z.array(jobViewSchema),
+  /** Opaque; pass back as `cursor` (with the same filters) for the next page. Null on the last page. */
+  nextCursor: z.string().nullable(),
+  /** How many jobs match the filters. */
+  total: z.number().int().nonnegative(),
+});
+export type JobPage = z.infer<typeof jobPageSchema>;
+
+const changeValue = z.union([z.string(), z.number(), z.null()]);
+
+/** A field change in the API's representation of the field (quote as digits, appointment ISO or ''). */
+export const jobFieldChangeSchema = z.object({ field: z.enum(JOB_FIELDS), oldValue: changeValue, newValue: changeValue });
+export type JobFieldChange = z.infer<typeof jobFieldChangeSchema>;
+
+export const JOB_HISTORY_ACTIONS = ['created', 'updated', 'stage-changed', 'rescheduled', 'canceled', 'reopened', 'deleted'] as const;
+export type JobHistoryAction = (typeof JOB_HISTORY_ACTIONS)[number];
+
+export const jobHistoryEntrySchema = z.object({
+  /** The event's id. */
+  id: z.string(),
+  action: z.enum(JOB_HISTORY_ACTIONS),
+  userDisplayName: z.string(),
+  /** ISO time; `GET …/{id}?asOf=` with it shows the job right after this change. */
+  timestamp: z.string(),
+  changes: z.array(jobFieldChangeSchema),
+});
+export type JobHistoryEntry = z.infer<typeof jobHistoryEntrySchema>;
+
+export const jobHistorySchema = z.array(jobHistoryEntrySchema);
+
+/** A job on the calendar: the job plus where its block ends (start + duration, 60 min by default). */
+export const appointmentViewSchema = jobViewSchema.extend({ appointmentEnd: z.string() });
+export type AppointmentView = z.infer<typeof appointmentViewSchema>;
+
+export const appointmentListSchema = z.object({ items: z.array(appointmentViewSchema) });
+
+/** A field's value as the API shows it. */
+export function jobApiValue(field: JobField, value: JobFields[JobField]): string | number | null {
+  switch (field) {
+    case 'quote':
+      return value === null ? '' : quoteText(value as number);
+    case 'appointment':
+      return value ?? '';
+    default:
+      return value;
+  }
+}

@@ -1,21 +1,21 @@
 import { z } from 'zod';
-import { pinSchema, usernameSchema } from '../identity/schemas.ts';
-import { isRouteSubdomain, normalizeSubdomain, parseFeatures } from './instances.ts';
+import { pinSchema, usernameSchema } from '../identity/credentials.ts';
+import { featuresSchema, isRouteSubdomain, normalizeSubdomain, parseFeatures } from './instances.ts';
 
-/** The platform's input schemas: a new instance, opening or closing one, the super admin's sign-in. Browser-safe: zod only. */
+/**
+ * The platform's API contract: what its routes take (a new instance, opening or closing
+ * one, the super admin's sign-in) and what they answer with. The server validates with
+ * these and the screens parse its answers with them; the OpenAPI document is made from
+ * them. Browser-safe: zod only.
+ */
+
+// ---- requests -------------------------------------------------------------------------
 
 const featuresInput = z
-  .union([
-    z.string(),
-    z.object({
-      pipeline: z.boolean().optional(),
-      customers: z.boolean().optional(),
-      calendar: z.boolean().optional(),
-      admin: z.boolean().optional(),
-    }),
-  ])
+  .union([z.string(), featuresSchema.partial()])
   .optional()
   .transform((value) => parseFeatures(value));
+
 export const createInstanceInput = z
   .object({
     name: z.string({ error: 'Name and Display Name are required' }).trim().max(100, 'Name must be at most 100 characters'),
@@ -54,3 +54,40 @@ export const superAdminLoginInput = z.object({
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(200),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
 });
+
+// ---- responses ------------------------------------------------------------------------
+
+/** What the API returns for an instance. */
+export const crmInstanceViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  subdomain: z.string(),
+  displayName: z.string(),
+  description: z.string(),
+  features: featuresSchema,
+  isActive: z.boolean(),
+  createdAt: z.string(),
+});
+export type CrmInstanceView = z.infer<typeof crmInstanceViewSchema>;
+
+export const crmInstanceListSchema = z.array(crmInstanceViewSchema);
+
+export const superAdminViewSchema = z.object({ id: z.string(), username: z.string(), displayName: z.string() });
+export type SuperAdminView = z.infer<typeof superAdminViewSchema>;
+
+/** What anyone may know of an instance: enough for its login page. */
+export const publicInstanceViewSchema = z.object({
+  subdomain: z.string(),
+  name: z.string(),
+  displayName: z.string(),
+  isActive: z.boolean(),
+});
+export type PublicInstanceView = z.infer<typeof publicInstanceViewSchema>;
+
+export const appInfoSchema = z.object({
+  version: z.string(),
+  providerName: z.string(),
+  /** Host (and port) the app is reached at, PUBLIC_HOST or the request's: the start of the shops' addresses the builder shows. */
+  host: z.string(),
+});
+export type AppInfo = z.infer<typeof appInfoSchema>;

@@ -1,0 +1,55 @@
+import { formatQuote } from '../pipeline/format.ts';
+import { formatDateTime, formatDuration } from '../shared/format.ts';
+import { displayPhone } from '../shared/phone.ts';
+
+/**
+ * A change in words, one way for every screen that shows one: the audit log, Recent
+ * Activity and each record's history. Browser-safe.
+ */
+
+/** Shown for a value that was (or became) empty. */
+export const EMPTY_VALUE = '(empty)';
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/**
+ * A field's old or new value in words: empty, yes/no, phones grouped (a masked one stays
+ * masked), quotes in dollars, durations in hours and minutes, times in the reader's zone,
+ * a linked customer by name (`customerNames`, by id; null: one since deleted).
+ */
+export function formatChangeValue(field: string, value: unknown, customerNames: ReadonlyMap<string, string | null> = new Map()): string {
+  if (value === null || value === undefined || value === '') return EMPTY_VALUE;
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'object') return JSON.stringify(value);
+  const text = String(value);
+  switch (field) {
+    case 'phone':
+      return displayPhone(text);
+    case 'quote':
+      return formatQuote(typeof value === 'number' ? value : text);
+    case 'duration':
+      return formatDuration(Number(text)) || text;
+    case 'customerId': {
+      const name = customerNames.get(text);
+      if (name === undefined) return 'Linked customer';
+      return name === null ? 'A customer since deleted' : name || 'A customer without a name';
+    }
+    default:
+      return ISO_TIME.test(text) ? formatDateTime(text) : text;
+  }
+}
+
+const ACTION_LABELS: Record<string, string> = {
+  created: 'Created',
+  updated: 'Updated',
+  'stage-changed': 'Stage changed',
+  rescheduled: 'Rescheduled',
+  canceled: 'Canceled',
+  reopened: 'Reopened',
+  deleted: 'Deleted',
+};
+
+/** A history row's action: 'stage-changed' → 'Stage changed'; one this screen does not know reads as it came, capitalised. */
+export function historyActionLabel(action: string): string {
+  return ACTION_LABELS[action] ?? action.charAt(0).toUpperCase() + action.slice(1).replace(/-/g, ' ');
+}

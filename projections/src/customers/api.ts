@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import { phoneInput } from '../shared/phone.ts';
+import { textInput } from '../shared/schemas.ts';
+import {
+  CUSTOMER_FIELDS,
+  CUSTOMER_LIMITS,
+  CUSTOMER_MESSAGES,
+  EMPTY_CUSTOMER_FIELDS,
+  isBlankCustomer,
+  isValidEmail,
+  joinList,
+  parseList,
+  type CustomerFields,
+  type ListOptions,
+} from './fields.ts';
+
+/**
+ * The customers' API contract: what their routes take (a customer as a form sends it, the
+ * list's paging) and what they answer with. The server validates with these and the
+ * screens parse its answers with them; the OpenAPI document is made from them.
+ * Browser-safe: zod only.
+ */
+
+// ---- requests -------------------------------------------------------------------------
+
+/** Paging of the customer list and the autocomplete (server-side, DECISIONS.md §5). */
+export const CUSTOMER_PAGE_SIZE = 50;
+export const CUSTOMER_PAGE_SIZE_MAX = 200;
+export const CUSTOMER_SUGGESTIONS = 10;
+export const CUSTOMER_SEARCH_MAX = 200;
+
+const phone = phoneInput('Phone number must be text');
+
+const email = textInput('Email', CUSTOMER_LIMITS.email).refine(
+  (value) => value === '' || isValidEmail(value),
+  CUSTOMER_MESSAGES.emailInvalid,
+);
+
+/**
+ * Pieces of a list. Vehicles drop repeats whatever their case, invoices exact repeats;
+ * past appointments keep theirs ("Vehicle, Service, Date" repeats a vehicle or a service).
+ */
+const list = (label: string, itemLabel: string, max: number, itemMax: number, dedupe: ListOptions['dedupe']) =>
+  z
+    .union([z.string(), z.array(z.string())], { error: `${label} must be text or a list of text` })
+    .nullable()
+    .transform((value, ctx) => {
+      const items = parseList(value, { dedupe });
+      if (items.some((item) => item.length > itemMax)) {
+        ctx.addIssue({ code: 'custom', message: `Each ${itemLabel} must be at most ${itemMax} characters` });
+        return z.NEVER;
+      }
+      const joined = joinList(items);
+      if (joined.length > max) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be at most ${max} characters` });
+        return z.NEVER;
+      }
+      return joined;
+    });
+
+const fieldSchemas = {
+  name: textInput('Name', CUSTOMER_LIMITS.name),
+  phone,
+  email,
+  address: textInput('Address', CUSTOMER_LIMITS.address),
+  vehicles: list('Vehicles', 'vehicle', CUSTOMER_LIMITS.vehicles, CUSTOMER_LIMITS.vehicle, 'ignoreCase'),
+  pastAppointments: list('Past appointments', 'past appointment', CUSTOMER_LIMITS.pastAppointments, CUSTOMER_LIMITS.pastAppointment, false),
+  invoices: list('Invoices', 'invoice number', CUSTOMER_LIMITS.invoices, CUSTOMER_LIMITS.invoice, 'exact'),
+  notes: textInput('Notes', CUSTOMER_LIMITS.notes),
+};
+
+/**
+ * A change to a customer: a field that is left out stays as it is; null or '' clears it.
+ * Unknown keys (id, createdAt, … sent back by a form) are ignored.
+ */
+export const customerChangesInput = z.object({
+  name: fieldSchemas.name.optional(),
+  phone: fieldSchemas.phone.optional(),
+  email: fieldSchemas.email.optional(),
+  address: fieldSchemas.address.optional(),
+  vehicles: fieldSchemas.vehicles.optional(),
+  pastAppointments: fieldSchemas.pastAppointments.optional(),
+  invoices: fieldSchemas.invoices.optional(),
+  notes: fieldSchemas.notes.optional(),
+});
+export type CustomerChanges = Partial<CustomerFields>;
+export type CustomerChangesInput = z.input<typeof customerChangesInput>;
+
+/** A new customer: every field optional, but not all of them empty (spec §5). */
+export const customerInput = customerChangesInput
+  .transform((value): CustomerFields => {
+    const fields = { ...EMPTY_CUSTOMER_FIELDS };
+    for (const field of CUSTOMER_FIELDS) fields[field] = value[field] ?? '';
+    return fields;
+  })
+  .superRefine((fields, ctx) => {
+    if (isBlankCustomer(fields)) ctx.addIssue({ code: 'custom', message: CUSTOMER_MESSAGES.atLeastOne, path: ['name'] });
+  });
+export type CustomerInput = z.input<typeof customerInput>;
+
+const once = (name: string) => z.string({ error: `${name} must be given once` });
+
+const searchText = (name: string) =>
+  once(name).max(CUSTOMER_SEARCH_MAX, `Search text must be at most ${CUSTOMER_SEARCH_MAX} characters`).optional().default('');
+
+/** The customer list's query string: search text, page size and the cursor of the page before. */
+export const customerListQuery = z.object({
+  q: searchText('q'),
+  limit: once('limit')
+    .regex(/^\d+$/, `limit must be a whole number from 1 to ${CUSTOMER_PAGE_SIZE_MAX}`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(1, `limit must be a whole number from 1 to ${CUSTOMER_PAGE_SIZE_MAX}`)
+        .max(CUSTOMER_PAGE_SIZE_MAX, `limit must be a whole number from 1 to ${CUSTOMER_PAGE_SIZE_MAX}`),
+    )
+    .optional()
+    .default(CUSTOMER_PAGE_SIZE),
+  cursor: once('cursor').max(500, 'Invalid cursor: pass back the nextCursor of the previous page').optional(),
+});
+
+/** The autocomplete takes `query` (the spec's name) or `q`. */
+export const customerSuggestQuery = z.object({ query: searchText('query'), q: searchText('q') });
+
+// ---- responses ------------------------------------------------------------------------
+
+/**
+ * A customer. `phone` is whole (XXX-XXX-XXXX) on single-record answers and masked
+ * ('•••-•••-1234') in lists. `vehicles` is the stored 'a, b' text, `vehicleList` its items.
+ */
+export const customerViewSchema = z.object({
+  id: z.string(),
+  number: z.number().int().positive(),
+  name: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  address: z.string(),
+  vehicles: z.string(),
+  vehicleList: z.array(z.string()),
+  pastAppointments: z.string(),
+  invoices: z.string(),
+  notes: z.string(),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  lastModifiedAt: z.string(),
+  lastModifiedBy: z.string(),
+  /**
+   * The customer's stream revision, also its ETag (`"3"`): send it back as If-Match to save
+   * only over this version. The API always gives it; a client may do without (no check).
+   */
+  revision: z.number().int().nonnegative().optional(),
+});
+export type CustomerView = z.infer<typeof customerViewSchema>;
+
+export const customerPageSchema = z.object({
+  items: z.array(customerViewSchema),
+  /** Opaque; pass back as `cursor` for the next page. Null on the last page. */
+  nextCursor: z.string().nullable(),
+  /** How many customers match the search (all of them without one). */
+  total: z.number().int().nonnegative(),
+});
+export type CustomerPage = z.infer<typeof customerPageSchema>;
+
+/** The pipeline dialog's autocomplete. */
+export const customerSuggestionSchema = z.object({
+  id: z.string(),
+  number: z.number().int().positive(),
+  name: z.string(),
+  /** Masked. */
+  phone: z.string(),
+  vehicles: z.array(z.string()),
+});
+export type CustomerSuggestion = z.infer<typeof customerSuggestionSchema>;
+
+export const customerSuggestionsSchema = z.array(customerSuggestionSchema);
+
+export const customerFieldChangeSchema = z.object({
+  field: z.enum(CUSTOMER_FIELDS),
+  /** Null on a creation: the field had no value before. */
+  oldValue: z.string().nullable(),
+  newValue: z.string().nullable(),
+});
+export type CustomerFieldChange = z.infer<typeof customerFieldChangeSchema>;
+
+export const CUSTOMER_HISTORY_ACTIONS = ['created', 'updated', 'deleted'] as const;
+
+export const customerHistoryEntrySchema = z.object({
+  /** The event's id. */
+  id: z.string(),
+  action: z.enum(CUSTOMER_HISTORY_ACTIONS),
+  userDisplayName: z.string(),
+  /** ISO time; `GET …/customers/{id}?asOf=` with it shows the customer right after this change. */
+  timestamp: z.string(),
+  changes: z.array(customerFieldChangeSchema),
+});
+export type CustomerHistoryEntry = z.infer<typeof customerHistoryEntrySchema>;
+
+export const customerHistorySchema = z.array(customerHistoryEntrySchema);
+
+export const customerDeletedSchema = z.object({ deleted: z.literal(true), jobsDeleted: z.number().int().nonnegative() });
+export type CustomerDeletedView = z.infer<typeof customerDeletedSchema>;
