@@ -2,7 +2,7 @@ import { customerChangesForTimeline, customerLabel } from '../customers/timeline
 import type { StoredDomainEvent } from '../events.ts';
 import { PERMISSION_KEYS, type Permissions } from '../identity/permissions.ts';
 import { describeJobEvent } from '../pipeline/timeline.ts';
-import { chunked, type Projection, type ProjectionContext } from '../runtime/projection.ts';
+import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { maskPhoneChange, type ActivityDescription, type FieldChange } from '../shared/timeline.ts';
 
 /**
@@ -179,15 +179,33 @@ function activityRow(event: StoredDomainEvent) {
     actor_id: event.metadata.actor.id,
     actor_name: event.metadata.actor.displayName,
     summary: description.summary,
-    changes: JSON.stringify(description.changes),
+    changes: description.changes,
     occurred_at: event.metadata.occurredAt,
   };
 }
 
-/** One row per timeline event (a replayed one stays as it is), in multi-row statements. */
-async function insertActivity(events: StoredDomainEvent[], { table }: ProjectionContext): Promise<void> {
+const ACTIVITY_COLUMNS = {
+  event_id: 'uuid',
+  instance_id: 'uuid',
+  position_commit: 'numeric',
+  position_prepare: 'numeric',
+  stream_id: 'text',
+  event_type: 'text',
+  entity_type: 'text',
+  entity_id: 'text',
+  actor_kind: 'text',
+  actor_id: 'text',
+  actor_name: 'text',
+  summary: 'text',
+  changes: 'jsonb',
+  occurred_at: 'timestamptz',
+};
+
+/** One row per timeline event (a replayed one stays as it is), in one statement per batch. */
+async function insertActivity(events: StoredDomainEvent[], ctx: ProjectionContext): Promise<void> {
   const rows = events.map(activityRow).filter((row) => row !== null);
-  for (const chunk of chunked(rows, 500)) await table('activity').insert(chunk).onConflict('event_id').ignore();
+  for (const chunk of chunked(rows, 5000))
+    await insertRecordset(ctx, 'activity', ACTIVITY_COLUMNS, chunk, 'ON CONFLICT (event_id) DO NOTHING');
 }
 
 export const auditProjection: Projection = {

@@ -1,5 +1,5 @@
 import type { StoredDomainEvent } from '../events.ts';
-import { chunked, type Projection, type ProjectionContext } from '../runtime/projection.ts';
+import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { CUSTOMER_FIELDS, type CustomerField } from './fields.ts';
 
 /** Read-model columns of the customer fields (the search text is a generated column). */
@@ -30,12 +30,25 @@ async function countCustomers(ctx: ProjectionContext, instanceId: string, delta:
  * backwards; a deleted customer leaves the table (its stream keeps the history and
  * answers time travel).
  */
+/** The columns a creation fills (the search text is generated). */
+const CREATED_COLUMNS: Record<string, string> = {
+  id: 'uuid',
+  instance_id: 'uuid',
+  number: 'integer',
+  ...Object.fromEntries(CUSTOMER_FIELDS.map((field) => [CUSTOMER_COLUMNS[field], 'text'])),
+  created_at: 'timestamptz',
+  created_by: 'text',
+  last_modified_at: 'timestamptz',
+  last_modified_by: 'text',
+  revision: 'integer',
+};
+
 type CustomerCreatedEvent = Extract<StoredDomainEvent, { type: 'CustomerCreated' }>;
 
 /** Inserts new customers (a replayed one stays as it is) and counts the rows actually inserted, per instance. */
 async function createCustomers(events: CustomerCreatedEvent[], ctx: ProjectionContext): Promise<void> {
   const added = new Map<string, number>();
-  for (const chunk of chunked(events, 500)) {
+  for (const chunk of chunked(events, 5000)) {
     const rows = chunk.map((event) => {
       const d = event.data;
       const columns: Record<string, string> = {};
@@ -52,9 +65,13 @@ async function createCustomers(events: CustomerCreatedEvent[], ctx: ProjectionCo
         revision: event.revision,
       };
     });
-    const inserted = (await ctx.table('customers').insert(rows).onConflict('id').ignore().returning('instance_id')) as Array<{
-      instance_id: string;
-    }>;
+    const inserted = await insertRecordset<{ instance_id: string }>(
+      ctx,
+      'customers',
+      CREATED_COLUMNS,
+      rows,
+      'ON CONFLICT (id) DO NOTHING RETURNING instance_id',
+    );
     for (const row of inserted) added.set(row.instance_id, (added.get(row.instance_id) ?? 0) + 1);
   }
   for (const [instanceId, count] of added) await countCustomers(ctx, instanceId, count);

@@ -1,5 +1,5 @@
 import type { StoredDomainEvent } from '../events.ts';
-import { chunked, type Projection, type ProjectionContext } from '../runtime/projection.ts';
+import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { formatPhone } from '../shared/phone.ts';
 import { applyJobEvent, isJobStreamEvent, jobEventChanges, jobHistoryAction, type JobStreamEvent } from './events.ts';
 import type { JobFields } from './fields.ts';
@@ -113,6 +113,45 @@ export function fieldsOfRow(row: JobRow): JobFields {
   };
 }
 
+const HISTORY_COLUMNS = {
+  event_id: 'uuid',
+  instance_id: 'uuid',
+  job_id: 'uuid',
+  revision: 'integer',
+  action: 'text',
+  user_display_name: 'text',
+  occurred_at: 'timestamptz',
+  recorded_at: 'timestamptz',
+  changes: 'jsonb',
+};
+
+const JOB_COLUMNS = {
+  id: 'uuid',
+  instance_id: 'uuid',
+  job_number: 'text',
+  number: 'integer',
+  customer_id: 'uuid',
+  name: 'text',
+  phone: 'text',
+  part: 'text',
+  make_model: 'text',
+  quote: 'numeric',
+  stage: 'text',
+  stage_order: 'smallint',
+  vin: 'text',
+  csr: 'text',
+  job_type: 'text',
+  appointment: 'timestamptz',
+  duration: 'integer',
+  tech: 'text',
+  notes: 'text',
+  created_at: 'timestamptz',
+  created_by: 'text',
+  updated_at: 'timestamptz',
+  revision: 'integer',
+  search: 'text',
+};
+
 /** A job as the batch has it: its columns (as they will be written) and whether its row exists. */
 interface JobState {
   fields: JobFields;
@@ -140,7 +179,8 @@ type StoredJobEvent = StoredDomainEvent & JobStreamEvent;
  * them in memory (the same rules as one event at a time), and writes each table with
  * multi-row statements.
  */
-async function applyJobEvents(all: StoredDomainEvent[], { table, trx, schema }: ProjectionContext): Promise<void> {
+async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext): Promise<void> {
+  const { table, trx, schema } = ctx;
   const events = all.filter((event): event is StoredJobEvent => isJobStreamEvent(event) && Boolean(event.metadata.instanceId));
   if (events.length === 0) return;
 
@@ -154,13 +194,24 @@ async function applyJobEvents(all: StoredDomainEvent[], { table, trx, schema }: 
     occurred_at: event.metadata.occurredAt,
     // The time history shows: the event store's, the clock time travel (asOf) goes by.
     recorded_at: event.recordedAt,
-    changes: JSON.stringify(jobEventChanges(event)),
+    changes: jobEventChanges(event),
   }));
-  for (const rows of chunked(history)) await table('job_history').insert(rows).onConflict('event_id').ignore();
+  for (const rows of chunked(history, 5000))
+    await insertRecordset(ctx, 'job_history', HISTORY_COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
 
-  const ids = [...new Set(events.map((event) => event.data.jobId))];
+  // Rows are read only for jobs whose first event here is not their creation: a job created
+  // in this batch is inserted with ON CONFLICT DO NOTHING (a replay leaves its row as it is,
+  // as the revision guard would) and counted by what the insert returns.
+  const fresh = new Set<string>();
+  const toRead = new Set<string>();
+  for (const event of events) {
+    const jobId = event.data.jobId;
+    if (fresh.has(jobId) || toRead.has(jobId)) continue;
+    if (event.type === 'JobCreated') fresh.add(jobId);
+    else toRead.add(jobId);
+  }
   const states = new Map<string, JobState>();
-  for (const chunk of chunked(ids)) {
+  for (const chunk of chunked([...toRead])) {
     const rows = (await table('jobs').whereRaw('id = any(?::uuid[])', [chunk]).select('*')) as JobRow[];
     for (const row of rows) {
       states.set(row.id, {
@@ -212,18 +263,35 @@ async function applyJobEvents(all: StoredDomainEvent[], { table, trx, schema }: 
   const changed = [...states.entries()].filter(([, state]) => state.changed);
   const gone = changed.filter(([, state]) => !state.present && state.before).map(([id]) => id);
   for (const chunk of chunked(gone)) await table('jobs').whereRaw('id = any(?::uuid[])', [chunk]).delete();
-  const written = changed
-    .filter(([, state]) => state.present)
-    .map(([id, state]) => ({
-      id,
-      instance_id: state.instanceId,
-      ...columnsOf(state.fields),
-      created_at: state.createdAt,
-      created_by: state.createdBy,
-      updated_at: state.updatedAt,
-      revision: state.revision,
-    }));
-  for (const rows of chunked(written, 500)) await table('jobs').insert(rows).onConflict('id').merge();
+  const rowOf = ([id, state]: [string, JobState]) => ({
+    id,
+    instance_id: state.instanceId,
+    ...columnsOf(state.fields),
+    created_at: state.createdAt,
+    created_by: state.createdBy,
+    updated_at: state.updatedAt,
+    revision: state.revision,
+  });
+  const created: Array<{ instance_id: string; stage_order: number }> = [];
+  const inserted = changed.filter(([id, state]) => state.present && fresh.has(id)).map(rowOf);
+  for (const rows of chunked(inserted, 5000)) {
+    created.push(
+      ...(await insertRecordset<{ instance_id: string; stage_order: number }>(
+        ctx,
+        'jobs',
+        JOB_COLUMNS,
+        rows,
+        'ON CONFLICT (id) DO NOTHING RETURNING instance_id, stage_order',
+      )),
+    );
+  }
+  const written = changed.filter(([id, state]) => state.present && !fresh.has(id)).map(rowOf);
+  const updates = Object.keys(JOB_COLUMNS)
+    .filter((column) => column !== 'id')
+    .map((column) => `"${column}" = excluded."${column}"`)
+    .join(', ');
+  for (const rows of chunked(written, 5000))
+    await insertRecordset(ctx, 'jobs', JOB_COLUMNS, rows, `ON CONFLICT (id) DO UPDATE SET ${updates}`);
 
   // The counts move by what the rows did: before the batch against after it.
   const deltas = new Map<string, { instanceId: string; stageOrder: number; delta: number }>();
@@ -233,10 +301,12 @@ async function applyJobEvents(all: StoredDomainEvent[], { table, trx, schema }: 
     entry.delta += delta;
     deltas.set(key, entry);
   };
-  for (const [, state] of changed) {
+  for (const [id, state] of changed) {
+    if (fresh.has(id)) continue;
     if (state.before) move(state.before.instanceId, state.before.stageOrder, -1);
     if (state.present) move(state.instanceId, stageOrder(state.fields.stage), +1);
   }
+  for (const row of created) move(row.instance_id, row.stage_order, +1);
   const moved = [...deltas.values()].filter((entry) => entry.delta !== 0);
   if (moved.length > 0) {
     const values = moved.map(() => '(?::uuid, ?::smallint, ?::integer)').join(', ');

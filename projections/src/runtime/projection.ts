@@ -37,3 +37,27 @@ export function chunked<T>(items: readonly T[], size = ROWS_PER_STATEMENT): T[][
 export function createProjectionContext(trx: Knex.Transaction, schema: string): ProjectionContext {
   return { trx, schema, table: (name) => trx.withSchema(schema).table(name) };
 }
+
+/**
+ * A multi-row INSERT … SELECT FROM jsonb_to_recordset($1): all rows in one parameter (one
+ * JSON text), so a batch of thousands of rows costs one statement and no per-value
+ * parameter handling. `columns`: name → SQL type, in the table's terms; `tail`: what
+ * follows the SELECT (ON CONFLICT …, RETURNING …). Dates go in as ISO text.
+ */
+export async function insertRecordset<Row extends Record<string, unknown>>(
+  ctx: ProjectionContext,
+  table: string,
+  columns: Record<string, string>,
+  rows: readonly Record<string, unknown>[],
+  tail: string,
+): Promise<Row[]> {
+  if (rows.length === 0) return [];
+  const names = Object.keys(columns);
+  const list = names.map((name) => `"${name}"`).join(', ');
+  const definitions = names.map((name) => `"${name}" ${columns[name]}`).join(', ');
+  const result = await ctx.trx.raw<{ rows: Row[] }>(
+    `INSERT INTO ??.?? AS target (${list}) SELECT ${list} FROM jsonb_to_recordset(?::jsonb) AS input(${definitions}) ${tail}`,
+    [ctx.schema, table, JSON.stringify(rows)],
+  );
+  return result.rows;
+}

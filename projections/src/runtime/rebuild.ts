@@ -39,7 +39,7 @@ export interface RebuildOptions {
  */
 export async function rebuildReadModels(options: RebuildOptions): Promise<RebuildReport> {
   const { knex, store, projections } = options;
-  const batchSize = options.batchSize ?? 1000;
+  const batchSize = options.batchSize ?? 5000;
   await ensureCheckpoint(knex, MAIN_CHECKPOINT);
   const liveAtStart = (await readCheckpoint(knex, MAIN_CHECKPOINT)) ?? START;
 
@@ -59,8 +59,12 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
     options.onProgress?.({ replayed, total: total === null ? null : Math.max(total, replayed) });
   };
 
-  // Phase 1, without locks: catch up to where the live projector was when we started.
+  // Phase 1, without locks: catch up to where the live projector was when we started. The
+  // fresh tables' secondary indexes are built after it, in one pass each, instead of row by
+  // row (trigram GIN indexes above all); keys and unique indexes stay, the projections rely on them.
+  const deferred = await dropSecondaryIndexes(knex, REBUILD_SCHEMA);
   let position = await replay(store, START, liveAtStart, batchSize, (events) => apply(knex, events));
+  for (const definition of deferred) await knex.raw(definition);
 
   // Phase 2, holding the live checkpoint: finish to exactly its position, compare, swap.
   return await knex.transaction(async (trx) => {
@@ -83,13 +87,52 @@ async function replay(
   apply: (events: RecordedEvent[]) => Promise<void>,
 ): Promise<GlobalPosition> {
   let position = from;
-  while (comparePositions(position, upTo) < 0) {
-    const events = (await store.readAll(position, batchSize)).filter((e) => comparePositions(e.position, upTo) <= 0);
-    if (events.length === 0) break;
+  const read = (after: GlobalPosition) => {
+    if (comparePositions(after, upTo) >= 0) return Promise.resolve([] as RecordedEvent[]);
+    const reading = store.readAll(after, batchSize).then((events) => events.filter((e) => comparePositions(e.position, upTo) <= 0));
+    reading.catch(() => undefined); // awaited below; a failure while applying must not go unhandled
+    return reading;
+  };
+  // The next batch is read while this one is applied.
+  let next = read(position);
+  let waitedMs = 0;
+  for (;;) {
+    const events = await next;
+    if (events.length === 0) {
+      if (comparePositions(position, upTo) >= 0) break;
+      // `upTo` is an event the live projector has applied, so it exists: a reader sees it
+      // once the transactions that hold the visibility horizon back have ended.
+      if (waitedMs >= HELD_BACK_LIMIT_MS) throw new Error(`rebuild: events up to ${positionToString(upTo)} did not become visible`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      waitedMs += 20;
+      next = read(position);
+      continue;
+    }
+    waitedMs = 0;
+    const last = events[events.length - 1]!.position;
+    next = read(last);
     await apply(events);
-    position = events[events.length - 1]!.position;
+    position = last;
   }
   return position;
+}
+
+/** How long a rebuild waits for events it knows exist to become visible. */
+const HELD_BACK_LIMIT_MS = 60_000;
+
+/** Drops the schema's indexes that are neither keys, constraints nor unique; answers their definitions. */
+async function dropSecondaryIndexes(knex: Knex, schema: string): Promise<string[]> {
+  const result = await knex.raw<{ rows: Array<{ name: string; definition: string }> }>(
+    `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
+       FROM pg_index i
+       JOIN pg_class c ON c.oid = i.indexrelid
+       JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = ? AND NOT i.indisunique AND NOT i.indisprimary
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`,
+    [schema],
+  );
+  for (const { name } of result.rows) await knex.raw('DROP INDEX ??.??', [schema, name]);
+  return result.rows.map((row) => row.definition);
 }
 
 async function countEventsUpTo(knex: Knex, upTo: GlobalPosition): Promise<number> {
