@@ -1,11 +1,11 @@
 import { DEFAULT_FEATURES } from '@crm/projections/platform';
 import { describe, expect, test } from 'vitest';
 import {
-  EMPTY_CRM_BUILDER_FORM,
+  EMPTY_CREATE_INSTANCE_FORM,
   effectiveSubdomain,
   NAME_REQUIRED_MESSAGE,
   validateCreateInstance,
-  validateCrmBuilderForm,
+  validateCreateInstanceForm,
 } from '../src/features/platform/utils/validate-create-instance.ts';
 import { sanitizePin } from '../src/lib/sanitize-pin.ts';
 
@@ -54,11 +54,11 @@ describe('validateCreateInstance (dialog)', () => {
   });
 });
 
-describe('validateCrmBuilderForm (create page)', () => {
-  const form = { ...EMPTY_CRM_BUILDER_FORM, ...admin };
+describe('validateCreateInstanceForm (create page)', () => {
+  const form = { ...EMPTY_CREATE_INSTANCE_FORM, ...admin };
 
   test('the subdomain comes from the business name when empty, and the name is it upper-cased', () => {
-    const result = validateCrmBuilderForm({ ...form, businessName: "Rita's Rides 2" });
+    const result = validateCreateInstanceForm({ ...form, businessName: "Rita's Rides 2" }, 'page');
     expect(result.ok).toBe(true);
     if (result.ok) {
       expect(result.value.subdomain).toBe('ritasrides2');
@@ -68,7 +68,10 @@ describe('validateCrmBuilderForm (create page)', () => {
   });
 
   test('a typed subdomain wins and is normalised; a typed display name is kept', () => {
-    const result = validateCrmBuilderForm({ ...form, businessName: 'Acme', subdomain: 'Acme-Auto 1', displayName: 'Acme Auto' });
+    const result = validateCreateInstanceForm(
+      { ...form, businessName: 'Acme', subdomain: 'Acme-Auto 1', displayName: 'Acme Auto' },
+      'page',
+    );
     expect(result.ok && [result.value.subdomain, result.value.name, result.value.displayName]).toEqual([
       'acmeauto1',
       'ACMEAUTO1',
@@ -77,15 +80,15 @@ describe('validateCrmBuilderForm (create page)', () => {
   });
 
   test('features default to calendar off and are sent as chosen', () => {
-    expect(EMPTY_CRM_BUILDER_FORM.features).toEqual({ pipeline: true, customers: true, calendar: false, admin: true });
+    expect(EMPTY_CREATE_INSTANCE_FORM.features).toEqual({ pipeline: true, customers: true, calendar: false, admin: true });
     const features = { pipeline: false, customers: true, calendar: true, admin: true };
-    const result = validateCrmBuilderForm({ ...form, businessName: 'Acme', features });
+    const result = validateCreateInstanceForm({ ...form, businessName: 'Acme', features }, 'page');
     expect(result.ok && result.value.features).toEqual(features);
   });
 
   test('business name is required; a name with no usable characters needs a subdomain', () => {
-    expect(validateCrmBuilderForm({ ...form, businessName: '  ' })).toMatchObject({ ok: false, firstField: 'businessName' });
-    expect(validateCrmBuilderForm({ ...form, businessName: '!!!' })).toMatchObject({
+    expect(validateCreateInstanceForm({ ...form, businessName: '  ' }, 'page')).toMatchObject({ ok: false, firstField: 'businessName' });
+    expect(validateCreateInstanceForm({ ...form, businessName: '!!!' }, 'page')).toMatchObject({
       ok: false,
       firstField: 'subdomain',
       errors: { subdomain: 'Subdomain must contain only lowercase letters and numbers' },
@@ -93,7 +96,7 @@ describe('validateCrmBuilderForm (create page)', () => {
   });
 
   test('admin errors are keyed by the page fields', () => {
-    expect(validateCrmBuilderForm({ ...form, businessName: 'Acme', adminPin: '12' })).toMatchObject({
+    expect(validateCreateInstanceForm({ ...form, businessName: 'Acme', adminPin: '12' }, 'page')).toMatchObject({
       ok: false,
       firstField: 'adminPin',
       errors: { adminPin: 'PIN must be exactly 4 digits' },
@@ -103,6 +106,32 @@ describe('validateCrmBuilderForm (create page)', () => {
   test('effectiveSubdomain', () => {
     expect(effectiveSubdomain({ businessName: 'Joe’s Garage', subdomain: '' })).toBe('joesgarage');
     expect(effectiveSubdomain({ businessName: 'Joe', subdomain: 'JOE-2' })).toBe('joe2');
+  });
+});
+
+describe('validateCreateInstanceForm (the dialog, the same form and validator)', () => {
+  const form = { ...EMPTY_CREATE_INSTANCE_FORM, ...admin };
+
+  test('sends the name as typed with the subdomain derived from it, and default features', () => {
+    const result = validateCreateInstanceForm({ ...form, businessName: ' Bobs Brakes ', displayName: "Bob's Brakes" }, 'dialog');
+    expect(result.ok && [result.value.name, result.value.subdomain, result.value.displayName, result.value.features]).toEqual([
+      'Bobs Brakes',
+      'bobsbrakes',
+      "Bob's Brakes",
+      DEFAULT_FEATURES,
+    ]);
+  });
+
+  test('asks for the name and the display name, keyed by the form fields', () => {
+    expect(validateCreateInstanceForm({ ...form, businessName: 'Acme' }, 'dialog')).toMatchObject({
+      ok: false,
+      errors: { displayName: NAME_REQUIRED_MESSAGE },
+    });
+    expect(validateCreateInstanceForm({ ...form, displayName: 'Acme' }, 'dialog')).toMatchObject({
+      ok: false,
+      firstField: 'businessName',
+      errors: { businessName: NAME_REQUIRED_MESSAGE },
+    });
   });
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ActorKind } from '../eventstore/port.ts';
-import { isoTimeQuery, pageLimitQuery } from '../shared/list-query.ts';
+import { isoTimeQuery, pageLimitQuery, queryParam } from '../shared/list-query.ts';
 
 /**
  * The admins' audit log and the dashboard's Recent Activity: the instance timeline the
@@ -20,8 +20,7 @@ export const RECENT_ACTIVITY_COUNT = 10;
 
 /** Query strings: '' means "not given"; a repeated parameter is a mistake. */
 const optionalText = (name: string, max: number) =>
-  z
-    .string({ error: `${name} must be given once` })
+  queryParam(name)
     .max(max, `${name} must be at most ${max} characters`)
     .transform((value) => value.trim() || undefined)
     .optional();
@@ -50,7 +49,7 @@ export type AuditFilter = z.output<typeof auditFilterQuery>;
 
 export const auditPageQuery = z.object({
   limit: pageLimitQuery(AUDIT_PAGE_SIZE_MAX).default(AUDIT_PAGE_SIZE),
-  cursor: z.string({ error: 'cursor must be given once' }).max(200, 'cursor is too long').optional(),
+  cursor: queryParam('cursor').max(200, 'cursor is too long').optional(),
 });
 
 /** The audit log page's query string: the filters and the page (their messages in that order). */

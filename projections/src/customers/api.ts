@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryParam } from '../shared/list-query.ts';
 import { phoneInput } from '../shared/phone.ts';
 import { textInput } from '../shared/schemas.ts';
 import {
@@ -98,15 +99,13 @@ export const customerInput = customerChangesInput
   });
 export type CustomerInput = z.input<typeof customerInput>;
 
-const once = (name: string) => z.string({ error: `${name} must be given once` });
-
 const searchText = (name: string) =>
-  once(name).max(CUSTOMER_SEARCH_MAX, `Search text must be at most ${CUSTOMER_SEARCH_MAX} characters`).optional().default('');
+  queryParam(name).max(CUSTOMER_SEARCH_MAX, `Search text must be at most ${CUSTOMER_SEARCH_MAX} characters`).optional().default('');
 
 /** The customer list's query string: search text, page size and the cursor of the page before. */
 export const customerListQuery = z.object({
   q: searchText('q'),
-  limit: once('limit')
+  limit: queryParam('limit')
     .regex(/^\d+$/, `limit must be a whole number from 1 to ${CUSTOMER_PAGE_SIZE_MAX}`)
     .transform(Number)
     .pipe(
@@ -117,7 +116,7 @@ export const customerListQuery = z.object({
     )
     .optional()
     .default(CUSTOMER_PAGE_SIZE),
-  cursor: once('cursor').max(500, 'Invalid cursor: pass back the nextCursor of the previous page').optional(),
+  cursor: queryParam('cursor').max(500, 'Invalid cursor: pass back the nextCursor of the previous page').optional(),
 });
 
 /** The autocomplete takes `query` (the spec's name) or `q`. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimeQuery, pageLimitQuery } from '../shared/list-query.ts';
+import { isoTimeQuery, pageLimitQuery, queryParam } from '../shared/list-query.ts';
 import { phoneInput } from '../shared/phone.ts';
 import { textInput } from '../shared/schemas.ts';
 import { EMPTY_JOB_FIELDS, isBlankJob, JOB_FIELDS, JOB_LIMITS, JOB_MESSAGES, type JobField, type JobFields } from './fields.ts';
@@ -167,15 +167,13 @@ export const JOB_PAGE_SIZE = 50;
 export const JOB_PAGE_SIZE_MAX = 200;
 export const JOB_SEARCH_MAX = 200;
 
-const queryText = (label: string, max: number) =>
-  z.string({ error: `${label} must be given once` }).max(max, `${label} must be at most ${max} characters`);
+const queryText = (label: string, max: number) => queryParam(label).max(max, `${label} must be at most ${max} characters`);
 
 export const jobListQuery = z.object({
   q: queryText('q', JOB_SEARCH_MAX)
     .transform((value) => value.trim())
     .optional(),
-  stage: z
-    .string({ error: 'stage must be given once' })
+  stage: queryParam('stage')
     .transform((value, ctx): Stage | undefined => {
       if (value.trim() === '' || value.trim().toLowerCase() === 'all') return undefined;
       const normalized = normalizeStage(value);

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 
+/** A query-string parameter: text, given once (one given twice arrives as a list and is refused). */
+export const queryParam = (name: string) => z.string({ error: `${name} must be given once` });
+
 /** A paged list's `?limit=`: given once, a whole number from 1 to `max`. */
 export const pageLimitQuery = (max: number) =>
-  z
-    .string({ error: 'limit must be given once' })
+  queryParam('limit')
     .regex(/^\d+$/, `limit must be a whole number from 1 to ${max}`)
     .transform(Number)
     .pipe(z.number().int().min(1, `limit must be a whole number from 1 to ${max}`).max(max, `limit must be at most ${max}`));

@@ -3,7 +3,7 @@ import { buttonVariants } from '@/components/ui/button';
 import { ArrowLeftIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { useAppInfo } from '@/features/app-info/api/get-app-info';
-import { CrmBuilderForm } from '@/features/platform/components/crm-builder-form';
+import { CreateInstanceForm } from '@/features/platform/components/create-instance-form';
 import { publicOrigin } from '@/features/platform/utils/shop-addresses';
 import { usePageTitle } from '@/lib/use-page-title';
 
@@ -27,7 +27,7 @@ export function Component() {
         <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Create CRM</h1>
         <p className="text-muted-foreground">Set up a new CRM system for a shop.</p>
       </div>
-      <CrmBuilderForm origin={origin} onCreated={() => void navigate(paths.crmSelection)} />
+      <CreateInstanceForm variant="page" origin={origin} onCreated={() => void navigate(paths.crmSelection)} />
     </div>
   );
 }

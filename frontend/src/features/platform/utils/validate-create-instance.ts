@@ -55,8 +55,12 @@ export function validateCreateInstance(input: CreateInstanceInput): CreateInstan
   return failure(errors);
 }
 
-/** The full create page's form (spec-platform.md §2 "Create CRM page"). */
-export interface CrmBuilderForm {
+/**
+ * The create-instance form, the dialog's and the create page's alike (spec-platform.md §2 and
+ * §5). The dialog shows `businessName` as "Name" and asks for the display name; the page
+ * also takes a subdomain and the features.
+ */
+export interface CreateInstanceForm {
   businessName: string;
   subdomain: string;
   displayName: string;
@@ -67,7 +71,11 @@ export interface CrmBuilderForm {
   adminPin: string;
 }
 
-export const EMPTY_CRM_BUILDER_FORM: CrmBuilderForm = {
+export type CreateInstanceFormVariant = 'dialog' | 'page';
+export type CreateInstanceFormField = keyof CreateInstanceForm;
+export type CreateInstanceFormErrors = Partial<Record<CreateInstanceFormField, string>>;
+
+export const EMPTY_CREATE_INSTANCE_FORM: CreateInstanceForm = {
   businessName: '',
   subdomain: '',
   displayName: '',
@@ -79,49 +87,47 @@ export const EMPTY_CRM_BUILDER_FORM: CrmBuilderForm = {
 };
 
 /** The subdomain typed, or else the one derived from the business name. */
-export function effectiveSubdomain(form: Pick<CrmBuilderForm, 'businessName' | 'subdomain'>): string {
+export function effectiveSubdomain(form: Pick<CreateInstanceForm, 'businessName' | 'subdomain'>): string {
   return normalizeSubdomain(form.subdomain) || normalizeSubdomain(form.businessName);
 }
 
+/** Which form field a payload field is typed in. */
+const FORM_FIELD_OF: Record<CreateInstanceField, CreateInstanceFormField> = {
+  name: 'businessName',
+  displayName: 'displayName',
+  subdomain: 'subdomain',
+  description: 'description',
+  features: 'features',
+  adminUsername: 'adminUsername',
+  adminDisplayName: 'adminDisplayName',
+  adminPin: 'adminPin',
+};
+
 /**
- * Builds the payload from the create page: the name sent is the subdomain upper-cased, the
- * display name defaults to the business name. Errors are keyed by the page's own fields.
+ * The form's payload, checked by validateCreateInstance (the shared schema, the server's
+ * rules). The dialog sends the name as typed and needs a display name; the page sends the
+ * subdomain upper-cased as the name and defaults the display name to the business name.
+ * Errors are keyed by the form's fields.
  */
-export function validateCrmBuilderForm(
-  form: CrmBuilderForm,
-):
-  | { ok: true; value: ValidCreateInstanceInput }
-  | { ok: false; errors: Partial<Record<keyof CrmBuilderForm, string>>; firstField: keyof CrmBuilderForm } {
+export function validateCreateInstanceForm(
+  form: CreateInstanceForm,
+  variant: CreateInstanceFormVariant,
+): { ok: true; value: ValidCreateInstanceInput } | { ok: false; errors: CreateInstanceFormErrors; firstField: CreateInstanceFormField } {
   const businessName = form.businessName.trim();
-  if (!businessName) return { ok: false, errors: { businessName: BUSINESS_NAME_REQUIRED_MESSAGE }, firstField: 'businessName' };
-  const subdomain = effectiveSubdomain(form);
-  if (!subdomain) return { ok: false, errors: { subdomain: SUBDOMAIN_INVALID_MESSAGE }, firstField: 'subdomain' };
-
-  const result = validateCreateInstance({
-    name: subdomain.toUpperCase(),
-    displayName: form.displayName.trim() || businessName,
-    description: form.description,
-    subdomain,
-    features: form.features,
-    adminUsername: form.adminUsername,
-    adminDisplayName: form.adminDisplayName,
-    adminPin: form.adminPin,
-  });
-  if (result.ok) return result;
-
-  const fieldOf: Record<CreateInstanceField, keyof CrmBuilderForm> = {
-    name: 'businessName',
-    displayName: 'displayName',
-    subdomain: 'subdomain',
-    description: 'description',
-    features: 'features',
-    adminUsername: 'adminUsername',
-    adminDisplayName: 'adminDisplayName',
-    adminPin: 'adminPin',
-  };
-  const errors: Partial<Record<keyof CrmBuilderForm, string>> = {};
-  for (const [field, message] of Object.entries(result.errors) as [CreateInstanceField, string][]) {
-    errors[fieldOf[field]] ??= message;
+  let input: CreateInstanceInput;
+  if (variant === 'dialog') {
+    input = { ...form, name: form.businessName, subdomain: undefined };
+  } else {
+    if (!businessName) return { ok: false, errors: { businessName: BUSINESS_NAME_REQUIRED_MESSAGE }, firstField: 'businessName' };
+    const subdomain = effectiveSubdomain(form);
+    if (!subdomain) return { ok: false, errors: { subdomain: SUBDOMAIN_INVALID_MESSAGE }, firstField: 'subdomain' };
+    input = { ...form, name: subdomain.toUpperCase(), displayName: form.displayName.trim() || businessName, subdomain };
   }
-  return { ok: false, errors, firstField: fieldOf[result.firstField] };
+  const result = validateCreateInstance(input);
+  if (result.ok) return result;
+  const errors: CreateInstanceFormErrors = {};
+  for (const [field, message] of Object.entries(result.errors) as [CreateInstanceField, string][]) {
+    errors[FORM_FIELD_OF[field]] ??= message;
+  }
+  return { ok: false, errors, firstField: FORM_FIELD_OF[result.firstField] };
 }
