@@ -4,7 +4,7 @@ import type { ApiContext } from './router.ts';
 
 /**
  * The HTTP side of optimistic concurrency, the same for every slice (see
- * projections/src/domain/revisions.ts for the format): `If-Match` in, `ETag` out.
+ * projections/src/shared/revisions.ts for the format): `If-Match` in, `ETag` out.
  */
 
 /** The revision the caller saw (`If-Match`); undefined when it sent none (no check). A header that is no ETag of ours is a 400. */

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { ApiError } from './api-error';
 
 /**
- * The screens' side of the one concurrency policy (projections/src/domain/revisions.ts):
+ * The screens' side of the one concurrency policy (projections/src/shared/revisions.ts):
  * a change is sent with `If-Match` naming the revision the screen loaded, and a 409 carries
  * the record as it is now (`current`), which the screen offers to load.
  */
