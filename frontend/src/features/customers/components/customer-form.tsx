@@ -5,6 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field, fieldControlProps } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
+import { SaveErrorMessage } from '@/components/save-error-message';
 import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
 import { cn } from '@/lib/cn';
@@ -247,16 +248,7 @@ export function CustomerForm({
           true,
         )}
       </div>
-      <Alert>
-        {conflict ? (
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <span>{conflict.message}</span>
-            <Button variant="outline" size="sm" onClick={handleLoadCurrent}>
-              Load current version
-            </Button>
-          </div>
-        ) : null}
-      </Alert>
+      <Alert>{conflict ? <SaveErrorMessage message={conflict.message} onLoadCurrent={handleLoadCurrent} /> : null}</Alert>
       <div className={cn('grid grid-cols-2 gap-2 sm:flex sm:justify-end', actionsClassName)}>
         <Button variant="outline" onClick={onCancel}>
           Cancel

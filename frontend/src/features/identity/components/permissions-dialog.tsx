@@ -5,6 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { SaveErrorMessage } from '@/components/save-error-message';
 import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
 import { CONFLICT_FALLBACK } from '@/lib/concurrency';
@@ -93,14 +94,10 @@ export function PermissionsDialog({ user, open, onOpenChange }: { user: UserView
           </fieldset>
           <Alert>
             {changePermissions.isError ? (
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <span>{errorMessage(changePermissions.error, conflict ? CONFLICT_FALLBACK : USER_ERRORS.permissions)}</span>
-                {conflict ? (
-                  <Button variant="outline" size="sm" onClick={() => handleLoadCurrent(conflict)}>
-                    Load current version
-                  </Button>
-                ) : null}
-              </div>
+              <SaveErrorMessage
+                message={errorMessage(changePermissions.error, conflict ? CONFLICT_FALLBACK : USER_ERRORS.permissions)}
+                onLoadCurrent={conflict ? () => handleLoadCurrent(conflict) : undefined}
+              />
             ) : null}
           </Alert>
           <DialogFooter>

@@ -8,6 +8,7 @@ import { DialogFooter } from '@/components/ui/dialog';
 import { Field, fieldControlProps } from '@/components/ui/field';
 import { HistoryIcon, TrashIcon } from '@/components/ui/icons';
 import { Input, Textarea } from '@/components/ui/input';
+import { SaveErrorMessage } from '@/components/save-error-message';
 import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
 import { cn } from '@/lib/cn';
@@ -386,18 +387,7 @@ export function EntryEditor({
         </fieldset>
       )}
 
-      <Alert>
-        {error ? (
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <span>{error}</span>
-            {conflict ? (
-              <Button variant="outline" size="sm" onClick={handleLoadCurrent}>
-                Load current version
-              </Button>
-            ) : null}
-          </div>
-        ) : null}
-      </Alert>
+      <Alert>{error ? <SaveErrorMessage message={error} onLoadCurrent={conflict ? handleLoadCurrent : undefined} /> : null}</Alert>
 
       <DialogFooter sticky className="sm:justify-between">
         {/* On a phone the record's actions share rows, so the bar stays short. */}
