@@ -434,6 +434,7 @@ describe('user administration', () => {
       const confirmLock = page.getByRole('alertdialog');
       await eventually(() => confirmLock.getByText('Are you sure you want to lock this user account?').count()).toBe(1);
       await confirmLock.getByRole('button', { name: 'Lock' }).click();
+      await eventually(() => page.getByText('User locked', { exact: true }).count()).toBeGreaterThan(0);
       await eventually(() => bob.getByRole('cell', { name: 'Locked' }).count()).toBe(1);
       await snap(page, 'admin-desktop-light');
 
@@ -455,6 +456,7 @@ describe('user administration', () => {
       const confirmUnlock = page.getByRole('alertdialog');
       await eventually(() => confirmUnlock.getByText('Are you sure you want to unlock this user account?').count()).toBe(1);
       await confirmUnlock.getByRole('button', { name: 'Unlock' }).click();
+      await eventually(() => page.getByText('User unlocked', { exact: true }).count()).toBeGreaterThan(0);
       await eventually(() => bob.getByRole('cell', { name: 'Active' }).count()).toBe(1);
 
       const bobBrowser = await newPage(browser, { baseURL: server.url });

@@ -1,15 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  ApiClient,
-  createTestInstance,
-  signInSuperAdmin,
-  startTestServer,
-  SUPER_ADMIN,
-  type TestServer,
-} from '../../../backend/test/support/server.ts';
+import { ApiClient, signInSuperAdmin, startTestServer, SUPER_ADMIN, type TestServer } from '../../../backend/test/support/server.ts';
 import {
   addMavenUser,
+  createInstance,
   launchBrowser,
   newPage,
   ownServer,
@@ -236,7 +230,7 @@ describe('provider: super admin and CRM instances', () => {
   test(
     'deactivates an instance after a confirmation: its staff cannot sign in',
     async () => {
-      const shop = await createTestInstance(server, unique('pauseshop'), { username: 'owner', pin: '1234' });
+      const shop = await createInstance(server, unique('pauseshop'), { username: 'owner', pin: '1234' });
       const staffSignIn = () =>
         new ApiClient(server.url).post('/api/auth/login', { username: shop.admin.username, pin: shop.admin.pin, instance: shop.subdomain });
       const { page } = await superAdminPage();
@@ -257,7 +251,7 @@ describe('provider: super admin and CRM instances', () => {
   test(
     'activates an inactive instance again: its staff sign in',
     async () => {
-      const shop = await createTestInstance(server, unique('pauseshop'), { username: 'owner', pin: '1234' });
+      const shop = await createInstance(server, unique('pauseshop'), { username: 'owner', pin: '1234' });
       const superAdmin = await signInSuperAdmin(server);
       expect((await superAdmin.patch(`/api/crm-instances/${shop.id}`, { isActive: false })).status).toBe(200);
       const staffSignIn = () =>

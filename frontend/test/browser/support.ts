@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { onTestFinished } from 'vitest';
 import {
   type ApiClient,
-  createTestInstance,
   signInSuperAdmin,
   signInUser,
   startTestServer,
@@ -56,7 +56,8 @@ let pagesOpened = 0;
 
 /**
  * A fresh browser context (its own cookies) and page, for the current test only: it is closed when
- * the test ends, and if the test failed its screen is saved first as `failure-<test>-<n>.png`.
+ * the test ends, and if the test failed its screen is saved first as `failure-<test>-<n>.png` (and
+ * the API calls it saw refused are printed).
  * Auto-waiting actions wait up to 20 s: a busy machine renders slowly.
  */
 export async function newPage(browser: Browser, options: PageOptions): Promise<{ context: BrowserContext; page: Page }> {
@@ -69,9 +70,19 @@ export async function newPage(browser: Browser, options: PageOptions): Promise<{
   page.setDefaultTimeout(20_000);
   page.setDefaultNavigationTimeout(30_000);
   const nth = ++pagesOpened;
+  // The API calls the page saw refused, printed if the test fails (many are expected: a wrong PIN is a 401).
+  const refused: string[] = [];
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith('/api/') && response.status() >= 400) {
+      refused.push(`${response.request().method()} ${url.pathname} → ${response.status()}`);
+    }
+  });
   onTestFinished(async ({ task }) => {
     if (task.result?.state === 'fail') {
-      await snap(page, `failure-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}-${nth}`).catch(() => {});
+      const name = `failure-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}-${nth}`;
+      await snap(page, name).catch(() => {});
+      if (refused.length) console.log(`${name}: API calls refused on this page:\n  ${refused.join('\n  ')}`);
     }
     await context.close().catch(() => {});
   });
@@ -124,9 +135,54 @@ export interface Shop {
   owner: ApiClient;
 }
 
+/**
+ * POSTs a new instance or user, which the server answers by reading it back from its read model.
+ * It waits at most 2 s for the projector (`settle`) and then answers 404 for what it did record:
+ * on a busy machine the projector can be later than that. Then the new record is looked for with
+ * `find` (a list read from the same read model) until it shows; any other refusal is an error.
+ */
+async function postReadBack(client: ApiClient, urlPath: string, body: unknown, find: () => Promise<any>): Promise<any> {
+  const res = await client.post(urlPath, body);
+  if (res.status === 201) return res.body;
+  if (res.status !== 404) throw new Error(`POST ${urlPath} failed: ${res.status} ${res.text}`);
+  const deadline = Date.now() + SLOW;
+  for (;;) {
+    const found = await find();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`POST ${urlPath} answered 404 and nothing new showed in ${SLOW} ms: ${res.text}`);
+    await sleep(200);
+  }
+}
+
+/**
+ * A new instance with its first admin (display name "Owner"), as the super admin makes it: what
+ * createTestInstance does, but patient with a projector that is more than 2 s behind.
+ */
+export async function createInstance(
+  server: TestServer,
+  subdomain: string,
+  admin = { username: 'owner', pin: '1234' },
+): Promise<TestInstance> {
+  const superAdmin = await signInSuperAdmin(server);
+  const view = await postReadBack(
+    superAdmin,
+    '/api/crm-instances',
+    {
+      name: subdomain.toUpperCase(),
+      displayName: `${subdomain} Auto`,
+      subdomain,
+      adminUsername: admin.username,
+      adminDisplayName: 'Owner',
+      adminPin: admin.pin,
+    },
+    async () => (await superAdmin.get('/api/crm-instances')).body.find((i: { subdomain: string }) => i.subdomain === subdomain),
+  );
+  return { id: view.id, subdomain: view.subdomain, admin };
+}
+
 /** A new instance of its own for one test, and its first admin signed in through the API. */
 export async function createShop(server: TestServer, prefix: string, admin = { username: 'owner', pin: '1234' }): Promise<Shop> {
-  const instance = await createTestInstance(server, unique(prefix), admin);
+  const instance = await createInstance(server, unique(prefix), admin);
   const owner = await signInUser(server, instance.subdomain, admin.username, admin.pin);
   return { instance, subdomain: instance.subdomain, owner };
 }
@@ -136,17 +192,20 @@ export async function addUser(
   admin: ApiClient,
   user: { username: string; displayName?: string; pin: string; role?: 'user' | 'admin' },
 ): Promise<string> {
-  const res = await admin.post('/api/admin/users', { role: 'user', ...user });
-  if (res.status !== 201) throw new Error(`adding user ${user.username} failed: ${res.status} ${res.text}`);
-  return res.body.id;
+  const view = await postReadBack(admin, '/api/admin/users', { role: 'user', ...user }, async () =>
+    (await admin.get('/api/admin/users')).body.find((u: { username: string }) => u.username === user.username),
+  );
+  return view.id;
 }
 
 /** Adds a user to the provider's own instance (maven) as the super admin; returns the instance's id. */
 export async function addMavenUser(server: TestServer, user: { username: string; displayName?: string; pin: string }): Promise<string> {
   const superAdmin = await signInSuperAdmin(server);
   const maven = (await superAdmin.get('/api/crm-instances')).body.find((i: { subdomain: string }) => i.subdomain === 'maven');
-  const added = await superAdmin.post(`/api/crm-instances/${maven.id}/users`, { role: 'admin', ...user });
-  if (added.status !== 201) throw new Error(`adding ${user.username} to maven failed: ${added.status} ${added.text}`);
+  const usersPath = `/api/crm-instances/${maven.id}/users`;
+  await postReadBack(superAdmin, usersPath, { role: 'admin', ...user }, async () =>
+    (await superAdmin.get(usersPath)).body.find((u: { username: string }) => u.username === user.username),
+  );
   return maven.id;
 }
 
