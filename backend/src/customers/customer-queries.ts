@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
 import { CUSTOMER_SUGGESTIONS, parseList, type CustomerPage, type CustomerSuggestion, type CustomerView } from '@crm/projections/customers';
-import { decodeCursor, encodeCursor, formatPhone, maskPhone, phoneSearchDigits } from '@crm/projections/shared';
+import { decodeCursor, encodeCursor, formatPhone, isUuid, maskPhone, phoneSearchDigits } from '@crm/projections/shared';
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { isUuid } from '../shared/ids.ts';
 
 interface CustomerRow {
   id: string;

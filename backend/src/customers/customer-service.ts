@@ -10,13 +10,13 @@ import {
 import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from '@crm/projections/eventstore/port';
 import { latest } from '@crm/projections/runtime/reactions';
+import { isUuid } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { parseInput } from '../http/validation.ts';
 import { executeCommand, toNewEvents, type InstanceContext } from '../shared/commands.ts';
 import { awaitReaction, CUSTOMER_CASCADE } from '../shared/reactions.ts';
 import { AppError, ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
-import { isUuid } from '../shared/ids.ts';
 import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocator.ts';
 import { readStreamAsOf } from '../shared/time-travel.ts';
 import { customerDecider, customerNumberStream, customerStream, type CustomerCommand } from './customer-decider.ts';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Role, UserChoice, UserView } from '@crm/projections/identity';
+import { isUuid } from '@crm/projections/shared';
 import { withTenant } from '../infra/tenant-db.ts';
-import { isUuid } from '../shared/ids.ts';
 import { NotFoundError } from '../shared/errors.ts';
 
 interface UserRow {

@@ -1,5 +1,5 @@
+import { isUuid } from '@crm/projections/shared';
 import type { Knex } from 'knex';
-import { isUuid } from '../shared/ids.ts';
 
 /**
  * Runs read-model queries for one instance: as role crm_api (which row-level security

@@ -15,13 +15,20 @@ import {
   type JobSort,
   type JobView,
 } from '@crm/projections/pipeline';
-import { decodeCursor, encodeCursor, maskPhone, phoneSearchDigits, type CursorKey, type CursorValue } from '@crm/projections/shared';
+import {
+  type CursorKey,
+  type CursorValue,
+  decodeCursor,
+  encodeCursor,
+  isUuid,
+  maskPhone,
+  phoneSearchDigits,
+} from '@crm/projections/shared';
 import type { EventStore } from '@crm/projections/eventstore/port';
 import { fieldsOfRow, type JobRow } from '@crm/projections/pipeline/projection';
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { isUuid } from '../shared/ids.ts';
 import { readStreamAsOf } from '../shared/time-travel.ts';
 import { jobStream } from './job-decider.ts';
 

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AppendResult } from '@crm/projections/eventstore/port';
 import { parseFeatures, type CrmInstanceView, type Features } from '@crm/projections/platform';
+import { isUuid } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { destroyInstanceSessions } from '../http/session-store.ts';
 import { createUser } from '../identity/index.ts';
 import { executeCommand, type CommandContext } from '../shared/commands.ts';
 import { NotFoundError } from '../shared/errors.ts';
-import { isUuid } from '../shared/ids.ts';
 import { reserve } from '../shared/reservations.ts';
 import { instanceDecider, instanceStream, subdomainStream } from './instance-decider.ts';
 

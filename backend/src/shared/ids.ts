@@ -1,1 +1,0 @@
-export { isUuid } from '@crm/projections/shared';
