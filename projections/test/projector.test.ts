@@ -179,6 +179,49 @@ describe('projector', () => {
   });
 });
 
+describe('reactors', () => {
+  async function reached(name: string, position: GlobalPosition) {
+    const checkpoint = await readCheckpoint(knex, name);
+    return checkpoint !== null && comparePositions(checkpoint, position) >= 0;
+  }
+
+  test('a reactor stores its checkpoint at once for events it takes, and soon after for events it has nothing to do for', async () => {
+    const { instanceId } = await createInstance('reacting');
+    const taken: string[] = [];
+    const checkpointName = `reactor:quiet-${instanceId}`;
+    const reactor = new Projector({
+      store,
+      knex,
+      connectionString: db.url,
+      projections: [
+        {
+          name: 'takes-one-user',
+          eventTypes: ['UserCreated'],
+          takes: (event) => event.type === 'UserCreated' && event.data.username === 'wanted',
+          async apply(event) {
+            if (event.metadata.instanceId === instanceId) taken.push(event.id);
+          },
+        },
+      ],
+      schema: READ_MODEL_SCHEMA,
+      checkpointName,
+      kind: 'reactor',
+    });
+    reactor.start();
+    try {
+      const wanted = await createUser(instanceId, 'wanted');
+      await expect.poll(() => reached(checkpointName, wanted.position), { timeout: 10_000 }).toBe(true);
+      expect(taken).toHaveLength(1);
+      const ignored = await createUser(instanceId, 'ignored');
+      // Nothing to do for it: the checkpoint still gets past it (within about a second), and it is not applied.
+      await expect.poll(() => reached(checkpointName, ignored.position), { timeout: 10_000 }).toBe(true);
+      expect(taken).toHaveLength(1);
+    } finally {
+      await reactor.stop();
+    }
+  });
+});
+
 describe('failures: retried, or parked when the event is the cause', () => {
   /** A fresh read-model set, so these tests' own projectors write nowhere else. */
   async function freshSchema(name: string) {

@@ -79,6 +79,8 @@ export function customerCascadeReactor(deps: { store: EventStore; now: () => Dat
   return {
     name: 'customer-cascade',
     eventTypes: ['JobCreated', 'JobUpdated', 'JobDeleted', 'CustomerDeleted'],
+    // A job update matters only when it changes the job's customer.
+    takes: (event) => event.type !== 'JobUpdated' || event.data.changes.some((change) => change.field === 'customerId'),
     async apply(event, { trx }) {
       switch (event.type) {
         case 'JobCreated': {

@@ -15,6 +15,8 @@ export interface Projection {
   name: string;
   /** Only events of these types are parsed and applied; every event when absent. */
   eventTypes?: readonly EventType[];
+  /** Of those, only the events this answers true for (e.g. a job update that changes its customer); all when absent. */
+  takes?(event: StoredDomainEvent): boolean;
   apply(event: StoredDomainEvent, ctx: ProjectionContext): Promise<void>;
   /**
    * Set-based application of a batch (in global order, only the types it takes): the same
@@ -60,4 +62,9 @@ export async function insertRecordset<Row extends Record<string, unknown>>(
     [ctx.schema, table, JSON.stringify(rows)],
   );
   return result.rows;
+}
+
+/** Whether the event is of a type the projection takes (its `takes` decides further, on the parsed event). */
+export function takenBy(projection: Projection, event: { type: string }): boolean {
+  return !projection.eventTypes || (projection.eventTypes as readonly string[]).includes(event.type);
 }

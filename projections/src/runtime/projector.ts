@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import pg from 'pg';
 import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
 import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
-import { createProjectionContext, type Projection } from './projection.ts';
+import { createProjectionContext, takenBy, type Projection } from './projection.ts';
 import { ensureCheckpoint, lockCheckpointForBatch, MAIN_CHECKPOINT, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { describeError, recordParkedEvent } from './parked.ts';
 
@@ -80,9 +80,9 @@ export async function applyBatch(knex: Knex, options: ApplyOptions, events: Reco
       if (options.skip?.(event)) continue;
       let parsed: StoredDomainEvent | null | undefined;
       options.projections.forEach((projection, i) => {
-        if (projection.eventTypes && !(projection.eventTypes as readonly string[]).includes(event.type)) return;
+        if (!takenBy(projection, event)) return;
         if (parsed === undefined) parsed = parseStoredEvent(event);
-        if (parsed) perProjection[i]!.push(parsed);
+        if (parsed && (!projection.takes || projection.takes(parsed))) perProjection[i]!.push(parsed);
       });
     }
     for (const [i, projection] of options.projections.entries()) {
@@ -114,6 +114,9 @@ export interface RetryPolicy {
   /** The longest pause. */
   maxDelayMs: number;
 }
+
+/** How long a reactor's checkpoint may move in memory only (batches it has nothing to do for). */
+const DEFERRED_CHECKPOINT_MS = 1000;
 
 export const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 5000 };
 
@@ -158,6 +161,8 @@ export class Projector {
   private leader = false;
   /** Consecutive failures: sets the next pause, cleared by a batch that goes through. */
   private failures = 0;
+  /** Since when a reactor's checkpoint has moved in memory only (null: it is stored). */
+  private pendingSince: number | null = null;
   eventsApplied = 0;
   eventsParked = 0;
   batchFailures = 0;
@@ -260,10 +265,19 @@ export class Projector {
       while (!session.signal.aborted) {
         if (buffer.length === 0) {
           if (subscriptionDone) break;
+          let timer: NodeJS.Timeout | undefined;
           await new Promise<void>((resolve) => {
             waiting.wake = resolve;
+            // A checkpoint that moved in memory only is stored when things go quiet.
+            if (this.pendingSince !== null) timer = setTimeout(resolve, DEFERRED_CHECKPOINT_MS);
           });
+          clearTimeout(timer);
           waiting.wake = null;
+          if (buffer.length === 0 && this.pendingSince !== null && !session.signal.aborted) {
+            await this.flushCheckpoint().catch((error: unknown) => {
+              this.log.warn({ err: error, checkpoint: this.checkpointName }, `${this.kind} could not store its checkpoint; it will again`);
+            });
+          }
           continue;
         }
         await this.applyWithRetry(buffer.splice(0, batchSize), session.signal);
@@ -282,12 +296,48 @@ export class Projector {
 
   private async apply(events: RecordedEvent[]): Promise<void> {
     const { knex, schema, projections } = this.options;
+    if (this.kind === 'reactor' && events.length > 0 && !this.takesAny(events)) {
+      // Nothing for the reactor to do: its checkpoint moves in memory, and to the database
+      // with its next batch that has work, or within a second. After a crash it reads these
+      // events again, and does nothing again. (Waiters on a reactor wait for events it takes.)
+      this.lastApplied = events[events.length - 1]!.position;
+      this.pendingSince ??= Date.now();
+      this.eventsApplied += events.length;
+      this.options.onApplied?.(this.checkpointName, this.lastApplied);
+      if (Date.now() - this.pendingSince >= DEFERRED_CHECKPOINT_MS) await this.flushCheckpoint();
+      return;
+    }
     const last = await applyBatch(knex, { schema, checkpointName: this.checkpointName, projections }, events);
+    this.pendingSince = null;
     if (last) {
       this.lastApplied = last;
       this.options.onApplied?.(this.checkpointName, last);
     }
     this.eventsApplied += events.length;
+  }
+
+  /** Whether a projection takes any of the events (types, then `takes`). */
+  private takesAny(events: RecordedEvent[]): boolean {
+    return events.some((event) =>
+      this.options.projections.some((projection) => {
+        if (!takenBy(projection, event)) return false;
+        if (!projection.takes) return true;
+        const parsed = parseStoredEvent(event);
+        // One that does not parse goes the usual way (and is parked there).
+        return !parsed || projection.takes(parsed);
+      }),
+    );
+  }
+
+  /** Writes a checkpoint that only moved in memory (see apply). */
+  private async flushCheckpoint(): Promise<void> {
+    if (this.pendingSince === null) return;
+    const position = this.lastApplied;
+    await this.options.knex.transaction(async (trx) => {
+      const stored = (await lockCheckpointForBatch(trx, this.checkpointName)) ?? START;
+      if (comparePositions(position, stored) > 0) await writeCheckpoint(trx, this.checkpointName, position);
+    });
+    if (comparePositions(position, this.lastApplied) === 0) this.pendingSince = null;
   }
 
   /** Applies a batch, retrying until it goes through (applied, or its poison events parked) or we stop. */
