@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { defaultPermissions, userRecordRevision, type Permissions, type Role, type UserView } from '@crm/projections/identity';
 import type { AppendResult } from '@crm/projections/eventstore/port';
 import type { AppDeps } from '../deps.ts';
-import { settle } from '../deps.ts';
+import { settle, SETTLE_TIMEOUT_MS } from '../deps.ts';
 import { destroyUserSessions } from '../http/session-store.ts';
 import { executeCommand, loadAggregate, type CommandContext, type CommandResult } from '../shared/commands.ts';
 import { AppError, ConflictError, NotFoundError, StaleRecordError, ValidationError } from '../shared/errors.ts';
@@ -169,7 +169,7 @@ async function runPinnedUserCommand(
 
 /** The 409 of a stale If-Match: the user as the read model has it once caught up (its revision is the record's). */
 async function staleUser(deps: AppDeps, target: UserTarget): Promise<Error> {
-  await deps.watcher.waitFor(await deps.store.headPosition(), 2000);
+  await deps.watcher.waitFor(await deps.store.headPosition(), SETTLE_TIMEOUT_MS);
   const current = await findUser(deps.knex, target.instanceId, target.userId);
   return current ? new StaleRecordError('user', current) : new NotFoundError('User not found');
 }
@@ -208,7 +208,7 @@ async function adminCountTransaction(
 ): Promise<CommandResult<UserState, UserEvent>> {
   return await deps.knex.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`crm-instance-admins:${target.instanceId}`]);
-    const caughtUp = await deps.watcher.waitFor(await deps.store.headPosition(), 2000);
+    const caughtUp = await deps.watcher.waitFor(await deps.store.headPosition(), SETTLE_TIMEOUT_MS);
     if (!caughtUp) throw new AppError(503, 'Service Unavailable', 'The server is busy. Please try again in a moment.');
     // Counted on the locked connection: waiting commands may hold every other pooled one.
     const others = await countOtherUnlockedAdmins(trx, target.instanceId, target.userId);
