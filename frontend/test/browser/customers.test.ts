@@ -1,35 +1,28 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { signInUser, startTestServer, type TestServer } from '../../../backend/test/support/server.ts';
+import { describe, expect, test } from 'vitest';
+import { signInUser, type TestServer } from '../../../backend/test/support/server.ts';
 import {
   addMavenUser,
   addUser,
   createShop,
-  launchBrowser,
   newPage,
   ownServer,
   postAll,
   postOne,
-  SETUP_TIMEOUT,
   type Shop,
   signedInPage,
   SLOW,
   snap,
   TEST_TIMEOUT,
   unique,
+  serverAndBrowserForFile,
 } from './support.ts';
 
 // One server and one browser for the file; every test makes its own instance, records and browser context.
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-}, SETUP_TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+serverAndBrowserForFile((s, b) => ([server, browser] = [s, b]));
 
 const customersPath = (shop: Shop) => `/crm/${shop.subdomain}/customers`;
 const customersApi = (shop: Shop) => `/api/${shop.subdomain}/customers`;

@@ -1,30 +1,23 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { signInUser, startTestServer, type TestServer } from '../../../backend/test/support/server.ts';
+import { describe, expect, test } from 'vitest';
+import { signInUser, type TestServer } from '../../../backend/test/support/server.ts';
 import {
   addUser,
   createShop,
-  launchBrowser,
   postOne,
-  SETUP_TIMEOUT,
   signedInPage,
   SLOW,
   snapViewport,
   TEST_TIMEOUT,
   unique,
+  serverAndBrowserForFile,
 } from './support.ts';
 
 /** The pipeline's entry dialog: what a new shop ran into on day one. */
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-}, SETUP_TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+serverAndBrowserForFile((s, b) => ([server, browser] = [s, b]));
 
 const dialog = (page: import('playwright-core').Page) => page.getByRole('dialog');
 

@@ -1,32 +1,25 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ApiClient, signInUser, startTestServer, type TestServer } from '../../../backend/test/support/server.ts';
+import { describe, expect, test } from 'vitest';
+import { ApiClient, signInUser, type TestServer } from '../../../backend/test/support/server.ts';
 import {
   addMavenUser,
   addUser,
   createShop,
-  launchBrowser,
   newPage,
-  SETUP_TIMEOUT,
   type Shop,
   signedInPage,
   SLOW,
   snap,
   TEST_TIMEOUT,
   unique,
+  serverAndBrowserForFile,
 } from './support.ts';
 
 // One server and one browser for the file; every test makes its own instance, users and browser context.
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-}, SETUP_TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+serverAndBrowserForFile((s, b) => ([server, browser] = [s, b]));
 
 /** Fills in and sends the instance's sign-in form. */
 async function signInWithForm(page: Page, slug: string, username: string, pin: string): Promise<void> {

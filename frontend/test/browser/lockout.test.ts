@@ -1,18 +1,12 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ApiClient, startTestServer, type TestServer } from '../../../backend/test/support/server.ts';
-import { addUser, createShop, launchBrowser, SETUP_TIMEOUT, signedInPage, SLOW, snap, TEST_TIMEOUT, unique } from './support.ts';
+import { expect, test } from 'vitest';
+import { ApiClient, type TestServer } from '../../../backend/test/support/server.ts';
+import { addUser, createShop, serverAndBrowserForFile, signedInPage, SLOW, snap, TEST_TIMEOUT, unique } from './support.ts';
 
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-}, SETUP_TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+serverAndBrowserForFile((s, b) => ([server, browser] = [s, b]));
 
 test(
   'the admin list says "Locked out until HH:MM" for a user who failed five PINs, and Clear Lockout lets them in',

@@ -1,16 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ApiClient, signInUser, startTestServer, type TestServer } from '../../../backend/test/support/server.ts';
+import { describe, expect, test } from 'vitest';
+import { type ApiClient, signInUser, type TestServer } from '../../../backend/test/support/server.ts';
 import {
   addMavenUser,
   addUser,
   createShop,
-  launchBrowser,
   ownServer,
   postAll,
   postOne,
-  SETUP_TIMEOUT,
   type Shop,
   signedInPage,
   SLOW,
@@ -18,19 +16,14 @@ import {
   snapViewport,
   TEST_TIMEOUT,
   unique,
+  serverAndBrowserForFile,
 } from './support.ts';
 
 // One server and one browser for the file; every test makes its own instance, records and browser context.
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-}, SETUP_TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+serverAndBrowserForFile((s, b) => ([server, browser] = [s, b]));
 
 const pipelinePath = (shop: Shop) => `/crm/${shop.subdomain}/pipeline`;
 const jobsPath = (shop: Shop) => `/api/${shop.subdomain}/pipeline`;

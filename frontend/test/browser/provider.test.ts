@@ -1,32 +1,25 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ApiClient, signInSuperAdmin, startTestServer, SUPER_ADMIN, type TestServer } from '../../../backend/test/support/server.ts';
+import { describe, expect, test } from 'vitest';
+import { ApiClient, signInSuperAdmin, SUPER_ADMIN, type TestServer } from '../../../backend/test/support/server.ts';
 import {
   addMavenUser,
   createInstance,
-  launchBrowser,
   newPage,
   ownServer,
   type PageOptions,
-  SETUP_TIMEOUT,
   signedInPage,
   SLOW,
   snap,
   TEST_TIMEOUT,
   unique,
+  serverAndBrowserForFile,
 } from './support.ts';
 
 // One server and one browser for the file; every test makes its own instances, users and browser context.
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-}, SETUP_TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+serverAndBrowserForFile((s, b) => ([server, browser] = [s, b]));
 
 /** A page signed in as the super admin (through the API: the sign-in screen has its own test). */
 async function superAdminPage(options: Omit<PageOptions, 'baseURL'> = {}, on: TestServer = server) {

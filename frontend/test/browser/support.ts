@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { onTestFinished } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import {
   type ApiClient,
   signInSuperAdmin,
@@ -24,6 +24,23 @@ export const SLOW = 30_000;
 export const TEST_TIMEOUT = 120_000;
 /** beforeAll: a server on a fresh database and Chromium, side by side. */
 export const SETUP_TIMEOUT = 120_000;
+
+/**
+ * One server (on a fresh database) and one Chromium for a test file, started before its
+ * tests (side by side) and stopped after them; `use` receives both. Every test still makes
+ * its own instance, records and browser context.
+ */
+export function serverAndBrowserForFile(use: (server: TestServer, browser: Browser) => void): void {
+  let started: [TestServer, Browser] | null = null;
+  beforeAll(async () => {
+    started = await Promise.all([startTestServer(), launchBrowser()]);
+    use(...started);
+  }, SETUP_TIMEOUT);
+  afterAll(async () => {
+    await started?.[1].close();
+    await started?.[0].stop();
+  });
+}
 
 /** Debian's Chromium, headless, with the flags this closed network needs. */
 export async function launchBrowser(): Promise<Browser> {
