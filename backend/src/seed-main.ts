@@ -62,7 +62,7 @@ try {
         subdomain,
         displayName: 'Demo Auto Service',
         description: 'Seeded demo data',
-        features: { pipeline: true, customers: true, calendar: true, admin: true },
+        features: { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true },
         firstAdmin: { username: 'admin', displayName: 'Dana Admin', pin: '1234' },
       },
       system,

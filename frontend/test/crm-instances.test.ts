@@ -4,9 +4,20 @@ import { selectableInstances } from '../src/features/platform/utils/selectable-i
 
 describe('crmInstanceListSchema (the contract the server answers with)', () => {
   test('an instance as the server sends it parses as it is', () => {
-    const features = { pipeline: false, customers: true, calendar: false, admin: true };
+    const features = { pipeline: false, customers: true, calendar: false, admin: true, serviceRequests: true };
     const [instance] = crmInstanceListSchema.parse([
-      { id: 'a', name: 'A', subdomain: 'a', displayName: 'A', description: 'd', features, isActive: false, createdAt: 'x' },
+      {
+        id: 'a',
+        name: 'A',
+        subdomain: 'a',
+        displayName: 'A',
+        description: 'd',
+        features,
+        timeZone: 'UTC',
+        publicRequests: false,
+        isActive: false,
+        createdAt: 'x',
+      },
     ]);
     expect(instance?.features).toEqual(features);
     expect(instance?.isActive).toBe(false);
@@ -28,7 +39,9 @@ describe('selectableInstances', () => {
     subdomain,
     displayName: subdomain,
     description: '',
-    features: { pipeline: true, customers: true, calendar: false, admin: true },
+    features: { pipeline: true, customers: true, calendar: false, admin: true, serviceRequests: true },
+    timeZone: 'UTC',
+    publicRequests: false,
     isActive: true,
     createdAt: '',
   });

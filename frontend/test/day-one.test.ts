@@ -10,7 +10,7 @@ import { navItems } from '../src/features/instance-shell/utils/nav-items.ts';
 import { ApiError } from '../src/lib/api-error.ts';
 import { isExpectedFailure } from '../src/lib/report-failure.ts';
 
-const features = { pipeline: true, customers: true, calendar: false, admin: true };
+const features = { pipeline: true, customers: true, calendar: false, admin: true, serviceRequests: true };
 
 function user(subdomain: string, overrides: Partial<CurrentUserView> = {}): CurrentUserView {
   return {
@@ -19,7 +19,7 @@ function user(subdomain: string, overrides: Partial<CurrentUserView> = {}): Curr
     displayName: 'Sam',
     role: 'user',
     permissions: { canRead: true, canWrite: true, canDelete: false, canManageUsers: false },
-    instance: { id: 'i1', name: subdomain.toUpperCase(), subdomain, displayName: `${subdomain} Auto`, features },
+    instance: { id: 'i1', name: subdomain.toUpperCase(), subdomain, displayName: `${subdomain} Auto`, features, timeZone: 'UTC' },
     ...overrides,
   };
 }
@@ -115,8 +115,11 @@ describe('the dashboard offers only what the user and the instance can do', () =
     const titles = (f: typeof features, showAdmin: boolean) => gettingStartedTips({ features: f, showAdmin }).map((tip) => tip.title);
     expect(titles(features, false)).toEqual(['Pipeline', 'Customers']);
     expect(titles({ ...features, calendar: true }, true)).toEqual(['Pipeline', 'Customers', 'Calendar', 'Admin']);
-    expect(titles({ pipeline: false, customers: true, calendar: false, admin: false }, true)).toEqual(['Customers', 'Users']);
-    expect(titles({ pipeline: false, customers: false, calendar: false, admin: false }, false)).toEqual([]);
+    expect(titles({ pipeline: false, customers: true, calendar: false, admin: false, serviceRequests: false }, true)).toEqual([
+      'Customers',
+      'Users',
+    ]);
+    expect(titles({ pipeline: false, customers: false, calendar: false, admin: false, serviceRequests: false }, false)).toEqual([]);
   });
 
   test('write and delete follow the server: role admin has every permission', () => {

@@ -138,14 +138,15 @@ describe('current user', () => {
       name: 'SPEEDY',
       subdomain: 'speedy',
       displayName: 'Speedy',
-      features: { pipeline: true, customers: true, calendar: true, admin: true },
+      features: { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true },
+      timeZone: 'America/Chicago',
     },
   };
 
   test('parses the server answer with the contract; features as a JSON string or a null name are refused', () => {
     const user = currentUserViewSchema.parse(raw);
     expect(user.displayName).toBe('');
-    expect(user.instance.features).toEqual({ pipeline: true, customers: true, calendar: true, admin: true });
+    expect(user.instance.features).toEqual({ pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true });
     expect(currentUserViewSchema.safeParse({ ...raw, instance: { ...raw.instance, features: '{"calendar":true}' } }).success).toBe(false);
     expect(currentUserViewSchema.safeParse({ ...raw, displayName: null }).success).toBe(false);
   });

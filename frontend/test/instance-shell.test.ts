@@ -33,7 +33,7 @@ describe('greetingFor (spec-platform.md §2)', () => {
 });
 
 describe('navItems (spec-platform.md §2 "Navigation bar")', () => {
-  const all = { pipeline: true, customers: true, calendar: true, admin: true };
+  const all = { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true };
 
   test('Home, Pipeline, Customers, Calendar, and Admin for admins', () => {
     const links = instanceLinks('speedy');

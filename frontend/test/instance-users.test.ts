@@ -13,7 +13,9 @@ const make = (subdomain: string): CrmInstanceView => ({
   subdomain,
   displayName: subdomain,
   description: '',
-  features: { pipeline: true, customers: true, calendar: false, admin: true },
+  features: { pipeline: true, customers: true, calendar: false, admin: true, serviceRequests: true },
+  timeZone: 'UTC',
+  publicRequests: false,
   isActive: true,
   createdAt: '',
 });

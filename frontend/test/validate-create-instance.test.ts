@@ -80,8 +80,14 @@ describe('validateCreateInstanceForm (create page)', () => {
   });
 
   test('features default to calendar off and are sent as chosen', () => {
-    expect(EMPTY_CREATE_INSTANCE_FORM.features).toEqual({ pipeline: true, customers: true, calendar: false, admin: true });
-    const features = { pipeline: false, customers: true, calendar: true, admin: true };
+    expect(EMPTY_CREATE_INSTANCE_FORM.features).toEqual({
+      pipeline: true,
+      customers: true,
+      calendar: false,
+      admin: true,
+      serviceRequests: true,
+    });
+    const features = { pipeline: false, customers: true, calendar: true, admin: true, serviceRequests: true };
     const result = validateCreateInstanceForm({ ...form, businessName: 'Acme', features }, 'page');
     expect(result.ok && result.value.features).toEqual(features);
   });

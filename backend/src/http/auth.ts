@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Permissions, Role } from '@crm/projections/identity';
 import type { Features } from '@crm/projections/platform';
-import { parseFeatures } from '@crm/projections/platform';
+import { parseFeatures, runtimeTimeZone } from '@crm/projections/platform';
 import type { Actor } from '@crm/projections/eventstore/port';
 import type { SessionData } from './session-store.ts';
 
@@ -11,6 +11,10 @@ export interface InstanceSummary {
   subdomain: string;
   displayName: string;
   features: Features;
+  /** IANA zone of the shop (the server's when it never chose one). */
+  timeZone: string;
+  /** Whether its public service-request page is on. */
+  publicRequests: boolean;
   isActive: boolean;
 }
 
@@ -51,6 +55,8 @@ export interface UserRow {
   subdomain: string;
   instance_display_name: string;
   features: unknown;
+  time_zone: string | null;
+  public_requests: boolean;
   instance_active: boolean;
 }
 
@@ -58,7 +64,7 @@ export interface UserRow {
 export const PRINCIPAL_COLUMNS = `u.id, u.username, u.display_name, u.role, u.is_locked, u.is_active,
   p.can_read, p.can_write, p.can_delete, p.can_manage_users,
   i.id AS instance_id, i.name AS instance_name, i.subdomain, i.display_name AS instance_display_name,
-  i.features, i.is_active AS instance_active`;
+  i.features, i.time_zone, i.public_requests, i.is_active AS instance_active`;
 
 /** The session's user as the read models know it now (locks and role changes apply at once). */
 export async function loadUserPrincipal(knex: Knex, userId: string, instanceId: string): Promise<UserPrincipal | null> {
@@ -93,6 +99,8 @@ export function principalOfRow(row: UserRow): UserPrincipal {
       subdomain: row.subdomain,
       displayName: row.instance_display_name,
       features: parseFeatures(row.features),
+      timeZone: row.time_zone ?? runtimeTimeZone(),
+      publicRequests: row.public_requests,
       isActive: row.instance_active,
     },
   };

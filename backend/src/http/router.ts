@@ -4,6 +4,7 @@ import type { Context, Middleware, Next } from 'koa';
 import { z } from 'zod';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../shared/errors.ts';
 import { hasPermission, type Permission } from '@crm/projections/contract';
+import type { FeatureKey } from '@crm/projections/platform';
 import { loadUserPrincipal, type Principal, type UserPrincipal } from './auth.ts';
 import { sessionPrincipalOf, type SessionData } from './session-store.ts';
 
@@ -46,6 +47,7 @@ export interface RouteInfo {
   method: string;
   path: string;
   access: Access;
+  feature?: FeatureKey;
   doc?: RouteDoc;
 }
 
@@ -60,7 +62,19 @@ export type ApiHandler = (ctx: ApiContext) => Promise<void>;
 export interface RouteOptions {
   /** The route's path names an instance by a literal (the /api/maven/… family). */
   pathInstance?: string;
+  /**
+   * The instance feature the route belongs to: while the instance has it off, the route
+   * answers 404 to the instance's users, as if it did not exist.
+   */
+  feature?: FeatureKey;
   doc?: RouteDoc;
+}
+
+/** What a route of a feature the instance has switched off answers. */
+export class FeatureOffError extends NotFoundError {
+  constructor() {
+    super('This feature is not enabled for this CRM');
+  }
 }
 
 /** The user principal a guarded route runs with; throws if the route was not user-guarded. */
@@ -105,7 +119,13 @@ export class ApiRouter {
   }
 
   private add(method: string, path: string, routeAccess: Access, handler: ApiHandler, options: RouteOptions = {}) {
-    this.routes.push({ method, path, access: routeAccess, ...(options.doc ? { doc: options.doc } : {}) });
+    this.routes.push({
+      method,
+      path,
+      access: routeAccess,
+      ...(options.feature ? { feature: options.feature } : {}),
+      ...(options.doc ? { doc: options.doc } : {}),
+    });
     const guard = this.guard(routeAccess, options);
     const response = this.options.checkResponses ? options.doc?.response : undefined;
     const run: Middleware = async (ctx) => {
@@ -136,6 +156,7 @@ export class ApiRouter {
       // An instance named in the path must be the session's own: anything else does not exist.
       const named = options.pathInstance ?? apiCtx.params.instance;
       if (named !== undefined && named.toLowerCase() !== principal.instance.subdomain) throw new NotFoundError();
+      if (options.feature && !principal.instance.features[options.feature]) throw new FeatureOffError();
       if (routeAccess.kind === 'admin' && principal.role !== 'admin') throw new ForbiddenError();
       if (routeAccess.kind === 'permission' && !hasPermission(principal, routeAccess.permission)) throw new ForbiddenError();
       return next();

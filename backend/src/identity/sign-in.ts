@@ -100,6 +100,7 @@ export function toCurrentUserView(principal: UserPrincipal): CurrentUserView {
       subdomain: instance.subdomain,
       displayName: instance.displayName,
       features: instance.features,
+      timeZone: instance.timeZone,
     },
   };
 }

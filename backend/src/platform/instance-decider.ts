@@ -26,6 +26,7 @@ export type InstanceCommand =
       displayName: string;
       description: string;
       features: Features;
+      timeZone: string;
     }
   | { type: 'SetInstanceActive'; isActive: boolean };
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AppendResult } from '@crm/projections/eventstore/port';
-import { parseFeatures, type CrmInstanceView, type Features } from '@crm/projections/platform';
+import { parseFeatures, runtimeTimeZone, type CrmInstanceView, type Features } from '@crm/projections/platform';
 import { isUuid } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
@@ -19,6 +19,8 @@ interface InstanceRow {
   display_name: string;
   description: string;
   features: unknown;
+  time_zone: string | null;
+  public_requests: boolean;
   is_active: boolean;
   created_at: Date;
 }
@@ -31,6 +33,8 @@ export function toInstanceView(row: InstanceRow): CrmInstanceView {
     displayName: row.display_name,
     description: row.description,
     features: parseFeatures(row.features),
+    timeZone: row.time_zone ?? runtimeTimeZone(),
+    publicRequests: row.public_requests,
     isActive: row.is_active,
     createdAt: new Date(row.created_at).toISOString(),
   };
@@ -61,6 +65,8 @@ export interface NewInstance {
   displayName: string;
   description: string;
   features: Features;
+  /** IANA zone; the server's when left out. */
+  timeZone?: string;
   firstAdmin?: { username: string; displayName: string; pin: string };
 }
 
@@ -94,6 +100,7 @@ export async function recordInstance(
       displayName: input.displayName,
       description: input.description,
       features: input.features,
+      timeZone: input.timeZone ?? runtimeTimeZone(),
     },
     ctx: instanceCtx,
   });

@@ -172,6 +172,7 @@ export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version
           displayName: input.displayName,
           description: input.description,
           features: input.features,
+          ...(input.timeZone ? { timeZone: input.timeZone } : {}),
           firstAdmin: { username: input.adminUsername, displayName: input.adminDisplayName, pin: input.adminPin },
         },
         commandContext(ctx, deps, null),
@@ -194,7 +195,7 @@ export async function ensureReservedInstance(deps: AppDeps): Promise<void> {
         subdomain: RESERVED_INSTANCE_SUBDOMAIN,
         displayName: deps.config.PROVIDER_NAME,
         description: "The provider's own CRM",
-        features: { pipeline: true, customers: true, calendar: true, admin: true },
+        features: { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true },
       },
       systemContext(deps.now()),
     );

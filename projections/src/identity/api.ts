@@ -100,6 +100,8 @@ export const currentUserViewSchema = z.object({
     subdomain: z.string(),
     displayName: z.string(),
     features: featuresSchema,
+    /** The shop's IANA time zone: screens show hours and days in it, whatever the browser's zone. */
+    timeZone: z.string(),
   }),
 });
 export type CurrentUserView = z.infer<typeof currentUserViewSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pinSchema, usernameSchema } from '../identity/credentials.ts';
-import { featuresSchema, isRouteSubdomain, normalizeSubdomain, parseFeatures } from './instances.ts';
+import { featuresSchema, isRouteSubdomain, normalizeSubdomain, parseFeatures, timeZoneSchema } from './instances.ts';
 
 /**
  * The platform's API contract: what its routes take (a new instance, opening or closing
@@ -23,6 +23,8 @@ export const createInstanceInput = z
     description: z.string().trim().max(1000, 'Description must be at most 1000 characters').optional().default(''),
     subdomain: z.string().max(63, 'Subdomain must be at most 63 characters').optional(),
     features: featuresInput,
+    /** The shop's IANA time zone; the server's zone when left out. */
+    timeZone: timeZoneSchema.optional(),
     adminUsername: usernameSchema,
     adminDisplayName: z.string().trim().max(100).optional().default(''),
     adminPin: pinSchema,
@@ -65,6 +67,10 @@ export const crmInstanceViewSchema = z.object({
   displayName: z.string(),
   description: z.string(),
   features: featuresSchema,
+  /** IANA zone the shop's calendar, day boundaries and counts are in. */
+  timeZone: z.string(),
+  /** Whether the shop's public service-request page (/{subdomain}/request) is on. */
+  publicRequests: z.boolean(),
   isActive: z.boolean(),
   createdAt: z.string(),
 });

@@ -26,5 +26,7 @@ export const platformEventSchemas = {
     displayName: z.string(),
     description: z.string(),
     features: featuresSchema,
+    /** IANA zone; absent on instances created before zones existed (they use the server's). */
+    timeZone: z.string().optional(),
   }),
 };

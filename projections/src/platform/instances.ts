@@ -5,7 +5,7 @@ import { z } from 'zod';
  * checks a subdomain with). Browser-safe.
  */
 
-export const FEATURE_KEYS = ['pipeline', 'customers', 'calendar', 'admin'] as const;
+export const FEATURE_KEYS = ['pipeline', 'customers', 'calendar', 'admin', 'serviceRequests'] as const;
 export type FeatureKey = (typeof FEATURE_KEYS)[number];
 export type Features = Record<FeatureKey, boolean>;
 
@@ -15,10 +15,36 @@ export const featuresSchema = z.object({
   customers: z.boolean(),
   calendar: z.boolean(),
   admin: z.boolean(),
+  // Instances created before service requests had a flag have them on.
+  serviceRequests: z.boolean().default(true),
 }) satisfies z.ZodType<Features>;
 
-/** Defaults from spec-platform.md §3: calendar off, the rest on. */
-export const DEFAULT_FEATURES: Features = { pipeline: true, customers: true, calendar: false, admin: true };
+/** Defaults for a new instance: calendar off, the rest on. */
+export const DEFAULT_FEATURES: Features = { pipeline: true, customers: true, calendar: false, admin: true, serviceRequests: true };
+
+/**
+ * An IANA time zone name the runtime knows (e.g. "America/Chicago"). A shop's calendar hours,
+ * day boundaries and counts are in its zone, whatever the zone of the server or the browser.
+ */
+export function isValidTimeZone(zone: string): boolean {
+  if (!zone || zone.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** This process's own zone: the server's, for instances that never chose one. */
+export function runtimeTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+export const timeZoneSchema = z
+  .string({ error: 'Time zone must be a text such as America/Chicago' })
+  .trim()
+  .refine(isValidTimeZone, 'Time zone must be an IANA time zone such as America/Chicago');
 
 /** The provider's own instance: created on first start, hidden from the selection list. */
 export const RESERVED_INSTANCE_SUBDOMAIN = 'maven';

@@ -85,4 +85,14 @@ const platformTables: SchemaMigration = {
   },
 };
 
-export const platformMigrations: SchemaMigration[] = [platformTables];
+/** A shop's own time zone (null: the server's) and whether its public request page is on. */
+const instanceSettings: SchemaMigration = {
+  name: '0011_instance_settings',
+  async up(knex, schema) {
+    await knex.raw(`ALTER TABLE ??.crm_instances ADD COLUMN time_zone text, ADD COLUMN public_requests boolean NOT NULL DEFAULT false`, [
+      schema,
+    ]);
+  },
+};
+
+export const platformMigrations: SchemaMigration[] = [platformTables, instanceSettings];

@@ -15,6 +15,7 @@ export const platformProjection: Projection = {
             display_name: d.displayName,
             description: d.description,
             features: JSON.stringify(d.features),
+            time_zone: d.timeZone ?? null,
             is_active: true,
             created_at: event.metadata.occurredAt,
             created_by: event.metadata.actor.displayName,

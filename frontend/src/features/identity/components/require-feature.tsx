@@ -12,6 +12,7 @@ const FEATURE_TITLES: Record<FeatureKey, string> = {
   customers: 'Customers',
   calendar: 'Calendar',
   admin: 'Administration',
+  serviceRequests: 'Service Requests',
 };
 
 /**

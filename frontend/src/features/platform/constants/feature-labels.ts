@@ -5,6 +5,7 @@ export const FEATURE_LABELS: Record<FeatureKey, string> = {
   customers: 'Customers',
   calendar: 'Calendar',
   admin: 'Admin',
+  serviceRequests: 'Service Requests',
 };
 
 export const FEATURE_DESCRIPTIONS: Record<FeatureKey, string> = {
@@ -13,4 +14,5 @@ export const FEATURE_DESCRIPTIONS: Record<FeatureKey, string> = {
   calendar: 'Schedule appointments and work.',
   // Staff accounts are managed whatever this says: an instance's admins can always add staff.
   admin: 'Admin Dashboard and audit log (staff are managed either way).',
+  serviceRequests: 'Service request form and list, and the optional public request page.',
 };

@@ -24,6 +24,7 @@ const FIELD_ORDER: CreateInstanceField[] = [
   'subdomain',
   'description',
   'features',
+  'timeZone',
   'adminUsername',
   'adminDisplayName',
   'adminPin',
@@ -66,6 +67,8 @@ export interface CreateInstanceForm {
   displayName: string;
   description: string;
   features: Features;
+  /** IANA zone of the shop; blank means the server's. */
+  timeZone: string;
   adminUsername: string;
   adminDisplayName: string;
   adminPin: string;
@@ -81,6 +84,8 @@ export const EMPTY_CREATE_INSTANCE_FORM: CreateInstanceForm = {
   displayName: '',
   description: '',
   features: { ...DEFAULT_FEATURES },
+  // The person setting a shop up is usually in its zone; they can change it on the form.
+  timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   adminUsername: '',
   adminDisplayName: '',
   adminPin: '',
@@ -98,6 +103,7 @@ const FORM_FIELD_OF: Record<CreateInstanceField, CreateInstanceFormField> = {
   subdomain: 'subdomain',
   description: 'description',
   features: 'features',
+  timeZone: 'timeZone',
   adminUsername: 'adminUsername',
   adminDisplayName: 'adminDisplayName',
   adminPin: 'adminPin',
@@ -116,12 +122,18 @@ export function validateCreateInstanceForm(
   const businessName = form.businessName.trim();
   let input: CreateInstanceInput;
   if (variant === 'dialog') {
-    input = { ...form, name: form.businessName, subdomain: undefined };
+    input = { ...form, name: form.businessName, subdomain: undefined, timeZone: form.timeZone.trim() || undefined };
   } else {
     if (!businessName) return { ok: false, errors: { businessName: BUSINESS_NAME_REQUIRED_MESSAGE }, firstField: 'businessName' };
     const subdomain = effectiveSubdomain(form);
     if (!subdomain) return { ok: false, errors: { subdomain: SUBDOMAIN_INVALID_MESSAGE }, firstField: 'subdomain' };
-    input = { ...form, name: subdomain.toUpperCase(), displayName: form.displayName.trim() || businessName, subdomain };
+    input = {
+      ...form,
+      name: subdomain.toUpperCase(),
+      displayName: form.displayName.trim() || businessName,
+      subdomain,
+      timeZone: form.timeZone.trim() || undefined,
+    };
   }
   const result = validateCreateInstance(input);
   if (result.ok) return result;
