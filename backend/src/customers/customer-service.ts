@@ -8,7 +8,7 @@ import {
   type CustomerView,
 } from '@crm/projections/customers';
 import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
-import { WrongExpectedVersionError, type AppendResult, type EventStore } from '@crm/projections/eventstore/port';
+import { WrongExpectedVersionError, type AppendResult, type EventStore, type StreamAppend } from '@crm/projections/eventstore/port';
 import { latest } from '@crm/projections/runtime/reactions';
 import { isUuid } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
@@ -46,7 +46,14 @@ const allocators = new WeakMap<EventStore, NumberAllocator>();
  * `no_stream`, so two creations can never get the same one, in this process or another;
  * a taken number moves on to the next.
  */
-async function reserveCustomerNumber(deps: AppDeps, instanceId: string, customerId: string, ctx: InstanceContext): Promise<number> {
+async function reserveCustomerNumber(
+  deps: AppDeps,
+  instanceId: string,
+  customerId: string,
+  ctx: InstanceContext,
+  /** Records the number's reservation with the appends that use it (all or nothing); false when the number was taken. */
+  record: (reservation: StreamAppend) => Promise<boolean>,
+): Promise<number> {
   let allocator = allocators.get(deps.store);
   if (!allocator) {
     allocator = new NumberAllocator({ highest: (id) => highestCustomerNumber(deps.knex, id) });
@@ -54,15 +61,15 @@ async function reserveCustomerNumber(deps: AppDeps, instanceId: string, customer
   }
   try {
     return await allocator.allocate(instanceId, async (number) => {
+      const streamId = customerNumberStream(instanceId, number);
       try {
-        await deps.store.append(
-          customerNumberStream(instanceId, number),
-          toNewEvents([{ type: 'CustomerNumberReserved', data: { instanceId, number, customerId } }], ctx),
-          { expectedRevision: 'no_stream' },
-        );
-        return true;
+        return await record({
+          streamId,
+          events: toNewEvents([{ type: 'CustomerNumberReserved', data: { instanceId, number, customerId } }], ctx),
+          expectedRevision: 'no_stream',
+        });
       } catch (error) {
-        if (error instanceof WrongExpectedVersionError) return false;
+        if (error instanceof WrongExpectedVersionError && error.streamId === streamId) return false;
         throw error;
       }
     });
@@ -76,14 +83,7 @@ async function reserveCustomerNumber(deps: AppDeps, instanceId: string, customer
 // ---- commands -----------------------------------------------------------------------
 
 /** `expectedRevision` (If-Match): the revision the caller saw; a different one is a conflict, not a retry. */
-function runCustomerCommand(
-  deps: AppDeps,
-  customerId: string,
-  command: CustomerCommand,
-  ctx: InstanceContext,
-  expectedRevision?: number,
-  newStream = false,
-) {
+function runCustomerCommand(deps: AppDeps, customerId: string, command: CustomerCommand, ctx: InstanceContext, expectedRevision?: number) {
   return executeCommand({
     store: deps.store,
     streamId: customerStream(customerId),
@@ -91,33 +91,62 @@ function runCustomerCommand(
     command,
     ctx,
     expectedRevision,
-    newStream,
   });
 }
 
 /**
  * Validates and records a new customer in the context's instance, with the next
- * per-instance number. Does not wait for the projection (see `addCustomer`); the pipeline
- * calls this to create a customer for a job.
+ * per-instance number. Does not wait for the projection (see `addCustomer`). The pipeline
+ * creates a customer for a job through `alongside`: the job's appends, recorded in the same
+ * appendMany as the number and the customer, so either all of them are recorded or none
+ * (a job that cannot be recorded leaves no customer behind).
  */
 export async function createCustomer(
   deps: AppDeps,
   input: NewCustomerInput,
   ctx: InstanceContext,
-): Promise<{ customerId: string; number: number; appended: AppendResult }> {
+  alongside: (customerId: string) => StreamAppend[] = () => [],
+): Promise<{ customerId: string; number: number; appended: AppendResult; alongside: AppendResult[] }> {
   const fields = parseInput(customerInput, input);
   const customerId = randomUUID();
-  const number = await reserveCustomerNumber(deps, ctx.instanceId, customerId, ctx);
-  const result = await runCustomerCommand(
-    deps,
-    customerId,
-    { type: 'CreateCustomer', customerId, instanceId: ctx.instanceId, number, fields },
-    ctx,
-    undefined,
-    true,
-  );
-  return { customerId, number, appended: result.appended! };
+  let appended: AppendResult[] = [];
+  const number = await reserveCustomerNumber(deps, ctx.instanceId, customerId, ctx, async (reservation) => {
+    const events = customerDecider.decide(
+      { type: 'CreateCustomer', customerId, instanceId: ctx.instanceId, number: numberOf(reservation), fields },
+      customerDecider.initialState,
+    );
+    const appends = [
+      reservation,
+      { streamId: customerStream(customerId), events: toNewEvents(events, ctx), expectedRevision: 'no_stream' as const },
+      ...alongside(customerId),
+    ];
+    try {
+      appended = await deps.store.appendMany(appends);
+    } catch (error) {
+      if (!deps.store.atomicMultiStream) await undoPartialCreate(deps, customerId, appends.length, ctx);
+      throw error;
+    }
+    return true;
+  });
+  const [, customer, ...others] = appended;
+  return { customerId, number, appended: customer!, alongside: others };
 }
+
+/**
+ * A store without multi-stream transactions (EventStoreDB) may have recorded the customer
+ * but not what came with it: the customer is deleted again, so no customer is left behind
+ * by a command that failed (its number stays used, like a deleted customer's). A crash right
+ * between the two appends is the one case only the PostgreSQL store rules out.
+ */
+async function undoPartialCreate(deps: AppDeps, customerId: string, streams: number, ctx: InstanceContext): Promise<void> {
+  if (streams <= 2) return;
+  const created = await deps.store.readStream(customerStream(customerId));
+  if (created.length === 0) return;
+  await runCustomerCommand(deps, customerId, { type: 'DeleteCustomer', instanceId: ctx.instanceId }, ctx);
+}
+
+/** The number a CustomerNumberReserved append reserves. */
+const numberOf = (reservation: StreamAppend): number => (reservation.events[0]!.data as { number: number }).number;
 
 /** Creates the customer and answers with its projected record. */
 export async function addCustomer(deps: AppDeps, input: unknown, ctx: InstanceContext): Promise<CustomerView> {

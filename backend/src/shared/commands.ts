@@ -9,7 +9,9 @@ import {
   type ExpectedRevision,
   type GlobalPosition,
   type NewEvent,
+  type StreamAppend,
 } from '@crm/projections/eventstore/port';
+import { schemaVersionOf } from '@crm/projections/upcasters';
 import { ConflictError } from './errors.ts';
 
 /** Pure domain logic of one aggregate: no I/O, no clock, no id generation. */
@@ -36,8 +38,6 @@ export function systemContext(now: Date, id = 'bootstrap', displayName = 'System
 /** A command inside one instance: the instance is always known. */
 export type InstanceContext = CommandContext & { instanceId: string };
 
-export const SCHEMA_VERSION = 1;
-
 export function toNewEvents(events: DomainEvent[], ctx: CommandContext): NewEvent[] {
   return events.map((event) => ({
     id: randomUUID(),
@@ -49,7 +49,8 @@ export function toNewEvents(events: DomainEvent[], ctx: CommandContext): NewEven
       correlationId: ctx.correlationId,
       causationId: ctx.causationId ?? null,
       occurredAt: ctx.now.toISOString(),
-      schemaVersion: SCHEMA_VERSION,
+      // The version its type's upcasters read it as (see @crm/projections/upcasters).
+      schemaVersion: schemaVersionOf(event.type),
     },
   }));
 }
@@ -135,22 +136,7 @@ export async function executeCommand<State, Command, Event extends DomainEvent>(
     try {
       const newEvents = toNewEvents(events, options.ctx);
       const appended = await options.store.append(options.streamId, newEvents, { expectedRevision });
-      const state = events.reduce((s, e) => options.decider.evolve(s, e), loaded.state);
-      const first = appended.nextRevision - (events.length - 1);
-      const recorded = events.map((event, i) => ({
-        ...event,
-        id: newEvents[i]!.id,
-        streamId: options.streamId,
-        revision: first + i,
-        position: appended.positions[i]!,
-        metadata: newEvents[i]!.metadata,
-      }));
-      const recordedAt = appended.recordedAt;
-      const stream =
-        recordedAt && recordedAt.length === recorded.length
-          ? [...loaded.events, ...recorded.map((event, i) => ({ ...event, recordedAt: recordedAt[i]! }) as unknown as StoredDomainEvent)]
-          : null;
-      return { state, events: recorded, appended, revision: appended.nextRevision, stream };
+      return recordedResult(options.decider, options.streamId, loaded, events, newEvents, appended);
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
       if (attempt >= attempts) {
@@ -158,4 +144,51 @@ export async function executeCommand<State, Command, Event extends DomainEvent>(
       }
     }
   }
+}
+
+/** What a command recorded, as its result: the state after it and its events with ids, revisions and positions. */
+function recordedResult<State, Command, Event extends DomainEvent>(
+  decider: Decider<State, Command, Event>,
+  streamId: string,
+  loaded: LoadedStream<State>,
+  events: Event[],
+  newEvents: NewEvent[],
+  appended: AppendResult,
+): CommandResult<State, Event> {
+  const state = events.reduce((s, e) => decider.evolve(s, e), loaded.state);
+  const first = appended.nextRevision - (events.length - 1);
+  const recorded = events.map((event, i) => ({
+    ...event,
+    id: newEvents[i]!.id,
+    streamId,
+    revision: first + i,
+    position: appended.positions[i]!,
+    metadata: newEvents[i]!.metadata,
+  }));
+  const recordedAt = appended.recordedAt;
+  const stream =
+    recordedAt && recordedAt.length === recorded.length
+      ? [...loaded.events, ...recorded.map((event, i) => ({ ...event, recordedAt: recordedAt[i]! }) as unknown as StoredDomainEvent)]
+      : null;
+  return { state, events: recorded, appended, revision: appended.nextRevision, stream };
+}
+
+/**
+ * A command on a new stream, decided but not yet appended: for a command that records
+ * several streams at once (EventStore.appendMany), all or nothing. `append` goes into that
+ * call; `result` turns its answer for this stream into what executeCommand would answer.
+ */
+export function decideNewStream<State, Command, Event extends DomainEvent>(options: {
+  streamId: string;
+  decider: Decider<State, Command, Event>;
+  command: Command;
+  ctx: CommandContext;
+}): { append: StreamAppend; result(appended: AppendResult): CommandResult<State, Event> } {
+  const loaded: LoadedStream<State> = { state: options.decider.initialState, revision: null, events: [] };
+  const events = options.decider.decide(options.command, loaded.state);
+  const newEvents = toNewEvents(events, options.ctx);
+  return {
+    append: { streamId: options.streamId, events: newEvents, expectedRevision: 'no_stream' },
+    result: (appended) => recordedResult(options.decider, options.streamId, loaded, events, newEvents, appended),
+  };
 }

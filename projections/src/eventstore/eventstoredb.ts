@@ -27,6 +27,7 @@ import {
   type NewEvent,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamAppend,
   type SubscribeOptions,
 } from './port.ts';
 
@@ -178,9 +179,23 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
     }
   }
 
+  /**
+   * EventStoreDB writes one stream atomically, never several: the appends go in the order
+   * given, and one that fails leaves the earlier ones recorded (so does a crash in between).
+   * Commands that must not leave a part behind check atomicMultiStream and undo what they
+   * wrote themselves where they can; the PostgreSQL adapter needs none of that.
+   */
+  async function appendMany(appends: StreamAppend[]): Promise<AppendResult[]> {
+    const results: AppendResult[] = [];
+    for (const a of appends) results.push(await append(a.streamId, a.events, { expectedRevision: a.expectedRevision }));
+    return results;
+  }
+
   return {
     kind: 'eventstoredb',
     append,
+    appendMany,
+    atomicMultiStream: false,
     readStream,
     readAll,
     subscribeAll,

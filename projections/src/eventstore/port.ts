@@ -84,9 +84,26 @@ export interface SubscribeOptions {
   signal?: AbortSignal;
 }
 
+/** One stream's part of a multi-stream append. */
+export interface StreamAppend {
+  streamId: string;
+  events: NewEvent[];
+  expectedRevision: ExpectedRevision;
+}
+
 export interface EventStore {
   readonly kind: 'postgres' | 'eventstoredb';
   append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /**
+   * Appends to several streams as one command: all or nothing where the store can (PostgreSQL:
+   * one transaction; a wrong expected revision on any stream records none of them). Results
+   * in the order given; the appends enter the global log in that order. Appending the same
+   * ids again is idempotent as with `append`. EventStoreDB has no multi-stream transaction:
+   * its adapter appends in order and `atomicMultiStream` is false (see there).
+   */
+  appendMany(appends: StreamAppend[]): Promise<AppendResult[]>;
+  /** Whether appendMany is all or nothing (a crash between its streams cannot leave a part). */
+  readonly atomicMultiStream: boolean;
   /** Events of one stream in revision order; empty when the stream does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Reads the global log after `from`, at most `limit` events, in global order. */

@@ -10,6 +10,7 @@ import {
   type NewEvent,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamAppend,
   type SubscribeOptions,
 } from './port.ts';
 
@@ -148,37 +149,93 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     })();
   }
 
-  async function append(
-    streamId: string,
-    events: NewEvent[],
-    { expectedRevision }: { expectedRevision: ExpectedRevision },
-  ): Promise<AppendResult> {
-    if (events.length === 0) throw new Error(`Stream ${streamId}: append needs at least one event`);
-    const ids = events.map((e) => e.id.toLowerCase());
-    const payload = JSON.stringify(events.map((e, i) => ({ id: ids[i], type: e.type, data: e.data, metadata: e.metadata })));
-    const expected = expectedRevision === 'any' ? -2 : expectedRevision === 'no_stream' ? -1 : expectedRevision;
-    let rows: AppendedRow[];
-    try {
-      // One statement: lock, idempotency, revision check, insert and stream update (0004_append_function).
-      rows = (await pool.query<AppendedRow>({ name: 'append_events_2', text: APPEND_SQL, values: [streamId, expected, payload] })).rows;
-    } catch (error) {
-      const pgError = error as { code?: string; detail?: string };
-      if (pgError.code === WRONG_EXPECTED_VERSION) {
-        const actual = Number(pgError.detail);
-        throw new WrongExpectedVersionError(streamId, expectedRevision, actual === -1 || !Number.isFinite(actual) ? 'no_stream' : actual);
-      }
-      throw error;
-    }
+  /** Turns append_events' answer (or its wrong-revision error) into the port's result. */
+  function appendOutcome(streamId: string, ids: string[], rows: AppendedRow[]): AppendResult {
     if (rows[0]?.replay) return idempotentResult(streamId, ids, rows);
     const last = rows[rows.length - 1];
     if (!last) throw new Error(`Stream ${streamId}: insert returned no rows`);
-    signalAppended();
     return {
       nextRevision: last.revision,
       position: rowPosition(last),
       positions: rows.map(rowPosition),
       recordedAt: rows.map((row) => row.recorded_at),
     };
+  }
+
+  function appendError(streamId: string, expectedRevision: ExpectedRevision, error: unknown): unknown {
+    const pgError = error as { code?: string; detail?: string };
+    if (pgError.code === WRONG_EXPECTED_VERSION) {
+      const actual = Number(pgError.detail);
+      return new WrongExpectedVersionError(streamId, expectedRevision, actual === -1 || !Number.isFinite(actual) ? 'no_stream' : actual);
+    }
+    return error;
+  }
+
+  function appendValues(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision) {
+    if (events.length === 0) throw new Error(`Stream ${streamId}: append needs at least one event`);
+    const ids = events.map((e) => e.id.toLowerCase());
+    const payload = JSON.stringify(events.map((e, i) => ({ id: ids[i], type: e.type, data: e.data, metadata: e.metadata })));
+    const expected = expectedRevision === 'any' ? -2 : expectedRevision === 'no_stream' ? -1 : expectedRevision;
+    return { ids, values: [streamId, expected, payload] };
+  }
+
+  async function append(
+    streamId: string,
+    events: NewEvent[],
+    { expectedRevision }: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
+    const { ids, values } = appendValues(streamId, events, expectedRevision);
+    let rows: AppendedRow[];
+    try {
+      // One statement: lock, idempotency, revision check, insert and stream update (0004_append_function).
+      rows = (await pool.query<AppendedRow>({ name: 'append_events_2', text: APPEND_SQL, values })).rows;
+    } catch (error) {
+      throw appendError(streamId, expectedRevision, error);
+    }
+    const result = appendOutcome(streamId, ids, rows);
+    if (result.recordedAt) signalAppended();
+    return result;
+  }
+
+  /**
+   * One transaction over append_events per stream: a command that writes several streams
+   * (a job with its new customer) is recorded whole or not at all, also when the process
+   * dies in between. Rows of one transaction share tx_id, so global readers see them
+   * together. Callers name the streams in one fixed order per command, so two such commands
+   * lock shared streams in the same order; a deadlock PostgreSQL detects anyway aborts one.
+   */
+  async function appendMany(appends: StreamAppend[]): Promise<AppendResult[]> {
+    if (appends.length === 1) {
+      const [only] = appends;
+      return [await append(only!.streamId, only!.events, { expectedRevision: only!.expectedRevision })];
+    }
+    const prepared = appends.map((a) => ({ ...a, ...appendValues(a.streamId, a.events, a.expectedRevision) }));
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('begin');
+      const results: AppendResult[] = [];
+      for (const a of prepared) {
+        let rows: AppendedRow[];
+        try {
+          rows = (await client.query<AppendedRow>({ name: 'append_events_2', text: APPEND_SQL, values: a.values })).rows;
+        } catch (error) {
+          throw appendError(a.streamId, a.expectedRevision, error);
+        }
+        results.push(appendOutcome(a.streamId, a.ids, rows));
+      }
+      await client.query('commit');
+      if (results.some((r) => r.recordedAt)) signalAppended();
+      return results;
+    } catch (error) {
+      await client.query('rollback').catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
+      throw error;
+    } finally {
+      // A connection whose rollback failed is in an unknown state: destroyed, not reused.
+      client.release(broken);
+    }
   }
 
   function idempotentResult(streamId: string, ids: string[], rows: StoredIdRow[]): AppendResult {
@@ -311,6 +368,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   return {
     kind: 'postgres',
     append,
+    appendMany,
+    atomicMultiStream: true,
     readStream,
     readAll,
     subscribeAll,
