@@ -1,17 +1,109 @@
+import { createServer, type Server } from 'node:http';
+import client from 'prom-client';
+import { positionToString } from '@crm/projections/eventstore/port';
+import type { Projector } from '@crm/projections/runtime/projector';
 import { onShutdown, startCli } from './cli.ts';
-import { createProjector, createReactors, openStorage } from './runtime.ts';
+import type { Logger } from './logger.ts';
+import { createProjector, createReactors, openStorage, type Storage } from './runtime.ts';
 
-/** `npm run projector`: the projector and the reactors on their own, for scaled-out
- * deployments (run the API with RUN_PROJECTOR=false). Advisory locks keep one of each active. */
+/**
+ * `npm run projector`: the projector and the reactors on their own, for scaled-out
+ * deployments (run the API with RUN_PROJECTOR=false). Any number may run: an advisory lock
+ * per read-model set (and per reactor) keeps one of each active, the others stand by and
+ * take over within seconds when it dies.
+ *
+ * It answers on PORT: /healthz (alive, and which of its subscribers are active), /readyz
+ * (database and event store answer) and /metrics (this process's Prometheus metrics), so
+ * the container image's HEALTHCHECK and Kubernetes probes work for it as for the API.
+ */
 const { config, logger } = startCli();
 const storage = await openStorage(config, logger);
 const projector = createProjector(storage, logger);
 const reactors = createReactors(storage, logger);
+const all = [projector, ...reactors];
 projector.start();
 for (const reactor of reactors) reactor.start();
+const server = await serveHealth(all, storage, config.PORT, config.HOST, logger);
 logger.info('projector process running; Ctrl+C to stop');
 onShutdown(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   await Promise.all(reactors.map((reactor) => reactor.stop()));
   await projector.stop();
   await storage.close();
 }, logger);
+
+function describe(subscribers: Projector[]) {
+  return subscribers.map((s) => ({ checkpoint: s.checkpointName, active: s.isLeader, position: positionToString(s.position) }));
+}
+
+async function serveHealth(subscribers: Projector[], storage: Storage, port: number, host: string, log: Logger): Promise<Server | null> {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  new client.Gauge({
+    name: 'projector_active',
+    help: '1 when this process holds the lock of the checkpoint (is the active projector or reactor), 0 on standby',
+    labelNames: ['checkpoint'],
+    registers: [registry],
+    collect() {
+      for (const s of subscribers) this.set({ checkpoint: s.checkpointName }, s.isLeader ? 1 : 0);
+    },
+  });
+  new client.Gauge({
+    name: 'projector_events_applied',
+    help: 'Events this process has applied (or passed over) since it started',
+    labelNames: ['checkpoint'],
+    registers: [registry],
+    collect() {
+      for (const s of subscribers) this.set({ checkpoint: s.checkpointName }, s.eventsApplied);
+    },
+  });
+  new client.Gauge({
+    name: 'projector_batch_failures',
+    help: 'Batches that failed and were rolled back since this process started',
+    labelNames: ['checkpoint'],
+    registers: [registry],
+    collect() {
+      for (const s of subscribers) this.set({ checkpoint: s.checkpointName }, s.batchFailures);
+    },
+  });
+
+  const server = createServer((req, res) => {
+    const send = (status: number, body: unknown, type = 'application/json') => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(typeof body === 'string' ? body : JSON.stringify(body));
+    };
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/healthz') return send(200, { status: 'ok', subscribers: describe(subscribers) });
+    if (path === '/readyz') {
+      void (async () => {
+        const checks = { database: 'ok', eventStore: 'ok' };
+        await storage.knex.raw('SELECT 1').catch(() => (checks.database = 'unavailable'));
+        await storage.store.ping().catch(() => (checks.eventStore = 'unavailable'));
+        const ready = checks.database === 'ok' && checks.eventStore === 'ok';
+        send(ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', checks, subscribers: describe(subscribers) });
+      })().catch(() => send(503, { status: 'not ready' }));
+      return;
+    }
+    if (path === '/metrics') {
+      void registry.metrics().then(
+        (text) => send(200, text, registry.contentType),
+        () => send(500, 'metrics failed', 'text/plain'),
+      );
+      return;
+    }
+    send(404, { status: 404, title: 'Not Found' });
+  });
+  return await new Promise<Server | null>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      // Next to `npm start` on one machine PORT is taken: project anyway, without the endpoints.
+      if (error.code === 'EADDRINUSE') {
+        log.warn({ port }, 'port in use: the projector runs without /healthz, /readyz and /metrics (set PORT to serve them)');
+        resolve(null);
+      } else reject(error);
+    });
+    server.listen(port, host, () => {
+      log.info({ port: (server.address() as { port: number }).port }, 'projector health endpoints listening');
+      resolve(server);
+    });
+  });
+}

@@ -63,6 +63,10 @@ export class CheckpointWatcher {
   private listener: pg.Client | null = null;
   private waiters = new Set<{ name: string; target: GlobalPosition; resolve: (reached: boolean) => void }>();
   private poller: NodeJS.Timeout | null = null;
+  private advanceListeners = new Set<(name: string, position: GlobalPosition) => void>();
+  private reconnecting: NodeJS.Timeout | null = null;
+  private started = false;
+  private stopped = false;
 
   constructor(
     private readonly knex: Knex,
@@ -72,14 +76,33 @@ export class CheckpointWatcher {
   ) {}
 
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString });
-    client.on('error', () => {
-      // The poller keeps waiters moving if the listening connection drops.
+    await this.listen();
+    // Read after listening: a batch committed in between is seen either way.
+    await this.refresh();
+    this.poller = setInterval(() => {
+      for (const name of new Set([...this.waiters].map((w) => w.name))) void this.refresh(name).catch(() => undefined);
+    }, this.pollIntervalMs);
+  }
+
+  /**
+   * The LISTEN connection. Another process's projector reaches this process's waiters only
+   * through it, so a dropped one is opened again (the poller keeps waiters moving meanwhile).
+   */
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.connectionString, keepAlive: true, keepAliveInitialDelayMillis: 5000 });
+    const dropped = () => {
+      if (this.listener !== client && this.listener !== null) return;
       this.listener = null;
-    });
-    client.on('end', () => {
-      this.listener = null;
-    });
+      if (this.stopped || this.reconnecting) return;
+      this.reconnecting = setTimeout(() => {
+        this.reconnecting = null;
+        void this.listen()
+          .then(() => this.refreshWaited())
+          .catch(() => undefined);
+      }, 1000);
+    };
+    client.on('error', dropped);
+    client.on('end', dropped);
     client.on('notification', (message) => {
       const payload = message.payload ?? '';
       // Names may hold ':' ('reactor:…'); the position is after the last one.
@@ -88,14 +111,30 @@ export class CheckpointWatcher {
       const [commit, prepare] = payload.slice(at + 1).split('/');
       this.advance(payload.slice(0, at), { commit: BigInt(commit ?? '-1'), prepare: BigInt(prepare ?? '-1') });
     });
-    await client.connect();
-    await client.query(`LISTEN ${CHECKPOINT_CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHECKPOINT_CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if (this.started) dropped();
+      throw error;
+    }
+    if (this.stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
     this.listener = client;
-    // Read after listening: a batch committed in between is seen either way.
-    await this.refresh();
-    this.poller = setInterval(() => {
-      for (const name of new Set([...this.waiters].map((w) => w.name))) void this.refresh(name).catch(() => undefined);
-    }, this.pollIntervalMs);
+    this.started = true;
+  }
+
+  /** After a reconnect: what was committed while nobody listened. */
+  private async refreshWaited(): Promise<void> {
+    for (const name of new Set([this.name, ...[...this.waiters].map((w) => w.name)])) await this.refresh(name);
+  }
+
+  /** Whether notifications are arriving (a LISTEN connection is up). */
+  get listening(): boolean {
+    return this.listener !== null;
   }
 
   current(name = this.name): GlobalPosition {
@@ -138,9 +177,18 @@ export class CheckpointWatcher {
     for (const waiter of [...this.waiters]) {
       if (waiter.name === name && comparePositions(position, waiter.target) >= 0) waiter.resolve(true);
     }
+    for (const listener of this.advanceListeners) listener(name, position);
+  }
+
+  /** Told every checkpoint that moves forward (the live-update streams follow the read models this way); returns the unsubscribe. */
+  onAdvance(listener: (name: string, position: GlobalPosition) => void): () => void {
+    this.advanceListeners.add(listener);
+    return () => this.advanceListeners.delete(listener);
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.reconnecting) clearTimeout(this.reconnecting);
     if (this.poller) clearInterval(this.poller);
     for (const waiter of [...this.waiters]) waiter.resolve(false);
     await this.listener?.end().catch(() => undefined);

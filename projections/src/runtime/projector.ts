@@ -118,6 +118,15 @@ export interface RetryPolicy {
 /** How long a reactor's checkpoint may move in memory only (batches it has nothing to do for). */
 const DEFERRED_CHECKPOINT_MS = 1000;
 
+/** How often a standby tries the leader lock (the most a takeover waits for it). */
+export const DEFAULT_STANDBY_RETRY_MS = 1000;
+/** Server-side keepalives of the lock connection: a vanished holder is noticed after idle + count × 1 s. */
+const LOCK_KEEPALIVE_IDLE_S = 2;
+const LOCK_KEEPALIVE_COUNT = 2;
+/** The leader's check of its own lock connection. */
+const HEARTBEAT_INTERVAL_MS = 1000;
+const HEARTBEAT_TIMEOUT_MS = 3000;
+
 export const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 5000 };
 
 export interface ProjectorOptions {
@@ -133,7 +142,7 @@ export interface ProjectorOptions {
   kind?: 'projector' | 'reactor';
   batchSize?: number;
   logger?: ProjectorLogger;
-  /** How often a standby projector retries the leader lock. */
+  /** How often a standby projector retries the leader lock (default 1 s). */
   standbyRetryMs?: number;
   retry?: Partial<RetryPolicy>;
   /** Told each checkpoint this projector has committed (a watcher in the same process need not wait for the NOTIFY). */
@@ -157,6 +166,7 @@ export class Projector {
   private running: Promise<void> | null = null;
   private lockClient: pg.Client | null = null;
   private lockLost: ((error: Error) => void) | null = null;
+  private heartbeat: NodeJS.Timeout | undefined;
   private lastApplied: GlobalPosition = START;
   private leader = false;
   /** Consecutive failures: sets the next pause, cleared by a batch that goes through. */
@@ -428,8 +438,20 @@ export class Projector {
     }
   }
 
+  /**
+   * Takes the advisory lock of this read-model set on a connection of its own. The lock
+   * lives as long as that connection: when the holder dies (kill -9 included) its socket
+   * closes and PostgreSQL drops the lock at once; when its host vanishes without closing
+   * the socket, the server-side keepalives set here end the session within a few seconds.
+   * Standbys try again every `standbyRetryMs` (1 s), so one takes over well within 5 s.
+   */
   private async acquireLeadership(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.options.connectionString });
+    const client = new pg.Client({
+      connectionString: this.options.connectionString,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: LOCK_KEEPALIVE_IDLE_S * 1000,
+      application_name: `crm-${this.kind}`,
+    });
     client.on('error', (error) => {
       this.log.error({ err: error }, `${this.kind} lock connection failed`);
       this.leadershipLost(client, error);
@@ -437,18 +459,58 @@ export class Projector {
     client.on('end', () => this.leadershipLost(client, new Error('the leader-lock connection ended')));
     this.lockClient = client;
     await client.connect();
+    // Settable by any role; a pooler that refuses them only costs the fast detection.
+    await client
+      .query(
+        `SET tcp_keepalives_idle = ${LOCK_KEEPALIVE_IDLE_S}; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = ${LOCK_KEEPALIVE_COUNT}`,
+      )
+      .catch(() => undefined);
     const key = `projector:${this.options.schema}:${this.checkpointName}`;
     let announced = false;
     while (!this.stopping) {
       const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [key]);
       if (rows[0]?.locked) {
         this.leader = true;
+        this.log.info({ checkpoint: this.checkpointName }, `${this.kind} is the active one (holds the lock)`);
+        this.startHeartbeat(client);
         return;
       }
       if (!announced) this.log.info({}, `another ${this.kind} is active; waiting on standby`);
       announced = true;
-      await sleep(this.options.standbyRetryMs ?? 2000, this.abort.signal);
+      await sleep(this.options.standbyRetryMs ?? DEFAULT_STANDBY_RETRY_MS, this.abort.signal);
     }
+  }
+
+  /**
+   * The leader asks its lock connection a trivial question every second: a connection that
+   * no longer answers (a network cut the socket does not report) means the lock may be gone,
+   * so it stops following before a standby's batches meet its own. (The checkpoint row lock
+   * in applyBatch keeps even an overlap from applying an event twice.)
+   */
+  private startHeartbeat(client: pg.Client): void {
+    const beat = async () => {
+      if (client !== this.lockClient || this.stopping) return;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`the leader-lock connection did not answer within ${HEARTBEAT_TIMEOUT_MS} ms`)),
+          HEARTBEAT_TIMEOUT_MS,
+        );
+      });
+      try {
+        await Promise.race([client.query('SELECT 1'), timeout]);
+        if (client === this.lockClient && !this.stopping) this.heartbeat = setTimeout(() => void beat(), HEARTBEAT_INTERVAL_MS);
+      } catch (error) {
+        if (client !== this.lockClient || this.stopping) return;
+        this.log.error({ err: error }, `${this.kind} lost its lock connection; stepping down`);
+        this.leadershipLost(client, error instanceof Error ? error : new Error(String(error)));
+        // A connection that hangs is ended too, so the server lets the lock go.
+        void client.end().catch(() => undefined);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    this.heartbeat = setTimeout(() => void beat(), HEARTBEAT_INTERVAL_MS);
   }
 
   /** The lock goes with its connection: stop following, so we never write as a non-leader for long. */
@@ -459,6 +521,8 @@ export class Projector {
   }
 
   private async releaseLeadership(): Promise<void> {
+    clearTimeout(this.heartbeat);
+    this.heartbeat = undefined;
     const client = this.lockClient;
     this.lockClient = null;
     this.leader = false;
