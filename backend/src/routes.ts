@@ -3,6 +3,7 @@ import { registerCustomerRoutes } from './customers/routes.ts';
 import type { AppDeps } from './deps.ts';
 import type { ApiRouter } from './http/router.ts';
 import { registerIdentityRoutes } from './identity/routes.ts';
+import { registerLiveRoutes } from './live/index.ts';
 import { registerSessionRoutes } from './identity/session-routes.ts';
 import { registerPipelineRoutes } from './pipeline/routes.ts';
 
@@ -13,4 +14,5 @@ export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerCustomerRoutes,
   registerPipelineRoutes,
   registerAuditRoutes,
+  registerLiveRoutes,
 ];

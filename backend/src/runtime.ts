@@ -15,6 +15,7 @@ import { purgeExpiredSessions } from './http/session-store.ts';
 import { customerCascadeReactor } from './pipeline/customer-cascade.ts';
 import { createKnex, openDatabase } from './infra/database.ts';
 import { openEventStore } from './infra/event-store.ts';
+import { closeLiveStreams } from './live/index.ts';
 import type { Logger } from './logger.ts';
 import { ensureReservedInstance } from './platform/routes.ts';
 import { bootstrapSuperAdmin, type SuperAdminCredentials } from './platform/super-admin.ts';
@@ -154,6 +155,8 @@ export async function startRuntime(
     stop() {
       stopping ??= (async () => {
         clearInterval(sessionSweeper);
+        // Open live-update streams would keep the server from closing.
+        closeLiveStreams(deps);
         server.closeIdleConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await Promise.all(reactors.map((reactor) => reactor.stop()));

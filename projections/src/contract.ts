@@ -11,6 +11,7 @@ export * from './identity/api.ts';
 export * from './customers/api.ts';
 export * from './pipeline/api.ts';
 export * from './audit/api.ts';
+export * from './live/api.ts';
 export * from './shared/list-query.ts';
 export * from './shared/cursor.ts';
 export * from './shared/revisions.ts';

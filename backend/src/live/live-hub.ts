@@ -1,0 +1,368 @@
+import type { Writable } from 'node:stream';
+import {
+  hasPermission,
+  LIVE_EVENTS,
+  LIVE_RECORDS_MAX,
+  liveId,
+  type LiveChange,
+  type LiveKind,
+  type LiveRecord,
+} from '@crm/projections/contract';
+import { comparePositions, type GlobalPosition, type RecordedEvent } from '@crm/projections/eventstore/port';
+import { MAIN_CHECKPOINT } from '@crm/projections/runtime/checkpoints';
+import type { AppDeps } from '../deps.ts';
+import { PRINCIPAL_COLUMNS, principalOfRow, type UserPrincipal, type UserRow } from '../http/auth.ts';
+
+/** Streams one browser session may hold open at once (tabs); a new one past it closes the oldest. */
+export const LIVE_STREAMS_PER_SESSION = 6;
+/** Changes the hub remembers, so a browser that reconnects after a short gap is answered from memory. */
+const BUFFER_MAX = 10_000;
+/** Events a reconnecting stream may read from the store to catch up; past that it is told to read everything again. */
+const CATCH_UP_MAX = 5_000;
+const READ_BATCH = 500;
+/** A comment line now and then keeps proxies from closing an idle stream (and carries the position). */
+const HEARTBEAT_MS = 20_000;
+/** Sessions and permissions are checked again this often (sign-out, lock, a permission taken away). */
+const RECHECK_MS = 30_000;
+/** When the checkpoint notifications are not arriving (LISTEN connection down), the checkpoint is read this often. */
+const FALLBACK_POLL_MS = 1_000;
+/** A stream whose client does not read: past this much unsent text it is closed (the browser reconnects and resumes). */
+const MAX_UNSENT_BYTES = 1024 * 1024;
+
+/** What a stream's records are about, by stream category (`job-{id}`, …); other streams (reservations, numbers) are not records. */
+const CATEGORY_KINDS: Record<string, Exclude<LiveKind, 'calendar' | 'audit'>> = {
+  job: 'jobs',
+  customer: 'customers',
+  user: 'users',
+  servicerequest: 'serviceRequests',
+  crminstance: 'instance',
+};
+
+/** One recorded event as the streams need it. */
+interface Change {
+  position: GlobalPosition;
+  instanceId: string;
+  kind: Exclude<LiveKind, 'calendar' | 'audit'>;
+  id: string;
+  revision: number;
+}
+
+function summarize(event: RecordedEvent): Change | null {
+  const instanceId = event.metadata?.instanceId;
+  if (!instanceId) return null;
+  const dash = event.streamId.indexOf('-');
+  if (dash < 0) return null;
+  const kind = CATEGORY_KINDS[event.streamId.slice(0, dash)];
+  if (!kind) return null;
+  return { position: event.position, instanceId, kind, id: event.streamId.slice(dash + 1), revision: event.revision };
+}
+
+/**
+ * What one user may hear of some changes: only their instance's, records of the kinds they
+ * may read (jobs, customers, calendar and service requests with canRead; accounts and the
+ * audit log with canManageUsers, and their own account always), the instance itself.
+ * Null when nothing is left.
+ */
+export function changeFor(principal: UserPrincipal, changes: readonly Change[]): LiveChange | null {
+  const canRead = hasPermission(principal, 'canRead');
+  const manages = hasPermission(principal, 'canManageUsers');
+  const kinds = new Set<LiveKind>();
+  const records = new Map<string, LiveRecord>();
+  for (const change of changes) {
+    if (change.instanceId !== principal.instance.id) continue;
+    let visible: boolean;
+    switch (change.kind) {
+      case 'jobs':
+      case 'customers':
+      case 'serviceRequests':
+        visible = canRead;
+        break;
+      case 'users':
+        visible = manages || change.id === principal.userId;
+        break;
+      case 'instance':
+        visible = true;
+        break;
+    }
+    if (!visible) continue;
+    kinds.add(change.kind);
+    if (change.kind === 'jobs') kinds.add('calendar');
+    if (manages) kinds.add('audit');
+    const key = `${change.kind}:${change.id}`;
+    const known = records.get(key);
+    if (!known || (known.revision ?? -1) < change.revision)
+      records.set(key, { kind: change.kind, id: change.id, revision: change.revision });
+  }
+  if (kinds.size === 0) return null;
+  const all = [...records.values()];
+  return { kinds: [...kinds], records: all.slice(0, LIVE_RECORDS_MAX), truncated: all.length > LIVE_RECORDS_MAX };
+}
+
+function maxPosition(a: GlobalPosition, b: GlobalPosition): GlobalPosition {
+  return comparePositions(a, b) >= 0 ? a : b;
+}
+
+/** One open stream (a browser tab). */
+export class LiveConnection {
+  /** Everything up to here has been sent (or was not this user's to hear). */
+  sentUpTo: GlobalPosition;
+  closed = false;
+  /** Registered with the hub's broadcasts (after its catch-up). */
+  live = false;
+  readonly openedAt = performance.now();
+
+  constructor(
+    readonly sessionKey: string,
+    public principal: UserPrincipal,
+    private readonly out: Writable,
+    from: GlobalPosition,
+    private readonly onClose: (connection: LiveConnection) => void,
+  ) {
+    this.sentUpTo = from;
+    out.on('close', () => this.close());
+  }
+
+  /** One SSE message; `id` moves the browser's Last-Event-ID. */
+  send(event: string, id: GlobalPosition, data: unknown): void {
+    this.write(`event: ${event}\nid: ${liveId(id)}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  /** A comment (ignored by the browser) that also carries the position: an id with no data moves Last-Event-ID without an event. */
+  heartbeat(): void {
+    this.write(`id: ${liveId(this.sentUpTo)}\n: keep-alive\n\n`);
+  }
+
+  private write(text: string): void {
+    if (this.closed) return;
+    this.out.write(text);
+    if (this.out.writableLength > MAX_UNSENT_BYTES) this.close();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.live = false;
+    this.out.end();
+    this.onClose(this);
+  }
+}
+
+/**
+ * The process's live-update hub. It follows the read models' checkpoint (in this process
+ * through the projector's own call, from other processes through PostgreSQL LISTEN/NOTIFY),
+ * reads the events the checkpoint passed once from the event store, and sends each open
+ * stream what its user may hear. Positions are the event log's, so a browser that reconnects
+ * (to this process or another) with its Last-Event-ID is sent what it missed: from memory
+ * when recent, else read again from the store.
+ */
+export class LiveHub {
+  private position: GlobalPosition;
+  /** The buffer holds every change after this position. */
+  private floor: GlobalPosition;
+  private target: GlobalPosition;
+  private buffer: Change[] = [];
+  private readonly connections = new Set<LiveConnection>();
+  private pumping: Promise<void> | null = null;
+  private recheckTimer: NodeJS.Timeout | null = null;
+  private readonly timers: NodeJS.Timeout[];
+  private readonly unsubscribe: () => void;
+  private closed = false;
+
+  constructor(private readonly deps: AppDeps) {
+    this.position = deps.watcher.current();
+    this.floor = this.position;
+    this.target = this.position;
+    this.unsubscribe = deps.watcher.onAdvance((name, position) => {
+      if (name === MAIN_CHECKPOINT) this.advanceTo(position);
+    });
+    this.timers = [
+      setInterval(() => {
+        for (const connection of this.connections) if (connection.live) connection.heartbeat();
+      }, HEARTBEAT_MS),
+      setInterval(() => void this.recheck(), RECHECK_MS),
+      setInterval(() => {
+        if (this.connections.size === 0) return;
+        // Notifications missing (LISTEN down) or a pump that stopped short: read the checkpoint.
+        if (!this.deps.watcher.listening || comparePositions(this.position, this.target) < 0)
+          void this.deps.watcher
+            .refresh()
+            .then((position) => this.advanceTo(position))
+            .catch(() => undefined);
+      }, FALLBACK_POLL_MS),
+    ];
+    for (const timer of this.timers) timer.unref();
+  }
+
+  get streams(): number {
+    return this.connections.size;
+  }
+
+  /** Opens a stream for a session, resuming after `from` (the browser's Last-Event-ID) when given. */
+  async attach(sessionKey: string, principal: UserPrincipal, out: Writable, from: GlobalPosition | null): Promise<LiveConnection> {
+    let start = from ?? this.position;
+    // A position beyond what the read models show is no browser's: start from the checkpoint.
+    if (from && comparePositions(from, this.position) > 0) {
+      const checkpoint = await this.deps.watcher.refresh().catch(() => this.position);
+      if (comparePositions(from, checkpoint) > 0) start = maxPosition(checkpoint, this.position);
+    }
+    const connection = new LiveConnection(sessionKey, principal, out, start, (closed) => this.connections.delete(closed));
+    if (this.closed) {
+      connection.close();
+      return connection;
+    }
+    // The cap: the session's oldest streams make room for the new one.
+    const same = [...this.connections].filter((c) => c.sessionKey === sessionKey).sort((a, b) => a.openedAt - b.openedAt);
+    for (const oldest of same.slice(0, Math.max(0, same.length - LIVE_STREAMS_PER_SESSION + 1))) oldest.close();
+    this.connections.add(connection);
+    connection.send(LIVE_EVENTS.ready, connection.sentUpTo, {});
+    await this.catchUp(connection);
+    return connection;
+  }
+
+  /** Sends what happened after the connection's position, then hands it to the broadcasts. */
+  private async catchUp(connection: LiveConnection): Promise<void> {
+    let scanned = 0;
+    while (!connection.closed) {
+      if (comparePositions(connection.sentUpTo, this.position) >= 0) break;
+      if (comparePositions(this.floor, connection.sentUpTo) <= 0) {
+        // From memory, in the same tick as joining the broadcasts: nothing falls between.
+        const missed = this.buffer.filter((change) => comparePositions(change.position, connection.sentUpTo) > 0);
+        const message = changeFor(connection.principal, missed);
+        connection.sentUpTo = this.position;
+        if (message) connection.send(LIVE_EVENTS.change, this.position, message);
+        break;
+      }
+      if (scanned >= CATCH_UP_MAX) {
+        connection.sentUpTo = this.position;
+        connection.send(LIVE_EVENTS.reset, this.position, {});
+        break;
+      }
+      const events = await this.deps.store.readAll(connection.sentUpTo, READ_BATCH);
+      scanned += events.length;
+      const upTo = this.position;
+      const changes: Change[] = [];
+      let last: GlobalPosition | null = null;
+      for (const event of events) {
+        if (comparePositions(event.position, upTo) > 0) break;
+        last = event.position;
+        const change = summarize(event);
+        if (change) changes.push(change);
+      }
+      if (!last) break;
+      const message = changeFor(connection.principal, changes);
+      connection.sentUpTo = last;
+      if (message) connection.send(LIVE_EVENTS.change, last, message);
+    }
+    if (!connection.closed) connection.live = true;
+  }
+
+  private advanceTo(position: GlobalPosition): void {
+    if (this.closed) return;
+    this.target = maxPosition(this.target, position);
+    if (comparePositions(this.position, this.target) >= 0 || this.pumping) return;
+    this.pumping = this.pump()
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'live updates: reading the event log failed; retrying'))
+      .finally(() => {
+        this.pumping = null;
+      });
+  }
+
+  /** Reads the events up to the checkpoint, keeps them, and sends each stream its share. */
+  private async pump(): Promise<void> {
+    while (!this.closed && comparePositions(this.position, this.target) < 0) {
+      const events = await this.deps.store.readAll(this.position, READ_BATCH);
+      const changes: Change[] = [];
+      let last: GlobalPosition | null = null;
+      for (const event of events) {
+        if (comparePositions(event.position, this.target) > 0) break;
+        last = event.position;
+        const change = summarize(event);
+        if (change) changes.push(change);
+      }
+      // Nothing readable up to the checkpoint yet: the fallback poll tries again.
+      if (!last) return;
+      this.position = last;
+      this.remember(changes);
+      this.broadcast(changes);
+    }
+  }
+
+  private remember(changes: Change[]): void {
+    this.buffer.push(...changes);
+    if (this.buffer.length > BUFFER_MAX) {
+      const dropped = this.buffer.splice(0, this.buffer.length - BUFFER_MAX);
+      this.floor = dropped[dropped.length - 1]!.position;
+    }
+  }
+
+  private broadcast(changes: Change[]): void {
+    let recheck = false;
+    for (const connection of this.connections) {
+      if (!connection.live) continue;
+      const fresh = changes.filter((change) => comparePositions(change.position, connection.sentUpTo) > 0);
+      connection.sentUpTo = maxPosition(connection.sentUpTo, this.position);
+      if (fresh.length === 0) continue;
+      const message = changeFor(connection.principal, fresh);
+      if (message) connection.send(LIVE_EVENTS.change, connection.sentUpTo, message);
+      // The user's own account or instance changed: what they may hear may have too.
+      const principal = connection.principal;
+      if (
+        fresh.some(
+          (change) =>
+            (change.kind === 'users' && change.id === principal.userId) ||
+            (change.kind === 'instance' && change.id === principal.instance.id),
+        )
+      )
+        recheck = true;
+    }
+    if (recheck && !this.recheckTimer) {
+      this.recheckTimer = setTimeout(() => {
+        this.recheckTimer = null;
+        void this.recheck();
+      }, 50);
+    }
+  }
+
+  /**
+   * Every stream's session and user as they are now, in one query: a signed-out session, a
+   * locked or deleted user or a closed instance ends the stream; changed permissions apply
+   * to what it sends from now on.
+   */
+  private async recheck(): Promise<void> {
+    const connections = [...this.connections];
+    if (connections.length === 0) return;
+    const keys = [...new Set(connections.map((c) => c.sessionKey))];
+    let rows: Array<UserRow & { session_id: string }>;
+    try {
+      const result = await this.deps.knex.raw<{ rows: Array<UserRow & { session_id: string }> }>(
+        `SELECT s.id AS session_id, ${PRINCIPAL_COLUMNS}
+           FROM sessions s
+           JOIN rm.users u ON u.id = s.user_id AND u.instance_id = s.instance_id
+           JOIN rm.user_permissions p ON p.user_id = u.id
+           JOIN rm.crm_instances i ON i.id = u.instance_id
+          WHERE s.id = ANY(?) AND s.expires_at > now()`,
+        [keys],
+      );
+      rows = result.rows;
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'live updates: checking the streams’ sessions failed');
+      return;
+    }
+    const bySession = new Map(rows.map((row) => [row.session_id, principalOfRow(row)]));
+    for (const connection of connections) {
+      const principal = bySession.get(connection.sessionKey);
+      if (!principal || principal.isLocked || !principal.instance.isActive || principal.userId !== connection.principal.userId)
+        connection.close();
+      else connection.principal = principal;
+    }
+  }
+
+  /** Ends every stream (the server is stopping: open streams would keep it from closing). */
+  close(): void {
+    this.closed = true;
+    this.unsubscribe();
+    for (const timer of this.timers) clearInterval(timer);
+    if (this.recheckTimer) clearTimeout(this.recheckTimer);
+    for (const connection of [...this.connections]) connection.close();
+  }
+}
