@@ -1,0 +1,183 @@
+import type { Knex } from 'knex';
+import { decodeCursor, encodeCursor, isUuid } from '@crm/projections/shared';
+import type {
+  ServiceRequestListStatus,
+  ServiceRequestPage,
+  ServiceRequestSource,
+  ServiceRequestStatus,
+  ServiceRequestSummary,
+  ServiceRequestView,
+} from '@crm/projections/service-requests';
+import { likeContaining } from '../infra/sql.ts';
+import { withTenant } from '../infra/tenant-db.ts';
+import { ValidationError } from '../shared/errors.ts';
+
+interface ServiceRequestRow {
+  id: string;
+  number: number;
+  customer_name: string;
+  contact_email: string;
+  vehicle_type: string;
+  service_type: string;
+  scheduled_date: string;
+  additional_notes: string;
+  status: ServiceRequestStatus;
+  source: ServiceRequestSource;
+  job_id: string | null;
+  job_number: string | null;
+  created_at: Date;
+  created_by: string;
+  last_modified_at: Date;
+  last_modified_by: string;
+  revision: number;
+}
+
+const COLUMNS = [
+  'id',
+  'number',
+  'customer_name',
+  'contact_email',
+  'vehicle_type',
+  'service_type',
+  'scheduled_date',
+  'additional_notes',
+  'status',
+  'source',
+  'job_id',
+  'job_number',
+  'created_at',
+  'created_by',
+  'last_modified_at',
+  'last_modified_by',
+  'revision',
+] as const;
+
+function toView(row: ServiceRequestRow): ServiceRequestView {
+  return {
+    id: row.id,
+    number: row.number,
+    customerName: row.customer_name,
+    contactEmail: row.contact_email,
+    vehicleType: row.vehicle_type,
+    serviceType: row.service_type,
+    scheduledDate: row.scheduled_date,
+    additionalNotes: row.additional_notes,
+    status: row.status,
+    source: row.source,
+    jobId: row.job_id,
+    jobNumber: row.job_number,
+    createdAt: new Date(row.created_at).toISOString(),
+    createdBy: row.created_by,
+    lastModifiedAt: new Date(row.last_modified_at).toISOString(),
+    lastModifiedBy: row.last_modified_by,
+    revision: row.revision,
+  };
+}
+
+/**
+ * The tenant's requests: the view filters to the transaction's instance itself (so the
+ * trigram index stays usable); the explicit filter is kept so every query states its instance.
+ */
+const requestsOf = (db: Knex.Transaction, instanceId: string) =>
+  db.withSchema('rm').from('service_requests_of_instance').where('instance_id', instanceId);
+
+/** A request of this instance (archived ones too); null for unknown ids and other instances'. */
+export async function findServiceRequest(knex: Knex, instanceId: string, id: string): Promise<ServiceRequestView | null> {
+  if (!isUuid(id)) return null;
+  const row = (await withTenant(knex, instanceId, (db) => requestsOf(db, instanceId).where('id', id.toLowerCase()).first(COLUMNS))) as
+    ServiceRequestRow | undefined;
+  return row ? toView(row) : null;
+}
+
+/** The highest number in use as far as the read model knows (a hint: reservations decide). */
+export async function highestServiceRequestNumber(knex: Knex, instanceId: string): Promise<number> {
+  const row = (await withTenant(knex, instanceId, (db) => requestsOf(db, instanceId).max({ n: 'number' }).first())) as
+    { n: number | null } | undefined;
+  return row?.n ?? 0;
+}
+
+// ---- search -------------------------------------------------------------------------
+
+function normalizeSearch(search: string): string {
+  return (
+    search
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f]/g, ' ')
+      .trim()
+      .toLowerCase()
+  );
+}
+
+/** Case-insensitive substring over name, email, vehicle type, service type and notes (the generated `search` column). */
+function filtered(query: Knex.QueryBuilder, search: string, status: ServiceRequestListStatus, jobId: string | null): Knex.QueryBuilder {
+  const text = normalizeSearch(search);
+  if (text) query.where('search', 'like', likeContaining(text));
+  if (status === 'active') query.whereNot('status', 'archived');
+  else if (status !== 'all') query.where('status', status);
+  if (jobId) query.where('job_id', jobId);
+  return query;
+}
+
+// ---- keyset cursor ------------------------------------------------------------------
+
+interface Cursor {
+  createdAt: string;
+  id: string;
+}
+
+export function decodeServiceRequestCursor(value: string): Cursor {
+  const values = decodeCursor(value, ['time', 'uuid']);
+  if (!values) throw new ValidationError('Invalid cursor: pass back the nextCursor of the previous page');
+  const [createdAt, id] = values as [string, string];
+  return { createdAt: new Date(createdAt).toISOString(), id };
+}
+
+export interface ListServiceRequestsOptions {
+  search: string;
+  status: ServiceRequestListStatus;
+  /** Only the request converted to this job (the job's way back to its request). */
+  jobId: string | null;
+  limit: number;
+  cursor: Cursor | null;
+}
+
+/** Newest first, a page at a time (keyset on created_at, id), with the count of all matches. */
+export async function listServiceRequests(
+  knex: Knex,
+  instanceId: string,
+  options: ListServiceRequestsOptions,
+): Promise<ServiceRequestPage> {
+  return await withTenant(knex, instanceId, async (db) => {
+    const page = filtered(requestsOf(db, instanceId), options.search, options.status, options.jobId)
+      .select(COLUMNS)
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(options.limit + 1);
+    if (options.cursor) page.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [options.cursor.createdAt, options.cursor.id]);
+    const rows = (await page) as ServiceRequestRow[];
+    const count = (await filtered(requestsOf(db, instanceId), options.search, options.status, options.jobId).count({ n: '*' }).first()) as
+      { n: string | number } | undefined;
+    const items = rows.slice(0, options.limit);
+    const last = items[items.length - 1];
+    return {
+      items: items.map(toView),
+      nextCursor: rows.length > options.limit && last ? encodeCursor([new Date(last.created_at).toISOString(), last.id]) : null,
+      total: Number(count?.n ?? 0),
+    };
+  });
+}
+
+/** Open requests, and public ones nobody on the staff has acted on yet. */
+export async function serviceRequestSummary(knex: Knex, instanceId: string): Promise<ServiceRequestSummary> {
+  const row = (await withTenant(knex, instanceId, (db) =>
+    requestsOf(db, instanceId)
+      .select(
+        db.raw("count(*) FILTER (WHERE status = 'open') AS open"),
+        db.raw("count(*) FILTER (WHERE is_new_public AND status = 'open') AS new_public"),
+      )
+      .first(),
+  )) as { open: string | number; new_public: string | number } | undefined;
+  return { open: Number(row?.open ?? 0), newPublic: Number(row?.new_public ?? 0) };
+}
