@@ -1,5 +1,6 @@
 import { registerAuditRoutes } from './audit/routes.ts';
 import { registerCustomerRoutes } from './customers/routes.ts';
+import { registerDashboardRoutes } from './dashboard/index.ts';
 import type { AppDeps } from './deps.ts';
 import type { ApiRouter } from './http/router.ts';
 import { registerIdentityRoutes } from './identity/routes.ts';
@@ -14,5 +15,6 @@ export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerCustomerRoutes,
   registerPipelineRoutes,
   registerAuditRoutes,
+  registerDashboardRoutes,
   registerLiveRoutes,
 ];

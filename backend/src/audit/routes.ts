@@ -53,7 +53,7 @@ export function registerAuditRoutes(router: ApiRouter, deps: AppDeps): void {
         const { limit, cursor, ...filter } = parseInput(auditLogQuery, ctx.query);
         ctx.body = await auditPage(deps.knex, userOf(ctx).instance.id, filter, limit, cursor);
       },
-      { doc: DOCS.log },
+      { feature: 'admin', doc: DOCS.log },
     );
   }
 
@@ -72,7 +72,7 @@ export function registerAuditRoutes(router: ApiRouter, deps: AppDeps): void {
         if (entries.length >= AUDIT_CSV_MAX_ROWS) ctx.set('X-Truncated', 'true');
         ctx.body = auditCsv(entries);
       },
-      { doc: DOCS.csv },
+      { feature: 'admin', doc: DOCS.csv },
     );
   }
 

@@ -13,7 +13,16 @@ import {
 import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import type { AppDeps } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
-import { access, userOf, type ApiContext, type ApiHandler, type ApiRouter, type RouteDoc, type RouteOptions } from '../http/router.ts';
+import {
+  access,
+  FeatureOffError,
+  userOf,
+  type ApiContext,
+  type ApiHandler,
+  type ApiRouter,
+  type RouteDoc,
+  type RouteOptions,
+} from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { commandContext } from '../platform/index.ts';
 import { decodeCustomerCursor, listCustomers, suggestCustomers } from './customer-queries.ts';
@@ -88,6 +97,10 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
   };
 
   const suggest: ApiHandler = async (ctx) => {
+    // The pipeline's entry dialog completes names from the customers too, so the search
+    // answers while either feature is on: switching Customers off must not break the pipeline.
+    const { features } = userOf(ctx).instance;
+    if (!features.customers && !features.pipeline) throw new FeatureOffError();
     const query = parseInput(customerSuggestQuery, ctx.query);
     ctx.body = await suggestCustomers(deps.knex, instanceOf(ctx), query.query || query.q);
   };
@@ -121,11 +134,13 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
   for (const { base, options } of CUSTOMER_FAMILIES) {
     // Before `/:id`, which would take "search" for an id.
     router.get(`${base}/search`, read, suggest, { ...options, doc: DOCS.suggest });
-    router.get(base, read, list, { ...options, doc: DOCS.list });
-    router.post(base, write, create, { ...options, doc: DOCS.create });
-    router.get(`${base}/:id`, read, show, { ...options, doc: DOCS.show });
-    router.put(`${base}/:id`, write, update, { ...options, doc: DOCS.update });
-    router.delete(`${base}/:id`, access.can('canDelete'), remove, { ...options, doc: DOCS.remove });
-    router.get(`${base}/:id/history`, read, history, { ...options, doc: DOCS.history });
+    // While the instance has Customers off, these answer 404.
+    const customers = { ...options, feature: 'customers' } as const;
+    router.get(base, read, list, { ...customers, doc: DOCS.list });
+    router.post(base, write, create, { ...customers, doc: DOCS.create });
+    router.get(`${base}/:id`, read, show, { ...customers, doc: DOCS.show });
+    router.put(`${base}/:id`, write, update, { ...customers, doc: DOCS.update });
+    router.delete(`${base}/:id`, access.can('canDelete'), remove, { ...customers, doc: DOCS.remove });
+    router.get(`${base}/:id/history`, read, history, { ...customers, doc: DOCS.history });
   }
 }

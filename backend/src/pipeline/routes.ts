@@ -28,9 +28,10 @@ import { cancelJob, changeJobStage, createJob, deleteJob, projectedJob, reopenJo
  * Whatever the path, the instance is the session's.
  */
 export const PIPELINE_BASES: ReadonlyArray<{ base: string; options?: RouteOptions }> = [
-  { base: '/api/:instance/pipeline' },
-  { base: '/api/user-info' },
-  { base: '/api/crm/maven/user-info', options: { pathInstance: 'maven' } },
+  // While the instance has the Pipeline off, every route of it answers 404.
+  { base: '/api/:instance/pipeline', options: { feature: 'pipeline' } },
+  { base: '/api/user-info', options: { feature: 'pipeline' } },
+  { base: '/api/crm/maven/user-info', options: { pathInstance: 'maven', feature: 'pipeline' } },
 ];
 
 export const CALENDAR_PATHS = ['/api/calendar/appointments', '/api/:instance/calendar/appointments'] as const;

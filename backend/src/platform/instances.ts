@@ -1,13 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AppendResult } from '@crm/projections/eventstore/port';
-import { parseFeatures, runtimeTimeZone, type CrmInstanceView, type Features } from '@crm/projections/platform';
+import {
+  FEATURE_KEYS,
+  parseFeatures,
+  runtimeTimeZone,
+  updateInstanceInput,
+  type CrmInstanceView,
+  type Features,
+  type InstanceFieldChange,
+  type InstanceHistoryEntry,
+} from '@crm/projections/platform';
 import { isUuid } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { destroyInstanceSessions } from '../http/session-store.ts';
 import { createUser } from '../identity/index.ts';
-import { executeCommand, type CommandContext } from '../shared/commands.ts';
+import { parseInput } from '../http/validation.ts';
+import { executeCommand, loadAggregate, type CommandContext } from '../shared/commands.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { reserve } from '../shared/reservations.ts';
 import { instanceDecider, instanceStream, subdomainStream } from './instance-decider.ts';
@@ -150,4 +160,94 @@ export async function createInstance(deps: AppDeps, input: NewInstance, ctx: Omi
   const { instanceId, appended } = await recordInstance(deps, input, ctx);
   await settle(deps, appended);
   return await getInstance(deps.knex, instanceId);
+}
+
+/** One instance with its stream's revision (the ETag an edit sends back in If-Match). */
+export async function getInstanceForEdit(deps: AppDeps, id: string | undefined): Promise<CrmInstanceView> {
+  const view = await getInstance(deps.knex, id);
+  const loaded = await loadAggregate(deps.store, instanceStream(view.id), instanceDecider);
+  return { ...view, ...(loaded.revision === null ? {} : { revision: loaded.revision }) };
+}
+
+/**
+ * Changes an instance's settings (display name, description, time zone, features, public
+ * request page): one CrmInstanceUpdated with only what changed. Its users' next requests see
+ * the new features and zone (the principal is read from the read model on each request).
+ */
+export async function updateInstance(
+  deps: AppDeps,
+  instanceId: string,
+  input: unknown,
+  ctx: Omit<CommandContext, 'instanceId'>,
+  expectedRevision?: number,
+): Promise<CrmInstanceView> {
+  const parsed = parseInput(updateInstanceInput, input);
+  await getInstance(deps.knex, instanceId);
+  const changes = Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== undefined));
+  const result = await executeCommand({
+    store: deps.store,
+    streamId: instanceStream(instanceId),
+    decider: instanceDecider,
+    command: { type: 'UpdateInstance', changes },
+    ctx: { ...ctx, instanceId },
+    ...(expectedRevision === undefined ? {} : { expectedRevision }),
+  });
+  await settle(deps, result.appended);
+  const view = await getInstance(deps.knex, instanceId);
+  return { ...view, ...(result.revision === null ? {} : { revision: result.revision }) };
+}
+
+const featureList = (features: Features) =>
+  FEATURE_KEYS.filter((key) => features[key])
+    .map((key) => FEATURE_NAMES[key])
+    .join(', ') || 'none';
+
+const FEATURE_NAMES: Record<keyof Features, string> = {
+  pipeline: 'Pipeline',
+  customers: 'Customers',
+  calendar: 'Calendar',
+  admin: 'Admin',
+  serviceRequests: 'Service Requests',
+};
+
+function changeInWords(change: InstanceFieldChange): { field: string; oldValue: string | null; newValue: string | null } {
+  switch (change.field) {
+    case 'features':
+      return { field: 'features', oldValue: featureList(change.oldValue), newValue: featureList(change.newValue) };
+    case 'publicRequests':
+      return { field: 'publicRequests', oldValue: change.oldValue ? 'On' : 'Off', newValue: change.newValue ? 'On' : 'Off' };
+    default:
+      return { field: change.field, oldValue: change.oldValue, newValue: change.newValue };
+  }
+}
+
+/** The instance's history from its own stream (a handful of events), newest first. */
+export async function getInstanceHistory(deps: AppDeps, instanceId: string | undefined): Promise<InstanceHistoryEntry[]> {
+  const view = await getInstance(deps.knex, instanceId);
+  const loaded = await loadAggregate(deps.store, instanceStream(view.id), instanceDecider);
+  return loaded.events
+    .flatMap((event): InstanceHistoryEntry[] => {
+      const base = { id: event.id, userDisplayName: event.metadata.actor.displayName, timestamp: event.recordedAt.toISOString() };
+      switch (event.type) {
+        case 'CrmInstanceCreated': {
+          const d = event.data;
+          const changes = [
+            { field: 'displayName', oldValue: null, newValue: d.displayName },
+            { field: 'description', oldValue: null, newValue: d.description },
+            { field: 'timeZone', oldValue: null, newValue: d.timeZone ?? null },
+            { field: 'features', oldValue: null, newValue: featureList(d.features) },
+          ].filter((change) => change.newValue);
+          return [{ ...base, action: 'created', changes }];
+        }
+        case 'CrmInstanceUpdated':
+          return [{ ...base, action: 'updated', changes: event.data.changes.map(changeInWords) }];
+        case 'CrmInstanceDeactivated':
+          return [{ ...base, action: 'deactivated', changes: [{ field: 'isActive', oldValue: 'Active', newValue: 'Inactive' }] }];
+        case 'CrmInstanceReactivated':
+          return [{ ...base, action: 'reactivated', changes: [{ field: 'isActive', oldValue: 'Inactive', newValue: 'Active' }] }];
+        default:
+          return [];
+      }
+    })
+    .reverse();
 }

@@ -3,16 +3,20 @@ import {
   createInstanceInput,
   crmInstanceListSchema,
   crmInstanceViewSchema,
+  instanceHistorySchema,
+  instanceStatsListSchema,
   publicInstanceViewSchema,
   setInstanceActiveInput,
   superAdminLoginInput,
   superAdminViewSchema,
+  updateInstanceInput,
   type AppInfo,
   type PublicInstanceView,
 } from '@crm/projections/contract';
 import { normalizeSubdomain, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import type { AppDeps } from '../deps.ts';
 import { actorOf } from '../http/auth.ts';
+import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { createRateLimiter } from '../http/security.ts';
 import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
@@ -21,7 +25,17 @@ import { systemContext, type CommandContext } from '../shared/commands.ts';
 import { NotFoundError, UnauthorizedError } from '../shared/errors.ts';
 import { reservationHolder } from '../shared/reservations.ts';
 import { subdomainStream } from './instance-decider.ts';
-import { createInstance, findInstanceBySubdomain, listInstances, recordInstance, setInstanceActive } from './instances.ts';
+import {
+  createInstance,
+  findInstanceBySubdomain,
+  getInstanceForEdit,
+  getInstanceHistory,
+  listInstances,
+  recordInstance,
+  setInstanceActive,
+  updateInstance,
+} from './instances.ts';
+import { instanceStats } from './instance-stats.ts';
 import { currentSuperAdmin, signInSuperAdmin } from './super-admin.ts';
 
 export function commandContext(ctx: ApiContext, deps: AppDeps, instanceId: string | null): CommandContext {
@@ -59,6 +73,20 @@ const DOCS = {
     tag: 'platform',
     body: setInstanceActiveInput,
     response: crmInstanceViewSchema,
+  },
+  show: { summary: 'One CRM instance (ETag: its revision)', tag: 'platform', response: crmInstanceViewSchema },
+  update: {
+    summary:
+      "Change an instance's display name, description, time zone, features or public request page (If-Match: the revision the form loaded)",
+    tag: 'platform',
+    body: updateInstanceInput,
+    response: crmInstanceViewSchema,
+  },
+  history: { summary: "An instance's changes, field by field, newest first", tag: 'platform', response: instanceHistorySchema },
+  stats: {
+    summary: "Each instance's users, jobs, customers and last activity (the provider dashboard)",
+    tag: 'platform',
+    response: instanceStatsListSchema,
   },
   list: { summary: 'The CRM instances, the provider’s own included', tag: 'platform', response: crmInstanceListSchema },
   create: {
@@ -148,6 +176,51 @@ export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version
       ctx.body = await setInstanceActive(deps, ctx.params.instanceId ?? '', input.isActive, commandContext(ctx, deps, null));
     },
     { doc: DOCS.setActive },
+  );
+
+  // Before `/:instanceId`, which would take "stats" for an id.
+  router.get(
+    '/api/crm-instances/stats',
+    access.superAdmin,
+    async (ctx) => {
+      ctx.body = await instanceStats(deps.knex);
+    },
+    { doc: DOCS.stats },
+  );
+
+  router.get(
+    '/api/crm-instances/:instanceId',
+    access.superAdmin,
+    async (ctx) => {
+      sendRecord(ctx, await getInstanceForEdit(deps, ctx.params.instanceId));
+    },
+    { doc: DOCS.show },
+  );
+
+  router.put(
+    '/api/crm-instances/:instanceId',
+    access.superAdmin,
+    async (ctx) => {
+      const expectedRevision = expectedRevisionOf(ctx);
+      const view = await updateInstance(
+        deps,
+        ctx.params.instanceId ?? '',
+        ctx.request.body,
+        commandContext(ctx, deps, null),
+        expectedRevision,
+      );
+      sendRecord(ctx, view);
+    },
+    { doc: DOCS.update },
+  );
+
+  router.get(
+    '/api/crm-instances/:instanceId/history',
+    access.superAdmin,
+    async (ctx) => {
+      ctx.body = await getInstanceHistory(deps, ctx.params.instanceId);
+    },
+    { doc: DOCS.history },
   );
 
   router.get(

@@ -23,6 +23,13 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
         summary: `Created the CRM instance ${event.data.displayName}`,
         changes: [],
       };
+    case 'CrmInstanceUpdated':
+      return {
+        entityType: 'instance',
+        entityId: event.data.instanceId,
+        summary: `Changed the settings of the CRM instance ${event.data.displayName}`,
+        changes: event.data.changes,
+      };
     case 'CrmInstanceDeactivated':
     case 'CrmInstanceReactivated': {
       const active = event.type === 'CrmInstanceReactivated';

@@ -52,6 +52,30 @@ export const setInstanceActiveInput = z.object({
   isActive: z.boolean({ error: 'isActive must be true or false' }),
 });
 
+/**
+ * The super admin's edit of an instance: only the fields sent change (its subdomain and
+ * name are its address and stay). Features may be sent in part.
+ */
+export const updateInstanceInput = z
+  .object({
+    displayName: z
+      .string({ error: 'Display name must be a text' })
+      .trim()
+      .min(1, 'Display name is required')
+      .max(100, 'Display name must be at most 100 characters')
+      .optional(),
+    description: z
+      .string({ error: 'Description must be a text' })
+      .trim()
+      .max(1000, 'Description must be at most 1000 characters')
+      .optional(),
+    timeZone: timeZoneSchema.optional(),
+    features: featuresSchema.partial().optional(),
+    publicRequests: z.boolean({ error: 'publicRequests must be true or false' }).optional(),
+  })
+  .strict();
+export type UpdateInstanceInput = z.input<typeof updateInstanceInput>;
+
 export const superAdminLoginInput = z.object({
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(200),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
@@ -73,10 +97,25 @@ export const crmInstanceViewSchema = z.object({
   publicRequests: z.boolean(),
   isActive: z.boolean(),
   createdAt: z.string(),
+  /** The revision of the instance's stream (its ETag) where one instance is answered; absent in lists. */
+  revision: z.number().int().optional(),
 });
 export type CrmInstanceView = z.infer<typeof crmInstanceViewSchema>;
 
 export const crmInstanceListSchema = z.array(crmInstanceViewSchema);
+
+export const INSTANCE_HISTORY_ACTIONS = ['created', 'updated', 'deactivated', 'reactivated'] as const;
+
+/** One row of an instance's history: who changed which setting when, values in words. */
+export const instanceHistoryEntrySchema = z.object({
+  id: z.string(),
+  action: z.enum(INSTANCE_HISTORY_ACTIONS),
+  userDisplayName: z.string(),
+  timestamp: z.string(),
+  changes: z.array(z.object({ field: z.string(), oldValue: z.string().nullable(), newValue: z.string().nullable() })),
+});
+export type InstanceHistoryEntry = z.infer<typeof instanceHistoryEntrySchema>;
+export const instanceHistorySchema = z.array(instanceHistoryEntrySchema);
 
 export const superAdminViewSchema = z.object({ id: z.string(), username: z.string(), displayName: z.string() });
 export type SuperAdminView = z.infer<typeof superAdminViewSchema>;
@@ -97,3 +136,5 @@ export const appInfoSchema = z.object({
   host: z.string(),
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
+
+export * from './dashboard-api.ts';

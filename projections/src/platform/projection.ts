@@ -24,6 +24,30 @@ export const platformProjection: Projection = {
           .ignore();
         return;
       }
+      case 'CrmInstanceUpdated': {
+        const columns: Record<string, unknown> = {};
+        for (const change of event.data.changes) {
+          switch (change.field) {
+            case 'displayName':
+              columns.display_name = change.newValue;
+              break;
+            case 'description':
+              columns.description = change.newValue;
+              break;
+            case 'timeZone':
+              columns.time_zone = change.newValue;
+              break;
+            case 'features':
+              columns.features = JSON.stringify(change.newValue);
+              break;
+            case 'publicRequests':
+              columns.public_requests = change.newValue;
+              break;
+          }
+        }
+        await table('crm_instances').where({ id: event.data.instanceId }).update(columns);
+        return;
+      }
       case 'CrmInstanceDeactivated':
       case 'CrmInstanceReactivated':
         await table('crm_instances')

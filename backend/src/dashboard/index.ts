@@ -1,0 +1,2 @@
+/** The dashboard slice's public module: the instance home's figures. */
+export { registerDashboardRoutes } from './routes.ts';
