@@ -34,6 +34,16 @@ const configSchema = z.object({
   SIGN_IN_RATE_LIMIT: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1).default(20),
   /** Trust X-Forwarded-* from a reverse proxy (client IP, HTTPS for Secure cookies). */
   TRUST_PROXY: booleanFlag.default(false),
+  /**
+   * Bearer token that `/metrics` on the API port asks for (`Authorization: Bearer …`); without
+   * it (and without METRICS_PORT) the API port has no `/metrics` at all: per-route counts are
+   * nobody else's business.
+   */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** A separate port that serves only `/metrics` (no token asked), e.g. reachable only inside the cluster. */
+  METRICS_PORT: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0).max(65535).optional(),
+  /** Interface the metrics port listens on (loopback unless said). */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 export type Config = z.infer<typeof configSchema> & { sessionSecret: string; dataDir: string };

@@ -9,7 +9,7 @@ import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
 import { Projector, type ProjectorOptions } from '@crm/projections/runtime/projector';
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
-import { createApp } from './http/app.ts';
+import { createApp, createMetricsApp } from './http/app.ts';
 import type { ApiRouter } from './http/router.ts';
 import { purgeExpiredSessions } from './http/session-store.ts';
 import { customerCascadeReactor } from './pipeline/customer-cascade.ts';
@@ -27,6 +27,8 @@ export const FRONTEND_DIST = path.join(REPO_ROOT, 'frontend/dist');
 
 export interface Runtime {
   url: string;
+  /** The separate metrics port's base URL (METRICS_PORT), or null. */
+  metricsUrl: string | null;
   deps: AppDeps;
   server: Server;
   /** The one guarded router: its route list is what the cross-tenant tests walk. */
@@ -131,7 +133,7 @@ export async function startRuntime(
   const credentials = await bootstrapSuperAdmin(deps);
   await ensureReservedInstance(deps);
 
-  const { app, router } = createApp(deps, { version: options.version, frontendDir: options.frontendDir, registerRoutes: routeModules });
+  const { app, router, metrics } = createApp(deps, { version: options.version, frontendDir: options.frontendDir, registerRoutes: routeModules });
   // Koa's handler answers every error itself, so the request's promise is not awaited.
   const handleRequest = app.callback();
   const server = createServer((req, res) => void handleRequest(req, res));
@@ -140,12 +142,24 @@ export async function startRuntime(
     server.listen(config.PORT, config.HOST, resolve);
   });
   const port = (server.address() as AddressInfo).port;
+  // Metrics on a port of their own, when configured: scrapers reach it, the public does not.
+  let metricsServer: Server | null = null;
+  if (config.METRICS_PORT !== undefined) {
+    const handleMetrics = createMetricsApp(metrics).callback();
+    const listening = createServer((req, res) => void handleMetrics(req, res));
+    metricsServer = listening;
+    await new Promise<void>((resolve, reject) => {
+      listening.once('error', reject);
+      listening.listen(config.METRICS_PORT, config.METRICS_HOST, resolve);
+    });
+  }
   const sessionSweeper = setInterval(() => void purgeExpiredSessions(storage.knex).catch(() => undefined), 15 * 60 * 1000);
   sessionSweeper.unref();
 
   let stopping: Promise<void> | null = null;
   return {
     url: `http://localhost:${port}`,
+    metricsUrl: metricsServer ? `http://localhost:${(metricsServer.address() as AddressInfo).port}` : null,
     deps,
     server,
     router,
@@ -159,6 +173,7 @@ export async function startRuntime(
         closeLiveStreams(deps);
         server.closeIdleConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
         await Promise.all(reactors.map((reactor) => reactor.stop()));
         await projector?.stop();
         await watcher.stop();

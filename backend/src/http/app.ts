@@ -5,15 +5,16 @@ import Koa from 'koa';
 import session from 'koa-session';
 import serve from 'koa-static';
 import { START } from '@crm/projections/eventstore/port';
-import { countParkedEvents, listParkedEvents } from '@crm/projections/runtime/parked';
+import { countParkedEvents } from '@crm/projections/runtime/parked';
 import type { AppDeps } from '../deps.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { registerPlatformRoutes } from '../platform/index.ts';
-import { createMetrics } from './metrics.ts';
+import { cleanBody, cleanRequestLine } from './input.ts';
+import { createMetrics, metricsAllowed, type Metrics } from './metrics.ts';
 import { registerApiDocsRoutes } from './openapi.ts';
-import { problemDetails } from './problem.ts';
+import { problem, problemDetails } from './problem.ts';
 import { ApiRouter } from './router.ts';
-import { crossSiteGuard, noStoreForApi, requestId } from './security.ts';
+import { crossSiteGuard, isApiPath, noStoreForApi, requestId, securityHeaders } from './security.ts';
 import { createSessionStore, IDLE_TIMEOUT_MS } from './session-store.ts';
 
 export const SESSION_COOKIE = 'crm.sid';
@@ -68,7 +69,9 @@ export function createApp(deps: AppDeps, options: AppOptions) {
   });
   app.use(metrics.middleware);
   app.use(problemDetails);
+  app.use(securityHeaders);
   app.use(noStoreForApi);
+  app.use(cleanRequestLine);
 
   app.use(async (ctx, next) => {
     if (ctx.path === '/healthz') {
@@ -78,15 +81,19 @@ export function createApp(deps: AppDeps, options: AppOptions) {
     if (ctx.path === '/readyz') {
       const checks = await readiness(deps);
       ctx.status = Object.values(checks).every((c) => c === 'ok') ? 200 : 503;
-      // Parked events are named, but do not make the process unready: the projectors skip
-      // them and keep every other shop's read models current (README, Architecture).
-      const parkedEvents = await listParkedEvents(deps.knex).catch(() => []);
+      // Parked events are counted, but do not make the process unready: the projectors skip
+      // them and keep every other shop's read models current (README, Architecture). What
+      // they are is in the parked_events table and the log, not on an unauthenticated URL.
+      const parkedEvents = await countParkedEvents(deps.knex)
+        .then((counts) => [...counts.values()].reduce((sum, n) => sum + n, 0))
+        .catch(() => null);
       ctx.body = { status: ctx.status === 200 ? 'ready' : 'not ready', checks, parkedEvents };
       return;
     }
     if (ctx.path === '/metrics') {
-      ctx.type = metrics.registry.contentType;
-      ctx.body = await metrics.registry.metrics();
+      // Without the token it is like any unknown path (problem details add the body).
+      if (metricsAllowed(ctx, deps.config.METRICS_TOKEN)) await serveMetrics(ctx, metrics);
+      else ctx.status = 404;
       return;
     }
     await next();
@@ -120,6 +127,7 @@ export function createApp(deps: AppDeps, options: AppOptions) {
       },
     }),
   );
+  app.use(cleanBody);
   app.use(crossSiteGuard);
   app.use(router.router.routes());
   app.use(router.router.allowedMethods({ throw: false }));
@@ -136,35 +144,67 @@ export function createApp(deps: AppDeps, options: AppOptions) {
     );
     // Client-side routes: every other GET outside /api gets the app shell.
     app.use(async (ctx, next) => {
-      if (ctx.method !== 'GET' || ctx.path.startsWith('/api/') || ctx.body !== undefined) return next();
+      if (ctx.method !== 'GET' || isApiPath(ctx.path) || ctx.body !== undefined) return next();
       ctx.type = 'html';
       ctx.set('Cache-Control', 'no-cache');
       ctx.body = indexHtml;
     });
   }
 
-  return { app, router };
+  return { app, router, metrics };
 }
 
+async function serveMetrics(ctx: Koa.Context, metrics: Metrics): Promise<void> {
+  ctx.type = metrics.registry.contentType;
+  ctx.body = await metrics.registry.metrics();
+}
+
+/**
+ * The app of the separate metrics port (METRICS_PORT): `/metrics` and nothing else, no token
+ * asked (whoever can reach that port is meant to scrape it).
+ */
+export function createMetricsApp(metrics: Metrics): Koa {
+  const app = new Koa();
+  app.use(securityHeaders);
+  app.use(async (ctx) => {
+    if (ctx.path !== '/metrics' || ctx.method !== 'GET') {
+      ctx.status = 404;
+      ctx.type = 'application/problem+json';
+      ctx.body = problem(404, 'Not Found', 'Only GET /metrics is served here');
+      return;
+    }
+    await serveMetrics(ctx, metrics);
+  });
+  return app;
+}
+
+/**
+ * What /readyz tells: each dependency ok or not, never the driver's error (it names hosts,
+ * ports and users); the log has that.
+ */
 async function readiness(deps: AppDeps): Promise<Record<string, string>> {
   const checks: Record<string, string> = {};
+  const failed = (what: string, error: unknown) => {
+    deps.logger.warn({ err: error, check: what }, 'readiness check failed');
+    return 'failing';
+  };
   try {
     await deps.knex.raw('SELECT 1');
     checks.database = 'ok';
   } catch (error) {
-    checks.database = `failing: ${(error as Error).message}`;
+    checks.database = failed('database', error);
   }
   try {
     await deps.store.ping();
     checks.eventStore = 'ok';
   } catch (error) {
-    checks.eventStore = `failing: ${(error as Error).message}`;
+    checks.eventStore = failed('eventStore', error);
   }
   try {
     const lag = await projectionLagSeconds(deps);
-    checks.projector = lag < 10 ? 'ok' : `behind by ${Math.round(lag)} s`;
+    checks.projector = lag < 10 ? 'ok' : 'behind';
   } catch (error) {
-    checks.projector = `failing: ${(error as Error).message}`;
+    checks.projector = failed('projector', error);
   }
   return checks;
 }

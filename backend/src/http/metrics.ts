@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import client from 'prom-client';
 import type { Context, Next } from 'koa';
 
@@ -57,4 +58,18 @@ export function createMetrics(sources: MetricSources): Metrics {
       }
     },
   };
+}
+
+/**
+ * Whether this request may read `/metrics` on the API port: only with the configured token
+ * (`Authorization: Bearer <METRICS_TOKEN>`, compared in constant time). Without a token
+ * configured the API port serves no metrics (use METRICS_PORT), and a refused request gets
+ * the same 404 as any unknown path, so nobody learns that metrics exist.
+ */
+export function metricsAllowed(ctx: Context, token: string | undefined): boolean {
+  if (!token) return false;
+  const given = /^Bearer (.+)$/i.exec(ctx.get('authorization'))?.[1] ?? '';
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(token).digest();
+  return timingSafeEqual(a, b);
 }

@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { AppError } from '../shared/errors.ts';
+import { isApiPath } from './security.ts';
 
 export interface Problem {
   type: string;
@@ -34,14 +35,28 @@ function fromHttpError(error: { status?: number; statusCode?: number; type?: str
 export async function problemDetails(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
-    if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
-      ctx.status = 404;
-      ctx.body = problem(404, 'Not Found', `No such endpoint: ${ctx.method} ${ctx.path}`);
+    // An error status without a body (no route, a method the route does not take) is
+    // problem details too, on any path: a client never has to parse plain text.
+    if (ctx.status >= 400 && (ctx.body === undefined || ctx.body === null)) {
+      const status = ctx.status;
+      const body =
+        status === 404
+          ? problem(404, 'Not Found', isApiPath(ctx.path) ? `No such endpoint: ${ctx.method} ${ctx.path}` : `Not found: ${ctx.path}`)
+          : status === 405
+            ? problem(405, 'Method Not Allowed', `${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow') || 'none'}`)
+            : status === 501
+              ? problem(501, 'Not Implemented', `The method ${ctx.method} is not supported`)
+              : problem(status, 'Error', 'Request failed');
+      ctx.type = 'application/problem+json';
+      ctx.body = body;
+      ctx.status = status;
     }
   } catch (error) {
     let body: Problem;
     if (error instanceof AppError) {
       body = problem(error.status, error.title, error.message, error.extra);
+      // An error that knows when to come back (a lockout, an outage) says so the HTTP way too.
+      if (typeof error.extra.retryAfterSeconds === 'number') ctx.set('Retry-After', String(error.extra.retryAfterSeconds));
     } else {
       body = fromHttpError(error as object) ?? problem(500, 'Internal Server Error', 'Something went wrong on our side. Please try again.');
       if (body.status === 500) ctx.app.emit('error', error, ctx);

@@ -6,6 +6,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '../shared/erro
 import { hasPermission, type Permission } from '@crm/projections/contract';
 import type { FeatureKey } from '@crm/projections/platform';
 import { loadUserPrincipal, type Principal, type UserPrincipal } from './auth.ts';
+import { idempotencyKeyOf, IdempotencyStore } from './idempotency.ts';
 import { sessionPrincipalOf, type SessionData } from './session-store.ts';
 
 /** Who may call a route. Every route must name one: the router's signature demands it. */
@@ -77,6 +78,12 @@ export class FeatureOffError extends NotFoundError {
   }
 }
 
+/** Whose idempotency keys a request's key is among: the signed-in caller (null on public routes). */
+function idempotencyScope(principal: Principal | undefined): string | null {
+  if (!principal) return null;
+  return principal.kind === 'superadmin' ? `superadmin:${principal.superAdminId}` : `user:${principal.instance.id}:${principal.userId}`;
+}
+
 /** The user principal a guarded route runs with; throws if the route was not user-guarded. */
 export function userOf(ctx: ApiContext): UserPrincipal {
   const principal = ctx.state.principal;
@@ -89,8 +96,14 @@ export function userOf(ctx: ApiContext): UserPrincipal {
  * instance named in the path, role and permission, all checked on the server.
  */
 export class ApiRouter {
-  readonly router = new Router();
+  /**
+   * Case-sensitive: `/API/...` or `/Api/...` is no route of ours (a 404 problem), so no
+   * spelling of a path reaches a handler past a rule that looks for `/api/`. Parameters
+   * (an instance's subdomain) are compared case-insensitively where it matters.
+   */
+  readonly router = new Router({ sensitive: true });
   readonly routes: RouteInfo[] = [];
+  private readonly idempotency: IdempotencyStore;
 
   /**
    * `checkResponses` (on under vitest): every answer of a route whose doc names a response
@@ -100,7 +113,9 @@ export class ApiRouter {
   constructor(
     private readonly knex: Knex,
     private readonly options: { checkResponses?: boolean } = {},
-  ) {}
+  ) {
+    this.idempotency = new IdempotencyStore(knex);
+  }
 
   get(path: string, access: Access, handler: ApiHandler, options?: RouteOptions) {
     this.add('GET', path, access, handler, options);
@@ -128,12 +143,19 @@ export class ApiRouter {
     });
     const guard = this.guard(routeAccess, options);
     const response = this.options.checkResponses ? options.doc?.response : undefined;
-    const run: Middleware = async (ctx) => {
+    const execute = async (ctx: Context) => {
       await handler(ctx as ApiContext);
       if (response && ctx.status < 300 && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) {
         const checked = response.safeParse(ctx.body);
         if (!checked.success) throw new Error(`${method} ${path} answered outside its response schema: ${z.prettifyError(checked.error)}`);
       }
+    };
+    const run: Middleware = async (ctx) => {
+      // A write with an Idempotency-Key runs once per key and caller (see idempotency.ts).
+      const key = method === 'GET' ? null : idempotencyKeyOf(ctx);
+      const scope = idempotencyScope((ctx as ApiContext).state.principal);
+      if (key === null || scope === null) return await execute(ctx);
+      await this.idempotency.run(ctx, scope, key, () => execute(ctx));
     };
     this.router.register(path, [method], [guard, run]);
   }

@@ -16,7 +16,7 @@ import type { Principal } from '../http/auth.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { createRateLimiter } from '../http/security.ts';
-import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
+import { destroyUserSessions, IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
 import { commandContext, getInstance } from '../platform/index.ts';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
@@ -91,7 +91,9 @@ const DOCS = {
 } satisfies Record<string, RouteDoc>;
 
 function requesterOf(principal: Principal): Requester {
-  return principal.kind === 'superadmin' ? { kind: 'provider' } : { kind: 'user', userId: principal.userId, role: principal.role };
+  return principal.kind === 'superadmin'
+    ? { kind: 'provider' }
+    : { kind: 'user', userId: principal.userId, role: principal.role, permissions: principal.permissions };
 }
 
 /** Instance sign-in, the signed-in user, and user administration. */
@@ -173,6 +175,12 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
         input.newPin,
         commandContext(ctx, deps, me.instance.id),
       );
+      // Whoever signed in with the old PIN elsewhere is signed out; this browser goes on
+      // under a new session id.
+      await destroyUserSessions(deps.knex, me.userId);
+      await ctx.session!.regenerate();
+      Object.assign(ctx.session!, { kind: 'user', userId: me.userId, instanceId: me.instance.id } satisfies SessionData);
+      ctx.session!.maxAge = IDLE_TIMEOUT_MS.user;
       ctx.status = 204;
     },
     { doc: DOCS.changeOwnPin },

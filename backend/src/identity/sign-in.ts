@@ -7,7 +7,8 @@ import { findInstanceBySubdomain } from '../platform/index.ts';
 import { executeCommand, loadAggregate, type CommandContext } from '../shared/commands.ts';
 import { AppError } from '../shared/errors.ts';
 import { reservationHolder } from '../shared/reservations.ts';
-import { DECOY_HASH, verifySecret } from '../shared/secrets.ts';
+import { DECOY_HASH } from '../shared/secrets.ts';
+import { RefusalPace, signInHashing } from '../http/sign-in-pace.ts';
 import { userDecider, usernameStream, userStream } from './user-decider.ts';
 
 export const SIGN_IN_REFUSED = 'Invalid username or PIN';
@@ -35,25 +36,35 @@ export interface SignInAttempt {
   pin: string;
 }
 
+/** Holds wrong-credential answers to one pace (see RefusalPace). */
+const refusals = new RefusalPace();
+
 /**
  * Checks a PIN against the user's own stream (the read model never holds a secret) and
  * records the attempt; the decider says whether it signs in (admin lock, throttle).
- * A refusal says only what SignInRefusal allows, and the PIN is verified even when there is
- * no account, so timing does not tell accounts apart either.
+ * A refusal says only what SignInRefusal allows, the PIN is verified exactly once even when
+ * there is no account, and a wrong-credentials answer is held to the pace of one that was
+ * recorded, so timing does not tell accounts apart either.
  */
 export async function signInUser(
   deps: AppDeps,
   attempt: SignInAttempt,
   ctx: Omit<CommandContext, 'instanceId'>,
 ): Promise<UserPrincipal | SignInRefusal> {
+  const started = performance.now();
+  const refuse = async (recorded: boolean): Promise<SignInRefusal> => {
+    if (recorded) refusals.observe(performance.now() - started);
+    await refusals.hold(started);
+    return { refused: 'credentials' };
+  };
   const instance = await findInstanceBySubdomain(deps.knex, normalizeSubdomain(attempt.instance));
   const holder = instance ? await reservationHolder(deps.store, usernameStream(instance.id, attempt.username)) : null;
   const userId = typeof holder?.userId === 'string' ? holder.userId : null;
   const { state } = userId ? await loadAggregate(deps.store, userStream(userId), userDecider) : { state: userDecider.initialState };
   const account = (state.status === 'active' || state.status === 'locked') && state.instanceId === instance?.id ? state : null;
-  const pinMatches = await verifySecret(attempt.pin, account?.pinHash ?? DECOY_HASH);
+  const pinMatches = await signInHashing.verify(attempt.pin, account?.pinHash ?? DECOY_HASH);
   if (instance && !instance.isActive) return { refused: 'closed' };
-  if (!instance || !account) return { refused: 'credentials' };
+  if (!instance || !account) return await refuse(false);
 
   let result;
   try {
@@ -68,11 +79,11 @@ export async function signInUser(
     });
   } catch (error) {
     // Deleted meanwhile, or too much contention: a refusal like any other.
-    if (error instanceof AppError) return { refused: 'credentials' };
+    if (error instanceof AppError) return await refuse(false);
     throw error;
   }
   if (!result.events.some((event) => event.type === 'UserSignedIn')) {
-    if (!pinMatches) return { refused: 'credentials' };
+    if (!pinMatches) return await refuse(true);
     // The right PIN was refused: the account as the decider saw it says why.
     const { state: now } = await loadAggregate(deps.store, userStream(account.userId), userDecider);
     if (now.status === 'locked') return { refused: 'locked' };

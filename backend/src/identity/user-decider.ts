@@ -47,8 +47,11 @@ export type UserState =
   | ({ status: 'locked' } & UserProfile)
   | { status: 'deleted'; userId: string; instanceId: string; username: string };
 
-/** Who asks for a change: a user of the instance, or the provider (the super admin, or the system at bootstrap). */
-export type Requester = { kind: 'user'; userId: string; role: Role } | { kind: 'provider' };
+/**
+ * Who asks for a change: a user of the instance (with what they may do themselves), or the
+ * provider (the super admin, or the system at bootstrap).
+ */
+export type Requester = { kind: 'user'; userId: string; role: Role; permissions: Permissions } | { kind: 'provider' };
 
 export type UserCommand =
   | {
@@ -79,11 +82,33 @@ export type UserCommand =
 
 type Account = Extract<UserState, { status: 'active' | 'locked' }>;
 
-/** A manager without the admin role manages regular users only: no way to grant more than they hold. */
+/**
+ * Nobody hands out more than they hold. A manager (a user who may manage users, without the
+ * admin role) manages regular users only, and only those who hold no permission the manager
+ * lacks: granting such a permission (on create or on a change) is refused, and so is locking,
+ * deleting, resetting the PIN of or changing someone who already holds more (resetting their
+ * PIN would let the manager sign in as them). Admins hold everything; the provider is above.
+ */
 export function assertMayManage(by: Requester, ...roles: Role[]): void {
   if (by.kind === 'user' && by.role !== 'admin' && roles.includes('admin')) {
     throw new ForbiddenError('Only an admin can manage admin accounts');
   }
+}
+
+/** The permissions among `granted` that `by` does not hold (none for admins and the provider). */
+export function permissionsBeyond(by: Requester, granted: Permissions): Array<keyof Permissions> {
+  if (by.kind !== 'user' || by.role === 'admin') return [];
+  return PERMISSION_KEYS.filter((key) => granted[key] && !by.permissions[key]);
+}
+
+function assertWithinOwn(by: Requester, granted: Permissions, action: 'grant' | 'manage'): void {
+  const beyond = permissionsBeyond(by, granted);
+  if (beyond.length === 0) return;
+  throw new ForbiddenError(
+    action === 'grant'
+      ? `You cannot grant a permission you do not have yourself (${beyond.join(', ')})`
+      : `You cannot manage a user who has a permission you do not have yourself (${beyond.join(', ')})`,
+  );
 }
 
 function existing(state: UserState): Account {
@@ -158,6 +183,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
       case 'CreateUser': {
         if (state.status !== 'empty') throw new ConflictError('This user already exists');
         assertMayManage(command.by, command.role);
+        assertWithinOwn(command.by, command.permissions, 'grant');
         const { userId, instanceId, username, displayName, role, permissions, pinHash } = command;
         return [{ type: 'UserCreated', data: { userId, instanceId, username, displayName, role, permissions, pinHash } }];
       }
@@ -165,6 +191,8 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         const user = existing(state);
         notSelf(command.by, user, 'You cannot change your own role');
         assertMayManage(command.by, user.role, command.role);
+        assertWithinOwn(command.by, user.permissions, 'manage');
+        assertWithinOwn(command.by, defaultPermissions(command.role), 'grant');
         if (user.role === command.role) return [];
         if (command.role !== 'admin') keepsAnAdmin(user, command.otherUnlockedAdmins);
         return [
@@ -185,6 +213,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         const user = existing(state);
         notSelf(command.by, user, 'You cannot lock your own account');
         assertMayManage(command.by, user.role);
+        assertWithinOwn(command.by, user.permissions, 'manage');
         if (user.status === 'locked') return [];
         keepsAnAdmin(user, command.otherUnlockedAdmins);
         return [{ type: 'UserLocked', data: { userId: user.userId, username: user.username } }];
@@ -193,12 +222,14 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         const user = existing(state);
         notSelf(command.by, user, 'You cannot unlock your own account');
         assertMayManage(command.by, user.role);
+        assertWithinOwn(command.by, user.permissions, 'manage');
         if (user.status === 'active') return [];
         return [{ type: 'UserUnlocked', data: { userId: user.userId, username: user.username } }];
       }
       case 'ClearSignInLock': {
         const user = existing(state);
         assertMayManage(command.by, user.role);
+        assertWithinOwn(command.by, user.permissions, 'manage');
         if (!isThrottled(user, command.now)) return [];
         return [{ type: 'UserSignInLockCleared', data: { userId: user.userId, username: user.username } }];
       }
@@ -206,6 +237,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         const user = existing(state);
         notSelf(command.by, user, 'You cannot delete your own account');
         assertMayManage(command.by, user.role);
+        assertWithinOwn(command.by, user.permissions, 'manage');
         keepsAnAdmin(user, command.otherUnlockedAdmins);
         return [{ type: 'UserDeleted', data: { userId: user.userId, instanceId: user.instanceId, username: user.username } }];
       }
@@ -221,6 +253,7 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         const user = existing(state);
         notSelf(command.by, user, 'Change your own PIN on your profile page');
         assertMayManage(command.by, user.role);
+        assertWithinOwn(command.by, user.permissions, 'manage');
         return [{ type: 'UserPinChanged', data: { userId: user.userId, username: user.username, pinHash: command.pinHash } }];
       }
       case 'ChangePermissions': {
@@ -229,8 +262,10 @@ export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
         assertMayManage(command.by, user.role);
         // Role admin holds every permission; the flags follow the role so what is shown is what is enforced.
         if (user.role === 'admin') throw new ConflictError('An admin always has every permission. Make the user a regular user first.');
+        assertWithinOwn(command.by, user.permissions, 'manage');
         const next = { ...user.permissions };
         for (const key of PERMISSION_KEYS) next[key] = command.permissions[key] ?? user.permissions[key];
+        assertWithinOwn(command.by, next, 'grant');
         if (PERMISSION_KEYS.every((key) => next[key] === user.permissions[key])) return [];
         return [
           { type: 'UserPermissionsChanged', data: { userId: user.userId, username: user.username, old: user.permissions, new: next } },

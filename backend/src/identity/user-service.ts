@@ -5,11 +5,12 @@ import type { AppDeps } from '../deps.ts';
 import { settle, SETTLE_TIMEOUT_MS } from '../deps.ts';
 import { destroyUserSessions } from '../http/session-store.ts';
 import { executeCommand, loadAggregate, type CommandContext, type CommandResult } from '../shared/commands.ts';
-import { AppError, ConflictError, NotFoundError, StaleRecordError, ValidationError } from '../shared/errors.ts';
+import { AppError, ConflictError, ForbiddenError, NotFoundError, StaleRecordError, ValidationError } from '../shared/errors.ts';
 import { release, reservationHolder, reserve } from '../shared/reservations.ts';
 import { hashSecret, verifySecret } from '../shared/secrets.ts';
 import {
   assertMayManage,
+  permissionsBeyond,
   userDecider,
   usernameStream,
   userStream,
@@ -49,6 +50,8 @@ export async function createUser(
   const by = input.by ?? PROVIDER;
   // The decider is the authority; asking first spares a reservation that would be released at once.
   assertMayManage(by, input.role);
+  const beyond = permissionsBeyond(by, input.permissions ?? defaultPermissions(input.role));
+  if (beyond.length > 0) throw new ForbiddenError(`You cannot grant a permission you do not have yourself (${beyond.join(', ')})`);
   const userId = randomUUID();
   const reservation = usernameStream(input.instanceId, input.username);
   const reserveName = () =>

@@ -1,7 +1,9 @@
 import type { AppDeps } from '../deps.ts';
 import { executeCommand, loadAggregate, systemContext, type CommandContext } from '../shared/commands.ts';
 import { DECOY_HASH, generatePassword, hashSecret, verifySecret } from '../shared/secrets.ts';
-import { SUPER_ADMIN_ID, superAdminDecider, superAdminStream } from './super-admin-decider.ts';
+import { RefusalPace, signInHashing } from '../http/sign-in-pace.ts';
+import { AppError } from '../shared/errors.ts';
+import { SUPER_ADMIN_ID, superAdminDecider, superAdminStream, superAdminThrottled } from './super-admin-decider.ts';
 
 export interface SuperAdminCredentials {
   username: string;
@@ -54,27 +56,54 @@ export async function bootstrapSuperAdmin(deps: AppDeps): Promise<SuperAdminCred
   return { username, password: password ?? null, generated: false };
 }
 
-/** Checks the credentials against the super admin's stream and records the attempt. */
+/** Holds wrong-credential answers to one pace (see RefusalPace). */
+const refusals = new RefusalPace();
+
+/**
+ * Checks the credentials against the super admin's stream and records the attempt; null
+ * when refused. Like a staff account, five failures in a row on its name lock it for 15
+ * minutes (a 423 told only to someone who gives the right password; everyone else gets the
+ * usual refusal). The password is hashed exactly once whatever the name, every attempt is
+ * recorded, and refusals are held to one pace, so timing does not tell the name either.
+ */
 export async function signInSuperAdmin(
   deps: AppDeps,
   username: string,
   password: string,
   ctx: CommandContext,
 ): Promise<{ superAdminId: string; username: string; displayName: string } | null> {
+  const started = performance.now();
   const loaded = await loadAggregate(deps.store, superAdminStream(), superAdminDecider);
   const state = loaded.state;
   const known = state.status === 'active' && state.username.toLowerCase() === username.toLowerCase();
-  // Verify even for an unknown name so the answer takes as long either way.
-  const valid = await verifySecret(password, known ? state.passwordHash : DECOY_HASH);
+  const valid = await signInHashing.verify(password, known ? state.passwordHash : DECOY_HASH);
   if (state.status !== 'active') return null;
-  await executeCommand({
+  const result = await executeCommand({
     store: deps.store,
     streamId: superAdminStream(),
     decider: superAdminDecider,
-    command: { type: 'RecordSuperAdminSignIn', succeeded: known && valid },
+    command: { type: 'RecordSuperAdminSignIn', succeeded: known && valid, namedAccount: known, now: ctx.now },
     ctx,
+    // Parallel guesses contend for the one stream; each must be recorded before it may succeed.
+    attempts: 5,
   });
-  return known && valid ? { superAdminId: state.id, username: state.username, displayName: state.displayName } : null;
+  if (result.events.some((event) => event.type === 'SuperAdminSignedIn')) {
+    return { superAdminId: state.id, username: state.username, displayName: state.displayName };
+  }
+  if (known && valid && superAdminThrottled(result.state, ctx.now) && result.state.status === 'active') {
+    const lockedUntil = result.state.signInLockedUntil!;
+    const seconds = Math.max(1, Math.ceil((Date.parse(lockedUntil) - ctx.now.getTime()) / 1000));
+    const minutes = Math.ceil(seconds / 60);
+    throw new AppError(
+      423,
+      'Locked',
+      `Too many failed sign-ins: this account is locked for ${minutes} more minute${minutes === 1 ? '' : 's'}.`,
+      { lockedUntil, retryAfterSeconds: seconds },
+    );
+  }
+  refusals.observe(performance.now() - started);
+  await refusals.hold(started);
+  return null;
 }
 
 export async function currentSuperAdmin(deps: AppDeps) {

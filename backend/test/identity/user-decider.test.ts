@@ -14,9 +14,15 @@ const INSTANCE_ID = '00000000-0000-4000-8000-0000000000aa';
 const T0 = new Date('2025-03-01T09:00:00.000Z');
 const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
 
-const admin: Requester = { kind: 'user', userId: 'other-admin', role: 'admin' };
-const manager: Requester = { kind: 'user', userId: 'manager', role: 'user' };
-const self: Requester = { kind: 'user', userId: USER_ID, role: 'admin' };
+const ALL = { canRead: true, canWrite: true, canDelete: true, canManageUsers: true };
+const admin: Requester = { kind: 'user', userId: 'other-admin', role: 'admin', permissions: ALL };
+const manager: Requester = {
+  kind: 'user',
+  userId: 'manager',
+  role: 'user',
+  permissions: { canRead: true, canWrite: true, canDelete: false, canManageUsers: true },
+};
+const self: Requester = { kind: 'user', userId: USER_ID, role: 'admin', permissions: ALL };
 const provider: Requester = { kind: 'provider' };
 
 const created = (role: 'user' | 'admin' = 'user'): UserEvent => ({
@@ -217,7 +223,12 @@ describe('ChangePermissions', () => {
     );
   });
   test('nobody changes their own permissions', () => {
-    const me: Requester = { kind: 'user', userId: USER_ID, role: 'user' };
+    const me: Requester = {
+      kind: 'user',
+      userId: USER_ID,
+      role: 'user',
+      permissions: { canRead: true, canWrite: true, canDelete: false, canManageUsers: true },
+    };
     expect(given(created('user')).when({ type: 'ChangePermissions', permissions: { canDelete: true }, by: me })).toThrow(
       'You cannot change your own permissions',
     );

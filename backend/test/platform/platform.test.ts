@@ -3,7 +3,7 @@ import { ApiClient, signInSuperAdmin, startTestServer, SUPER_ADMIN, type TestSer
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ METRICS_TOKEN: 'platform-test-metrics-token' });
 });
 afterAll(async () => {
   await server?.stop();
@@ -229,7 +229,9 @@ describe('edge rules', () => {
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ checks: { database: 'ok', eventStore: 'ok', projector: 'ok' } });
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const metrics = await (
+      await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer platform-test-metrics-token' } })
+    ).text();
     expect(metrics).toContain('projection_lag_seconds');
   });
 

@@ -4,6 +4,7 @@ import * as runtime from './migrations/0002_runtime.ts';
 import * as reactors from './migrations/0003_reactors.ts';
 import * as appendFunction from './migrations/0004_append_function.ts';
 import * as appendRecordedAt from './migrations/0005_append_recorded_at.ts';
+import * as idempotencyKeys from './migrations/0006_idempotency_keys.ts';
 import { auditMigrations } from '../audit/migrations.ts';
 import { customersMigrations } from '../customers/migrations.ts';
 import { identityMigrations } from '../identity/migrations.ts';
@@ -48,6 +49,7 @@ export async function migrate(knex: Knex): Promise<{ readModelsChanged: boolean 
       '0003_reactors': reactors,
       '0004_append_function': appendFunction,
       '0005_append_recorded_at': appendRecordedAt,
+      '0006_idempotency_keys': idempotencyKeys,
     }),
   });
   const [, applied] = await migrateReadModels(knex, READ_MODEL_SCHEMA);
