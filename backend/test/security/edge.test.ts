@@ -4,7 +4,6 @@ import {
   ApiClient,
   createTestInstance,
   SUPER_ADMIN,
-  signInSuperAdmin,
   signInUser,
   startTestServer,
   type TestServer,
