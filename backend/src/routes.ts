@@ -7,6 +7,7 @@ import { registerIdentityRoutes } from './identity/routes.ts';
 import { registerLiveRoutes } from './live/index.ts';
 import { registerSessionRoutes } from './identity/session-routes.ts';
 import { registerPipelineRoutes } from './pipeline/routes.ts';
+import { registerRecordRoutes } from './records/index.ts';
 
 /** Each slice's routes, registered on the one guarded router (platform routes come first). */
 export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
@@ -14,6 +15,7 @@ export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerSessionRoutes,
   registerCustomerRoutes,
   registerPipelineRoutes,
+  registerRecordRoutes,
   registerAuditRoutes,
   registerDashboardRoutes,
   registerLiveRoutes,

@@ -97,7 +97,7 @@ export function createReactors(
       store: storage.store,
       knex: storage.knex,
       connectionString: storage.databaseUrl,
-      projections: [customerCascadeReactor({ store: storage.store, now })],
+      projections: [customerCascadeReactor({ store: storage.store, knex: storage.knex, now })],
       schema: READ_MODEL_SCHEMA,
       checkpointName: CUSTOMER_CASCADE,
       kind: 'reactor',

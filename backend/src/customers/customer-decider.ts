@@ -1,5 +1,6 @@
 import { CUSTOMER_FIELDS, CUSTOMER_MESSAGES, isBlankCustomer, type CustomerChanges, type CustomerFields } from '@crm/projections/customers';
 import type { DomainEventOf } from '@crm/projections/events';
+import { RECORD_MESSAGES } from '@crm/projections/records';
 import type { Decider } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 
@@ -7,7 +8,7 @@ export const customerStream = (customerId: string) => `customer-${customerId}`;
 /** Reservation of a per-instance customer number (DECISIONS.md §5); numbers are never reused. */
 export const customerNumberStream = (instanceId: string, number: number) => `customernumber-${instanceId}-${number}`;
 
-export type CustomerEvent = DomainEventOf<'CustomerCreated' | 'CustomerUpdated' | 'CustomerDeleted'>;
+export type CustomerEvent = DomainEventOf<'CustomerCreated' | 'CustomerUpdated' | 'CustomerDeleted' | 'CustomerRestored'>;
 
 interface CustomerIdentity {
   customerId: string;
@@ -18,7 +19,8 @@ interface CustomerIdentity {
 export type CustomerState =
   | { status: 'empty' }
   | ({ status: 'active'; fields: CustomerFields } & CustomerIdentity)
-  | ({ status: 'deleted'; name: string } & CustomerIdentity);
+  /** `fields`: as it was deleted (what a restore brings back). */
+  | ({ status: 'deleted'; name: string; fields: CustomerFields } & CustomerIdentity);
 
 /**
  * Every command after creation names the instance it is given in: a customer of another
@@ -26,9 +28,11 @@ export type CustomerState =
  */
 export type CustomerCommand =
   | { type: 'CreateCustomer'; customerId: string; instanceId: string; number: number; fields: CustomerFields }
-  /** Fields left out stay as they are. */
-  | { type: 'UpdateCustomer'; instanceId: string; changes: CustomerChanges }
-  | { type: 'DeleteCustomer'; instanceId: string };
+  /** Fields left out stay as they are. `revertOf`: the change this one undoes (a revert from the history). */
+  | { type: 'UpdateCustomer'; instanceId: string; changes: CustomerChanges; revertOf?: string }
+  | { type: 'DeleteCustomer'; instanceId: string }
+  /** A deleted customer back as it was deleted, with its number. */
+  | { type: 'RestoreCustomer'; instanceId: string; createdAt: string; createdBy: string };
 
 function existing(state: CustomerState, instanceId: string): Extract<CustomerState, { status: 'active' }> {
   if (state.status !== 'active' || state.instanceId !== instanceId) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
@@ -56,7 +60,12 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
       case 'CustomerDeleted': {
         if (state.status !== 'active') return state;
         const { customerId, instanceId, number } = state;
-        return { status: 'deleted', customerId, instanceId, number, name: state.fields.name };
+        return { status: 'deleted', customerId, instanceId, number, name: state.fields.name, fields: state.fields };
+      }
+      case 'CustomerRestored': {
+        if (state.status !== 'deleted') return state;
+        const { customerId, instanceId, number, createdAt: _createdAt, createdBy: _createdBy, ...fields } = event.data;
+        return { status: 'active', customerId, instanceId, number, fields };
       }
     }
   },
@@ -80,13 +89,26 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
         }
         if (changes.length === 0) return [];
         if (isBlankCustomer(next)) throw atLeastOneField();
-        return [{ type: 'CustomerUpdated', data: { customerId: customer.customerId, number: customer.number, name: next.name, changes } }];
+        const revertOf = command.revertOf ? { revertOf: command.revertOf } : {};
+        return [
+          {
+            type: 'CustomerUpdated',
+            data: { customerId: customer.customerId, number: customer.number, name: next.name, changes, ...revertOf },
+          },
+        ];
       }
       case 'DeleteCustomer': {
         const customer = existing(state, command.instanceId);
         return [
           { type: 'CustomerDeleted', data: { customerId: customer.customerId, number: customer.number, name: customer.fields.name } },
         ];
+      }
+      case 'RestoreCustomer': {
+        if (state.status === 'empty' || state.instanceId !== command.instanceId) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
+        if (state.status !== 'deleted') throw new ConflictError(RECORD_MESSAGES.notDeleted);
+        const { customerId, instanceId, number, fields } = state;
+        const { createdAt, createdBy } = command;
+        return [{ type: 'CustomerRestored', data: { customerId, instanceId, number, ...fields, createdAt, createdBy } }];
       }
     }
   },

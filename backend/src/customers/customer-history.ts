@@ -7,6 +7,7 @@ import {
   type CustomerView,
 } from '@crm/projections/customers';
 import type { StoredDomainEvent } from '@crm/projections/events';
+import { canRevertEntry, type Reverter } from '@crm/projections/records';
 import { customerDecider, type CustomerEvent, type CustomerState } from './customer-decider.ts';
 
 /**
@@ -17,7 +18,8 @@ export type CustomerStoredEvent = Extract<StoredDomainEvent, { type: CustomerEve
 
 export function customerEventsOf(events: StoredDomainEvent[]): CustomerStoredEvent[] {
   return events.filter(
-    (e): e is CustomerStoredEvent => e.type === 'CustomerCreated' || e.type === 'CustomerUpdated' || e.type === 'CustomerDeleted',
+    (e): e is CustomerStoredEvent =>
+      e.type === 'CustomerCreated' || e.type === 'CustomerUpdated' || e.type === 'CustomerDeleted' || e.type === 'CustomerRestored',
   );
 }
 
@@ -27,12 +29,24 @@ export function instanceOfCustomer(events: CustomerStoredEvent[]): string | null
   return created?.type === 'CustomerCreated' ? created.data.instanceId : null;
 }
 
-/** Each change with its values, newest first. Phones are shown whole: this is one record. */
-export function customerHistory(events: CustomerStoredEvent[]): CustomerHistoryEntry[] {
+/**
+ * Each change with its values, newest first. Phones are shown whole: this is one record.
+ * With a reader, each row says whether they may revert it.
+ */
+export function customerHistory(events: CustomerStoredEvent[], reader: Reverter | null = null, now = new Date()): CustomerHistoryEntry[] {
   return events
     .map((event): CustomerHistoryEntry => {
       // The recorded time: the clock time travel (`asOf`) goes by, so a row's time shows the customer right after it.
-      const base = { id: event.id, userDisplayName: event.metadata.actor.displayName, timestamp: event.recordedAt.toISOString() };
+      const base = {
+        id: event.id,
+        userDisplayName: event.metadata.actor.displayName,
+        timestamp: event.recordedAt.toISOString(),
+        canRevert: canRevertEntry(
+          reader,
+          { action: event.type === 'CustomerUpdated' ? 'updated' : '', actorId: event.metadata.actor.id, recordedAt: event.recordedAt },
+          now,
+        ),
+      };
       switch (event.type) {
         case 'CustomerCreated': {
           const changes: CustomerFieldChange[] = CUSTOMER_FIELDS.filter((field) => event.data[field] !== '').map((field) => ({
@@ -51,9 +65,12 @@ export function customerHistory(events: CustomerStoredEvent[]): CustomerHistoryE
               oldValue: displayValue(field, oldValue),
               newValue: displayValue(field, newValue),
             })),
+            revertOf: event.data.revertOf ?? null,
           };
         case 'CustomerDeleted':
           return { ...base, action: 'deleted', changes: [] };
+        case 'CustomerRestored':
+          return { ...base, action: 'restored', changes: [] };
       }
     })
     .reverse();

@@ -10,6 +10,7 @@ import {
 import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
 import { WrongExpectedVersionError, type AppendResult, type EventStore, type StreamAppend } from '@crm/projections/eventstore/port';
 import { latest } from '@crm/projections/runtime/reactions';
+import type { Reverter } from '@crm/projections/records';
 import { isUuid } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
@@ -219,7 +220,7 @@ async function projectedCustomer(
 }
 
 /** The customer's events (up to `asOf`), when it is (or was) a customer of this instance; otherwise none. */
-async function customerStreamOf(
+export async function customerStreamOf(
   store: EventStore,
   instanceId: string,
   customerId: string,
@@ -247,9 +248,14 @@ export async function getCustomerAsOf(deps: AppDeps, instanceId: string, custome
   return customer;
 }
 
-/** Every change, newest first; a deleted customer keeps its history. */
-export async function getCustomerHistory(deps: AppDeps, instanceId: string, customerId: string): Promise<CustomerHistoryEntry[]> {
+/** Every change, newest first; a deleted customer keeps its history. With a reader, each row says whether they may revert it. */
+export async function getCustomerHistory(
+  deps: AppDeps,
+  instanceId: string,
+  customerId: string,
+  reader: Reverter | null = null,
+): Promise<CustomerHistoryEntry[]> {
   const events = await customerStreamOf(deps.store, instanceId, customerId);
   if (events.length === 0) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
-  return customerHistory(events);
+  return customerHistory(events, reader, deps.now());
 }

@@ -126,7 +126,7 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
   };
 
   const history: ApiHandler = async (ctx) => {
-    ctx.body = await getCustomerHistory(deps, instanceOf(ctx), idOf(ctx));
+    ctx.body = await getCustomerHistory(deps, instanceOf(ctx), idOf(ctx), userOf(ctx));
   };
 
   const read = access.can('canRead');

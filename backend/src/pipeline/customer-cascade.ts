@@ -7,7 +7,7 @@ import { addToReaction, latest } from '@crm/projections/runtime/reactions';
 import type { InstanceContext } from '../shared/commands.ts';
 import { ConflictError } from '../shared/errors.ts';
 import { CUSTOMER_CASCADE } from '../shared/reactions.ts';
-import { deleteJobOfDeletedCustomer } from './job-service.ts';
+import { deleteJobOfDeletedCustomer, restoreJob } from './job-service.ts';
 
 const CASCADE_ACTOR: Actor = { kind: 'system', id: 'customer-cascade', displayName: 'System' };
 
@@ -24,8 +24,13 @@ const CASCADE_ACTOR: Actor = { kind: 'system', id: 'customer-cascade', displayNa
  *
  * Idempotent like a projection: a batch interrupted after some appends is replayed from the
  * checkpoint, and a job that deletion already deleted only counts (deleteJobOfDeletedCustomer).
+ *
+ * The way back: it remembers which jobs each deletion removed (cascade_deleted_jobs, from
+ * the JobDeleted events it caused), and at a CustomerRestored it restores exactly those
+ * (JobRestored, causationId = the CustomerRestored event's id), recording the reaction for
+ * the restore request. A job restored already by this restore only counts (restoreJob).
  */
-export function customerCascadeReactor(deps: { store: EventStore; now: () => Date }): Projection {
+export function customerCascadeReactor(deps: { store: EventStore; now: () => Date; knex?: Knex }): Projection {
   const deleteJobs = async (
     trx: Knex.Transaction,
     deletion: { eventId: string; instanceId: string; actor: Actor; correlationId: string },
@@ -78,7 +83,7 @@ export function customerCascadeReactor(deps: { store: EventStore; now: () => Dat
 
   return {
     name: 'customer-cascade',
-    eventTypes: ['JobCreated', 'JobUpdated', 'JobDeleted', 'CustomerDeleted'],
+    eventTypes: ['JobCreated', 'JobUpdated', 'JobDeleted', 'JobRestored', 'CustomerDeleted', 'CustomerRestored'],
     // A job update matters only when it changes the job's customer.
     takes: (event) => event.type !== 'JobUpdated' || event.data.changes.some((change) => change.field === 'customerId'),
     async apply(event, { trx }) {
@@ -95,9 +100,57 @@ export function customerCascadeReactor(deps: { store: EventStore; now: () => Dat
           if (change && instanceId) await link(trx, event, jobId, instanceId, typeof change.newValue === 'string' ? change.newValue : null);
           return;
         }
-        case 'JobDeleted':
+        case 'JobDeleted': {
           await trx('cascade_job_customers').where({ job_id: event.data.jobId }).delete();
+          const instanceId = event.metadata.instanceId;
+          if (event.data.reason === 'customer-deleted' && event.metadata.causationId && instanceId) {
+            await trx('cascade_deleted_jobs')
+              .insert({ job_id: event.data.jobId, instance_id: instanceId, deletion_event_id: event.metadata.causationId })
+              .onConflict('job_id')
+              .merge();
+          }
           return;
+        }
+        case 'JobRestored': {
+          const { jobId, instanceId, customerId } = event.data;
+          await trx('cascade_deleted_jobs').where({ job_id: jobId }).delete();
+          await link(trx, event, jobId, instanceId, customerId);
+          return;
+        }
+        case 'CustomerRestored': {
+          const { customerId, instanceId } = event.data;
+          const deleted = (await trx('cascade_deleted_customers').where({ customer_id: customerId, instance_id: instanceId }).first()) as
+            | { deletion_event_id: string }
+            | undefined;
+          await trx('cascade_deleted_customers').where({ customer_id: customerId }).delete();
+          const jobIds = deleted
+            ? ((await trx('cascade_deleted_jobs')
+                .where({ deletion_event_id: deleted.deletion_event_id, instance_id: instanceId })
+                .orderBy('job_id')
+                .pluck('job_id')) as string[])
+            : [];
+          const ctx: InstanceContext & { causationId: string } = {
+            instanceId,
+            actor: event.metadata.actor,
+            correlationId: event.metadata.correlationId,
+            causationId: event.id,
+            now: deps.now(),
+          };
+          let affected = 0;
+          let last: GlobalPosition | null = null;
+          for (const jobId of jobIds) {
+            try {
+              const outcome = await restoreJob(deps, { instanceId, jobId }, ctx, { deletionEventId: deleted!.deletion_event_id });
+              if (outcome.restored) affected++;
+              last = latest(last, outcome.appended?.position ?? null);
+            } catch (error) {
+              if (error instanceof ConflictError) throw new TransientError(`job ${jobId}: ${error.message}`);
+              throw error;
+            }
+          }
+          await addToReaction(trx, CUSTOMER_CASCADE, event.id, affected, last);
+          return;
+        }
         case 'CustomerDeleted': {
           const { customerId } = event.data;
           const instanceId = event.metadata.instanceId;

@@ -10,6 +10,7 @@ import {
   type JobStreamEventType,
   type Stage,
 } from '@crm/projections/pipeline';
+import { RECORD_MESSAGES } from '@crm/projections/records';
 import type { Decider } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 
@@ -31,17 +32,24 @@ export type JobState =
   | { status: 'empty' }
   | ({ status: 'open'; fields: JobFields } & JobIdentity)
   | ({ status: 'canceled'; fields: JobFields } & JobIdentity)
-  | ({ status: 'deleted'; jobNumber: string } & JobIdentity);
+  /** `fields`: as it was deleted (what a restore brings back). */
+  | ({ status: 'deleted'; jobNumber: string; fields: JobFields } & JobIdentity);
 
 /** Every command names the instance it comes from: a job of another instance does not exist for it. */
 export type JobCommand =
   | { type: 'CreateJob'; jobId: string; instanceId: string; fields: JobFields }
-  /** The entry as a form saves it: what is left out stays; only what differs is recorded. A blank job number keeps the number. */
-  | { type: 'UpdateJob'; instanceId: string; changes: Partial<JobFields> }
+  /**
+   * The entry as a form saves it: what is left out stays; only what differs is recorded. A
+   * blank job number keeps the number. `revertOf`: the change this one undoes (a revert from
+   * the history), carried by every event it records.
+   */
+  | { type: 'UpdateJob'; instanceId: string; changes: Partial<JobFields>; revertOf?: string }
   | { type: 'ChangeStage'; instanceId: string; stage: Stage }
   | { type: 'CancelJob'; instanceId: string }
   | { type: 'ReopenJob'; instanceId: string }
-  | { type: 'DeleteJob'; instanceId: string; reason?: 'customer-deleted' };
+  | { type: 'DeleteJob'; instanceId: string; reason?: 'customer-deleted' }
+  /** A deleted job back as it was deleted, under `jobNumber` (its own, or a new one when another job took it). */
+  | { type: 'RestoreJob'; instanceId: string; jobNumber: string; createdAt: string; createdBy: string };
 
 type ExistingJob = Extract<JobState, { status: 'open' | 'canceled' }>;
 
@@ -79,9 +87,21 @@ export const jobDecider: Decider<JobState, JobCommand, JobEvent> = {
         fields,
       };
     }
+    if (event.type === 'JobRestored') {
+      if (state.status !== 'deleted') return state;
+      const fields = applyJobEvent(null, event)!;
+      return { status: fields.stage === CANCELED_STAGE ? 'canceled' : 'open', jobId: state.jobId, instanceId: state.instanceId, fields };
+    }
     if (state.status !== 'open' && state.status !== 'canceled') return state;
     const fields = applyJobEvent(state.fields, event);
-    if (!fields) return { status: 'deleted', jobId: state.jobId, instanceId: state.instanceId, jobNumber: state.fields.jobNumber };
+    if (!fields)
+      return {
+        status: 'deleted',
+        jobId: state.jobId,
+        instanceId: state.instanceId,
+        jobNumber: state.fields.jobNumber,
+        fields: state.fields,
+      };
     return { status: fields.stage === CANCELED_STAGE ? 'canceled' : 'open', jobId: state.jobId, instanceId: state.instanceId, fields };
   },
   decide(command, state) {
@@ -117,7 +137,8 @@ export const jobDecider: Decider<JobState, JobCommand, JobEvent> = {
           });
         }
         events.push(...stageEvents(job, next.stage, next));
-        return events;
+        const { revertOf } = command;
+        return revertOf ? events.map((event) => ({ ...event, data: { ...event.data, revertOf } }) as JobEvent) : events;
       }
       case 'ChangeStage':
         return stageEvents(existing(state, command.instanceId), command.stage);
@@ -131,6 +152,13 @@ export const jobDecider: Decider<JobState, JobCommand, JobEvent> = {
       case 'DeleteJob': {
         const job = existing(state, command.instanceId);
         return [{ type: 'JobDeleted', data: { ...labelOf(job), ...(command.reason ? { reason: command.reason } : {}) } }];
+      }
+      case 'RestoreJob': {
+        if (state.status === 'empty' || state.instanceId !== command.instanceId) throw new NotFoundError(JOB_MESSAGES.notFound);
+        if (state.status !== 'deleted') throw new ConflictError(RECORD_MESSAGES.notDeleted);
+        const { jobId, instanceId } = state;
+        const { jobNumber, createdAt, createdBy } = command;
+        return [{ type: 'JobRestored', data: { jobId, instanceId, ...state.fields, jobNumber, createdAt, createdBy } }];
       }
     }
   },

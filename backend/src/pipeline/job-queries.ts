@@ -25,6 +25,7 @@ import {
   phoneSearchDigits,
 } from '@crm/projections/shared';
 import type { EventStore } from '@crm/projections/eventstore/port';
+import { canRevertEntry, type Reverter } from '@crm/projections/records';
 import { fieldsOfRow, type JobRow } from '@crm/projections/pipeline/projection';
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
@@ -291,10 +292,20 @@ interface HistoryRow {
   /** When the event store recorded the event (the command's own time for rows from before that was kept). */
   recorded_at: Date;
   changes: JobHistoryEntry['changes'];
+  actor_id: string | null;
+  revert_of: string | null;
 }
 
-/** Newest first, each at the time the event store recorded it; null when this instance has no such job (and never had). */
-export async function jobHistory(knex: Knex, target: JobTarget): Promise<JobHistoryEntry[] | null> {
+/**
+ * Newest first, each at the time the event store recorded it; null when this instance has
+ * no such job (and never had). With a reader, each row says whether they may revert it.
+ */
+export async function jobHistory(
+  knex: Knex,
+  target: JobTarget,
+  reader: Reverter | null = null,
+  now = new Date(),
+): Promise<JobHistoryEntry[] | null> {
   if (!isUuid(target.jobId)) return null;
   const rows = (await withTenant(knex, target.instanceId, (db) =>
     db
@@ -302,7 +313,15 @@ export async function jobHistory(knex: Knex, target: JobTarget): Promise<JobHist
       .from('job_history')
       .where({ instance_id: target.instanceId, job_id: target.jobId })
       .orderBy('revision', 'desc')
-      .select('event_id', 'action', 'user_display_name', db.raw('coalesce(recorded_at, occurred_at) AS recorded_at'), 'changes'),
+      .select(
+        'event_id',
+        'action',
+        'user_display_name',
+        db.raw('coalesce(recorded_at, occurred_at) AS recorded_at'),
+        'changes',
+        'actor_id',
+        'revert_of',
+      ),
   )) as HistoryRow[];
   if (rows.length === 0) return null;
   return rows.map((row) => ({
@@ -312,6 +331,8 @@ export async function jobHistory(knex: Knex, target: JobTarget): Promise<JobHist
     // The recorded time: `asOf` at a row's time shows the job right after that change.
     timestamp: new Date(row.recorded_at).toISOString(),
     changes: row.changes,
+    revertOf: row.revert_of,
+    canRevert: canRevertEntry(reader, { action: row.action, actorId: row.actor_id, recordedAt: new Date(row.recorded_at) }, now),
   }));
 }
 

@@ -3,6 +3,7 @@ import { CUSTOMER_MESSAGES } from '@crm/projections/customers';
 import type { StoredDomainEvent } from '@crm/projections/events';
 import { JOB_MESSAGES, type JobFields, type JobView, type Stage } from '@crm/projections/pipeline';
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from '@crm/projections/eventstore/port';
+import { RECORD_MESSAGES } from '@crm/projections/records';
 import { createCustomer, customerStream } from '../customers/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
@@ -183,6 +184,8 @@ export async function updateJob(
   changes: Partial<JobFields>,
   ctx: InstanceContext,
   expectedRevision?: number,
+  /** The change this save undoes (a revert from the history): its events say so. */
+  revertOf?: string,
 ): Promise<CommandResult<JobState, JobEvent>> {
   const loaded = await loadAggregate(deps.store, jobStream(target.jobId), jobDecider);
   const state = loaded.state;
@@ -202,7 +205,7 @@ export async function updateJob(
     result = await runJobCommand(
       deps,
       target,
-      { type: 'UpdateJob', instanceId: target.instanceId, changes },
+      { type: 'UpdateJob', instanceId: target.instanceId, changes, ...(revertOf ? { revertOf } : {}) },
       ctx,
       expectedRevision,
       loaded,
@@ -311,4 +314,82 @@ export async function projectedJob(
   const folded = await jobAsOf(deps.store, target, null);
   if (!folded) throw new NotFoundError(JOB_MESSAGES.notFound);
   return folded;
+}
+
+// ---- restore (a deleted job back, see the records slice) ---------------------------------
+
+/**
+ * Brings a deleted job back with its history (JobRestored, on its own stream). Its number
+ * is taken again when free (or still its own); when another job took it meanwhile, the job
+ * gets the next number instead. A job whose customer is still deleted is refused: its
+ * customer's restore brings it back.
+ *
+ * `restoration` (the customer-restore cascade; ctx.causationId is the CustomerRestored
+ * event's id): only a job that this customer's deletion removed comes back, and a job this
+ * restoration brought back already counts without a second restore (safe to repeat).
+ */
+export async function restoreJob(
+  deps: Pick<AppDeps, 'store'> & { knex?: AppDeps['knex'] },
+  target: JobTarget,
+  ctx: InstanceContext,
+  restoration?: { deletionEventId: string },
+): Promise<{ restored: boolean; appended: AppendResult | null }> {
+  const loaded = await loadAggregate(deps.store, jobStream(target.jobId), jobDecider);
+  const state = loaded.state;
+  if (state.status === 'empty' || state.instanceId !== target.instanceId) throw new NotFoundError(JOB_MESSAGES.notFound);
+  const lastOf = (type: string) => [...loaded.events].reverse().find((e) => e.type === type);
+  if (restoration) {
+    if (state.status !== 'deleted') return { restored: lastOf('JobRestored')?.metadata.causationId === ctx.causationId, appended: null };
+    if (lastOf('JobDeleted')?.metadata.causationId !== restoration.deletionEventId) return { restored: false, appended: null };
+  } else {
+    if (state.status !== 'deleted') throw new ConflictError(RECORD_MESSAGES.notDeleted);
+    const customerId = state.fields.customerId;
+    if (customerId) {
+      const customerEvents = await deps.store.readStream(customerStream(customerId));
+      if (customerEvents[customerEvents.length - 1]?.type === 'CustomerDeleted') throw new ConflictError(RECORD_MESSAGES.customerStillDeleted);
+    }
+  }
+  const { instanceId, jobId } = target;
+  let jobNumber = state.fields.jobNumber;
+  let reserved = false;
+  const holder = jobNumber ? await reservationHolder(deps.store, jobNumberStream(instanceId, jobNumber)) : null;
+  if (holder?.jobId !== jobId) {
+    const free = jobNumber
+      ? await reserveJobNumber(deps.store, instanceId, jobNumber, jobId, ctx).then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof ConflictError) return false;
+            throw error;
+          },
+        )
+      : false;
+    if (!free) {
+      // Another job has the number now: this one comes back under the next one.
+      if (!deps.knex) throw new ConflictError(JOB_MESSAGES.numberInUse(jobNumber));
+      jobNumber = await assignJobNumber({ store: deps.store, knex: deps.knex }, instanceId, jobId, ctx);
+    }
+    reserved = true;
+  }
+  const created = loaded.events.find((e) => e.type === 'JobCreated');
+  if (!created) throw new NotFoundError(JOB_MESSAGES.notFound);
+  try {
+    const result = await runJobCommand(
+      deps,
+      target,
+      {
+        type: 'RestoreJob',
+        instanceId,
+        jobNumber,
+        createdAt: created.recordedAt.toISOString(),
+        createdBy: created.metadata.actor.displayName,
+      },
+      ctx,
+      undefined,
+      loaded,
+    );
+    return { restored: true, appended: result.appended };
+  } catch (error) {
+    if (reserved) await releaseJobNumber(deps.store, instanceId, jobNumber, jobId, ctx);
+    throw error;
+  }
 }

@@ -212,7 +212,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
       `${base}/:id/history`,
       read,
       async (ctx) => {
-        const history = await jobHistory(deps.knex, targetOf(ctx));
+        const history = await jobHistory(deps.knex, targetOf(ctx), userOf(ctx), deps.now());
         if (!history) throw new NotFoundError(JOB_MESSAGES.notFound);
         ctx.body = history;
       },

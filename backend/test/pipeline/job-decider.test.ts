@@ -195,6 +195,13 @@ describe('evolve', () => {
       instanceId: INSTANCE_ID,
       fields: { ...fields, quote: 400, appointment: '2025-03-01T09:00:00.000Z', duration: 60, stage: 'Canceled' },
     });
-    expect(jobDecider.evolve(state, deleted)).toEqual({ status: 'deleted', jobId: JOB_ID, instanceId: INSTANCE_ID, jobNumber: '7' });
+    // A deleted job keeps its last fields: a restore brings them back.
+    expect(jobDecider.evolve(state, deleted)).toEqual({
+      status: 'deleted',
+      jobId: JOB_ID,
+      instanceId: INSTANCE_ID,
+      jobNumber: '7',
+      fields: state.status === 'canceled' ? state.fields : null,
+    });
   });
 });

@@ -125,6 +125,13 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
         summary: `Deleted customer ${customerLabel(event.data)}`,
         changes: [],
       };
+    case 'CustomerRestored':
+      return {
+        entityType: 'customer',
+        entityId: event.data.customerId,
+        summary: `Restored deleted customer ${customerLabel(event.data)}`,
+        changes: [],
+      };
     case 'JobCreated':
     case 'JobUpdated':
     case 'JobStageChanged':
@@ -132,6 +139,7 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
     case 'JobCanceled':
     case 'JobReopened':
     case 'JobDeleted':
+    case 'JobRestored':
       return describeJobEvent(event);
     // Job-number bookkeeping: the job's own events tell the story.
     case 'JobNumberReserved':

@@ -182,7 +182,7 @@ export const customerFieldChangeSchema = z.object({
 });
 export type CustomerFieldChange = z.infer<typeof customerFieldChangeSchema>;
 
-export const CUSTOMER_HISTORY_ACTIONS = ['created', 'updated', 'deleted'] as const;
+export const CUSTOMER_HISTORY_ACTIONS = ['created', 'updated', 'deleted', 'restored'] as const;
 
 export const customerHistoryEntrySchema = z.object({
   /** The event's id. */
@@ -192,6 +192,10 @@ export const customerHistoryEntrySchema = z.object({
   /** ISO time; `GET …/customers/{id}?asOf=` with it shows the customer right after this change. */
   timestamp: z.string(),
   changes: z.array(customerFieldChangeSchema),
+  /** This change undid the change with this id (a revert from the history). */
+  revertOf: z.string().nullable().optional(),
+  /** Whether the caller may revert this change (`POST …/history/{id}/revert`); a later change of the same fields still refuses it. */
+  canRevert: z.boolean().optional(),
 });
 export type CustomerHistoryEntry = z.infer<typeof customerHistoryEntrySchema>;
 

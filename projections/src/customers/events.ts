@@ -29,6 +29,28 @@ export const customerEventSchemas = {
     number: customerNumber,
     name: z.string(),
     changes: z.array(z.object({ field: z.enum(CUSTOMER_FIELDS), oldValue: z.string(), newValue: z.string() })).min(1),
+    /** A change that undoes an earlier one from the history: that event's id. */
+    revertOf: z.string().optional(),
   }),
   CustomerDeleted: z.object({ customerId: z.string(), number: customerNumber, name: z.string() }),
+  /**
+   * A deleted customer back, with its history and number, as it was when deleted;
+   * `createdAt`/`createdBy`: its first creation, which the restored record keeps. The jobs
+   * its deletion removed come back through the pipeline's cascade reactor.
+   */
+  CustomerRestored: z.object({
+    customerId: z.string(),
+    instanceId: z.string(),
+    number: customerNumber,
+    name: z.string(),
+    phone: z.string(),
+    email: z.string(),
+    address: z.string(),
+    vehicles: z.string(),
+    pastAppointments: z.string(),
+    invoices: z.string(),
+    notes: z.string(),
+    createdAt: z.string(),
+    createdBy: z.string(),
+  }),
 };

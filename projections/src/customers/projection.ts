@@ -99,6 +99,26 @@ export const customersProjection: Projection = {
           });
         return;
       }
+      case 'CustomerRestored': {
+        // Back on the list as it was deleted, keeping its first creation's time (a row that exists is a replay).
+        const d = event.data;
+        const columns: Record<string, string> = {};
+        for (const field of CUSTOMER_FIELDS) columns[CUSTOMER_COLUMNS[field]] = d[field];
+        const row = {
+          id: d.customerId,
+          instance_id: d.instanceId,
+          number: d.number,
+          ...columns,
+          created_at: new Date(d.createdAt),
+          created_by: d.createdBy,
+          last_modified_at: event.recordedAt,
+          last_modified_by: event.metadata.actor.displayName,
+          revision: event.revision,
+        };
+        const inserted = await insertRecordset(ctx, 'customers', CREATED_COLUMNS, [row], 'ON CONFLICT (id) DO NOTHING RETURNING id');
+        if (inserted.length > 0) await countCustomers(ctx, d.instanceId, 1);
+        return;
+      }
       case 'CustomerDeleted': {
         const deleted = (await table('customers').where('id', event.data.customerId).delete().returning('instance_id')) as Array<{
           instance_id: string;

@@ -243,7 +243,16 @@ const changeValue = z.union([z.string(), z.number(), z.null()]);
 export const jobFieldChangeSchema = z.object({ field: z.enum(JOB_FIELDS), oldValue: changeValue, newValue: changeValue });
 export type JobFieldChange = z.infer<typeof jobFieldChangeSchema>;
 
-export const JOB_HISTORY_ACTIONS = ['created', 'updated', 'stage-changed', 'rescheduled', 'canceled', 'reopened', 'deleted'] as const;
+export const JOB_HISTORY_ACTIONS = [
+  'created',
+  'updated',
+  'stage-changed',
+  'rescheduled',
+  'canceled',
+  'reopened',
+  'deleted',
+  'restored',
+] as const;
 export type JobHistoryAction = (typeof JOB_HISTORY_ACTIONS)[number];
 
 export const jobHistoryEntrySchema = z.object({
@@ -254,6 +263,10 @@ export const jobHistoryEntrySchema = z.object({
   /** ISO time; `GET …/{id}?asOf=` with it shows the job right after this change. */
   timestamp: z.string(),
   changes: z.array(jobFieldChangeSchema),
+  /** This change undid the change with this id (a revert from the history). */
+  revertOf: z.string().nullable().optional(),
+  /** Whether the caller may revert this change (`POST …/history/{id}/revert`); a later change of the same fields still refuses it. */
+  canRevert: z.boolean().optional(),
 });
 export type JobHistoryEntry = z.infer<typeof jobHistoryEntrySchema>;
 

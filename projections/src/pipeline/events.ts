@@ -32,6 +32,13 @@ const jobFields = {
 /** Every job event after JobCreated names the job (number and name after the change), so the audit log reads in words without a lookup. */
 const label = { jobId: z.string(), jobNumber: z.string(), name: z.string() };
 
+/**
+ * A change that undoes an earlier one from the history carries that event's id: it is an
+ * ordinary change of the same fields (every read model applies it as such) that history
+ * shows as the revert of that event.
+ */
+const revert = { revertOf: z.string().optional() };
+
 /** Fields a JobUpdated carries; stage and the schedule have events of their own. */
 export const JOB_UPDATE_FIELDS = JOB_FIELDS.filter(
   (field) => field !== 'stage' && field !== 'appointment' && field !== 'duration',
@@ -56,8 +63,9 @@ export const jobEventSchemas = {
   JobUpdated: z.object({
     ...label,
     changes: z.array(z.object({ field: z.enum(JOB_UPDATE_FIELDS), oldValue: fieldValue, newValue: fieldValue })).min(1),
+    ...revert,
   }),
-  JobStageChanged: z.object({ ...label, from: stage, to: stage }),
+  JobStageChanged: z.object({ ...label, from: stage, to: stage, ...revert }),
   /** The appointment or its duration changed. */
   JobRescheduled: z.object({
     ...label,
@@ -65,12 +73,20 @@ export const jobEventSchemas = {
     to: z.string().nullable(),
     fromDuration: z.number().int().positive().nullable(),
     toDuration: z.number().int().positive().nullable(),
+    ...revert,
   }),
-  JobCanceled: z.object({ ...label, previousStage: stage }),
-  /** A canceled job back on the board, in `stage` (Quote). */
-  JobReopened: z.object({ ...label, stage }),
+  JobCanceled: z.object({ ...label, previousStage: stage, ...revert }),
+  /** A canceled job back on the board, in `stage` (Quote; a revert of its cancellation: where it was). */
+  JobReopened: z.object({ ...label, stage, ...revert }),
   /** `reason`: why, when it was not deleted for itself ('customer-deleted': its customer was). */
   JobDeleted: z.object({ ...label, reason: z.enum(JOB_DELETE_REASONS).optional() }),
+  /**
+   * A deleted job back, with its history, as it was when deleted (its number may be a new
+   * one when another job took the old one meanwhile). `createdAt`/`createdBy`: its first
+   * creation, which the restored record keeps. Restored with its customer (the causation
+   * is then the CustomerRestored event), or on its own.
+   */
+  JobRestored: z.object({ jobId: z.string(), instanceId: z.string(), ...jobFields, createdAt: z.string(), createdBy: z.string() }),
 };
 
 // ---- a job's own stream: folding and describing its events ------------------------------
@@ -86,6 +102,7 @@ export const JOB_STREAM_EVENT_TYPES = [
   'JobCanceled',
   'JobReopened',
   'JobDeleted',
+  'JobRestored',
 ] as const satisfies readonly (keyof JobEventSchemas)[];
 export type JobStreamEventType = (typeof JOB_STREAM_EVENT_TYPES)[number];
 export type JobStreamEvent = { [K in JobStreamEventType]: { type: K; data: z.infer<JobEventSchemas[K]> } }[JobStreamEventType];
@@ -103,6 +120,7 @@ export function applyJobEvent(fields: JobFields | null, event: JobStreamEvent): 
     const { jobId: _jobId, instanceId: _instanceId, ...created } = event.data;
     return created;
   }
+  if (event.type === 'JobRestored') return restoredFields(event.data);
   if (!fields) return null;
   switch (event.type) {
     case 'JobUpdated': {
@@ -123,6 +141,12 @@ export function applyJobEvent(fields: JobFields | null, event: JobStreamEvent): 
   }
 }
 
+/** The fields a JobRestored brings back. */
+export function restoredFields(data: z.infer<JobEventSchemas['JobRestored']>): JobFields {
+  const { jobId: _jobId, instanceId: _instanceId, createdAt: _createdAt, createdBy: _createdBy, ...fields } = data;
+  return fields;
+}
+
 export function jobHistoryAction(event: JobStreamEvent): JobHistoryAction {
   switch (event.type) {
     case 'JobCreated':
@@ -139,6 +163,8 @@ export function jobHistoryAction(event: JobStreamEvent): JobHistoryAction {
       return 'reopened';
     case 'JobDeleted':
       return 'deleted';
+    case 'JobRestored':
+      return 'restored';
   }
 }
 
@@ -182,6 +208,8 @@ export function jobEventChanges(event: JobStreamEvent): JobFieldChange[] {
     case 'JobReopened':
       return [change('stage', CANCELED_STAGE, event.data.stage)];
     case 'JobDeleted':
+      return [];
+    case 'JobRestored':
       return [];
   }
 }

@@ -123,6 +123,8 @@ const HISTORY_COLUMNS = {
   occurred_at: 'timestamptz',
   recorded_at: 'timestamptz',
   changes: 'jsonb',
+  actor_id: 'text',
+  revert_of: 'text',
 };
 
 const JOB_COLUMNS = {
@@ -195,6 +197,8 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
     // The time history shows: the event store's, the clock time travel (asOf) goes by.
     recorded_at: event.recordedAt,
     changes: jobEventChanges(event),
+    actor_id: event.metadata.actor.id,
+    revert_of: ('revertOf' in event.data ? event.data.revertOf : undefined) ?? null,
   }));
   for (const rows of chunked(history, 5000))
     await insertRecordset(ctx, 'job_history', HISTORY_COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
@@ -239,6 +243,22 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
         instanceId: event.metadata.instanceId!,
         createdAt: event.recordedAt,
         createdBy: event.metadata.actor.displayName,
+        updatedAt: event.recordedAt,
+        revision: event.revision,
+        present: true,
+        changed: true,
+        before: state?.before ?? null,
+      });
+      continue;
+    }
+    if (event.type === 'JobRestored') {
+      // Back on the lists with the fields it was deleted with (a row that exists is a replay).
+      if (state?.present) continue;
+      states.set(jobId, {
+        fields: applyJobEvent(null, event)!,
+        instanceId: event.metadata.instanceId!,
+        createdAt: new Date(event.data.createdAt),
+        createdBy: event.data.createdBy,
         updatedAt: event.recordedAt,
         revision: event.revision,
         present: true,

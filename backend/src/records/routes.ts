@@ -1,0 +1,110 @@
+import { customerViewSchema, jobViewSchema } from '@crm/projections/contract';
+import { deletedListQuery, deletedListSchema, restoredSchema } from '@crm/projections/records';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.ts';
+import { CUSTOMER_FAMILIES } from '../customers/routes.ts';
+import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
+import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
+import { parseInput } from '../http/validation.ts';
+import { PIPELINE_BASES } from '../pipeline/routes.ts';
+import { projectedJob } from '../pipeline/job-service.ts';
+import { commandContext } from '../platform/index.ts';
+import type { InstanceContext } from '../shared/commands.ts';
+import { listDeleted, restoreDeletedCustomer, restoreDeletedJob } from './restore-service.ts';
+import { revertCustomerChange, revertJobChange } from './revert-service.ts';
+
+/** The admins' list of deleted records and their restore. */
+export const DELETED_RECORDS_PATH = '/api/:instance/deleted-records';
+
+const restoreKind = z.object({ kind: z.enum(['job', 'customer'], { error: 'kind must be job or customer' }) });
+
+const DOCS = {
+  revertJob: {
+    summary:
+      "Revert one change from a job's history: its fields back as they were before it (If-Match). An admin any change; a user who may write their own changes of the last 24 h; 409 when a later change set one of its fields",
+    tag: 'records',
+    response: jobViewSchema,
+  },
+  revertCustomer: {
+    summary:
+      "Revert one change from a customer's history: its fields back as they were before it (If-Match). An admin any change; a user who may write their own changes of the last 24 h; 409 when a later change set one of its fields",
+    tag: 'records',
+    response: customerViewSchema,
+  },
+  deleted: {
+    summary: 'Deleted jobs and customers, newest deletion first, with who deleted them and when (admins)',
+    tag: 'records',
+    query: deletedListQuery,
+    response: deletedListSchema,
+  },
+  restore: {
+    summary: 'Restore a deleted job or customer with its history (admins); a customer brings back the jobs its deletion removed',
+    tag: 'records',
+    response: restoredSchema,
+  },
+} satisfies Record<string, RouteDoc>;
+
+export function registerRecordRoutes(router: ApiRouter, deps: AppDeps): void {
+  const instanceCtx = (ctx: ApiContext): InstanceContext => {
+    const instanceId = userOf(ctx).instance.id;
+    return { ...commandContext(ctx, deps, instanceId), instanceId };
+  };
+  // Who may revert which change is decided per change (revert-service): writers reach it.
+  const write = access.can('canWrite');
+
+  for (const { base, options } of PIPELINE_BASES) {
+    router.post(
+      `${base}/:id/history/:eventId/revert`,
+      write,
+      async (ctx) => {
+        const target = { instanceId: userOf(ctx).instance.id, jobId: (ctx.params.id ?? '').toLowerCase() };
+        const expectedRevision = expectedRevisionOf(ctx);
+        const result = await revertJobChange(deps, target, ctx.params.eventId ?? '', userOf(ctx), instanceCtx(ctx), expectedRevision);
+        sendRecord(ctx, await projectedJob(deps, target, result));
+      },
+      { ...options, doc: DOCS.revertJob },
+    );
+  }
+
+  for (const { base, options } of CUSTOMER_FAMILIES) {
+    router.post(
+      `${base}/:id/history/:eventId/revert`,
+      write,
+      async (ctx) => {
+        const expectedRevision = expectedRevisionOf(ctx);
+        const customer = await revertCustomerChange(
+          deps,
+          ctx.params.id ?? '',
+          ctx.params.eventId ?? '',
+          userOf(ctx),
+          instanceCtx(ctx),
+          expectedRevision,
+        );
+        sendRecord(ctx, customer);
+      },
+      { ...options, doc: DOCS.revertCustomer },
+    );
+  }
+
+  router.get(
+    DELETED_RECORDS_PATH,
+    access.admin,
+    async (ctx) => {
+      const { kind } = parseInput(deletedListQuery, ctx.query);
+      ctx.body = { items: await listDeleted(deps, userOf(ctx).instance.id, kind) };
+    },
+    { doc: DOCS.deleted },
+  );
+
+  router.post(
+    `${DELETED_RECORDS_PATH}/:kind/:id/restore`,
+    access.admin,
+    async (ctx) => {
+      const { kind } = parseInput(restoreKind, { kind: ctx.params.kind });
+      const id = ctx.params.id ?? '';
+      ctx.body =
+        kind === 'job' ? await restoreDeletedJob(deps, id, instanceCtx(ctx)) : await restoreDeletedCustomer(deps, id, instanceCtx(ctx));
+    },
+    { doc: DOCS.restore },
+  );
+}
