@@ -1,10 +1,10 @@
-import { auditProjection } from "./audit/projection.ts";
-import { customersProjection } from "./customers/projection.ts";
-import { identityProjection } from "./identity/projection.ts";
-import { pipelineProjection } from "./pipeline/projection.ts";
-import { platformProjection } from "./platform/projection.ts";
-import { deletedRecordsProjection } from "./records/projection.ts";
-import type { Projection } from "./runtime/projection.ts";
+import { auditProjection } from './audit/projection.ts';
+import { customersProjection } from './customers/projection.ts';
+import { identityProjection } from './identity/projection.ts';
+import { pipelineProjection } from './pipeline/projection.ts';
+import { platformProjection } from './platform/projection.ts';
+import { deletedRecordsProjection } from './records/projection.ts';
+import type { Projection } from './runtime/projection.ts';
 
 /**
  * The read-model set one projector maintains (each slice's projection.ts), applied in this

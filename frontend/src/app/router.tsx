@@ -158,6 +158,8 @@ const instanceRoutes: RouteObject[] = [
     children: [
       { index: true, element: <SubdomainRedirect page="home" /> },
       { path: 'login', lazy: () => import('./routes/instance/login-page') },
+      // The shop's public request page: no sign-in (the server says whether it is on).
+      { path: 'request', lazy: () => import('./routes/public-request-page') },
       ...SUBDOMAIN_PAGES.map((page) => ({ path: page, element: <SubdomainRedirect page={page} /> })),
     ],
   },

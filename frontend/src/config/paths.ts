@@ -34,6 +34,8 @@ export const paths = {
   /** Instance login by subdomain. */
   subdomainLogin: (subdomain: string) => `/${encodeURIComponent(subdomain)}/login`,
   editService: (id: string | number) => `/edit-service/${encodeURIComponent(String(id))}`,
+  /** A shop's public request page (no sign-in; only when the shop turned it on). */
+  publicRequest: (subdomain: string) => `/${encodeURIComponent(subdomain)}/request`,
   profile: '/profile',
   settings: '/settings',
   register: '/register',
@@ -56,6 +58,8 @@ export interface InstanceLinks {
   calendar: string;
   admin: string;
   audit: string;
+  serviceForm: string;
+  serviceList: string;
 }
 
 export function instanceLinks(subdomain: string, family: InstanceFamily = 'crm'): InstanceLinks {
@@ -68,6 +72,8 @@ export function instanceLinks(subdomain: string, family: InstanceFamily = 'crm')
     calendar: paths.instanceCalendar(subdomain),
     admin: paths.instanceAdmin(subdomain),
     audit: paths.instanceAudit(subdomain),
+    serviceForm: paths.instanceServiceForm(subdomain),
+    serviceList: paths.instanceServiceList(subdomain),
   };
   if (family !== 'maven') return canonical;
   // The /maven family has no pages of its own for the rest: those stay canonical.

@@ -1,4 +1,4 @@
-import { isolateTenant, type SchemaMigration } from "../shared/migrations.ts";
+import { isolateTenant, type SchemaMigration } from '../shared/migrations.ts';
 
 /**
  * The pipeline slice's read-model migrations. Names are recorded in every database and
@@ -13,9 +13,9 @@ import { isolateTenant, type SchemaMigration } from "../shared/migrations.ts";
  * index on the lower-cased search text (the extension lives in `public`, see customers).
  */
 const pipelineTables: SchemaMigration = {
-  name: "0004_pipeline",
+  name: '0004_pipeline',
   async up(knex, schema) {
-    await knex.raw("CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public");
+    await knex.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public');
     await knex.raw(
       `
       CREATE TABLE ??.jobs (
@@ -47,37 +47,18 @@ const pipelineTables: SchemaMigration = {
       [schema],
     );
     // Sort by stage (board order, then newest); a stage filter or the Canceled toggle is an equality on stage_order.
-    await knex.raw(
-      "CREATE INDEX ON ??.jobs (instance_id, stage_order, created_at DESC, id DESC)",
-      [schema],
-    );
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, stage_order, created_at DESC, id DESC)', [schema]);
     // Newest / oldest first.
-    await knex.raw(
-      "CREATE INDEX ON ??.jobs (instance_id, created_at DESC, id DESC)",
-      [schema],
-    );
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, created_at DESC, id DESC)', [schema]);
     // Name A-Z / Z-A.
-    await knex.raw("CREATE INDEX ON ??.jobs (instance_id, lower(name), id)", [
-      schema,
-    ]);
-    await knex.raw("CREATE INDEX ON ??.jobs (instance_id, lower(job_number))", [
-      schema,
-    ]);
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, lower(name), id)', [schema]);
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, lower(job_number))', [schema]);
     // A customer's jobs (the cascade on customer deletion).
-    await knex.raw(
-      "CREATE INDEX ON ??.jobs (instance_id, customer_id) WHERE customer_id IS NOT NULL",
-      [schema],
-    );
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, customer_id) WHERE customer_id IS NOT NULL', [schema]);
     // The calendar's date ranges.
-    await knex.raw(
-      "CREATE INDEX ON ??.jobs (instance_id, appointment) WHERE appointment IS NOT NULL",
-      [schema],
-    );
-    await knex.raw(
-      "CREATE INDEX ON ??.jobs USING gin (search public.gin_trgm_ops)",
-      [schema],
-    );
-    await isolateTenant(knex, schema, "jobs");
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, appointment) WHERE appointment IS NOT NULL', [schema]);
+    await knex.raw('CREATE INDEX ON ??.jobs USING gin (search public.gin_trgm_ops)', [schema]);
+    await isolateTenant(knex, schema, 'jobs');
 
     await knex.raw(
       `
@@ -93,36 +74,21 @@ const pipelineTables: SchemaMigration = {
       )`,
       [schema],
     );
-    await knex.raw(
-      "CREATE INDEX ON ??.job_history (instance_id, job_id, revision DESC)",
-      [schema],
-    );
-    await isolateTenant(knex, schema, "job_history");
+    await knex.raw('CREATE INDEX ON ??.job_history (instance_id, job_id, revision DESC)', [schema]);
+    await isolateTenant(knex, schema, 'job_history');
 
     // The audit log: newest first (keyset on position) by user or by entity type, and text in the summary.
-    await knex.raw(
-      "CREATE INDEX ON ??.activity (instance_id, actor_id, position_commit DESC, position_prepare DESC)",
-      [schema],
-    );
-    await knex.raw(
-      "CREATE INDEX ON ??.activity (instance_id, entity_type, position_commit DESC, position_prepare DESC)",
-      [schema],
-    );
-    await knex.raw(
-      "CREATE INDEX ON ??.activity USING gin (lower(summary) public.gin_trgm_ops)",
-      [schema],
-    );
+    await knex.raw('CREATE INDEX ON ??.activity (instance_id, actor_id, position_commit DESC, position_prepare DESC)', [schema]);
+    await knex.raw('CREATE INDEX ON ??.activity (instance_id, entity_type, position_commit DESC, position_prepare DESC)', [schema]);
+    await knex.raw('CREATE INDEX ON ??.activity USING gin (lower(summary) public.gin_trgm_ops)', [schema]);
   },
 };
 
 /** Quotes carry cents: dollars with two decimals. */
 const quoteCents: SchemaMigration = {
-  name: "0006_quote_cents",
+  name: '0006_quote_cents',
   async up(knex, schema) {
-    await knex.raw(
-      "ALTER TABLE ??.jobs ALTER COLUMN quote TYPE numeric(14, 2)",
-      [schema],
-    );
+    await knex.raw('ALTER TABLE ??.jobs ALTER COLUMN quote TYPE numeric(14, 2)', [schema]);
   },
 };
 
@@ -136,12 +102,9 @@ const quoteCents: SchemaMigration = {
  * to it) until a `npm run projections:rebuild`.
  */
 const recordedTimes: SchemaMigration = {
-  name: "0007_recorded_times",
+  name: '0007_recorded_times',
   async up(knex, schema) {
-    await knex.raw(
-      "ALTER TABLE ??.job_history ADD COLUMN IF NOT EXISTS recorded_at timestamptz",
-      [schema],
-    );
+    await knex.raw('ALTER TABLE ??.job_history ADD COLUMN IF NOT EXISTS recorded_at timestamptz', [schema]);
     await knex.raw(
       `UPDATE ??.job_history h SET recorded_at = date_trunc('milliseconds', e.recorded_at)
          FROM public.events e WHERE e.event_id = h.event_id AND h.recorded_at IS NULL`,
@@ -149,8 +112,8 @@ const recordedTimes: SchemaMigration = {
     );
     // Created: the stream's first event; updated: the event of the row's revision.
     for (const [table, category, updated] of [
-      ["jobs", "job", "updated_at"],
-      ["customers", "customer", "last_modified_at"],
+      ['jobs', 'job', 'updated_at'],
+      ['customers', 'customer', 'last_modified_at'],
     ] as const) {
       await knex.raw(
         `UPDATE ??.?? t SET created_at = date_trunc('milliseconds', e.recorded_at)
@@ -176,14 +139,14 @@ const recordedTimes: SchemaMigration = {
  * the job-number allocator starts).
  */
 const jobsAtScale: SchemaMigration = {
-  name: "0010_jobs_at_scale",
+  name: '0010_jobs_at_scale',
   async up(knex, schema) {
     await knex.raw(
       `CREATE VIEW ??.jobs_of_instance AS
          SELECT * FROM ??.jobs WHERE instance_id = nullif(current_setting('app.instance_id', true), '')::uuid`,
       [schema, schema],
     );
-    await knex.raw("GRANT SELECT ON ??.jobs_of_instance TO crm_api", [schema]);
+    await knex.raw('GRANT SELECT ON ??.jobs_of_instance TO crm_api', [schema]);
     await knex.raw(
       `CREATE TABLE ??.job_counts (
          instance_id uuid NOT NULL,
@@ -198,11 +161,8 @@ const jobsAtScale: SchemaMigration = {
          SELECT instance_id, stage_order, count(*) FROM ??.jobs GROUP BY instance_id, stage_order`,
       [schema, schema],
     );
-    await isolateTenant(knex, schema, "job_counts");
-    await knex.raw(
-      "CREATE INDEX ON ??.jobs (instance_id, number) WHERE number IS NOT NULL",
-      [schema],
-    );
+    await isolateTenant(knex, schema, 'job_counts');
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, number) WHERE number IS NOT NULL', [schema]);
   },
 };
 
@@ -212,19 +172,10 @@ const jobsAtScale: SchemaMigration = {
  * (only an admin may revert those) until a rebuild fills them from the events.
  */
 const historyReverts: SchemaMigration = {
-  name: "0030_job_history_reverts",
+  name: '0030_job_history_reverts',
   async up(knex, schema) {
-    await knex.raw(
-      "ALTER TABLE ??.job_history ADD COLUMN IF NOT EXISTS actor_id text, ADD COLUMN IF NOT EXISTS revert_of text",
-      [schema],
-    );
+    await knex.raw('ALTER TABLE ??.job_history ADD COLUMN IF NOT EXISTS actor_id text, ADD COLUMN IF NOT EXISTS revert_of text', [schema]);
   },
 };
 
-export const pipelineMigrations: SchemaMigration[] = [
-  pipelineTables,
-  quoteCents,
-  recordedTimes,
-  jobsAtScale,
-  historyReverts,
-];
+export const pipelineMigrations: SchemaMigration[] = [pipelineTables, quoteCents, recordedTimes, jobsAtScale, historyReverts];

@@ -5,9 +5,10 @@ import { instanceEntry, instanceLinks, paths, registerPath } from '@/config/path
 import { AccountMenu } from '@/features/identity/components/account-menu';
 import { useUserSession } from '@/features/identity/hooks/use-user-session';
 import { sessionInstance } from '@/features/identity/states/user-session-state';
-import { canManageUsers } from '@/features/identity/utils/user-access';
+import { canManageUsers, canRead } from '@/features/identity/utils/user-access';
 import { InstanceNav } from '@/features/instance-shell/components/instance-nav';
 import { navItems } from '@/features/instance-shell/utils/nav-items';
+import { useServiceRequestSummary } from '@/features/service-requests/api/get-service-request-summary';
 import { useInstanceShellRoute } from './instance-shell-route';
 
 /**
@@ -19,15 +20,27 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
   const session = useUserSession();
   const { pathname } = useLocation();
   const [searchParams] = useSearchParams();
+  // New requests from the shop's public page: a badge on Service Requests.
+  const signedIn = session.status === 'signed-in' ? session.user : null;
+  const summary = useServiceRequestSummary(
+    signedIn?.instance.subdomain ?? '',
+    Boolean(signedIn?.instance.features.serviceRequests && canRead(signedIn)),
+  );
 
   if (session.status === 'signed-in') {
     const { user } = session;
+    const links = instanceLinks(user.instance.subdomain, route.family);
+    const newPublic = summary.data?.newPublic ?? 0;
     const items = navItems({
-      links: instanceLinks(user.instance.subdomain, route.family),
+      links,
       family: route.family,
       features: user.instance.features,
       showAdmin: canManageUsers(user),
-    });
+    }).map((item) =>
+      item.to === links.serviceList && newPublic > 0
+        ? { ...item, badge: newPublic, badgeLabel: `${newPublic} new from the public request page` }
+        : item,
+    );
     return (
       <>
         <InstanceNav

@@ -1,11 +1,29 @@
-import { UnderConstruction } from './under-construction';
+import { Navigate, useLocation } from 'react-router-dom';
+import { instanceFamilyOf, instanceLinks, paths } from '@/config/paths';
+import { RequireFeature } from '@/features/identity/components/require-feature';
+import { useSignedInUser } from '@/features/identity/hooks/use-signed-in-user';
+import { canWrite } from '@/features/identity/utils/user-access';
+import { ServiceFormScreen } from '@/features/service-requests/components/service-form-screen';
+import { usePageTitle } from '@/lib/use-page-title';
 
-/**
- * PLACEHOLDER: the service request form (spec-working-screens.md §2), at /crm/{instance}/service-form.
- * Replace this Component with the real screen (the route is already wired in app/router.tsx,
- * behind the sign-in guard). useSignedInUser() from features/identity gives the signed-in user
- * and their instance; config/paths.ts builds the instance's links.
- */
+/** /crm/{instance}/service-form: the Service Request Form. Users who may not write go to the list. */
 export function Component() {
-  return <UnderConstruction title="Service Request Form" subtitle="Request a service for a customer's vehicle." />;
+  usePageTitle('Service Request Form');
+  const user = useSignedInUser();
+  const { pathname } = useLocation();
+  const instance = user.instance.subdomain;
+  const links = instanceLinks(instance, instanceFamilyOf(pathname));
+  return (
+    <RequireFeature feature="serviceRequests">
+      {canWrite(user) ? (
+        <ServiceFormScreen
+          key={instance}
+          instance={instance}
+          paths={{ quoteForm: links.pipeline, list: links.serviceList, detail: paths.editService }}
+        />
+      ) : (
+        <Navigate to={links.serviceList} replace />
+      )}
+    </RequireFeature>
+  );
 }

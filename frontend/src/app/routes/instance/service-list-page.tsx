@@ -1,11 +1,26 @@
-import { UnderConstruction } from './under-construction';
+import { useLocation } from 'react-router-dom';
+import { instanceFamilyOf, instanceLinks, paths } from '@/config/paths';
+import { RequireFeature } from '@/features/identity/components/require-feature';
+import { useSignedInUser } from '@/features/identity/hooks/use-signed-in-user';
+import { canWrite } from '@/features/identity/utils/user-access';
+import { ServiceListScreen } from '@/features/service-requests/components/service-list-screen';
+import { usePageTitle } from '@/lib/use-page-title';
 
-/**
- * PLACEHOLDER: the service list (spec-working-screens.md §2 "Service list"), at /crm/{instance}/service-list.
- * Replace this Component with the real screen (the route is already wired in app/router.tsx,
- * behind the sign-in guard). useSignedInUser() from features/identity gives the signed-in user
- * and their instance; config/paths.ts builds the instance's links.
- */
+/** /crm/{instance}/service-list: the service list (View opens /edit-service/{id}). */
 export function Component() {
-  return <UnderConstruction title="Service Requests" subtitle="All service requests submitted for this shop." />;
+  usePageTitle('Service Requests');
+  const user = useSignedInUser();
+  const { pathname } = useLocation();
+  const instance = user.instance.subdomain;
+  const links = instanceLinks(instance, instanceFamilyOf(pathname));
+  return (
+    <RequireFeature feature="serviceRequests">
+      <ServiceListScreen
+        key={instance}
+        instance={instance}
+        canWrite={canWrite(user)}
+        paths={{ form: links.serviceForm, detail: paths.editService }}
+      />
+    </RequireFeature>
+  );
 }

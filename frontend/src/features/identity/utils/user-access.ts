@@ -8,6 +8,11 @@ export function canManageUsers(user: Pick<CurrentUserView, 'role' | 'permissions
   return hasPermission(user, 'canManageUsers');
 }
 
+/** Who may read records (role admin has every permission, as the server rules). */
+export function canRead(user: Pick<CurrentUserView, 'role' | 'permissions'>): boolean {
+  return hasPermission(user, 'canRead');
+}
+
 /** Who may create and change records (role admin has every permission, as the server rules). */
 export function canWrite(user: Pick<CurrentUserView, 'role' | 'permissions'>): boolean {
   return hasPermission(user, 'canWrite');

@@ -21,6 +21,7 @@ export function InstanceNav({ items, pathname, className }: { items: NavItem[]; 
               {state === 'page' ? (
                 <span aria-current="page" className={cn(itemClasses, 'bg-accent text-accent-foreground')}>
                   {item.label}
+                  <NavBadge item={item} />
                 </span>
               ) : (
                 <Link
@@ -33,6 +34,7 @@ export function InstanceNav({ items, pathname, className }: { items: NavItem[]; 
                   )}
                 >
                   {item.label}
+                  <NavBadge item={item} />
                 </Link>
               )}
             </li>
@@ -40,5 +42,16 @@ export function InstanceNav({ items, pathname, className }: { items: NavItem[]; 
         })}
       </ul>
     </nav>
+  );
+}
+
+/** The count beside a label (new public service requests); nothing for none. */
+function NavBadge({ item }: { item: NavItem }) {
+  if (!item.badge) return null;
+  return (
+    <span className="ml-1.5 inline-flex min-w-5 items-center justify-center rounded-full bg-primary px-1.5 text-xs leading-5 font-semibold text-primary-foreground">
+      <span aria-hidden="true">{item.badge > 99 ? '99+' : item.badge}</span>
+      <span className="sr-only">{item.badgeLabel ?? `${item.badge} new`}</span>
+    </span>
   );
 }

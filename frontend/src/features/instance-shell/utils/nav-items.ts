@@ -4,11 +4,15 @@ import type { InstanceFamily, InstanceLinks } from '@/config/paths';
 export interface NavItem {
   label: string;
   to: string;
+  /** A count shown beside the label (e.g. new public service requests); none when absent or 0. */
+  badge?: number;
+  /** What the count means, for screen readers ("3 new"). */
+  badgeLabel?: string;
 }
 
 /**
- * The signed-in navigation (spec-platform.md §2): Home, Pipeline, Customers, Calendar, and
- * Admin for admins; the /maven family has no Calendar link. Features the instance has off are
+ * The signed-in navigation (spec-platform.md §2): Home, Pipeline, Customers, Calendar,
+ * Service Requests, and Admin for admins; the /maven family has no Calendar link. Features the instance has off are
  * left out (the dashboard shows them as Coming Soon), except that user managers always keep
  * their way to user management: "Users" when the admin feature is off.
  */
@@ -27,6 +31,7 @@ export function navItems({
   if (features.pipeline) items.push({ label: 'Pipeline', to: links.pipeline });
   if (features.customers) items.push({ label: 'Customers', to: links.customers });
   if (features.calendar && family !== 'maven') items.push({ label: 'Calendar', to: links.calendar });
+  if (features.serviceRequests) items.push({ label: 'Service Requests', to: links.serviceList });
   if (showAdmin) items.push({ label: features.admin ? 'Admin' : 'Users', to: links.admin });
   return items;
 }

@@ -1,4 +1,5 @@
 import { formatDateTime, historyActionLabel, type JobHistoryEntry } from '@crm/projections/contract';
+import type { JobChangesInput } from '@crm/projections/pipeline';
 import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -7,6 +8,7 @@ import { ArrowLeftIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import type { PipelinePermissions } from '../types/pipeline-permissions';
+import type { EntryForm } from '../utils/entry-form';
 import { useJob } from '../api/get-job';
 import { entryDialogTitle, jobLabel } from '../utils/entry-title';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -14,7 +16,12 @@ import { EntryEditor } from './entry-editor';
 import { JobHistoryView } from './job-history-view';
 import { JobSnapshotView } from './job-snapshot-view';
 
-export type EntryDialogTarget = { kind: 'new' } | { kind: 'edit'; jobId: string };
+/**
+ * A new entry (optionally filled in beforehand, and saved by `onCreate` instead of the
+ * pipeline's own create: a service request's conversion), or an existing job.
+ */
+export type EntryDialogTarget =
+  { kind: 'new'; draft?: Partial<EntryForm>; onCreate?: (entry: JobChangesInput) => Promise<void> } | { kind: 'edit'; jobId: string };
 
 export const UNSAVED_CHANGES_MESSAGE = 'You have unsaved changes. Are you sure you want to close without saving?';
 
@@ -107,6 +114,8 @@ export function EntryDialog({
             onDirtyChange={setDirty}
             onClose={onClose}
             onShowHistory={() => setView({ kind: 'history' })}
+            draft={target.kind === 'new' ? target.draft : undefined}
+            onCreate={target.kind === 'new' ? target.onCreate : undefined}
           />
         ) : null}
         {jobId && view.kind === 'history' ? (
