@@ -5,7 +5,11 @@ import {
   EventStoreDBClient,
   NO_STREAM,
   START as ESDB_START,
+  CancelledError,
+  DeadlineExceededError,
+  NotLeaderError,
   StreamNotFoundError,
+  UnavailableError,
   WrongExpectedVersionError as EsdbWrongExpectedVersionError,
   excludeSystemEvents,
   jsonEvent,
@@ -31,14 +35,89 @@ import {
   type SubscribeOptions,
 } from './port.ts';
 
-/** Page size for reads of $all (system events are skipped client-side). */
+/** Page size for reads of $all and of streams (system events are skipped client-side). */
 const PAGE = 500;
 
-/** EventStoreDB adapter on the official gRPC client. Needs server ≥ 22.6 (event positions). */
-export function createEventStoreDbEventStore(connectionString: string): EventStore {
-  const client = EventStoreDBClient.connectionString(connectionString);
+/**
+ * gRPC keepalive of the connection, unless the connection string sets it: a ping after 5 s
+ * without traffic, the connection given up when 5 s pass without its answer. A node that
+ * went away is then noticed in seconds (the client's defaults are 10 s each), and calls
+ * fail over to another node or fail as unavailable.
+ */
+export const KEEPALIVE_DEFAULTS = { keepAliveInterval: 5000, keepAliveTimeout: 5000 } as const;
+
+/** A dropped subscription is opened again from its last event this many times in a row before it fails. */
+const RESUBSCRIBE_ATTEMPTS = 5;
+const RESUBSCRIBE_FIRST_PAUSE_MS = 100;
+
+/**
+ * EventStoreDB could not be reached (no leader, connection lost, deadline passed). It
+ * carries the code of a cut connection, so every check for an unreachable store treats it
+ * as one: the API answers 503 with Retry-After, the projector retries after a pause.
+ */
+export class EventStoreUnavailableError extends Error {
+  override readonly name = 'EventStoreUnavailableError';
+  readonly code = 'ECONNRESET';
+  constructor(operation: string, cause: unknown) {
+    super(`EventStoreDB is unavailable (${operation}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** Errors of the connection rather than of the request: the store is (briefly) out of reach. */
+export function isEventStoreConnectionError(error: unknown): boolean {
+  if (error instanceof EventStoreUnavailableError) return true;
+  if (error instanceof UnavailableError || error instanceof DeadlineExceededError || error instanceof NotLeaderError) return true;
+  // A call cancelled by the transport (not by us: our own aborts are handled before this).
+  if (error instanceof CancelledError) return true;
+  // Raw gRPC statuses the client passes on unconverted: 4 DEADLINE_EXCEEDED, 14 UNAVAILABLE.
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 14 || code === 4;
+}
+
+/** The connection string with the keepalive defaults added where it does not set them. */
+export function withConnectionDefaults(connectionString: string): string {
+  const query = connectionString.includes('?') ? connectionString.slice(connectionString.indexOf('?') + 1) : '';
+  const present = new Set(query.split('&').map((pair) => pair.split('=')[0]!.toLowerCase()));
+  const added = Object.entries(KEEPALIVE_DEFAULTS)
+    .filter(([key]) => !present.has(key.toLowerCase()))
+    .map(([key, value]) => `${key}=${value}`);
+  if (added.length === 0) return connectionString;
+  return `${connectionString}${connectionString.includes('?') ? (query ? '&' : '') : '?'}${added.join('&')}`;
+}
+
+/** The parts of the official client the adapter uses (a test may hand in a stand-in). */
+export type EventStoreDbClientLike = Pick<EventStoreDBClient, 'appendToStream' | 'readStream' | 'readAll' | 'subscribeToAll' | 'dispose'>;
+
+export interface EventStoreDbOptions {
+  /** Instead of connecting with the connection string (tests). */
+  client?: EventStoreDbClientLike;
+  /** The first pause before opening a dropped subscription again (doubles each time). */
+  resubscribePauseMs?: number;
+}
+
+/**
+ * EventStoreDB adapter on the official gRPC client. Needs server ≥ 22.6 (event positions).
+ * For production: keepalive defaults (KEEPALIVE_DEFAULTS), stream and $all reads in pages,
+ * a subscription that drops is opened again from its last event (a few times, then it
+ * fails and the projector starts over from its stored checkpoint), and a store out of
+ * reach surfaces as EventStoreUnavailableError (503 in the API).
+ */
+export function createEventStoreDbEventStore(connectionString: string, options: EventStoreDbOptions = {}): EventStore {
+  const client: EventStoreDbClientLike = options.client ?? EventStoreDBClient.connectionString(withConnectionDefaults(connectionString));
   /** Aborted by close(): ends subscriptions. */
   const closing = new AbortController();
+
+  /** Runs one call; a connection failure becomes EventStoreUnavailableError. */
+  async function guarded<T>(operation: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof EventStoreUnavailableError) && isEventStoreConnectionError(error)) {
+        throw new EventStoreUnavailableError(operation, error);
+      }
+      throw error;
+    }
+  }
 
   async function append(
     streamId: string,
@@ -56,9 +135,11 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
       }),
     );
     try {
-      const result = await client.appendToStream(streamId, data, {
-        expectedRevision: toEsdbExpected(expectedRevision),
-      });
+      const result = await guarded('append', () =>
+        client.appendToStream(streamId, data, {
+          expectedRevision: toEsdbExpected(expectedRevision),
+        }),
+      );
       const nextRevision = Number(result.nextExpectedRevision);
       // The port promises each event's position. The server's write position is the
       // event's only for a single-event write, and idempotent replays may come back
@@ -78,7 +159,7 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
   }
 
   async function positionsOf(streamId: string, fromRevision: bigint, count: number): Promise<GlobalPosition[]> {
-    const resolved = await drain(client.readStream(streamId, { fromRevision, maxCount: count }));
+    const resolved = await guarded('read', () => drain(client.readStream(streamId, { fromRevision, maxCount: count })));
     const positions = resolved.map((r) => r.event?.position);
     if (positions.length === count && positions.every((p) => p !== undefined && isValidPosition(p))) {
       return positions.map((p) => toPosition(p!));
@@ -86,19 +167,26 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
     throw new Error(`Stream ${streamId}: no positions for revisions from ${fromRevision} (EventStoreDB older than 22.6?)`);
   }
 
+  /** A stream in pages of PAGE events: a long stream is never one gRPC call held open for all of it. */
   async function readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const { upTo } = options;
     const out: RecordedEvent[] = [];
+    let fromRevision = 0n;
     try {
-      for (const resolved of await drain(client.readStream(streamId))) {
-        const event = resolved.event;
-        if (!event) continue;
-        // `created` is the server's write time; filter rather than stop, clocks are not monotonic.
-        if (upTo !== undefined && event.created.getTime() > upTo.getTime()) continue;
-        out.push(toRecorded(event));
+      for (;;) {
+        const page = await guarded('read', () => drain(client.readStream(streamId, { fromRevision, maxCount: PAGE })));
+        for (const resolved of page) {
+          const event = resolved.event;
+          if (!event) continue;
+          fromRevision = event.revision + 1n;
+          // `created` is the server's write time; filter rather than stop, clocks are not monotonic.
+          if (upTo !== undefined && event.created.getTime() > upTo.getTime()) continue;
+          out.push(toRecorded(event));
+        }
+        if (page.length < PAGE) break;
       }
     } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
+      if (error instanceof StreamNotFoundError) return out;
       throw error;
     }
     return out;
@@ -113,7 +201,8 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
     for (;;) {
       let count = 0;
       let last: Position | undefined;
-      for (const resolved of await drain(client.readAll({ fromPosition: cursor, maxCount: PAGE }))) {
+      const page = await guarded('read', () => drain(client.readAll({ fromPosition: cursor, maxCount: PAGE })));
+      for (const resolved of page) {
         count++;
         const event = resolved.event;
         if (!event) continue;
@@ -127,8 +216,38 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
     }
   }
 
+  /**
+   * A catch-up subscription to $all. When the server drops it (a node restarts, the leader
+   * moves, the connection is cut) it is opened again from the last event delivered, after
+   * a pause that doubles; after RESUBSCRIBE_ATTEMPTS drops in a row without an event in
+   * between it fails, and the projector logs that and starts over from its stored checkpoint.
+   */
   async function* subscribeAll({ from, signal }: SubscribeOptions): AsyncGenerator<RecordedEvent> {
     const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
+    let after = from;
+    let drops = 0;
+    while (!stop.aborted) {
+      let delivered = false;
+      try {
+        for await (const event of subscribeOnce(after, stop)) {
+          delivered = true;
+          drops = 0;
+          after = event.position;
+          yield event;
+          if (stop.aborted) return;
+        }
+        return;
+      } catch (error) {
+        if (stop.aborted) return;
+        if (!isEventStoreConnectionError(error) && !isDroppedStream(error)) throw error;
+        if (!delivered) drops++;
+        if (drops >= RESUBSCRIBE_ATTEMPTS) throw new EventStoreUnavailableError('subscription', error);
+        await pause((options.resubscribePauseMs ?? RESUBSCRIBE_FIRST_PAUSE_MS) * 2 ** Math.max(drops - 1, 0), stop);
+      }
+    }
+  }
+
+  async function* subscribeOnce(from: GlobalPosition, stop: AbortSignal): AsyncGenerator<RecordedEvent> {
     if (stop.aborted) return;
     const subscription = client.subscribeToAll({
       fromPosition: isStart(from) ? ESDB_START : toEsdbPosition(from),
@@ -164,7 +283,8 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
       let count = 0;
       let newest: GlobalPosition | undefined;
       let oldest: Position | undefined;
-      for await (const resolved of client.readAll({ direction: BACKWARDS, fromPosition: cursor, maxCount: PAGE })) {
+      const page = await guarded('read', () => drain(client.readAll({ direction: BACKWARDS, fromPosition: cursor, maxCount: PAGE })));
+      for (const resolved of page) {
         count++;
         const event = resolved.event;
         if (!event) continue;
@@ -201,9 +321,7 @@ export function createEventStoreDbEventStore(connectionString: string): EventSto
     subscribeAll,
     headPosition,
     async ping() {
-      for await (const resolved of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) {
-        void resolved;
-      }
+      await guarded('ping', () => drain(client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })));
     },
     async close() {
       closing.abort();
@@ -221,6 +339,27 @@ async function drain<T>(read: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = [];
   for await (const item of read) items.push(item);
   return items;
+}
+
+/** A subscription stream that ended with an error of its own (a premature close, a reset). */
+function isDroppedStream(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 }
 
 function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
