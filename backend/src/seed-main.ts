@@ -1,5 +1,6 @@
-import { jobInput, STAGES, JOB_TYPES } from '@crm/projections/pipeline';
-import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
+import { jobInput, STAGES, JOB_TYPES, type Stage } from '@crm/projections/pipeline';
+import { isValidTimeZone, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
+import { SERVICE_TYPES, serviceRequestInput } from '@crm/projections/service-requests';
 import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
 import { createProgress, startCli } from './cli.ts';
 import { describeDatabase } from './infra/database.ts';
@@ -10,23 +11,85 @@ import { createUser } from './identity/user-service.ts';
 import { subdomainStream } from './platform/instance-decider.ts';
 import { recordInstance } from './platform/instances.ts';
 import { createJob } from './pipeline/job-service.ts';
+import { archiveServiceRequest, convertServiceRequest, submitServiceRequest } from './service-requests/service-request-service.ts';
 import { createProjector, openStorage } from './runtime.ts';
 import { systemContext, type InstanceContext } from './shared/commands.ts';
 import { reservationHolder } from './shared/reservations.ts';
 
 /**
- * `npm run seed`: a demo instance with staff, customers and jobs, made through the same
- * commands the API runs (so every record has its events and history). Sizes from
- * SEED_CUSTOMERS and SEED_JOBS; the instance from SEED_SUBDOMAIN (default `demo`).
+ * `npm run seed`: a believable shop with staff, customers, jobs, appointments and service
+ * requests, made through the same commands the API runs (so every record has its events and
+ * history). Every job carries its customer's name, phone and vehicle and a part; jobs that
+ * are booked have an appointment on a weekday between 8:00 and 17:00 in the shop's time zone
+ * (past ones for work done, the coming weeks for the rest); service requests exist in every
+ * state (open, from the counter and the public page; converted to a job; archived). Sizes
+ * from SEED_CUSTOMERS, SEED_JOBS and SEED_REQUESTS; the instance from SEED_SUBDOMAIN (default
+ * `demo`) and its zone from SEED_TIME_ZONE (default America/Chicago).
  */
 const { config, logger } = startCli();
 const subdomain = (process.env.SEED_SUBDOMAIN ?? 'demo').toLowerCase();
 const customerCount = Number(process.env.SEED_CUSTOMERS ?? 200);
 const jobCount = Number(process.env.SEED_JOBS ?? 300);
+// About one request for every dozen jobs (25 with the default sizes).
+const requestCount = Number(process.env.SEED_REQUESTS ?? Math.round(jobCount / 12));
+const timeZone = process.env.SEED_TIME_ZONE ?? 'America/Chicago';
 if (subdomain === RESERVED_INSTANCE_SUBDOMAIN || !/^[a-z0-9]+$/.test(subdomain)) {
   console.error('SEED_SUBDOMAIN must be lower-case letters and digits, and not the reserved instance');
   process.exit(2);
 }
+if (!isValidTimeZone(timeZone)) {
+  console.error('SEED_TIME_ZONE must be an IANA time zone such as America/Chicago');
+  process.exit(2);
+}
+
+/** The offset (ms) of a zone from UTC at an instant: the zone's wall clock read as if it were UTC, minus the instant. */
+function zoneOffset(instant: number, zone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(instant));
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour') % 24, part('minute'), part('second')) - instant;
+}
+
+/** The instant a wall-clock time in a zone stands for (checked twice, so a DST change between guess and answer is caught). */
+function zonedTime(year: number, month: number, day: number, hour: number, minute: number, zone: string): Date {
+  const wall = Date.UTC(year, month, day, hour, minute);
+  let instant = wall - zoneOffset(wall, zone);
+  instant = wall - zoneOffset(instant, zone);
+  return new Date(instant);
+}
+
+/** Today's date in the zone, as year, month (0-based) and day. */
+function todayIn(zone: string): { year: number; month: number; day: number } {
+  const shifted = new Date(Date.now() + zoneOffset(Date.now(), zone));
+  return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth(), day: shifted.getUTCDate() };
+}
+
+/**
+ * The n-th working slot from today on (negative: before today): weekdays only, on the hour
+ * or half hour between 8:00 and 16:30 in the shop's zone. Spread deterministically so the
+ * calendar looks like a week of real bookings, a few a day.
+ */
+function workingSlot(dayOffset: number, i: number, zone: string): Date {
+  const { year, month, day } = todayIn(zone);
+  let date = new Date(Date.UTC(year, month, day + dayOffset));
+  // Weekends move to the Monday after (or the Friday before, for past work).
+  while (date.getUTCDay() === 0 || date.getUTCDay() === 6) date = new Date(date.getTime() + (dayOffset < 0 ? -1 : 1) * 86_400_000);
+  const halfHours = (i * 7) % 18; // 0..17: 8:00 .. 16:30
+  return zonedTime(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate(), 8 + Math.floor(halfHours / 2), (halfHours % 2) * 30, zone);
+}
+
+/** Stages whose work is done: their appointment was in the past. */
+const DONE_STAGES = new Set<Stage>(['Completed', 'Invoiced', 'Paid']);
+/** Stages that are not booked yet: no appointment. */
+const UNBOOKED_STAGES = new Set<Stage>(['Quote', 'Parts Ordered', 'Canceled']);
 
 const storage = await openStorage(config, logger);
 const watcher = new CheckpointWatcher(storage.knex, storage.databaseUrl);
@@ -47,6 +110,14 @@ const VEHICLES = [
   '2016 Chevy Silverado',
 ];
 const PARTS = ['Brake pads', 'Alternator', 'Timing belt', 'Water pump', 'Starter motor', 'Oil change', 'Tire rotation', 'Radiator'];
+const DURATIONS = [30, 60, 60, 90, 120];
+const NOTES = [
+  'Grinding noise when braking.',
+  'Check engine light on since last week.',
+  'Wants a quote before any work.',
+  'Customer will wait in the lobby.',
+  '',
+];
 const pick = <T>(list: readonly T[], i: number): T => list[i % list.length]!;
 
 try {
@@ -61,8 +132,9 @@ try {
         name: subdomain.toUpperCase(),
         subdomain,
         displayName: 'Demo Auto Service',
-        description: 'Seeded demo data',
+        description: 'Brakes, tires, engine and transmission work; parts counter open weekdays.',
         features: { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true },
+        timeZone,
         firstAdmin: { username: 'admin', displayName: 'Dana Admin', pin: '1234' },
       },
       system,
@@ -93,27 +165,69 @@ try {
     for (let i = 0; i < jobCount; i++) {
       // A job carries its customer's name, phone and vehicle, as the entry dialog fills them in.
       const customer = customers.length ? customers[i % customers.length]! : null;
+      const stage = pick(STAGES, i);
+      // Done work was booked over the past three weeks; booked work over the coming three.
+      const appointment = UNBOOKED_STAGES.has(stage)
+        ? null
+        : workingSlot(DONE_STAGES.has(stage) ? -1 - (i % 15) : i % 18, i, timeZone).toISOString();
       const fields = jobInput.parse({
         name: customer?.name ?? `Walk-in ${i + 1}`,
-        phone: customer?.phone ?? '',
+        phone: customer?.phone ?? `555${String(2_000_000 + i).slice(-7)}`,
         customerId: customer?.id,
         part: pick(PARTS, i),
         makeModel: customer?.vehicle ?? pick(VEHICLES, i),
         // Some quotes carry cents, as real ones do.
         quote: i % 3 === 0 ? `${80 + ((i * 37) % 900)}.95` : String(80 + ((i * 37) % 900)),
-        stage: pick(STAGES, i),
+        stage,
         jobType: pick(JOB_TYPES, i),
         csr: 'Chris CSR',
         tech: 'Terry Tech',
-        appointment: new Date(Date.now() + ((i % 14) - 3) * 24 * 3600_000 + (8 + (i % 9)) * 3600_000).toISOString(),
-        duration: 60,
+        appointment,
+        duration: appointment ? pick(DURATIONS, i) : null,
+        notes: pick(NOTES, i),
       });
       last = (await createJob(deps, fields, ctx())).appended;
       jobProgress(i + 1, jobCount);
     }
+    // Service requests in every state: open (from the counter and the public page), converted to a job, archived.
+    const requestProgress = createProgress('service requests');
+    for (let i = 0; i < requestCount; i++) {
+      const name = `${pick(FIRST, i + 5)} ${pick(LAST, i + 3)}`;
+      const vehicle = pick(VEHICLES, i + 2);
+      const serviceType = pick(SERVICE_TYPES, i);
+      const { year, month, day } = todayIn(timeZone);
+      const wanted = new Date(Date.UTC(year, month, day + 1 + (i % 10))).toISOString().slice(0, 10);
+      const fields = serviceRequestInput.parse({
+        customerName: name,
+        contactEmail: `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com`,
+        vehicleType: vehicle,
+        serviceType,
+        scheduledDate: wanted,
+        additionalNotes: pick(NOTES, i + 1),
+      });
+      const request = await submitServiceRequest(deps, fields, i % 3 === 1 ? 'public' : 'staff', ctx());
+      const state = i % 4;
+      if (state === 2) {
+        const job = jobInput.parse({
+          name,
+          phone: `555${String(3_000_000 + i).slice(-7)}`,
+          part: serviceType,
+          makeModel: vehicle,
+          stage: 'Scheduled',
+          appointment: workingSlot(1 + (i % 10), i + 3, timeZone).toISOString(),
+          duration: 60,
+          csr: 'Chris CSR',
+          tech: 'Terry Tech',
+        });
+        await convertServiceRequest(deps, request.id, job, ctx());
+      } else if (state === 3) {
+        await archiveServiceRequest(deps, request.id, ctx());
+      }
+      requestProgress(i + 1, requestCount);
+    }
     await settle(deps, last);
     console.log(`\nSeeded "${subdomain}" into ${describeDatabase(config)}.`);
-    console.log(`Sign in at /crm/${subdomain} as admin, csr or tech (PIN 1234).`);
+    console.log(`Sign in at /crm/${subdomain} as admin, csr or tech (PIN 1234). The shop's time zone is ${timeZone}.`);
   }
 } finally {
   await projector.stop();

@@ -16,8 +16,9 @@ const FEATURE_TITLES: Record<FeatureKey, string> = {
 };
 
 /**
- * Shows a screen only when the instance has the feature on; otherwise says it is coming
- * soon (spec-platform.md §2). Inside RequireUser.
+ * Shows a screen only when the instance has the feature on; otherwise says plainly that the
+ * feature is not enabled for this CRM (the server answers its API with 404 too), with the
+ * way home. Inside RequireUser.
  */
 export function RequireFeature({ feature, children }: { feature: FeatureKey; children?: ReactNode }) {
   const user = useSignedInUser();
@@ -32,10 +33,10 @@ function FeatureNotEnabled({ title, instanceName }: { title: string; instanceNam
   const links = instanceLinks(user.instance.subdomain, instanceFamilyOf(pathname));
   return (
     <section className="mx-auto flex max-w-md flex-col items-center gap-4 py-16 text-center">
-      <Badge variant="outline">Coming Soon</Badge>
+      <Badge variant="outline">Not enabled</Badge>
       <h1 className="text-2xl font-semibold">{title}</h1>
       <p className="text-muted-foreground">
-        {title} management is coming soon for {instanceName}. It is not turned on for this CRM yet.
+        {title} is not enabled for this CRM. The provider can turn it on for {instanceName}.
       </p>
       <Link to={links.home} className={buttonVariants({ variant: 'outline' })}>
         Back to Home

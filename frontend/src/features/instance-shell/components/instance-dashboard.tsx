@@ -1,3 +1,4 @@
+import type { DashboardStats } from '@crm/projections/contract';
 import type { CurrentUserView } from '@crm/projections/identity';
 import type { FeatureKey, Features } from '@crm/projections/platform';
 import type { ReactNode } from 'react';
@@ -5,15 +6,29 @@ import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
-import { CalendarDaysIcon, PlusIcon, ShieldCheckIcon, SquareKanbanIcon, UsersIcon } from '@/components/ui/icons';
+import { CalendarDaysIcon, MailIcon, PlusIcon, ShieldCheckIcon, SquareKanbanIcon, UsersIcon } from '@/components/ui/icons';
+import { Spinner } from '@/components/ui/spinner';
 import type { InstanceLinks } from '@/config/paths';
 import { cn } from '@/lib/cn';
-import { type AreaCounts, UPCOMING_DAYS, useAreaCounts } from '../api/get-area-counts';
+import { useDashboardStats } from '../api/get-dashboard-stats';
 import { useGreeting } from '../hooks/use-greeting';
 import { type DashboardAction, gettingStartedTips, quickActions } from '../utils/dashboard-items';
 import { RecentActivity } from './recent-activity';
 
 type Action = DashboardAction;
+
+/**
+ * The service requests' place on the home, composed by the app (features do not import each
+ * other): where its screens are and its open count once known.
+ */
+export interface ServiceRequestsArea {
+  list: string;
+  form: string;
+  /** Open requests; null while unknown. */
+  open: number | null;
+  /** Requests from the public page nobody has acted on yet. */
+  newPublic: number;
+}
 
 interface Area {
   feature: FeatureKey;
@@ -28,19 +43,22 @@ interface Area {
 }
 
 /**
- * The dashboard's areas (spec-platform.md §2 "CRM home"); Administration only for admins, as
- * user management alone when the admin feature is off. No "add" action for a read-only user.
+ * The dashboard's areas: Pipeline, Customers, Calendar, Service Requests, and Administration
+ * for user managers (as user management alone when the admin feature is off). No "add"
+ * action for a read-only user.
  */
 function areasOf({
   links,
   showAdmin,
   adminFeature,
   canWrite,
+  serviceRequests,
 }: {
   links: InstanceLinks;
   showAdmin: boolean;
   adminFeature: boolean;
   canWrite: boolean;
+  serviceRequests: ServiceRequestsArea | null;
 }): Area[] {
   const areas: Area[] = [
     {
@@ -68,6 +86,19 @@ function areasOf({
       icon: <CalendarDaysIcon />,
     },
   ];
+  if (serviceRequests) {
+    areas.push({
+      feature: 'serviceRequests',
+      title: 'Service Requests',
+      tile: 'Requests',
+      description: 'Requests from the phone, the counter and the online form, until they become jobs.',
+      actions: [
+        { label: 'View Requests', to: serviceRequests.list },
+        ...(canWrite ? [{ label: 'New Request', to: serviceRequests.form }] : []),
+      ],
+      icon: <MailIcon />,
+    });
+  }
   if (showAdmin) {
     areas.push({
       feature: 'admin',
@@ -82,21 +113,21 @@ function areasOf({
   return areas;
 }
 
-/** The count line of an area's card (spec-platform.md §2: customers and pipeline show counts). */
-function countLabel(feature: FeatureKey, counts: AreaCounts | undefined): string | null {
-  if (!counts) return null;
-  const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+
+/** The count line of an area's card, from the server's figures (null: not counted for this user). */
+function countLabel(feature: FeatureKey, stats: DashboardStats | undefined, serviceRequests: ServiceRequestsArea | null): string | null {
   switch (feature) {
     case 'customers':
-      return counts.customers === null ? null : plural(counts.customers, 'customer', 'customers');
+      return stats?.customers == null ? null : plural(stats.customers, 'customer', 'customers');
     case 'pipeline':
-      return counts.openJobs === null ? null : plural(counts.openJobs, 'open job', 'open jobs');
+      return stats?.openJobs == null ? null : plural(stats.openJobs, 'open job', 'open jobs');
     case 'calendar':
-      return counts.upcomingAppointments === null
-        ? null
-        : `${plural(counts.upcomingAppointments, 'appointment', 'appointments')} in the next ${UPCOMING_DAYS} days`;
+      return stats?.appointmentsThisWeek == null ? null : `${plural(stats.appointmentsThisWeek, 'appointment', 'appointments')} this week`;
+    case 'serviceRequests':
+      return serviceRequests?.open == null ? null : plural(serviceRequests.open, 'open request', 'open requests');
     case 'admin':
-      return null;
+      return stats?.users == null ? null : plural(stats.users, 'user', 'users');
   }
 }
 
@@ -104,7 +135,7 @@ function ComingSoonBadge() {
   return <Badge variant="outline">Coming Soon</Badge>;
 }
 
-function AreaCard({ area, enabled, count }: { area: Area; enabled: boolean; count: string | null }) {
+function AreaCard({ area, enabled, count, note }: { area: Area; enabled: boolean; count: string | null; note?: ReactNode }) {
   const headingId = `area-${area.feature}-heading`;
   return (
     <Card className={cn('flex flex-col', !enabled && 'border-dashed bg-muted/40 shadow-none')} aria-labelledby={headingId}>
@@ -119,7 +150,7 @@ function AreaCard({ area, enabled, count }: { area: Area; enabled: boolean; coun
           >
             {area.icon}
           </span>
-          {enabled ? null : <ComingSoonBadge />}
+          {enabled ? note : <ComingSoonBadge />}
         </div>
         <CardTitle as="h3" id={headingId} className={cn('pt-2 text-base', !enabled && 'text-muted-foreground')}>
           {area.title}
@@ -127,7 +158,11 @@ function AreaCard({ area, enabled, count }: { area: Area; enabled: boolean; coun
         <CardDescription>{area.description}</CardDescription>
       </CardHeader>
       <CardContent className="flex-1">
-        {enabled && count ? <p className="text-2xl font-semibold tracking-tight">{count}</p> : null}
+        {enabled && count ? (
+          <p className="text-2xl font-semibold tracking-tight" data-testid={`count-${area.feature}`}>
+            {count}
+          </p>
+        ) : null}
       </CardContent>
       <CardFooter className="flex-wrap">
         {area.actions.map((action, index) =>
@@ -150,7 +185,7 @@ function AreaCard({ area, enabled, count }: { area: Area; enabled: boolean; coun
   );
 }
 
-/** The /maven home's tiles (spec-working-screens.md §2 "/maven variant"). */
+/** The /maven home's tiles. */
 function Tile({ area, enabled }: { area: Area; enabled: boolean }) {
   const [primary] = area.actions;
   return (
@@ -208,8 +243,18 @@ function GettingStarted({ features, showAdmin }: { features: Features; showAdmin
   );
 }
 
-function QuickActions({ links, features, canWrite }: { links: InstanceLinks; features: Features; canWrite: boolean }) {
-  const actions = quickActions({ links, features, canWrite });
+function QuickActions({
+  links,
+  features,
+  canWrite,
+  serviceForm,
+}: {
+  links: InstanceLinks;
+  features: Features;
+  canWrite: boolean;
+  serviceForm?: string;
+}) {
+  const actions = quickActions({ links, features, canWrite, ...(serviceForm ? { serviceForm } : {}) });
   // A read-only user gets no card of buttons they cannot use.
   if (actions === null) return null;
   return (
@@ -237,23 +282,67 @@ function QuickActions({ links, features, canWrite }: { links: InstanceLinks; fea
   );
 }
 
-function QuickStats() {
+const dollars = (amount: number) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(amount);
+
+/** The /maven home's figures: jobs by stage, quotes this week, revenue invoiced this month (the shop's week and month). */
+function QuickStats({ stats, isPending, isError }: { stats: DashboardStats | undefined; isPending: boolean; isError: boolean }) {
+  const byStage = stats?.jobsByStage ?? null;
+  const most = Math.max(1, ...(byStage ?? []).map((row) => row.count));
   return (
-    <Card className="border-dashed bg-muted/40 shadow-none">
+    <Card>
       <CardHeader>
-        <div className="flex items-center justify-between gap-2">
-          <CardTitle>Quick Stats</CardTitle>
-          <ComingSoonBadge />
-        </div>
-        <CardDescription>Jobs this week, open quotes and revenue at a glance.</CardDescription>
+        <CardTitle id="quick-stats-heading">Quick Stats</CardTitle>
+        <CardDescription>This week and this month in the shop&apos;s time zone ({stats?.timeZone ?? '…'}).</CardDescription>
       </CardHeader>
+      <CardContent className="grid gap-4">
+        {isPending ? <Spinner size="sm" label="Loading figures..." /> : null}
+        {isError ? <p className="text-sm text-muted-foreground">The figures are not available right now.</p> : null}
+        {stats && !byStage ? <p className="text-sm text-muted-foreground">The pipeline is not enabled for this CRM.</p> : null}
+        {stats && byStage ? (
+          <>
+            <dl className="grid grid-cols-2 gap-3">
+              <div className="rounded-lg border p-3">
+                <dt className="text-xs text-muted-foreground">Quotes this week</dt>
+                <dd className="text-xl font-semibold" data-testid="stat-quotes">
+                  {stats.quotesThisWeek?.count ?? 0}
+                </dd>
+                <dd className="text-xs text-muted-foreground">{dollars(stats.quotesThisWeek?.total ?? 0)} quoted</dd>
+              </div>
+              <div className="rounded-lg border p-3">
+                <dt className="text-xs text-muted-foreground">Invoiced this month</dt>
+                <dd className="text-xl font-semibold" data-testid="stat-revenue">
+                  {dollars(stats.revenueThisMonth ?? 0)}
+                </dd>
+              </div>
+            </dl>
+            <div className="grid gap-1.5">
+              <h3 className="text-sm font-medium" id="jobs-by-stage-heading">
+                Jobs by stage
+              </h3>
+              <ul aria-labelledby="jobs-by-stage-heading" className="grid gap-1 text-sm">
+                {byStage.map((row) => (
+                  <li key={row.stage} className="grid grid-cols-[7.5rem_1fr_2rem] items-center gap-2">
+                    <span className="truncate text-muted-foreground">{row.stage}</span>
+                    <span aria-hidden="true" className="h-2 rounded-full bg-muted">
+                      <span className="block h-2 rounded-full bg-primary" style={{ width: `${(row.count / most) * 100}%` }} />
+                    </span>
+                    <span className="text-right tabular-nums">{row.count}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </>
+        ) : null}
+      </CardContent>
     </Card>
   );
 }
 
 /**
- * The instance home: greeting, one card per area (Coming Soon when the feature is off),
- * Quick Actions, Getting Started and Recent Activity. The /maven home shows tiles instead of cards.
+ * The instance home: greeting (by the shop's clock), one card per area with its count from
+ * the server (Coming Soon when the feature is off), Quick Actions, Getting Started and Recent
+ * Activity. The /maven home shows tiles and the Quick Stats instead of cards.
  */
 export function InstanceDashboard({
   user,
@@ -262,6 +351,7 @@ export function InstanceDashboard({
   showAdmin,
   canWrite,
   variant = 'crm',
+  serviceRequests = null,
 }: {
   user: CurrentUserView;
   /** The display name, or the username when there is none. */
@@ -272,16 +362,13 @@ export function InstanceDashboard({
   /** The user may create and change records (the "add" actions). */
   canWrite: boolean;
   variant?: 'crm' | 'maven';
+  /** The service requests' card, when this family has their screens. */
+  serviceRequests?: ServiceRequestsArea | null;
 }) {
-  const greeting = useGreeting();
+  const greeting = useGreeting(user.instance.timeZone);
   const { features } = user.instance;
-  const areas = areasOf({ links, showAdmin, adminFeature: features.admin, canWrite });
-  const canRead = user.role === 'admin' || user.permissions.canRead;
-  const counts = useAreaCounts({
-    customers: canRead && features.customers,
-    pipeline: canRead && features.pipeline,
-    calendar: canRead && features.calendar,
-  });
+  const areas = areasOf({ links, showAdmin, adminFeature: features.admin, canWrite, serviceRequests });
+  const stats = useDashboardStats();
 
   return (
     <div className="grid gap-8">
@@ -304,13 +391,18 @@ export function InstanceDashboard({
             ))}
           </div>
         ) : (
-          <div className={cn('grid gap-4 sm:grid-cols-2', areas.length === 4 ? 'xl:grid-cols-4' : 'lg:grid-cols-3')}>
+          <div className={cn('grid gap-4 sm:grid-cols-2', areas.length >= 4 ? 'xl:grid-cols-4' : 'lg:grid-cols-3')}>
             {areas.map((area) => (
               <AreaCard
                 key={area.feature}
                 area={area}
                 enabled={area.alwaysOn || features[area.feature]}
-                count={countLabel(area.feature, counts.data)}
+                count={countLabel(area.feature, stats.data, serviceRequests)}
+                note={
+                  area.feature === 'serviceRequests' && serviceRequests && serviceRequests.newPublic > 0 ? (
+                    <Badge>{serviceRequests.newPublic} new online</Badge>
+                  ) : null
+                }
               />
             ))}
           </div>
@@ -320,8 +412,13 @@ export function InstanceDashboard({
       <div className="grid items-start gap-4 lg:grid-cols-3">
         <RecentActivity className="lg:col-span-2" />
         <div className="grid gap-4">
-          {variant === 'maven' ? <QuickStats /> : null}
-          <QuickActions links={links} features={features} canWrite={canWrite} />
+          {variant === 'maven' ? <QuickStats stats={stats.data} isPending={stats.isPending} isError={stats.isError} /> : null}
+          <QuickActions
+            links={links}
+            features={features}
+            canWrite={canWrite}
+            {...(serviceRequests ? { serviceForm: serviceRequests.form } : {})}
+          />
           <GettingStarted features={features} showAdmin={showAdmin} />
         </div>
       </div>

@@ -15,16 +15,20 @@ export function quickActions({
   links,
   features,
   canWrite,
+  serviceForm,
 }: {
   links: InstanceLinks;
   features: Features;
   canWrite: boolean;
+  /** The service request form, where this family has one. */
+  serviceForm?: string;
 }): DashboardAction[] | null {
   if (!canWrite) return null;
   const actions: DashboardAction[] = [];
   if (features.customers) actions.push({ label: 'Add New Customer', to: links.newCustomer });
   if (features.pipeline) actions.push({ label: 'Create Pipeline Entry', to: links.pipeline });
   if (features.calendar) actions.push({ label: 'Schedule Appointment', to: links.calendar });
+  if (features.serviceRequests && serviceForm) actions.push({ label: 'New Service Request', to: serviceForm });
   return actions;
 }
 

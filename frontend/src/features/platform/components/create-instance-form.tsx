@@ -14,6 +14,7 @@ import { toast } from '@/lib/toast';
 import { useCreateCrmInstance } from '../api/create-crm-instance';
 import { FEATURE_DESCRIPTIONS, FEATURE_LABELS } from '../constants/feature-labels';
 import { shopAddresses } from '../utils/shop-addresses';
+import { TimeZoneSelect } from './time-zone-select';
 import {
   type CreateInstanceForm as InstanceForm,
   type CreateInstanceFormErrors,
@@ -204,6 +205,19 @@ export function CreateInstanceForm({
         </Field>
         <Field id={fieldId('description')} label="Description" error={errors.description} className={page ? 'sm:col-span-2' : undefined}>
           <Textarea {...control('description')} value={form.description} onChange={update('description')} />
+        </Field>
+        <Field
+          id={fieldId('timeZone')}
+          label="Time Zone"
+          error={errors.timeZone}
+          hint="The shop's calendar, working hours and dashboard go by this clock."
+          className={page ? 'sm:col-span-2' : undefined}
+        >
+          <TimeZoneSelect
+            {...control('timeZone', true)}
+            value={form.timeZone}
+            onChange={(timeZone) => setForm((current) => ({ ...current, timeZone }))}
+          />
         </Field>
       </Section>
 

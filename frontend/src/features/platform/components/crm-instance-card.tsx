@@ -7,6 +7,7 @@ import { Card } from '@/components/ui/card';
 import { CarIcon, LayoutTemplateIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/cn';
+import { EditInstanceDialog } from './edit-instance-dialog';
 import { FeatureBadges } from './feature-badges';
 import { InstanceActiveToggle } from './instance-active-toggle';
 import { ManageInstanceUsersDialog } from './manage-instance-users-dialog';
@@ -91,6 +92,7 @@ export function CrmInstanceCard({ instance }: { instance: CrmInstanceView }) {
           <Link to={paths.instance(instance.subdomain)} className={buttonVariants({ size: 'sm' })}>
             Open<span className="sr-only"> {instance.displayName}</span>
           </Link>
+          <EditInstanceDialog instance={instance} />
           <ManageInstanceUsersDialog instance={instance} />
         </div>
         <InstanceActiveToggle instance={instance} />

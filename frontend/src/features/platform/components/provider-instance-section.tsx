@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { useCrmInstances } from '../api/get-crm-instances';
 import { reservedInstance } from '../utils/selectable-instances';
 import { InstanceFacts } from './crm-instance-card';
+import { EditInstanceDialog } from './edit-instance-dialog';
 import { ManageInstanceUsersDialog } from './manage-instance-users-dialog';
 
 /** The provider's own instance: opened at /maven, never listed with the shops' instances. */
@@ -26,6 +27,7 @@ export function ProviderInstanceCard({ instance }: { instance: CrmInstanceView }
         </div>
       </div>
       <div className="flex shrink-0 flex-wrap gap-2">
+        <EditInstanceDialog instance={instance} />
         <ManageInstanceUsersDialog instance={instance} />
         <Link to={paths.maven} className={buttonVariants({ size: 'sm' })}>
           Open<span className="sr-only"> {instance.displayName}</span>
