@@ -10,6 +10,7 @@ import { Projector, type ProjectorOptions } from '@crm/projections/runtime/proje
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createApp, createMetricsApp } from './http/app.ts';
+import { answerClientErrors } from './http/problem.ts';
 import type { ApiRouter } from './http/router.ts';
 import { purgeExpiredSessions } from './http/session-store.ts';
 import { customerCascadeReactor } from './pipeline/customer-cascade.ts';
@@ -137,6 +138,7 @@ export async function startRuntime(
   // Koa's handler answers every error itself, so the request's promise is not awaited.
   const handleRequest = app.callback();
   const server = createServer((req, res) => void handleRequest(req, res));
+  answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, resolve);

@@ -38,15 +38,15 @@ export async function problemDetails(ctx: Context, next: Next): Promise<void> {
     // An error status without a body (no route, a method the route does not take) is
     // problem details too, on any path: a client never has to parse plain text.
     if (ctx.status >= 400 && (ctx.body === undefined || ctx.body === null)) {
-      const status = ctx.status;
+      // A method nobody implements (the router says 501) is the client's mistake like any
+      // other method a path does not take: a 405, never a 5xx.
+      const status = ctx.status === 501 ? 405 : ctx.status;
       const body =
         status === 404
           ? problem(404, 'Not Found', isApiPath(ctx.path) ? `No such endpoint: ${ctx.method} ${ctx.path}` : `Not found: ${ctx.path}`)
           : status === 405
             ? problem(405, 'Method Not Allowed', `${ctx.method} is not allowed here; allowed: ${ctx.response.get('Allow') || 'none'}`)
-            : status === 501
-              ? problem(501, 'Not Implemented', `The method ${ctx.method} is not supported`)
-              : problem(status, 'Error', 'Request failed');
+            : problem(status, 'Error', 'Request failed');
       ctx.type = 'application/problem+json';
       ctx.body = body;
       ctx.status = status;
@@ -65,4 +65,26 @@ export async function problemDetails(ctx: Context, next: Next): Promise<void> {
     ctx.type = 'application/problem+json';
     ctx.body = body;
   }
+}
+
+/**
+ * Requests Node's HTTP parser refuses before any middleware sees them (a URL or headers over
+ * its size limit, a malformed request line) are answered as problem details too, instead of
+ * Node's bare status line.
+ */
+export function answerClientErrors(server: import('node:http').Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException & { bytesParsed?: number }, socket) => {
+    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const title = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+    const detail = tooLarge ? 'The request line or headers are too large' : 'The request is not valid HTTP';
+    const body = JSON.stringify(problem(status, title, detail));
+    socket.end(
+      `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 }
