@@ -9,10 +9,11 @@ const itemClasses =
 /**
  * The instance's main navigation. The current page's entry is plain text with
  * aria-current="page", not a link (spec-platform.md §2: "The link of the current page is inert").
+ * The row scrolls sideways when its links do not fit (a phone), instead of widening the page.
  */
 export function InstanceNav({ items, pathname, className }: { items: NavItem[]; pathname: string; className?: string }) {
   return (
-    <nav aria-label="Main" className={className}>
+    <nav aria-label="Main" className={cn('min-w-0', className)}>
       <ul className="flex items-center gap-0.5 overflow-x-auto">
         {items.map((item) => {
           const state = navItemState(item, pathname);

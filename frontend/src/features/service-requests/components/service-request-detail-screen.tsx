@@ -103,7 +103,7 @@ export function ServiceRequestDetailScreen({
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-6">
       {back}
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+      <div className="grid gap-4">
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">
             Service Request <span className="font-mono text-muted-foreground">{requestNumber(request)}</span>
@@ -158,7 +158,7 @@ export function ServiceRequestDetailScreen({
         </CardHeader>
         <CardContent>
           {editing ? (
-            <EditForm key={request.revision} instance={instance} request={request} onDone={() => setEditing(false)} />
+            <EditForm instance={instance} request={request} onDone={() => setEditing(false)} />
           ) : (
             <RequestDetails request={request} />
           )}
