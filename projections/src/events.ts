@@ -4,6 +4,8 @@ import type { RecordedEvent } from './eventstore/port.ts';
 import { identityEventSchemas } from './identity/events.ts';
 import { jobEventSchemas } from './pipeline/events.ts';
 import { platformEventSchemas } from './platform/events.ts';
+import { serviceRequestEventSchemas } from './service-requests/events.ts';
+import { UPCASTERS, upcastData, type UpcasterChains } from './upcasters.ts';
 
 /**
  * The event catalogue: every slice's events in one union (each slice defines its own in
@@ -16,6 +18,7 @@ export const eventSchemas = {
   ...identityEventSchemas,
   ...customerEventSchemas,
   ...jobEventSchemas,
+  ...serviceRequestEventSchemas,
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
@@ -33,9 +36,18 @@ export function isEventType(type: string): type is EventType {
   return Object.hasOwn(eventSchemas, type);
 }
 
-/** Validates a stored event against its schema; unknown types are skipped by callers. */
+/**
+ * Validates a stored event against its schema, read in its current shape (an event of an
+ * older schema version goes through its upcasters first, see upcasters.ts); unknown types
+ * are skipped by callers.
+ */
 export function parseStoredEvent(event: RecordedEvent): StoredDomainEvent | null {
+  return parseStoredEventWith(event, UPCASTERS);
+}
+
+/** parseStoredEvent with the given upcasters (tests of schema evolution). */
+export function parseStoredEventWith(event: RecordedEvent, chains: UpcasterChains): StoredDomainEvent | null {
   if (!isEventType(event.type)) return null;
-  const data = eventSchemas[event.type].parse(event.data);
+  const data = eventSchemas[event.type].parse(upcastData(event.type, event.metadata?.schemaVersion, event.data, chains));
   return { ...event, type: event.type, data } as StoredDomainEvent;
 }

@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '../infra/unavailable.ts';
 import { AppError } from '../shared/errors.ts';
 import { isApiPath } from './security.ts';
 
@@ -57,6 +58,11 @@ export async function problemDetails(ctx: Context, next: Next): Promise<void> {
       body = problem(error.status, error.title, error.message, error.extra);
       // An error that knows when to come back (a lockout, an outage) says so the HTTP way too.
       if (typeof error.extra.retryAfterSeconds === 'number') ctx.set('Retry-After', String(error.extra.retryAfterSeconds));
+    } else if (isDatabaseUnavailable(error)) {
+      // The database is down or restarting: not the request's fault and not a bug. The
+      // pools reconnect by themselves; the client is told when to try again.
+      body = problem(503, 'Service Unavailable', 'The service is briefly unavailable. Please try again in a few seconds.');
+      ctx.set('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
     } else {
       body = fromHttpError(error as object) ?? problem(500, 'Internal Server Error', 'Something went wrong on our side. Please try again.');
       if (body.status === 500) ctx.app.emit('error', error, ctx);

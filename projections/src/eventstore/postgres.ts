@@ -212,6 +212,12 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     const prepared = appends.map((a) => ({ ...a, ...appendValues(a.streamId, a.events, a.expectedRevision) }));
     const client = await pool.connect();
     let broken: Error | undefined;
+    // A checked-out client has no pool listener: a connection lost between two statements
+    // would be an unhandled 'error' event (a crash). The next statement fails instead.
+    const lost = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', lost);
     try {
       await client.query('begin');
       const results: AppendResult[] = [];
@@ -233,7 +239,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       });
       throw error;
     } finally {
-      // A connection whose rollback failed is in an unknown state: destroyed, not reused.
+      client.off('error', lost);
+      // A connection that was lost, or whose rollback failed, is destroyed, not reused.
       client.release(broken);
     }
   }
