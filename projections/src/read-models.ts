@@ -5,6 +5,7 @@ import { pipelineProjection } from './pipeline/projection.ts';
 import { platformProjection } from './platform/projection.ts';
 import { deletedRecordsProjection } from './records/projection.ts';
 import type { Projection } from './runtime/projection.ts';
+import { serviceRequestsProjection } from './service-requests/projection.ts';
 
 /**
  * The read-model set one projector maintains (each slice's projection.ts), applied in this
@@ -16,5 +17,6 @@ export const projections: Projection[] = [
   auditProjection,
   customersProjection,
   pipelineProjection,
+  serviceRequestsProjection,
   deletedRecordsProjection,
 ];

@@ -2,6 +2,7 @@ import { customerChangesForTimeline, customerLabel } from '../customers/timeline
 import type { StoredDomainEvent } from '../events.ts';
 import { PERMISSION_KEYS, type Permissions } from '../identity/permissions.ts';
 import { describeJobEvent } from '../pipeline/timeline.ts';
+import { describeServiceRequestEvent } from '../service-requests/timeline.ts';
 import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { maskPhoneChange, type ActivityDescription, type FieldChange } from '../shared/timeline.ts';
 
@@ -141,6 +142,11 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
     case 'JobDeleted':
     case 'JobRestored':
       return describeJobEvent(event);
+    case 'ServiceRequestSubmitted':
+    case 'ServiceRequestUpdated':
+    case 'ServiceRequestConvertedToJob':
+    case 'ServiceRequestArchived':
+      return describeServiceRequestEvent(event);
     // Job-number bookkeeping: the job's own events tell the story.
     case 'JobNumberReserved':
     case 'JobNumberReleased':
@@ -156,6 +162,7 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
     case 'UsernameReserved':
     case 'UsernameReleased':
     case 'CustomerNumberReserved':
+    case 'ServiceRequestNumberReserved':
       return null;
     default:
       return assertNever(event);
