@@ -21,6 +21,14 @@ const configSchema = z.object({
     .string()
     .refine((v) => /^(esdb|esdb\+discover|kurrentdb|kurrent):\/\//.test(v), 'must start with esdb:// (or esdb+discover://)')
     .optional(),
+  /**
+   * With EVENTSTORE_URL: keep to the streams whose names start with this, so several
+   * deployments (or test servers) can share one EventStoreDB without seeing each other's events.
+   */
+  EVENTSTORE_STREAM_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9][\w.-]*$/, 'must be letters, digits, ".", "_" or "-"')
+    .optional(),
   SUPER_ADMIN_USERNAME: z.string().trim().min(3, 'must be at least 3 characters').default('superadmin'),
   SUPER_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

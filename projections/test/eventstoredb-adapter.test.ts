@@ -172,6 +172,56 @@ describe('EventStoreDB adapter', () => {
     expect(isTransientFailure(error)).toBe(true);
   });
 
+  test('a stream prefix keeps a store to its own streams in a shared EventStoreDB', async () => {
+    const mine = fakeEvents(3, 'run1-customer-1');
+    const theirs = fakeEvents(3, 'run2-customer-1').map((e) => ({
+      ...e,
+      position: { commit: e.position.commit + 5n, prepare: e.position.prepare + 5n },
+    }));
+    const all = [...mine, ...theirs].sort((a, b) => Number(a.position.commit - b.position.commit));
+    const appendedTo: string[] = [];
+    const readFrom: string[] = [];
+    let filter: unknown;
+    const store = createEventStoreDbEventStore('esdb://unused', {
+      streamPrefix: 'run1-',
+      client: fakeClient({
+        appendToStream: (name: string) => {
+          appendedTo.push(name);
+          return Promise.resolve({ success: true, nextExpectedRevision: 0n, position: mine[0]!.position });
+        },
+        readStream: (name: string) => {
+          readFrom.push(name);
+          return stream(all.filter((e) => e.streamId === name));
+        },
+        readAll: (options: { direction?: string }) => stream(options.direction === 'backwards' ? [...all].reverse() : all),
+        subscribeToAll: (options: { filter: unknown }) => {
+          filter = options.filter;
+          return stream(
+            all.filter((e) => e.streamId.startsWith('run1-')),
+            { stayOpen: true },
+          );
+        },
+      }),
+    });
+    const event = { id: mine[0]!.id, type: 'CustomerNoted', data: {}, metadata: mine[0]!.metadata as never };
+    await store.append('customer-1', [event], { expectedRevision: 'no_stream' });
+    expect(appendedTo).toEqual(['run1-customer-1']);
+    expect((await store.readStream('customer-1')).map((e) => e.streamId)).toEqual(['customer-1', 'customer-1', 'customer-1']);
+    expect(readFrom).toEqual(['run1-customer-1']);
+    const read = await store.readAll(START, 10);
+    expect(read.map((e) => e.id)).toEqual(mine.map((e) => e.id));
+    expect(read.every((e) => e.streamId === 'customer-1')).toBe(true);
+    expect(await store.headPosition()).toEqual(mine[2]!.position);
+    const abort = new AbortController();
+    const seen: string[] = [];
+    for await (const e of store.subscribeAll({ from: START, signal: abort.signal })) {
+      seen.push(e.id);
+      if (seen.length === 3) abort.abort();
+    }
+    expect(seen).toEqual(mine.map((e) => e.id));
+    expect(JSON.stringify(filter)).toContain('run1-');
+  });
+
   test('a store out of reach is EventStoreUnavailableError (503 in the API, a retry in the projector); a conflict stays a conflict', async () => {
     const store = createEventStoreDbEventStore('esdb://unused', {
       client: fakeClient({

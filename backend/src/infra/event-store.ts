@@ -6,6 +6,6 @@ import type { Config } from '../config.ts';
 /** EventStoreDB when EVENTSTORE_URL is set; the PostgreSQL events table otherwise. */
 export function openEventStore(config: Config, databaseUrl: string): EventStore {
   return config.EVENTSTORE_URL
-    ? createEventStoreDbEventStore(config.EVENTSTORE_URL)
+    ? createEventStoreDbEventStore(config.EVENTSTORE_URL, { streamPrefix: config.EVENTSTORE_STREAM_PREFIX })
     : createPostgresEventStore({ connectionString: databaseUrl });
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,6 +38,10 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Test files sign in far more often than a person could; the limiter has tests of its own.
     SIGN_IN_RATE_LIMIT: '10000',
+    // `npm run test:eventstore`: the events in EventStoreDB, each server in streams of its own.
+    ...(process.env.TEST_EVENTSTORE_URL
+      ? { EVENTSTORE_URL: process.env.TEST_EVENTSTORE_URL, EVENTSTORE_STREAM_PREFIX: `t${randomBytes(5).toString('hex')}-` }
+      : {}),
     ...env,
   });
   const runtime = await startRuntime(config, createLogger(config.LOG_LEVEL, options.logDestination), {

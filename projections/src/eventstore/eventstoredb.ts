@@ -12,6 +12,7 @@ import {
   UnavailableError,
   WrongExpectedVersionError as EsdbWrongExpectedVersionError,
   excludeSystemEvents,
+  streamNameFilter,
   jsonEvent,
   type AppendExpectedRevision,
   type JSONType,
@@ -93,6 +94,12 @@ export interface EventStoreDbOptions {
   client?: EventStoreDbClientLike;
   /** The first pause before opening a dropped subscription again (doubles each time). */
   resubscribePauseMs?: number;
+  /**
+   * Keeps to streams whose names start with this (stored with it, handed out without it):
+   * several deployments, or test servers, then share one EventStoreDB without seeing each
+   * other's events. Empty (all streams) by default.
+   */
+  streamPrefix?: string;
 }
 
 /**
@@ -106,6 +113,10 @@ export function createEventStoreDbEventStore(connectionString: string, options: 
   const client: EventStoreDbClientLike = options.client ?? EventStoreDBClient.connectionString(withConnectionDefaults(connectionString));
   /** Aborted by close(): ends subscriptions. */
   const closing = new AbortController();
+  const prefix = options.streamPrefix ?? '';
+  /** Events of this store's streams (not the server's own, not another prefix's). */
+  const ours = (event: { type: string; streamId: string }) => !isSystem(event) && event.streamId.startsWith(prefix);
+  const recorded = (event: EsdbRecordedEvent) => toRecorded(event, prefix);
 
   /** Runs one call; a connection failure becomes EventStoreUnavailableError. */
   async function guarded<T>(operation: string, call: () => Promise<T>): Promise<T> {
@@ -136,7 +147,7 @@ export function createEventStoreDbEventStore(connectionString: string, options: 
     );
     try {
       const result = await guarded('append', () =>
-        client.appendToStream(streamId, data, {
+        client.appendToStream(prefix + streamId, data, {
           expectedRevision: toEsdbExpected(expectedRevision),
         }),
       );
@@ -147,7 +158,7 @@ export function createEventStoreDbEventStore(connectionString: string, options: 
       const positions =
         events.length === 1 && result.position && isValidPosition(result.position)
           ? [toPosition(result.position)]
-          : await positionsOf(streamId, result.nextExpectedRevision - BigInt(events.length - 1), events.length);
+          : await positionsOf(prefix + streamId, result.nextExpectedRevision - BigInt(events.length - 1), events.length);
       return { nextRevision, position: positions[positions.length - 1]!, positions };
     } catch (error) {
       if (error instanceof EsdbWrongExpectedVersionError) {
@@ -174,14 +185,14 @@ export function createEventStoreDbEventStore(connectionString: string, options: 
     let fromRevision = 0n;
     try {
       for (;;) {
-        const page = await guarded('read', () => drain(client.readStream(streamId, { fromRevision, maxCount: PAGE })));
+        const page = await guarded('read', () => drain(client.readStream(prefix + streamId, { fromRevision, maxCount: PAGE })));
         for (const resolved of page) {
           const event = resolved.event;
           if (!event) continue;
           fromRevision = event.revision + 1n;
           // `created` is the server's write time; filter rather than stop, clocks are not monotonic.
           if (upTo !== undefined && event.created.getTime() > upTo.getTime()) continue;
-          out.push(toRecorded(event));
+          out.push(recorded(event));
         }
         if (page.length < PAGE) break;
       }
@@ -207,8 +218,8 @@ export function createEventStoreDbEventStore(connectionString: string, options: 
         const event = resolved.event;
         if (!event) continue;
         last = event.position;
-        if (out.length >= limit || isSystem(event) || comparePositions(event.position, after) <= 0) continue;
-        out.push(toRecorded(event));
+        if (out.length >= limit || !ours(event) || comparePositions(event.position, after) <= 0) continue;
+        out.push(recorded(event));
       }
       if (out.length >= limit || count < PAGE || !last) return out.slice(0, limit);
       cursor = last;
@@ -251,7 +262,7 @@ export function createEventStoreDbEventStore(connectionString: string, options: 
     if (stop.aborted) return;
     const subscription = client.subscribeToAll({
       fromPosition: isStart(from) ? ESDB_START : toEsdbPosition(from),
-      filter: excludeSystemEvents(),
+      filter: prefix ? streamNameFilter({ prefixes: [prefix] }) : excludeSystemEvents(),
     });
     // Destroying ends the iteration at once. unsubscribe() cancels the gRPC call, but only after
     // the call exists (it waits for the connection, e.g. cluster discovery), so nothing waits on it.
@@ -263,8 +274,8 @@ export function createEventStoreDbEventStore(connectionString: string, options: 
     try {
       for await (const resolved of subscription) {
         const event = resolved.event;
-        if (!event || isSystem(event) || comparePositions(event.position, from) <= 0) continue;
-        yield toRecorded(event);
+        if (!event || !ours(event) || comparePositions(event.position, from) <= 0) continue;
+        yield recorded(event);
         if (stop.aborted) return;
       }
     } catch (error) {
@@ -291,7 +302,7 @@ export function createEventStoreDbEventStore(connectionString: string, options: 
         oldest = event.position;
         // Backwards from a position may include that position itself.
         if (cursor !== END && comparePositions(event.position, cursor) >= 0) continue;
-        if (!newest && !isSystem(event)) newest = toPosition(event.position);
+        if (!newest && ours(event)) newest = toPosition(event.position);
       }
       if (newest) return newest;
       if (count < PAGE || !oldest) return START;
@@ -391,13 +402,13 @@ function isSystem(event: { type: string; streamId: string }): boolean {
   return event.type.startsWith('$') || event.streamId.startsWith('$');
 }
 
-function toRecorded(event: EsdbRecordedEvent): RecordedEvent {
+function toRecorded(event: EsdbRecordedEvent, prefix: string): RecordedEvent {
   if (!event.position || !isValidPosition(event.position)) {
     throw new Error(`Event ${event.id} has no position (EventStoreDB older than 22.6?)`);
   }
   return {
     id: event.id,
-    streamId: event.streamId,
+    streamId: event.streamId.slice(prefix.length),
     revision: Number(event.revision),
     position: toPosition(event.position),
     type: event.type,
