@@ -13,6 +13,7 @@ import {
   serviceRequestViewSchema,
   SERVICE_REQUEST_MESSAGES,
 } from '@crm/projections/service-requests';
+import { revisionETag } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiHandler, type ApiRouter, type RouteDoc, type RouteOptions } from '../http/router.ts';
@@ -147,7 +148,7 @@ export function registerServiceRequestRoutes(router: ApiRouter, deps: AppDeps): 
     const job = parseInput(jobInput, ctx.request.body);
     const result = await convertServiceRequest(deps, idOf(ctx), job, commandCtx(ctx));
     ctx.status = result.created ? 201 : 200;
-    ctx.set('ETag', `"${result.serviceRequest.revision}"`);
+    ctx.set('ETag', revisionETag(result.serviceRequest.revision));
     ctx.body = result;
   };
 
