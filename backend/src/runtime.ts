@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Knex } from 'knex';
+import pg from 'pg';
 import { migrate, READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
 import type { EventStore } from '@crm/projections/eventstore/port';
 import { projections } from '@crm/projections/read-models';
@@ -12,6 +13,7 @@ import type { AppDeps } from './deps.ts';
 import { createApp, createMetricsApp } from './http/app.ts';
 import { answerClientErrors } from './http/problem.ts';
 import type { ApiRouter } from './http/router.ts';
+import { purgeExpiredRateLimits } from './http/rate-limit-store.ts';
 import { purgeExpiredSessions } from './http/session-store.ts';
 import { customerCascadeReactor } from './pipeline/customer-cascade.ts';
 import { createKnex, openDatabase } from './infra/database.ts';
@@ -53,7 +55,9 @@ export async function openStorage(config: Config, logger: Logger): Promise<Stora
   const database = await openDatabase(config, logger);
   const knex = createKnex(database.url);
   try {
-    await migrate(knex);
+    // Several processes may start at once on one database (API replicas, projectors): one
+    // migrates, the others wait for it and then find nothing left to do.
+    await withAdvisoryLock(database.url, 'crm:migrate', () => migrate(knex));
   } catch (error) {
     await knex.destroy();
     await database.stopEmbedded?.();
@@ -70,6 +74,23 @@ export async function openStorage(config: Config, logger: Logger): Promise<Stora
       await database.stopEmbedded?.();
     },
   };
+}
+
+/**
+ * Runs `work` while holding a PostgreSQL advisory lock on a connection of its own: processes
+ * starting together on one database take turns. The lock goes with the connection, so a
+ * process that dies meanwhile does not leave it held.
+ */
+export async function withAdvisoryLock<T>(databaseUrl: string, key: string, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: `crm-${key}` });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+    return await work();
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 /** `onApplied`: told each committed checkpoint (the in-process watcher, see startRuntime). */
@@ -131,10 +152,19 @@ export async function startRuntime(
     watcher,
     now: options.now ?? (() => new Date()),
   };
-  const credentials = await bootstrapSuperAdmin(deps);
-  await ensureReservedInstance(deps);
+  // One process at a time makes the super admin and the provider's own instance; the
+  // others then find them there.
+  const credentials = await withAdvisoryLock(storage.databaseUrl, 'crm:bootstrap', async () => {
+    const made = await bootstrapSuperAdmin(deps);
+    await ensureReservedInstance(deps);
+    return made;
+  });
 
-  const { app, router, metrics } = createApp(deps, { version: options.version, frontendDir: options.frontendDir, registerRoutes: routeModules });
+  const { app, router, metrics } = createApp(deps, {
+    version: options.version,
+    frontendDir: options.frontendDir,
+    registerRoutes: routeModules,
+  });
   // Koa's handler answers every error itself, so the request's promise is not awaited.
   const handleRequest = app.callback();
   const server = createServer((req, res) => void handleRequest(req, res));
@@ -155,7 +185,13 @@ export async function startRuntime(
       listening.listen(config.METRICS_PORT, config.METRICS_HOST, resolve);
     });
   }
-  const sessionSweeper = setInterval(() => void purgeExpiredSessions(storage.knex).catch(() => undefined), 15 * 60 * 1000);
+  const sessionSweeper = setInterval(
+    () => {
+      void purgeExpiredSessions(storage.knex).catch(() => undefined);
+      void purgeExpiredRateLimits(storage.knex).catch(() => undefined);
+    },
+    15 * 60 * 1000,
+  );
   sessionSweeper.unref();
 
   let stopping: Promise<void> | null = null;

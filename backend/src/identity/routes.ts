@@ -15,7 +15,7 @@ import type { AppDeps } from '../deps.ts';
 import type { Principal } from '../http/auth.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
-import { createRateLimiter } from '../http/security.ts';
+import { createSharedRateLimiter } from '../http/rate-limit-store.ts';
 import { destroyUserSessions, IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
 import { commandContext, getInstance } from '../platform/index.ts';
@@ -98,12 +98,12 @@ function requesterOf(principal: Principal): Requester {
 
 /** Instance sign-in, the signed-in user, and user administration. */
 export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
-  const signInLimit = createRateLimiter({ windowMs: 60_000, max: deps.config.SIGN_IN_RATE_LIMIT });
+  const signInLimit = createSharedRateLimiter(deps.knex, 'sign-in', { windowMs: 60_000, max: deps.config.SIGN_IN_RATE_LIMIT });
   // Guessing the current PIN through a hijacked session is slowed down per account.
-  const pinChangeLimit = createRateLimiter({ windowMs: 15 * 60_000, max: 10 });
+  const pinChangeLimit = createSharedRateLimiter(deps.knex, 'pin-change', { windowMs: 15 * 60_000, max: 10 });
 
   const signIn = async (ctx: ApiContext, pathInstance: string | undefined) => {
-    signInLimit.check(ctx);
+    await signInLimit.check(ctx);
     const input = parseInput(signInInput, ctx.request.body);
     const instance = pathInstance ?? input.instance;
     if (!instance) throw new ValidationError('Instance is required');
@@ -166,7 +166,7 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
     access.signedIn,
     async (ctx) => {
       const me = userOf(ctx);
-      pinChangeLimit.check(ctx, `pin:${me.userId}`);
+      await pinChangeLimit.check(ctx, me.userId);
       const input = parseInput(changeOwnPinInput, ctx.request.body);
       await changeOwnPin(
         deps,

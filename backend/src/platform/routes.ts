@@ -18,7 +18,7 @@ import type { AppDeps } from '../deps.ts';
 import { actorOf } from '../http/auth.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
-import { createRateLimiter } from '../http/security.ts';
+import { createSharedRateLimiter } from '../http/rate-limit-store.ts';
 import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
 import { systemContext, type CommandContext } from '../shared/commands.ts';
@@ -100,7 +100,10 @@ const DOCS = {
 
 /** Provider level: super admin sign-in and CRM instances. */
 export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version: string): void {
-  const signInLimit = createRateLimiter({ windowMs: 60_000, max: deps.config.SIGN_IN_RATE_LIMIT });
+  const signInLimit = createSharedRateLimiter(deps.knex, 'super-admin-sign-in', {
+    windowMs: 60_000,
+    max: deps.config.SIGN_IN_RATE_LIMIT,
+  });
 
   router.get(
     '/api/app-info',
@@ -134,7 +137,7 @@ export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version
     '/api/super-admin/login',
     access.public,
     async (ctx) => {
-      signInLimit.check(ctx);
+      await signInLimit.check(ctx);
       const input = parseInput(superAdminLoginInput, ctx.request.body);
       const admin = await signInSuperAdmin(deps, input.username, input.password, commandContext(ctx, deps, null));
       if (!admin) throw new UnauthorizedError('Invalid username or password');

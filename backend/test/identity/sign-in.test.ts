@@ -257,10 +257,12 @@ describe('brute force', () => {
   });
 
   test('the per-IP limit answers 429 on both sign-in routes', async () => {
-    // A second app on the same storage, with a limit small enough to reach.
+    // A second app on the same storage, with a limit small enough to reach. The windows live
+    // in the database, shared by every app on it, so this client comes from an address of
+    // its own (through a trusted proxy) and starts with an empty window.
     const { deps } = server.runtime;
     const { app } = createApp(
-      { ...deps, config: { ...deps.config, SIGN_IN_RATE_LIMIT: 3 } },
+      { ...deps, config: { ...deps.config, SIGN_IN_RATE_LIMIT: 3, TRUST_PROXY: true } },
       { version: 'test', registerRoutes: routeModules },
     );
     const handleRequest = app.callback();
@@ -268,13 +270,14 @@ describe('brute force', () => {
     await new Promise<void>((resolve) => limited.listen(0, '127.0.0.1', resolve));
     try {
       const client = new ApiClient(`http://127.0.0.1:${(limited.address() as AddressInfo).port}`);
-      expect((await client.post('/api/auth/login', { username: 'owner', pin: '2468', instance: 'signinshop' })).status).toBe(200);
-      expectRefused(await client.post('/api/signinshop/auth/login', { username: 'owner', pin: '0000' }));
-      expect((await client.post('/api/signinshop/auth/login', { username: 'owner', pin: '2468' })).status).toBe(200);
-      const limitedRes = await client.post('/api/auth/login', { username: 'owner', pin: '2468', instance: 'signinshop' });
+      const from = { 'x-forwarded-for': '198.51.100.7' };
+      expect((await client.post('/api/auth/login', { username: 'owner', pin: '2468', instance: 'signinshop' }, from)).status).toBe(200);
+      expectRefused(await client.post('/api/signinshop/auth/login', { username: 'owner', pin: '0000' }, from));
+      expect((await client.post('/api/signinshop/auth/login', { username: 'owner', pin: '2468' }, from)).status).toBe(200);
+      const limitedRes = await client.post('/api/auth/login', { username: 'owner', pin: '2468', instance: 'signinshop' }, from);
       expect(limitedRes.status).toBe(429);
       expect(limitedRes.headers.get('retry-after')).toBeTruthy();
-      expect((await client.post('/api/signinshop/auth/login', { username: 'owner', pin: '2468' })).status).toBe(429);
+      expect((await client.post('/api/signinshop/auth/login', { username: 'owner', pin: '2468' }, from)).status).toBe(429);
     } finally {
       limited.closeAllConnections();
       await new Promise<void>((resolve) => limited.close(() => resolve()));

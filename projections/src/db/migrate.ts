@@ -4,14 +4,17 @@ import * as runtime from './migrations/0002_runtime.ts';
 import * as reactors from './migrations/0003_reactors.ts';
 import * as appendFunction from './migrations/0004_append_function.ts';
 import * as appendRecordedAt from './migrations/0005_append_recorded_at.ts';
-import * as cascadeRestore from './migrations/0007_cascade_restore.ts';
 import * as idempotencyKeys from './migrations/0006_idempotency_keys.ts';
+import * as publicRequestHits from './migrations/0006_public_request_hits.ts';
+import * as rateLimits from './migrations/0006_rate_limits.ts';
+import * as cascadeRestore from './migrations/0007_cascade_restore.ts';
 import { auditMigrations } from '../audit/migrations.ts';
 import { customersMigrations } from '../customers/migrations.ts';
 import { identityMigrations } from '../identity/migrations.ts';
 import { pipelineMigrations } from '../pipeline/migrations.ts';
 import { platformMigrations } from '../platform/migrations.ts';
 import { recordsMigrations } from '../records/migrations.ts';
+import { serviceRequestsMigrations } from '../service-requests/migrations.ts';
 import type { SchemaMigration } from '../shared/migrations.ts';
 
 export const READ_MODEL_SCHEMA = 'rm';
@@ -26,6 +29,7 @@ export const readModelMigrations: SchemaMigration[] = [
   ...customersMigrations,
   ...pipelineMigrations,
   ...auditMigrations,
+  ...serviceRequestsMigrations,
   ...recordsMigrations,
 ];
 
@@ -52,8 +56,10 @@ export async function migrate(knex: Knex): Promise<{ readModelsChanged: boolean 
       '0003_reactors': reactors,
       '0004_append_function': appendFunction,
       '0005_append_recorded_at': appendRecordedAt,
-      '0007_cascade_restore': cascadeRestore,
       '0006_idempotency_keys': idempotencyKeys,
+      '0006_public_request_hits': publicRequestHits,
+      '0006_rate_limits': rateLimits,
+      '0007_cascade_restore': cascadeRestore,
     }),
   });
   const [, applied] = await migrateReadModels(knex, READ_MODEL_SCHEMA);
