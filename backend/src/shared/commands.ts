@@ -117,6 +117,39 @@ export async function executeCommand<State, Command, Event extends DomainEvent>(
   /** The stream as the caller has just read it: the first attempt decides on it (a retry reads again). */
   loaded?: LoadedStream<State>;
 }): Promise<CommandResult<State, Event>> {
+  // Commands that take the stream as it is (no If-Match) queue per stream in this process:
+  // a burst of them on one record then appends one after the other instead of colliding,
+  // re-reading and running out of attempts (200 racing saves used to end mostly in 409s).
+  // Pinned ones (If-Match) need no turn: they either fit the revision or are a 409 at once.
+  if (options.expectedRevision === undefined && !options.newStream) {
+    // A stream the caller read before waiting its turn has moved on: read it again in turn.
+    const waits = streamTurns.has(options.streamId);
+    return await inStreamTurn(options.streamId, () => decideAndAppend(waits ? { ...options, loaded: undefined } : options));
+  }
+  return await decideAndAppend(options);
+}
+
+/** Per-stream queues of this process's commands (see executeCommand). */
+const streamTurns = new Map<string, Promise<void>>();
+
+async function inStreamTurn<T>(streamId: string, work: () => Promise<T>): Promise<T> {
+  const previous = streamTurns.get(streamId) ?? Promise.resolve();
+  let release!: () => void;
+  const turn = new Promise<void>((resolve) => (release = resolve));
+  const tail = previous.then(() => turn);
+  streamTurns.set(streamId, tail);
+  await previous;
+  try {
+    return await work();
+  } finally {
+    release();
+    if (streamTurns.get(streamId) === tail) streamTurns.delete(streamId);
+  }
+}
+
+async function decideAndAppend<State, Command, Event extends DomainEvent>(
+  options: Parameters<typeof executeCommand<State, Command, Event>>[0],
+): Promise<CommandResult<State, Event>> {
   const attempts = options.expectedRevision === undefined ? (options.attempts ?? 3) : 1;
   for (let attempt = 1; ; attempt++) {
     const loaded: LoadedStream<State> =
