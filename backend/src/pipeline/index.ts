@@ -5,3 +5,5 @@
 export { jobStream } from './job-decider.ts';
 export { findJob, jobAsOf, jobViewOfRow, masked, type JobTarget } from './job-queries.ts';
 export { createJob, projectedJob } from './job-service.ts';
+export { PIPELINE_BASES } from './routes.ts';
+export { restoreDeletedJob, revertJobChange } from './job-records.ts';

@@ -1,57 +1,6 @@
-import { CUSTOMER_MESSAGES } from '@crm/projections/customers';
-import { JOB_MESSAGES } from '@crm/projections/pipeline';
-import { DELETED_LIST_MAX, type DeletedKind, type DeletedRecord, type RestoredView } from '@crm/projections/records';
-import { latest } from '@crm/projections/runtime/reactions';
-import { isUuid } from '@crm/projections/shared';
+import { DELETED_LIST_MAX, type DeletedKind, type DeletedRecord } from '@crm/projections/records';
 import type { AppDeps } from '../deps.ts';
-import { settle } from '../deps.ts';
-import { customerDecider, customerStream } from '../customers/customer-decider.ts';
 import { withTenant } from '../infra/tenant-db.ts';
-import { restoreJob } from '../pipeline/job-service.ts';
-import { executeCommand, loadAggregate, type InstanceContext } from '../shared/commands.ts';
-import { NotFoundError } from '../shared/errors.ts';
-import { awaitReaction, CUSTOMER_CASCADE } from '../shared/reactions.ts';
-
-/**
- * Restore of deleted records: a restore event on the record's own stream brings it back
- * with its whole history. A customer's restore brings back the jobs its deletion removed,
- * through the pipeline's cascade reactor (durable: replayed from its checkpoint after a
- * crash); the answer waits for the reactor and the projector, like a deletion's.
- */
-
-/** A deleted job back (its number again, or the next one when another job took it). */
-export async function restoreDeletedJob(deps: AppDeps, jobId: string, ctx: InstanceContext): Promise<RestoredView> {
-  if (!isUuid(jobId)) throw new NotFoundError(JOB_MESSAGES.notFound);
-  const outcome = await restoreJob(deps, { instanceId: ctx.instanceId, jobId: jobId.toLowerCase() }, ctx);
-  await settle(deps, outcome.appended);
-  return { restored: true, kind: 'job', id: jobId.toLowerCase(), jobsRestored: 0 };
-}
-
-/** A deleted customer back with its number; the jobs its deletion removed come back with it. */
-export async function restoreDeletedCustomer(deps: AppDeps, customerId: string, ctx: InstanceContext): Promise<RestoredView> {
-  if (!isUuid(customerId)) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
-  const id = customerId.toLowerCase();
-  const loaded = await loadAggregate(deps.store, customerStream(id), customerDecider);
-  const created = loaded.events.find((e) => e.type === 'CustomerCreated');
-  if (!created) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
-  const result = await executeCommand({
-    store: deps.store,
-    streamId: customerStream(id),
-    decider: customerDecider,
-    command: {
-      type: 'RestoreCustomer',
-      instanceId: ctx.instanceId,
-      createdAt: created.recordedAt.toISOString(),
-      createdBy: created.metadata.actor.displayName,
-    },
-    ctx,
-    loaded,
-  });
-  const restored = result.events.find((e) => e.type === 'CustomerRestored')!;
-  const cascade = await awaitReaction(deps, CUSTOMER_CASCADE, restored);
-  await settle(deps, { position: latest(restored.position, cascade?.lastPosition ?? null)! });
-  return { restored: true, kind: 'customer', id, jobsRestored: cascade?.affected ?? 0 };
-}
 
 interface DeletedRow {
   record_id: string;
@@ -63,7 +12,11 @@ interface DeletedRow {
   with_customer_id: string | null;
 }
 
-/** Deleted jobs and customers of the instance, newest deletion first (at most DELETED_LIST_MAX). */
+/**
+ * Deleted jobs and customers of the instance, newest deletion first (at most
+ * DELETED_LIST_MAX), each job that went with its customer naming that customer (whose
+ * deletion caused its own).
+ */
 export async function listDeleted(deps: AppDeps, instanceId: string, kind?: DeletedKind): Promise<DeletedRecord[]> {
   const rows = (await withTenant(deps.knex, instanceId, (db) => {
     const query = db

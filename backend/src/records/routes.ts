@@ -2,16 +2,14 @@ import { customerViewSchema, jobViewSchema } from '@crm/projections/contract';
 import { deletedListQuery, deletedListSchema, restoredSchema } from '@crm/projections/records';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
-import { CUSTOMER_FAMILIES } from '../customers/routes.ts';
+import { CUSTOMER_FAMILIES, restoreDeletedCustomer, revertCustomerChange } from '../customers/index.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { PIPELINE_BASES } from '../pipeline/routes.ts';
-import { projectedJob } from '../pipeline/job-service.ts';
+import { PIPELINE_BASES, projectedJob, restoreDeletedJob, revertJobChange } from '../pipeline/index.ts';
 import { commandContext } from '../platform/index.ts';
 import type { InstanceContext } from '../shared/commands.ts';
-import { listDeleted, restoreDeletedCustomer, restoreDeletedJob } from './restore-service.ts';
-import { revertCustomerChange, revertJobChange } from './revert-service.ts';
+import { listDeleted } from './restore-service.ts';
 
 /** The admins' list of deleted records and their restore. */
 export const DELETED_RECORDS_PATH = '/api/:instance/deleted-records';

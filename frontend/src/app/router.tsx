@@ -80,7 +80,10 @@ function instanceScreens({ home, canonical }: { home: string; canonical: boolean
           ? [
               {
                 element: <RequireFeature feature="admin" />,
-                children: [{ path: 'admin/audit', lazy: () => import('./routes/instance/audit-page') }],
+                children: [
+                  { path: 'admin/audit', lazy: () => import('./routes/instance/audit-page') },
+                  { path: 'admin/deleted', lazy: () => import('./routes/instance/deleted-records-page') },
+                ],
               },
             ]
           : []),

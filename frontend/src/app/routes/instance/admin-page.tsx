@@ -11,5 +11,11 @@ export function Component() {
   const user = useSignedInUser();
   const adminFeature = user.instance.features.admin;
   usePageTitle(adminFeature ? 'Admin Dashboard' : 'Users');
-  return <AdminDashboard currentUserId={user.id} auditPath={adminFeature ? paths.instanceAudit(user.instance.subdomain) : null} />;
+  return (
+    <AdminDashboard
+      currentUserId={user.id}
+      auditPath={adminFeature ? paths.instanceAudit(user.instance.subdomain) : null}
+      deletedRecordsPath={adminFeature && user.role === 'admin' ? `${paths.instanceAdmin(user.instance.subdomain)}/deleted` : null}
+    />
+  );
 }

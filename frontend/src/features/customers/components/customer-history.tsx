@@ -4,14 +4,17 @@ import type { CustomerHistoryEntry } from '@crm/projections/customers';
 import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeVariant } from '@/components/ui/badge';
 import { Spinner } from '@/components/ui/spinner';
+import { RevertChangeButton, RevertedNote } from '@/components/revert-change';
 import { cn } from '@/lib/cn';
 import { useCustomerHistory } from '../api/get-customer-history';
+import { useRevertCustomerChange } from '../api/revert-customer-change';
 import { loadErrorMessage } from '../utils/load-error-message';
 
 const ACTION_VARIANTS: Record<CustomerHistoryEntry['action'], BadgeVariant> = {
   created: 'success',
   updated: 'default',
   deleted: 'destructive',
+  restored: 'success',
 };
 
 function HistoryChanges({ entry }: { entry: CustomerHistoryEntry }) {
@@ -60,6 +63,7 @@ export function CustomerHistory({
   onSelect: (entry: CustomerHistoryEntry) => void;
 }) {
   const history = useCustomerHistory(instance, customerId);
+  const revert = useRevertCustomerChange(instance, customerId);
 
   if (history.isPending) return <Spinner label="Loading history..." />;
   if (history.isError) return <Alert>Could not load the history: {loadErrorMessage(history.error)}</Alert>;
@@ -99,6 +103,12 @@ export function CustomerHistory({
             ) : (
               <div className="grid gap-2 rounded-lg border border-dashed p-3">{header}</div>
             )}
+            {entry.canRevert || entry.revertOf ? (
+              <div className="mt-1 flex flex-wrap items-center justify-between gap-2 px-1">
+                <RevertedNote entry={entry} history={history.data} />
+                <RevertChangeButton entry={entry} revert={revert} />
+              </div>
+            ) : null}
           </li>
         );
       })}

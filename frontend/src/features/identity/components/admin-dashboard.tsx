@@ -9,7 +9,16 @@ import { UsersList } from './users-list';
  * data-security notes. Without the instance's admin feature (`auditPath` null) it is user
  * management only: the instance's user managers can always add staff.
  */
-export function AdminDashboard({ currentUserId, auditPath }: { currentUserId: string; auditPath: string | null }) {
+export function AdminDashboard({
+  currentUserId,
+  auditPath,
+  deletedRecordsPath = null,
+}: {
+  currentUserId: string;
+  auditPath: string | null;
+  /** The admins' deleted customers and jobs, to restore (role admin only). */
+  deletedRecordsPath?: string | null;
+}) {
   const adminFeature = auditPath !== null;
   return (
     <div className="grid gap-8">
@@ -19,9 +28,16 @@ export function AdminDashboard({ currentUserId, auditPath }: { currentUserId: st
           <p className="text-muted-foreground">Manage who can use this CRM and what they may do.</p>
         </div>
         {adminFeature ? (
-          <Link to={auditPath} className={buttonVariants({ variant: 'outline', className: 'self-start sm:self-auto' })}>
-            View Audit Log
-          </Link>
+          <div className="flex flex-wrap gap-2 self-start sm:self-auto">
+            {deletedRecordsPath ? (
+              <Link to={deletedRecordsPath} className={buttonVariants({ variant: 'outline' })}>
+                Deleted records
+              </Link>
+            ) : null}
+            <Link to={auditPath} className={buttonVariants({ variant: 'outline' })}>
+              View Audit Log
+            </Link>
+          </div>
         ) : null}
       </div>
 

@@ -4,7 +4,9 @@ import { Alert } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { useCustomerNames } from '../api/get-customer-names';
+import { RevertChangeButton, RevertedNote } from '@/components/revert-change';
 import { useJobHistory } from '../api/get-job-history';
+import { useRevertJobChange } from '../api/revert-job-change';
 
 /**
  * Who changed what and when, newest first, each changed field with its old and new value
@@ -20,6 +22,7 @@ export function JobHistoryView({
   onOpenVersion: (row: JobHistoryEntry) => void;
 }) {
   const history = useJobHistory(instance, jobId);
+  const revert = useRevertJobChange(instance, jobId);
   const linkedIds = (history.data ?? []).flatMap((row) =>
     row.changes
       .filter((c) => c.field === 'customerId')
@@ -75,6 +78,12 @@ export function JobHistoryView({
             ) : null}
             <span className="text-xs text-primary">View this version</span>
           </button>
+          {row.canRevert || row.revertOf ? (
+            <div className="mt-1 flex flex-wrap items-center justify-between gap-2 px-1">
+              <RevertedNote entry={row} history={history.data} />
+              <RevertChangeButton entry={row} revert={revert} />
+            </div>
+          ) : null}
         </li>
       ))}
     </ol>

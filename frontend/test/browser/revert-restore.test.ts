@@ -1,0 +1,82 @@
+import type { Browser } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import type { TestServer } from '../../../backend/test/support/server.ts';
+import { createShop, postOne, serverAndBrowserForFile, signedInPage, SLOW, snap, TEST_TIMEOUT } from './support.ts';
+
+// One server and one browser for the file; every test makes its own instance, records and browser context.
+let server: TestServer;
+let browser: Browser;
+
+serverAndBrowserForFile((s, b) => ([server, browser] = [s, b]));
+
+// Toast texts are counted with toBeGreaterThan(0): Radix also reads them out through a hidden copy.
+describe('undo from history and restore of deleted records', () => {
+  test(
+    "reverts a customer's change from its history; the history shows the revert",
+    async () => {
+      const shop = await createShop(server, 'revertui');
+      const customer = await postOne(shop.owner, '/api/customers', { name: 'Ada Lovelace', email: 'ada@example.com' });
+      const updated = await shop.owner.put(`/api/customers/${customer.id}`, { email: 'ada@wrong.example' });
+      expect(updated.status, updated.text).toBe(200);
+
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/customers/${customer.id}`);
+      await expect.poll(() => page.getByText('ada@wrong.example').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      const revert = page.getByRole('button', { name: /^Revert the change of/ });
+      await expect.poll(() => revert.count(), { timeout: SLOW }).toBe(1);
+      await revert.click();
+
+      await expect.poll(() => page.getByText('Change reverted').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => page.getByTestId('reverted-note').count(), { timeout: SLOW }).toBe(1);
+      await expect
+        .poll(async () => (await shop.owner.get(`/api/customers/${customer.id}`)).body.email, { timeout: SLOW })
+        .toBe('ada@example.com');
+
+      // A change that a later change overwrote is refused, with the reason in the toast.
+      const again = await shop.owner.put(`/api/customers/${customer.id}`, { email: 'one@example.com' });
+      expect(again.status).toBe(200);
+      expect((await shop.owner.put(`/api/customers/${customer.id}`, { email: 'two@example.com' })).status).toBe(200);
+      await page.reload();
+      const buttons = page.getByRole('button', { name: /^Revert the change of/ });
+      await expect.poll(() => buttons.count(), { timeout: SLOW }).toBe(4);
+      // Newest first: the second button is the change to one@example.com, which two@ overwrote.
+      await buttons.nth(1).click();
+      await expect.poll(() => page.getByText(/Email changed again later/).count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await snap(page, 'revert-customer-history');
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    'an admin restores a deleted customer from Deleted records, and its jobs come back with it',
+    async () => {
+      const shop = await createShop(server, 'restoreui');
+      const customer = await postOne(shop.owner, '/api/customers', { name: 'Grace Hopper', phone: '5551230000' });
+      const jobs = `/api/${shop.subdomain}/pipeline`;
+      const first = await postOne(shop.owner, jobs, { name: 'Grace Hopper', customerId: customer.id, part: 'Door panel' });
+      const second = await postOne(shop.owner, jobs, { name: 'Grace Hopper', customerId: customer.id, part: 'Side mirror' });
+      const removed = await shop.owner.delete(`/api/customers/${customer.id}`);
+      expect(removed.body.jobsDeleted, removed.text).toBe(2);
+
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/admin`);
+      await page.getByRole('link', { name: 'Deleted records' }).click();
+      await page.waitForURL('**/admin/deleted');
+      const rows = page.getByTestId('deleted-record');
+      await expect.poll(() => rows.count(), { timeout: SLOW }).toBe(3);
+      await expect.poll(() => page.getByText('Deleted by Owner', { exact: false }).count()).toBe(3);
+      await expect.poll(() => page.getByText('Restore Grace Hopper to bring it back').count()).toBe(2);
+      await snap(page, 'deleted-records');
+
+      await page.getByRole('button', { name: /^Restore Customer \d+ · Grace Hopper$/ }).click();
+      await expect.poll(() => page.getByText('Grace Hopper is back with 2 jobs.').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => page.getByText('Nothing deleted').count(), { timeout: SLOW }).toBe(1);
+
+      for (const job of [first, second]) expect((await shop.owner.get(`${jobs}/${job.id}`)).status).toBe(200);
+      await page.goto(`/crm/${shop.subdomain}/customers/${customer.id}`);
+      await expect.poll(() => page.getByText('Door panel').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => page.getByText('Side mirror').count(), { timeout: SLOW }).toBeGreaterThan(0);
+    },
+    TEST_TIMEOUT,
+  );
+});
