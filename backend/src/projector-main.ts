@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import client from 'prom-client';
 import { positionToString } from '@crm/projections/eventstore/port';
@@ -13,7 +14,8 @@ import { createProjector, createReactors, openStorage, type Storage } from './ru
  * take over within seconds when it dies.
  *
  * It answers on PORT: /healthz (alive, and which of its subscribers are active), /readyz
- * (database and event store answer) and /metrics (this process's Prometheus metrics), so
+ * (database and event store answer) and /metrics (this process's Prometheus metrics; the
+ * bearer token when METRICS_TOKEN is set), so
  * the container image's HEALTHCHECK and Kubernetes probes work for it as for the API.
  */
 const { config, logger } = startCli();
@@ -23,7 +25,7 @@ const reactors = createReactors(storage, logger);
 const all = [projector, ...reactors];
 projector.start();
 for (const reactor of reactors) reactor.start();
-const server = await serveHealth(all, storage, config.PORT, config.HOST, logger);
+const server = await serveHealth(all, storage, config.PORT, config.HOST, logger, config.METRICS_TOKEN);
 logger.info('projector process running; Ctrl+C to stop');
 onShutdown(async () => {
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
@@ -36,7 +38,19 @@ function describe(subscribers: Projector[]) {
   return subscribers.map((s) => ({ checkpoint: s.checkpointName, active: s.isLeader, position: positionToString(s.position) }));
 }
 
-async function serveHealth(subscribers: Projector[], storage: Storage, port: number, host: string, log: Logger): Promise<Server | null> {
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = /^Bearer (.+)$/i.exec(header ?? '')?.[1] ?? '';
+  return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(token).digest());
+}
+
+async function serveHealth(
+  subscribers: Projector[],
+  storage: Storage,
+  port: number,
+  host: string,
+  log: Logger,
+  metricsToken: string | undefined,
+): Promise<Server | null> {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   new client.Gauge({
@@ -85,6 +99,9 @@ async function serveHealth(subscribers: Projector[], storage: Storage, port: num
       return;
     }
     if (path === '/metrics') {
+      // Nothing here is per route or per shop, and the port is not published; with
+      // METRICS_TOKEN set it asks for the token, as the API's /metrics does.
+      if (metricsToken && !bearerMatches(req.headers.authorization, metricsToken)) return send(401, { status: 401, title: 'Unauthorized' });
       void registry.metrics().then(
         (text) => send(200, text, registry.contentType),
         () => send(500, 'metrics failed', 'text/plain'),
