@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 import { pathToFileURL } from 'node:url';
 
-const entries = ['main', 'projector-main', 'rebuild-main', 'bench', 'bench-screens', 'seed-main'];
+const entries = ['main', 'projector-main', 'rebuild-main', 'bench', 'bench-screens', 'seed-main', 'export-main', 'import-main'];
 
 // The benchmark's other processes (npm run bench): load generator, baseline server, append contestant.
 const benchEntries = {

@@ -2,7 +2,15 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const scripts = { server: 'main', projector: 'projector-main', rebuild: 'rebuild-main', bench: 'bench', seed: 'seed-main' };
+const scripts = {
+  server: 'main',
+  projector: 'projector-main',
+  rebuild: 'rebuild-main',
+  bench: 'bench',
+  seed: 'seed-main',
+  export: 'export-main',
+  import: 'import-main',
+};
 const name = scripts[process.argv[2] ?? 'server'];
 if (!name) {
   console.error(`Unknown script "${process.argv[2]}"; one of: ${Object.keys(scripts).join(', ')}`);

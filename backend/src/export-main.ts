@@ -1,0 +1,43 @@
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import { createProgress, startCli } from './cli.ts';
+import { countInstanceEvents, instanceEventLines, resolveInstance } from './platform/instance-export.ts';
+import { openStorage } from './runtime.ts';
+
+/**
+ * `npm run export -- --instance <subdomain or id> [--out file.jsonl]`: the shop's whole
+ * history, its events as JSONL (one per line, in log order), to the file or stdout;
+ * progress on stderr. `npm run import -- <file>` restores it into another store.
+ */
+const { values } = parseArgs({ options: { instance: { type: 'string' }, out: { type: 'string' } }, allowPositionals: false });
+if (!values.instance) {
+  console.error('Usage: npm run export -- --instance <subdomain or id> [--out file.jsonl]');
+  process.exit(2);
+}
+const { config, logger } = startCli();
+const storage = await openStorage(config, logger);
+try {
+  const instance = await resolveInstance(storage.knex, values.instance).catch(() => {
+    console.error(`No CRM instance "${values.instance}".`);
+    process.exit(1);
+  });
+  const total = await countInstanceEvents(storage.knex, instance.id);
+  const progress = createProgress(`Exporting ${instance.subdomain}`, 'events');
+  let done = 0;
+  progress(0, total);
+  const out: Writable = values.out ? createWriteStream(values.out) : process.stdout;
+  for await (const chunk of instanceEventLines(storage.knex, instance.id, () => progress(++done, Math.max(total, done)))) {
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  if (values.out) {
+    out.end();
+    await finished(out);
+  }
+  progress(done, done);
+  console.error(`Exported ${done} events of ${instance.subdomain} (${instance.id})${values.out ? ` to ${values.out}` : ''}.`);
+} finally {
+  await storage.close();
+}

@@ -1,0 +1,206 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
+import { isUuid } from '@crm/projections/shared';
+import { NotFoundError } from '../shared/errors.ts';
+
+/**
+ * Backup and export of one shop: its whole history, the events, one JSON object per line
+ * (JSONL) in the order the log recorded them. A shop's events are those recorded in its
+ * instance (metadata.instanceId) and the provider's events about it (its creation,
+ * deactivation and edits name it in their data). Read models are not exported: they are
+ * rebuilt from the events, so `npm run import` followed by a rebuild gives the same ones.
+ */
+
+export const EXPORT_FORMAT = 'shop-crm-events';
+
+/** One line of an export: an event as the store recorded it. */
+export const exportedEvent = z.object({
+  id: z.string().uuid(),
+  streamId: z.string().min(1),
+  revision: z.number().int().min(0),
+  type: z.string().min(1),
+  data: z.unknown(),
+  metadata: z.record(z.string(), z.unknown()),
+  recordedAt: z.string().datetime({ offset: true }),
+});
+export type ExportedEvent = z.infer<typeof exportedEvent>;
+
+interface Row {
+  tx_text: string;
+  seq_text: string;
+  event_id: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  recorded_at: Date;
+}
+
+const PAGE = 2_000;
+const MINE = `(e.metadata->>'instanceId' = ? or (e.metadata->>'instanceId' is null and e.data->>'instanceId' = ?))`;
+
+/** The instance an id or subdomain names (the export script takes either). */
+export async function resolveInstance(knex: Knex, idOrSubdomain: string): Promise<{ id: string; subdomain: string }> {
+  const subdomain = idOrSubdomain.toLowerCase();
+  const query = knex.withSchema(READ_MODEL_SCHEMA).from('crm_instances').select('id', 'subdomain');
+  const row = (await (isUuid(idOrSubdomain) ? query.where({ id: idOrSubdomain }) : query.where({ subdomain })).first()) as
+    { id: string; subdomain: string } | undefined;
+  if (!row) throw new NotFoundError('CRM instance not found');
+  return row;
+}
+
+/** How many events an export of the instance holds (for progress). */
+export async function countInstanceEvents(knex: Knex, instanceId: string): Promise<number> {
+  const result = await knex.raw<{ rows: { n: string }[] }>(`select count(*)::text as n from events e where ${MINE}`, [
+    instanceId,
+    instanceId,
+  ]);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+/**
+ * The instance's events in log order, a page at a time (keyset on the global position), so
+ * a shop with millions of events streams in constant memory. Only committed events below
+ * the visibility horizon are read, as every global reader does: a page never skips an
+ * event that commits later with a lower position.
+ */
+export async function* instanceEvents(knex: Knex, instanceId: string): AsyncGenerator<ExportedEvent> {
+  let after: { tx: string; seq: string } | null = null;
+  for (;;) {
+    const bound: string = after ? `and (e.tx_id, e.seq) > (?::text::xid8, ?::bigint)` : '';
+    const values: Array<string | number> = after ? [instanceId, instanceId, after.tx, after.seq, PAGE] : [instanceId, instanceId, PAGE];
+    const result: { rows: Row[] } = await knex.raw<{ rows: Row[] }>(
+      `select e.tx_id::text as tx_text, e.seq::text as seq_text, e.event_id::text as event_id, e.stream_id, e.revision,
+              e.type, e.data, e.metadata, e.recorded_at
+         from events e
+        where ${MINE} and e.tx_id < pg_snapshot_xmin(pg_current_snapshot()) ${bound}
+        order by e.tx_id, e.seq
+        limit ?`,
+      values,
+    );
+    for (const row of result.rows) {
+      yield {
+        id: row.event_id,
+        streamId: row.stream_id,
+        revision: row.revision,
+        type: row.type,
+        data: row.data,
+        metadata: row.metadata,
+        recordedAt: row.recorded_at.toISOString(),
+      };
+    }
+    const last = result.rows[result.rows.length - 1];
+    if (!last || result.rows.length < PAGE) return;
+    after = { tx: last.tx_text, seq: last.seq_text };
+  }
+}
+
+/** The export as JSONL text chunks (one event per line). */
+export async function* instanceEventLines(knex: Knex, instanceId: string, onEvent?: () => void): AsyncGenerator<string> {
+  let chunk = '';
+  for await (const event of instanceEvents(knex, instanceId)) {
+    chunk += `${JSON.stringify(event)}\n`;
+    onEvent?.();
+    if (chunk.length > 64 * 1024) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk) yield chunk;
+}
+
+export class ImportError extends Error {
+  override readonly name = 'ImportError';
+}
+
+export interface ImportReport {
+  events: number;
+  streams: number;
+}
+
+/**
+ * Writes exported events into this store as they were recorded: same ids, streams,
+ * revisions and recorded times, in the file's order, in one transaction. Refuses
+ * (before writing anything) a file whose streams already exist here, an event that is not
+ * the next revision of its stream, and a line that is not an exported event. Run a rebuild
+ * afterwards (`npm run projections:rebuild`): the projector would also catch up by itself.
+ */
+export async function importEvents(
+  knex: Knex,
+  lines: AsyncIterable<string>,
+  onProgress?: (imported: number) => void,
+): Promise<ImportReport> {
+  const events: ExportedEvent[] = [];
+  const next = new Map<string, number>();
+  let lineNumber = 0;
+  for await (const line of lines) {
+    lineNumber++;
+    if (!line.trim()) continue;
+    let parsed: ExportedEvent;
+    try {
+      parsed = exportedEvent.parse(JSON.parse(line));
+    } catch (error) {
+      throw new ImportError(
+        `line ${lineNumber}: not an exported event (${error instanceof Error ? error.message.split('\n')[0] : 'invalid'})`,
+      );
+    }
+    const expected = next.get(parsed.streamId) ?? 0;
+    if (parsed.revision !== expected) {
+      throw new ImportError(
+        `line ${lineNumber}: stream ${parsed.streamId} revision ${parsed.revision}, expected ${expected} (the file is not a whole export)`,
+      );
+    }
+    next.set(parsed.streamId, expected + 1);
+    events.push(parsed);
+  }
+  const streams = [...next.keys()];
+  for (let i = 0; i < streams.length; i += 5_000) {
+    const existing = (await knex('streams')
+      .whereIn('stream_id', streams.slice(i, i + 5_000))
+      .limit(3)
+      .pluck('stream_id')) as string[];
+    if (existing.length > 0)
+      throw new ImportError(`the store already has streams of this export (${existing.join(', ')}): import into an empty store`);
+  }
+  let imported = 0;
+  // One transaction: an import that fails half-way (or is killed) leaves nothing, and can be run again.
+  await knex.transaction(async (trx) => {
+    for (let i = 0; i < events.length; i += 1_000) {
+      const batch = events.slice(i, i + 1_000);
+      // Rows in the file's order: seq (and so the global order) follows it.
+      await trx.raw(
+        `with input as (
+           select * from jsonb_to_recordset(?::jsonb)
+             as t(ord int, stream_id text, revision int, id uuid, type text, data jsonb, metadata jsonb, recorded_at timestamptz)
+         ), appended as (
+           insert into events (stream_id, revision, event_id, type, data, metadata, recorded_at)
+           select stream_id, revision, id, type, data, metadata, recorded_at from input order by ord
+         )
+         insert into streams (stream_id, revision)
+         select stream_id, max(revision) from input group by stream_id
+         on conflict (stream_id) do update set revision = excluded.revision`,
+        [
+          JSON.stringify(
+            batch.map((e, ord) => ({
+              ord,
+              stream_id: e.streamId,
+              revision: e.revision,
+              id: e.id,
+              type: e.type,
+              data: e.data,
+              metadata: e.metadata,
+              recorded_at: e.recordedAt,
+            })),
+          ),
+        ],
+      );
+      imported += batch.length;
+      onProgress?.(imported);
+    }
+  });
+  // Wakes a running projector (it would otherwise find the events at its next poll).
+  await knex.raw(`select pg_notify('events', '')`);
+  return { events: imported, streams: streams.length };
+}
