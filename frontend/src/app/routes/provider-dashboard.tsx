@@ -118,7 +118,7 @@ function CrmProductCard() {
                       </th>
                       <td className="px-3 py-2 text-right tabular-nums">{figures?.users ?? 0}</td>
                       <td className="px-3 py-2 text-right tabular-nums">{figures?.jobs ?? 0}</td>
-                      <td className="py-2 pl-3 whitespace-nowrap text-muted-foreground">{lastActivity(figures, now)}</td>
+                      <td className="py-2 pl-3 text-muted-foreground sm:whitespace-nowrap">{lastActivity(figures, now)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -391,7 +391,8 @@ export function InstanceDashboard({
             ))}
           </div>
         ) : (
-          <div className={cn('grid gap-4 sm:grid-cols-2', areas.length >= 4 ? 'xl:grid-cols-4' : 'lg:grid-cols-3')}>
+          // Four cards in one row on wide screens; three or five in rows of three (no card alone in a row of four).
+          <div className={cn('grid gap-4 sm:grid-cols-2', areas.length === 4 ? 'xl:grid-cols-4' : 'lg:grid-cols-3')}>
             {areas.map((area) => (
               <AreaCard
                 key={area.feature}
