@@ -6,6 +6,7 @@ import type { ApiRouter } from './http/router.ts';
 import { registerIdentityRoutes } from './identity/routes.ts';
 import { registerLiveRoutes } from './live/index.ts';
 import { registerSessionRoutes } from './identity/session-routes.ts';
+import { registerBoardRoutes } from './pipeline/board-routes.ts';
 import { registerPipelineRoutes } from './pipeline/routes.ts';
 import { registerRecordRoutes } from './records/index.ts';
 
@@ -15,6 +16,7 @@ export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerSessionRoutes,
   registerCustomerRoutes,
   registerPipelineRoutes,
+  registerBoardRoutes,
   registerRecordRoutes,
   registerAuditRoutes,
   registerDashboardRoutes,

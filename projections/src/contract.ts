@@ -10,6 +10,7 @@ export * from './platform/api.ts';
 export * from './identity/api.ts';
 export * from './customers/api.ts';
 export * from './pipeline/api.ts';
+export * from './pipeline/board-api.ts';
 export * from './audit/api.ts';
 export * from './live/api.ts';
 export * from './shared/list-query.ts';

@@ -220,7 +220,7 @@ function whereStage(builder: Knex.QueryBuilder, query: JobListQuery): Knex.Query
  * row-level-security barrier, so LIKE can use the trigram index and a page can stop early
  * on its order's btree.
  */
-function filtered(db: Knex.Transaction, instanceId: string, query: JobListQuery): Knex.QueryBuilder {
+export function filtered(db: Knex.Transaction, instanceId: string, query: JobListQuery): Knex.QueryBuilder {
   const builder = whereStage(db.withSchema('rm').from('jobs_of_instance').where('instance_id', instanceId), query);
   if (query.customerId) builder.where('customer_id', query.customerId);
   if (query.q) {

@@ -5,12 +5,14 @@ import { ThemeEffect } from '@/components/theme-effect';
 import { Toaster } from '@/components/ui/toaster';
 import { queryClient } from '@/lib/query-client';
 import { appStore } from '@/lib/store';
+import { LiveUpdates } from './live/live-updates';
 
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <JotaiProvider store={appStore}>
       <QueryClientProvider client={queryClient}>
         <ThemeEffect />
+        <LiveUpdates />
         {children}
         <Toaster />
       </QueryClientProvider>

@@ -5,6 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field, fieldControlProps } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
+import { NewerVersionNotice } from '@/components/newer-version-notice';
 import { SaveErrorMessage } from '@/components/save-error-message';
 import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
@@ -100,16 +101,22 @@ export function CustomerForm({
     toast({ title: 'Error', description: message, variant: 'destructive' });
   };
 
-  /** Starts over from the customer as it is now: the form shows it, and the next save goes over it. */
-  const handleLoadCurrent = () => {
-    if (!conflict) return;
-    const values = customerToForm(conflict.current);
-    setBase(conflict.current);
+  /** Starts over from a version of the customer: the form shows it, and the next save goes over it. */
+  const loadVersion = (version: CustomerView) => {
+    const values = customerToForm(version);
+    setBase(version);
     setInitial(values);
     setForm(values);
     setErrors({});
     setConflict(null);
   };
+
+  const handleLoadCurrent = () => {
+    if (conflict) loadVersion(conflict.current);
+  };
+
+  /** Someone else's newer version: `customer` is read again after a live update; it is offered, not poured over the form. */
+  const newer = base && customer && customer.id === base.id && (customer.revision ?? -1) > (base.revision ?? -1) ? customer : null;
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -169,6 +176,7 @@ export function CustomerForm({
 
   return (
     <form onSubmit={handleSubmit} noValidate className={cn('grid gap-5', className)} aria-busy={pending || undefined}>
+      {newer ? <NewerVersionNotice record="customer" dirty={dirty} onLoad={() => loadVersion(newer)} /> : null}
       <div className="grid gap-4 sm:grid-cols-2">
         {textField('name', (props) => (
           <Input {...props} value={form.name} onChange={update('name')} autoComplete="off" placeholder="Full name" />

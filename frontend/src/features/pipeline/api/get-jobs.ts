@@ -36,8 +36,8 @@ export function jobsQueryOptions(instance: string, params: JobListParams) {
 }
 
 /** One page at a time ('Load more'); the previous results stay on screen while new filters load. */
-export function useJobs(instance: string, params: JobListParams) {
-  return useInfiniteQuery({ ...jobsQueryOptions(instance, params), placeholderData: keepPreviousData });
+export function useJobs(instance: string, params: JobListParams, enabled = true) {
+  return useInfiniteQuery({ ...jobsQueryOptions(instance, params), placeholderData: keepPreviousData, enabled });
 }
 
 /**

@@ -1,5 +1,14 @@
 import { type CustomerSuggestion, formatDateTime, formatDuration } from '@crm/projections/contract';
-import { CANCELED_STAGE, DURATION_CHOICES, JOB_LIMITS, parseQuote, JOB_TYPES, type JobView, type Stage } from '@crm/projections/pipeline';
+import {
+  CANCELED_STAGE,
+  DURATION_CHOICES,
+  JOB_LIMITS,
+  parseQuote,
+  JOB_TYPES,
+  type JobChangesInput,
+  type JobView,
+  type Stage,
+} from '@crm/projections/pipeline';
 import { formatPhoneAsTyped, revisionETag } from '@crm/projections/shared';
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -8,6 +17,7 @@ import { DialogFooter } from '@/components/ui/dialog';
 import { Field, fieldControlProps } from '@/components/ui/field';
 import { HistoryIcon, TrashIcon } from '@/components/ui/icons';
 import { Input, Textarea } from '@/components/ui/input';
+import { NewerVersionNotice } from '@/components/newer-version-notice';
 import { SaveErrorMessage } from '@/components/save-error-message';
 import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
@@ -47,8 +57,10 @@ interface LinkedCustomer {
 
 /**
  * The entry form (add or edit). `initial` is the job read on its own (whole phone, ETag);
- * null for a new entry. Cancel Job and Reopen act at once on a saved job (they are
- * commands of their own); on a new one they set the stage to be saved.
+ * null for a new entry. It is read again when someone else changes the job (live updates):
+ * a newer version is offered, never poured over what is being typed. Cancel Job and Reopen
+ * act at once on a saved job (they are commands of their own); on a new one they set the
+ * stage to be saved.
  */
 export function EntryEditor({
   instance,
@@ -59,6 +71,8 @@ export function EntryEditor({
   onDirtyChange,
   onClose,
   onShowHistory,
+  draft,
+  onCreate,
 }: {
   instance: string;
   initial: LoadedJob | null;
@@ -68,15 +82,24 @@ export function EntryEditor({
   onDirtyChange: (dirty: boolean) => void;
   onClose: () => void;
   onShowHistory: () => void;
+  /** A new entry's fields filled in beforehand (e.g. from a service request). */
+  draft?: Partial<EntryForm>;
+  /** Saves a new entry instead of creating the job here (e.g. a conversion that creates it); rejects with the error to show. */
+  onCreate?: (entry: JobChangesInput) => Promise<void>;
 }) {
   const [base, setBase] = useState<LoadedJob | null>(initial);
-  const [form, setForm] = useState<EntryForm>(() => (initial ? entryFormFromJob(initial.job) : emptyEntryForm(currentUserName)));
+  const [form, setForm] = useState<EntryForm>(() =>
+    initial ? entryFormFromJob(initial.job) : { ...emptyEntryForm(currentUserName), ...draft },
+  );
+  const [creatingElsewhere, setCreatingElsewhere] = useState(false);
   const [linked, setLinked] = useState<LinkedCustomer | null>(() =>
     initial?.job.customerId ? { id: initial.job.customerId, label: 'Linked to a customer record' } : null,
   );
   const [error, setError] = useState<string | null>(null);
   const [conflict, setConflict] = useState<JobView | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  /** Typed into since the version in `base` was loaded. */
+  const [edited, setEdited] = useState(false);
   /** The chosen customer's vehicles, when there are several to pick from. */
   const [vehicleChoices, setVehicleChoices] = useState<string[]>([]);
 
@@ -85,7 +108,7 @@ export function EntryEditor({
   const updateJob = useUpdateJob(instance);
   const cancelJob = useCancelJob(instance);
   const reopenJob = useReopenJob(instance);
-  const saving = createJob.isPending || updateJob.isPending;
+  const saving = createJob.isPending || updateJob.isPending || creatingElsewhere;
   // The box keeps what was typed; a quote the server would refuse says why right under it.
   const quoteCheck = form.quote.trim() ? parseQuote(form.quote) : null;
   const quoteProblem = quoteCheck && 'message' in quoteCheck ? quoteCheck.message : undefined;
@@ -94,6 +117,7 @@ export function EntryEditor({
 
   const change = (patch: Partial<EntryForm>) => {
     setForm((current) => ({ ...current, ...patch }));
+    setEdited(true);
     onDirtyChange(true);
   };
   const text = (field: EntryTextField) => (event: { target: { value: string } }) => {
@@ -115,6 +139,7 @@ export function EntryEditor({
       makeModel:
         customer.vehicles.length === 1 && !customer.vehicles.includes(current.makeModel) ? customer.vehicles[0]! : current.makeModel,
     }));
+    setEdited(true);
     onDirtyChange(true);
     // Suggestions carry a masked phone; the customer read on its own has it whole.
     getCustomerContact(instance, customer.id)
@@ -157,14 +182,21 @@ export function EntryEditor({
     });
   };
 
-  const handleLoadCurrent = () => {
-    if (!conflict) return;
-    setBase({ job: conflict, etag: revisionETag(conflict.revision) });
-    setForm(entryFormFromJob(conflict));
-    setLinked(conflict.customerId ? { id: conflict.customerId, label: 'Linked to a customer record' } : null);
+  /** Someone else's newer version of the job, read again after a live update. */
+  const newer = base && initial && initial.job.revision > base.job.revision ? initial : null;
+
+  const loadVersion = (loaded: LoadedJob) => {
+    setBase(loaded);
+    setForm(entryFormFromJob(loaded.job));
+    setLinked(loaded.job.customerId ? { id: loaded.job.customerId, label: 'Linked to a customer record' } : null);
     setConflict(null);
     setError(null);
+    setEdited(false);
     onDirtyChange(false);
+  };
+
+  const handleLoadCurrent = () => {
+    if (conflict) loadVersion({ job: conflict, etag: revisionETag(conflict.revision) });
   };
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -182,6 +214,17 @@ export function EntryEditor({
       onDirtyChange(false);
       onClose();
     };
+    if (!base && onCreate) {
+      setCreatingElsewhere(true);
+      onCreate(payload)
+        .then(done)
+        .catch((failure: unknown) => {
+          reportFailure('Create entry failed', failure);
+          setError(saveErrorText(failure, 'create'));
+        })
+        .finally(() => setCreatingElsewhere(false));
+      return;
+    }
     if (!base) {
       createJob.mutate(payload, {
         onSuccess: done,
@@ -208,8 +251,10 @@ export function EntryEditor({
   return (
     <form onSubmit={handleSubmit} noValidate className={cn('grid gap-5', hidden && 'hidden')}>
       {/* Someone who may not change the job reads it; the server refuses a save anyway. */}
+      {newer && permissions.canWrite ? <NewerVersionNotice record="entry" dirty={edited} onLoad={() => loadVersion(newer)} /> : null}
+      {/* A reader has nothing to lose: they see the newest version as it comes. */}
       {!permissions.canWrite && base ? (
-        <JobFieldList job={base.job} label="Entry" />
+        <JobFieldList job={(newer ?? base).job} label="Entry" />
       ) : (
         <fieldset className="grid min-w-0 gap-5">
           <div className="grid gap-2">

@@ -1,5 +1,6 @@
 import type { JobView } from '@crm/projections/pipeline';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { LockIcon, PlusIcon } from '@/components/ui/icons';
@@ -13,15 +14,19 @@ import { PipelineCards } from './pipeline-cards';
 import { PipelineTable } from './pipeline-table';
 import type { PipelinePermissions } from '../types/pipeline-permissions';
 import { emptyText, pipelineErrorText, showingText } from '../utils/list-texts';
-import { type PipelineFilters, PipelineToolbar } from './pipeline-toolbar';
+import { PipelineToolbar } from './pipeline-toolbar';
+import { PipelineBoard } from './board/pipeline-board';
+import { filtersFromParams, pipelineParams, type PipelineFilters, type PipelineView, viewFromParams } from '../utils/pipeline-url';
+import { cn } from '@/lib/cn';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
-const INITIAL_FILTERS: PipelineFilters = { search: '', sort: 'stage', stage: null, showCanceled: false };
+const VIEW_LABELS: Record<PipelineView, string> = { table: 'Table', cards: 'Cards', board: 'Board' };
 
 /**
  * The pipeline (spec §2 and the Maven extras, DECISIONS.md §1): search, sorts, stage filter
- * and the canceled toggle, all on the server, a page at a time.
+ * and the canceled toggle, all on the server, a page at a time; as a table, cards or a stage
+ * board, which share the filters. Filters and view live in the address (search params).
  */
 export function PipelineScreen({
   instance,
@@ -32,24 +37,57 @@ export function PipelineScreen({
   currentUserName: string;
   permissions: PipelinePermissions;
 }) {
-  const [filters, setFilters] = useState<PipelineFilters>(INITIAL_FILTERS);
-  const search = useDebouncedValue(filters.search.trim(), SEARCH_DEBOUNCE_MS);
+  const [params, setParams] = useSearchParams();
+  const urlFilters = useMemo(() => filtersFromParams(params), [params]);
+  // The box keeps what is typed; the address gets the search once typing pauses.
+  const [searchText, setSearchText] = useState(urlFilters.search);
+  const search = useDebouncedValue(searchText.trim(), SEARCH_DEBOUNCE_MS);
+  const written = useRef(urlFilters.search);
+  useEffect(() => {
+    if (search === written.current) return;
+    written.current = search;
+    setParams((current) => pipelineParams(current, { ...filtersFromParams(current), search }, viewFromParams(current)), { replace: true });
+  }, [search, setParams]);
+  useEffect(() => {
+    // A search changed in the address from outside (Back, a link): the box follows.
+    if (urlFilters.search === written.current) return;
+    written.current = urlFilters.search;
+    setSearchText(urlFilters.search);
+  }, [urlFilters.search]);
+  const filters: PipelineFilters = { ...urlFilters, search: searchText };
+  const handleFiltersChange = (next: PipelineFilters) => {
+    if (next.search !== searchText) setSearchText(next.search);
+    const { search: _typed, ...rest } = next;
+    const { search: _shown, ...before } = filters;
+    if (JSON.stringify(rest) !== JSON.stringify(before))
+      setParams((current) => pipelineParams(current, { ...next, search: filtersFromParams(current).search }, viewFromParams(current)), {
+        replace: true,
+      });
+  };
+
   const [dialog, setDialog] = useState<EntryDialogTarget | null>(null);
   const [deleting, setDeleting] = useState<JobView | null>(null);
+  // One layout is mounted, not two with one hidden: every row costs. The table needs the width.
+  const wide = useMediaQuery('(min-width: 1024px)');
+  const chosenView = viewFromParams(params);
+  const view: PipelineView = chosenView === 'board' ? 'board' : chosenView === 'cards' || !wide ? 'cards' : 'table';
+  const handleViewChange = (next: PipelineView) => setParams((current) => pipelineParams(current, filtersFromParams(current), next));
 
-  const jobs = useJobs(instance, {
-    q: search,
-    sort: filters.sort,
-    stage: filters.stage,
-    canceled: filters.showCanceled ? 'only' : 'hide',
-  });
+  const jobs = useJobs(
+    instance,
+    {
+      q: search,
+      sort: filters.sort,
+      stage: filters.stage,
+      canceled: filters.showCanceled ? 'only' : 'hide',
+    },
+    view !== 'board',
+  );
   const items = useMemo(() => jobs.data?.pages.flatMap((page) => page.items) ?? [], [jobs.data]);
   const total = jobs.data?.pages[0]?.total ?? 0;
 
   // Stable, so typing in the search box does not re-render every row of the list.
   const handleEdit = useCallback((job: JobView) => setDialog({ kind: 'edit', jobId: job.id }), []);
-  // One layout is mounted, not two with one hidden: every row costs.
-  const wide = useMediaQuery('(min-width: 1024px)');
 
   return (
     <div className="grid gap-6">
@@ -58,42 +96,77 @@ export function PipelineScreen({
           <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Pipeline</h1>
           <p className="text-muted-foreground">Manage your parts quotes and customer pipeline.</p>
         </div>
-        {permissions.canWrite ? (
-          <Button onClick={() => setDialog({ kind: 'new' })} className="self-start sm:self-auto">
-            <PlusIcon />
-            Add New Entry
-          </Button>
-        ) : null}
+        <div className="flex flex-wrap items-center gap-2 self-start sm:self-auto">
+          <div role="group" aria-label="View" className="inline-flex rounded-lg border bg-card p-0.5 shadow-sm">
+            {(['table', 'cards', 'board'] as const).map((option) =>
+              // The table needs a wide screen; narrow ones offer the cards instead.
+              option === 'table' && !wide ? null : (
+                <button
+                  key={option}
+                  type="button"
+                  aria-pressed={view === option}
+                  onClick={() => handleViewChange(option)}
+                  className={cn(
+                    'rounded-md px-3 py-1.5 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+                    view === option
+                      ? 'bg-primary text-primary-foreground shadow-sm'
+                      : 'text-muted-foreground hover:bg-accent hover:text-foreground',
+                  )}
+                >
+                  {VIEW_LABELS[option]}
+                </button>
+              ),
+            )}
+          </div>
+          {permissions.canWrite ? (
+            <Button onClick={() => setDialog({ kind: 'new' })}>
+              <PlusIcon />
+              Add New Entry
+            </Button>
+          ) : null}
+        </div>
       </div>
 
-      <PipelineToolbar filters={filters} onChange={setFilters} />
+      <PipelineToolbar filters={filters} onChange={handleFiltersChange} />
 
-      <section aria-label="Entries" aria-busy={jobs.isFetching || undefined} className="grid gap-4">
-        {jobs.isPending ? (
-          <Spinner label="Loading entries..." className="py-8" />
-        ) : jobs.isError && !jobs.data ? (
-          <Alert>{pipelineErrorText(jobs.error)}</Alert>
-        ) : items.length === 0 ? (
-          <p className="rounded-xl border border-dashed px-4 py-12 text-center text-muted-foreground">{emptyText(search)}</p>
-        ) : wide ? (
-          <PipelineTable instance={instance} jobs={items} permissions={permissions} onEdit={handleEdit} onDelete={setDeleting} />
-        ) : (
-          <PipelineCards instance={instance} jobs={items} permissions={permissions} onEdit={handleEdit} />
-        )}
-        {jobs.data ? (
-          <div className="flex flex-col items-center gap-3 sm:flex-row sm:justify-between">
-            <p className="text-sm text-muted-foreground" aria-live="polite">
-              {showingText(items.length, total, search)}
-            </p>
-            {jobs.hasNextPage ? (
-              <Button variant="outline" onClick={() => void jobs.fetchNextPage()} disabled={jobs.isFetchingNextPage}>
-                {jobs.isFetchingNextPage ? 'Loading...' : 'Load more'}
-              </Button>
-            ) : null}
-          </div>
-        ) : null}
-        {jobs.isError && jobs.data ? <Alert>{pipelineErrorText(jobs.error)}</Alert> : null}
-      </section>
+      {view === 'board' ? (
+        <PipelineBoard
+          instance={instance}
+          search={search}
+          sort={filters.sort}
+          stage={filters.stage}
+          showCanceled={filters.showCanceled}
+          canWrite={permissions.canWrite}
+          onEdit={handleEdit}
+        />
+      ) : (
+        <section aria-label="Entries" aria-busy={jobs.isFetching || undefined} className="grid gap-4">
+          {jobs.isPending ? (
+            <Spinner label="Loading entries..." className="py-8" />
+          ) : jobs.isError && !jobs.data ? (
+            <Alert>{pipelineErrorText(jobs.error)}</Alert>
+          ) : items.length === 0 ? (
+            <p className="rounded-xl border border-dashed px-4 py-12 text-center text-muted-foreground">{emptyText(search)}</p>
+          ) : view === 'table' ? (
+            <PipelineTable instance={instance} jobs={items} permissions={permissions} onEdit={handleEdit} onDelete={setDeleting} />
+          ) : (
+            <PipelineCards instance={instance} jobs={items} permissions={permissions} onEdit={handleEdit} />
+          )}
+          {jobs.data ? (
+            <div className="flex flex-col items-center gap-3 sm:flex-row sm:justify-between">
+              <p className="text-sm text-muted-foreground" aria-live="polite">
+                {showingText(items.length, total, search)}
+              </p>
+              {jobs.hasNextPage ? (
+                <Button variant="outline" onClick={() => void jobs.fetchNextPage()} disabled={jobs.isFetchingNextPage}>
+                  {jobs.isFetchingNextPage ? 'Loading...' : 'Load more'}
+                </Button>
+              ) : null}
+            </div>
+          ) : null}
+          {jobs.isError && jobs.data ? <Alert>{pipelineErrorText(jobs.error)}</Alert> : null}
+        </section>
+      )}
 
       <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
         <LockIcon aria-hidden="true" className="size-3.5" />

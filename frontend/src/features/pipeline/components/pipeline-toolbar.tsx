@@ -1,4 +1,5 @@
 import { type JobSort, type Stage, STAGES } from '@crm/projections/pipeline';
+import type { PipelineFilters } from '../utils/pipeline-url';
 import { Button } from '@/components/ui/button';
 import { SearchIcon } from '@/components/ui/icons';
 import { Input } from '@/components/ui/input';
@@ -15,12 +16,7 @@ export const SORT_OPTIONS: ReadonlyArray<{ value: JobSort; label: string }> = [
 
 const ALL_STAGES = 'all';
 
-export interface PipelineFilters {
-  search: string;
-  sort: JobSort;
-  stage: Stage | null;
-  showCanceled: boolean;
-}
+export type { PipelineFilters };
 
 export function PipelineToolbar({ filters, onChange }: { filters: PipelineFilters; onChange: (next: PipelineFilters) => void }) {
   const set = (patch: Partial<PipelineFilters>) => onChange({ ...filters, ...patch });
