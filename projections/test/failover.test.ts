@@ -1,0 +1,96 @@
+import knexFactory, { type Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { migrate, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
+import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
+import type { EventStore } from '../src/eventstore/port.ts';
+import { projections } from '../src/read-models.ts';
+import { CheckpointWatcher, CHECKPOINT_CHANNEL } from '../src/runtime/checkpoints.ts';
+import { Projector } from '../src/runtime/projector.ts';
+import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
+
+/**
+ * Connections that die under the processes of a scaled-out deployment: the leader's lock
+ * connection (a standby must take over, the old leader must step down) and an API
+ * process's LISTEN connection (read-your-writes must keep being woken by notifications).
+ * PostgreSQL ends them here with pg_terminate_backend, as a restart or a cut would.
+ */
+
+let db: TestDatabase;
+let knex: Knex;
+let store: EventStore;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  knex = knexFactory({ client: 'pg', connection: db.url, pool: { min: 0, max: 6 } });
+  await migrate(knex);
+  store = createPostgresEventStore({ connectionString: db.url, pollIntervalMs: 50 });
+});
+
+afterAll(async () => {
+  await store?.close();
+  await knex?.destroy();
+  await db?.drop();
+});
+
+/** Ends the server sessions whose current or last query matches. */
+async function terminate(where: string, binding: string): Promise<number> {
+  const { rows } = await knex.raw<{ rows: Array<{ ended: boolean }> }>(
+    `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${where}`,
+    [binding],
+  );
+  return rows.filter((r) => r.ended).length;
+}
+
+describe('fail-over when a connection dies', () => {
+  test('the leader whose lock connection is cut steps down, and the standby takes over', async () => {
+    const make = () =>
+      new Projector({
+        store,
+        knex,
+        connectionString: db.url,
+        projections,
+        schema: READ_MODEL_SCHEMA,
+        checkpointName: 'cut',
+        standbyRetryMs: 100,
+        retry: { initialDelayMs: 2000, maxDelayMs: 2000 },
+      });
+    const first = make();
+    const second = make();
+    first.start();
+    await expect.poll(() => first.isLeader).toBe(true);
+    second.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(second.isLeader).toBe(false);
+
+    // The leader's lock: the session that holds the advisory lock of this set.
+    const ended = await terminate(
+      `pid IN (SELECT l.pid FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.objid::bigint = (hashtext(?) & 4294967295))`,
+      `projector:${READ_MODEL_SCHEMA}:cut`,
+    );
+    expect(ended).toBe(1);
+    await expect.poll(() => first.isLeader, { timeout: 5000 }).toBe(false);
+    await expect.poll(() => second.isLeader, { timeout: 5000 }).toBe(true);
+    await second.stop();
+    await first.stop();
+  });
+
+  test('a checkpoint watcher whose LISTEN connection is cut listens again: notifications still wake its waiters', async () => {
+    // Polling once a minute: only a notification can wake the waiter in time.
+    const watcher = new CheckpointWatcher(knex, db.url, 'watched', 60_000);
+    await watcher.start();
+    try {
+      expect(watcher.listening).toBe(true);
+      expect(await terminate(`query ILIKE ?`, `LISTEN ${CHECKPOINT_CHANNEL}%`)).toBe(1);
+      await expect.poll(() => watcher.listening, { timeout: 5000 }).toBe(false);
+      await expect.poll(() => watcher.listening, { timeout: 10_000 }).toBe(true);
+
+      const target = { commit: 42n, prepare: 7n };
+      const reached = watcher.waitFor(target, 5000, 'watched');
+      await knex.raw('SELECT pg_notify(?, ?)', [CHECKPOINT_CHANNEL, 'watched:42/7']);
+      expect(await reached).toBe(true);
+    } finally {
+      await watcher.stop();
+    }
+  });
+});
