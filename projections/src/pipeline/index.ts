@@ -7,5 +7,6 @@
 export * from './stages.ts';
 export * from './fields.ts';
 export * from './api.ts';
+export * from './calendar-api.ts';
 export * from './format.ts';
 export * from './events.ts';

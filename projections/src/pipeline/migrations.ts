@@ -1,4 +1,5 @@
 import { isolateTenant, type SchemaMigration } from '../shared/migrations.ts';
+import { DEFAULT_DURATION_MINUTES } from './stages.ts';
 
 /**
  * The pipeline slice's read-model migrations. Names are recorded in every database and
@@ -178,4 +179,41 @@ const historyReverts: SchemaMigration = {
   },
 };
 
-export const pipelineMigrations: SchemaMigration[] = [pipelineTables, quoteCents, recordedTimes, jobsAtScale, historyReverts];
+/**
+ * The calendar asks which appointments overlap its visible range: start before its end and
+ * end after its start. `appointment_end` (start + duration, 60 minutes when none; kept by
+ * the projection) makes the block a range, and a GiST index over (instance, range) answers
+ * the overlap (`&&`) without scanning the instance's past or future. btree_gist lets the
+ * uuid sit in the same index. The tenant view is recreated so it has the new column.
+ */
+const appointmentRanges: SchemaMigration = {
+  name: '0020_appointment_ranges',
+  async up(knex, schema) {
+    await knex.raw('CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA public');
+    await knex.raw('ALTER TABLE ??.jobs ADD COLUMN IF NOT EXISTS appointment_end timestamptz', [schema]);
+    await knex.raw(
+      `UPDATE ??.jobs SET appointment_end = appointment + make_interval(mins => coalesce(duration, ${DEFAULT_DURATION_MINUTES}))
+         WHERE appointment IS NOT NULL`,
+      [schema],
+    );
+    await knex.raw(
+      `CREATE INDEX jobs_appointment_range ON ??.jobs USING gist (instance_id, tstzrange(appointment, appointment_end, '[)'))
+         WHERE appointment IS NOT NULL`,
+      [schema],
+    );
+    await knex.raw(
+      `CREATE OR REPLACE VIEW ??.jobs_of_instance AS
+         SELECT * FROM ??.jobs WHERE instance_id = nullif(current_setting('app.instance_id', true), '')::uuid`,
+      [schema, schema],
+    );
+  },
+};
+
+export const pipelineMigrations: SchemaMigration[] = [
+  pipelineTables,
+  quoteCents,
+  recordedTimes,
+  jobsAtScale,
+  historyReverts,
+  appointmentRanges,
+];

@@ -4,7 +4,7 @@ import { formatPhone } from '../shared/phone.ts';
 import { applyJobEvent, isJobStreamEvent, jobEventChanges, jobHistoryAction, type JobStreamEvent } from './events.ts';
 import type { JobFields } from './fields.ts';
 import { formatQuote, quoteText } from './format.ts';
-import { stageOrder, type Stage } from './stages.ts';
+import { DEFAULT_DURATION_MINUTES, stageOrder, type Stage } from './stages.ts';
 
 /** A row of `jobs` as the database returns it. */
 export interface JobRow {
@@ -25,6 +25,8 @@ export interface JobRow {
   csr: string;
   job_type: string;
   appointment: Date | null;
+  /** Where the calendar block ends: appointment + duration (60 minutes when none). */
+  appointment_end: Date | null;
   duration: number | null;
   tech: string;
   notes: string;
@@ -70,6 +72,12 @@ export function jobSearchText(fields: JobFields): string {
     .toLowerCase();
 }
 
+/** The end of the job's calendar block (the calendar's range queries overlap with it). */
+export function appointmentEnd(fields: Pick<JobFields, 'appointment' | 'duration'>): string | null {
+  if (!fields.appointment) return null;
+  return new Date(Date.parse(fields.appointment) + (fields.duration ?? DEFAULT_DURATION_MINUTES) * 60_000).toISOString();
+}
+
 function columnsOf(fields: JobFields) {
   return {
     job_number: fields.jobNumber,
@@ -86,6 +94,7 @@ function columnsOf(fields: JobFields) {
     csr: fields.csr,
     job_type: fields.jobType,
     appointment: fields.appointment,
+    appointment_end: appointmentEnd(fields),
     duration: fields.duration,
     tech: fields.tech,
     notes: fields.notes,
@@ -144,6 +153,7 @@ const JOB_COLUMNS = {
   csr: 'text',
   job_type: 'text',
   appointment: 'timestamptz',
+  appointment_end: 'timestamptz',
   duration: 'integer',
   tech: 'text',
   notes: 'text',
