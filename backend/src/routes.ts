@@ -4,6 +4,7 @@ import { registerDashboardRoutes } from './dashboard/index.ts';
 import type { AppDeps } from './deps.ts';
 import type { ApiRouter } from './http/router.ts';
 import { registerIdentityRoutes } from './identity/routes.ts';
+import { registerInsightsRoutes } from './insights/index.ts';
 import { registerLiveRoutes } from './live/index.ts';
 import { registerSessionRoutes } from './identity/session-routes.ts';
 import { registerBoardRoutes } from './pipeline/board-routes.ts';
@@ -18,6 +19,7 @@ export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerPipelineRoutes,
   registerBoardRoutes,
   registerRecordRoutes,
+  registerInsightsRoutes,
   registerAuditRoutes,
   registerDashboardRoutes,
   registerLiveRoutes,

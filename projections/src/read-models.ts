@@ -1,6 +1,7 @@
 import { auditProjection } from './audit/projection.ts';
 import { customersProjection } from './customers/projection.ts';
 import { identityProjection } from './identity/projection.ts';
+import { insightsProjection } from './insights/projection.ts';
 import { pipelineProjection } from './pipeline/projection.ts';
 import { platformProjection } from './platform/projection.ts';
 import { deletedRecordsProjection } from './records/projection.ts';
@@ -19,4 +20,5 @@ export const projections: Projection[] = [
   pipelineProjection,
   serviceRequestsProjection,
   deletedRecordsProjection,
+  insightsProjection,
 ];

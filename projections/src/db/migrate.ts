@@ -11,6 +11,7 @@ import * as cascadeRestore from './migrations/0007_cascade_restore.ts';
 import { auditMigrations } from '../audit/migrations.ts';
 import { customersMigrations } from '../customers/migrations.ts';
 import { identityMigrations } from '../identity/migrations.ts';
+import { insightsMigrations } from '../insights/migrations.ts';
 import { pipelineMigrations } from '../pipeline/migrations.ts';
 import { platformMigrations } from '../platform/migrations.ts';
 import { recordsMigrations } from '../records/migrations.ts';
@@ -31,6 +32,7 @@ export const readModelMigrations: SchemaMigration[] = [
   ...auditMigrations,
   ...serviceRequestsMigrations,
   ...recordsMigrations,
+  ...insightsMigrations,
 ];
 
 interface MigrationModule {

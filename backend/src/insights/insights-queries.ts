@@ -1,0 +1,193 @@
+import {
+  DEFAULT_STALE_DAYS,
+  INSIGHTS_MAX_DAYS,
+  type InsightJob,
+  type Insights,
+  type InsightsQuery,
+  type InsightWeek,
+} from '@crm/projections/insights';
+import { STAGES, type Stage } from '@crm/projections/pipeline';
+import type { Knex } from 'knex';
+import { withTenant } from '../infra/tenant-db.ts';
+import { ValidationError } from '../shared/errors.ts';
+
+const DAY_MS = 86_400_000;
+/** At most this many jobs are listed behind one figure (the counts are exact). */
+export const INSIGHT_JOBS_MAX = 200;
+/** A period without a start: this many days up to its end (twelve weeks). */
+const DEFAULT_PERIOD_DAYS = 84;
+
+/** YYYY-MM-DD of an instant in a time zone. */
+function localDay(instant: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+}
+
+/** Calendar arithmetic on YYYY-MM-DD (no time zone: a date is a date). */
+function addDays(dayText: string, days: number): string {
+  return new Date(Date.parse(`${dayText}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The Monday on or before a date. */
+function mondayOf(dayText: string): string {
+  const weekday = new Date(`${dayText}T00:00:00Z`).getUTCDay();
+  return addDays(dayText, -((weekday + 6) % 7));
+}
+
+interface JobRow {
+  job_id: string;
+  job_number: string;
+  name: string;
+}
+
+const jobOf = (row: JobRow): InsightJob => ({ id: row.job_id, jobNumber: row.job_number, name: row.name });
+
+/** Distinct jobs, in the order first seen, at most INSIGHT_JOBS_MAX. */
+function distinctJobs(rows: JobRow[]): InsightJob[] {
+  const seen = new Map<string, InsightJob>();
+  for (const row of rows) if (!seen.has(row.job_id)) seen.set(row.job_id, jobOf(row));
+  return [...seen.values()].slice(0, INSIGHT_JOBS_MAX);
+}
+
+const hours = (seconds: number | string | null) => Math.round((Number(seconds ?? 0) / 3600) * 100) / 100;
+
+/**
+ * The insights of a period, counted in the shop's time zone: its days start at the shop's
+ * midnight, its weeks on Monday. Jobs deleted now are left out of every figure (they are
+ * not on the pipeline a figure links to).
+ */
+export async function insightsOf(knex: Knex, instanceId: string, timeZone: string, query: InsightsQuery, now: Date): Promise<Insights> {
+  const to = query.to ?? localDay(now, timeZone);
+  const from = query.from ?? addDays(to, -(DEFAULT_PERIOD_DAYS - 1));
+  if (from > to) throw new ValidationError('from must be on or before to');
+  const span = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
+  if (span > INSIGHTS_MAX_DAYS) throw new ValidationError(`The period may span at most ${INSIGHTS_MAX_DAYS} days`);
+  const staleDays = query.staleDays ?? DEFAULT_STALE_DAYS;
+
+  return await withTenant(knex, instanceId, async (db) => {
+    // The period's ends as instants: the shop's midnight at its first day and after its last.
+    const bounds = (await db
+      .raw(`SELECT (?::date)::timestamp AT TIME ZONE ? AS start, ((?::date) + 1)::timestamp AT TIME ZONE ? AS "end"`, [
+        from,
+        timeZone,
+        to,
+        timeZone,
+      ])
+      .then((r: { rows: Array<{ start: Date; end: Date }> }) => r.rows[0]))!;
+    const intervals = () =>
+      db
+        .withSchema('rm')
+        .from('insight_stage_intervals as i')
+        .join('insight_jobs as j', 'j.job_id', 'i.job_id')
+        .where('i.instance_id', instanceId)
+        .andWhere('j.deleted', false);
+    const enteredIn = (stage: Stage) =>
+      intervals().andWhere('i.stage', stage).andWhere('i.entered_at', '>=', bounds.start).andWhere('i.entered_at', '<', bounds.end);
+
+    // Time in each stage: the stays that ended in the period.
+    const stayRows = (await intervals()
+      .andWhere('i.left_at', '>=', bounds.start)
+      .andWhere('i.left_at', '<', bounds.end)
+      .groupBy('i.stage')
+      .select(
+        'i.stage',
+        db.raw('count(*)::int AS count'),
+        db.raw('percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM i.left_at - i.entered_at)) AS median'),
+        db.raw('percentile_cont(0.9) WITHIN GROUP (ORDER BY extract(epoch FROM i.left_at - i.entered_at)) AS p90'),
+      )) as Array<{ stage: Stage; count: number; median: number; p90: number }>;
+    const stayJobs = (await intervals()
+      .andWhere('i.left_at', '>=', bounds.start)
+      .andWhere('i.left_at', '<', bounds.end)
+      .orderBy([{ column: 'i.left_at' }, { column: 'i.job_id' }])
+      .select('i.stage', 'i.job_id', 'j.job_number', 'j.name')) as Array<JobRow & { stage: Stage }>;
+    const stageTimes = STAGES.flatMap((stage) => {
+      const row = stayRows.find((r) => r.stage === stage);
+      if (!row) return [];
+      return [
+        {
+          stage,
+          count: row.count,
+          medianHours: hours(row.median),
+          p90Hours: hours(row.p90),
+          jobs: distinctJobs(stayJobs.filter((r) => r.stage === stage)),
+        },
+      ];
+    });
+
+    // Quote → paid: jobs quoted in the period, and which of them reached Paid by now.
+    const quotedRows = (await enteredIn('Quote')
+      .orderBy([{ column: 'i.entered_at' }, { column: 'i.job_id' }])
+      .select('i.job_id', 'j.job_number', 'j.name')) as JobRow[];
+    const quotedIds = [...new Set(quotedRows.map((r) => r.job_id))];
+    const paidIds = new Set(
+      quotedIds.length === 0
+        ? []
+        : ((await intervals().andWhere('i.stage', 'Paid').whereIn('i.job_id', quotedIds).distinct().pluck('i.job_id')) as string[]),
+    );
+    const paidRows = quotedRows.filter((r) => paidIds.has(r.job_id));
+
+    // Per week: jobs moved to Completed, and the quotes of jobs moved to Invoiced.
+    const weekOf = db.raw(`to_char(date_trunc('week', i.entered_at AT TIME ZONE ?), 'YYYY-MM-DD') AS week`, [timeZone]);
+    const completedRows = (await enteredIn('Completed')
+      .orderBy([{ column: 'i.entered_at' }, { column: 'i.job_id' }])
+      .select('i.job_id', 'j.job_number', 'j.name', 'i.tech', weekOf)) as Array<JobRow & { tech: string; week: string }>;
+    const invoicedRows = (await enteredIn('Invoiced')
+      .orderBy([{ column: 'i.entered_at' }, { column: 'i.job_id' }])
+      .select('i.job_id', 'j.job_number', 'j.name', 'i.quote', weekOf)) as Array<JobRow & { quote: string | null; week: string }>;
+    const weeks: InsightWeek[] = [];
+    for (let week = mondayOf(from); week <= to; week = addDays(week, 7)) {
+      const completed = distinctJobs(completedRows.filter((r) => r.week === week));
+      // A job invoiced twice in one week counts once, with the quote it had when last invoiced.
+      const invoiced = new Map<string, JobRow & { quote: string | null }>();
+      for (const row of invoicedRows) if (row.week === week) invoiced.set(row.job_id, row);
+      const revenue = [...invoiced.values()].reduce((sum, row) => sum + Number(row.quote ?? 0), 0);
+      weeks.push({
+        weekStart: week,
+        completed: new Set(completedRows.filter((r) => r.week === week).map((r) => r.job_id)).size,
+        revenue: Math.round(revenue * 100) / 100,
+        completedJobs: completed,
+        invoicedJobs: distinctJobs([...invoiced.values()]),
+      });
+    }
+
+    // Busiest technicians: jobs each moved to Completed in the period.
+    const byTech = new Map<string, JobRow[]>();
+    for (const row of completedRows) {
+      const tech = row.tech.trim() || 'Unassigned';
+      byTech.set(tech, [...(byTech.get(tech) ?? []), row]);
+    }
+    const technicians = [...byTech.entries()]
+      .map(([tech, rows]) => ({ tech, completed: new Set(rows.map((r) => r.job_id)).size, jobs: distinctJobs(rows) }))
+      .sort((a, b) => b.completed - a.completed || a.tech.localeCompare(b.tech));
+
+    // Open quotes older than N days: in Quote now, since before now − N days.
+    const staleRows = (await intervals()
+      .andWhere('i.stage', 'Quote')
+      .whereNull('i.left_at')
+      .andWhere('i.entered_at', '<', new Date(now.getTime() - staleDays * DAY_MS))
+      .orderBy([{ column: 'i.entered_at' }, { column: 'i.job_id' }])
+      .limit(INSIGHT_JOBS_MAX)
+      .select('i.job_id', 'j.job_number', 'j.name', 'i.entered_at')) as Array<JobRow & { entered_at: Date }>;
+
+    return {
+      period: { from, to, timeZone },
+      stageTimes,
+      conversion: {
+        quoted: quotedIds.length,
+        paid: paidIds.size,
+        rate: quotedIds.length === 0 ? null : Math.round((paidIds.size / quotedIds.length) * 10_000) / 10_000,
+        quotedJobs: distinctJobs(quotedRows),
+        paidJobs: distinctJobs(paidRows),
+      },
+      weeks,
+      technicians,
+      staleQuotes: {
+        days: staleDays,
+        jobs: staleRows.map((row) => ({
+          ...jobOf(row),
+          since: new Date(row.entered_at).toISOString(),
+          ageDays: Math.floor((now.getTime() - new Date(row.entered_at).getTime()) / DAY_MS),
+        })),
+      },
+    };
+  });
+}

@@ -1,0 +1,33 @@
+import { insightsQuery, insightsSchema, maySeeInsights } from '@crm/projections/insights';
+import type { AppDeps } from '../deps.ts';
+import { access, userOf, type ApiRouter, type RouteDoc } from '../http/router.ts';
+import { parseInput } from '../http/validation.ts';
+import { ForbiddenError } from '../shared/errors.ts';
+import { insightsOf } from './insights-queries.ts';
+
+export const INSIGHTS_PATH = '/api/:instance/insights';
+
+const DOCS = {
+  insights: {
+    summary:
+      "Figures from the event history for a period in the shop's time zone: time in each stage (median, p90), quote → paid conversion, jobs completed and revenue invoiced per week, busiest technicians, open quotes older than N days; each with the jobs behind it (admins and managers)",
+    tag: 'insights',
+    query: insightsQuery,
+    response: insightsSchema,
+  },
+} satisfies Record<string, RouteDoc>;
+
+export function registerInsightsRoutes(router: ApiRouter, deps: AppDeps): void {
+  router.get(
+    INSIGHTS_PATH,
+    access.can('canRead'),
+    async (ctx) => {
+      const user = userOf(ctx);
+      // Managers are the users who may manage users; admins may anyway.
+      if (!maySeeInsights(user)) throw new ForbiddenError('Only admins and managers can see insights');
+      const query = parseInput(insightsQuery, ctx.query);
+      ctx.body = await insightsOf(deps.knex, user.instance.id, user.instance.timeZone, query, deps.now());
+    },
+    { doc: DOCS.insights },
+  );
+}
