@@ -15,6 +15,8 @@ COPY package.json package-lock.json ./
 COPY projections/package.json projections/package.json
 COPY backend/package.json backend/package.json
 COPY frontend/package.json frontend/package.json
+# No install-time telemetry (@scarf/scarf, a dependency of swagger-ui-dist).
+ENV SCARF_ANALYTICS=false
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY scripts scripts
@@ -27,6 +29,7 @@ RUN npm run build
 # --- runtime: production dependencies of the server only, run as a non-root user -------
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production \
+    SCARF_ANALYTICS=false \
     PORT=3000 \
     HOST=0.0.0.0 \
     DATA_DIR=/app/.data

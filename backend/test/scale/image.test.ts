@@ -148,7 +148,11 @@ describe('the runtime stage’s production dependencies', () => {
       .split('&&')
       .map((c) => c.trim())
       .find((c) => c.startsWith('npm ci'))!;
-    const npm = spawnSync('sh', ['-c', `${install} --prefer-offline --loglevel=error`], { cwd: dir, encoding: 'utf8' });
+    const npm = spawnSync('sh', ['-c', `${install} --prefer-offline --loglevel=error`], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, SCARF_ANALYTICS: 'false' },
+    });
     expect(npm.status, npm.stderr).toBe(0);
     expect(existsSync(path.join(dir, 'node_modules', 'vite')), 'no dev dependency installed').toBe(false);
     // The build stage's bundles (the frontend is not needed to answer /healthz).
@@ -157,6 +161,7 @@ describe('the runtime stage’s production dependencies', () => {
     db = await createTestDatabase();
     const env = {
       NODE_ENV: 'production',
+      SCARF_ANALYTICS: 'false',
       DATABASE_URL: db.url,
       DATA_DIR: path.join(dir, '.data'),
       SESSION_SECRET: 'image-test-session-secret-image-test-session',

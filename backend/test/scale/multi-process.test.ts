@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFailed, test } from 'vitest';
 import { createPostgresEventStore } from '@crm/projections/eventstore/postgres';
 import { comparePositions, positionToString, type EventStore } from '@crm/projections/eventstore/port';
 import { projections } from '@crm/projections/read-models';
@@ -146,6 +146,10 @@ describe('two API processes and two projectors on one database', () => {
 
   test('kill -9 of the active projector: the standby takes over, nothing is skipped or applied twice, read-your-writes holds on both', async () => {
     const [a, b] = apis as [ServerProcess, ServerProcess];
+    // What the processes said, when this fails (their logs go with the test's folder).
+    onTestFailed(() => {
+      for (const p of [...apis, ...projectors]) console.error(`--- ${p.name} (last lines)\n${p.log().split('\n').slice(-40).join('\n')}`);
+    });
     const [active] = await waitFor<[ServerProcess]>(
       'an active projector',
       async () => {
