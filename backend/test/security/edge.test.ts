@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signInHashing } from '../../src/http/sign-in-pace.ts';
-import {
-  ApiClient,
-  createTestInstance,
-  SUPER_ADMIN,
-  signInUser,
-  startTestServer,
-  type TestServer,
-} from '../support/server.ts';
+import { ApiClient, createTestInstance, SUPER_ADMIN, signInUser, startTestServer, type TestServer } from '../support/server.ts';
 
 /**
  * The HTTP edge under attack: one text rule for every input, one path rule for every
@@ -204,4 +197,18 @@ describe('sessions and sign-in', () => {
       signInHashing.verify = original;
     }
   });
+});
+
+test('METRICS_PORT: /metrics on a port of its own (no token), none on the API port', async () => {
+  const separate = await startTestServer({ METRICS_PORT: '0' });
+  try {
+    expect(separate.runtime.metricsUrl).not.toBeNull();
+    const scraped = await fetch(`${separate.runtime.metricsUrl}/metrics`);
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('http_request_duration_seconds');
+    expect((await fetch(`${separate.runtime.metricsUrl}/api/session`)).status).toBe(404);
+    expect((await fetch(`${separate.url}/metrics`)).status).toBe(404);
+  } finally {
+    await separate.stop();
+  }
 });
