@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { defaultPermissions, userRecordRevision, type Permissions, type Role, type UserView } from '@crm/projections/identity';
-import type { AppendResult } from '@crm/projections/eventstore/port';
+import { WrongExpectedVersionError, type AppendResult, type StreamAppend } from '@crm/projections/eventstore/port';
 import type { AppDeps } from '../deps.ts';
 import { settle, SETTLE_TIMEOUT_MS } from '../deps.ts';
 import { destroyUserSessions } from '../http/session-store.ts';
-import { executeCommand, loadAggregate, type CommandContext, type CommandResult } from '../shared/commands.ts';
+import {
+  decideNewStream,
+  executeCommand,
+  loadAggregate,
+  toNewEvents,
+  type CommandContext,
+  type CommandResult,
+} from '../shared/commands.ts';
 import { AppError, ConflictError, ForbiddenError, NotFoundError, StaleRecordError, ValidationError } from '../shared/errors.ts';
-import { release, reservationHolder, reserve } from '../shared/reservations.ts';
+import { release, reservationHolder } from '../shared/reservations.ts';
 import { hashSecret, verifySecret } from '../shared/secrets.ts';
 import {
   assertMayManage,
@@ -40,62 +47,74 @@ export interface UserTarget {
 
 const PROVIDER: Requester = { kind: 'provider' };
 
-/** Reserves the username (unique per instance, any case), then records UserCreated with
- * the PIN's hash. The reservation is released again if the user cannot be created. */
+/**
+ * Records the username's reservation (unique per instance, any case) and UserCreated with the
+ * PIN's hash in one append, all or nothing: a user that cannot be recorded leaves no name
+ * taken, a crash included. `alongside`: appends of the same command recorded before them in
+ * that append (an instance with its first admin). A store without multi-stream transactions
+ * (EventStoreDB) appends in order; the reservation is then released again on a failure.
+ */
 export async function createUser(
   deps: Pick<AppDeps, 'store'>,
   input: NewUser,
   ctx: CommandContext,
+  alongside: StreamAppend[] = [],
 ): Promise<{ userId: string; appended: AppendResult }> {
   const by = input.by ?? PROVIDER;
-  // The decider is the authority; asking first spares a reservation that would be released at once.
+  // The decider is the authority; asking first spares hashing a PIN for nothing.
   assertMayManage(by, input.role);
   const beyond = permissionsBeyond(by, input.permissions ?? defaultPermissions(input.role));
   if (beyond.length > 0) throw new ForbiddenError(`You cannot grant a permission you do not have yourself (${beyond.join(', ')})`);
   const userId = randomUUID();
   const reservation = usernameStream(input.instanceId, input.username);
-  const reserveName = () =>
-    reserve(
-      deps.store,
-      reservation,
-      { type: 'UsernameReserved', data: { instanceId: input.instanceId, username: input.username, userId } },
-      ctx,
-      `Username "${input.username}" is already taken`,
-    );
+  const taken = `Username "${input.username}" is already taken`;
+  const user = decideNewStream({
+    streamId: userStream(userId),
+    decider: userDecider,
+    command: {
+      type: 'CreateUser',
+      userId,
+      instanceId: input.instanceId,
+      username: input.username,
+      displayName: input.displayName,
+      role: input.role,
+      permissions: input.permissions ?? defaultPermissions(input.role),
+      pinHash: await hashSecret(input.pin),
+      by,
+    },
+    ctx,
+  });
+  const record = async (): Promise<AppendResult> => {
+    const held = await deps.store.readStream(reservation);
+    const last = held[held.length - 1];
+    if (last && last.type.endsWith('Reserved')) throw new ConflictError(taken);
+    const reserved: StreamAppend = {
+      streamId: reservation,
+      events: toNewEvents([{ type: 'UsernameReserved', data: { instanceId: input.instanceId, username: input.username, userId } }], ctx),
+      expectedRevision: last ? last.revision : 'no_stream',
+    };
+    try {
+      const results = await deps.store.appendMany([...alongside, reserved, user.append]);
+      return results[results.length - 1]!;
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError && error.streamId === reservation) throw new ConflictError(taken);
+      if (!deps.store.atomicMultiStream && (await reservationHolder(deps.store, reservation))?.userId === userId) {
+        await release(
+          deps.store,
+          reservation,
+          { type: 'UsernameReleased', data: { instanceId: input.instanceId, username: input.username, userId } },
+          ctx,
+        );
+      }
+      throw error;
+    }
+  };
   try {
-    await reserveName();
+    return { userId, appended: await record() };
   } catch (error) {
     // A deletion that stopped between UserDeleted and UsernameReleased left the name held by nobody.
     if (!(error instanceof ConflictError) || !(await releaseIfHolderDeleted(deps, reservation, ctx))) throw error;
-    await reserveName();
-  }
-  try {
-    const result = await executeCommand({
-      store: deps.store,
-      streamId: userStream(userId),
-      decider: userDecider,
-      command: {
-        type: 'CreateUser',
-        userId,
-        instanceId: input.instanceId,
-        username: input.username,
-        displayName: input.displayName,
-        role: input.role,
-        permissions: input.permissions ?? defaultPermissions(input.role),
-        pinHash: await hashSecret(input.pin),
-        by,
-      },
-      ctx,
-    });
-    return { userId, appended: result.appended! };
-  } catch (error) {
-    await release(
-      deps.store,
-      reservation,
-      { type: 'UsernameReleased', data: { instanceId: input.instanceId, username: input.username, userId } },
-      ctx,
-    );
-    throw error;
+    return { userId, appended: await record() };
   }
 }
 

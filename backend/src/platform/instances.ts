@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { AppendResult } from '@crm/projections/eventstore/port';
+import { WrongExpectedVersionError, type AppendResult, type StreamAppend } from '@crm/projections/eventstore/port';
 import {
   FEATURE_KEYS,
   parseFeatures,
@@ -17,9 +17,8 @@ import { settle } from '../deps.ts';
 import { destroyInstanceSessions } from '../http/session-store.ts';
 import { createUser } from '../identity/index.ts';
 import { parseInput } from '../http/validation.ts';
-import { executeCommand, loadAggregate, type CommandContext } from '../shared/commands.ts';
-import { NotFoundError } from '../shared/errors.ts';
-import { reserve } from '../shared/reservations.ts';
+import { decideNewStream, executeCommand, loadAggregate, toNewEvents, type CommandContext } from '../shared/commands.ts';
+import { ConflictError, NotFoundError } from '../shared/errors.ts';
 import { instanceDecider, instanceStream, subdomainStream } from './instance-decider.ts';
 
 interface InstanceRow {
@@ -81,8 +80,8 @@ export interface NewInstance {
 }
 
 /**
- * Reserves the subdomain, records the instance, then its first admin (so the instance can
- * be signed into at once).
+ * Reserves the subdomain and records the instance with its first admin (so the instance can
+ * be signed into at once), in one append.
  */
 export async function recordInstance(
   deps: AppDeps,
@@ -91,31 +90,40 @@ export async function recordInstance(
 ): Promise<{ instanceId: string; appended: AppendResult | null }> {
   const instanceId = randomUUID();
   const instanceCtx: CommandContext = { ...ctx, instanceId };
-  await reserve(
-    deps.store,
-    subdomainStream(input.subdomain),
-    { type: 'SubdomainReserved', data: { subdomain: input.subdomain, instanceId } },
-    instanceCtx,
-    `Subdomain "${input.subdomain}" is already taken`,
-  );
-  const created = await executeCommand({
-    store: deps.store,
-    streamId: instanceStream(instanceId),
-    decider: instanceDecider,
-    command: {
-      type: 'CreateInstance',
-      instanceId,
-      name: input.name,
-      subdomain: input.subdomain,
-      displayName: input.displayName,
-      description: input.description,
-      features: input.features,
-      timeZone: input.timeZone ?? runtimeTimeZone(),
+  // The subdomain, the instance and its first admin in one append: all or nothing (a crash
+  // or a failure never leaves a subdomain taken by no instance, or an instance without its admin).
+  const subdomain = subdomainStream(input.subdomain);
+  const taken = `Subdomain "${input.subdomain}" is already taken`;
+  const held = await deps.store.readStream(subdomain);
+  const reservedBefore = held[held.length - 1];
+  if (reservedBefore?.type.endsWith('Reserved')) throw new ConflictError(taken);
+  const appends: StreamAppend[] = [
+    {
+      streamId: subdomain,
+      events: toNewEvents([{ type: 'SubdomainReserved', data: { subdomain: input.subdomain, instanceId } }], instanceCtx),
+      expectedRevision: reservedBefore ? reservedBefore.revision : 'no_stream',
     },
-    ctx: instanceCtx,
-  });
-  let last = created.appended;
-  if (input.firstAdmin) {
+    decideNewStream({
+      streamId: instanceStream(instanceId),
+      decider: instanceDecider,
+      command: {
+        type: 'CreateInstance',
+        instanceId,
+        name: input.name,
+        subdomain: input.subdomain,
+        displayName: input.displayName,
+        description: input.description,
+        features: input.features,
+        timeZone: input.timeZone ?? runtimeTimeZone(),
+      },
+      ctx: instanceCtx,
+    }).append,
+  ];
+  try {
+    if (!input.firstAdmin) {
+      const results = await deps.store.appendMany(appends);
+      return { instanceId, appended: results[results.length - 1] ?? null };
+    }
     const admin = await createUser(
       deps,
       {
@@ -126,10 +134,13 @@ export async function recordInstance(
         role: 'admin',
       },
       instanceCtx,
+      appends,
     );
-    last = admin.appended;
+    return { instanceId, appended: admin.appended };
+  } catch (error) {
+    if (error instanceof WrongExpectedVersionError && error.streamId === subdomain) throw new ConflictError(taken);
+    throw error;
   }
-  return { instanceId, appended: last };
 }
 
 /**
