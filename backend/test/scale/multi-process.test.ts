@@ -93,6 +93,11 @@ async function waitFor<T>(what: string, probe: () => Promise<T | null | undefine
   }
 }
 
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
+}
+
 let instance = '';
 const owner = new SharedSessionClient();
 
@@ -162,6 +167,8 @@ describe('two API processes and two projectors on one database', () => {
 
     const created: Array<{ id: string; name: string }> = [];
     const failures: string[] = [];
+    /** How long each create took to answer: appended, then woken by the projector's notification. */
+    const createMs: number[] = [];
     let stop = false;
     const check = (ok: boolean, message: string) => {
       if (!ok) failures.push(message);
@@ -173,7 +180,9 @@ describe('two API processes and two projectors on one database', () => {
       for (let i = 0; !stop; i++) {
         const [here, there] = (n + i) % 2 === 0 ? [a, b] : [b, a];
         const name = `Load ${n}-${i}`;
+        const startedAt = performance.now();
         const made = await owner.request(here.url, 'POST', '/api/customers', { name });
+        createMs.push(performance.now() - startedAt);
         if (made.status !== 201) {
           check(false, `create on ${here.name}: ${made.status} ${made.text}`);
           continue;
@@ -221,7 +230,7 @@ describe('two API processes and two projectors on one database', () => {
     stop = true;
     await Promise.all(workers);
     console.info(
-      `scale-out: ${created.length} customers created and renamed through two API processes; standby took over ${takeoverMs} ms after kill -9`,
+      `scale-out: ${created.length} customers created and renamed through two API processes; standby took over ${takeoverMs} ms after kill -9; create answered in ${percentile(createMs, 0.5)} ms (median), ${percentile(createMs, 0.95)} ms (p95)`,
     );
 
     expect(successor).toBe(standby);
