@@ -125,7 +125,9 @@ const LOCK_KEEPALIVE_IDLE_S = 2;
 const LOCK_KEEPALIVE_COUNT = 2;
 /** The leader's check of its own lock connection. */
 const HEARTBEAT_INTERVAL_MS = 1000;
-const HEARTBEAT_TIMEOUT_MS = 3000;
+// Generous: a busy database answering slowly must not make the leader step down; a dead
+// connection is noticed by its socket at once, a cut one (no answer at all) within this.
+const HEARTBEAT_TIMEOUT_MS = 10_000;
 
 export const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 5000 };
 
