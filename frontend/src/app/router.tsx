@@ -76,6 +76,8 @@ function instanceScreens({ home, canonical }: { home: string; canonical: boolean
       element: <RequireUserManager />,
       children: [
         { path: 'admin', lazy: () => import('./routes/instance/admin-page') },
+        // Insights: admins and managers (the users who may manage users), like the server.
+        ...(canonical ? [{ path: 'insights', lazy: () => import('./routes/instance/insights-page') }] : []),
         ...(canonical
           ? [
               {

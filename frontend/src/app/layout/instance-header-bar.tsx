@@ -41,6 +41,11 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
         ? { ...item, badge: newPublic, badgeLabel: `${newPublic} new from the public request page` }
         : item,
     );
+    // Insights for admins and managers, before Admin (the canonical family has the screen).
+    if (canManageUsers(user) && route.family === 'crm') {
+      const admin = items.findIndex((item) => item.to === links.admin);
+      items.splice(admin < 0 ? items.length : admin, 0, { label: 'Insights', to: `${links.entry}/insights` });
+    }
     return (
       <>
         <InstanceNav

@@ -1,0 +1,64 @@
+import type { Browser } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import type { TestServer } from '../../../backend/test/support/server.ts';
+import { addUser, createShop, postOne, serverAndBrowserForFile, signedInPage, SLOW, snap, TEST_TIMEOUT } from './support.ts';
+import { signInUser } from '../../../backend/test/support/server.ts';
+
+// One server and one browser for the file; every test makes its own instance, records and browser context.
+let server: TestServer;
+let browser: Browser;
+
+serverAndBrowserForFile((s, b) => ([server, browser] = [s, b]));
+
+describe('insights', () => {
+  test(
+    'admins find Insights in the navigation; the figures show with charts and open the jobs behind them; other users get no link',
+    async () => {
+      const shop = await createShop(server, 'insightsui');
+      const jobs = `/api/${shop.subdomain}/pipeline`;
+      const paid = await postOne(shop.owner, jobs, { name: 'Paid Customer', part: 'Bumper', tech: 'Sam', quote: 400 });
+      const open = await postOne(shop.owner, jobs, { name: 'Open Customer', part: 'Hood', tech: 'Kim', quote: 250 });
+      for (const stage of ['Scheduled', 'Completed', 'Invoiced', 'Paid']) {
+        const res = await shop.owner.patch(`${jobs}/${paid.id}/stage`, { stage });
+        expect(res.status, res.text).toBe(200);
+      }
+
+      for (const [phone, colorScheme] of [
+        [false, 'light'],
+        [false, 'dark'],
+        [true, 'light'],
+        [true, 'dark'],
+      ] as const) {
+        const { page } = await signedInPage(browser, shop.owner, { phone, colorScheme });
+        await page.goto(`/crm/${shop.subdomain}/dashboard`);
+        await page.getByRole('link', { name: 'Insights' }).click();
+        await page.waitForURL('**/insights');
+        await expect.poll(() => page.getByTestId('conversion-rate').textContent(), { timeout: SLOW }).toBe('50%');
+        await expect.poll(() => page.getByText('1 of 2 quoted jobs paid').count()).toBe(1);
+        // The charts drew (recharts renders SVG bars).
+        await expect.poll(() => page.locator('.recharts-bar-rectangle').count(), { timeout: SLOW }).toBeGreaterThan(0);
+        await snap(page, `insights-${phone ? 'phone' : 'desktop'}-${colorScheme}`);
+        if (phone || colorScheme === 'dark') continue;
+
+        // The jobs behind a figure open the pipeline searched for the job.
+        await page.getByText('Paid jobs (1)').click();
+        await page
+          .getByRole('link', { name: `#${paid.jobNumber} · Paid Customer` })
+          .first()
+          .click();
+        await page.waitForURL(`**/pipeline?q=${paid.jobNumber}`);
+        expect(open.id).toBeTruthy();
+      }
+
+      // A user who may not manage users has no Insights link, and the screen sends them home.
+      await addUser(shop.owner, { username: 'writer', pin: '2222' });
+      const writer = await signInUser(server, shop.subdomain, 'writer', '2222');
+      const { page } = await signedInPage(browser, writer);
+      await page.goto(`/crm/${shop.subdomain}/dashboard`);
+      await expect.poll(() => page.getByRole('link', { name: 'Pipeline' }).count(), { timeout: SLOW }).toBeGreaterThan(0);
+      expect(await page.getByRole('link', { name: 'Insights' }).count()).toBe(0);
+      expect((await writer.get(`/api/${shop.subdomain}/insights`)).status).toBe(403);
+    },
+    TEST_TIMEOUT,
+  );
+});
