@@ -50,6 +50,32 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
       expect((await store().readStream(three)).map((e) => e.revision)).toEqual([0, 1, 2]);
     });
 
+    test('appendMany: several streams in the order given; all or nothing where the store says it is atomic', async () => {
+      const a = streamId('many-a');
+      const b = streamId('many-b');
+      const results = await store().appendMany([
+        { streamId: a, events: [event()], expectedRevision: 'no_stream' },
+        { streamId: b, events: [event(), event()], expectedRevision: 'no_stream' },
+      ]);
+      expect(results.map((r) => r.nextRevision)).toEqual([0, 1]);
+      expect(comparePositions(results[0]!.position, results[1]!.positions[0]!)).toBeLessThan(0);
+      expect(await store().readStream(b)).toHaveLength(2);
+
+      // A wrong expected revision on the second stream.
+      const c = streamId('many-c');
+      const error = await captureError(
+        store().appendMany([
+          { streamId: c, events: [event()], expectedRevision: 'no_stream' },
+          { streamId: a, events: [event()], expectedRevision: 5 },
+        ]),
+      );
+      expect(error).toBeInstanceOf(WrongExpectedVersionError);
+      expect((error as WrongExpectedVersionError).streamId).toBe(a);
+      // Atomic: the first stream was not written either. Otherwise it was, in order, before the failure.
+      expect(await store().readStream(c)).toHaveLength(store().atomicMultiStream ? 0 : 1);
+      expect(await store().readStream(a)).toHaveLength(1);
+    });
+
     test('appends with the revision of the last event as the expected revision', async () => {
       const s = streamId('expected');
       await store().append(s, [event(), event()], { expectedRevision: 'no_stream' });
