@@ -67,7 +67,8 @@ describe('instance sign-in', () => {
         name: 'SIGNINSHOP',
         subdomain: 'signinshop',
         displayName: 'signinshop Auto',
-        features: { pipeline: true, customers: true, calendar: false, admin: true },
+        features: { pipeline: true, customers: true, calendar: false, admin: true, serviceRequests: true },
+        timeZone: expect.any(String),
       },
     });
     const current = await client.get('/api/user/current');
