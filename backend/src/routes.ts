@@ -1,4 +1,5 @@
 import { registerAuditRoutes } from './audit/routes.ts';
+import { registerCalendarRoutes } from './calendar/index.ts';
 import { registerCustomerRoutes } from './customers/routes.ts';
 import { registerDashboardRoutes } from './dashboard/index.ts';
 import type { AppDeps } from './deps.ts';
@@ -10,6 +11,8 @@ import { registerSessionRoutes } from './identity/session-routes.ts';
 import { registerBoardRoutes } from './pipeline/board-routes.ts';
 import { registerPipelineRoutes } from './pipeline/routes.ts';
 import { registerRecordRoutes } from './records/index.ts';
+import { registerExportRoutes } from './platform/export-routes.ts';
+import { registerServiceRequestRoutes } from './service-requests/index.ts';
 
 /** Each slice's routes, registered on the one guarded router (platform routes come first). */
 export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
@@ -20,7 +23,10 @@ export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerBoardRoutes,
   registerRecordRoutes,
   registerInsightsRoutes,
+  registerCalendarRoutes,
+  registerServiceRequestRoutes,
   registerAuditRoutes,
   registerDashboardRoutes,
   registerLiveRoutes,
+  registerExportRoutes,
 ];

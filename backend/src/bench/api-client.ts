@@ -60,6 +60,8 @@ export async function createInstance(superAdmin: BenchApi, subdomain: string): P
     name: subdomain.toUpperCase(),
     displayName: `${subdomain} Auto Service`,
     subdomain,
+    // Every screen the bench measures, the calendar too (off by default).
+    features: { pipeline: true, customers: true, calendar: true, admin: true },
     adminUsername: 'owner',
     adminDisplayName: 'Olivia Owner',
     adminPin: BENCH_PIN,

@@ -45,6 +45,11 @@ export type JobCommand =
    */
   | { type: 'UpdateJob'; instanceId: string; changes: Partial<JobFields>; revertOf?: string }
   | { type: 'ChangeStage'; instanceId: string; stage: Stage }
+  /**
+   * The calendar's drag, resize or lane change: the block's start, its length (undefined:
+   * as it was) and its technician (undefined: as it was).
+   */
+  | { type: 'RescheduleJob'; instanceId: string; appointment: string; duration?: number | null; tech?: string }
   | { type: 'CancelJob'; instanceId: string }
   | { type: 'ReopenJob'; instanceId: string }
   | { type: 'DeleteJob'; instanceId: string; reason?: 'customer-deleted' }
@@ -142,6 +147,32 @@ export const jobDecider: Decider<JobState, JobCommand, JobEvent> = {
       }
       case 'ChangeStage':
         return stageEvents(existing(state, command.instanceId), command.stage);
+      case 'RescheduleJob': {
+        const job = existing(state, command.instanceId);
+        const label = labelOf(job);
+        const duration = command.duration === undefined ? job.fields.duration : command.duration;
+        const events: JobEvent[] = [];
+        if (command.appointment !== job.fields.appointment || duration !== job.fields.duration) {
+          events.push({
+            type: 'JobRescheduled',
+            data: {
+              ...label,
+              from: job.fields.appointment,
+              to: command.appointment,
+              fromDuration: job.fields.duration,
+              toDuration: duration,
+            },
+          });
+        }
+        // A lane change is the technician's field like any other edit (history shows it as such).
+        if (command.tech !== undefined && command.tech !== job.fields.tech) {
+          events.push({
+            type: 'JobUpdated',
+            data: { ...label, changes: [{ field: 'tech', oldValue: job.fields.tech, newValue: command.tech }] },
+          });
+        }
+        return events;
+      }
       case 'CancelJob':
         return stageEvents(existing(state, command.instanceId), CANCELED_STAGE);
       case 'ReopenJob': {

@@ -3,11 +3,9 @@ import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/event
 import {
   applyJobEvent,
   CANCELED_STAGE,
-  DEFAULT_DURATION_MINUTES,
   isJobStreamEvent,
   jobApiValue,
   stageOrder,
-  type AppointmentView,
   type JobFields,
   type JobHistoryEntry,
   type JobListQuery,
@@ -283,7 +281,7 @@ export async function listJobs(knex: Knex, instanceId: string, query: JobListQue
   });
 }
 
-// ---- history and the calendar ----------------------------------------------------------
+// ---- history ----------------------------------------------------------
 
 interface HistoryRow {
   event_id: string;
@@ -334,24 +332,4 @@ export async function jobHistory(
     revertOf: row.revert_of,
     canRevert: canRevertEntry(reader, { action: row.action, actorId: row.actor_id, recordedAt: new Date(row.recorded_at) }, now),
   }));
-}
-
-export const APPOINTMENTS_MAX = 2000;
-
-/** Jobs whose appointment starts in [from, to), soonest first; canceled jobs stay off the calendar. */
-export async function listAppointments(knex: Knex, instanceId: string, from: Date, to: Date): Promise<AppointmentView[]> {
-  const rows = (await withTenant(knex, instanceId, (db) =>
-    jobsOf(db, instanceId)
-      .where('appointment', '>=', from.toISOString())
-      .where('appointment', '<', to.toISOString())
-      .whereNot('stage_order', stageOrder(CANCELED_STAGE))
-      .orderBy([{ column: 'appointment' }, { column: 'id' }])
-      .limit(APPOINTMENTS_MAX)
-      .select('*'),
-  )) as JobRow[];
-  return rows.map((row) => {
-    const view = masked(jobViewOfRow(row));
-    const start = new Date(row.appointment!).getTime();
-    return { ...view, appointmentEnd: new Date(start + (row.duration ?? DEFAULT_DURATION_MINUTES) * 60_000).toISOString() };
-  });
 }

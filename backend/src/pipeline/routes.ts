@@ -1,7 +1,6 @@
 import {
-  appointmentListSchema,
+  appointmentInput,
   asOfQuery,
-  calendarRangeQuery,
   jobChangesInput,
   jobHistorySchema,
   jobInput,
@@ -19,7 +18,8 @@ import { parseInput } from '../http/validation.ts';
 import { commandContext } from '../platform/index.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import type { InstanceContext } from '../shared/commands.ts';
-import { findJob, jobAsOf, jobHistory, listAppointments, listJobs, type JobTarget } from './job-queries.ts';
+import { findJob, jobAsOf, jobHistory, listJobs, type JobTarget } from './job-queries.ts';
+import { rescheduleJob } from './job-reschedule.ts';
 import { cancelJob, changeJobStage, createJob, deleteJob, projectedJob, reopenJob, updateJob } from './job-service.ts';
 
 /**
@@ -33,33 +33,6 @@ export const PIPELINE_BASES: ReadonlyArray<{ base: string; options?: RouteOption
   { base: '/api/user-info', options: { feature: 'pipeline' } },
   { base: '/api/crm/maven/user-info', options: { pathInstance: 'maven', feature: 'pipeline' } },
 ];
-
-export const CALENDAR_PATHS = ['/api/calendar/appointments', '/api/:instance/calendar/appointments'] as const;
-
-/** The calendar asks for at most this many days at once (a month view spans six weeks). */
-export const CALENDAR_RANGE_MAX_DAYS = 92;
-
-const DAY_MS = 86_400_000;
-/** What one side of the range defaults to from the other: a month view's six weeks. */
-const DEFAULT_SPAN_MS = 42 * DAY_MS;
-
-/** Without from and to: the current month (UTC); with one of them, six weeks from or up to it. */
-const calendarQuery = (now: Date) =>
-  calendarRangeQuery
-    .transform(({ from, to }) => {
-      if (from && to) return { from, to };
-      if (from) return { from, to: new Date(from.getTime() + DEFAULT_SPAN_MS) };
-      if (to) return { from: new Date(to.getTime() - DEFAULT_SPAN_MS), to };
-      return {
-        from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
-        to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)),
-      };
-    })
-    .refine((range) => range.to.getTime() > range.from.getTime(), { message: 'to must be after from', path: ['to'] })
-    .refine((range) => range.to.getTime() - range.from.getTime() <= CALENDAR_RANGE_MAX_DAYS * DAY_MS, {
-      message: `The range may span at most ${CALENDAR_RANGE_MAX_DAYS} days`,
-      path: ['to'],
-    });
 
 const DOCS = {
   list: {
@@ -92,15 +65,15 @@ const DOCS = {
   reopen: { summary: 'Put a canceled job back on the board, in Quote (If-Match)', tag: 'pipeline', response: jobViewSchema, status: 200 },
   remove: { summary: 'Delete a job', tag: 'pipeline', status: 204 },
   history: { summary: "A job's changes, field by field, newest first", tag: 'pipeline', response: jobHistorySchema },
-  calendar: {
-    summary: "The calendar's appointments in a time range (default: this month, UTC; at most 92 days)",
+  appointment: {
+    summary: 'The calendar moves, resizes or re-lanes a job: its appointment, duration (left out: as it was) and tech (If-Match)',
     tag: 'pipeline',
-    query: calendarRangeQuery,
-    response: appointmentListSchema,
+    body: appointmentInput,
+    response: jobViewSchema,
   },
 } satisfies Record<string, RouteDoc>;
 
-/** Pipeline jobs and the calendar's appointments. */
+/** Pipeline jobs (the calendar's range reads are the calendar slice's). */
 export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
   const instanceCtx = (ctx: ApiContext): InstanceContext => {
     const instanceId = userOf(ctx).instance.id;
@@ -178,6 +151,18 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
       { ...options, doc: DOCS.stage },
     );
 
+    router.patch(
+      `${base}/:id/appointment`,
+      write,
+      async (ctx) => {
+        const target = targetOf(ctx);
+        const expectedRevision = expectedRevisionOf(ctx);
+        const input = parseInput(appointmentInput, ctx.request.body);
+        sendRecord(ctx, await projectedJob(deps, target, await rescheduleJob(deps, target, input, instanceCtx(ctx), expectedRevision)));
+      },
+      { ...options, doc: DOCS.appointment },
+    );
+
     router.post(
       `${base}/:id/cancel`,
       write,
@@ -217,18 +202,6 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
         ctx.body = history;
       },
       { ...options, doc: DOCS.history },
-    );
-  }
-
-  for (const path of CALENDAR_PATHS) {
-    router.get(
-      path,
-      read,
-      async (ctx) => {
-        const { from, to } = parseInput(calendarQuery(deps.now()), ctx.query);
-        ctx.body = { items: await listAppointments(deps.knex, userOf(ctx).instance.id, from, to) };
-      },
-      { doc: DOCS.calendar },
     );
   }
 }

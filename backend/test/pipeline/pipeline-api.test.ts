@@ -550,43 +550,8 @@ describe('permissions and tenants', () => {
   });
 });
 
-describe('calendar and choices', () => {
-  test('appointments in a range, soonest first, masked, with their end; canceled ones stay off', async () => {
-    const a = await create(admin, { name: 'Cal A', appointment: '2025-06-10T14:00:00Z', duration: '90', phone: '6170001234' });
-    const b = await create(admin, { name: 'Cal B', appointment: '2025-06-03T09:00:00-04:00' });
-    const c = await create(admin, { name: 'Cal C', appointment: '2025-06-05T09:00:00Z', stage: 'Canceled' });
-    await create(admin, { name: 'Cal D', appointment: '2025-07-01T09:00:00Z' });
-    const res = await admin.get('/api/calendar/appointments?from=2025-06-01T00:00:00Z&to=2025-07-01T00:00:00Z');
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.items.map((j: JobView) => j.id)).toEqual([b.id, a.id]);
-    expect(res.body.items[0]).toMatchObject({ appointment: '2025-06-03T13:00:00.000Z', appointmentEnd: '2025-06-03T14:00:00.000Z' });
-    expect(res.body.items[1]).toMatchObject({ appointmentEnd: '2025-06-10T15:30:00.000Z', phone: '•••-•••-1234' });
-    expect(res.text).not.toContain(c.id);
-    expect((await admin.get('/api/pipeshop/calendar/appointments?from=2025-06-01T00:00:00Z&to=2025-07-01T00:00:00Z')).body).toEqual(
-      res.body,
-    );
-    expect((await outsider.get('/api/calendar/appointments?from=2025-06-01T00:00:00Z&to=2025-07-01T00:00:00Z')).body.items).toEqual([]);
-    // One side given: six weeks from (or up to) it; none: the current month.
-    expect((await admin.get('/api/calendar/appointments?to=2025-07-01T00:00:00Z')).body).toEqual(res.body);
-    expect((await admin.get('/api/calendar/appointments?from=2025-06-01T00:00:00Z')).body.items).toHaveLength(3);
-    expect((await admin.get('/api/calendar/appointments')).status).toBe(200);
-    expectProblem(
-      await admin.get('/api/calendar/appointments?from=June'),
-      400,
-      'from must be an ISO 8601 date and time with a time zone offset, e.g. 2025-01-31T14:00:00Z or 2025-01-31T16:00:00+02:00',
-    );
-    expectProblem(
-      await admin.get('/api/calendar/appointments?from=2025-06-02T00:00:00Z&to=2025-06-01T00:00:00Z'),
-      400,
-      'to must be after from',
-    );
-    expectProblem(
-      await admin.get('/api/calendar/appointments?from=2025-01-01T00:00:00Z&to=2025-12-01T00:00:00Z'),
-      400,
-      'The range may span at most 92 days',
-    );
-  });
-
+describe('choices', () => {
+  // The calendar's feeds (and their feature rule) are tested in test/calendar/calendar-api.test.ts.
   test('CSR and Tech choices are the active users of the instance', async () => {
     const extra = await admin.post('/api/admin/users', { username: 'lockedtech', displayName: 'Locked Tech', pin: '5555' });
     expect((await admin.patch(`/api/admin/users/${extra.body.id}/lock`, { isLocked: true })).status).toBe(200);

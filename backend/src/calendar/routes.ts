@@ -1,0 +1,99 @@
+import {
+  appointmentListSchema,
+  CALENDAR_MAX_DAYS,
+  CALENDAR_MESSAGES,
+  calendarQuery,
+  calendarRangeQuery,
+  calendarSchema,
+  resolveCalendarBound,
+} from '@crm/projections/pipeline';
+import type { AppDeps } from '../deps.ts';
+import { access, userOf, type ApiRouter, type RouteDoc } from '../http/router.ts';
+import { parseInput } from '../http/validation.ts';
+import { ValidationError } from '../shared/errors.ts';
+import { listAppointments } from './calendar-queries.ts';
+
+/** The specs' calendar feed, with and without the instance in the path (the session's instance either way). */
+export const LEGACY_CALENDAR_PATHS = ['/api/calendar/appointments', '/api/:instance/calendar/appointments'] as const;
+/** The legacy feed took up to 92 days (the dashboard's and older callers' ranges); the calendar screen's route takes 62. */
+export const LEGACY_RANGE_MAX_DAYS = 92;
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** What one side of a legacy range defaults to from the other: a month view's six weeks. */
+const DEFAULT_SPAN_MS = 42 * DAY_MS;
+
+/** Legacy: without from and to the current month (UTC); with one of them, six weeks from or up to it. */
+const legacyQuery = (now: Date) =>
+  calendarRangeQuery
+    .transform(({ from, to }) => {
+      if (from && to) return { from, to };
+      if (from) return { from, to: new Date(from.getTime() + DEFAULT_SPAN_MS) };
+      if (to) return { from: new Date(to.getTime() - DEFAULT_SPAN_MS), to };
+      return {
+        from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
+        to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)),
+      };
+    })
+    .refine((range) => range.to.getTime() > range.from.getTime(), { message: CALENDAR_MESSAGES.toAfterFrom, path: ['to'] })
+    .refine((range) => range.to.getTime() - range.from.getTime() <= LEGACY_RANGE_MAX_DAYS * DAY_MS, {
+      message: `The range may span at most ${LEGACY_RANGE_MAX_DAYS} days`,
+      path: ['to'],
+    });
+
+const DOCS = {
+  range: {
+    summary: `The appointments overlapping [from, to) (days alone are midnights in the shop's time zone; at most ${CALENDAR_MAX_DAYS} days)`,
+    tag: 'calendar',
+    query: calendarQuery,
+    response: calendarSchema,
+  },
+  legacy: {
+    summary: 'The appointments overlapping a time range (default: this month, UTC; at most 92 days)',
+    tag: 'calendar',
+    query: calendarRangeQuery,
+    response: appointmentListSchema,
+  },
+} satisfies Record<string, RouteDoc>;
+
+/**
+ * The calendar: the visible range of a month, week or day view (server-side, indexed), and
+ * the specs' legacy feed. Both belong to the calendar feature: while the instance has it
+ * off they answer 404. Rescheduling is a pipeline command (PATCH …/pipeline/{id}/appointment).
+ */
+export function registerCalendarRoutes(router: ApiRouter, deps: AppDeps): void {
+  const read = access.can('canRead');
+
+  router.get(
+    '/api/:instance/calendar',
+    read,
+    async (ctx) => {
+      const instance = userOf(ctx).instance;
+      const query = parseInput(calendarQuery, ctx.query);
+      const from = resolveCalendarBound(query.from, instance.timeZone);
+      const to = resolveCalendarBound(query.to, instance.timeZone);
+      if (to.getTime() <= from.getTime()) throw new ValidationError(CALENDAR_MESSAGES.toAfterFrom);
+      // Days in the shop's zone: a range of whole days across a daylight-saving change may be an hour longer.
+      if (to.getTime() - from.getTime() > CALENDAR_MAX_DAYS * DAY_MS + HOUR_MS) throw new ValidationError(CALENDAR_MESSAGES.tooLong);
+      ctx.body = {
+        timeZone: instance.timeZone,
+        from: from.toISOString(),
+        to: to.toISOString(),
+        items: await listAppointments(deps.knex, instance.id, from, to),
+      };
+    },
+    { feature: 'calendar', doc: DOCS.range },
+  );
+
+  for (const path of LEGACY_CALENDAR_PATHS) {
+    router.get(
+      path,
+      read,
+      async (ctx) => {
+        const { from, to } = parseInput(legacyQuery(deps.now()), ctx.query);
+        ctx.body = { items: await listAppointments(deps.knex, userOf(ctx).instance.id, from, to) };
+      },
+      { feature: 'calendar', doc: DOCS.legacy },
+    );
+  }
+}
