@@ -329,12 +329,16 @@ describe('updating, history and time travel', () => {
           { field: 'vehicles', oldValue: 'Civic', newValue: 'Civic, Accord' },
           { field: 'notes', oldValue: '', newValue: 'VIP' },
         ],
+        // The owner (an admin) may revert a change; a creation is no change of fields.
+        canRevert: true,
+        revertOf: null,
       },
       {
         id: expect.any(String),
         action: 'created',
         userDisplayName: 'Owner',
         timestamp: created.createdAt,
+        canRevert: false,
         changes: [
           { field: 'name', oldValue: null, newValue: 'Hank' },
           { field: 'phone', oldValue: null, newValue: '555-000-1111' },
