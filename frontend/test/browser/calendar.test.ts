@@ -169,6 +169,10 @@ describe('calendar', () => {
         // The day view is a phone's first.
         await expect.poll(() => phone.page.getByRole('button', { name: 'Day', pressed: true }).count()).toBe(1);
         await snap(phone.page, `calendar-day-phone-${colorScheme}`);
+        await phone.page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Month' }).click();
+        await expect.poll(() => eventBlock(phone.page, '+1 more').count()).toBe(1);
+        await snap(phone.page, `calendar-month-phone-${colorScheme}`);
+        await phone.page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Day' }).click();
         await clickSlot(phone.page, 0, 13, 0);
         const dialog = phone.page.getByRole('dialog', { name: 'Create New Appointment' });
         await expect.poll(() => dialog.count()).toBe(1);
