@@ -48,6 +48,31 @@ describe('undo from history and restore of deleted records', () => {
   );
 
   test(
+    "reverts a job's stage move from the entry dialog's history",
+    async () => {
+      const shop = await createShop(server, 'revertjob');
+      const jobs = `/api/${shop.subdomain}/pipeline`;
+      const job = await postOne(shop.owner, jobs, { name: 'Dana Diesel', part: 'Brake pads', quote: '1250' });
+      expect((await shop.owner.patch(`${jobs}/${job.id}/stage`, { stage: 'Scheduled' })).status).toBe(200);
+
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/pipeline`);
+      await page.getByRole('button', { name: 'Edit Dana Diesel' }).first().click();
+      const edit = page.getByRole('dialog', { name: 'Edit Dana Diesel' });
+      await edit.getByRole('button', { name: 'History' }).click();
+      const history = page.getByRole('dialog', { name: 'History for Dana Diesel' });
+      const revert = history.getByRole('button', { name: /^Revert the change of/ });
+      await expect.poll(() => revert.count(), { timeout: SLOW }).toBe(1);
+      await snap(page, 'revert-job-history');
+      await revert.click();
+      await expect.poll(() => page.getByText('Change reverted').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => history.getByTestId('reverted-note').count(), { timeout: SLOW }).toBe(1);
+      await expect.poll(async () => (await shop.owner.get(`${jobs}/${job.id}`)).body.stage, { timeout: SLOW }).toBe('Quote');
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
     'an admin restores a deleted customer from Deleted records, and its jobs come back with it',
     async () => {
       const shop = await createShop(server, 'restoreui');

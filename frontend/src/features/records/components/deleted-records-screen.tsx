@@ -26,8 +26,16 @@ function recordTitle(record: DeletedRecord): string {
   return `Customer ${record.number}${record.name ? ` · ${record.name}` : ''}`;
 }
 
-function RestoreButton({ instance, record, customerName }: { instance: string; record: DeletedRecord; customerName: string | null }) {
-  const restore = useRestoreRecord(instance);
+function RestoreButton({
+  restore,
+  record,
+  customerName,
+}: {
+  restore: ReturnType<typeof useRestoreRecord>;
+  record: DeletedRecord;
+  customerName: string | null;
+}) {
+  const pending = restore.isPending && restore.variables?.id === record.id;
   // A job that went with its customer comes back with the customer, not on its own.
   if (record.withCustomerId) {
     return <span className="text-xs text-muted-foreground">Restore {customerName ?? 'its customer'} to bring it back</span>;
@@ -37,7 +45,7 @@ function RestoreButton({ instance, record, customerName }: { instance: string; r
       type="button"
       size="sm"
       variant="outline"
-      disabled={restore.isPending}
+      disabled={pending}
       aria-label={`Restore ${recordTitle(record)}`}
       onClick={() =>
         restore.mutate(
@@ -57,7 +65,7 @@ function RestoreButton({ instance, record, customerName }: { instance: string; r
         )
       }
     >
-      {restore.isPending ? 'Restoring...' : 'Restore'}
+      {pending ? 'Restoring...' : 'Restore'}
     </Button>
   );
 }
@@ -70,6 +78,8 @@ function RestoreButton({ instance, record, customerName }: { instance: string; r
 export function DeletedRecordsScreen({ instance, backLink }: { instance: string; backLink?: ReactNode }) {
   const [filter, setFilter] = useState<DeletedKind | 'all'>('all');
   const records = useDeletedRecords(instance);
+  // One mutation for the list: a restored row leaves it, and its toast must still show.
+  const restore = useRestoreRecord(instance);
   const all = records.data ?? [];
   const names = new Map(all.filter((r) => r.kind === 'customer').map((r) => [r.id, r.name || `customer ${r.number}`]));
   const shown = all.filter((record) => filter === 'all' || record.kind === filter);
@@ -123,7 +133,7 @@ export function DeletedRecordsScreen({ instance, backLink }: { instance: string;
                     {record.withCustomerId ? ` · with ${customerName ?? 'its customer'}` : ''}
                   </span>
                 </div>
-                <RestoreButton instance={instance} record={record} customerName={customerName} />
+                <RestoreButton restore={restore} record={record} customerName={customerName} />
               </li>
             );
           })}
