@@ -434,4 +434,31 @@ describe('calendar', () => {
     },
     TEST_TIMEOUT,
   );
+
+  test(
+    'on a touch phone: the day view first, and a tap on an appointment opens Edit Appointment',
+    async () => {
+      const shop = await calendarShop('caltap');
+      await book(shop, { name: 'Jo Jumpstart', part: 'Battery', appointment: todayAt(10) });
+      const context = await browser.newContext({
+        baseURL: shop.owner.baseUrl,
+        viewport: { width: 390, height: 844 },
+        hasTouch: true,
+        isMobile: true,
+      });
+      try {
+        await shareSession(context, shop.owner);
+        const page = await context.newPage();
+        await openCalendar(page, shop);
+        await expect.poll(() => page.getByRole('button', { name: 'Day', pressed: true }).count()).toBe(1);
+        const block = eventBlock(page, 'Jo Jumpstart - Battery');
+        await block.scrollIntoViewIfNeeded();
+        await block.tap();
+        await expect.poll(() => page.getByRole('dialog', { name: 'Edit Appointment' }).count(), { timeout: SLOW }).toBe(1);
+      } finally {
+        await context.close();
+      }
+    },
+    TEST_TIMEOUT,
+  );
 });
