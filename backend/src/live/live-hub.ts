@@ -23,7 +23,7 @@ const READ_BATCH = 500;
 /** A comment line now and then keeps proxies from closing an idle stream (and carries the position). */
 const HEARTBEAT_MS = 20_000;
 /** Sessions and permissions are checked again this often (sign-out, lock, a permission taken away). */
-const RECHECK_MS = 30_000;
+const RECHECK_MS = 10_000;
 /** When the checkpoint notifications are not arriving (LISTEN connection down), the checkpoint is read this often. */
 const FALLBACK_POLL_MS = 1_000;
 /** A stream whose client does not read: past this much unsent text it is closed (the browser reconnects and resumes). */
@@ -120,6 +120,8 @@ export class LiveConnection {
   ) {
     this.sentUpTo = from;
     out.on('close', () => this.close());
+    // A client gone mid-write: the stream just ends (the browser reconnects if it is still there).
+    out.on('error', () => this.close());
   }
 
   /** One SSE message; `id` moves the browser's Last-Event-ID. */
@@ -133,7 +135,7 @@ export class LiveConnection {
   }
 
   private write(text: string): void {
-    if (this.closed) return;
+    if (this.closed || this.out.destroyed || this.out.writableEnded) return;
     this.out.write(text);
     if (this.out.writableLength > MAX_UNSENT_BYTES) this.close();
   }

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { startRuntime } from '../../src/runtime.ts';
 import { ApiClient, createTestInstance, signInSuperAdmin, signInUser, startTestServer, type TestServer } from '../support/server.ts';
 
 /**
@@ -298,6 +301,48 @@ describe('the cap', () => {
     const session = await signInUser(server, 'liveshop', 'writer', '2222');
     const s = await stream(session);
     expect((await session.post('/api/auth/logout')).status).toBeLessThan(300);
-    await s.waitEnded(45_000);
+    await s.waitEnded(30_000);
+  }, 60_000);
+});
+
+describe('several API processes', () => {
+  test('a stream on a second API process (no projector of its own) hears changes made through the first, and resumes there', async () => {
+    // A second API process on the same database and session secret, as a load balancer would put beside the first.
+    const { config } = server.runtime.deps;
+    const second = await startRuntime(
+      loadConfig({
+        DATABASE_URL: config.DATABASE_URL!,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: config.DATA_DIR,
+        SESSION_SECRET: config.sessionSecret,
+        RUN_PROJECTOR: 'false',
+        LOG_LEVEL: 'silent',
+        SUPER_ADMIN_USERNAME: 'superadmin',
+        SUPER_ADMIN_PASSWORD: 'correct-horse-battery',
+      }),
+      createLogger('silent'),
+      { version: '1.0.0-test' },
+    );
+    try {
+      // The owner's session (made on the first process) opens a stream on the second.
+      const onSecond = new ApiClient(second.url);
+      onSecond.cookieHeader = () => owner.cookieHeader();
+      const remote = await stream(onSecond);
+      const jobId = await createJob(writer, 'liveshop', 'Across Processes');
+      await remote.next(names(jobId));
+
+      // A browser that was on the first process reconnects to the second with its Last-Event-ID.
+      const first = await stream(owner);
+      const lastId = first.lastId!;
+      first.close();
+      const missed = await createJob(writer, 'liveshop', 'Missed Meanwhile');
+      const resumed = await stream(onSecond, LIVE, { 'last-event-id': lastId });
+      await resumed.next(names(missed));
+      remote.close();
+      resumed.close();
+    } finally {
+      await second.stop();
+    }
   }, 60_000);
 });

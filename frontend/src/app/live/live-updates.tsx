@@ -11,9 +11,9 @@ import { connectLive, onLiveMessage } from '@/lib/live';
  * queries of open screens are read again at once (the others when next shown).
  */
 const QUERY_ROOTS: Record<LiveKind, readonly string[]> = {
-  jobs: ['pipeline', 'customers', 'dashboard', 'activity'],
+  jobs: ['pipeline', 'customers', 'dashboard', 'activity', 'deleted-records'],
   calendar: ['calendar', 'dashboard'],
-  customers: ['customers', 'customer-name', 'pipeline', 'dashboard', 'activity'],
+  customers: ['customers', 'customer-name', 'pipeline', 'dashboard', 'activity', 'deleted-records'],
   users: ['admin-users', 'users', 'activity'],
   audit: ['audit', 'activity'],
   serviceRequests: ['service-requests', 'dashboard', 'activity'],

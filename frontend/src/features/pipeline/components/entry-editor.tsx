@@ -251,7 +251,15 @@ export function EntryEditor({
   return (
     <form onSubmit={handleSubmit} noValidate className={cn('grid gap-5', hidden && 'hidden')}>
       {/* Someone who may not change the job reads it; the server refuses a save anyway. */}
-      {newer && permissions.canWrite ? <NewerVersionNotice record="entry" dirty={edited} onLoad={() => loadVersion(newer)} /> : null}
+      {newer && permissions.canWrite ? (
+        <NewerVersionNotice
+          record="entry"
+          dirty={edited}
+          onLoad={() => loadVersion(newer)}
+          // The dialog scrolls: the notice stays in view at its top, wherever the user is typing.
+          className="sticky top-0 z-20 shadow-[0_-1.5rem_0_0_var(--color-card),0_1px_3px_0_rgb(0_0_0/0.1)]"
+        />
+      ) : null}
       {/* A reader has nothing to lose: they see the newest version as it comes. */}
       {!permissions.canWrite && base ? (
         <JobFieldList job={(newer ?? base).job} label="Entry" />

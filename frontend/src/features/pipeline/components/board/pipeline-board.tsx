@@ -156,9 +156,17 @@ export function PipelineBoard({
     // min-w-0: a grid item would otherwise grow to the board's full width instead of scrolling it.
     <div className="grid min-w-0 gap-3">
       <p id={BOARD_KEYS_HINT_ID} className="text-xs text-muted-foreground">
-        {canWrite
-          ? 'Drag a card to another stage, or focus it and press Alt+← or Alt+→; its ⋯ menu offers every stage.'
-          : 'Cards open their entry; moving them takes write permission.'}
+        {canWrite ? (
+          <>
+            {/* Phones move cards with the menu; dragging would fight the scrolling. */}
+            <span className="sm:hidden">Move a card with its ⋯ menu; tap it to open the entry.</span>
+            <span className="hidden sm:inline">
+              Drag a card to another stage, or focus it and press Alt+← or Alt+→; its ⋯ menu offers every stage.
+            </span>
+          </>
+        ) : (
+          'Cards open their entry; moving them takes write permission.'
+        )}
       </p>
       <p className="sr-only" aria-live="polite">
         {announcement}
