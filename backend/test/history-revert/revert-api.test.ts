@@ -80,6 +80,17 @@ describe('reverting a job change', () => {
     expect(back.body.stage).toBe('Scheduled');
   });
 
+  test('a reschedule is reverted to the appointment and duration it had', async () => {
+    const job = await newJob(admin, { appointment: '2026-03-02T09:00:00Z', duration: 60 });
+    const moved = await admin.put(`${jobs}/${job.id}`, { appointment: '2026-03-04T13:30:00Z', duration: 120 });
+    expect(moved.status, moved.text).toBe(200);
+    const change = (await history(admin, job.id)).find((r) => r.action === 'rescheduled')!;
+    const res = await admin.post(`${jobs}/${job.id}/history/${change.id}/revert`, {}, etag(moved.body.revision));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ appointment: '2026-03-02T09:00:00.000Z', duration: 60 });
+    expect((await history(admin, job.id))[0]).toMatchObject({ action: 'rescheduled', revertOf: change.id });
+  });
+
   test('refused with 409 when a later change touched the same field, naming it', async () => {
     const job = await newJob(admin, { part: 'Door' });
     const first = await admin.put(`${jobs}/${job.id}`, { part: 'Hood' });

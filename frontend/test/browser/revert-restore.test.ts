@@ -91,7 +91,18 @@ describe('undo from history and restore of deleted records', () => {
       await expect.poll(() => rows.count(), { timeout: SLOW }).toBe(3);
       await expect.poll(() => page.getByText('Deleted by Owner', { exact: false }).count()).toBe(3);
       await expect.poll(() => page.getByText('Restore Grace Hopper to bring it back').count()).toBe(2);
-      await snap(page, 'deleted-records');
+      await snap(page, 'deleted-records-desktop-light');
+      // The same list on a phone and in the dark theme, for people to look at.
+      for (const [phone, colorScheme] of [
+        [false, 'dark'],
+        [true, 'light'],
+        [true, 'dark'],
+      ] as const) {
+        const { page: other } = await signedInPage(browser, shop.owner, { phone, colorScheme });
+        await other.goto(`/crm/${shop.subdomain}/admin/deleted`);
+        await expect.poll(() => other.getByTestId('deleted-record').count(), { timeout: SLOW }).toBe(3);
+        await snap(other, `deleted-records-${phone ? 'phone' : 'desktop'}-${colorScheme}`);
+      }
 
       await page.getByRole('button', { name: /^Restore Customer \d+ · Grace Hopper$/ }).click();
       await expect.poll(() => page.getByText('Grace Hopper is back with 2 jobs.').count(), { timeout: SLOW }).toBeGreaterThan(0);
