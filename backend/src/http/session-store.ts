@@ -103,6 +103,13 @@ export async function destroyUserSessions(knex: Knex, userId: string): Promise<n
   return await knex('sessions').where({ user_id: userId }).delete();
 }
 
+/** Ends every session of a user but one (the one that changed the PIN goes on). */
+export async function destroyOtherUserSessions(knex: Knex, userId: string, keepSessionId: string | undefined): Promise<number> {
+  const query = knex('sessions').where({ user_id: userId });
+  if (keepSessionId) query.whereNot({ id: keepSessionId });
+  return await query.delete();
+}
+
 /** Ends every session of an instance at once (deactivation). */
 export async function destroyInstanceSessions(knex: Knex, instanceId: string): Promise<number> {
   return await knex('sessions').where({ instance_id: instanceId }).delete();

@@ -16,7 +16,8 @@ import type { Principal } from '../http/auth.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { createSharedRateLimiter } from '../http/rate-limit-store.ts';
-import { destroyUserSessions, IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
+import { SESSION_COOKIE } from '../http/app.ts';
+import { destroyOtherUserSessions, IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
 import { commandContext, getInstance } from '../platform/index.ts';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
@@ -175,12 +176,9 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
         input.newPin,
         commandContext(ctx, deps, me.instance.id),
       );
-      // Whoever signed in with the old PIN elsewhere is signed out; this browser goes on
-      // under a new session id.
-      await destroyUserSessions(deps.knex, me.userId);
-      await ctx.session!.regenerate();
-      Object.assign(ctx.session!, { kind: 'user', userId: me.userId, instanceId: me.instance.id } satisfies SessionData);
-      ctx.session!.maxAge = IDLE_TIMEOUT_MS.user;
+      // Whoever signed in with the old PIN elsewhere is signed out; this browser's session
+      // (the one that gave the current PIN) goes on, its open live stream included.
+      await destroyOtherUserSessions(deps.knex, me.userId, ctx.cookies.get(SESSION_COOKIE, { signed: true }));
       ctx.status = 204;
     },
     { doc: DOCS.changeOwnPin },
