@@ -40,7 +40,13 @@ async function newJob(client: ApiClient, fields: Record<string, unknown>) {
 async function history(client: ApiClient, jobId: string) {
   const res = await client.get(`${jobs}/${jobId}/history`);
   expect(res.status, res.text).toBe(200);
-  return res.body as Array<{ id: string; action: string; changes: Array<{ field: string }>; revertOf?: string | null; canRevert?: boolean }>;
+  return res.body as Array<{
+    id: string;
+    action: string;
+    changes: Array<{ field: string }>;
+    revertOf?: string | null;
+    canRevert?: boolean;
+  }>;
 }
 
 const etag = (revision: number) => ({ 'if-match': `"${revision}"` });
