@@ -112,6 +112,7 @@ const pipelineRows = (base: string): Record<string, Expectation> => {
     [`GET ${base}/:id`]: { kind: 'scoped', params: job },
     [`PUT ${base}/:id`]: { kind: 'scoped', params: job, body: () => ({ notes: 'Hijacked' }) },
     [`PATCH ${base}/:id/stage`]: { kind: 'scoped', params: job, body: () => ({ stage: 'Paid' }) },
+    [`PATCH ${base}/:id/appointment`]: { kind: 'scoped', params: job, body: () => ({ appointment: '2026-01-05T15:00:00Z' }) },
     [`POST ${base}/:id/cancel`]: { kind: 'scoped', params: job },
     [`POST ${base}/:id/reopen`]: { kind: 'scoped', params: job },
     [`DELETE ${base}/:id`]: { kind: 'scoped', params: job },
@@ -145,6 +146,7 @@ const EXPECTATIONS: Record<string, Expectation> = {
   },
   'PATCH /api/crm-instances/:instanceId': { kind: 'superadmin', body: () => ({ isActive: false }) },
   'GET /api/crm-instances/:instanceId/users': { kind: 'superadmin' },
+  'GET /api/crm-instances/:instanceId/export': { kind: 'superadmin' },
   'POST /api/crm-instances/:instanceId/users': { kind: 'superadmin', body: () => ({ username: 'planted', pin: '1111', role: 'admin' }) },
   'PUT /api/crm-instances/:instanceId/users/:userId/pin': { kind: 'superadmin', body: () => ({ pin: '0000' }) },
   'POST /api/auth/login': {
@@ -167,6 +169,7 @@ const EXPECTATIONS: Record<string, Expectation> = {
   ...pipelineRows('/api/user-info'),
   ...pipelineRows('/api/crm/maven/user-info'),
   ...instanceReadRows('/calendar/appointments'),
+  'GET /api/:instance/calendar': { kind: 'scoped' },
   ...instanceReadRows('/users/choices'),
   ...instanceReadRows('/admin/audit'),
   ...instanceReadRows('/admin/audit.csv'),
@@ -180,6 +183,12 @@ beforeAll(async () => {
   server = await startTestServer();
   const a = await createTestInstance(server, 'alpha', { username: 'alphaboss', pin: '1234' });
   const b = await createTestInstance(server, 'bravo', { username: 'bravoboss', pin: '5678' });
+  // The calendar is off by default: on here, so its routes answer and can be checked.
+  const superAdmin = await signInSuperAdmin(server);
+  for (const instance of [a, b]) {
+    const res = await superAdmin.put(`/api/crm-instances/${instance.id}`, { features: { calendar: true } });
+    if (res.status !== 200) throw new Error(`turning the calendar on failed: ${res.status} ${res.text}`);
+  }
   const aAdmin = await signInUser(server, 'alpha', 'alphaboss', '1234');
   const bAdmin = await signInUser(server, 'bravo', 'bravoboss', '5678');
   const aUser = await aAdmin.post('/api/admin/users', { username: 'alphauser', pin: '1111' });
