@@ -5,19 +5,22 @@ import {
   crmInstanceViewSchema,
   instanceHistorySchema,
   instanceStatsListSchema,
+  publicRequestsSettingInput,
+  publicRequestsSettingSchema,
   publicInstanceViewSchema,
   setInstanceActiveInput,
   superAdminLoginInput,
   superAdminViewSchema,
   updateInstanceInput,
   type AppInfo,
+  type PublicRequestsSetting,
   type PublicInstanceView,
 } from '@crm/projections/contract';
 import { normalizeSubdomain, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import type { AppDeps } from '../deps.ts';
 import { actorOf } from '../http/auth.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
-import { access, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
+import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { createSharedRateLimiter } from '../http/rate-limit-store.ts';
 import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
@@ -28,6 +31,7 @@ import { subdomainStream } from './instance-decider.ts';
 import {
   createInstance,
   findInstanceBySubdomain,
+  getInstance,
   getInstanceForEdit,
   getInstanceHistory,
   listInstances,
@@ -83,6 +87,17 @@ const DOCS = {
     response: crmInstanceViewSchema,
   },
   history: { summary: "An instance's changes, field by field, newest first", tag: 'platform', response: instanceHistorySchema },
+  publicRequests: {
+    summary: "Whether the shop's public request page (/{subdomain}/request) is on (instance admins)",
+    tag: 'platform',
+    response: publicRequestsSettingSchema,
+  },
+  setPublicRequests: {
+    summary: "Switch the shop's public request page on or off (instance admins; recorded in the instance's history)",
+    tag: 'platform',
+    body: publicRequestsSettingInput,
+    response: publicRequestsSettingSchema,
+  },
   stats: {
     summary: "Each instance's users, jobs, customers and last activity (the provider dashboard)",
     tag: 'platform',
@@ -180,6 +195,34 @@ export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version
     },
     { doc: DOCS.setActive },
   );
+
+  // The shop's own admins switch its public request page (part of the service requests: 404 while those are off).
+  const publicRequestsOf = (instance: { subdomain: string; publicRequests: boolean }): PublicRequestsSetting => ({
+    enabled: instance.publicRequests,
+    path: `/${instance.subdomain}/request`,
+  });
+  for (const path of ['/api/admin/public-requests', '/api/:instance/admin/public-requests']) {
+    router.get(
+      path,
+      access.admin,
+      async (ctx) => {
+        ctx.body = publicRequestsOf(await getInstance(deps.knex, userOf(ctx).instance.id));
+      },
+      { feature: 'serviceRequests', doc: DOCS.publicRequests },
+    );
+    router.put(
+      path,
+      access.admin,
+      async (ctx) => {
+        const { enabled } = parseInput(publicRequestsSettingInput, ctx.request.body);
+        const instanceId = userOf(ctx).instance.id;
+        ctx.body = publicRequestsOf(
+          await updateInstance(deps, instanceId, { publicRequests: enabled }, commandContext(ctx, deps, instanceId)),
+        );
+      },
+      { feature: 'serviceRequests', doc: DOCS.setPublicRequests },
+    );
+  }
 
   // Before `/:instanceId`, which would take "stats" for an id.
   router.get(

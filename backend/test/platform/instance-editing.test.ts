@@ -106,4 +106,29 @@ describe('instance editing (super admin)', () => {
       .toMatchObject({ users: 1, jobs: 1, customers: 1, lastActivityAt: expect.any(String) });
     expect((await owner.get('/api/crm-instances/stats')).status).toBe(403);
   });
+
+  test("the shop's admin switches its public request page; staff may not; it is in the instance's history", async () => {
+    const shop = await createTestInstance(server, 'pubswitch');
+    const owner = await signInUser(server, 'pubswitch', 'owner', '1234');
+    expect((await owner.get('/api/admin/public-requests')).body).toEqual({ enabled: false, path: '/pubswitch/request' });
+    expect((await owner.put('/api/admin/public-requests', { enabled: 'yes' })).status).toBe(400);
+    const on = await owner.put('/api/pubswitch/admin/public-requests', { enabled: true });
+    expect(on.status).toBe(200);
+    expect(on.body).toEqual({ enabled: true, path: '/pubswitch/request' });
+    expect((await owner.get('/api/public/pubswitch/request-page')).body.enabled).toBe(true);
+
+    expect((await owner.post('/api/admin/users', { username: 'counter', pin: '5678' })).status).toBe(201);
+    const staff = await signInUser(server, 'pubswitch', 'counter', '5678');
+    expect((await staff.put('/api/admin/public-requests', { enabled: false })).status).toBe(403);
+    expect((await owner.put('/api/otherShop/admin/public-requests', { enabled: false })).status).toBe(404);
+
+    const admin = await signInSuperAdmin(server);
+    const history = (await admin.get(`/api/crm-instances/${shop.id}/history`)).body;
+    expect(history[0]).toMatchObject({ action: 'updated', userDisplayName: 'Owner' });
+    expect(history[0].changes).toEqual([{ field: 'publicRequests', oldValue: 'Off', newValue: 'On' }]);
+
+    // Part of the service requests: while those are off, the switch does not exist.
+    await admin.put(`/api/crm-instances/${shop.id}`, { features: { serviceRequests: false } });
+    expect((await owner.get('/api/admin/public-requests')).status).toBe(404);
+  });
 });

@@ -241,4 +241,29 @@ describe('provider dashboard and instance editing', () => {
     },
     TEST_TIMEOUT * 2,
   );
+
+  test(
+    "the shop's admin switches its public request page on from the Admin Dashboard",
+    async () => {
+      const shop = await createShop(server, 'pub');
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/admin`);
+      const box = page.getByLabel('Public request page');
+      await eventually(() => box.isChecked()).toBe(false);
+      await box.check();
+      await eventually(() => page.getByRole('link', { name: `/${shop.subdomain}/request` }).count()).toBe(1);
+      await expect.poll(async () => (await shop.owner.get('/api/admin/public-requests')).body.enabled).toBe(true);
+      await snap(page, 'admin-public-requests-desktop-light');
+      for (const [name, options] of [
+        ['admin-public-requests-phone-dark', { phone: true, colorScheme: 'dark' as const }],
+        ['admin-public-requests-desktop-dark', { colorScheme: 'dark' as const }],
+      ] as const) {
+        const { page: other } = await signedInPage(browser, shop.owner, options);
+        await other.goto(`/crm/${shop.subdomain}/admin`);
+        await eventually(() => other.getByLabel('Public request page').isChecked()).toBe(true);
+        await snap(other, name);
+      }
+    },
+    TEST_TIMEOUT,
+  );
 });

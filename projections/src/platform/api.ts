@@ -76,6 +76,11 @@ export const updateInstanceInput = z
   .strict();
 export type UpdateInstanceInput = z.input<typeof updateInstanceInput>;
 
+/** An instance admin's switch for the shop's public request page. */
+export const publicRequestsSettingInput = z.object({
+  enabled: z.boolean({ error: 'enabled must be true or false' }),
+});
+
 export const superAdminLoginInput = z.object({
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(200),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
@@ -103,6 +108,10 @@ export const crmInstanceViewSchema = z.object({
 export type CrmInstanceView = z.infer<typeof crmInstanceViewSchema>;
 
 export const crmInstanceListSchema = z.array(crmInstanceViewSchema);
+
+/** Whether the shop's public request page is on, and where its customers find it. */
+export const publicRequestsSettingSchema = z.object({ enabled: z.boolean(), path: z.string() });
+export type PublicRequestsSetting = z.infer<typeof publicRequestsSettingSchema>;
 
 export const INSTANCE_HISTORY_ACTIONS = ['created', 'updated', 'deactivated', 'reactivated'] as const;
 
