@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { CUSTOMER_MESSAGES } from '@crm/projections/customers';
 import type { StoredDomainEvent } from '@crm/projections/events';
 import { JOB_MESSAGES, type JobFields, type JobView, type Stage } from '@crm/projections/pipeline';
-import { WrongExpectedVersionError, type AppendResult, type EventStore } from '@crm/projections/eventstore/port';
+import { WrongExpectedVersionError, type AppendResult, type EventStore, type StreamAppend } from '@crm/projections/eventstore/port';
 import { RECORD_MESSAGES } from '@crm/projections/records';
 import { createCustomer, customerStream } from '../customers/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import {
+  decideNewStream,
   executeCommand,
   loadAggregate,
   toNewEvents,
@@ -53,25 +54,39 @@ function jobNumberAllocator(deps: Pick<AppDeps, 'store' | 'knex'>): NumberAlloca
   return allocator;
 }
 
+/** A number's reservation, to be appended with the job that takes it. */
+function numberReservation(instanceId: string, jobNumber: string, jobId: string, ctx: InstanceContext, after: number | null): StreamAppend {
+  return {
+    streamId: jobNumberStream(instanceId, jobNumber),
+    events: toNewEvents([{ type: 'JobNumberReserved', data: { instanceId, jobNumber, jobId } }], ctx),
+    expectedRevision: after ?? 'no_stream',
+  };
+}
+
+/** A typed number's reservation (after its last release); a number held by a job is a 409. */
+async function typedNumberReservation(store: EventStore, instanceId: string, jobNumber: string, jobId: string, ctx: InstanceContext) {
+  const events = await store.readStream(jobNumberStream(instanceId, jobNumber));
+  const last = events[events.length - 1];
+  if (last?.type.endsWith('Reserved')) throw new ConflictError(JOB_MESSAGES.numberInUse(jobNumber));
+  return numberReservation(instanceId, jobNumber, jobId, ctx, last ? last.revision : null);
+}
+
+const isRefusal = (error: unknown, reservation: StreamAppend) =>
+  error instanceof WrongExpectedVersionError && error.streamId === reservation.streamId;
+
 /**
- * The next per-instance number (blank job number): handed out by this process's allocator
- * and confirmed by reserving it with `no_stream`, so concurrent creations never wait for
- * each other and never share a number, whichever API process serves them. A number already
- * reserved (typed by hand, or taken by another process) is skipped; a number once reserved
- * is never handed out again, even after its job is deleted.
+ * The next per-instance number on its own (a restored job whose number another job took):
+ * handed out by the allocator and reserved with `no_stream`; see createJob.
  */
 async function assignJobNumber(deps: Pick<AppDeps, 'store' | 'knex'>, instanceId: string, jobId: string, ctx: InstanceContext) {
   try {
     const number = await jobNumberAllocator(deps).allocate(instanceId, async (candidate) => {
+      const reservation = numberReservation(instanceId, String(candidate), jobId, ctx, null);
       try {
-        await deps.store.append(
-          jobNumberStream(instanceId, String(candidate)),
-          toNewEvents([{ type: 'JobNumberReserved', data: { instanceId, jobNumber: String(candidate), jobId } }], ctx),
-          { expectedRevision: 'no_stream' },
-        );
+        await deps.store.append(reservation.streamId, reservation.events, { expectedRevision: 'no_stream' });
         return true;
       } catch (error) {
-        if (error instanceof WrongExpectedVersionError) return false;
+        if (isRefusal(error, reservation)) return false;
         throw error;
       }
     });
@@ -136,41 +151,88 @@ async function runJobCommand(
 }
 
 /**
- * Records a new job. The number is reserved first (typed) or assigned (blank); a name
- * without a chosen customer creates the customer and links it (DECISIONS.md §5). If the
- * job cannot be recorded, its number is freed again.
+ * Records a new job with its number's reservation and, for a name without a chosen customer,
+ * the new customer it links (DECISIONS.md §5), in one append: all or nothing, so a job that
+ * cannot be recorded leaves no customer and no number behind (a crash included). A typed
+ * number is reserved after its last release; a blank one is the next per-instance number,
+ * handed out by this process's allocator and confirmed by that append (`no_stream` on the
+ * number's stream), so concurrent creations never wait for each other and never share a
+ * number, whichever API process serves them; a number once reserved is never handed out
+ * again, even after its job is deleted.
  */
-export async function createJob(deps: AppDeps, input: JobFields, ctx: InstanceContext): Promise<{ jobId: string; appended: AppendResult }> {
+export async function createJob(
+  deps: AppDeps,
+  input: JobFields,
+  ctx: InstanceContext,
+  /** `jobId`: the new job's id when the caller must know it beforehand (a conversion that may be retried: a second try finds the job). */
+  options: { jobId?: string } = {},
+): Promise<{ jobId: string; appended: AppendResult }> {
   const { instanceId } = ctx;
-  const jobId = randomUUID();
+  const jobId = options.jobId ?? randomUUID();
   if (input.customerId) await assertCustomerOf(deps.store, instanceId, input.customerId);
-  let jobNumber = input.jobNumber;
-  if (jobNumber) await reserveJobNumber(deps.store, instanceId, jobNumber, jobId, ctx);
-  else jobNumber = await assignJobNumber(deps, instanceId, jobId, ctx);
-  try {
-    let customerId = input.customerId;
-    if (!customerId && input.name) {
-      const customer = await createCustomer(
-        deps,
-        { name: input.name, phone: input.phone, vehicles: input.makeModel ? [input.makeModel] : [] },
+
+  const record = async (jobNumber: string, reservation: StreamAppend): Promise<CommandResult<JobState, JobEvent>> => {
+    const decide = (customerId: string | null) =>
+      decideNewStream({
+        streamId: jobStream(jobId),
+        decider: jobDecider,
+        command: { type: 'CreateJob', jobId, instanceId, fields: { ...input, jobNumber, customerId } },
         ctx,
-      );
-      customerId = customer.customerId;
+      });
+    try {
+      if (!input.customerId && input.name) {
+        let job: ReturnType<typeof decide> | undefined;
+        const customer = await createCustomer(
+          deps,
+          { name: input.name, phone: input.phone, vehicles: input.makeModel ? [input.makeModel] : [] },
+          ctx,
+          (customerId) => {
+            job = decide(customerId);
+            return [reservation, job.append];
+          },
+        );
+        return job!.result(customer.alongside[1]!);
+      }
+      const job = decide(input.customerId);
+      const [, appended] = await deps.store.appendMany([reservation, job.append]);
+      return job.result(appended!);
+    } catch (error) {
+      // EventStoreDB appends in order: a job that failed after its number was reserved frees it again.
+      if (!deps.store.atomicMultiStream && !isRefusal(error, reservation)) {
+        await releaseJobNumber(deps.store, instanceId, jobNumber, jobId, ctx);
+      }
+      throw error;
     }
-    const result = await executeCommand({
-      store: deps.store,
-      streamId: jobStream(jobId),
-      decider: jobDecider,
-      command: { type: 'CreateJob', jobId, instanceId, fields: { ...input, jobNumber, customerId } },
-      ctx,
-      newStream: true,
-    });
-    if (result.stream) createdStreams.set(result.appended!, result.stream);
-    return { jobId, appended: result.appended! };
-  } catch (error) {
-    await releaseJobNumber(deps.store, instanceId, jobNumber, jobId, ctx);
-    throw error;
+  };
+
+  let result: CommandResult<JobState, JobEvent> | undefined;
+  if (input.jobNumber) {
+    const reservation = await typedNumberReservation(deps.store, instanceId, input.jobNumber, jobId, ctx);
+    try {
+      result = await record(input.jobNumber, reservation);
+    } catch (error) {
+      if (isRefusal(error, reservation)) throw new ConflictError(JOB_MESSAGES.numberInUse(input.jobNumber));
+      throw error;
+    }
+  } else {
+    try {
+      await jobNumberAllocator(deps).allocate(instanceId, async (candidate) => {
+        const reservation = numberReservation(instanceId, String(candidate), jobId, ctx, null);
+        try {
+          result = await record(String(candidate), reservation);
+          return true;
+        } catch (error) {
+          if (isRefusal(error, reservation)) return false;
+          throw error;
+        }
+      });
+    } catch (error) {
+      if (error instanceof NumberExhaustedError) throw new ConflictError('Could not assign a job number. Please try again.');
+      throw error;
+    }
   }
+  if (result!.stream) createdStreams.set(result!.appended!, result!.stream);
+  return { jobId, appended: result!.appended! };
 }
 
 /**
@@ -346,7 +408,8 @@ export async function restoreJob(
     const customerId = state.fields.customerId;
     if (customerId) {
       const customerEvents = await deps.store.readStream(customerStream(customerId));
-      if (customerEvents[customerEvents.length - 1]?.type === 'CustomerDeleted') throw new ConflictError(RECORD_MESSAGES.customerStillDeleted);
+      if (customerEvents[customerEvents.length - 1]?.type === 'CustomerDeleted')
+        throw new ConflictError(RECORD_MESSAGES.customerStillDeleted);
     }
   }
   const { instanceId, jobId } = target;

@@ -4,9 +4,10 @@ import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { CarIcon, LayoutTemplateIcon } from '@/components/ui/icons';
+import { CarIcon, DownloadIcon, LayoutTemplateIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { cn } from '@/lib/cn';
+import { instanceExportUrl } from '../api/instance-export-url';
 import { EditInstanceDialog } from './edit-instance-dialog';
 import { FeatureBadges } from './feature-badges';
 import { InstanceActiveToggle } from './instance-active-toggle';
@@ -94,6 +95,15 @@ export function CrmInstanceCard({ instance }: { instance: CrmInstanceView }) {
           </Link>
           <EditInstanceDialog instance={instance} />
           <ManageInstanceUsersDialog instance={instance} />
+          <a
+            href={instanceExportUrl(instance.id)}
+            download
+            className={buttonVariants({ size: 'sm', variant: 'outline' })}
+            title="The instance's whole history as JSONL (backup, or to move it to another server)"
+          >
+            <DownloadIcon />
+            Download export<span className="sr-only"> of {instance.displayName}</span>
+          </a>
         </div>
         <InstanceActiveToggle instance={instance} />
       </div>
