@@ -1,99 +1,219 @@
 import type { StoredDomainEvent } from '../events.ts';
 import { applyJobEvent, isJobStreamEvent, type JobStreamEvent } from '../pipeline/events.ts';
-import type { JobFields } from '../pipeline/fields.ts';
-import type { Projection, ProjectionContext } from '../runtime/projection.ts';
+import type { Stage } from '../pipeline/stages.ts';
+import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 
 type StoredJobEvent = StoredDomainEvent & JobStreamEvent;
 
+interface InsightJob {
+  instanceId: string;
+  jobNumber: string;
+  name: string;
+  tech: string;
+  quote: number | null;
+  deleted: boolean;
+  revision: number;
+  /** The stay the job is in now: its entering event (null when none, e.g. deleted). */
+  openInterval: string | null;
+  changed: boolean;
+}
+
+type Interval = {
+  event_id: string;
+  instance_id: string;
+  job_id: string;
+  stage: Stage;
+  entered_at: string;
+  entered_revision: number;
+  left_at: string | null;
+  tech: string;
+  quote: number | null;
+};
+
+const JOB_COLUMNS = {
+  job_id: 'uuid',
+  instance_id: 'uuid',
+  job_number: 'text',
+  name: 'text',
+  tech: 'text',
+  quote: 'numeric',
+  deleted: 'boolean',
+  revision: 'integer',
+};
+
+const INTERVAL_COLUMNS = {
+  event_id: 'uuid',
+  instance_id: 'uuid',
+  job_id: 'uuid',
+  stage: 'text',
+  entered_at: 'timestamptz',
+  entered_revision: 'integer',
+  left_at: 'timestamptz',
+  tech: 'text',
+  quote: 'numeric',
+};
+
+/** The stage an event moves the job to; null when it moves none. */
+function stageAfter(event: StoredJobEvent): Stage | null {
+  switch (event.type) {
+    case 'JobStageChanged':
+      return event.data.to;
+    case 'JobCanceled':
+      return 'Canceled';
+    case 'JobReopened':
+      return event.data.stage;
+    default:
+      return null;
+  }
+}
+
 /**
  * The insights read model, from the job events alone: `insight_jobs` (each job's number,
- * name, tech and quote now) and `insight_stage_intervals` (each stay of a job in a stage,
- * entered by one event and left by the next). Times are the events' own (`occurredAt`, the
- * command's clock), so a rebuild from the log gives the very same rows and figures.
- * Guarded by the stream revision: a replayed event changes nothing.
+ * name, tech and quote now, and whether it is deleted) and `insight_stage_intervals` (each
+ * stay of a job in a stage, entered by one event and left by the next). Times are the
+ * events' own (`occurredAt`, the command's clock), so a rebuild from the log gives the very
+ * same rows and figures. Set-based: a batch reads the rows of the jobs it touches once,
+ * folds its events over them in memory, and writes each table in a few statements. Guarded
+ * by the stream revision, so a replayed event changes nothing.
  */
-async function applyInsightEvent(event: StoredJobEvent, ctx: ProjectionContext): Promise<void> {
-  const instanceId = event.metadata.instanceId;
-  if (!instanceId) return;
-  const { table } = ctx;
-  const jobId = event.data.jobId;
-  const at = new Date(event.metadata.occurredAt);
-  const row = (await table('insight_jobs').where('job_id', jobId).first()) as
-    { job_number: string; name: string; tech: string; quote: string | null; deleted: boolean; revision: number } | undefined;
-  if (row && row.revision >= event.revision) return;
+async function applyInsightEvents(all: StoredDomainEvent[], ctx: ProjectionContext): Promise<void> {
+  const events = all.filter((event): event is StoredJobEvent => isJobStreamEvent(event) && Boolean(event.metadata.instanceId));
+  if (events.length === 0) return;
+  const { table, trx, schema } = ctx;
+  const jobIds = [...new Set(events.map((event) => event.data.jobId))];
+  const jobs = new Map<string, InsightJob>();
+  for (const chunk of chunked(jobIds)) {
+    const rows = (await table('insight_jobs').whereRaw('job_id = any(?::uuid[])', [chunk]).select('*')) as Array<{
+      job_id: string;
+      instance_id: string;
+      job_number: string;
+      name: string;
+      tech: string;
+      quote: string | null;
+      deleted: boolean;
+      revision: number;
+    }>;
+    const open = (await table('insight_stage_intervals')
+      .whereRaw('job_id = any(?::uuid[])', [chunk])
+      .whereNull('left_at')
+      .select('job_id', 'event_id')) as Array<{ job_id: string; event_id: string }>;
+    const openOf = new Map(open.map((row) => [row.job_id, row.event_id]));
+    for (const row of rows) {
+      jobs.set(row.job_id, {
+        instanceId: row.instance_id,
+        jobNumber: row.job_number,
+        name: row.name,
+        tech: row.tech,
+        quote: row.quote === null ? null : Number(row.quote),
+        deleted: row.deleted,
+        revision: row.revision,
+        openInterval: openOf.get(row.job_id) ?? null,
+        changed: false,
+      });
+    }
+  }
 
-  const enter = async (fields: JobFields) => {
-    await table('insight_stage_intervals')
-      .insert({
+  const inserted = new Map<string, Interval>();
+  /** Stays that were open before this batch and end in it: entering event → when. */
+  const closed = new Map<string, string>();
+  for (const event of events) {
+    const jobId = event.data.jobId;
+    const at = new Date(event.metadata.occurredAt).toISOString();
+    let job = jobs.get(jobId);
+    if (job && job.revision >= event.revision) continue;
+    const leave = (current: InsightJob) => {
+      if (!current.openInterval) return;
+      const pending = inserted.get(current.openInterval);
+      if (pending) pending.left_at = at;
+      else closed.set(current.openInterval, at);
+      current.openInterval = null;
+    };
+    const enter = (current: InsightJob, stage: Stage) => {
+      inserted.set(event.id, {
         event_id: event.id,
-        instance_id: instanceId,
+        instance_id: current.instanceId,
         job_id: jobId,
-        stage: fields.stage,
+        stage,
         entered_at: at,
         entered_revision: event.revision,
-        tech: fields.tech,
-        quote: fields.quote,
-      })
-      .onConflict('event_id')
-      .ignore();
-  };
-  const leave = () =>
-    table('insight_stage_intervals')
-      .where({ job_id: jobId })
-      .whereNull('left_at')
-      .andWhere('entered_revision', '<', event.revision)
-      .update({ left_at: at });
-
-  if (event.type === 'JobCreated' || event.type === 'JobRestored') {
-    const fields = applyJobEvent(null, event)!;
-    await table('insight_jobs')
-      .insert({
-        job_id: jobId,
-        instance_id: instanceId,
-        job_number: fields.jobNumber,
+        left_at: null,
+        tech: current.tech,
+        quote: current.quote,
+      });
+      current.openInterval = event.id;
+    };
+    if (event.type === 'JobCreated' || event.type === 'JobRestored') {
+      const fields = applyJobEvent(null, event)!;
+      if (job) leave(job);
+      job = {
+        instanceId: event.metadata.instanceId!,
+        jobNumber: fields.jobNumber,
         name: fields.name,
         tech: fields.tech,
         quote: fields.quote,
         deleted: false,
         revision: event.revision,
-      })
-      .onConflict('job_id')
-      .merge();
-    await enter(fields);
-    return;
+        openInterval: null,
+        changed: true,
+      };
+      jobs.set(jobId, job);
+      enter(job, fields.stage);
+      continue;
+    }
+    if (!job) continue;
+    job.revision = event.revision;
+    job.changed = true;
+    if (event.type === 'JobUpdated') {
+      const next = job as unknown as Record<string, unknown>;
+      for (const change of event.data.changes) {
+        if (change.field === 'jobNumber' || change.field === 'name' || change.field === 'tech' || change.field === 'quote') {
+          next[change.field] = change.newValue;
+        }
+      }
+      continue;
+    }
+    if (event.type === 'JobDeleted') {
+      leave(job);
+      job.deleted = true;
+      continue;
+    }
+    const stage = stageAfter(event);
+    if (stage) {
+      leave(job);
+      enter(job, stage);
+    }
   }
-  if (!row) return;
-  const current: JobFields = {
-    jobNumber: row.job_number,
-    name: row.name,
-    tech: row.tech,
-    quote: row.quote === null ? null : Number(row.quote),
-  } as JobFields;
-  switch (event.type) {
-    case 'JobUpdated': {
-      const next = { ...current } as Record<string, unknown>;
-      for (const change of event.data.changes) next[change.field] = change.newValue;
-      await table('insight_jobs')
-        .where('job_id', jobId)
-        .update({ job_number: next.jobNumber, name: next.name, tech: next.tech, quote: next.quote, revision: event.revision });
-      return;
-    }
-    case 'JobStageChanged':
-    case 'JobCanceled':
-    case 'JobReopened': {
-      const to = event.type === 'JobStageChanged' ? event.data.to : event.type === 'JobCanceled' ? 'Canceled' : event.data.stage;
-      await leave();
-      await enter({ ...current, stage: to });
-      await table('insight_jobs').where('job_id', jobId).update({ revision: event.revision });
-      return;
-    }
-    case 'JobDeleted':
-      await leave();
-      await table('insight_jobs').where('job_id', jobId).update({ deleted: true, revision: event.revision });
-      return;
-    default:
-      await table('insight_jobs').where('job_id', jobId).update({ revision: event.revision });
-      return;
+
+  const jobRows = [...jobs.entries()]
+    .filter(([, job]) => job.changed)
+    .map(([jobId, job]) => ({
+      job_id: jobId,
+      instance_id: job.instanceId,
+      job_number: job.jobNumber,
+      name: job.name,
+      tech: job.tech,
+      quote: job.quote,
+      deleted: job.deleted,
+      revision: job.revision,
+    }));
+  const updates = Object.keys(JOB_COLUMNS)
+    .filter((column) => column !== 'job_id')
+    .map((column) => `"${column}" = excluded."${column}"`)
+    .join(', ');
+  for (const rows of chunked(jobRows, 5000))
+    await insertRecordset(ctx, 'insight_jobs', JOB_COLUMNS, rows, `ON CONFLICT (job_id) DO UPDATE SET ${updates}`);
+  for (const rows of chunked([...inserted.values()], 5000))
+    await insertRecordset(ctx, 'insight_stage_intervals', INTERVAL_COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
+  for (const rows of chunked(
+    [...closed.entries()].map(([eventId, leftAt]) => ({ event_id: eventId, left_at: leftAt })),
+    5000,
+  )) {
+    await trx.raw(
+      `UPDATE ??.insight_stage_intervals AS i SET left_at = input.left_at
+         FROM jsonb_to_recordset(?::jsonb) AS input(event_id uuid, left_at timestamptz)
+        WHERE i.event_id = input.event_id AND i.left_at IS NULL`,
+      [schema, JSON.stringify(rows)],
+    );
   }
 }
 
@@ -101,6 +221,7 @@ export const insightsProjection: Projection = {
   name: 'insights',
   eventTypes: ['JobCreated', 'JobUpdated', 'JobStageChanged', 'JobCanceled', 'JobReopened', 'JobDeleted', 'JobRestored'],
   async apply(event, ctx) {
-    if (isJobStreamEvent(event)) await applyInsightEvent(event, ctx);
+    await applyInsightEvents([event], ctx);
   },
+  applyBatch: applyInsightEvents,
 };
