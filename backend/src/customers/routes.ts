@@ -96,11 +96,16 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
     });
   };
 
-  const suggest: ApiHandler = async (ctx) => {
-    // The pipeline's entry dialog completes names from the customers too, so the search
-    // answers while either feature is on: switching Customers off must not break the pipeline.
+  // The pipeline's entry dialog completes names from the customers and reads the chosen one
+  // (its whole phone, its vehicles), so the search and the single read answer while either
+  // feature is on: switching Customers off must not break the pipeline.
+  const customersOrPipeline = (ctx: ApiContext) => {
     const { features } = userOf(ctx).instance;
     if (!features.customers && !features.pipeline) throw new FeatureOffError();
+  };
+
+  const suggest: ApiHandler = async (ctx) => {
+    customersOrPipeline(ctx);
     const query = parseInput(customerSuggestQuery, ctx.query);
     ctx.body = await suggestCustomers(deps.knex, instanceOf(ctx), query.query || query.q);
   };
@@ -110,6 +115,7 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
   };
 
   const show: ApiHandler = async (ctx) => {
+    customersOrPipeline(ctx);
     const { asOf } = parseInput(asOfQuery, ctx.query);
     // A moment in the past gets no ETag: it is not something to save over.
     if (asOf) ctx.body = await getCustomerAsOf(deps, instanceOf(ctx), idOf(ctx), asOf);
@@ -138,7 +144,7 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
     const customers = { ...options, feature: 'customers' } as const;
     router.get(base, read, list, { ...customers, doc: DOCS.list });
     router.post(base, write, create, { ...customers, doc: DOCS.create });
-    router.get(`${base}/:id`, read, show, { ...customers, doc: DOCS.show });
+    router.get(`${base}/:id`, read, show, { ...options, doc: DOCS.show });
     router.put(`${base}/:id`, write, update, { ...customers, doc: DOCS.update });
     router.delete(`${base}/:id`, access.can('canDelete'), remove, { ...customers, doc: DOCS.remove });
     router.get(`${base}/:id/history`, read, history, { ...customers, doc: DOCS.history });

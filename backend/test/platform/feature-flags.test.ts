@@ -52,7 +52,7 @@ describe('feature flags are enforced by the server', () => {
     expect(added.status).toBe(201);
   });
 
-  test("the pipeline's customer autocomplete answers while Customers is off (and not when both are off)", async () => {
+  test("the pipeline's customer autocomplete and the chosen customer's read answer while Customers is off (and not when both are off)", async () => {
     const shop = await createTestInstance(server, 'flagssuggest');
     const owner = await signInUser(server, 'flagssuggest', 'owner', '1234');
     expect((await owner.post('/api/user-info', { name: 'Alice Autocomplete', phone: '5550101', part: 'Pads' })).status).toBe(201);
@@ -60,9 +60,18 @@ describe('feature flags are enforced by the server', () => {
     await expect
       .poll(async () => (await owner.get('/api/customers/search?query=Alice')).body, { timeout: 10_000 })
       .toEqual([expect.objectContaining({ name: 'Alice Autocomplete' })]);
+    // Choosing the suggestion reads the customer on its own (its whole phone): that answers too.
+    const [suggestion] = (await owner.get('/api/customers/search?query=Alice')).body;
+    const chosen = await owner.get(`/api/flagssuggest/customers/${suggestion.id}`);
+    expect(chosen.status).toBe(200);
+    expect(chosen.body.name).toBe('Alice Autocomplete');
+    // The rest of the customers stays off.
+    expect((await owner.get(`/api/customers/${suggestion.id}/history`)).status).toBe(404);
+    expect((await owner.put(`/api/customers/${suggestion.id}`, { notes: 'x' })).status).toBe(404);
     await setFeatures(shop.id, { pipeline: false });
     const off = await owner.get('/api/customers/search?query=Alice');
     expect(off.status).toBe(404);
     expect(off.body.message).toBe(OFF);
+    expect((await owner.get(`/api/customers/${suggestion.id}`)).status).toBe(404);
   });
 });

@@ -131,6 +131,36 @@ describe('instance dashboard', () => {
   );
 });
 
+describe('service requests on the home', () => {
+  test(
+    'the Service Requests card counts open requests and badges the new ones from the public page',
+    async () => {
+      const shop = await createShop(server, 'dashreq');
+      expect((await shop.owner.put('/api/admin/public-requests', { enabled: true })).status).toBe(200);
+      expect(
+        (await shop.owner.post(`/api/${shop.subdomain}/service-requests`, { customerName: 'Counter Walk-in', serviceType: 'Oil Change' }))
+          .status,
+      ).toBe(201);
+      const anonymous = new (shop.owner.constructor as typeof import('../../../backend/test/support/server.ts').ApiClient)(server.url);
+      const online = await anonymous.post(`/api/public/${shop.subdomain}/service-requests`, {
+        customerName: 'Online Customer',
+        contactEmail: 'online@example.com',
+        serviceType: 'Brake Service',
+      });
+      expect(online.status).toBe(201);
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/dashboard`);
+      await eventually(() => page.getByTestId('count-serviceRequests').innerText()).toBe('2 open requests');
+      await eventually(() => card(page, 'Service Requests').getByText('1 new online').count()).toBe(1);
+      const actions = page.getByRole('list', { name: 'Quick Actions' });
+      await expect.poll(() => actions.getByRole('link').allInnerTexts()).toContain('New Service Request');
+      await card(page, 'Service Requests').getByRole('link', { name: 'View Requests' }).click();
+      await page.waitForURL(`**/crm/${shop.subdomain}/service-list`);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
 describe('maven home', () => {
   test(
     'the tiles and real Quick Stats: jobs by stage, quotes this week, invoiced this month',
