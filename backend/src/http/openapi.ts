@@ -69,6 +69,16 @@ function queryParameters(schema: z.ZodType): JsonSchema[] {
   });
 }
 
+/** Writes of a signed-in caller take an idempotency key (see http/idempotency.ts). */
+const IDEMPOTENCY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Runs the write once per key and caller: a retry with the same key answers as the first did (Idempotent-Replayed: true) and records nothing; the same key with another request is a 422.',
+  schema: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' },
+};
+
 function operation(route: RouteInfo): JsonSchema {
   const { params } = openApiPath(route.path);
   const doc = route.doc;
@@ -90,6 +100,7 @@ function operation(route: RouteInfo): JsonSchema {
     parameters: [
       ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
       ...(doc?.query ? queryParameters(doc.query) : []),
+      ...(route.method !== 'GET' && route.access.kind !== 'public' ? [IDEMPOTENCY_PARAMETER] : []),
     ],
     ...(doc?.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(doc.body, 'input') } } } } : {}),
     responses: {
