@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { type ApiClient, signInUser, type TestServer } from '../../../backend/test/support/server.ts';
+import { type ApiClient, signInSuperAdmin, signInUser, type TestServer } from '../../../backend/test/support/server.ts';
 import {
   addUser,
   createShop,
@@ -11,6 +11,7 @@ import {
   snapViewport,
   TEST_TIMEOUT,
   serverAndBrowserForFile,
+  unique,
 } from './support.ts';
 
 // One server and one browser for the file; every test makes its own instance, records and browser context.
@@ -25,9 +26,9 @@ serverAndBrowserForFile((s, b) => ([server, browser] = [s, b]));
  * tests: every change shown arrived through the stream.
  */
 
-/** A shop with Tina (role user) beside the owner, and Dana Diesel's job. */
-async function shopWithTina(prefix: string): Promise<Shop & { tina: ApiClient; job: any }> {
-  const shop = await createShop(server, prefix);
+/** A shop with Tina (role user) beside the owner, and Dana Diesel's job; `withCalendar` switches the calendar on (off by default). */
+async function shopWithTina(prefix: string, withCalendar = false): Promise<Shop & { tina: ApiClient; job: any }> {
+  const shop = withCalendar ? await calendarShop(prefix) : await createShop(server, prefix);
   await addUser(shop.owner, { username: 'tina', displayName: 'Tina Tech', pin: '2222' });
   const tina = await signInUser(server, shop.subdomain, 'tina', '2222');
   const job = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, {
@@ -38,6 +39,30 @@ async function shopWithTina(prefix: string): Promise<Shop & { tina: ApiClient; j
     quote: '1250',
   });
   return { ...shop, tina, job };
+}
+
+/** A new shop with every area on, the calendar too, as the super admin creates it. */
+async function calendarShop(prefix: string): Promise<Shop> {
+  const subdomain = unique(prefix);
+  const superAdmin = await signInSuperAdmin(server);
+  const res = await superAdmin.post('/api/crm-instances', {
+    name: subdomain.toUpperCase(),
+    displayName: `${subdomain} Auto`,
+    subdomain,
+    features: { pipeline: true, customers: true, calendar: true, admin: true },
+    adminUsername: 'owner',
+    adminDisplayName: 'Owner',
+    adminPin: '1234',
+  });
+  // Created but not yet projected answers 404 on a busy machine: sign-in then waits for it.
+  if (res.status !== 201 && res.status !== 404) throw new Error(`instance creation failed: ${res.status} ${res.text}`);
+  const deadline = Date.now() + SLOW;
+  for (;;) {
+    const owner = await signInUser(server, subdomain, 'owner', '1234').catch(() => null);
+    if (owner) return { instance: { id: res.body?.id ?? '', subdomain, admin: { username: 'owner', pin: '1234' } }, subdomain, owner };
+    if (Date.now() > deadline) throw new Error(`${subdomain}: the owner could not sign in`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** Resolves once the tab's stream answers (call before the page loads): a change made before it would not be heard live. */
@@ -173,6 +198,33 @@ describe('live updates', () => {
       await opened;
       expect((await shop.tina.put(`/api/${shop.subdomain}/customers/${customer.id}`, { address: '12 Engine Street' })).status).toBe(200);
       await expect.poll(() => page.getByText('12 Engine Street').count(), { timeout: SLOW }).toBeGreaterThan(0);
+    },
+    TEST_TIMEOUT,
+  );
+  test(
+    "the dashboard's recent activity and the calendar follow another user's new job",
+    async () => {
+      const shop = await shopWithTina('livedash', true);
+      const { page: dashboard } = await signedInPage(browser, shop.tina);
+      let opened = streamOpened(dashboard);
+      await dashboard.goto(`/crm/${shop.subdomain}/dashboard`);
+      // The dashboard names jobs only in its Recent Activity.
+      const activity = dashboard.locator('main');
+      await expect.poll(() => activity.getByText(/Dana Diesel/).count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await opened;
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Ivy Ignition', part: 'Spark plugs' });
+      await expect.poll(() => activity.getByText(/Ivy Ignition/).count(), { timeout: SLOW }).toBeGreaterThan(0);
+
+      const { page: calendar } = await signedInPage(browser, shop.tina);
+      opened = streamOpened(calendar);
+      await calendar.goto(`/crm/${shop.subdomain}/calendar`);
+      await opened;
+      await expect.poll(() => calendar.getByRole('heading', { name: 'Calendar', level: 1 }).count(), { timeout: SLOW }).toBe(1);
+      // An appointment at the start of this hour: now is in the calendar's opening view, whatever its mode and time zone.
+      const soon = new Date();
+      soon.setUTCMinutes(0, 0, 0);
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Jo Jumper', part: 'Battery', appointment: soon.toISOString() });
+      await expect.poll(() => calendar.getByText(/Jo Jumper/).count(), { timeout: SLOW }).toBeGreaterThan(0);
     },
     TEST_TIMEOUT,
   );
