@@ -20,7 +20,8 @@ export function timeZoneLabel(zone: string, now = new Date()): string {
     const offset = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
       .formatToParts(now)
       .find((part) => part.type === 'timeZoneName')?.value;
-    const shown = offset === 'GMT' ? 'UTC' : offset?.replace('GMT', 'UTC');
+    // Zero offset reads "GMT" in some runtimes and "GMT+00:00" in others: one label for both.
+    const shown = offset === 'GMT' ? 'UTC+00:00' : offset?.replace('GMT', 'UTC');
     return shown ? `${zone.replaceAll('_', ' ')} (${shown})` : zone;
   } catch {
     return zone;

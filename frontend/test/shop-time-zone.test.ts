@@ -1,0 +1,39 @@
+import { describe, expect, test } from 'vitest';
+import { timeZoneLabel, timeZoneOptions } from '../src/features/platform/utils/time-zones.ts';
+import { greetingFor, msUntilNextHour } from '../src/features/instance-shell/utils/greeting.ts';
+
+describe("the greeting goes by the shop's clock", () => {
+  // 2025-06-15 21:30 UTC: 06:30 the next morning in Tokyo, 14:30 in Los Angeles, 03:00 in Kolkata.
+  const at = new Date(Date.UTC(2025, 5, 15, 21, 30));
+
+  test('the same instant greets each shop by its own hour', () => {
+    expect(greetingFor(at, 'Asia/Tokyo')).toBe('Good morning');
+    expect(greetingFor(at, 'America/Los_Angeles')).toBe('Good afternoon');
+    expect(greetingFor(at, 'UTC')).toBe('Good evening');
+  });
+
+  test("the next look is at the shop's full hour (a half-hour zone's hours start at :30 UTC)", () => {
+    expect(msUntilNextHour(at, 'UTC')).toBe(30 * 60_000);
+    expect(msUntilNextHour(at, 'Asia/Kolkata')).toBe(60 * 60_000);
+    expect(msUntilNextHour(new Date(Date.UTC(2025, 5, 15, 21, 45, 10)), 'Asia/Kolkata')).toBe(45 * 60_000 - 10_000);
+  });
+});
+
+describe('the time-zone select', () => {
+  test('offers the runtime zones, sorted, with the given ones kept', () => {
+    const zones = timeZoneOptions('Etc/GMT+3');
+    expect(zones).toContain('America/Chicago');
+    expect(zones).toContain('UTC');
+    expect(zones).toContain('Etc/GMT+3');
+    expect([...zones].sort((a, b) => a.localeCompare(b))).toEqual(zones);
+    expect(new Set(zones).size).toBe(zones.length);
+  });
+
+  test('labels a zone with its offset at that moment', () => {
+    const winter = new Date(Date.UTC(2025, 0, 15));
+    expect(timeZoneLabel('America/Chicago', winter)).toBe('America/Chicago (UTC-06:00)');
+    expect(timeZoneLabel('America/Chicago', new Date(Date.UTC(2025, 6, 15)))).toBe('America/Chicago (UTC-05:00)');
+    expect(timeZoneLabel('America/Los_Angeles', winter)).toBe('America/Los Angeles (UTC-08:00)');
+    expect(timeZoneLabel('UTC', winter)).toBe('UTC (UTC+00:00)');
+  });
+});
