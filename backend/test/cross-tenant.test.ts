@@ -14,7 +14,7 @@ import {
 /** Instance A (the caller's) and instance B (the one it must not reach). */
 interface World {
   a: TestInstance & { userId: string };
-  b: TestInstance & { userId: string; adminId: string; customerId: string; jobId: string };
+  b: TestInstance & { userId: string; adminId: string; customerId: string; jobId: string; serviceRequestId: string };
 }
 
 type Body = (world: World) => unknown;
@@ -120,6 +120,24 @@ const pipelineRows = (base: string): Record<string, Expectation> => {
   };
 };
 
+/** Service requests: B's request id for `:id`; without a slug in the path, the list, summary and create are about A's own. */
+const serviceRequestRows = (base: string): Record<string, Expectation> => {
+  const own = !base.includes(':instance');
+  const request = (w: World): Params => ({ id: w.b.serviceRequestId });
+  return {
+    [`GET ${base}/summary`]: own ? { kind: 'own' } : { kind: 'scoped' },
+    [`GET ${base}`]: own ? { kind: 'own' } : { kind: 'scoped' },
+    [`POST ${base}`]: own
+      ? { kind: 'own', body: () => ({ customerName: 'Alpha walk-in' }) }
+      : { kind: 'scoped', body: () => ({ customerName: 'Planted' }) },
+    [`GET ${base}/:id`]: { kind: 'scoped', params: request },
+    [`PUT ${base}/:id`]: { kind: 'scoped', params: request, body: () => ({ customerName: 'Hijacked' }) },
+    [`POST ${base}/:id/convert`]: { kind: 'scoped', params: request, body: () => ({ name: 'Hijacked' }) },
+    [`POST ${base}/:id/archive`]: { kind: 'scoped', params: request },
+    [`GET ${base}/:id/history`]: { kind: 'scoped', params: request },
+  };
+};
+
 /** Reads about A's own instance (no slug), or the same under B's slug. */
 const instanceReadRows = (path: string): Record<string, Expectation> => ({
   [`GET /api${path}`]: { kind: 'own' },
@@ -170,6 +188,16 @@ const EXPECTATIONS: Record<string, Expectation> = {
   ...pipelineRows('/api/crm/maven/user-info'),
   ...instanceReadRows('/calendar/appointments'),
   'GET /api/:instance/calendar': { kind: 'scoped' },
+  ...serviceRequestRows('/api/service-requests'),
+  ...serviceRequestRows('/api/:instance/service-requests'),
+  // The public request page names its shop (like a login page); B's page is off, so a request to it is a 404.
+  'GET /api/public/:subdomain/request-page': { kind: 'public', status: 200, params: (w) => ({ subdomain: w.b.subdomain }) },
+  'POST /api/public/:subdomain/service-requests': {
+    kind: 'public',
+    status: 404,
+    params: (w) => ({ subdomain: w.b.subdomain }),
+    body: () => ({ customerName: 'Planted', contactEmail: 'planted@example.com' }),
+  },
   ...instanceReadRows('/users/choices'),
   ...instanceReadRows('/admin/audit'),
   ...instanceReadRows('/admin/audit.csv'),
@@ -198,9 +226,18 @@ beforeAll(async () => {
   await aAdmin.post('/api/customers', { name: 'Alpha Customer' });
   const bJob = await bAdmin.post('/api/user-info', { name: 'Bravo Customer', customerId: bCustomer.body.id, part: 'Bravo part' });
   await aAdmin.post('/api/user-info', { part: 'Alpha part' });
+  const bRequest = await bAdmin.post('/api/service-requests', { customerName: 'Bravo Requester', vehicleType: 'Bravo van' });
+  await aAdmin.post('/api/service-requests', { customerName: 'Alpha Requester' });
   world = {
     a: { ...a, userId: aUser.body.id },
-    b: { ...b, userId: bUser.body.id, adminId: bAdminId, customerId: bCustomer.body.id, jobId: bJob.body.id },
+    b: {
+      ...b,
+      userId: bUser.body.id,
+      adminId: bAdminId,
+      customerId: bCustomer.body.id,
+      jobId: bJob.body.id,
+      serviceRequestId: bRequest.body.id,
+    },
   };
 });
 afterAll(async () => {
@@ -223,6 +260,8 @@ function expectNothingOfB(res: ApiResponse) {
     '5550009999',
     world.b.jobId,
     'Bravo part',
+    world.b.serviceRequestId,
+    'Bravo Requester',
   ])
     expect(res.text).not.toContain(secret);
 }
@@ -291,11 +330,13 @@ describe('cross-tenant matrix', () => {
     expect((await bAdmin.get(`/api/customers/${world.b.customerId}/history`)).body).toHaveLength(1);
     const job = await bAdmin.get(`/api/user-info/${world.b.jobId}`);
     expect(job.body).toMatchObject({ part: 'Bravo part', stage: 'Quote', notes: '', revision: 0 });
+    const request = await bAdmin.get(`/api/service-requests/${world.b.serviceRequestId}`);
+    expect(request.body).toMatchObject({ customerName: 'Bravo Requester', status: 'open', jobId: null, revision: 0 });
   });
 });
 
 describe('row-level security', () => {
-  const tables = ['users', 'user_permissions', 'activity', 'customers', 'customer_counts', 'jobs', 'job_history'];
+  const tables = ['users', 'user_permissions', 'activity', 'customers', 'customer_counts', 'jobs', 'job_history', 'service_requests'];
 
   test.each(tables)('%s: a query through withTenant that forgets its instance filter sees only its instance', async (table) => {
     const { knex } = server.runtime.deps;
