@@ -14,7 +14,18 @@ import {
 /** Instance A (the caller's) and instance B (the one it must not reach). */
 interface World {
   a: TestInstance & { userId: string };
-  b: TestInstance & { userId: string; adminId: string; customerId: string; jobId: string; serviceRequestId: string };
+  b: TestInstance & {
+    userId: string;
+    adminId: string;
+    customerId: string;
+    jobId: string;
+    serviceRequestId: string;
+    /** A change in the history of B's job and of B's customer (what a revert names). */
+    jobChangeId: string;
+    customerChangeId: string;
+    /** A job B deleted (what a restore names). */
+    deletedJobId: string;
+  };
 }
 
 type Body = (world: World) => unknown;
@@ -97,6 +108,10 @@ const customerRows = (base: string): Record<string, Expectation> => {
     [`PUT ${base}/:id`]: { kind: 'scoped', params: customer, body: () => ({ name: 'Hijacked' }) },
     [`DELETE ${base}/:id`]: { kind: 'scoped', params: customer },
     [`GET ${base}/:id/history`]: { kind: 'scoped', params: customer },
+    [`POST ${base}/:id/history/:eventId/revert`]: {
+      kind: 'scoped',
+      params: (w) => ({ id: w.b.customerId, eventId: w.b.customerChangeId }),
+    },
   };
 };
 
@@ -117,6 +132,7 @@ const pipelineRows = (base: string): Record<string, Expectation> => {
     [`POST ${base}/:id/reopen`]: { kind: 'scoped', params: job },
     [`DELETE ${base}/:id`]: { kind: 'scoped', params: job },
     [`GET ${base}/:id/history`]: { kind: 'scoped', params: job },
+    [`POST ${base}/:id/history/:eventId/revert`]: { kind: 'scoped', params: (w) => ({ id: w.b.jobId, eventId: w.b.jobChangeId }) },
   };
 };
 
@@ -163,6 +179,13 @@ const EXPECTATIONS: Record<string, Expectation> = {
     body: () => ({ name: 'X', displayName: 'X', subdomain: 'xtenant', adminUsername: 'xadmin', adminPin: '1111' }),
   },
   'PATCH /api/crm-instances/:instanceId': { kind: 'superadmin', body: () => ({ isActive: false }) },
+  'GET /api/crm-instances/stats': { kind: 'superadmin' },
+  'GET /api/crm-instances/:instanceId': { kind: 'superadmin' },
+  'PUT /api/crm-instances/:instanceId': {
+    kind: 'superadmin',
+    body: () => ({ displayName: 'Hijacked', features: { pipeline: false }, publicRequests: true }),
+  },
+  'GET /api/crm-instances/:instanceId/history': { kind: 'superadmin' },
   'GET /api/crm-instances/:instanceId/users': { kind: 'superadmin' },
   'GET /api/crm-instances/:instanceId/export': { kind: 'superadmin' },
   'POST /api/crm-instances/:instanceId/users': { kind: 'superadmin', body: () => ({ username: 'planted', pin: '1111', role: 'admin' }) },
@@ -188,6 +211,19 @@ const EXPECTATIONS: Record<string, Expectation> = {
   ...pipelineRows('/api/crm/maven/user-info'),
   ...instanceReadRows('/calendar/appointments'),
   'GET /api/:instance/calendar': { kind: 'scoped' },
+  ...instanceReadRows('/pipeline/board/summary'),
+  ...instanceReadRows('/dashboard'),
+  // The provider's own CRM: A's admin is no user of it.
+  'GET /api/maven/dashboard': { kind: 'scoped' },
+  'GET /api/:instance/insights': { kind: 'scoped' },
+  // An event stream: A's own opens and tells nothing of B; under B's slug it never opens.
+  ...instanceReadRows('/live'),
+  'GET /api/:instance/deleted-records': { kind: 'scoped' },
+  'POST /api/:instance/deleted-records/:kind/:id/restore': { kind: 'scoped', params: (w) => ({ kind: 'job', id: w.b.deletedJobId }) },
+  'GET /api/admin/public-requests': { kind: 'own' },
+  'PUT /api/admin/public-requests': { kind: 'own', body: () => ({ enabled: true }) },
+  'GET /api/:instance/admin/public-requests': { kind: 'scoped' },
+  'PUT /api/:instance/admin/public-requests': { kind: 'scoped', body: () => ({ enabled: true }) },
   ...serviceRequestRows('/api/service-requests'),
   ...serviceRequestRows('/api/:instance/service-requests'),
   // The public request page names its shop (like a login page); B's page is off, so a request to it is a 404.
@@ -228,6 +264,15 @@ beforeAll(async () => {
   await aAdmin.post('/api/user-info', { part: 'Alpha part' });
   const bRequest = await bAdmin.post('/api/service-requests', { customerName: 'Bravo Requester', vehicleType: 'Bravo van' });
   await aAdmin.post('/api/service-requests', { customerName: 'Alpha Requester' });
+  // A change each in B's job and customer history, which a revert could undo, and a deleted job a restore could bring back.
+  const bJobChange = await bAdmin.put(`/api/user-info/${bJob.body.id}`, { notes: 'Bravo note' });
+  const bCustomerChange = await bAdmin.put(`/api/customers/${bCustomer.body.id}`, { email: 'bravo@example.com' });
+  const bGone = await bAdmin.post('/api/user-info', { part: 'Bravo scrapped part' });
+  const bDelete = await bAdmin.delete(`/api/user-info/${bGone.body.id}`);
+  for (const res of [bJobChange, bCustomerChange, bDelete]) if (res.status >= 300) throw new Error(`setup: ${res.status} ${res.text}`);
+  const latestChange = async (path: string) => ((await bAdmin.get(path)).body as Array<{ id: string; action: string }>)[0]!;
+  const bJobChangeRow = await latestChange(`/api/user-info/${bJob.body.id}/history`);
+  const bCustomerChangeRow = await latestChange(`/api/customers/${bCustomer.body.id}/history`);
   world = {
     a: { ...a, userId: aUser.body.id },
     b: {
@@ -237,6 +282,9 @@ beforeAll(async () => {
       customerId: bCustomer.body.id,
       jobId: bJob.body.id,
       serviceRequestId: bRequest.body.id,
+      jobChangeId: bJobChangeRow.id,
+      customerChangeId: bCustomerChangeRow.id,
+      deletedJobId: bGone.body.id,
     },
   };
 });
@@ -244,8 +292,46 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function call(client: ApiClient, method: string, path: string, body: unknown): Promise<ApiResponse> {
+/** `route` is the router's path (with parameters), `path` the one requested. */
+function call(client: ApiClient, method: string, route: string, path: string, body: unknown): Promise<ApiResponse> {
+  const info = server.runtime.router.routes.find((r) => r.method === method && r.path === route);
+  if (info?.doc?.produces === 'text/event-stream') return openStream(client, path);
   return client.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : (body ?? {}));
+}
+
+/**
+ * An event stream never ends by itself: read it up to its first message (`ready`), or to
+ * its end when it is refused, then close it. The text is what came until then.
+ */
+async function openStream(client: ApiClient, path: string): Promise<ApiResponse> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), 15_000);
+  try {
+    const response = await fetch(client.baseUrl + path, {
+      headers: { accept: 'text/event-stream', ...(client.cookieHeader() ? { cookie: client.cookieHeader() } : {}) },
+      signal: abort.signal,
+    });
+    const decoder = new TextDecoder();
+    let text = '';
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, { stream: true });
+        if (/^event: ready$/m.test(text)) break;
+      }
+    } catch {
+      // Closed by the timer: what came so far is the answer.
+    }
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // a stream, not JSON
+    }
+    return { status: response.status, headers: response.headers, body, text };
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
 }
 
 /** Nothing that identifies instance B. */
@@ -262,6 +348,12 @@ function expectNothingOfB(res: ApiResponse) {
     'Bravo part',
     world.b.serviceRequestId,
     'Bravo Requester',
+    world.b.jobChangeId,
+    world.b.customerChangeId,
+    world.b.deletedJobId,
+    'Bravo scrapped part',
+    'Bravo note',
+    'bravo@example.com',
   ])
     expect(res.text).not.toContain(secret);
 }
@@ -280,7 +372,7 @@ describe('cross-tenant matrix', () => {
     const params = { ...defaultParams(world), ...expectation.params?.(world) };
     const namesRecord = paramNames(path).some(isRecordParam);
     const aAdmin = await signInUser(server, 'alpha', world.a.admin.username, world.a.admin.pin);
-    const res = await call(aAdmin, method, substitute(path, params), body);
+    const res = await call(aAdmin, method, path, substitute(path, params), body);
     expect(res.status, res.text).toBeLessThan(500);
     switch (expectation.kind) {
       case 'scoped': {
@@ -288,7 +380,7 @@ describe('cross-tenant matrix', () => {
         expectNothingOfB(res);
         // A's own slug with B's record ids: still nothing there.
         if (paramNames(path).includes('instance') && namesRecord) {
-          const mixed = await call(aAdmin, method, substitute(path, { ...params, instance: world.a.subdomain }), body);
+          const mixed = await call(aAdmin, method, path, substitute(path, { ...params, instance: world.a.subdomain }), body);
           expect(mixed.status, mixed.text).toBe(expectation.status ?? 404);
         }
         break;
@@ -299,11 +391,11 @@ describe('cross-tenant matrix', () => {
         break;
       case 'superadmin': {
         expect(res.status).toBe(403);
-        expect((await call(new ApiClient(server.url), method, substitute(path, params), body)).status).toBe(401);
+        expect((await call(new ApiClient(server.url), method, path, substitute(path, params), body)).status).toBe(401);
         // The super admin reaches every instance, but a record only within its own instance.
         if (paramNames(path).includes('instanceId') && namesRecord) {
           const superAdmin = await signInSuperAdmin(server);
-          const mixed = await call(superAdmin, method, substitute(path, { ...params, instanceId: world.a.id }), body);
+          const mixed = await call(superAdmin, method, path, substitute(path, { ...params, instanceId: world.a.id }), body);
           expect(mixed.status, mixed.text).toBe(404);
         }
         break;
@@ -327,9 +419,19 @@ describe('cross-tenant matrix', () => {
     await signInUser(server, 'bravo', 'bravouser', '2222');
     const customer = await bAdmin.get(`/api/customers/${world.b.customerId}`);
     expect(customer.body).toMatchObject({ name: 'Bravo Customer', phone: '555-000-9999' });
-    expect((await bAdmin.get(`/api/customers/${world.b.customerId}/history`)).body).toHaveLength(1);
+    const customerHistory = (await bAdmin.get(`/api/customers/${world.b.customerId}/history`)).body as Array<{ id: string }>;
+    expect(customerHistory.map((row) => row.id)).toContain(world.b.customerChangeId);
+    expect(customerHistory).toHaveLength(2);
     const job = await bAdmin.get(`/api/user-info/${world.b.jobId}`);
-    expect(job.body).toMatchObject({ part: 'Bravo part', stage: 'Quote', notes: '', revision: 0 });
+    expect(job.body).toMatchObject({ part: 'Bravo part', stage: 'Quote', notes: 'Bravo note', revision: 1 });
+    expect((await bAdmin.get(`/api/user-info/${world.b.jobId}/history`)).body).toHaveLength(2);
+    // The deleted job is still deleted, and the instance's settings are as they were.
+    const deleted = (await bAdmin.get(`/api/${world.b.subdomain}/deleted-records`)).body as { items: Array<{ id: string }> };
+    expect(deleted.items.map((item) => item.id)).toEqual([world.b.deletedJobId]);
+    const superAdmin = await signInSuperAdmin(server);
+    const instance = await superAdmin.get(`/api/crm-instances/${world.b.id}`);
+    expect(instance.body).toMatchObject({ displayName: 'bravo Auto', isActive: true, publicRequests: false });
+    expect(instance.body.features).toMatchObject({ pipeline: true, customers: true, calendar: true, serviceRequests: true });
     const request = await bAdmin.get(`/api/service-requests/${world.b.serviceRequestId}`);
     expect(request.body).toMatchObject({ customerName: 'Bravo Requester', status: 'open', jobId: null, revision: 0 });
   });
