@@ -118,11 +118,11 @@ export async function insightsOf(knex: Knex, instanceId: string, timeZone: strin
       .orderBy([{ column: 'i.entered_at' }, { column: 'i.job_id' }])
       .select('i.job_id', 'j.job_number', 'j.name')) as JobRow[];
     const quotedIds = [...new Set(quotedRows.map((r) => r.job_id))];
-    const paidIds = new Set(
-      quotedIds.length === 0
-        ? []
-        : ((await intervals().andWhere('i.stage', 'Paid').whereIn('i.job_id', quotedIds).distinct().pluck('i.job_id')) as string[]),
+    // Of those, the ones with a stay in Paid: the instance's paid jobs (by the stage index), met with them here.
+    const everPaid = new Set(
+      quotedIds.length === 0 ? [] : ((await intervals().andWhere('i.stage', 'Paid').distinct().pluck('i.job_id')) as string[]),
     );
+    const paidIds = new Set(quotedIds.filter((id) => everPaid.has(id)));
     const paidRows = quotedRows.filter((r) => paidIds.has(r.job_id));
 
     // Per week: jobs moved to Completed, and the quotes of jobs moved to Invoiced.
