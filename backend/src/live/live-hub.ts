@@ -5,6 +5,7 @@ import {
   LIVE_RECORDS_MAX,
   liveId,
   type LiveChange,
+  type LiveCloseReason,
   type LiveKind,
   type LiveRecord,
 } from '@crm/projections/contract';
@@ -140,8 +141,10 @@ export class LiveConnection {
     if (this.out.writableLength > MAX_UNSENT_BYTES) this.close();
   }
 
-  close(): void {
+  /** Ends the stream; with a reason, the browser is told not to reconnect (a plain end makes it reconnect and resume). */
+  close(reason?: LiveCloseReason): void {
     if (this.closed) return;
+    if (reason) this.send(LIVE_EVENTS.closed, this.sentUpTo, { reason });
     this.closed = true;
     this.live = false;
     this.out.end();
@@ -214,7 +217,7 @@ export class LiveHub {
     }
     // The cap: the session's oldest streams make room for the new one.
     const same = [...this.connections].filter((c) => c.sessionKey === sessionKey).sort((a, b) => a.openedAt - b.openedAt);
-    for (const oldest of same.slice(0, Math.max(0, same.length - LIVE_STREAMS_PER_SESSION + 1))) oldest.close();
+    for (const oldest of same.slice(0, Math.max(0, same.length - LIVE_STREAMS_PER_SESSION + 1))) oldest.close('too-many-streams');
     this.connections.add(connection);
     connection.send(LIVE_EVENTS.ready, connection.sentUpTo, {});
     await this.catchUp(connection);
@@ -354,7 +357,7 @@ export class LiveHub {
     for (const connection of connections) {
       const principal = bySession.get(connection.sessionKey);
       if (!principal || principal.isLocked || !principal.instance.isActive || principal.userId !== connection.principal.userId)
-        connection.close();
+        connection.close('signed-out');
       else connection.principal = principal;
     }
   }

@@ -291,6 +291,8 @@ describe('the cap', () => {
     for (let i = 0; i < 6; i++) streams.push(await stream(capped));
     const seventh = await stream(capped);
     await streams[0]!.waitEnded();
+    // It was told why, so the browser does not reconnect (and close another tab's stream in turn).
+    expect(streams[0]!.messages.at(-1)).toMatchObject({ event: 'closed', data: { reason: 'too-many-streams' } });
     for (const s of streams.slice(1)) expect(s.ended).toBe(false);
     const jobId = await createJob(owner, 'liveshop', 'Capped Cap');
     await seventh.next(names(jobId));
@@ -302,6 +304,7 @@ describe('the cap', () => {
     const s = await stream(session);
     expect((await session.post('/api/auth/logout')).status).toBeLessThan(300);
     await s.waitEnded(30_000);
+    expect(s.messages.at(-1)).toMatchObject({ event: 'closed', data: { reason: 'signed-out' } });
   }, 60_000);
 });
 

@@ -1,4 +1,4 @@
-import { LIVE_EVENTS, liveChangeSchema, type LiveChange } from '@crm/projections/contract';
+import { LIVE_EVENTS, liveChangeSchema, liveClosedSchema, type LiveChange, type LiveCloseReason } from '@crm/projections/contract';
 import { reportFailure } from './report-failure';
 
 /**
@@ -9,7 +9,7 @@ import { reportFailure } from './report-failure';
  * Screens do not open streams: the app opens one and reads the changed queries again.
  */
 
-export type LiveMessage = { type: 'change'; change: LiveChange } | { type: 'reset' };
+export type LiveMessage = { type: 'change'; change: LiveChange } | { type: 'reset' } | { type: 'closed'; reason: LiveCloseReason };
 type LiveListener = (message: LiveMessage) => void;
 
 const listeners = new Set<LiveListener>();
@@ -63,6 +63,17 @@ export function connectLive(instance: string): () => void {
       remember(event);
       emit({ type: 'reset' });
     });
+    current.addEventListener(LIVE_EVENTS.closed, (event) => {
+      remember(event);
+      // Ended for good: the browser's own reconnect would only be refused (or, past the
+      // per-session cap, close another tab's stream in turn).
+      current.close();
+      const parsed = liveClosedSchema.safeParse(safeJson(event.data));
+      const reason = parsed.success ? parsed.data.reason : 'signed-out';
+      emit({ type: 'closed', reason });
+      // A tab closed for a newer one's sake opens again when someone looks at it.
+      if (reason === 'too-many-streams') waitUntilVisible();
+    });
     current.onerror = () => {
       // CONNECTING: the browser is reconnecting by itself (with Last-Event-ID). CLOSED: it gave up.
       if (current.readyState !== EventSource.CLOSED || stopped) return;
@@ -75,10 +86,18 @@ export function connectLive(instance: string): () => void {
     };
   };
 
+  const handleVisible = () => {
+    if (document.visibilityState !== 'visible') return;
+    document.removeEventListener('visibilitychange', handleVisible);
+    if (!stopped) open();
+  };
+  const waitUntilVisible = () => document.addEventListener('visibilitychange', handleVisible);
+
   open();
   return () => {
     stopped = true;
     if (retry) clearTimeout(retry);
+    document.removeEventListener('visibilitychange', handleVisible);
     source?.close();
   };
 }

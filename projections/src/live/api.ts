@@ -22,7 +22,17 @@ export const LIVE_EVENTS = {
   change: 'change',
   /** The stream could not tell what changed since the browser's Last-Event-ID (too long ago): read everything again. */
   reset: 'reset',
+  /** The server ends the stream for good (`reason`): the browser must not reconnect by itself. */
+  closed: 'closed',
 } as const;
+
+/**
+ * Why a stream was ended: the session opened more streams than it may (the oldest goes), or
+ * it may not have one any more (signed out, locked, the instance closed).
+ */
+export const LIVE_CLOSE_REASONS = ['too-many-streams', 'signed-out'] as const;
+export type LiveCloseReason = (typeof LIVE_CLOSE_REASONS)[number];
+export const liveClosedSchema = z.object({ reason: z.enum(LIVE_CLOSE_REASONS) });
 
 export const liveRecordSchema = z.object({
   kind: z.enum(LIVE_KINDS),

@@ -20,6 +20,9 @@ const QUERY_ROOTS: Record<LiveKind, readonly string[]> = {
   instance: ['dashboard'],
 };
 
+/** How long changes are gathered before the queries are read again (well within the second a screen has to follow). */
+const COALESCE_MS = 150;
+
 /** A past version (time travel) never changes: it is not read again. */
 function isPastVersion(query: Query): boolean {
   return query.queryKey.some(
@@ -52,18 +55,38 @@ export function LiveUpdates() {
       const user = await queryClient.fetchQuery({ ...currentUserQueryOptions(), staleTime: 0 });
       setSession(user ? { status: 'signed-in', user } : { status: 'signed-out', instance });
     };
+    // Changes that arrive close together are read once: a burst costs one read per screen.
+    let pending: LiveChange | null = null;
+    let flush: ReturnType<typeof setTimeout> | null = null;
     const stopListening = onLiveMessage((message) => {
+      if (message.type === 'closed') {
+        // Signed out or locked elsewhere: the session check sends this tab to the login page.
+        if (message.reason === 'signed-out') void refreshSession();
+        return;
+      }
       if (message.type === 'reset') {
         void queryClient.invalidateQueries({ predicate: (query) => !isPastVersion(query) });
         return;
       }
-      void readAgain(queryClient, message.change);
       const { change } = message;
+      pending = pending
+        ? {
+            kinds: [...new Set([...pending.kinds, ...change.kinds])],
+            records: [...pending.records, ...change.records],
+            truncated: pending.truncated || change.truncated,
+          }
+        : change;
+      flush ??= setTimeout(() => {
+        flush = null;
+        if (pending) void readAgain(queryClient, pending);
+        pending = null;
+      }, COALESCE_MS);
       if (change.kinds.includes('instance') || change.records.some((record) => record.kind === 'users' && record.id === userId))
         void refreshSession();
     });
     const disconnect = connectLive(instance);
     return () => {
+      if (flush) clearTimeout(flush);
       disconnect();
       stopListening();
     };
