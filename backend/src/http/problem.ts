@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '../infra/unavailable.ts';
+import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '@crm/projections/db/unavailable';
 import { AppError } from '../shared/errors.ts';
 import { isApiPath } from './security.ts';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CUSTOMER_MESSAGES } from '@crm/projections/customers';
-import type { StoredDomainEvent } from '@crm/projections/events';
+import type { DomainEvent, StoredDomainEvent } from '@crm/projections/events';
 import { JOB_MESSAGES, type JobFields, type JobView, type Stage } from '@crm/projections/pipeline';
 import { WrongExpectedVersionError, type AppendResult, type EventStore, type StreamAppend } from '@crm/projections/eventstore/port';
 import { RECORD_MESSAGES } from '@crm/projections/records';
@@ -131,6 +131,7 @@ async function runJobCommand(
   ctx: InstanceContext,
   expectedRevision?: number,
   loaded?: LoadedStream<JobState>,
+  alongside?: (state: JobState) => Promise<StreamAppend[]>,
 ): Promise<CommandResult<JobState, JobEvent>> {
   try {
     return await executeCommand({
@@ -141,6 +142,7 @@ async function runJobCommand(
       ctx,
       expectedRevision,
       loaded,
+      alongside,
     });
   } catch (error) {
     // With If-Match, any concurrent change is the caller's to resolve (no retry ran).
@@ -300,10 +302,35 @@ export async function reopenJob(deps: AppDeps, target: JobTarget, ctx: InstanceC
   return await runJobCommand(deps, target, { type: 'ReopenJob', instanceId: target.instanceId }, ctx, expectedRevision);
 }
 
-/** Deletes the job and frees its number; answers with the last append (for read-your-writes). */
+/**
+ * Deletes the job and frees its number in one append (a crash between the two would leave
+ * a typed number held by a deleted job); answers with the last append (for read-your-writes).
+ */
 export async function deleteJob(deps: Pick<AppDeps, 'store'>, target: JobTarget, ctx: InstanceContext): Promise<AppendResult | null> {
-  const result = await runJobCommand(deps, target, { type: 'DeleteJob', instanceId: target.instanceId }, ctx);
-  return await releaseNumberOfDeleted(deps.store, target, result.state, ctx, result.appended);
+  const result = await runJobCommand(
+    deps,
+    target,
+    { type: 'DeleteJob', instanceId: target.instanceId },
+    ctx,
+    undefined,
+    undefined,
+    numberRelease(deps.store, target, ctx),
+  );
+  return await releaseNumberOfDeleted(deps.store, target, result.state, ctx, result.alongside?.at(-1) ?? result.appended);
+}
+
+/** For a deletion: the release of the number the deleted job holds, as an append of the same command. */
+function numberRelease(store: EventStore, target: JobTarget, ctx: InstanceContext) {
+  return async (state: JobState): Promise<StreamAppend[]> => {
+    if (state.status !== 'deleted' || !state.jobNumber) return [];
+    const { instanceId, jobId } = target;
+    const streamId = jobNumberStream(instanceId, state.jobNumber);
+    const events = await store.readStream(streamId);
+    const last = events[events.length - 1];
+    if (!last?.type.endsWith('Reserved') || (last.data as { jobId?: unknown }).jobId !== jobId) return [];
+    const released: DomainEvent = { type: 'JobNumberReleased', data: { instanceId, jobNumber: state.jobNumber, jobId } };
+    return [{ streamId, events: toNewEvents([released], ctx), expectedRevision: last.revision }];
+  };
 }
 
 /** Frees a deleted job's number (if it still holds it); answers with the last append. */
@@ -331,8 +358,17 @@ export async function deleteJobOfDeletedCustomer(
   ctx: InstanceContext & { causationId: string },
 ): Promise<{ deleted: boolean; appended: AppendResult | null }> {
   try {
-    const result = await runJobCommand(deps, target, { type: 'DeleteJob', instanceId: target.instanceId, reason: 'customer-deleted' }, ctx);
-    return { deleted: true, appended: await releaseNumberOfDeleted(deps.store, target, result.state, ctx, result.appended) };
+    const result = await runJobCommand(
+      deps,
+      target,
+      { type: 'DeleteJob', instanceId: target.instanceId, reason: 'customer-deleted' },
+      ctx,
+      undefined,
+      undefined,
+      numberRelease(deps.store, target, ctx),
+    );
+    const appended = result.alongside?.at(-1) ?? result.appended;
+    return { deleted: true, appended: await releaseNumberOfDeleted(deps.store, target, result.state, ctx, appended) };
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     const loaded = await loadAggregate(deps.store, jobStream(target.jobId), jobDecider);

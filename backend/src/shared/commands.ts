@@ -97,6 +97,8 @@ export interface CommandResult<State, Event extends DomainEvent> {
    * from it without reading it back.
    */
   stream: StoredDomainEvent[] | null;
+  /** What the command's `alongside` appended with it, in order. */
+  alongside?: AppendResult[];
 }
 
 /**
@@ -116,6 +118,12 @@ export async function executeCommand<State, Command, Event extends DomainEvent>(
   newStream?: boolean;
   /** The stream as the caller has just read it: the first attempt decides on it (a retry reads again). */
   loaded?: LoadedStream<State>;
+  /**
+   * Appends to other streams that belong to the decision (freeing a deleted job's number),
+   * from the state after it: recorded with the command's events in one appendMany, all or
+   * nothing. A concurrent change of one of them makes the command try again like its own.
+   */
+  alongside?: (state: State) => Promise<StreamAppend[]>;
 }): Promise<CommandResult<State, Event>> {
   // Commands that take the stream as it is (no If-Match) queue per stream in this process:
   // a burst of them on one record then appends one after the other instead of colliding,
@@ -168,6 +176,14 @@ async function decideAndAppend<State, Command, Event extends DomainEvent>(
     const expectedRevision: ExpectedRevision = loaded.revision === null ? 'no_stream' : loaded.revision;
     try {
       const newEvents = toNewEvents(events, options.ctx);
+      const extra = options.alongside ? await options.alongside(events.reduce((s, e) => options.decider.evolve(s, e), loaded.state)) : [];
+      if (extra.length > 0) {
+        const [appended, ...others] = await options.store.appendMany([
+          { streamId: options.streamId, events: newEvents, expectedRevision },
+          ...extra,
+        ]);
+        return { ...recordedResult(options.decider, options.streamId, loaded, events, newEvents, appended!), alongside: others };
+      }
       const appended = await options.store.append(options.streamId, newEvents, { expectedRevision });
       return recordedResult(options.decider, options.streamId, loaded, events, newEvents, appended);
     } catch (error) {

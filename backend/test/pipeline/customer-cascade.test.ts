@@ -86,6 +86,14 @@ describe('the customer-deletion cascade reactor', () => {
         }
         return await store.append(streamId, events, options);
       },
+      // A job's deletion and the release of its number are one append.
+      async appendMany(appends) {
+        if (appends.some((a) => a.events.some((e) => e.type === 'JobDeleted')) && ++jobDeletes >= 2) {
+          atSecondJob();
+          return await killed;
+        }
+        return await store.appendMany(appends);
+      },
     };
     const doomed = reactorProcess(doomedStore);
     doomed.start();

@@ -178,3 +178,20 @@ describe('instance and user creation', () => {
     expect(again.status, again.text).toBe(201);
   });
 });
+
+describe('job deletion', () => {
+  test('the deletion and the release of its typed number are one append: a refused release leaves the job as it was', async () => {
+    const created = await client.post('/api/user-info', { name: 'Number Holder', part: 'Hose', jobNumber: 'HW-77' });
+    expect(created.status, created.text).toBe(201);
+    await refusing('JobNumberReleased', 'jobNumber', 'HW-77', async () => {
+      expect((await client.delete(`/api/user-info/${created.body.id}`)).status).toBeGreaterThanOrEqual(500);
+    });
+    expect(await count(`select 1 from events where type = 'JobDeleted' and data->>'jobId' = $1`, [created.body.id])).toBe(0);
+    expect((await client.get(`/api/user-info/${created.body.id}`)).status).toBe(200);
+
+    expect((await client.delete(`/api/user-info/${created.body.id}`)).status).toBe(204);
+    // The number is free again: another job may take it.
+    const again = await client.post('/api/user-info', { name: 'Next Holder', part: 'Hose', jobNumber: 'HW-77' });
+    expect(again.status, again.text).toBe(201);
+  });
+});

@@ -130,6 +130,8 @@ const HEARTBEAT_INTERVAL_MS = 1000;
 const HEARTBEAT_TIMEOUT_MS = 10_000;
 
 export const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 5000 };
+/** The longest pause after a transient failure (see Projector.delay). */
+const TRANSIENT_MAX_DELAY_MS = 500;
 
 export interface ProjectorOptions {
   store: EventStore;
@@ -211,10 +213,16 @@ export class Projector {
     return this.abort.signal.aborted;
   }
 
-  /** The pause before the next attempt after `failures` consecutive failures. */
-  private delay(failures: number): number {
+  /**
+   * The pause before the next attempt after `failures` consecutive failures. A transient one
+   * (the database down or restarting, a lock) waits at most TRANSIENT_MAX_DELAY_MS however
+   * long it lasted: the projector is back within a second of the database, not after the
+   * backoff has grown to its maximum.
+   */
+  private delay(failures: number, transient = false): number {
     const { initialDelayMs, maxDelayMs } = { ...DEFAULT_RETRY, ...this.options.retry };
-    return Math.min(maxDelayMs, initialDelayMs * 2 ** Math.min(Math.max(failures - 1, 0), 30));
+    const backoff = Math.min(maxDelayMs, initialDelayMs * 2 ** Math.min(Math.max(failures - 1, 0), 30));
+    return transient ? Math.min(backoff, TRANSIENT_MAX_DELAY_MS) : backoff;
   }
 
   private async run(): Promise<void> {
@@ -228,7 +236,7 @@ export class Projector {
       } catch (error) {
         if (this.stopping) break;
         this.failures++;
-        const retryInMs = this.delay(this.failures);
+        const retryInMs = this.delay(this.failures, isTransientFailure(error));
         this.log.error(
           { err: error, checkpoint: this.checkpointName, failures: this.failures, retryInMs },
           `${this.kind} failed; starting over from its checkpoint after a pause`,
@@ -380,7 +388,7 @@ export class Projector {
           return;
         }
         if (signal.aborted) return;
-        const retryInMs = this.delay(this.failures);
+        const retryInMs = this.delay(this.failures, transient);
         this.log.warn(
           { checkpoint: this.checkpointName, failures: this.failures, retryInMs },
           `${this.kind} retries the batch after a pause`,
