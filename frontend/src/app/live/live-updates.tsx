@@ -21,7 +21,7 @@ const QUERY_ROOTS: Record<LiveKind, readonly string[]> = {
 };
 
 /** How long changes are gathered before the queries are read again (well within the second a screen has to follow). */
-const COALESCE_MS = 150;
+const COALESCE_MS = 80;
 
 /** A past version (time travel) never changes: it is not read again. */
 function isPastVersion(query: Query): boolean {

@@ -176,7 +176,7 @@ export function PipelineBoard({
         role="region"
         aria-label="Stage board"
         // The board scrolls sideways; on a phone a column nearly fills the screen and snaps.
-        className="-mx-4 flex min-w-0 snap-x snap-mandatory gap-3 overflow-x-auto px-4 pb-3 sm:mx-0 sm:snap-none sm:px-0"
+        className="-mx-4 flex min-w-0 snap-x snap-mandatory scroll-px-4 gap-3 overflow-x-auto px-4 pb-3 sm:mx-0 sm:snap-none sm:scroll-px-0 sm:px-0"
       >
         {columns.map((column) => {
           const query = queries[STAGES.indexOf(column)]!;
