@@ -49,13 +49,16 @@ interface Change {
 }
 
 function summarize(event: RecordedEvent): Change | null {
-  const instanceId = event.metadata?.instanceId;
-  if (!instanceId) return null;
   const dash = event.streamId.indexOf('-');
   if (dash < 0) return null;
   const kind = CATEGORY_KINDS[event.streamId.slice(0, dash)];
   if (!kind) return null;
-  return { position: event.position, instanceId, kind, id: event.streamId.slice(dash + 1), revision: event.revision };
+  const id = event.streamId.slice(dash + 1);
+  // The provider's changes to an instance (features, closing it) carry no instance in their
+  // metadata: the instance is the stream's own.
+  const instanceId = event.metadata?.instanceId ?? (kind === 'instance' ? id : null);
+  if (!instanceId) return null;
+  return { position: event.position, instanceId, kind, id, revision: event.revision };
 }
 
 /**
