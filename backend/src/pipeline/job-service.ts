@@ -131,7 +131,7 @@ async function runJobCommand(
   ctx: InstanceContext,
   expectedRevision?: number,
   loaded?: LoadedStream<JobState>,
-  alongside?: (state: JobState) => Promise<StreamAppend[]>,
+  alongside?: (state: JobState, before: JobState) => Promise<StreamAppend[]>,
 ): Promise<CommandResult<JobState, JobEvent>> {
   try {
     return await executeCommand({
@@ -261,32 +261,43 @@ export async function updateJob(
   }
   if (changes.customerId && changes.customerId !== state.fields.customerId)
     await assertCustomerOf(deps.store, target.instanceId, changes.customerId);
-  const newNumber = changes.jobNumber && numberKey(changes.jobNumber) !== numberKey(state.fields.jobNumber) ? changes.jobNumber : null;
-  if (newNumber) await reserveJobNumber(deps.store, target.instanceId, newNumber, target.jobId, ctx);
-  let result: CommandResult<JobState, JobEvent>;
-  try {
-    // Decided on the stream just read (a concurrent change makes the append fail and the retry read again).
-    result = await runJobCommand(
-      deps,
-      target,
-      { type: 'UpdateJob', instanceId: target.instanceId, changes, ...(revertOf ? { revertOf } : {}) },
-      ctx,
-      expectedRevision,
-      loaded,
-    );
-  } catch (error) {
-    if (newNumber) await releaseJobNumber(deps.store, target.instanceId, newNumber, target.jobId, ctx);
-    throw error;
-  }
-  if (newNumber) {
-    const updated = result.events.find((e) => e.type === 'JobUpdated');
-    const numberChange = updated?.type === 'JobUpdated' ? updated.data.changes.find((c) => c.field === 'jobNumber') : undefined;
-    const current = result.state.status === 'open' || result.state.status === 'canceled' ? result.state.fields.jobNumber : '';
-    // The old number is free now; or, when a concurrent save made the change moot, the new one.
-    const stale = numberChange ? String(numberChange.oldValue) : numberKey(current) !== numberKey(newNumber) ? newNumber : null;
-    if (stale && numberKey(stale) !== numberKey(current)) await releaseJobNumber(deps.store, target.instanceId, stale, target.jobId, ctx);
-  }
-  return result;
+  // Decided on the stream just read (a concurrent change makes the append fail and the retry
+  // read again); a new number's reservation and the old one's release go in the same append.
+  return await runJobCommand(
+    deps,
+    target,
+    { type: 'UpdateJob', instanceId: target.instanceId, changes, ...(revertOf ? { revertOf } : {}) },
+    ctx,
+    expectedRevision,
+    loaded,
+    numberSwap(deps.store, target, ctx),
+  );
+}
+
+/**
+ * For a save that changes the job's number: the new number's reservation (a 409 when another
+ * job holds it) and the old one's release, as appends of the same command, so a crash never
+ * leaves the job holding two numbers or none. A change of letter case only keeps the number.
+ */
+function numberSwap(store: EventStore, target: JobTarget, ctx: InstanceContext) {
+  return async (after: JobState, before: JobState): Promise<StreamAppend[]> => {
+    if ((after.status !== 'open' && after.status !== 'canceled') || (before.status !== 'open' && before.status !== 'canceled')) return [];
+    const [oldNumber, newNumber] = [before.fields.jobNumber, after.fields.jobNumber];
+    if (numberKey(oldNumber) === numberKey(newNumber)) return [];
+    const { instanceId, jobId } = target;
+    const appends: StreamAppend[] = [];
+    if ((await reservationHolder(store, jobNumberStream(instanceId, newNumber)))?.jobId !== jobId) {
+      appends.push(await typedNumberReservation(store, instanceId, newNumber, jobId, ctx));
+    }
+    const oldStream = jobNumberStream(instanceId, oldNumber);
+    const held = await store.readStream(oldStream);
+    const last = held[held.length - 1];
+    if (last?.type.endsWith('Reserved') && (last.data as { jobId?: unknown }).jobId === jobId) {
+      const released: DomainEvent = { type: 'JobNumberReleased', data: { instanceId, jobNumber: oldNumber, jobId } };
+      appends.push({ streamId: oldStream, events: toNewEvents([released], ctx), expectedRevision: last.revision });
+    }
+    return appends;
+  };
 }
 
 /** `expectedRevision` (If-Match, optional): like a save, only over that version. */

@@ -120,10 +120,10 @@ export async function executeCommand<State, Command, Event extends DomainEvent>(
   loaded?: LoadedStream<State>;
   /**
    * Appends to other streams that belong to the decision (freeing a deleted job's number),
-   * from the state after it: recorded with the command's events in one appendMany, all or
+   * from the state after it and before it: recorded with the command's events in one appendMany, all or
    * nothing. A concurrent change of one of them makes the command try again like its own.
    */
-  alongside?: (state: State) => Promise<StreamAppend[]>;
+  alongside?: (state: State, before: State) => Promise<StreamAppend[]>;
 }): Promise<CommandResult<State, Event>> {
   // Commands that take the stream as it is (no If-Match) queue per stream in this process:
   // a burst of them on one record then appends one after the other instead of colliding,
@@ -176,7 +176,12 @@ async function decideAndAppend<State, Command, Event extends DomainEvent>(
     const expectedRevision: ExpectedRevision = loaded.revision === null ? 'no_stream' : loaded.revision;
     try {
       const newEvents = toNewEvents(events, options.ctx);
-      const extra = options.alongside ? await options.alongside(events.reduce((s, e) => options.decider.evolve(s, e), loaded.state)) : [];
+      const extra = options.alongside
+        ? await options.alongside(
+            events.reduce((s, e) => options.decider.evolve(s, e), loaded.state),
+            loaded.state,
+          )
+        : [];
       if (extra.length > 0) {
         const [appended, ...others] = await options.store.appendMany([
           { streamId: options.streamId, events: newEvents, expectedRevision },

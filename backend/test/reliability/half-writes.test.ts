@@ -195,3 +195,24 @@ describe('job deletion', () => {
     expect(again.status, again.text).toBe(201);
   });
 });
+
+describe('job number change', () => {
+  test("a save that changes the number: the new number's reservation, the change and the old number's release are one append", async () => {
+    const created = await client.post('/api/user-info', { name: 'Renumbered', part: 'Axle', jobNumber: 'HW-OLD' });
+    expect(created.status, created.text).toBe(201);
+    const holders = async (jobNumber: string) =>
+      count(`select 1 from events where data->>'jobNumber' = $1 and type in ('JobNumberReserved', 'JobNumberReleased')`, [jobNumber]);
+    await refusing('JobUpdated', 'jobId', created.body.id, async () => {
+      expect((await client.put(`/api/user-info/${created.body.id}`, { jobNumber: 'HW-NEW' })).status).toBeGreaterThanOrEqual(500);
+    });
+    expect(await holders('HW-NEW')).toBe(0);
+    expect(await holders('HW-OLD')).toBe(1);
+
+    const saved = await client.put(`/api/user-info/${created.body.id}`, { jobNumber: 'HW-NEW' });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body.jobNumber).toBe('HW-NEW');
+    // The old number is free: another job takes it; the new one is held.
+    expect((await client.post('/api/user-info', { name: 'Other', part: 'Axle', jobNumber: 'HW-OLD' })).status).toBe(201);
+    expect((await client.post('/api/user-info', { name: 'Other', part: 'Axle', jobNumber: 'HW-NEW' })).status).toBe(409);
+  });
+});
