@@ -28,6 +28,7 @@ export function registerInsightsRoutes(router: ApiRouter, deps: AppDeps): void {
       const query = parseInput(insightsQuery, ctx.query);
       ctx.body = await insightsOf(deps.knex, user.instance.id, user.instance.timeZone, query, deps.now());
     },
-    { doc: DOCS.insights },
+    // Figures of the pipeline's jobs: gone (404) while the instance has its pipeline off.
+    { feature: 'pipeline', doc: DOCS.insights },
   );
 }

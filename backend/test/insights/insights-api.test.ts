@@ -187,6 +187,23 @@ describe('who sees insights', () => {
     expect((await new (admin.constructor as typeof ApiClient)(server.url).get(`${insights}${PERIOD}`)).status).toBe(401);
   });
 
+  test('an instance with its pipeline off has no insights (404)', async () => {
+    const superAdmin = await signInSuperAdmin(server);
+    const created = await superAdmin.post('/api/crm-instances', {
+      name: 'NOPIPE',
+      displayName: 'No Pipeline Auto',
+      subdomain: 'nopipe',
+      features: { pipeline: false },
+      adminUsername: 'owner',
+      adminPin: '1234',
+    });
+    expect(created.status, created.text).toBe(201);
+    const owner = await signInUser(server, 'nopipe', 'owner', '1234');
+    const res = await owner.get('/api/nopipe/insights');
+    expect(res.status).toBe(404);
+    expect(res.body.detail).toBe('This feature is not enabled for this CRM');
+  });
+
   test('bad periods are a 400 with a clear message', async () => {
     const cases: Array<[string, string]> = [
       ['?from=2026-13-01', 'from must be a real date'],

@@ -77,7 +77,14 @@ function instanceScreens({ home, canonical }: { home: string; canonical: boolean
       children: [
         { path: 'admin', lazy: () => import('./routes/instance/admin-page') },
         // Insights: admins and managers (the users who may manage users), like the server.
-        ...(canonical ? [{ path: 'insights', lazy: () => import('./routes/instance/insights-page') }] : []),
+        ...(canonical
+          ? [
+              {
+                element: <RequireFeature feature="pipeline" />,
+                children: [{ path: 'insights', lazy: () => import('./routes/instance/insights-page') }],
+              },
+            ]
+          : []),
         ...(canonical
           ? [
               {

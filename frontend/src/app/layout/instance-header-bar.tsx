@@ -41,8 +41,8 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
         ? { ...item, badge: newPublic, badgeLabel: `${newPublic} new from the public request page` }
         : item,
     );
-    // Insights for admins and managers, before Admin (the canonical family has the screen).
-    if (canManageUsers(user) && route.family === 'crm') {
+    // Insights (of the pipeline's jobs) for admins and managers, before Admin (the canonical family has the screen).
+    if (canManageUsers(user) && route.family === 'crm' && user.instance.features.pipeline) {
       const admin = items.findIndex((item) => item.to === links.admin);
       items.splice(admin < 0 ? items.length : admin, 0, { label: 'Insights', to: `${links.entry}/insights` });
     }
