@@ -304,8 +304,6 @@ describe('the cap', () => {
     const s = await stream(session);
     expect((await session.post('/api/auth/logout')).status).toBeLessThan(300);
     await s.waitEnded(30_000);
-    // The provider's change names the instance (its metadata has none), then the stream is closed.
-    expect(s.changes().some((c) => c.kinds.includes('instance') && c.records.some((r) => r.id === closing.id))).toBe(true);
     expect(s.messages.at(-1)).toMatchObject({ event: 'closed', data: { reason: 'signed-out' } });
   }, 60_000);
 });
