@@ -177,10 +177,33 @@ const instanceRoutes: RouteObject[] = [
   },
 ];
 
+type LazyRoute = Extract<NonNullable<RouteObject['lazy']>, (...args: never[]) => unknown>;
+
+/**
+ * A screen whose code fails to load or to evaluate becomes a screen that throws that error
+ * while rendering, so its route's error boundary shows it. Left rejected, React Router keeps
+ * the route marked lazy and renders only down to the layout (the route with HydrateFallback):
+ * an empty page instead of the error screen.
+ */
+function failSafe(lazy: LazyRoute): LazyRoute {
+  return async () => {
+    try {
+      return await lazy();
+    } catch (error) {
+      return {
+        Component: () => {
+          throw error;
+        },
+      };
+    }
+  };
+}
+
 function withErrorBoundary(routes: RouteObject[]): RouteObject[] {
   return routes.map((route) => ({
     ...route,
     errorElement: route.errorElement ?? <RouteError />,
+    ...(typeof route.lazy === 'function' ? { lazy: failSafe(route.lazy) } : {}),
     ...(route.children ? { children: withErrorBoundary(route.children) } : {}),
   })) as RouteObject[];
 }
