@@ -23,7 +23,12 @@ interface Periods {
  * A figure of a feature the instance has off, or that the user may not read, is null; the
  * user count is for those who manage users.
  */
-export async function dashboardStats(knex: Knex, user: UserPrincipal, now: Date): Promise<DashboardStats> {
+export async function dashboardStats(
+  knex: Knex,
+  user: UserPrincipal,
+  now: Date,
+  options: { quickStats: boolean } = { quickStats: false },
+): Promise<DashboardStats> {
   const { instance } = user;
   const { features, timeZone } = instance;
   const canRead = hasPermission(user, 'canRead');
@@ -31,6 +36,8 @@ export async function dashboardStats(knex: Knex, user: UserPrincipal, now: Date)
   const calendar = canRead && features.calendar;
   const customers = canRead && features.customers;
   const managesUsers = hasPermission(user, 'canManageUsers');
+  // The quotes and the invoiced revenue read the week's jobs and the month's history: only when asked for.
+  const quick = pipeline && options.quickStats;
 
   return await withTenant(knex, instance.id, async (db) => {
     const periods = (
@@ -62,7 +69,7 @@ export async function dashboardStats(knex: Knex, user: UserPrincipal, now: Date)
             .count({ n: '*' })
             .first() as Promise<{ n: string | number } | undefined>)
         : null,
-      pipeline
+      quick
         ? (jobs()
             .where('created_at', '>=', periods.week_start)
             .whereNotNull('quote')
@@ -71,7 +78,7 @@ export async function dashboardStats(knex: Knex, user: UserPrincipal, now: Date)
             { n: string | number; total: string | number } | undefined
           >)
         : null,
-      pipeline
+      quick
         ? (jobs()
             .whereIn(
               'id',
@@ -93,18 +100,18 @@ export async function dashboardStats(knex: Knex, user: UserPrincipal, now: Date)
     ]);
 
     const totals = new Map((stageRows ?? []).map((row) => [Number(row.stage_order), Number(row.total)]));
-    const jobsByStage = stageRows ? STAGES.map((stage, order) => ({ stage, count: totals.get(order) ?? 0 })) : null;
+    const byStage = stageRows ? STAGES.map((stage, order) => ({ stage, count: totals.get(order) ?? 0 })) : null;
     return {
       timeZone,
       weekStart: new Date(periods.week_start).toISOString(),
       weekEnd: new Date(periods.week_end).toISOString(),
       customers: customers ? Number(customerRow?.total ?? 0) : null,
-      openJobs: jobsByStage ? jobsByStage.filter((row) => !CLOSED_STAGES.has(row.stage)).reduce((sum, row) => sum + row.count, 0) : null,
+      openJobs: byStage ? byStage.filter((row) => !CLOSED_STAGES.has(row.stage)).reduce((sum, row) => sum + row.count, 0) : null,
       appointmentsThisWeek: calendar ? Number(appointmentRow?.n ?? 0) : null,
       users: managesUsers ? Number(userRow?.n ?? 0) : null,
-      jobsByStage,
-      quotesThisWeek: pipeline ? { count: Number(quoteRow?.n ?? 0), total: Number(quoteRow?.total ?? 0) } : null,
-      revenueThisMonth: pipeline ? Number(revenueRow?.total ?? 0) : null,
+      jobsByStage: quick ? byStage : null,
+      quotesThisWeek: quick ? { count: Number(quoteRow?.n ?? 0), total: Number(quoteRow?.total ?? 0) } : null,
+      revenueThisMonth: quick ? Number(revenueRow?.total ?? 0) : null,
     };
   });
 }

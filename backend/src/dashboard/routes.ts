@@ -1,6 +1,7 @@
-import { dashboardStatsSchema } from '@crm/projections/contract';
+import { dashboardQuery, dashboardStatsSchema } from '@crm/projections/contract';
 import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import type { AppDeps } from '../deps.ts';
+import { parseInput } from '../http/validation.ts';
 import { access, userOf, type ApiRouter, type RouteDoc, type RouteOptions } from '../http/router.ts';
 import { dashboardStats } from './dashboard-queries.ts';
 
@@ -16,6 +17,7 @@ const DOCS = {
     summary:
       "The instance home's figures: customers, open jobs, appointments this week, jobs by stage, quotes this week, revenue invoiced this month (the shop's time zone), users for user managers",
     tag: 'dashboard',
+    query: dashboardQuery,
     response: dashboardStatsSchema,
   },
 } satisfies Record<string, RouteDoc>;
@@ -27,7 +29,8 @@ export function registerDashboardRoutes(router: ApiRouter, deps: AppDeps): void 
       path,
       access.signedIn,
       async (ctx) => {
-        ctx.body = await dashboardStats(deps.knex, userOf(ctx), deps.now());
+        const { quickStats } = parseInput(dashboardQuery, ctx.query);
+        ctx.body = await dashboardStats(deps.knex, userOf(ctx), deps.now(), { quickStats });
       },
       { ...options, doc: DOCS.stats },
     );

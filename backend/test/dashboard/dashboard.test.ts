@@ -45,7 +45,7 @@ describe('GET /api/dashboard (the instance home figures)', () => {
     expect((await owner.patch(`/api/user-info/${invoiced.body.id}/stage`, { stage: 'Invoiced' })).status).toBe(200);
 
     await expect
-      .poll(async () => (await owner.get('/api/dashboard')).body, { timeout: 10_000 })
+      .poll(async () => (await owner.get('/api/dashboard?quickStats=true')).body, { timeout: 10_000 })
       .toMatchObject({
         customers: 4,
         // Paid is closed; the rest are open.
@@ -55,7 +55,15 @@ describe('GET /api/dashboard (the instance home figures)', () => {
         quotesThisWeek: { count: 3, total: 450 },
         revenueThisMonth: 250,
       });
-    const stats = (await owner.get(`/api/${shop.subdomain}/dashboard`)).body;
+    const stats = (await owner.get(`/api/${shop.subdomain}/dashboard?quickStats=true`)).body;
+    // Without quickStats (the instance home) the Maven figures are left out.
+    expect((await owner.get('/api/dashboard')).body).toMatchObject({
+      jobsByStage: null,
+      quotesThisWeek: null,
+      revenueThisMonth: null,
+      openJobs: 3,
+    });
+    expect((await owner.get('/api/dashboard?quickStats=maybe')).status).toBe(400);
     expect(stats.jobsByStage.map((row: { stage: string }) => row.stage)).toEqual([
       'Quote',
       'Parts Ordered',

@@ -168,7 +168,7 @@ describe('maven home', () => {
       const username = unique('mav');
       await addMavenUser(server, { username, pin: '8642' });
       const maven = await signInUser(server, 'maven', username, '8642');
-      const before = (await maven.get('/api/dashboard')).body;
+      const before = (await maven.get('/api/dashboard?quickStats=true')).body;
       const invoicedBefore = Number(before.revenueThisMonth ?? 0);
       const quotesBefore = Number(before.quotesThisWeek?.count ?? 0);
       const created = await postAll(maven, '/api/user-info', [

@@ -8,6 +8,14 @@ import { z } from 'zod';
  * see (the feature is off, or the user may not read) is null. Browser-safe: zod only.
  */
 
+/** `quickStats=true` adds the Maven home's figures (jobs by stage, quotes this week, invoiced this month); the instance home does without them. */
+export const dashboardQuery = z.object({
+  quickStats: z
+    .enum(['true', 'false'], { error: 'quickStats must be true or false' })
+    .optional()
+    .transform((value) => value === 'true'),
+});
+
 export const stageCountSchema = z.object({ stage: z.string(), count: z.number().int().nonnegative() });
 
 export const dashboardStatsSchema = z.object({
@@ -23,11 +31,11 @@ export const dashboardStatsSchema = z.object({
   appointmentsThisWeek: z.number().int().nonnegative().nullable(),
   /** Active users of the instance: for those who manage users only. */
   users: z.number().int().nonnegative().nullable(),
-  /** Jobs per stage in board order (Canceled last). */
+  /** Jobs per stage in board order (Canceled last); null without quickStats. */
   jobsByStage: z.array(stageCountSchema).nullable(),
-  /** Jobs created this week that carry a quote, and their sum in dollars. */
+  /** Jobs created this week that carry a quote, and their sum in dollars; null without quickStats. */
   quotesThisWeek: z.object({ count: z.number().int().nonnegative(), total: z.number() }).nullable(),
-  /** Sum in dollars of the quotes of jobs moved to Invoiced this month. */
+  /** Sum in dollars of the quotes of jobs moved to Invoiced this month; null without quickStats. */
   revenueThisMonth: z.number().nullable(),
 });
 export type DashboardStats = z.infer<typeof dashboardStatsSchema>;

@@ -368,7 +368,7 @@ export function InstanceDashboard({
   const greeting = useGreeting(user.instance.timeZone);
   const { features } = user.instance;
   const areas = areasOf({ links, showAdmin, adminFeature: features.admin, canWrite, serviceRequests });
-  const stats = useDashboardStats();
+  const stats = useDashboardStats(variant === 'maven');
 
   return (
     <div className="grid gap-8">
