@@ -232,6 +232,8 @@ describe('provider dashboard and instance editing', () => {
       const superAdmin = await signInSuperAdmin(server);
       const { page } = await signedInPage(browser, superAdmin);
       await page.goto('/crm-selection');
+      await eventually(() => page.getByRole('button', { name: `Edit ${shop.subdomain} Auto` }).count()).toBe(1);
+      await snap(page, 'crm-selection-desktop-light');
       await page.getByRole('button', { name: `Edit ${shop.subdomain} Auto` }).click();
       const dialog = page.getByRole('dialog');
       await eventually(() => dialog.getByLabel('Display Name').inputValue()).toBe(`${shop.subdomain} Auto`);
@@ -262,6 +264,8 @@ describe('provider dashboard and instance editing', () => {
       ] as const) {
         const { page: other } = await signedInPage(browser, superAdmin, options);
         await other.goto('/crm-selection');
+        await eventually(() => other.getByRole('button', { name: `Edit ${shop.subdomain} Motors` }).count()).toBe(1);
+        await snap(other, name.replace('edit-instance-dialog', 'crm-selection'));
         await other.getByRole('button', { name: `Edit ${shop.subdomain} Motors` }).click();
         await eventually(() => other.getByRole('dialog').getByLabel('Time Zone').inputValue()).toBe('America/Denver');
         // The picture after the dialog's fade-in, not halfway through it.
