@@ -35,13 +35,14 @@ describe('greetingFor (spec-platform.md §2)', () => {
 describe('navItems (spec-platform.md §2 "Navigation bar")', () => {
   const all = { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true };
 
-  test('Home, Pipeline, Customers, Calendar, and Admin for admins', () => {
+  test('Home, Pipeline, Customers, Calendar, Service Requests, and Admin for admins', () => {
     const links = instanceLinks('speedy');
     expect(navItems({ links, family: 'crm', features: all, showAdmin: true }).map((item) => item.label)).toEqual([
       'Home',
       'Pipeline',
       'Customers',
       'Calendar',
+      'Service Requests',
       'Admin',
     ]);
     expect(navItems({ links, family: 'crm', features: all, showAdmin: false }).map((item) => item.label)).not.toContain('Admin');
@@ -52,11 +53,16 @@ describe('navItems (spec-platform.md §2 "Navigation bar")', () => {
       { label: 'Home', to: '/maven/home' },
       { label: 'Pipeline', to: '/maven/pipeline' },
       { label: 'Customers', to: '/maven/customers' },
+      // The service request screens live in the canonical family only.
+      { label: 'Service Requests', to: '/crm/maven/service-list' },
       { label: 'Admin', to: '/maven/admin' },
     ]);
-    const labels = navItems({ links: instanceLinks('s'), family: 'crm', features: { ...all, calendar: false }, showAdmin: true }).map(
-      (item) => item.label,
-    );
+    const labels = navItems({
+      links: instanceLinks('s'),
+      family: 'crm',
+      features: { ...all, calendar: false, serviceRequests: false },
+      showAdmin: true,
+    }).map((item) => item.label);
     expect(labels).toEqual(['Home', 'Pipeline', 'Customers', 'Admin']);
   });
 
