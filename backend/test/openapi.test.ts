@@ -41,7 +41,20 @@ test('the docs page loads Swagger UI and its files', async () => {
 
 test('every route the router knows carries its doc (summary and slice tag), and the document describes it with them', async () => {
   const res = await new ApiClient(server.url).get('/api/openapi.json');
-  const TAGS = ['platform', 'identity', 'customers', 'pipeline', 'calendar', 'audit', 'live', 'service-requests', 'dashboard', 'docs', 'records', 'insights'];
+  const TAGS = [
+    'platform',
+    'identity',
+    'customers',
+    'pipeline',
+    'calendar',
+    'audit',
+    'live',
+    'service-requests',
+    'dashboard',
+    'docs',
+    'records',
+    'insights',
+  ];
   const undocumented = server.runtime.router.routes
     .filter((route) => !route.doc?.summary || !TAGS.includes(route.doc.tag))
     .map((route) => `${route.method} ${route.path}`);

@@ -9,12 +9,15 @@ import { filtered } from './job-queries.ts';
  * (the same filter the list uses, so a column's count is the count of its cards).
  */
 export async function boardSummary(knex: Knex, instanceId: string, q: string | undefined): Promise<BoardSummary> {
-  const rows = await withTenant(knex, instanceId, async (db) =>
-    (await filtered(db, instanceId, { q, canceled: 'include', sort: 'stage', limit: 1 })
-      .select('stage_order')
-      .count({ count: '*' })
-      .sum({ quote_total: 'quote' })
-      .groupBy('stage_order')) as Array<{ stage_order: number; count: string | number; quote_total: string | number | null }>,
+  const rows = await withTenant(
+    knex,
+    instanceId,
+    async (db) =>
+      (await filtered(db, instanceId, { q, canceled: 'include', sort: 'stage', limit: 1 })
+        .select('stage_order')
+        .count({ count: '*' })
+        .sum({ quote_total: 'quote' })
+        .groupBy('stage_order')) as Array<{ stage_order: number; count: string | number; quote_total: string | number | null }>,
   );
   const byOrder = new Map(rows.map((row) => [Number(row.stage_order), row]));
   return {

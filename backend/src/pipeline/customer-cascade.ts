@@ -120,8 +120,7 @@ export function customerCascadeReactor(deps: { store: EventStore; now: () => Dat
         case 'CustomerRestored': {
           const { customerId, instanceId } = event.data;
           const deleted = (await trx('cascade_deleted_customers').where({ customer_id: customerId, instance_id: instanceId }).first()) as
-            | { deletion_event_id: string }
-            | undefined;
+            { deletion_event_id: string } | undefined;
           await trx('cascade_deleted_customers').where({ customer_id: customerId }).delete();
           const jobIds = deleted
             ? ((await trx('cascade_deleted_jobs')

@@ -28,7 +28,11 @@ export function describeJobEvent(event: StoredDomainEvent & JobStreamEvent): Act
     case 'JobCreated':
       return { ...base, summary: `Created ${jobReference(event.data)} in ${event.data.stage}` };
     case 'JobUpdated':
-      if (event.data.revertOf) return { ...base, summary: `Reverted a change of ${jobReference(event.data)}: ${listFields(event.data.changes.map((c) => c.field))}` };
+      if (event.data.revertOf)
+        return {
+          ...base,
+          summary: `Reverted a change of ${jobReference(event.data)}: ${listFields(event.data.changes.map((c) => c.field))}`,
+        };
       return { ...base, summary: `Updated ${jobReference(event.data)}: ${listFields(event.data.changes.map((c) => c.field))}` };
     case 'JobStageChanged':
       return { ...base, summary: `Moved ${jobReference(event.data)} from ${event.data.from} to ${event.data.to}` };
