@@ -242,7 +242,9 @@ describe('what a shop can do on day one', () => {
       await eventually(() => tips.locator('li > span:first-child').allInnerTexts()).toEqual(['Pipeline', 'Customers', 'Users']);
       await expect.poll(() => page.getByRole('heading', { name: 'User Management' }).count()).toBe(1);
       const nav = page.getByRole('navigation', { name: 'Main' });
-      await expect.poll(() => nav.getByRole('link').allInnerTexts()).toEqual(['Pipeline', 'Customers', 'Users']);
+      await expect
+        .poll(() => nav.getByRole('link').allInnerTexts())
+        .toEqual(['Pipeline', 'Customers', 'Service Requests', 'Insights', 'Users']);
       await nav.getByRole('link', { name: 'Users' }).click();
       await eventually(() => pathOf(page)).toBe(`/crm/${shop.subdomain}/admin`);
       await eventually(() => page.getByRole('heading', { level: 1, name: 'Users' }).count()).toBe(1);
@@ -290,6 +292,7 @@ describe('what a shop can do on day one', () => {
         'Add New Customer',
         'Create Pipeline Entry',
         'Schedule Appointment',
+        'New Service Request',
       ]);
     },
     TEST_TIMEOUT,

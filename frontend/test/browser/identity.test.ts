@@ -102,7 +102,9 @@ describe('instance sign-in and sessions', () => {
       // Calendar is off by default: its card says Coming Soon and its nav link is left out.
       await expect.poll(() => page.getByText('Coming Soon').count()).toBeGreaterThan(0);
       const nav = mainNav(page);
-      await expect.poll(() => nav.getByRole('link').allInnerTexts()).toEqual(['Pipeline', 'Customers', 'Admin']);
+      await expect
+        .poll(() => nav.getByRole('link').allInnerTexts())
+        .toEqual(['Pipeline', 'Customers', 'Service Requests', 'Insights', 'Admin']);
       // The current page is inert.
       await expect.poll(() => nav.locator('[aria-current="page"]').innerText()).toBe('Home');
       // Recent Activity is real: the instance's creation is in it.
@@ -265,7 +267,9 @@ describe('instance sign-in and sessions', () => {
       await page.getByRole('button', { name: 'Sign In' }).click();
       await page.waitForURL('**/maven/home');
       await eventually(() => page.getByRole('heading', { level: 1, name: new RegExp(`, ${username}$`) }).count()).toBe(1);
-      await expect.poll(() => mainNav(page).getByRole('link').allInnerTexts()).toEqual(['Pipeline', 'Customers', 'Admin']);
+      await expect
+        .poll(() => mainNav(page).getByRole('link').allInnerTexts())
+        .toEqual(['Pipeline', 'Customers', 'Service Requests', 'Admin']);
       await expect.poll(() => page.getByRole('link', { name: 'Calendar', exact: true }).getAttribute('href')).toBe('/maven/calendar');
       await expect.poll(() => page.getByRole('heading', { name: 'Quick Stats' }).count()).toBe(1);
       await snap(page, 'maven-home');
