@@ -125,7 +125,11 @@ describe('instance dashboard', () => {
       await page.goto(`/crm/${shop.subdomain}/calendar`);
       await eventually(() => page.getByText('Calendar is not enabled for this CRM.', { exact: false }).count()).toBe(1);
       await expect.poll(() => page.getByText(/coming soon/i).count()).toBe(0);
-      await snap(page, 'feature-not-enabled');
+      await snap(page, 'feature-not-enabled-desktop-light');
+      const { page: phone } = await signedInPage(browser, staff, { phone: true, colorScheme: 'dark' });
+      await phone.goto(`/crm/${shop.subdomain}/calendar`);
+      await eventually(() => phone.getByText('Calendar is not enabled for this CRM.', { exact: false }).count()).toBe(1);
+      await snap(phone, 'feature-not-enabled-phone-dark');
     },
     TEST_TIMEOUT,
   );
