@@ -18,21 +18,11 @@ import {
 } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
 import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocator.ts';
-import { release, reservationHolder, reserve } from '../shared/reservations.ts';
+import { release, reservationHolder } from '../shared/reservations.ts';
 import { jobDecider, jobNumberStream, jobStream, type JobCommand, type JobEvent, type JobState } from './job-decider.ts';
 import { findJob, highestJobNumber, jobAsOf, jobViewFromEvents, type JobTarget } from './job-queries.ts';
 
 // ---- job numbers -------------------------------------------------------------------------
-
-async function reserveJobNumber(store: EventStore, instanceId: string, jobNumber: string, jobId: string, ctx: InstanceContext) {
-  return await reserve(
-    store,
-    jobNumberStream(instanceId, jobNumber),
-    { type: 'JobNumberReserved', data: { instanceId, jobNumber, jobId } },
-    ctx,
-    JOB_MESSAGES.numberInUse(jobNumber),
-  );
-}
 
 /** Frees a number if this job holds it (never another job's). */
 async function releaseJobNumber(store: EventStore, instanceId: string, jobNumber: string, jobId: string, ctx: InstanceContext) {
@@ -460,30 +450,10 @@ export async function restoreJob(
     }
   }
   const { instanceId, jobId } = target;
-  let jobNumber = state.fields.jobNumber;
-  let reserved = false;
-  const holder = jobNumber ? await reservationHolder(deps.store, jobNumberStream(instanceId, jobNumber)) : null;
-  if (holder?.jobId !== jobId) {
-    const free = jobNumber
-      ? await reserveJobNumber(deps.store, instanceId, jobNumber, jobId, ctx).then(
-          () => true,
-          (error: unknown) => {
-            if (error instanceof ConflictError) return false;
-            throw error;
-          },
-        )
-      : false;
-    if (!free) {
-      // Another job has the number now: this one comes back under the next one.
-      if (!deps.knex) throw new ConflictError(JOB_MESSAGES.numberInUse(jobNumber));
-      jobNumber = await assignJobNumber({ store: deps.store, knex: deps.knex }, instanceId, jobId, ctx);
-    }
-    reserved = true;
-  }
   const created = loaded.events.find((e) => e.type === 'JobCreated');
   if (!created) throw new NotFoundError(JOB_MESSAGES.notFound);
-  try {
-    const result = await runJobCommand(
+  const restoreUnder = (jobNumber: string, alongside?: () => Promise<StreamAppend[]>) =>
+    runJobCommand(
       deps,
       target,
       {
@@ -496,10 +466,39 @@ export async function restoreJob(
       ctx,
       undefined,
       loaded,
+      alongside,
     );
+  const ownNumber = state.fields.jobNumber;
+  if (ownNumber) {
+    try {
+      // Its own number again, reserved in the same append as the restore (all or nothing).
+      const result = await restoreUnder(ownNumber, async () => {
+        const holder = await reservationHolder(deps.store, jobNumberStream(instanceId, ownNumber));
+        if (holder?.jobId === jobId) return [];
+        if (holder) throw new NumberTakenError();
+        return [await typedNumberReservation(deps.store, instanceId, ownNumber, jobId, ctx)];
+      });
+      return { restored: true, appended: result.appended };
+    } catch (error) {
+      if (
+        !(error instanceof NumberTakenError) &&
+        !(error instanceof ConflictError && error.message === JOB_MESSAGES.numberInUse(ownNumber))
+      )
+        throw error;
+    }
+  }
+  // Another job has the number now: this one comes back under the next one, reserved on its
+  // own first (as a new job's would be) and freed again if the restore fails.
+  if (!deps.knex) throw new ConflictError(JOB_MESSAGES.numberInUse(ownNumber));
+  const assigned = await assignJobNumber({ store: deps.store, knex: deps.knex }, instanceId, jobId, ctx);
+  try {
+    const result = await restoreUnder(assigned);
     return { restored: true, appended: result.appended };
   } catch (error) {
-    if (reserved) await releaseJobNumber(deps.store, instanceId, jobNumber, jobId, ctx);
+    await releaseJobNumber(deps.store, instanceId, assigned, jobId, ctx);
     throw error;
   }
 }
+
+/** A restored job's number is another job's now (see restoreJob). */
+class NumberTakenError extends Error {}
