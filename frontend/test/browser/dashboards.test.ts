@@ -135,6 +135,27 @@ describe('instance dashboard', () => {
   );
 });
 
+describe('a change of features reaches open screens', () => {
+  test(
+    "the super admin switches the calendar on and off: a staff member's open home follows without a reload",
+    async () => {
+      const shop = await createShop(server, 'dashlive');
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/dashboard`);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await eventually(() => page.getByTestId('count-pipeline').innerText()).toBe('0 open jobs');
+      await expect.poll(() => nav.getByRole('link', { name: 'Calendar' }).count()).toBe(0);
+      await setInstance(shop.instance.id, { features: { calendar: true } });
+      await eventually(() => nav.getByRole('link', { name: 'Calendar' }).count()).toBe(1);
+      await eventually(() => page.getByTestId('count-calendar').innerText()).toBe('0 appointments this week');
+      await setInstance(shop.instance.id, { features: { calendar: false } });
+      await eventually(() => nav.getByRole('link', { name: 'Calendar' }).count()).toBe(0);
+      await eventually(() => card(page, 'Calendar & Scheduling').getByText('Coming Soon').count()).toBe(1);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
 describe('service requests on the home', () => {
   test(
     'the Service Requests card counts open requests and badges the new ones from the public page',
