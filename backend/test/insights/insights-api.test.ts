@@ -219,3 +219,30 @@ describe('who sees insights', () => {
     }
   });
 });
+
+describe('restore and revert in the figures', () => {
+  // Runs last: it changes the seeded history.
+  test('a restored job is back in every figure; a reverted stage move is a stay like any other', async () => {
+    clock = ny('2026-01-20T13:00');
+    const restored = await admin.post(`/api/insightshop/deleted-records/job/${ids.F}/restore`);
+    expect(restored.status, restored.text).toBe(200);
+    const body = await figures();
+    expect(body.conversion).toMatchObject({ quoted: 5, paid: 1, rate: 0.2 });
+    expect(body.weeks[0]).toMatchObject({ weekStart: '2026-01-05', completed: 3 });
+    expect(body.technicians).toEqual([
+      { tech: 'Kim', completed: 2, jobs: [ref('F'), ref('B')] },
+      { tech: 'Sam', completed: 2, jobs: [ref('A'), ref('E')] },
+    ]);
+
+    // C's move to Scheduled, reverted an hour later: a one-hour Scheduled stay, and C quoted again.
+    await move('C', '2026-01-16T09:00', 'Scheduled');
+    const change = (await admin.get(`${jobs}/${ids.C}/history`)).body.find((row: { action: string }) => row.action === 'stage-changed');
+    await at('2026-01-16T10:00', () => admin.post(`${jobs}/${ids.C}/history/${change.id}/revert`));
+    clock = ny('2026-01-20T13:00');
+    const after = await figures();
+    const scheduled = after.stageTimes.find((s: { stage: string }) => s.stage === 'Scheduled');
+    expect(scheduled).toMatchObject({ count: 4 });
+    expect(scheduled.jobs.map((j: { id: string }) => j.id)).toContain(ids.C);
+    expect(after.staleQuotes.jobs.map((j: { id: string }) => j.id)).toEqual([ids.D]);
+  });
+});
