@@ -337,8 +337,9 @@ describe('jobs read model', () => {
     projector.start();
     try {
       const head = await store.headPosition();
+      // Catching up from position 0 with every projection: on a loaded two-core machine that took over 10 s.
       await expect
-        .poll(async () => comparePositions((await readCheckpoint(knex, MAIN_CHECKPOINT)) ?? START, head), { timeout: 10_000 })
+        .poll(async () => comparePositions((await readCheckpoint(knex, MAIN_CHECKPOINT)) ?? START, head), { timeout: 45_000 })
         .toBe(0);
       const report = await rebuildReadModels({ store, knex, projections });
       for (const table of ['jobs', 'job_history', 'activity']) {
