@@ -49,6 +49,8 @@ describe('instance paths', () => {
       calendar: '/crm/speedy/calendar',
       admin: '/crm/speedy/admin',
       audit: '/crm/speedy/admin/audit',
+      serviceForm: '/crm/speedy/service-form',
+      serviceList: '/crm/speedy/service-list',
     });
   });
 
@@ -59,6 +61,7 @@ describe('instance paths', () => {
     expect(links.admin).toBe('/maven/admin');
     expect(links.newCustomer).toBe('/crm/maven/customers/new');
     expect(links.audit).toBe('/crm/maven/admin/audit');
+    expect(links.serviceList).toBe('/crm/maven/service-list');
   });
 
   test('the entry is the instance login, or /crm without an instance', () => {
