@@ -10,13 +10,8 @@ import { START, comparePositions, type GlobalPosition } from '@crm/projections/e
 import { projections } from '@crm/projections/read-models';
 import { MAIN_CHECKPOINT, readCheckpoint } from '@crm/projections/runtime/checkpoints';
 import { rebuildReadModels, type RebuildReport } from '@crm/projections/runtime/rebuild';
-import { customerInput } from '@crm/projections/customers';
-import type { DomainEvent } from '@crm/projections/events';
-import { jobInput } from '@crm/projections/pipeline';
-import { seedInstance, writeStreams, type SeedDomain, type SeededInstance } from '../../src/bench/seed.ts';
-import { customerDecider, customerStream } from '../../src/customers/customer-decider.ts';
-import { jobCounterStream, jobDecider, jobStream } from '../../src/pipeline/job-decider.ts';
-import { toNewEvents, type InstanceContext } from '../../src/shared/commands.ts';
+import { deciderSeedDomain } from '../../src/bench-seed-domain.ts';
+import { seedInstance, writeStreams, type SeededInstance } from '../../src/bench/seed.ts';
 import { ApiClient } from '../support/server.ts';
 
 /**
@@ -400,55 +395,8 @@ export const READ_MODELS = READ_MODEL_SCHEMA;
 
 // ---- bulk seeding --------------------------------------------------------------------
 
-const seedContext = (instanceId: string, at: Date): InstanceContext => ({
-  instanceId,
-  actor: { kind: 'system', id: 'reliability-seed', displayName: 'Seeder' },
-  correlationId: 'reliability-seed',
-  now: at,
-});
-
 /** The benchmark's bulk seeding with the real deciders: records exactly as the commands decide them. */
-const seedDomain: SeedDomain = {
-  customer(seed) {
-    const fields = customerInput.parse({
-      name: seed.name,
-      phone: seed.phone,
-      email: seed.email,
-      address: seed.address,
-      vehicles: seed.vehicles,
-      invoices: seed.invoices,
-    });
-    const events = customerDecider.decide(
-      { type: 'CreateCustomer', customerId: seed.customerId, instanceId: seed.instanceId, number: seed.number, fields },
-      customerDecider.initialState,
-    );
-    return { streamId: customerStream(seed.customerId), events: toNewEvents(events, seedContext(seed.instanceId, seed.at)) };
-  },
-  job(seed) {
-    const fields = jobInput.parse({
-      name: seed.name,
-      phone: seed.phone,
-      customerId: seed.customerId || undefined,
-      part: seed.part,
-      makeModel: seed.makeModel,
-      quote: seed.quote,
-      stage: seed.stage,
-      jobType: seed.jobType,
-      csr: seed.csr,
-      tech: seed.tech,
-      ...(seed.appointment ? { appointment: seed.appointment, duration: seed.duration } : {}),
-    });
-    const events = jobDecider.decide(
-      { type: 'CreateJob', jobId: seed.jobId, instanceId: seed.instanceId, fields: { ...fields, jobNumber: seed.jobNumber } },
-      jobDecider.initialState,
-    );
-    return { streamId: jobStream(seed.jobId), events: toNewEvents(events, seedContext(seed.instanceId, seed.at)) };
-  },
-  jobCounter(instanceId, number, at) {
-    const events: DomainEvent[] = [{ type: 'JobNumberAssigned', data: { instanceId, number } }];
-    return { streamId: jobCounterStream(instanceId), events: toNewEvents(events, seedContext(instanceId, at)) };
-  },
-};
+const seedDomain = deciderSeedDomain({ id: 'reliability-seed', displayName: 'Seeder', correlationId: 'reliability-seed' });
 
 /** Writes `customers` customers and `jobs` jobs (each for one of them) straight into the event log. */
 export async function seedEvents(databaseUrl: string, instanceId: string, customers: number, jobs: number): Promise<SeededInstance> {
