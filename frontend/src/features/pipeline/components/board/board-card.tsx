@@ -1,5 +1,5 @@
 import { formatDateTime } from '@crm/projections/contract';
-import { formatQuote, type JobView, type Stage, STAGES } from '@crm/projections/pipeline';
+import { type JobView, type Stage, STAGES } from '@crm/projections/pipeline';
 import { memo, type KeyboardEvent } from 'react';
 import { Card } from '@/components/ui/card';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
@@ -7,6 +7,7 @@ import { CalendarIcon, CarIcon } from '@/components/ui/icons';
 import { cn } from '@/lib/cn';
 import { STAGE_DOTS } from '../../constants/stage-styles';
 import { jobLabel } from '../../utils/entry-title';
+import { JobCardFact, JobCardQuote, JobCardTitle } from '../job-card-parts';
 import { neighbourStage } from './board-stages';
 
 export const BOARD_KEYS_HINT_ID = 'board-keys-hint';
@@ -62,22 +63,16 @@ export const BoardCard = memo(function BoardCard({
     >
       <Card className="relative grid gap-2 p-3 text-sm shadow-sm transition-colors hover:bg-muted/30 has-[button.board-open:focus-visible]:ring-2 has-[button.board-open:focus-visible]:ring-ring">
         <div className="flex items-start justify-between gap-2">
-          <div className="grid min-w-0 gap-0.5">
-            {job.jobNumber ? <span className="font-mono text-xs text-muted-foreground">#{job.jobNumber}</span> : null}
-            <h3 className="leading-tight font-semibold break-words">
-              {/* The whole card is this button's hit area; the menu sits above it. */}
-              <button
-                type="button"
-                className="board-open text-left outline-none after:absolute after:inset-0 after:rounded-xl"
-                onClick={() => onEdit(job)}
-                onKeyDown={handleKeyDown}
-                aria-describedby={canWrite ? BOARD_KEYS_HINT_ID : undefined}
-                aria-keyshortcuts={canWrite ? 'Alt+ArrowLeft Alt+ArrowRight' : undefined}
-              >
-                {label}
-              </button>
-            </h3>
-          </div>
+          {/* The menu sits above the title's card-wide button. */}
+          <JobCardTitle
+            job={job}
+            compact
+            openClassName="board-open"
+            onOpen={() => onEdit(job)}
+            onKeyDown={handleKeyDown}
+            aria-describedby={canWrite ? BOARD_KEYS_HINT_ID : undefined}
+            aria-keyshortcuts={canWrite ? 'Alt+ArrowLeft Alt+ArrowRight' : undefined}
+          />
           {canWrite ? (
             <DropdownMenu>
               <DropdownMenuTrigger
@@ -105,34 +100,22 @@ export const BoardCard = memo(function BoardCard({
         {job.part ? <p className="break-words">{job.part}</p> : null}
         <dl className="grid gap-1 text-xs text-muted-foreground">
           {job.makeModel ? (
-            <div className="flex items-center gap-1.5">
-              <dt className="[&_svg]:size-3.5">
-                <CarIcon />
-                <span className="sr-only">Vehicle</span>
-              </dt>
-              <dd className="min-w-0 break-words">{job.makeModel}</dd>
-            </div>
+            <JobCardFact icon={<CarIcon />} label="Vehicle" compact valueClassName="min-w-0 break-words">
+              {job.makeModel}
+            </JobCardFact>
           ) : null}
           {job.appointment ? (
-            <div className="flex items-center gap-1.5">
-              <dt className="[&_svg]:size-3.5">
-                <CalendarIcon />
-                <span className="sr-only">Appointment</span>
-              </dt>
-              <dd>{formatDateTime(job.appointment)}</dd>
-            </div>
+            <JobCardFact icon={<CalendarIcon />} label="Appointment" compact>
+              {formatDateTime(job.appointment)}
+            </JobCardFact>
           ) : null}
           {job.tech ? (
-            <div className="flex items-center gap-1.5">
-              <dt>Tech</dt>
-              <dd className="min-w-0 break-words text-foreground">{job.tech}</dd>
-            </div>
+            <JobCardFact label="Tech" compact valueClassName="min-w-0 break-words text-foreground">
+              {job.tech}
+            </JobCardFact>
           ) : null}
         </dl>
-        <div className="flex items-center justify-between border-t pt-2">
-          <span className="text-xs text-muted-foreground">Quote</span>
-          <span className="font-semibold tabular-nums">{formatQuote(job.quote)}</span>
-        </div>
+        <JobCardQuote quote={job.quote} compact />
       </Card>
     </li>
   );
