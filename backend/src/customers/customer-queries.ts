@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { CUSTOMER_SUGGESTIONS, parseList, type CustomerPage, type CustomerSuggestion, type CustomerView } from '@crm/projections/customers';
-import { decodeCursor, encodeCursor, formatPhone, isUuid, maskPhone, phoneSearchDigits } from '@crm/projections/shared';
+import { formatPhone, isUuid, maskPhone, phoneSearchDigits } from '@crm/projections/shared';
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
-import { ValidationError } from '../shared/errors.ts';
+import { NEWEST_FIRST, newestFirstPage, normalizeSearch, type NewestFirstCursor } from '../shared/list-query.ts';
 
 interface CustomerRow {
   id: string;
@@ -95,16 +95,6 @@ export async function highestCustomerNumber(knex: Knex, instanceId: string): Pro
  * `search` column, trigram-indexed). A query that looks like a phone number is also
  * searched by its digits, since phones are stored as digits.
  */
-function normalizeSearch(search: string): string {
-  return (
-    search
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u001f]/g, ' ')
-      .trim()
-      .toLowerCase()
-  );
-}
-
 function whereMatches(query: Knex.QueryBuilder, search: string): Knex.QueryBuilder {
   const text = normalizeSearch(search);
   if (!text) return query;
@@ -115,59 +105,31 @@ function whereMatches(query: Knex.QueryBuilder, search: string): Knex.QueryBuild
   });
 }
 
-// ---- keyset cursor ------------------------------------------------------------------
-
-interface Cursor {
-  createdAt: string;
-  id: string;
-}
-
-const INVALID_CURSOR = 'Invalid cursor: pass back the nextCursor of the previous page';
-
-function customerCursor(cursor: Cursor): string {
-  return encodeCursor([cursor.createdAt, cursor.id]);
-}
-
-export function decodeCustomerCursor(value: string): Cursor {
-  const values = decodeCursor(value, ['time', 'uuid']);
-  if (!values) throw new ValidationError(INVALID_CURSOR);
-  const [createdAt, id] = values as [string, string];
-  return { createdAt: new Date(createdAt).toISOString(), id };
-}
-
 export interface ListCustomersOptions {
   search: string;
   limit: number;
-  cursor: Cursor | null;
+  cursor: NewestFirstCursor | null;
 }
 
 /** Newest first, a page at a time (keyset on created_at, id), with the count of all matches. */
 export async function listCustomers(knex: Knex, instanceId: string, options: ListCustomersOptions): Promise<CustomerPage> {
   return await withTenant(knex, instanceId, async (db) => {
-    const page = whereMatches(customersOf(db, instanceId), options.search)
-      .select(COLUMNS)
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(options.limit + 1);
-    if (options.cursor) page.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [options.cursor.createdAt, options.cursor.id]);
-    const rows = (await page) as CustomerRow[];
-    // Without a search the projection keeps the count; with one, the matches are counted.
-    const count = (
-      normalizeSearch(options.search)
-        ? await whereMatches(customersOf(db, instanceId), options.search).count({ n: '*' }).first()
-        : await db.withSchema('rm').from('customer_counts').where('instance_id', instanceId).first({ n: 'total' })
-    ) as { n: string | number } | undefined;
-    const items = rows.slice(0, options.limit);
-    const last = items[items.length - 1];
-    return {
-      items: items.map((row) => toCustomerView(row, 'masked')),
-      nextCursor:
-        rows.length > options.limit && last ? customerCursor({ createdAt: new Date(last.created_at).toISOString(), id: last.id }) : null,
-      total: Number(count?.n ?? 0),
-    };
+    const page = await newestFirstPage<CustomerRow>(() => whereMatches(customersOf(db, instanceId), options.search), {
+      columns: COLUMNS,
+      limit: options.limit,
+      cursor: options.cursor,
+      // Without a search the projection keeps the count; with one, the matches are counted.
+      total: normalizeSearch(options.search) ? undefined : () => keptCount(db, instanceId),
+    });
+    return { items: page.rows.map((row) => toCustomerView(row, 'masked')), nextCursor: page.nextCursor, total: page.total };
   });
+}
+
+/** The instance's live customers as the projection counts them. */
+async function keptCount(db: Knex.Transaction, instanceId: string): Promise<number> {
+  const row = (await db.withSchema('rm').from('customer_counts').where('instance_id', instanceId).first({ n: 'total' })) as
+    { n: string | number } | undefined;
+  return Number(row?.n ?? 0);
 }
 
 /** The autocomplete: the newest few that match, phones masked. */
@@ -176,10 +138,7 @@ export async function suggestCustomers(knex: Knex, instanceId: string, search: s
   const rows = (await withTenant(knex, instanceId, (db) =>
     whereMatches(customersOf(db, instanceId), search)
       .select('id', 'number', 'name', 'phone', 'vehicles')
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
+      .orderBy([...NEWEST_FIRST])
       .limit(CUSTOMER_SUGGESTIONS),
   )) as Pick<CustomerRow, 'id' | 'number' | 'name' | 'phone' | 'vehicles'>[];
   return rows.map((row) => ({

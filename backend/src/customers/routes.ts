@@ -25,7 +25,8 @@ import {
 } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { commandContext } from '../platform/index.ts';
-import { decodeCustomerCursor, listCustomers, suggestCustomers } from './customer-queries.ts';
+import { decodeNewestFirstCursor } from '../shared/list-query.ts';
+import { listCustomers, suggestCustomers } from './customer-queries.ts';
 import { addCustomer, deleteCustomer, getCustomer, getCustomerAsOf, getCustomerHistory, updateCustomer } from './customer-service.ts';
 
 /**
@@ -92,7 +93,7 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
     ctx.body = await listCustomers(deps.knex, instanceOf(ctx), {
       search: query.q,
       limit: query.limit,
-      cursor: query.cursor ? decodeCustomerCursor(query.cursor) : null,
+      cursor: query.cursor ? decodeNewestFirstCursor(query.cursor) : null,
     });
   };
 

@@ -21,8 +21,9 @@ import { parseInput } from '../http/validation.ts';
 import { commandContext, findInstanceBySubdomain } from '../platform/index.ts';
 import type { InstanceContext } from '../shared/commands.ts';
 import { NotFoundError, TooManyRequestsError } from '../shared/errors.ts';
+import { decodeNewestFirstCursor } from '../shared/list-query.ts';
 import { countPublicRequest, PUBLIC_REQUEST_LIMIT_MESSAGE, PUBLIC_REQUEST_LIMITS } from './public-request-limits.ts';
-import { decodeServiceRequestCursor, listServiceRequests, serviceRequestSummary } from './service-request-queries.ts';
+import { listServiceRequests, serviceRequestSummary } from './service-request-queries.ts';
 import {
   archiveServiceRequest,
   convertServiceRequest,
@@ -126,7 +127,7 @@ export function registerServiceRequestRoutes(router: ApiRouter, deps: AppDeps): 
       status: query.status,
       jobId: query.jobId ?? null,
       limit: query.limit,
-      cursor: query.cursor ? decodeServiceRequestCursor(query.cursor) : null,
+      cursor: query.cursor ? decodeNewestFirstCursor(query.cursor) : null,
     });
   };
 

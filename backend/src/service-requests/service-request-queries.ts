@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { decodeCursor, encodeCursor, isUuid } from '@crm/projections/shared';
+import { isUuid } from '@crm/projections/shared';
 import type {
   ServiceRequestListStatus,
   ServiceRequestPage,
@@ -10,7 +10,7 @@ import type {
 } from '@crm/projections/service-requests';
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
-import { ValidationError } from '../shared/errors.ts';
+import { newestFirstPage, normalizeSearch, type NewestFirstCursor } from '../shared/list-query.ts';
 
 interface ServiceRequestRow {
   id: string;
@@ -98,16 +98,6 @@ export async function highestServiceRequestNumber(knex: Knex, instanceId: string
 
 // ---- search -------------------------------------------------------------------------
 
-function normalizeSearch(search: string): string {
-  return (
-    search
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u001f]/g, ' ')
-      .trim()
-      .toLowerCase()
-  );
-}
-
 /** Case-insensitive substring over name, email, vehicle type, service type and notes (the generated `search` column). */
 function filtered(query: Knex.QueryBuilder, search: string, status: ServiceRequestListStatus, jobId: string | null): Knex.QueryBuilder {
   const text = normalizeSearch(search);
@@ -118,27 +108,13 @@ function filtered(query: Knex.QueryBuilder, search: string, status: ServiceReque
   return query;
 }
 
-// ---- keyset cursor ------------------------------------------------------------------
-
-interface Cursor {
-  createdAt: string;
-  id: string;
-}
-
-export function decodeServiceRequestCursor(value: string): Cursor {
-  const values = decodeCursor(value, ['time', 'uuid']);
-  if (!values) throw new ValidationError('Invalid cursor: pass back the nextCursor of the previous page');
-  const [createdAt, id] = values as [string, string];
-  return { createdAt: new Date(createdAt).toISOString(), id };
-}
-
 export interface ListServiceRequestsOptions {
   search: string;
   status: ServiceRequestListStatus;
   /** Only the request converted to this job (the job's way back to its request). */
   jobId: string | null;
   limit: number;
-  cursor: Cursor | null;
+  cursor: NewestFirstCursor | null;
 }
 
 /** Newest first, a page at a time (keyset on created_at, id), with the count of all matches. */
@@ -148,24 +124,11 @@ export async function listServiceRequests(
   options: ListServiceRequestsOptions,
 ): Promise<ServiceRequestPage> {
   return await withTenant(knex, instanceId, async (db) => {
-    const page = filtered(requestsOf(db, instanceId), options.search, options.status, options.jobId)
-      .select(COLUMNS)
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(options.limit + 1);
-    if (options.cursor) page.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [options.cursor.createdAt, options.cursor.id]);
-    const rows = (await page) as ServiceRequestRow[];
-    const count = (await filtered(requestsOf(db, instanceId), options.search, options.status, options.jobId).count({ n: '*' }).first()) as
-      { n: string | number } | undefined;
-    const items = rows.slice(0, options.limit);
-    const last = items[items.length - 1];
-    return {
-      items: items.map(toView),
-      nextCursor: rows.length > options.limit && last ? encodeCursor([new Date(last.created_at).toISOString(), last.id]) : null,
-      total: Number(count?.n ?? 0),
-    };
+    const page = await newestFirstPage<ServiceRequestRow>(
+      () => filtered(requestsOf(db, instanceId), options.search, options.status, options.jobId),
+      { columns: COLUMNS, limit: options.limit, cursor: options.cursor },
+    );
+    return { items: page.rows.map(toView), nextCursor: page.nextCursor, total: page.total };
   });
 }
 

@@ -1,0 +1,77 @@
+import type { Knex } from 'knex';
+import { decodeCursor, encodeCursor } from '@crm/projections/shared';
+import { ValidationError } from './errors.ts';
+
+/**
+ * What the record lists read the same way (customers, service requests): search text as their
+ * generated `search` columns hold it, and pages newest first, keyset on (created_at, id), with
+ * the count of all matches.
+ */
+
+/** Search text as the `search` columns hold it: control characters as spaces, trimmed, lower case ('' is no search). */
+export function normalizeSearch(search: string): string {
+  return (
+    search
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f]/g, ' ')
+      .trim()
+      .toLowerCase()
+  );
+}
+
+/** Newest first; the id breaks ties between rows created in the same instant. */
+export const NEWEST_FIRST = [
+  { column: 'created_at', order: 'desc' },
+  { column: 'id', order: 'desc' },
+] as const;
+
+/** Where a newest-first page ended: its last row's created_at and id. */
+export interface NewestFirstCursor {
+  createdAt: string;
+  id: string;
+}
+
+/** The `?cursor=` of a newest-first list; anything else is a 400. */
+export function decodeNewestFirstCursor(value: string): NewestFirstCursor {
+  const values = decodeCursor(value, ['time', 'uuid']);
+  if (!values) throw new ValidationError('Invalid cursor: pass back the nextCursor of the previous page');
+  const [createdAt, id] = values as [string, string];
+  return { createdAt: new Date(createdAt).toISOString(), id };
+}
+
+export interface NewestFirstPage<Row> {
+  rows: Row[];
+  nextCursor: string | null;
+  total: number;
+}
+
+/**
+ * One page of `matching()` (a fresh query each call: it is read for the page and counted),
+ * newest first after `cursor`. `total` replaces counting the matches where a cheaper count
+ * is kept (a list without a search).
+ */
+export async function newestFirstPage<Row extends { created_at: Date; id: string }>(
+  matching: () => Knex.QueryBuilder,
+  options: { columns: readonly string[]; limit: number; cursor: NewestFirstCursor | null; total?: () => Promise<number> },
+): Promise<NewestFirstPage<Row>> {
+  const page = matching()
+    .select(options.columns)
+    .orderBy([...NEWEST_FIRST])
+    .limit(options.limit + 1);
+  if (options.cursor) page.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [options.cursor.createdAt, options.cursor.id]);
+  const rows = (await page) as Row[];
+  const total = options.total ? await options.total() : await countOf(matching());
+  const items = rows.slice(0, options.limit);
+  const last = items[items.length - 1];
+  return {
+    rows: items,
+    nextCursor: rows.length > options.limit && last ? encodeCursor([new Date(last.created_at).toISOString(), last.id]) : null,
+    total,
+  };
+}
+
+/** How many rows a query matches. */
+export async function countOf(query: Knex.QueryBuilder): Promise<number> {
+  const row = (await query.count({ n: '*' }).first()) as { n: string | number } | undefined;
+  return Number(row?.n ?? 0);
+}
