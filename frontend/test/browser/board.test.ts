@@ -114,6 +114,9 @@ describe('stage board', () => {
       await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Evan Exhaust');
       await page.keyboard.press('Alt+ArrowRight');
       await expect.poll(() => stageOf(shop, jobs['Evan Exhaust'].id), { timeout: SLOW }).toBe('Parts In');
+      // The card moves column (a new element): the key goes to it once focus has followed it there.
+      await expect.poll(() => evanButton('Parts In').count()).toBe(1);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Evan Exhaust');
       await page.keyboard.press('Alt+ArrowLeft');
       await expect.poll(() => stageOf(shop, jobs['Evan Exhaust'].id), { timeout: SLOW }).toBe('Parts Ordered');
       await expect.poll(() => evanButton('Parts Ordered').count()).toBe(1);
