@@ -8,8 +8,8 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Field, fieldControlProps } from '@/components/ui/field';
 import { ArrowLeftIcon, HistoryIcon } from '@/components/ui/icons';
 import { Input, Textarea } from '@/components/ui/input';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
+import { ChoiceSelect } from '@/components/choice-select';
 import { SaveErrorMessage } from '@/components/save-error-message';
 import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
@@ -112,48 +112,6 @@ export function appointmentPayload(form: AppointmentForm, zone: string, create: 
     customerId: form.customerId,
     ...(create ? { stage: SCHEDULED_STAGE, csr: create.csr } : {}),
   } as JobChangesInput;
-}
-
-const NONE = '__none__';
-
-function ChoiceField({
-  id,
-  label,
-  value,
-  choices,
-  onChange,
-  noneLabel,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  choices: ReadonlyArray<{ value: string; label: string }>;
-  onChange: (value: string) => void;
-  noneLabel?: string;
-}) {
-  // A current value that is not offered (a user since removed, an old duration) stays offered.
-  const options = value && !choices.some((choice) => choice.value === value) ? [{ value, label: value }, ...choices] : choices;
-  return (
-    <Field id={id} label={label}>
-      <Select value={value || (noneLabel ? NONE : '')} onValueChange={(next) => onChange(next === NONE ? '' : next)}>
-        <SelectTrigger id={id}>
-          <SelectValue placeholder="Select..." />
-        </SelectTrigger>
-        <SelectContent>
-          {noneLabel ? (
-            <SelectItem value={NONE}>
-              <span className="text-muted-foreground">{noneLabel}</span>
-            </SelectItem>
-          ) : null}
-          {options.map((choice) => (
-            <SelectItem key={choice.value} value={choice.value}>
-              {choice.label}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
-    </Field>
-  );
 }
 
 /**
@@ -383,21 +341,24 @@ function AppointmentEditor({
             autoComplete="off"
           />
         </Field>
-        <ChoiceField
-          id={id('jobType')}
-          label="Job Type"
-          value={form.jobType}
-          choices={JOB_TYPES.map((type) => ({ value: type, label: type }))}
-          onChange={(jobType) => change({ jobType })}
-        />
-        <ChoiceField
-          id={id('tech')}
-          label="Technician"
-          value={form.tech}
-          choices={techChoices}
-          noneLabel="Unassigned"
-          onChange={(value) => change({ tech: value })}
-        />
+        <Field id={id('jobType')} label="Job Type">
+          <ChoiceSelect
+            id={id('jobType')}
+            value={form.jobType}
+            choices={JOB_TYPES.map((type) => ({ value: type, label: type }))}
+            noneLabel={null}
+            onChange={(jobType) => change({ jobType })}
+          />
+        </Field>
+        <Field id={id('tech')} label="Technician">
+          <ChoiceSelect
+            id={id('tech')}
+            value={form.tech}
+            choices={techChoices}
+            noneLabel="Unassigned"
+            onChange={(tech) => change({ tech })}
+          />
+        </Field>
         <Field id={id('appointment')} label="Appointment Date & Time" error={errors.appointment}>
           <Input
             {...fieldControlProps(id('appointment'), { error: errors.appointment })}
@@ -407,13 +368,15 @@ function AppointmentEditor({
             onChange={text('appointment')}
           />
         </Field>
-        <ChoiceField
-          id={id('duration')}
-          label="Duration"
-          value={form.duration}
-          choices={durationChoices}
-          onChange={(duration) => change({ duration: duration || '60' })}
-        />
+        <Field id={id('duration')} label="Duration">
+          <ChoiceSelect
+            id={id('duration')}
+            value={form.duration}
+            choices={durationChoices}
+            noneLabel={null}
+            onChange={(duration) => change({ duration: duration || '60' })}
+          />
+        </Field>
         <Field id={id('quote')} label="Quote Amount">
           <Input id={id('quote')} inputMode="decimal" value={form.quote} onChange={text('quote')} placeholder="0" autoComplete="off" />
         </Field>
