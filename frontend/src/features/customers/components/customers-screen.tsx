@@ -1,13 +1,12 @@
 import type { CustomerView } from '@crm/projections/customers';
-import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useState } from 'react';
+import { SearchBox } from '@/components/search-box';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { PlusIcon, SearchIcon, XIcon } from '@/components/ui/icons';
-import { Input } from '@/components/ui/input';
+import { PlusIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
-import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { useAddressSearch } from '@/lib/use-address-search';
 import { useCustomers } from '../api/get-customers';
 import { CUSTOMER_TEXTS, SEARCH_DEBOUNCE_MS } from '../constants/customer-texts';
 import { customerDisplayName } from '../utils/customer-display';
@@ -47,26 +46,9 @@ export function CustomersScreen({
   paths: CustomerPaths;
   permissions: CustomerPermissions;
 }) {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const urlSearch = searchParams.get('q') ?? '';
-  const [searchText, setSearchText] = useState(urlSearch);
-  const search = useDebouncedValue(searchText.trim(), SEARCH_DEBOUNCE_MS);
+  const { searchText, setSearchText, search } = useAddressSearch(SEARCH_DEBOUNCE_MS);
   const [dialog, setDialog] = useState<CustomerDialogTarget | null>(null);
   const [toDelete, setToDelete] = useState<CustomerToDelete | null>(null);
-
-  // The address follows the search, without a history entry per keystroke.
-  useEffect(() => {
-    if (search === urlSearch) return;
-    setSearchParams(
-      (params) => {
-        const next = new URLSearchParams(params);
-        if (search) next.set('q', search);
-        else next.delete('q');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [search, urlSearch, setSearchParams]);
 
   const customers = useCustomers(instance, { q: search });
   const items = customers.data?.pages.flatMap((page) => page.items) ?? [];
@@ -94,42 +76,15 @@ export function CustomersScreen({
       </div>
 
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
-        <div className="relative w-full sm:max-w-sm">
-          <SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
-          <label htmlFor="customer-search" className="sr-only">
-            Search customers
-          </label>
-          <Input
-            id="customer-search"
-            type="search"
-            value={searchText}
-            onChange={(event) => setSearchText(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Escape' && searchText) {
-                event.preventDefault();
-                setSearchText('');
-              }
-            }}
-            placeholder="Search customers..."
-            title="Search by name, phone, email, address or vehicle"
-            autoComplete="off"
-            className="pr-9 pl-9 [&::-webkit-search-cancel-button]:hidden"
-            maxLength={200}
-          />
-          {searchText ? (
-            <button
-              type="button"
-              onClick={() => {
-                setSearchText('');
-                document.getElementById('customer-search')?.focus();
-              }}
-              className="absolute top-1/2 right-1.5 -translate-y-1/2 rounded-md p-1.5 text-muted-foreground hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-            >
-              <XIcon className="size-4" />
-              <span className="sr-only">Clear search</span>
-            </button>
-          ) : null}
-        </div>
+        <SearchBox
+          id="customer-search"
+          label="Search customers"
+          value={searchText}
+          onChange={setSearchText}
+          placeholder="Search customers..."
+          title="Search by name, phone, email, address or vehicle"
+          className="sm:max-w-sm"
+        />
         <div className="flex min-h-6 items-center gap-3 text-sm text-muted-foreground" aria-live="polite">
           {customers.isFetching && !customers.isFetchingNextPage && customers.data ? (
             <Spinner size="sm" label="Searching..." hideLabel />

@@ -1,14 +1,13 @@
 import type { ServiceRequestView } from '@crm/projections/service-requests';
-import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { SearchBox } from '@/components/search-box';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { MailIcon, PlusIcon, SearchIcon, XIcon } from '@/components/ui/icons';
-import { Input } from '@/components/ui/input';
+import { MailIcon, PlusIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
-import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { useAddressSearch } from '@/lib/use-address-search';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { useServiceRequests } from '../api/get-service-requests';
 import { SEARCH_DEBOUNCE_MS, SERVICE_REQUEST_TEXTS } from '../constants/service-request-texts';
@@ -36,25 +35,9 @@ const isNewPublic = (request: ServiceRequestView) => request.source === 'public'
  */
 export function ServiceListScreen({ instance, paths, canWrite }: { instance: string; paths: ServiceListPaths; canWrite: boolean }) {
   const [searchParams, setSearchParams] = useSearchParams();
-  const urlSearch = searchParams.get('q') ?? '';
   const archived = searchParams.get('status') === 'archived';
-  const [searchText, setSearchText] = useState(urlSearch);
-  const search = useDebouncedValue(searchText.trim(), SEARCH_DEBOUNCE_MS);
+  const { searchText, setSearchText, search } = useAddressSearch(SEARCH_DEBOUNCE_MS);
   const wide = useMediaQuery('(min-width: 768px)');
-
-  // The address follows the search, without a history entry per keystroke.
-  useEffect(() => {
-    if (search === urlSearch) return;
-    setSearchParams(
-      (params) => {
-        const next = new URLSearchParams(params);
-        if (search) next.set('q', search);
-        else next.delete('q');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [search, urlSearch, setSearchParams]);
 
   const setArchived = (on: boolean) =>
     setSearchParams(
@@ -89,42 +72,15 @@ export function ServiceListScreen({ instance, paths, canWrite }: { instance: str
 
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
         <div className="flex flex-wrap items-center gap-2">
-          <div className="relative w-full sm:w-80">
-            <SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
-            <label htmlFor="service-request-search" className="sr-only">
-              Search service requests
-            </label>
-            <Input
-              id="service-request-search"
-              type="search"
-              value={searchText}
-              onChange={(event) => setSearchText(event.target.value)}
-              onKeyDown={(event) => {
-                if (event.key === 'Escape' && searchText) {
-                  event.preventDefault();
-                  setSearchText('');
-                }
-              }}
-              placeholder="Search requests..."
-              title="Search by name, email, vehicle type, service type or notes"
-              autoComplete="off"
-              className="pr-9 pl-9 [&::-webkit-search-cancel-button]:hidden"
-              maxLength={200}
-            />
-            {searchText ? (
-              <button
-                type="button"
-                onClick={() => {
-                  setSearchText('');
-                  document.getElementById('service-request-search')?.focus();
-                }}
-                className="absolute top-1/2 right-1.5 -translate-y-1/2 rounded-md p-1.5 text-muted-foreground hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-              >
-                <XIcon className="size-4" />
-                <span className="sr-only">Clear search</span>
-              </button>
-            ) : null}
-          </div>
+          <SearchBox
+            id="service-request-search"
+            label="Search service requests"
+            value={searchText}
+            onChange={setSearchText}
+            placeholder="Search requests..."
+            title="Search by name, email, vehicle type, service type or notes"
+            className="sm:w-80"
+          />
           <Button variant={archived ? 'secondary' : 'ghost'} size="sm" aria-pressed={archived} onClick={() => setArchived(!archived)}>
             {archived ? 'Showing archived' : 'Show archived'}
           </Button>
