@@ -4,8 +4,9 @@ import { formatPhone, isUuid, maskPhone, phoneSearchDigits } from '@crm/projecti
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { NEWEST_FIRST, newestFirstPage, normalizeSearch, type NewestFirstCursor } from '../shared/list-query.ts';
+import { RECORD_STAMP_COLUMNS, recordStamps, type RecordStampRow } from '../shared/record-stamps.ts';
 
-interface CustomerRow {
+interface CustomerRow extends RecordStampRow {
   id: string;
   number: number;
   name: string;
@@ -16,11 +17,6 @@ interface CustomerRow {
   past_appointments: string;
   invoices: string;
   notes: string;
-  created_at: Date;
-  created_by: string;
-  last_modified_at: Date;
-  last_modified_by: string;
-  revision: number;
 }
 
 const COLUMNS = [
@@ -34,11 +30,7 @@ const COLUMNS = [
   'past_appointments',
   'invoices',
   'notes',
-  'created_at',
-  'created_by',
-  'last_modified_at',
-  'last_modified_by',
-  'revision',
+  ...RECORD_STAMP_COLUMNS,
 ] as const;
 
 export type PhoneDisplay = 'full' | 'masked';
@@ -57,11 +49,7 @@ export function toCustomerView(row: CustomerRow, phone: PhoneDisplay): CustomerV
     pastAppointments: row.past_appointments,
     invoices: row.invoices,
     notes: row.notes,
-    createdAt: new Date(row.created_at).toISOString(),
-    createdBy: row.created_by,
-    lastModifiedAt: new Date(row.last_modified_at).toISOString(),
-    lastModifiedBy: row.last_modified_by,
-    revision: row.revision,
+    ...recordStamps(row),
   };
 }
 

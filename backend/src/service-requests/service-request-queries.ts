@@ -11,8 +11,9 @@ import type {
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { newestFirstPage, normalizeSearch, type NewestFirstCursor } from '../shared/list-query.ts';
+import { RECORD_STAMP_COLUMNS, recordStamps, type RecordStampRow } from '../shared/record-stamps.ts';
 
-interface ServiceRequestRow {
+interface ServiceRequestRow extends RecordStampRow {
   id: string;
   number: number;
   customer_name: string;
@@ -25,11 +26,6 @@ interface ServiceRequestRow {
   source: ServiceRequestSource;
   job_id: string | null;
   job_number: string | null;
-  created_at: Date;
-  created_by: string;
-  last_modified_at: Date;
-  last_modified_by: string;
-  revision: number;
 }
 
 const COLUMNS = [
@@ -45,11 +41,7 @@ const COLUMNS = [
   'source',
   'job_id',
   'job_number',
-  'created_at',
-  'created_by',
-  'last_modified_at',
-  'last_modified_by',
-  'revision',
+  ...RECORD_STAMP_COLUMNS,
 ] as const;
 
 function toView(row: ServiceRequestRow): ServiceRequestView {
@@ -66,11 +58,7 @@ function toView(row: ServiceRequestRow): ServiceRequestView {
     source: row.source,
     jobId: row.job_id,
     jobNumber: row.job_number,
-    createdAt: new Date(row.created_at).toISOString(),
-    createdBy: row.created_by,
-    lastModifiedAt: new Date(row.last_modified_at).toISOString(),
-    lastModifiedBy: row.last_modified_by,
-    revision: row.revision,
+    ...recordStamps(row),
   };
 }
 
