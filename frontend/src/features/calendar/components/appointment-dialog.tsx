@@ -10,6 +10,7 @@ import { ArrowLeftIcon, HistoryIcon } from '@/components/ui/icons';
 import { Input, Textarea } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { ChoiceSelect } from '@/components/choice-select';
+import { PhoneInput } from '@/components/phone-input';
 import { SaveErrorMessage } from '@/components/save-error-message';
 import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
@@ -235,8 +236,7 @@ function AppointmentEditor({
   const id = (field: string) => `appointment-${field}`;
 
   const change = (patch: Partial<AppointmentForm>) => setForm((current) => ({ ...current, ...patch }));
-  const text = (field: keyof AppointmentForm) => (event: { target: { value: string } }) =>
-    change({ [field]: field === 'phone' ? formatPhoneAsTyped(event.target.value) : event.target.value });
+  const text = (field: keyof AppointmentForm) => (event: { target: { value: string } }) => change({ [field]: event.target.value });
 
   const chooseCustomer = (customer: CustomerSuggestion) => {
     change({ name: customer.name, customerId: customer.id, makeModel: form.makeModel || customer.vehicles[0] || '' });
@@ -313,14 +313,10 @@ function AppointmentEditor({
           })}
         </Field>
         <Field id={id('phone')} label={required('Phone')} error={errors.phone}>
-          <Input
+          <PhoneInput
             {...fieldControlProps(id('phone'), { error: errors.phone })}
-            type="tel"
-            inputMode="numeric"
             value={form.phone}
-            onChange={text('phone')}
-            maxLength={12}
-            autoComplete="off"
+            onChange={(phone) => change({ phone })}
           />
         </Field>
         <Field id={id('part')} label={required('Part/Service')} error={errors.part}>

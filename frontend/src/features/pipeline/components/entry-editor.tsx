@@ -19,6 +19,7 @@ import { HistoryIcon, TrashIcon } from '@/components/ui/icons';
 import { Input, Textarea } from '@/components/ui/input';
 import { ChoiceSelect } from '@/components/choice-select';
 import { NewerVersionNotice } from '@/components/newer-version-notice';
+import { PhoneInput } from '@/components/phone-input';
 import { SaveErrorMessage } from '@/components/save-error-message';
 import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
@@ -40,9 +41,8 @@ import { StageBar } from './stage-bar';
 
 const fieldId = (field: keyof EntryForm) => `entry-${field}`;
 
-/** What each box keeps of what is typed (spec §5). */
+/** What each box keeps of what is typed (spec §5; the phone box formats itself). */
 const SANITIZE: Partial<Record<EntryTextField, (value: string) => string>> = {
-  phone: formatPhoneAsTyped,
   vin: (value) => value.toUpperCase(),
 };
 
@@ -307,15 +307,7 @@ export function EntryEditor({
               />
             </Field>
             <Field id={fieldId('phone')} label="Phone">
-              <Input
-                id={fieldId('phone')}
-                type="tel"
-                inputMode="numeric"
-                value={form.phone}
-                onChange={text('phone')}
-                maxLength={12}
-                autoComplete="off"
-              />
+              <PhoneInput id={fieldId('phone')} value={form.phone} onChange={(phone) => change({ phone })} />
             </Field>
             <Field id={fieldId('part')} label="Part">
               <Input id={fieldId('part')} value={form.part} onChange={text('part')} maxLength={JOB_LIMITS.part} autoComplete="off" />
