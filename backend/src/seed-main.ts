@@ -73,15 +73,22 @@ function todayIn(zone: string): { year: number; month: number; day: number } {
 }
 
 /**
- * The n-th working slot from today on (negative: before today): weekdays only, on the hour
- * or half hour between 8:00 and 16:30 in the shop's zone. Spread deterministically so the
- * calendar looks like a week of real bookings, a few a day.
+ * A slot on the n-th working day from today (0: today, or the next weekday on a weekend;
+ * negative: before today), on the hour or half hour between 8:00 and 16:30 in the shop's
+ * zone. Counting weekdays (not calendar days that then slide off weekends) keeps Mondays and
+ * Fridays from collecting a weekend's worth of bookings. Spread deterministically so the
+ * calendar looks like weeks of real bookings, a few a day.
  */
 function workingSlot(dayOffset: number, i: number, zone: string): Date {
   const { year, month, day } = todayIn(zone);
-  let date = new Date(Date.UTC(year, month, day + dayOffset));
-  // Weekends move to the Monday after (or the Friday before, for past work).
-  while (date.getUTCDay() === 0 || date.getUTCDay() === 6) date = new Date(date.getTime() + (dayOffset < 0 ? -1 : 1) * 86_400_000);
+  const weekend = (d: Date) => d.getUTCDay() === 0 || d.getUTCDay() === 6;
+  const step = dayOffset < 0 ? -1 : 1;
+  let date = new Date(Date.UTC(year, month, day));
+  while (weekend(date)) date = new Date(date.getTime() + step * 86_400_000);
+  for (let left = Math.abs(dayOffset); left > 0;) {
+    date = new Date(date.getTime() + step * 86_400_000);
+    if (!weekend(date)) left--;
+  }
   const halfHours = (i * 7) % 18; // 0..17: 8:00 .. 16:30
   return zonedTime(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate(), 8 + Math.floor(halfHours / 2), (halfHours % 2) * 30, zone);
 }
@@ -166,10 +173,14 @@ try {
       // A job carries its customer's name, phone and vehicle, as the entry dialog fills them in.
       const customer = customers.length ? customers[i % customers.length]! : null;
       const stage = pick(STAGES, i);
-      // Done work was booked over the past three weeks; booked work over the coming three.
+      // Done work was booked over the past three weeks; booked work over the coming three. The
+      // day and time come from the job's rank within its stage (`round`), not from `i` alone:
+      // the stage is `i` modulo the stage count, so offsets taken from `i` would put every job
+      // of a stage on the same one or two days at the same time.
+      const round = Math.floor(i / STAGES.length);
       const appointment = UNBOOKED_STAGES.has(stage)
         ? null
-        : workingSlot(DONE_STAGES.has(stage) ? -1 - (i % 15) : i % 18, i, timeZone).toISOString();
+        : workingSlot(DONE_STAGES.has(stage) ? -1 - (round % 15) : round % 18, i + round, timeZone).toISOString();
       const fields = jobInput.parse({
         name: customer?.name ?? `Walk-in ${i + 1}`,
         phone: customer?.phone ?? `555${String(2_000_000 + i).slice(-7)}`,

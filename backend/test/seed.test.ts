@@ -22,7 +22,8 @@ beforeAll(() => {
         DATABASE_URL: db.url,
         DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crm-seed-')),
         SEED_CUSTOMERS: '4',
-        SEED_JOBS: '9',
+        SEED_JOBS: '45',
+        SEED_REQUESTS: '1',
         SEED_SUBDOMAIN: 'seeded',
         LOG_LEVEL: 'silent',
       },
@@ -51,13 +52,53 @@ test("every seeded job carries its customer's name, phone and vehicle", async ()
       .select('j.name', 'j.phone', 'j.make_model', 'c.name as customer_name', 'c.phone as customer_phone', 'c.vehicles')) as Array<
       Record<string, string>
     >;
-    expect(jobs).toHaveLength(9);
+    expect(jobs).toHaveLength(45);
     for (const job of jobs) {
       expect(job.name).not.toBe('');
       expect(job.name).toBe(job.customer_name);
       expect(job.phone).toBe(job.customer_phone);
       expect(job.vehicles).toContain(job.make_model);
     }
+  } finally {
+    await knex.destroy();
+  }
+});
+
+test('seeded appointments are spread over weekdays and working hours, never a pile at one time', async () => {
+  expect(run.status, String(run.stderr)).toBe(0);
+  const knex = knexFactory({ client: 'pg', connection: db.url });
+  try {
+    const rows = (await knex('rm.jobs').whereNotNull('appointment').select('appointment')) as Array<{ appointment: Date }>;
+    expect(rows.length).toBeGreaterThan(20);
+    // The seed's default zone: America/Chicago.
+    const parts = (at: Date) =>
+      Object.fromEntries(
+        new Intl.DateTimeFormat('en-US', {
+          timeZone: 'America/Chicago',
+          weekday: 'short',
+          hour: 'numeric',
+          minute: 'numeric',
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+        })
+          .formatToParts(at)
+          .map((p) => [p.type, p.value]),
+      );
+    const perInstant = new Map<number, number>();
+    const days = new Set<string>();
+    for (const { appointment } of rows) {
+      const p = parts(appointment);
+      expect(['Sat', 'Sun']).not.toContain(p.weekday);
+      const minutes = Number(p.hour) * 60 + Number(p.minute);
+      expect(minutes).toBeGreaterThanOrEqual(8 * 60);
+      expect(minutes).toBeLessThanOrEqual(16 * 60 + 30);
+      perInstant.set(appointment.getTime(), (perInstant.get(appointment.getTime()) ?? 0) + 1);
+      days.add(`${p.year}-${p.month}-${p.day}`);
+    }
+    expect(Math.max(...perInstant.values())).toBeLessThanOrEqual(2);
+    expect(days.size).toBeGreaterThanOrEqual(8);
   } finally {
     await knex.destroy();
   }
