@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryParam } from '../shared/list-query.ts';
+import { recordListParams, searchTextQuery } from '../shared/list-query.ts';
 import { phoneInput } from '../shared/phone.ts';
 import { textInput } from '../shared/schemas.ts';
 import {
@@ -99,28 +99,16 @@ export const customerInput = customerChangesInput
   });
 export type CustomerInput = z.input<typeof customerInput>;
 
-const searchText = (name: string) =>
-  queryParam(name).max(CUSTOMER_SEARCH_MAX, `Search text must be at most ${CUSTOMER_SEARCH_MAX} characters`).optional().default('');
-
 /** The customer list's query string: search text, page size and the cursor of the page before. */
-export const customerListQuery = z.object({
-  q: searchText('q'),
-  limit: queryParam('limit')
-    .regex(/^\d+$/, `limit must be a whole number from 1 to ${CUSTOMER_PAGE_SIZE_MAX}`)
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(1, `limit must be a whole number from 1 to ${CUSTOMER_PAGE_SIZE_MAX}`)
-        .max(CUSTOMER_PAGE_SIZE_MAX, `limit must be a whole number from 1 to ${CUSTOMER_PAGE_SIZE_MAX}`),
-    )
-    .optional()
-    .default(CUSTOMER_PAGE_SIZE),
-  cursor: queryParam('cursor').max(500, 'Invalid cursor: pass back the nextCursor of the previous page').optional(),
-});
+export const customerListQuery = z.object(
+  recordListParams({ searchMax: CUSTOMER_SEARCH_MAX, pageSize: CUSTOMER_PAGE_SIZE, pageSizeMax: CUSTOMER_PAGE_SIZE_MAX }),
+);
 
 /** The autocomplete takes `query` (the spec's name) or `q`. */
-export const customerSuggestQuery = z.object({ query: searchText('query'), q: searchText('q') });
+export const customerSuggestQuery = z.object({
+  query: searchTextQuery('query', CUSTOMER_SEARCH_MAX),
+  q: searchTextQuery('q', CUSTOMER_SEARCH_MAX),
+});
 
 // ---- responses ------------------------------------------------------------------------
 

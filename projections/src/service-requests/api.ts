@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryParam } from '../shared/list-query.ts';
+import { queryParam, recordListParams } from '../shared/list-query.ts';
 import { textInput } from '../shared/schemas.ts';
 import {
   EMPTY_SERVICE_REQUEST_FIELDS,
@@ -102,12 +102,15 @@ export type ServiceRequestListStatus = (typeof SERVICE_REQUEST_LIST_STATUSES)[nu
 
 const listStatusMessage = `status must be one of: ${SERVICE_REQUEST_LIST_STATUSES.join(', ')}`;
 
+const listParams = recordListParams({
+  searchMax: SERVICE_REQUEST_SEARCH_MAX,
+  pageSize: SERVICE_REQUEST_PAGE_SIZE,
+  pageSizeMax: SERVICE_REQUEST_PAGE_SIZE_MAX,
+});
+
 /** The list's query string: search text, status, page size and the cursor of the page before. */
 export const serviceRequestListQuery = z.object({
-  q: queryParam('q')
-    .max(SERVICE_REQUEST_SEARCH_MAX, `Search text must be at most ${SERVICE_REQUEST_SEARCH_MAX} characters`)
-    .optional()
-    .default(''),
+  q: listParams.q,
   status: queryParam('status')
     .refine(
       (value): value is ServiceRequestListStatus => (SERVICE_REQUEST_LIST_STATUSES as readonly string[]).includes(value),
@@ -115,18 +118,8 @@ export const serviceRequestListQuery = z.object({
     )
     .optional()
     .default('active'),
-  limit: queryParam('limit')
-    .regex(/^\d+$/, `limit must be a whole number from 1 to ${SERVICE_REQUEST_PAGE_SIZE_MAX}`)
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(1, `limit must be a whole number from 1 to ${SERVICE_REQUEST_PAGE_SIZE_MAX}`)
-        .max(SERVICE_REQUEST_PAGE_SIZE_MAX, `limit must be a whole number from 1 to ${SERVICE_REQUEST_PAGE_SIZE_MAX}`),
-    )
-    .optional()
-    .default(SERVICE_REQUEST_PAGE_SIZE),
-  cursor: queryParam('cursor').max(500, 'Invalid cursor: pass back the nextCursor of the previous page').optional(),
+  limit: listParams.limit,
+  cursor: listParams.cursor,
   /** Only the request converted to this job: the job's way back to its request. */
   jobId: queryParam('jobId')
     .refine((value) => z.uuid().safeParse(value).success, 'jobId must be a job id')

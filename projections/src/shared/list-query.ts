@@ -10,6 +10,29 @@ export const pageLimitQuery = (max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(1, `limit must be a whole number from 1 to ${max}`).max(max, `limit must be at most ${max}`));
 
+/** `?q=`: search text of at most `max` characters, '' when absent. */
+export const searchTextQuery = (name: string, max: number) =>
+  queryParam(name).max(max, `Search text must be at most ${max} characters`).optional().default('');
+
+/**
+ * A newest-first record list's `?q=`, `?limit=` (a whole number from 1 to `pageSizeMax`,
+ * `pageSize` when absent) and `?cursor=` (the nextCursor of the page before), for the
+ * customers and service request lists to spread into their query objects.
+ */
+export function recordListParams({ searchMax, pageSize, pageSizeMax }: { searchMax: number; pageSize: number; pageSizeMax: number }) {
+  const limitMessage = `limit must be a whole number from 1 to ${pageSizeMax}`;
+  return {
+    q: searchTextQuery('q', searchMax),
+    limit: queryParam('limit')
+      .regex(/^\d+$/, limitMessage)
+      .transform(Number)
+      .pipe(z.number().min(1, limitMessage).max(pageSizeMax, limitMessage))
+      .optional()
+      .default(pageSize),
+    cursor: queryParam('cursor').max(500, 'Invalid cursor: pass back the nextCursor of the previous page').optional(),
+  };
+}
+
 /** What every time parameter (`asOf`, `from`, `to`) must look like, in its 400's message. */
 export const ISO_TIME_FORMAT = 'an ISO 8601 date and time with a time zone offset, e.g. 2025-01-31T14:00:00Z or 2025-01-31T16:00:00+02:00';
 
