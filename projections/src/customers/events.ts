@@ -3,6 +3,18 @@ import { CUSTOMER_FIELDS } from './fields.ts';
 
 const customerNumber = z.number().int().positive();
 
+/** A customer's fields as its creation and its restoration record them. */
+const customerFields = {
+  name: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  address: z.string(),
+  vehicles: z.string(),
+  pastAppointments: z.string(),
+  invoices: z.string(),
+  notes: z.string(),
+};
+
 /**
  * Customers (stream `customer-{id}`). Phones are digits only, lists joined by ', '.
  * Who and when live in the metadata (actor, occurredAt).
@@ -10,19 +22,7 @@ const customerNumber = z.number().int().positive();
 export const customerEventSchemas = {
   /** Stream `customernumber-{instanceId}-{number}`: the per-instance number is taken (never reused). */
   CustomerNumberReserved: z.object({ instanceId: z.string(), number: customerNumber, customerId: z.string() }),
-  CustomerCreated: z.object({
-    customerId: z.string(),
-    instanceId: z.string(),
-    number: customerNumber,
-    name: z.string(),
-    phone: z.string(),
-    email: z.string(),
-    address: z.string(),
-    vehicles: z.string(),
-    pastAppointments: z.string(),
-    invoices: z.string(),
-    notes: z.string(),
-  }),
+  CustomerCreated: z.object({ customerId: z.string(), instanceId: z.string(), number: customerNumber, ...customerFields }),
   /** Only the fields that changed, with old and new values. `name` is the name after the change. */
   CustomerUpdated: z.object({
     customerId: z.string(),
@@ -42,14 +42,7 @@ export const customerEventSchemas = {
     customerId: z.string(),
     instanceId: z.string(),
     number: customerNumber,
-    name: z.string(),
-    phone: z.string(),
-    email: z.string(),
-    address: z.string(),
-    vehicles: z.string(),
-    pastAppointments: z.string(),
-    invoices: z.string(),
-    notes: z.string(),
+    ...customerFields,
     createdAt: z.string(),
     createdBy: z.string(),
   }),
