@@ -228,6 +228,14 @@ describe('service requests', () => {
       const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Service Requests/ });
       await expect.poll(() => link.textContent(), { timeout: SLOW }).toContain('1 new from the public request page');
       await snap(page, 'service-requests-nav-badge-desktop-dark');
+      // On a phone the navigation row scrolls sideways; the badge's hidden text must not widen the page.
+      const { page: phoneStaff } = await signedInPage(browser, shop.owner, { phone: true });
+      await phoneStaff.goto(`/crm/${shop.subdomain}/dashboard`);
+      const phoneLink = phoneStaff.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Service Requests/ });
+      await expect.poll(() => phoneLink.textContent(), { timeout: SLOW }).toContain('1 new from the public request page');
+      await expect
+        .poll(() => phoneStaff.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth))
+        .toBe(0);
       await link.click();
       const row = page.getByRole('row').filter({ hasText: 'Margaret Hamilton' });
       await expect.poll(() => row.getByText('New · Online').count(), { timeout: SLOW }).toBe(1);

@@ -14,7 +14,9 @@ const itemClasses =
 export function InstanceNav({ items, pathname, className }: { items: NavItem[]; pathname: string; className?: string }) {
   return (
     <nav aria-label="Main" className={cn('min-w-0', className)}>
-      <ul className="flex items-center gap-0.5 overflow-x-auto">
+      {/* relative: the badges' absolutely placed screen-reader text is then clipped by this row's
+          scrolling instead of widening the page. */}
+      <ul className="relative flex items-center gap-0.5 overflow-x-auto">
         {items.map((item) => {
           const state = navItemState(item, pathname);
           return (
