@@ -3,13 +3,13 @@ import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
-import { CheckIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-error';
 import { usePageTitle } from '@/lib/use-page-title';
 import { usePublicRequestPage, useSubmitPublicRequest } from '../api/public-request';
 import { SERVICE_REQUEST_TEXTS } from '../constants/service-request-texts';
 import { type FormErrors, type ServiceRequestForm, submitErrorText, validateServiceRequestForm } from '../utils/service-request-form';
+import { RequestSentCard } from './request-sent-card';
 import { ServiceRequestFieldset } from './service-request-fields';
 
 /** A shop's customer needs a name and an email for the shop to answer; the vehicle helps. */
@@ -71,25 +71,19 @@ export function PublicRequestScreen({ subdomain }: { subdomain: string }) {
 
   if (sent) {
     return (
-      <Card className="mx-auto w-full max-w-xl">
-        <CardContent className="grid justify-items-center gap-4 py-10 text-center">
-          <span className="flex size-12 items-center justify-center rounded-full bg-success/15 text-success [&_svg]:size-6">
-            <CheckIcon />
-          </span>
-          <h1 className="text-2xl font-semibold">{SERVICE_REQUEST_TEXTS.successTitle}</h1>
-          <p className="text-muted-foreground">{SERVICE_REQUEST_TEXTS.publicSuccess}</p>
-          <Button
-            variant="outline"
-            onClick={() => {
-              setForm({ ...EMPTY_SERVICE_REQUEST_FIELDS });
-              setErrors({});
-              setSent(false);
-            }}
-          >
-            {SERVICE_REQUEST_TEXTS.submitAnother}
-          </Button>
-        </CardContent>
-      </Card>
+      <RequestSentCard>
+        <p className="text-muted-foreground">{SERVICE_REQUEST_TEXTS.publicSuccess}</p>
+        <Button
+          variant="outline"
+          onClick={() => {
+            setForm({ ...EMPTY_SERVICE_REQUEST_FIELDS });
+            setErrors({});
+            setSent(false);
+          }}
+        >
+          {SERVICE_REQUEST_TEXTS.submitAnother}
+        </Button>
+      </RequestSentCard>
     );
   }
 

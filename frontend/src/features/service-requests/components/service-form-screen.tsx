@@ -4,7 +4,6 @@ import { Link } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { CheckIcon } from '@/components/ui/icons';
 import { reportFailure } from '@/lib/report-failure';
 import { useCreateServiceRequest } from '../api/save-service-request';
 import { SERVICE_REQUEST_TEXTS } from '../constants/service-request-texts';
@@ -16,6 +15,7 @@ import {
   submitErrorText,
   validateServiceRequestForm,
 } from '../utils/service-request-form';
+import { RequestSentCard } from './request-sent-card';
 import { ServiceRequestFieldset } from './service-request-fields';
 
 export interface ServiceFormPaths {
@@ -63,29 +63,23 @@ export function ServiceFormScreen({ instance, paths }: { instance: string; paths
 
   if (submitted) {
     return (
-      <Card className="mx-auto w-full max-w-xl">
-        <CardContent className="grid justify-items-center gap-4 py-10 text-center">
-          <span className="flex size-12 items-center justify-center rounded-full bg-success/15 text-success [&_svg]:size-6">
-            <CheckIcon />
-          </span>
-          <h1 className="text-2xl font-semibold">{SERVICE_REQUEST_TEXTS.successTitle}</h1>
-          <p className="text-muted-foreground">
-            {SERVICE_REQUEST_TEXTS.successBody}{' '}
-            <Link to={paths.detail(submitted.id)} className="font-medium text-primary underline-offset-4 hover:underline">
-              {requestNumber(submitted)}
-            </Link>
-          </p>
-          <div className="flex flex-wrap justify-center gap-2">
-            <Button onClick={submitAnother}>{SERVICE_REQUEST_TEXTS.submitAnother}</Button>
-            <Link to={paths.quoteForm} className={buttonVariants({ variant: 'outline' })}>
-              {SERVICE_REQUEST_TEXTS.backToQuoteForm}
-            </Link>
-            <Link to={paths.list} className={buttonVariants({ variant: 'outline' })}>
-              {SERVICE_REQUEST_TEXTS.viewAll}
-            </Link>
-          </div>
-        </CardContent>
-      </Card>
+      <RequestSentCard>
+        <p className="text-muted-foreground">
+          {SERVICE_REQUEST_TEXTS.successBody}{' '}
+          <Link to={paths.detail(submitted.id)} className="font-medium text-primary underline-offset-4 hover:underline">
+            {requestNumber(submitted)}
+          </Link>
+        </p>
+        <div className="flex flex-wrap justify-center gap-2">
+          <Button onClick={submitAnother}>{SERVICE_REQUEST_TEXTS.submitAnother}</Button>
+          <Link to={paths.quoteForm} className={buttonVariants({ variant: 'outline' })}>
+            {SERVICE_REQUEST_TEXTS.backToQuoteForm}
+          </Link>
+          <Link to={paths.list} className={buttonVariants({ variant: 'outline' })}>
+            {SERVICE_REQUEST_TEXTS.viewAll}
+          </Link>
+        </div>
+      </RequestSentCard>
     );
   }
 
