@@ -7,10 +7,11 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Field, fieldControlProps } from '@/components/ui/field';
 import { ArrowLeftIcon, HistoryIcon } from '@/components/ui/icons';
-import { Input, Textarea } from '@/components/ui/input';
+import { Textarea } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { ChoiceSelect } from '@/components/choice-select';
 import { PhoneInput } from '@/components/phone-input';
+import { TextField } from '@/components/text-field';
 import { SaveErrorMessage } from '@/components/save-error-message';
 import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
@@ -319,24 +320,23 @@ function AppointmentEditor({
             onChange={(phone) => change({ phone })}
           />
         </Field>
-        <Field id={id('part')} label={required('Part/Service')} error={errors.part}>
-          <Input
-            {...fieldControlProps(id('part'), { error: errors.part })}
-            value={form.part}
-            onChange={text('part')}
-            maxLength={JOB_LIMITS.part}
-            autoComplete="off"
-          />
-        </Field>
-        <Field id={id('makeModel')} label="Vehicle">
-          <Input
-            id={id('makeModel')}
-            value={form.makeModel}
-            onChange={text('makeModel')}
-            maxLength={JOB_LIMITS.makeModel}
-            autoComplete="off"
-          />
-        </Field>
+        <TextField
+          id={id('part')}
+          label={required('Part/Service')}
+          error={errors.part}
+          value={form.part}
+          onChange={text('part')}
+          maxLength={JOB_LIMITS.part}
+          autoComplete="off"
+        />
+        <TextField
+          id={id('makeModel')}
+          label="Vehicle"
+          value={form.makeModel}
+          onChange={text('makeModel')}
+          maxLength={JOB_LIMITS.makeModel}
+          autoComplete="off"
+        />
         <Field id={id('jobType')} label="Job Type">
           <ChoiceSelect
             id={id('jobType')}
@@ -355,15 +355,15 @@ function AppointmentEditor({
             onChange={(tech) => change({ tech })}
           />
         </Field>
-        <Field id={id('appointment')} label="Appointment Date & Time" error={errors.appointment}>
-          <Input
-            {...fieldControlProps(id('appointment'), { error: errors.appointment })}
-            type="datetime-local"
-            step={STEP_MINUTES * 60}
-            value={form.appointment}
-            onChange={text('appointment')}
-          />
-        </Field>
+        <TextField
+          id={id('appointment')}
+          label="Appointment Date & Time"
+          error={errors.appointment}
+          type="datetime-local"
+          step={STEP_MINUTES * 60}
+          value={form.appointment}
+          onChange={text('appointment')}
+        />
         <Field id={id('duration')} label="Duration">
           <ChoiceSelect
             id={id('duration')}
@@ -373,9 +373,15 @@ function AppointmentEditor({
             onChange={(duration) => change({ duration: duration || '60' })}
           />
         </Field>
-        <Field id={id('quote')} label="Quote Amount">
-          <Input id={id('quote')} inputMode="decimal" value={form.quote} onChange={text('quote')} placeholder="0" autoComplete="off" />
-        </Field>
+        <TextField
+          id={id('quote')}
+          label="Quote Amount"
+          inputMode="decimal"
+          value={form.quote}
+          onChange={text('quote')}
+          placeholder="0"
+          autoComplete="off"
+        />
         <Field id={id('notes')} label="Notes" className="sm:col-span-2">
           <Textarea id={id('notes')} value={form.notes} onChange={text('notes')} maxLength={JOB_LIMITS.notes} rows={3} />
         </Field>

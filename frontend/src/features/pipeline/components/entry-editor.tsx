@@ -20,6 +20,7 @@ import { Input, Textarea } from '@/components/ui/input';
 import { ChoiceSelect } from '@/components/choice-select';
 import { NewerVersionNotice } from '@/components/newer-version-notice';
 import { PhoneInput } from '@/components/phone-input';
+import { TextField } from '@/components/text-field';
 import { SaveErrorMessage } from '@/components/save-error-message';
 import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
@@ -274,16 +275,15 @@ export function EntryEditor({
           </div>
 
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field id={fieldId('jobNumber')} label="Job Number">
-              <Input
-                id={fieldId('jobNumber')}
-                value={form.jobNumber}
-                onChange={text('jobNumber')}
-                placeholder="Auto-generated"
-                maxLength={JOB_LIMITS.jobNumber}
-                autoComplete="off"
-              />
-            </Field>
+            <TextField
+              id={fieldId('jobNumber')}
+              label="Job Number"
+              value={form.jobNumber}
+              onChange={text('jobNumber')}
+              placeholder="Auto-generated"
+              maxLength={JOB_LIMITS.jobNumber}
+              autoComplete="off"
+            />
             <Field
               id={fieldId('name')}
               label="Name"
@@ -309,10 +309,15 @@ export function EntryEditor({
             <Field id={fieldId('phone')} label="Phone">
               <PhoneInput id={fieldId('phone')} value={form.phone} onChange={(phone) => change({ phone })} />
             </Field>
-            <Field id={fieldId('part')} label="Part">
-              <Input id={fieldId('part')} value={form.part} onChange={text('part')} maxLength={JOB_LIMITS.part} autoComplete="off" />
-            </Field>
-            <Field
+            <TextField
+              id={fieldId('part')}
+              label="Part"
+              value={form.part}
+              onChange={text('part')}
+              maxLength={JOB_LIMITS.part}
+              autoComplete="off"
+            />
+            <TextField
               id={fieldId('makeModel')}
               label="Vehicle"
               hint={
@@ -336,27 +341,22 @@ export function EntryEditor({
                   </span>
                 ) : undefined
               }
-            >
-              <Input
-                id={fieldId('makeModel')}
-                value={form.makeModel}
-                onChange={text('makeModel')}
-                maxLength={JOB_LIMITS.makeModel}
-                autoComplete="off"
-              />
-            </Field>
-            <Field id={fieldId('vin')} label="VIN">
-              <Input
-                id={fieldId('vin')}
-                value={form.vin}
-                onChange={text('vin')}
-                maxLength={JOB_LIMITS.vin}
-                autoComplete="off"
-                autoCapitalize="characters"
-                spellCheck={false}
-                className="font-mono uppercase"
-              />
-            </Field>
+              value={form.makeModel}
+              onChange={text('makeModel')}
+              maxLength={JOB_LIMITS.makeModel}
+              autoComplete="off"
+            />
+            <TextField
+              id={fieldId('vin')}
+              label="VIN"
+              value={form.vin}
+              onChange={text('vin')}
+              maxLength={JOB_LIMITS.vin}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              className="font-mono uppercase"
+            />
             <Field id={fieldId('quote')} label="Quote" error={quoteProblem}>
               <div className="relative">
                 <span
@@ -377,15 +377,14 @@ export function EntryEditor({
                 />
               </div>
             </Field>
-            <Field id={fieldId('createdAt')} label="Date Created">
-              <Input
-                id={fieldId('createdAt')}
-                value={formatDateTime(form.createdAt)}
-                readOnly
-                tabIndex={-1}
-                className="bg-muted/50 text-muted-foreground"
-              />
-            </Field>
+            <TextField
+              id={fieldId('createdAt')}
+              label="Date Created"
+              value={formatDateTime(form.createdAt)}
+              readOnly
+              tabIndex={-1}
+              className="bg-muted/50 text-muted-foreground"
+            />
             <Field id={fieldId('csr')} label="CSR">
               <ChoiceSelect
                 id={fieldId('csr')}
@@ -404,9 +403,14 @@ export function EntryEditor({
                 placeholder="Select job type"
               />
             </Field>
-            <Field id={fieldId('appointment')} label="Appointment">
-              <Input id={fieldId('appointment')} type="datetime-local" step={900} value={form.appointment} onChange={text('appointment')} />
-            </Field>
+            <TextField
+              id={fieldId('appointment')}
+              label="Appointment"
+              type="datetime-local"
+              step={900}
+              value={form.appointment}
+              onChange={text('appointment')}
+            />
             <Field id={fieldId('duration')} label="Duration">
               <ChoiceSelect
                 id={fieldId('duration')}
