@@ -32,6 +32,29 @@ export const IDLE_TIMEOUT_MS = { superadmin: 60 * 60 * 1000, user: 8 * 60 * 60 *
 // does not need better than minute precision.
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
+/** Sessions just ended in this process: one (sign-out), or a user's (all, or all but one). */
+export interface EndedSessions {
+  sessionId?: string;
+  userId?: string;
+  keepSessionId?: string;
+}
+
+const sessionsEndedListeners = new Set<(ended: EndedSessions) => void>();
+
+/**
+ * Hears sessions ended in this process, as they end (the live streams of a signed-out session
+ * close at once instead of at their next periodic check, which could let them hear one more
+ * change). Returns the unsubscribe.
+ */
+export function onSessionsEnded(listener: (ended: EndedSessions) => void): () => void {
+  sessionsEndedListeners.add(listener);
+  return () => sessionsEndedListeners.delete(listener);
+}
+
+function announceSessionsEnded(ended: EndedSessions): void {
+  for (const listener of sessionsEndedListeners) listener(ended);
+}
+
 /** koa-session store in PostgreSQL, so any API process can serve any session. */
 export function createSessionStore(knex: Knex) {
   const lastWritten = new Map<string, { content: string; at: number }>();
@@ -94,20 +117,25 @@ export function createSessionStore(knex: Knex) {
     async destroy(key: string) {
       lastWritten.delete(key);
       await knex('sessions').where({ id: key }).delete();
+      announceSessionsEnded({ sessionId: key });
     },
   };
 }
 
 /** Ends every session of a user at once (lock, delete). */
 export async function destroyUserSessions(knex: Knex, userId: string): Promise<number> {
-  return await knex('sessions').where({ user_id: userId }).delete();
+  const ended = await knex('sessions').where({ user_id: userId }).delete();
+  announceSessionsEnded({ userId });
+  return ended;
 }
 
 /** Ends every session of a user but one (the one that changed the PIN goes on). */
 export async function destroyOtherUserSessions(knex: Knex, userId: string, keepSessionId: string | undefined): Promise<number> {
   const query = knex('sessions').where({ user_id: userId });
   if (keepSessionId) query.whereNot({ id: keepSessionId });
-  return await query.delete();
+  const ended = await query.delete();
+  announceSessionsEnded({ userId, keepSessionId });
+  return ended;
 }
 
 /** Ends every session of an instance at once (deactivation). */

@@ -13,6 +13,7 @@ import { comparePositions, type GlobalPosition, type RecordedEvent } from '@crm/
 import { MAIN_CHECKPOINT } from '@crm/projections/runtime/checkpoints';
 import type { AppDeps } from '../deps.ts';
 import { PRINCIPAL_COLUMNS, principalOfRow, type UserPrincipal, type UserRow } from '../http/auth.ts';
+import { onSessionsEnded } from '../http/session-store.ts';
 
 /** Streams one browser session may hold open at once (tabs); a new one past it closes the oldest. */
 export const LIVE_STREAMS_PER_SESSION = 6;
@@ -174,6 +175,7 @@ export class LiveHub {
   private recheckTimer: NodeJS.Timeout | null = null;
   private readonly timers: NodeJS.Timeout[];
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeSessions: () => void;
   private closed = false;
 
   constructor(private readonly deps: AppDeps) {
@@ -182,6 +184,16 @@ export class LiveHub {
     this.target = this.position;
     this.unsubscribe = deps.watcher.onAdvance((name, position) => {
       if (name === MAIN_CHECKPOINT) this.advanceTo(position);
+    });
+    // A session ended here (sign-out, PIN change, lock, delete): its streams end now, before
+    // the next change could reach them; sessions ended by another process wait for the recheck.
+    this.unsubscribeSessions = onSessionsEnded((ended) => {
+      for (const connection of [...this.connections]) {
+        const mine =
+          connection.sessionKey === ended.sessionId ||
+          (ended.userId === connection.principal.userId && connection.sessionKey !== ended.keepSessionId);
+        if (mine) connection.close('signed-out');
+      }
     });
     this.timers = [
       setInterval(() => {
@@ -369,6 +381,7 @@ export class LiveHub {
   close(): void {
     this.closed = true;
     this.unsubscribe();
+    this.unsubscribeSessions();
     for (const timer of this.timers) clearInterval(timer);
     if (this.recheckTimer) clearTimeout(this.recheckTimer);
     for (const connection of [...this.connections]) connection.close();

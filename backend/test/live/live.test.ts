@@ -306,6 +306,29 @@ describe('the cap', () => {
     await s.waitEnded(30_000);
     expect(s.messages.at(-1)).toMatchObject({ event: 'closed', data: { reason: 'signed-out' } });
   }, 60_000);
+
+  test('a session ended by signing out or by a PIN change elsewhere hears no change made after it ended', async () => {
+    const signedOut = await signInUser(server, 'liveshop', 'writer', '2222');
+    const first = await stream(signedOut);
+    expect((await signedOut.post('/api/auth/logout')).status).toBeLessThan(300);
+    const afterSignOut = await createJob(owner, 'liveshop', 'After Sign Out');
+
+    expect((await owner.post('/api/admin/users', { username: 'pinchanger', pin: '3333' })).status).toBe(201);
+    const elsewhere = await signInUser(server, 'liveshop', 'pinchanger', '3333');
+    const here = await signInUser(server, 'liveshop', 'pinchanger', '3333');
+    const second = await stream(elsewhere);
+    const kept = await stream(here);
+    expect((await here.put('/api/user/pin', { currentPin: '3333', newPin: '4444' })).status).toBe(204);
+    const afterPinChange = await createJob(owner, 'liveshop', 'After PIN Change');
+
+    await first.waitEnded(30_000);
+    await second.waitEnded(30_000);
+    expect(first.messages.some(names(afterSignOut))).toBe(false);
+    expect(second.messages.some(names(afterPinChange))).toBe(false);
+    expect(second.messages.at(-1)).toMatchObject({ event: 'closed', data: { reason: 'signed-out' } });
+    // The browser that changed the PIN goes on hearing.
+    await kept.next(names(afterPinChange));
+  }, 60_000);
 });
 
 describe('a closed instance', () => {
