@@ -12,7 +12,7 @@ import type { InstanceLinks } from '@/config/paths';
 import { cn } from '@/lib/cn';
 import { useDashboardStats } from '../api/get-dashboard-stats';
 import { useGreeting } from '../hooks/use-greeting';
-import { type DashboardAction, gettingStartedTips, quickActions } from '../utils/dashboard-items';
+import { type DashboardAction, gettingStartedTips, quickActions, type QuickActionsInput } from '../utils/dashboard-items';
 import { RecentActivity } from './recent-activity';
 
 type Action = DashboardAction;
@@ -243,18 +243,8 @@ function GettingStarted({ features, showAdmin }: { features: Features; showAdmin
   );
 }
 
-function QuickActions({
-  links,
-  features,
-  canWrite,
-  serviceForm,
-}: {
-  links: InstanceLinks;
-  features: Features;
-  canWrite: boolean;
-  serviceForm?: string;
-}) {
-  const actions = quickActions({ links, features, canWrite, ...(serviceForm ? { serviceForm } : {}) });
+function QuickActions(props: QuickActionsInput) {
+  const actions = quickActions(props);
   // A read-only user gets no card of buttons they cannot use.
   if (actions === null) return null;
   return (

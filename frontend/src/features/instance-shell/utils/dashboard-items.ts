@@ -6,23 +6,20 @@ export interface DashboardAction {
   to: string;
 }
 
-/**
- * The dashboard's Quick Actions (spec-platform.md §2): each only when its feature is on, and
- * none for a user who may not write (they would lead to forms that cannot be saved). Null when
- * the card has nothing to offer that user at all.
- */
-export function quickActions({
-  links,
-  features,
-  canWrite,
-  serviceForm,
-}: {
+export interface QuickActionsInput {
   links: InstanceLinks;
   features: Features;
   canWrite: boolean;
   /** The service request form, where this family has one. */
   serviceForm?: string;
-}): DashboardAction[] | null {
+}
+
+/**
+ * The dashboard's Quick Actions (spec-platform.md §2): each only when its feature is on, and
+ * none for a user who may not write (they would lead to forms that cannot be saved). Null when
+ * the card has nothing to offer that user at all.
+ */
+export function quickActions({ links, features, canWrite, serviceForm }: QuickActionsInput): DashboardAction[] | null {
   if (!canWrite) return null;
   const actions: DashboardAction[] = [];
   if (features.customers) actions.push({ label: 'Add New Customer', to: links.newCustomer });
