@@ -15,8 +15,11 @@ const TOOLTIP = {
   cursor: { fill: 'var(--muted)', opacity: 0.6 },
 };
 
-/** Hours as a person reads them: "45 min", "5.5 h", "3.2 d". */
+/** Hours as a person reads them: "0.4 min", "45 min", "5.5 h", "3.2 d". */
 export function formatHours(value: number): string {
+  // Under 10 minutes, tenths of a minute: an axis spanning a minute or two would otherwise
+  // label its ticks "0 min, 0 min, 1 min, 1 min".
+  if (value < 1 / 6) return `${Math.round(value * 600) / 10} min`;
   if (value < 1) return `${Math.round(value * 60)} min`;
   if (value < 48) return `${Math.round(value * 10) / 10} h`;
   return `${Math.round((value / 24) * 10) / 10} d`;
