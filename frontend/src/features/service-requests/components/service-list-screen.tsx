@@ -131,6 +131,9 @@ export function ServiceListScreen({ instance, paths, canWrite }: { instance: str
   );
 }
 
+/** The table's columns before Actions. */
+const COLUMNS = ['ID', 'Customer', 'Email', 'Vehicle', 'Service', 'Status'] as const;
+
 function RequestTable({ items, paths }: { items: ServiceRequestView[]; paths: ServiceListPaths }) {
   const head = 'px-4 py-3 text-left text-xs font-medium tracking-wide text-muted-foreground uppercase';
   const cell = 'px-4 py-3 align-top';
@@ -140,24 +143,11 @@ function RequestTable({ items, paths }: { items: ServiceRequestView[]; paths: Se
         <caption className="sr-only">Service requests</caption>
         <thead className="border-b">
           <tr>
-            <th scope="col" className={head}>
-              ID
-            </th>
-            <th scope="col" className={head}>
-              Customer
-            </th>
-            <th scope="col" className={head}>
-              Email
-            </th>
-            <th scope="col" className={head}>
-              Vehicle
-            </th>
-            <th scope="col" className={head}>
-              Service
-            </th>
-            <th scope="col" className={head}>
-              Status
-            </th>
+            {COLUMNS.map((column) => (
+              <th key={column} scope="col" className={head}>
+                {column}
+              </th>
+            ))}
             <th scope="col" className={cn(head, 'text-right')}>
               Actions
             </th>
