@@ -51,11 +51,16 @@ function toEntry(row: ActivityRow): AuditEntry {
   };
 }
 
+/** What of the timeline the reader may see: `onlyEntityTypes` limits it to those entities. */
+export interface ActivityScope {
+  onlyEntityTypes?: readonly string[];
+}
+
 /** The instance's timeline, newest first (global position: the order things happened in). */
 async function readActivity(
   knex: Knex,
   instanceId: string,
-  filter: Partial<AuditFilter> & { excludeEntityType?: string },
+  filter: Partial<AuditFilter> & ActivityScope & { excludeEntityType?: string },
   limit: number,
   before: Position | null,
 ): Promise<ActivityRow[]> {
@@ -63,6 +68,7 @@ async function readActivity(
     const query = db.withSchema('rm').from('activity').where('instance_id', instanceId);
     if (filter.entityType) query.where('entity_type', filter.entityType);
     if (filter.excludeEntityType) query.whereNot('entity_type', filter.excludeEntityType);
+    if (filter.onlyEntityTypes) query.whereIn('entity_type', filter.onlyEntityTypes);
     if (filter.userId) query.where('actor_id', filter.userId);
     if (filter.from) query.where('occurred_at', '>=', filter.from.toISOString());
     if (filter.to) query.where('occurred_at', '<', filter.to.toISOString());
@@ -91,7 +97,13 @@ async function readActivity(
   })) as ActivityRow[];
 }
 
-export async function auditPage(knex: Knex, instanceId: string, filter: AuditFilter, limit: number, cursor?: string): Promise<AuditPage> {
+export async function auditPage(
+  knex: Knex,
+  instanceId: string,
+  filter: AuditFilter & ActivityScope,
+  limit: number,
+  cursor?: string,
+): Promise<AuditPage> {
   const rows = await readActivity(knex, instanceId, filter, limit + 1, cursor ? decodeAuditCursor(cursor) : null);
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
@@ -99,7 +111,12 @@ export async function auditPage(knex: Knex, instanceId: string, filter: AuditFil
 }
 
 /** Everything the filters match, newest first, at most `max` entries, read in keyset pages. */
-export async function auditEntries(knex: Knex, instanceId: string, filter: AuditFilter, max: number): Promise<AuditEntry[]> {
+export async function auditEntries(
+  knex: Knex,
+  instanceId: string,
+  filter: AuditFilter & ActivityScope,
+  max: number,
+): Promise<AuditEntry[]> {
   const entries: AuditEntry[] = [];
   let before: Position | null = null;
   while (entries.length < max) {

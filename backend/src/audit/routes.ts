@@ -8,9 +8,10 @@ import {
   recentActivitySchema,
 } from '@crm/projections/contract';
 import type { AppDeps } from '../deps.ts';
+import type { UserPrincipal } from '../http/auth.ts';
 import { access, userOf, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { auditCsv, auditEntries, auditPage, recentActivity } from './audit-queries.ts';
+import { type ActivityScope, auditCsv, auditEntries, auditPage, recentActivity } from './audit-queries.ts';
 
 /** Both path families (DECISIONS.md §1); the instance is always the session's. */
 export const AUDIT_PATHS = ['/api/admin/audit', '/api/:instance/admin/audit'] as const;
@@ -19,7 +20,8 @@ export const RECENT_ACTIVITY_PATHS = ['/api/activity/recent', '/api/:instance/ac
 
 const DOCS = {
   log: {
-    summary: "The audit log: the instance's timeline, filtered, newest first, in keyset pages",
+    summary:
+      "The audit log: the instance's timeline, filtered, newest first, in keyset pages (without canRead: accounts and instance only)",
     tag: 'audit',
     query: auditLogQuery,
     response: auditPageSchema,
@@ -42,6 +44,15 @@ const DOCS = {
  * as a CSV download. Role admin holds every permission, so canManageUsers lets in the
  * admins and whoever else manages the instance's users.
  */
+/**
+ * canRead guards the shop's records: one who manages users without it sees the entries of the
+ * accounts and the instance, not those of customers, jobs or service requests (their names,
+ * phones and quotes are in the summaries and changes).
+ */
+function scopeOf(me: UserPrincipal): ActivityScope {
+  return hasPermission(me, 'canRead') ? {} : { onlyEntityTypes: ['user', 'instance'] };
+}
+
 export function registerAuditRoutes(router: ApiRouter, deps: AppDeps): void {
   const auditors = access.can('canManageUsers');
 
@@ -51,7 +62,8 @@ export function registerAuditRoutes(router: ApiRouter, deps: AppDeps): void {
       auditors,
       async (ctx) => {
         const { limit, cursor, ...filter } = parseInput(auditLogQuery, ctx.query);
-        ctx.body = await auditPage(deps.knex, userOf(ctx).instance.id, filter, limit, cursor);
+        const me = userOf(ctx);
+        ctx.body = await auditPage(deps.knex, me.instance.id, { ...filter, ...scopeOf(me) }, limit, cursor);
       },
       { feature: 'admin', doc: DOCS.log },
     );
@@ -64,7 +76,7 @@ export function registerAuditRoutes(router: ApiRouter, deps: AppDeps): void {
       async (ctx) => {
         const filter = parseInput(auditFilterQuery, ctx.query);
         const me = userOf(ctx);
-        const entries = await auditEntries(deps.knex, me.instance.id, filter, AUDIT_CSV_MAX_ROWS);
+        const entries = await auditEntries(deps.knex, me.instance.id, { ...filter, ...scopeOf(me) }, AUDIT_CSV_MAX_ROWS);
         const day = deps.now().toISOString().slice(0, 10);
         ctx.type = 'text/csv; charset=utf-8';
         ctx.attachment(`audit-${me.instance.subdomain}-${day}.csv`);

@@ -222,6 +222,26 @@ describe('recent activity', () => {
   });
 });
 
+// Last: its new account would be the newest entry the tests above look for.
+describe('without canRead', () => {
+  test('one who manages users without canRead sees the accounts’ entries, not the records’ (log and CSV)', async () => {
+    const m = await admin.post('/api/admin/users', { username: 'blindmanager', pin: '5555' });
+    const granted = await admin.patch(`/api/admin/users/${m.body.id}/permissions`, { canRead: false, canManageUsers: true });
+    expect(granted.status, granted.text).toBe(200);
+    const blind = await signInUser(server, 'auditshop', 'blindmanager', '5555');
+    const entries = (await audit(blind, '?limit=200')).items;
+    expect(entries.some((e) => e.entityType === 'user')).toBe(true);
+    expect(entries.filter((e) => !['user', 'instance'].includes(e.entityType))).toEqual([]);
+    expect((await audit(blind, '?entityType=job')).items).toEqual([]);
+    const csv = await blind.get(`${A}.csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.text).not.toContain('HYPERLINK');
+    expect(csv.text).not.toContain(job.id);
+    // With canRead the same filter shows the job.
+    expect((await audit(manager, '?entityType=job')).items.some((e) => e.entityId === job.id)).toBe(true);
+  });
+});
+
 describe('the whole file', () => {
   test('no response was a 500', () => {
     expect(responses.filter((r) => r.status >= 500).map((r) => r.text)).toEqual([]);
