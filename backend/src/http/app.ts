@@ -49,7 +49,10 @@ export function createApp(deps: AppDeps, options: AppOptions) {
   registerApiDocsRoutes(router, deps, options.version);
 
   app.on('error', (error: unknown, ctx?: Koa.Context) => {
-    deps.logger.error({ err: error, requestId: ctx?.state.requestId, path: ctx?.path }, 'request failed');
+    // A client that went away mid-response (a closed tab's live stream) is no server error:
+    // logged as one, every tab closed would bury the real ones.
+    const gone = (error as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
+    deps.logger[gone ? 'debug' : 'error']({ err: error, requestId: ctx?.state.requestId, path: ctx?.path }, 'request failed');
   });
 
   app.use(requestId);
