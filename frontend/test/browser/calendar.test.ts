@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Browser, Page } from 'playwright-core';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished, test } from 'vitest';
 import { type ApiClient, signInSuperAdmin, signInUser, type TestServer } from '../../../backend/test/support/server.ts';
 import {
   addUser,
@@ -372,6 +372,37 @@ describe('calendar', () => {
       await expect.poll(() => phone.page.getByText(now.plus({ days: 1 }).toFormat('cccc, LLLL d, yyyy')).count()).toBe(1);
       await swipe(90, -20); // right: back
       await expect.poll(() => phone.page.getByText(now.toFormat('cccc, LLLL d, yyyy')).count()).toBe(1);
+
+      // A real finger on a touch screen, arriving from another page of the app: swiping right
+      // is the previous day, not the browser's "back" (which would leave the calendar).
+      const touchContext = await browser.newContext({
+        baseURL: server.url,
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+      });
+      onTestFinished(() => touchContext.close());
+      await shareSession(touchContext, shop.owner);
+      const finger = await touchContext.newPage();
+      await finger.goto(`/crm/${shop.subdomain}/dashboard`);
+      await expect.poll(() => finger.getByRole('link', { name: 'Calendar' }).count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await finger.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calendar' }).click();
+      await expect.poll(() => finger.getByText(now.toFormat('cccc, LLLL d, yyyy')).count(), { timeout: SLOW }).toBe(1);
+      const cdp = await touchContext.newCDPSession(finger);
+      for (const [x1, x2] of [
+        [300, 100],
+        [100, 300],
+        [100, 300],
+      ] as const) {
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: x1, y: 500 }] });
+        for (let step = 1; step <= 8; step++) {
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: x1 + ((x2 - x1) * step) / 8, y: 502 }] });
+        }
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+        await finger.waitForTimeout(300);
+      }
+      await expect.poll(() => finger.getByText(now.minus({ days: 1 }).toFormat('cccc, LLLL d, yyyy')).count(), { timeout: SLOW }).toBe(1);
+      expect(new URL(finger.url()).pathname).toBe(`/crm/${shop.subdomain}/calendar`);
     },
     TEST_TIMEOUT,
   );

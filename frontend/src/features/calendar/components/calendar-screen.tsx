@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Calendar, type SlotInfo } from 'react-big-calendar';
 import * as dragAndDropAddon from 'react-big-calendar/lib/addons/dragAndDrop';
 import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
@@ -115,6 +115,17 @@ export function CalendarScreen({
     (action: 'PREV' | 'NEXT' | 'TODAY') => setDate((current) => navigateDate(view, current, action, timeZone)),
     [view, timeZone],
   );
+
+  // On this screen a sideways swipe moves the calendar. Without this, Chromium on a touch
+  // screen also takes a swipe to the right as the browser's "back" and leaves the page.
+  useEffect(() => {
+    const root = document.documentElement;
+    const before = root.style.overscrollBehaviorX;
+    root.style.overscrollBehaviorX = 'none';
+    return () => {
+      root.style.overscrollBehaviorX = before;
+    };
+  }, []);
 
   // Swipe: at least 50 px sideways and more than twice the vertical movement.
   const touch = useRef<{ x: number; y: number } | null>(null);
