@@ -106,6 +106,10 @@ describe('the dashboard offers only what the user and the instance can do', () =
       'Add New Customer',
       'Create Pipeline Entry',
     ]);
+    // It opens the new entry dialog, not only the pipeline.
+    expect(quickActions({ links, features, canWrite: true })?.find((a) => a.label === 'Create Pipeline Entry')?.to).toBe(
+      '/crm/s/pipeline?new=1',
+    );
     expect(quickActions({ links, features: { ...features, calendar: true }, canWrite: true })?.map((a) => a.label)).toContain(
       'Schedule Appointment',
     );

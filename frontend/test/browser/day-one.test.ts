@@ -294,6 +294,13 @@ describe('what a shop can do on day one', () => {
         'Schedule Appointment',
         'New Service Request',
       ]);
+      // Create Pipeline Entry opens the new entry dialog on the pipeline, once (a reload does not reopen it).
+      await quick.getByRole('link', { name: 'Create Pipeline Entry' }).click();
+      await eventually(() => writer.getByRole('dialog').getByRole('heading', { name: 'Add New Entry' }).count()).toBe(1);
+      await eventually(() => new URL(writer.url()).search).toBe('');
+      await writer.reload();
+      await eventually(() => writer.getByRole('heading', { level: 1, name: 'Pipeline' }).count()).toBe(1);
+      await expect.poll(() => writer.getByRole('dialog').count()).toBe(0);
     },
     TEST_TIMEOUT,
   );

@@ -23,7 +23,8 @@ export function quickActions({ links, features, canWrite, serviceForm }: QuickAc
   if (!canWrite) return null;
   const actions: DashboardAction[] = [];
   if (features.customers) actions.push({ label: 'Add New Customer', to: links.newCustomer });
-  if (features.pipeline) actions.push({ label: 'Create Pipeline Entry', to: links.pipeline });
+  // ?new=1: the pipeline opens its new entry dialog, so the action does what it says.
+  if (features.pipeline) actions.push({ label: 'Create Pipeline Entry', to: `${links.pipeline}?new=1` });
   if (features.calendar) actions.push({ label: 'Schedule Appointment', to: links.calendar });
   if (features.serviceRequests && serviceForm) actions.push({ label: 'New Service Request', to: serviceForm });
   return actions;

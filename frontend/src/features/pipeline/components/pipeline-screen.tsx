@@ -65,7 +65,22 @@ export function PipelineScreen({
       });
   };
 
-  const [dialog, setDialog] = useState<EntryDialogTarget | null>(null);
+  // Arriving with ?new=1 (the dashboard's Create Pipeline Entry) opens the new entry dialog; the
+  // flag then leaves the address, so a reload or Back does not open it again.
+  const [dialog, setDialog] = useState<EntryDialogTarget | null>(() =>
+    permissions.canWrite && params.get('new') === '1' ? { kind: 'new' } : null,
+  );
+  useEffect(() => {
+    if (!params.has('new')) return;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('new');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [params, setParams]);
   const [deleting, setDeleting] = useState<JobView | null>(null);
   // One layout is mounted, not two with one hidden: every row costs. The table needs the width.
   const wide = useMediaQuery('(min-width: 1024px)');
