@@ -288,6 +288,21 @@ describe('calendar', () => {
   );
 
   test(
+    'a duration a resize left outside the list (1 h 45 min) reads in words in Edit Appointment',
+    async () => {
+      const shop = await calendarShop('caldur');
+      await book(shop, { name: 'Hal Hose', part: 'Radiator hose', appointment: todayAt(9), duration: 105 });
+      const { page } = await signedInPage(browser, shop.owner);
+      await openCalendar(page, shop, 'Day');
+      await eventBlock(page, 'Hal Hose - Radiator hose').locator('.rbc-event-content').click();
+      const dialog = page.getByRole('dialog', { name: 'Edit Appointment' });
+      await expect.poll(() => dialog.count(), { timeout: SLOW }).toBe(1);
+      await expect.poll(() => dialog.getByLabel('Duration').textContent()).toBe('1 h 45 min');
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
     'edit: clicking an appointment opens Edit Appointment; Save Changes, History and the full entry',
     async () => {
       const shop = await calendarShop('caledit');

@@ -298,7 +298,11 @@ function AppointmentEditor({
     );
   };
 
-  const durationChoices = CALENDAR_DURATIONS.map((minutes) => ({ value: String(minutes), label: formatDuration(minutes) }));
+  // A resize in the week or day view can leave any quarter hour (1 h 45 min): offered in words, in order.
+  const current = Number(form.duration);
+  const durationChoices = [...new Set([...CALENDAR_DURATIONS, ...(current > 0 ? [current] : [])])]
+    .sort((a, b) => a - b)
+    .map((minutes) => ({ value: String(minutes), label: formatDuration(minutes) }));
   const techChoices = (technicians.data ?? []).map((name) => ({ value: name, label: name }));
   const required = (label: string) => (base ? label : `${label} *`);
 
