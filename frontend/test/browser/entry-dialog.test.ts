@@ -112,6 +112,25 @@ describe('the entry dialog', () => {
   );
 
   test(
+    'a duration outside the list (a calendar resize left 1 h 45 min) reads in words in the entry dialog',
+    async () => {
+      const shop = await createShop(server, 'durword');
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, {
+        name: 'Dora Duration',
+        part: 'Hoses',
+        appointment: '2030-06-03T15:00:00.000Z',
+        duration: 105,
+      });
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/pipeline`);
+      await expect.poll(() => page.getByRole('row', { name: /Dora Duration/ }).count(), { timeout: SLOW }).toBe(1);
+      await page.getByRole('button', { name: /Edit Dora Duration/ }).click();
+      await expect.poll(() => dialog(page).getByLabel('Duration').textContent(), { timeout: SLOW }).toBe('1 h 45 min');
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
     'a read-only user gets a view of the job, not an edit form without Save',
     async () => {
       const shop = await createShop(server, 'reader');

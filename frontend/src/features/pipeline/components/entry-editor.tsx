@@ -50,6 +50,13 @@ const SANITIZE: Partial<Record<EntryTextField, (value: string) => string>> = {
 const JOB_TYPE_CHOICES = JOB_TYPES.map((type) => ({ value: type, label: type }));
 const DURATION_OPTIONS = DURATION_CHOICES.map((minutes) => ({ value: String(minutes), label: formatDuration(minutes) }));
 
+/** The durations offered: the list, plus a current one outside it (a calendar resize can leave 1 h 45 min), in words and in order. */
+function durationOptions(current: string) {
+  const minutes = Number(current);
+  if (!(minutes > 0) || (DURATION_CHOICES as readonly number[]).includes(minutes)) return DURATION_OPTIONS;
+  return [...DURATION_CHOICES, minutes].sort((a, b) => a - b).map((m) => ({ value: String(m), label: formatDuration(m) }));
+}
+
 /** How a linked customer is described under the Name box. */
 interface LinkedCustomer {
   id: string;
@@ -415,7 +422,7 @@ export function EntryEditor({
               <ChoiceSelect
                 id={fieldId('duration')}
                 value={form.duration}
-                choices={DURATION_OPTIONS}
+                choices={durationOptions(form.duration)}
                 onChange={(duration) => change({ duration })}
                 placeholder="Select duration"
               />
