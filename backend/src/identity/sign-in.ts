@@ -9,7 +9,7 @@ import { AppError } from '../shared/errors.ts';
 import { reservationHolder } from '../shared/reservations.ts';
 import { DECOY_HASH } from '../shared/secrets.ts';
 import { RefusalPace, signInHashing } from '../http/sign-in-pace.ts';
-import { userDecider, usernameStream, userStream } from './user-decider.ts';
+import { lockIsTold, userDecider, usernameStream, userStream } from './user-decider.ts';
 
 export const SIGN_IN_REFUSED = 'Invalid username or PIN';
 export const INSTANCE_CLOSED = 'This CRM is closed. Contact your provider.';
@@ -84,6 +84,8 @@ export async function signInUser(
   }
   if (!result.events.some((event) => event.type === 'UserSignedIn')) {
     if (!pinMatches) return await refuse(true);
+    // Guessing went on through the lock: the right PIN no longer tells the lock either.
+    if (!lockIsTold(account.failedSignIns)) return await refuse(true);
     // The right PIN was refused: the account as the decider saw it says why.
     const { state: now } = await loadAggregate(deps.store, userStream(account.userId), userDecider);
     if (now.status === 'locked') return { refused: 'locked' };

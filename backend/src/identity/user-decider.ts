@@ -8,6 +8,16 @@ export const usernameStream = (instanceId: string, username: string) => `usernam
 
 /** DECISIONS.md §3: this many failed sign-ins in a row block the account for SIGN_IN_LOCK_MS. */
 export const MAX_FAILED_SIGN_INS = 5;
+
+/**
+ * A locked account tells someone who gives the right PIN that it is locked, but only while
+ * few guesses have been made on it: otherwise "right PIN → locked, wrong PIN → invalid"
+ * would let guessing go on through the lock. Past this many failures in a row the right PIN
+ * gets the usual refusal too, until the lock ends or an admin clears it.
+ */
+export function lockIsTold(consecutiveFailures: number): boolean {
+  return consecutiveFailures < 2 * MAX_FAILED_SIGN_INS;
+}
 export const SIGN_IN_LOCK_MS = 15 * 60 * 1000;
 
 export const LAST_ADMIN_MESSAGE = 'An instance must keep at least one unlocked admin';

@@ -13,6 +13,15 @@ type SuperAdminEvent = DomainEventOf<
 export const SUPER_ADMIN_MAX_FAILURES = 5;
 export const SUPER_ADMIN_LOCK_MS = 15 * 60 * 1000;
 
+/**
+ * The lock is told to someone who gives the right password only while few guesses have been
+ * made on the name; past this many failures in a row the right password gets the usual
+ * refusal too, so guessing cannot go on through the lock.
+ */
+export function superAdminLockIsTold(consecutiveFailures: number): boolean {
+  return consecutiveFailures < 2 * SUPER_ADMIN_MAX_FAILURES;
+}
+
 export type SuperAdminState =
   | { status: 'empty' }
   | {
@@ -99,6 +108,9 @@ export const superAdminDecider: Decider<SuperAdminState, SuperAdminCommand, Supe
           if (consecutiveFailures >= SUPER_ADMIN_MAX_FAILURES) {
             lockedUntil = new Date(command.now.getTime() + SUPER_ADMIN_LOCK_MS).toISOString();
           }
+        } else if (command.namedAccount) {
+          // Guesses during the lock count too (superAdminLockIsTold); the lock keeps its end.
+          consecutiveFailures = state.failedSignIns + 1;
         }
         return [{ type: 'SuperAdminSignInFailed', data: { superAdminId: state.id, consecutiveFailures, lockedUntil } }];
       }

@@ -3,7 +3,7 @@ import { executeCommand, loadAggregate, systemContext, type CommandContext } fro
 import { DECOY_HASH, generatePassword, hashSecret, verifySecret } from '../shared/secrets.ts';
 import { RefusalPace, signInHashing } from '../http/sign-in-pace.ts';
 import { AppError } from '../shared/errors.ts';
-import { SUPER_ADMIN_ID, superAdminDecider, superAdminStream, superAdminThrottled } from './super-admin-decider.ts';
+import { SUPER_ADMIN_ID, superAdminDecider, superAdminLockIsTold, superAdminStream, superAdminThrottled } from './super-admin-decider.ts';
 
 export interface SuperAdminCredentials {
   username: string;
@@ -90,7 +90,13 @@ export async function signInSuperAdmin(
   if (result.events.some((event) => event.type === 'SuperAdminSignedIn')) {
     return { superAdminId: state.id, username: state.username, displayName: state.displayName };
   }
-  if (known && valid && superAdminThrottled(result.state, ctx.now) && result.state.status === 'active') {
+  if (
+    known &&
+    valid &&
+    superAdminThrottled(result.state, ctx.now) &&
+    result.state.status === 'active' &&
+    superAdminLockIsTold(state.failedSignIns)
+  ) {
     const lockedUntil = result.state.signInLockedUntil!;
     const seconds = Math.max(1, Math.ceil((Date.parse(lockedUntil) - ctx.now.getTime()) / 1000));
     const minutes = Math.ceil(seconds / 60);

@@ -62,3 +62,16 @@ test('another instance cannot see or end it', async () => {
   expect((await outsider.delete(`/api/admin/users/${userId}/sign-in-lock`)).status).toBe(404);
   expect((await outsider.delete(`/api/lockshop/admin/users/${userId}/sign-in-lock`)).status).toBe(404);
 });
+
+test('guessing on through the lock: past ten failures in a row the right PIN is refused like a wrong one', async () => {
+  await admin.post('/api/admin/users', { username: 'guessed', pin: '6262' });
+  const login = (pin: string) => new ApiClient(server.url).post('/api/auth/login', { username: 'guessed', pin, instance: 'lockshop' });
+  for (let i = 0; i < 5; i++) expect((await login('0000')).status).toBe(401);
+  // The owner, with the right PIN, learns that the account is locked...
+  expect((await login('6262')).status).toBe(423);
+  for (let i = 0; i < 4; i++) expect((await login('0000')).status).toBe(401);
+  // ...but not once guessing went on through the lock ("right → locked" would give the PIN away).
+  const refused = await login('6262');
+  expect(refused.status).toBe(401);
+  expect(refused.body.message).toBe('Invalid username or PIN');
+});

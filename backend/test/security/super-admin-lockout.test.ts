@@ -37,3 +37,12 @@ test('guessing other names locks nothing; five wrong passwords on its name lock 
   for (let i = 0; i < 4; i++) expect((await attempt(SUPER_ADMIN.username, 'wrong-password')).status).toBe(401);
   expect((await attempt(SUPER_ADMIN.username, SUPER_ADMIN.password)).status).toBe(200);
 });
+
+test('guessing on through the lock: past ten failures in a row the right password is refused like a wrong one', async () => {
+  for (let i = 0; i < 5; i++) expect((await attempt(SUPER_ADMIN.username, 'wrong-password')).status).toBe(401);
+  for (let i = 0; i < 5; i++) expect((await attempt(SUPER_ADMIN.username, 'wrong-password')).status).toBe(401);
+  // "Right → locked, wrong → invalid" would tell a guesser the password: no longer told.
+  expect((await attempt(SUPER_ADMIN.username, SUPER_ADMIN.password)).status).toBe(401);
+  clock = new Date(clock.getTime() + 16 * 60_000);
+  expect((await attempt(SUPER_ADMIN.username, SUPER_ADMIN.password)).status).toBe(200);
+});
