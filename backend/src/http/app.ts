@@ -16,6 +16,7 @@ import { problem, problemDetails } from './problem.ts';
 import { ApiRouter } from './router.ts';
 import { crossSiteGuard, isApiPath, noStoreForApi, requestId, securityHeaders } from './security.ts';
 import { createSessionStore, IDLE_TIMEOUT_MS } from './session-store.ts';
+import { NOT_AN_OBJECT } from './validation.ts';
 
 export const SESSION_COOKIE = 'crm.sid';
 export const BODY_LIMIT = '1mb';
@@ -126,6 +127,9 @@ export function createApp(deps: AppDeps, options: AppOptions) {
       onError: (error) => {
         const status = (error as { status?: number }).status;
         if (status === 413 || status === 415) throw error;
+        // The parser refuses valid JSON that is not an object or array (null, "text", 7) with
+        // this message; say what is wrong with it instead of calling it malformed.
+        if (error.message.includes('only supports object and array')) throw new ValidationError(NOT_AN_OBJECT);
         throw new ValidationError('Malformed JSON in request body');
       },
     }),

@@ -112,7 +112,7 @@ describe('creating customers', () => {
     [{ name: 'A', notes: 'x'.repeat(5001) }, 'Notes must be at most 5000 characters'],
     [{ name: 'A', vehicles: ['y'.repeat(101)] }, 'Each vehicle must be at most 100 characters'],
     [{ name: 'A', invoices: { a: 1 } }, 'Invoices must be text or a list of text'],
-    [[1, 2], 'Request body must be a JSON object'],
+    [[1, 2], 'The request body must be a JSON object'],
   ])('bad input %j is a 400 with the message %s', async (body, message) => {
     const res = await owner.post('/api/customers', body);
     expectProblem(res, 400, message);

@@ -104,6 +104,13 @@ describe('CRM instances', () => {
     expect(malformed.body.message).toBe('Malformed JSON in request body');
     const array = await admin.post('/api/crm-instances', [1, 2]);
     expect(array.status).toBe(400);
+    expect(array.body.message).toBe('The request body must be a JSON object');
+    // Valid JSON that is no object gets the same clear answer, not "malformed".
+    for (const body of ['null', '"text"', '7']) {
+      const res = await admin.request('POST', '/api/crm-instances', body, { 'content-type': 'application/json' });
+      expect(res.status, body).toBe(400);
+      expect(res.body.message, body).toBe('The request body must be a JSON object');
+    }
     const huge = await admin.post('/api/crm-instances', { ...newInstance('big'), description: 'x'.repeat(1_100_000) });
     expect(huge.status).toBe(413);
     expect(huge.body.message).toMatch(/too large/);
