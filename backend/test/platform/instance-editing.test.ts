@@ -73,6 +73,19 @@ describe('instance editing (super admin)', () => {
     expect(blank.body.message).toBe('Display name is required');
     expect((await admin.put(`/api/crm-instances/${shop.id}`, { subdomain: 'other' })).status).toBe(400);
     expect((await admin.put(`/api/crm-instances/${shop.id}`, { features: { pipeline: 'yes' } })).status).toBe(400);
+    // A key naming no feature is refused by name, on edit and on create (object or JSON string).
+    const bogus = await admin.put(`/api/crm-instances/${shop.id}`, { features: { bogus: true } });
+    expect(bogus.status).toBe(400);
+    expect(bogus.body.message).toBe('Unknown feature: bogus');
+    const base = { name: 'Bogus', displayName: 'Bogus Auto', adminUsername: 'owner', adminPin: '1234' };
+    for (const features of [{ calendar: true, bogus: true }, '{"bogus": true}']) {
+      const created = await admin.post('/api/crm-instances', { ...base, features });
+      expect(created.status, JSON.stringify(features)).toBe(400);
+      expect(created.body.message).toBe('Unknown feature: bogus');
+    }
+    const known = await admin.post('/api/crm-instances', { ...base, features: '{"calendar": true}' });
+    expect(known.status).toBe(201);
+    expect(known.body.features.calendar).toBe(true);
     expect((await admin.put(`/api/crm-instances/${shop.id}`, {}, { 'if-match': 'nonsense' })).status).toBe(400);
     expect((await admin.put('/api/crm-instances/00000000-0000-4000-8000-000000000000', { description: 'x' })).status).toBe(404);
     expect((await admin.put('/api/crm-instances/not-a-uuid', { description: 'x' })).status).toBe(404);

@@ -11,10 +11,37 @@ import { featuresSchema, isRouteSubdomain, normalizeSubdomain, parseFeatures, ti
 
 // ---- requests -------------------------------------------------------------------------
 
+/**
+ * Some feature flags, on or off. A key that names no feature is refused (a typo would
+ * otherwise be dropped silently); events stored earlier are read by featuresSchema, which
+ * stays lenient.
+ */
+const featureFlagsInput = z.strictObject(featuresSchema.partial().shape, {
+  error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown feature: ${issue.keys.join(', ')}` : undefined),
+});
+
+/** Features on a new instance: flags, or the same flags as a JSON string. */
 const featuresInput = z
-  .union([z.string(), featuresSchema.partial()])
+  .union([z.string(), z.looseObject(featuresSchema.partial().shape)])
   .optional()
-  .transform((value) => parseFeatures(value));
+  .transform((value, ctx) => {
+    let raw = value;
+    if (typeof raw === 'string') {
+      try {
+        raw = JSON.parse(raw);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'Features must be JSON flags' });
+        return z.NEVER;
+      }
+    }
+    if (raw === undefined) return parseFeatures(undefined);
+    const flags = featureFlagsInput.safeParse(raw);
+    if (!flags.success) {
+      for (const issue of flags.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+      return z.NEVER;
+    }
+    return parseFeatures(flags.data);
+  });
 
 export const createInstanceInput = z
   .object({
@@ -70,7 +97,7 @@ export const updateInstanceInput = z
       .max(1000, 'Description must be at most 1000 characters')
       .optional(),
     timeZone: timeZoneSchema.optional(),
-    features: featuresSchema.partial().optional(),
+    features: featureFlagsInput.optional(),
     publicRequests: z.boolean({ error: 'publicRequests must be true or false' }).optional(),
   })
   .strict();
