@@ -243,6 +243,7 @@ describe('provider dashboard and instance editing', () => {
         await page.goto('/');
         const row = page.getByRole('row', { name: new RegExp(`${shop.subdomain} Auto`) });
         await eventually(() => row.getByRole('cell').allInnerTexts()).toEqual(['1', '1', expect.stringMatching(/ago|just now/)]);
+        await eventually(() => row.getByRole('rowheader').innerText()).toContain(`/${shop.subdomain}`);
         await expect.poll(() => page.getByText('Coming Soon').count()).toBe(0);
         await snap(page, name);
       }

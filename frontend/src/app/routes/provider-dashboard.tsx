@@ -86,7 +86,7 @@ function CrmProductCard() {
             </dl>
             <div className="overflow-x-auto">
               <table className="w-full text-sm" aria-labelledby="crm-product-heading">
-                <caption className="sr-only">Each CRM instance: users, jobs and last activity</caption>
+                <caption className="sr-only">Each CRM instance with its subdomain: users, jobs and last activity</caption>
                 <thead>
                   <tr className="border-b text-left text-xs text-muted-foreground">
                     <th scope="col" className="py-2 pr-3 font-medium">
@@ -110,6 +110,8 @@ function CrmProductCard() {
                         <Link to={signInPath(instance.subdomain)} className="hover:underline">
                           {instance.displayName}
                         </Link>
+                        {/* The subdomain is the shop's address (/{subdomain}) and how the provider tells shops apart. */}
+                        <span className="block text-xs font-normal text-muted-foreground">/{instance.subdomain}</span>
                         {instance.isActive ? null : (
                           <Badge variant="destructive" className="ml-2">
                             Inactive
