@@ -205,6 +205,17 @@ describe('calendar', () => {
       for (const message of ['Customer Name is required', 'Phone is required', 'Part/Service is required']) {
         await expect.poll(() => dialog.getByText(message).count()).toBe(1);
       }
+      // Each required box is marked invalid (the red border), the customer autocomplete too.
+      for (const box of [
+        dialog.getByRole('combobox', { name: 'Customer Name *' }),
+        dialog.getByLabel('Phone *'),
+        dialog.getByLabel('Part/Service *'),
+      ]) {
+        await expect.poll(() => box.getAttribute('aria-invalid')).toBe('true');
+      }
+      await expect
+        .poll(() => dialog.getByRole('combobox', { name: 'Customer Name *' }).getAttribute('aria-describedby'))
+        .toContain('-error');
 
       await dialog.getByRole('combobox', { name: 'Customer Name *' }).fill('Hana');
       await dialog.getByRole('option', { name: /Hana Hybrid/ }).click();

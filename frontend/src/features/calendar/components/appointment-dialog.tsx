@@ -36,6 +36,8 @@ export interface CustomerFieldProps {
   value: string;
   onChange: (value: string) => void;
   onChoose: (customer: CustomerSuggestion) => void;
+  /** Shown under the box by the dialog; the box is marked invalid with it. */
+  error?: string | undefined;
 }
 
 export interface AppointmentForm {
@@ -315,6 +317,7 @@ function AppointmentEditor({
             value: form.name,
             onChange: (name) => change({ name, customerId: name === form.name ? form.customerId : null }),
             onChoose: chooseCustomer,
+            error: errors.name,
           })}
         </Field>
         <Field id={id('phone')} label={required('Phone')} error={errors.phone}>

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
+import { fieldControlProps } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { cn } from '@/lib/cn';
 import type { CustomerSuggestion } from '@crm/projections/contract';
@@ -21,12 +22,15 @@ export function CustomerNameField({
   value,
   onChange,
   onChoose,
+  error,
 }: {
   id: string;
   instance: string;
   value: string;
   onChange: (value: string) => void;
   onChoose: (customer: CustomerSuggestion) => void;
+  /** The field's error under it: the box is marked invalid (red border) like the other fields. */
+  error?: string | undefined;
 }) {
   const listId = useId();
   const [open, setOpen] = useState(false);
@@ -66,7 +70,7 @@ export function CustomerNameField({
   return (
     <div className="relative">
       <Input
-        id={id}
+        {...fieldControlProps(id, { error })}
         role="combobox"
         aria-autocomplete="list"
         aria-expanded={expanded}
