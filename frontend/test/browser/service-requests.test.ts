@@ -215,6 +215,10 @@ describe('service requests', () => {
       await visitor.reload();
       await expect.poll(() => visitor.getByRole('heading', { name: 'Request a Service' }).count(), { timeout: SLOW }).toBe(1);
       await expect.poll(() => count(visitor, `${shop.subdomain} Auto`)).toBe(1);
+      // The shop's customers get no staff Login or Register links in the header.
+      for (const name of ['Login', 'Register']) {
+        await expect.poll(() => visitor.getByRole('banner').getByRole('link', { name }).count()).toBe(0);
+      }
       await snap(visitor, 'public-request-phone-light');
       await visitor.getByLabel('Customer Name').fill('Margaret Hamilton');
       await visitor.getByLabel('Contact Email').fill('margaret@example.com');

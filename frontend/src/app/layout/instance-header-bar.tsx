@@ -66,10 +66,12 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
   const named = pathname === paths.register ? normalizeSubdomain(searchParams.get('instance') ?? '') || undefined : undefined;
   const instance = route.slug ?? named ?? sessionInstance(session);
   const login = instance ? instanceEntry(instance, route.family) : paths.legacyLogin;
+  // The shop's public request page is for its customers: staff sign-in links do not belong there.
+  const publicPage = route.slug !== undefined && /^\/[^/]+\/request\/?$/.test(pathname);
   return (
     <div className="flex items-center gap-0.5 sm:gap-1">
       <ThemeToggle />
-      {session.status === 'signed-out' ? (
+      {session.status === 'signed-out' && !publicPage ? (
         <>
           <HeaderLink to={login} pathname={pathname}>
             Login
