@@ -9,7 +9,15 @@ import { createProjector, createReactors, type Storage } from '../runtime.ts';
  */
 export async function catchUpImported(storage: Storage, logger: Logger, onProgress?: (applied: number) => void): Promise<number> {
   const started = Date.now();
-  const head = await storage.store.headPosition();
+  // The last event written, visible or not: the store shows a position only once every older
+  // transaction of the cluster has ended, so its own head may still lag the committed import
+  // (another database's long transaction holds it back). The subscribers read only what is
+  // visible, so waiting for them to pass this position waits for that too.
+  const last = await storage.knex.raw<{ rows: Array<{ tx: string; seq: string }> }>(
+    'select tx_id::text as tx, seq::text as seq from events order by tx_id desc, seq desc limit 1',
+  );
+  const row = last.rows[0];
+  const head = row ? { commit: BigInt(row.tx), prepare: BigInt(row.seq) } : await storage.store.headPosition();
   const subscribers = [createProjector(storage, logger), ...createReactors(storage, logger)];
   for (const subscriber of subscribers) subscriber.start();
   try {
