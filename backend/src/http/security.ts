@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import { ForbiddenError, TooManyRequestsError } from '../shared/errors.ts';
+import { ForbiddenError } from '../shared/errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const CSRF_HEADER = 'x-crm-request';
@@ -85,29 +85,4 @@ export async function crossSiteGuard(ctx: Context, next: Next): Promise<void> {
     }
   }
   await next();
-}
-
-/** Fixed-window limiter per key (client IP on sign-in endpoints). In-process by design:
- * each API process limits its own share, and account lockout is the cluster-wide guard. */
-export function createRateLimiter(options: { windowMs: number; max: number }) {
-  const hits = new Map<string, { count: number; resetAt: number }>();
-  return {
-    /** Counts one attempt for the key; throws 429 past the limit. */
-    check(ctx: Context, key: string = ctx.ip): void {
-      const now = Date.now();
-      let entry = hits.get(key);
-      if (!entry || entry.resetAt <= now) {
-        entry = { count: 0, resetAt: now + options.windowMs };
-        hits.set(key, entry);
-        if (hits.size > 10_000) {
-          for (const [k, v] of hits) if (v.resetAt <= now) hits.delete(k);
-        }
-      }
-      entry.count++;
-      if (entry.count > options.max) {
-        ctx.set('Retry-After', String(Math.ceil((entry.resetAt - now) / 1000)));
-        throw new TooManyRequestsError();
-      }
-    },
-  };
 }
