@@ -11,6 +11,7 @@ import { registerSessionRoutes } from './identity/session-routes.ts';
 import { registerBoardRoutes } from './pipeline/board-routes.ts';
 import { registerPipelineRoutes } from './pipeline/routes.ts';
 import { registerRecordRoutes } from './records/index.ts';
+import { jobWithRepairOrder, registerRepairOrderRoutes } from './repair-orders/index.ts';
 import { registerExportRoutes } from './platform/export-routes.ts';
 import { registerServiceRequestRoutes } from './service-requests/index.ts';
 
@@ -19,7 +20,7 @@ export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerIdentityRoutes,
   registerSessionRoutes,
   registerCustomerRoutes,
-  registerPipelineRoutes,
+  (router, deps) => registerPipelineRoutes(router, deps, jobWithRepairOrder),
   registerBoardRoutes,
   registerRecordRoutes,
   registerInsightsRoutes,
@@ -29,4 +30,5 @@ export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerDashboardRoutes,
   registerLiveRoutes,
   registerExportRoutes,
+  registerRepairOrderRoutes,
 ];

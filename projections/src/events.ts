@@ -4,6 +4,7 @@ import type { RecordedEvent } from './eventstore/port.ts';
 import { identityEventSchemas } from './identity/events.ts';
 import { jobEventSchemas } from './pipeline/events.ts';
 import { platformEventSchemas } from './platform/events.ts';
+import { repairOrderEventSchemas } from './repair-orders/events.ts';
 import { serviceRequestEventSchemas } from './service-requests/events.ts';
 import { UPCASTERS, upcastData, type UpcasterChains } from './upcasters.ts';
 
@@ -19,6 +20,7 @@ export const eventSchemas = {
   ...customerEventSchemas,
   ...jobEventSchemas,
   ...serviceRequestEventSchemas,
+  ...repairOrderEventSchemas,
 } as const;
 
 export type EventType = keyof typeof eventSchemas;

@@ -5,6 +5,7 @@ import { insightsProjection } from './insights/projection.ts';
 import { pipelineProjection } from './pipeline/projection.ts';
 import { platformProjection } from './platform/projection.ts';
 import { deletedRecordsProjection } from './records/projection.ts';
+import { repairOrdersProjection } from './repair-orders/projection.ts';
 import type { Projection } from './runtime/projection.ts';
 import { serviceRequestsProjection } from './service-requests/projection.ts';
 
@@ -21,4 +22,5 @@ export const projections: Projection[] = [
   serviceRequestsProjection,
   deletedRecordsProjection,
   insightsProjection,
+  repairOrdersProjection,
 ];

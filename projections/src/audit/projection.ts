@@ -2,6 +2,7 @@ import { customerChangesForTimeline, customerLabel } from '../customers/timeline
 import type { StoredDomainEvent } from '../events.ts';
 import { PERMISSION_KEYS, type Permissions } from '../identity/permissions.ts';
 import { describeJobEvent } from '../pipeline/timeline.ts';
+import { describeRepairOrderEvent } from '../repair-orders/timeline.ts';
 import { describeServiceRequestEvent } from '../service-requests/timeline.ts';
 import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { maskPhoneChange, type ActivityDescription, type FieldChange } from '../shared/timeline.ts';
@@ -147,6 +148,21 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
     case 'ServiceRequestConvertedToJob':
     case 'ServiceRequestArchived':
       return describeServiceRequestEvent(event);
+    case 'LineAdded':
+    case 'LineChanged':
+    case 'LineRemoved':
+    case 'LinesReordered':
+    case 'EstimateSent':
+    case 'EstimateRevoked':
+    case 'EstimateApproved':
+    case 'EstimateDeclined':
+    case 'InvoiceIssued':
+    case 'PaymentRecorded':
+    case 'RefundRecorded':
+    case 'ShopSettingsUpdated':
+      return describeRepairOrderEvent(event);
+    case 'InvoiceNumberReserved':
+      return null;
     // Job-number bookkeeping: the job's own events tell the story.
     case 'JobNumberReserved':
     case 'JobNumberReleased':

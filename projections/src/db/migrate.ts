@@ -15,6 +15,7 @@ import { insightsMigrations } from '../insights/migrations.ts';
 import { pipelineMigrations } from '../pipeline/migrations.ts';
 import { platformMigrations } from '../platform/migrations.ts';
 import { recordsMigrations } from '../records/migrations.ts';
+import { repairOrderMigrations } from '../repair-orders/migrations.ts';
 import { serviceRequestsMigrations } from '../service-requests/migrations.ts';
 import type { SchemaMigration } from '../shared/migrations.ts';
 
@@ -33,6 +34,7 @@ export const readModelMigrations: SchemaMigration[] = [
   ...serviceRequestsMigrations,
   ...recordsMigrations,
   ...insightsMigrations,
+  ...repairOrderMigrations,
 ];
 
 interface MigrationModule {
