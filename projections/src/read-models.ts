@@ -22,3 +22,9 @@ export const projections: Projection[] = [
   deletedRecordsProjection,
   insightsProjection,
 ];
+
+/**
+ * What every append on the PostgreSQL store writes in its own transaction (a projection
+ * declaring `inline: true`); the projector and a rebuild still run the whole list above.
+ */
+export const inlineProjections: Projection[] = projections.filter((projection) => projection.inline);
