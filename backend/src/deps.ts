@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppendResult, EventStore } from '@crm/projections/eventstore/port';
 import type { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
+import { projectorNeededFor } from '@crm/projections/read-models';
 import { newestCommittedPosition } from '@crm/projections/runtime/inline';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
@@ -27,11 +28,13 @@ export const SETTLE_TIMEOUT_MS = 10_000;
  * Read-your-writes: wait (bounded) until the projector has applied what was appended (or a
  * position). False when it did not catch up within the wait. On the PostgreSQL store the
  * record's own rows were written with its events (inline projections), so there is nothing
- * to wait for; what reads the asynchronous read models waits in `catchUpAsyncReadModels`.
- * With EventStoreDB every read model is asynchronous and the command waits here.
+ * to wait for, unless an asynchronous projection whose readers do not wait themselves
+ * (catchUpAsyncReadModels) takes the events. With EventStoreDB every read model is
+ * asynchronous and the command waits here.
  */
-export async function settle(deps: AppDeps, appended: Pick<AppendResult, 'position'> | null | undefined): Promise<boolean> {
-  if (!appended || deps.store.projectsInline) return true;
+export async function settle(deps: AppDeps, appended: Pick<AppendResult, 'position' | 'types'> | null | undefined): Promise<boolean> {
+  if (!appended) return true;
+  if (deps.store.projectsInline && appended.types && !projectorNeededFor(appended.types)) return true;
   const reached = await deps.watcher.waitFor(appended.position, SETTLE_TIMEOUT_MS);
   if (!reached)
     deps.logger.warn(

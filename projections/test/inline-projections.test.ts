@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrate, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
 import type { EventMetadata, EventStore, NewEvent } from '../src/eventstore/port.ts';
-import { inlineProjections, projections } from '../src/read-models.ts';
+import { inlineProjections, projections, projectorNeededFor } from '../src/read-models.ts';
 import { CheckpointWatcher, readCheckpoint } from '../src/runtime/checkpoints.ts';
 import { ensureInlineSince, InlineProjectionError, readInlineSince } from '../src/runtime/inline.ts';
 import type { Projection } from '../src/runtime/projection.ts';
@@ -103,6 +103,12 @@ function probe(via: string): Projection {
 const rm = (table: string) => knex.withSchema(READ_MODEL_SCHEMA).from(table);
 
 describe('inline projections', () => {
+  test("commands need not wait for the projector: every record's own read model is inline, the others' readers wait themselves", () => {
+    expect(inlineProjections.map((p) => p.name)).toEqual(expect.arrayContaining(['platform', 'identity', 'customers', 'pipeline']));
+    expect(projections.filter((p) => !p.inline).every((p) => p.awaitedByReads)).toBe(true);
+    expect(projectorNeededFor(['JobCreated', 'CustomerCreated', 'UserCreated'])).toBe(false);
+  });
+
   test('the projector applies them to what came before inline projection started, and never to what appends projected', async () => {
     // Appended before any process projected inline: the projector's to apply.
     const before = instanceCreated('before-inline');

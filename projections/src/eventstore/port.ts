@@ -71,6 +71,8 @@ export interface AppendResult {
   positions: GlobalPosition[];
   /** When the store recorded each appended event, in the order given, where the adapter knows it. */
   recordedAt?: Date[];
+  /** The appended events' types, where the adapter knows them (which read models a command must wait for). */
+  types?: string[];
 }
 
 export interface ReadStreamOptions {

@@ -210,7 +210,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
         } catch (error) {
           throw appendError(a.streamId, a.expectedRevision, error);
         }
-        const result = appendOutcome(a.streamId, a.ids, rows);
+        const result = { ...appendOutcome(a.streamId, a.ids, rows), types: a.events.map((event) => event.type) };
         answers.push(result);
         // A replay was projected when it was first appended.
         if (!result.recordedAt) continue;

@@ -22,6 +22,13 @@ export interface Projection {
    * any order, not in global order. What reads across records stays asynchronous.
    */
   inline?: boolean;
+  /**
+   * Asynchronous, and every read of its tables first waits until the projector has passed
+   * all committed events (catchUpAsyncReadModels in the backend): a command need not wait
+   * for it. A command whose events an asynchronous projection without this takes waits for
+   * the projector before it answers (read-your-writes).
+   */
+  awaitedByReads?: boolean;
   /** Only events of these types are parsed and applied; every event when absent. */
   eventTypes?: readonly EventType[];
   /** Of those, only the events this answers true for (e.g. a job update that changes its customer); all when absent. */
