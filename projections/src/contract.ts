@@ -24,3 +24,6 @@ export { displayPhone, formatPhone, formatPhoneAsTyped, maskPhone } from './shar
 export { formatQuote, parseQuote, quoteText } from './pipeline/format.ts';
 export { displayValue } from './customers/format.ts';
 export * from './audit/format.ts';
+export * from './repair-orders/api.ts';
+export { computeTotals, LINE_KINDS, type LineKind, type RepairLine, type TaxRates, type Totals } from './repair-orders/totals.ts';
+export { formatMoney, moneyText, parseMoney, parseScaled, scaledShortText, scaledText } from './repair-orders/money.ts';
