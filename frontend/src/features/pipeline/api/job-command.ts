@@ -30,7 +30,10 @@ export async function sendJobCommand(
 }
 
 /** A mutation for one command whose answer goes straight into the job's caches. */
-export function useJobCommand<Input extends JobCommandTarget>(instance: string, send: (instance: string, input: Input) => Promise<LoadedJob>) {
+export function useJobCommand<Input extends JobCommandTarget>(
+  instance: string,
+  send: (instance: string, input: Input) => Promise<LoadedJob>,
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: Input) => send(instance, input),

@@ -5,9 +5,9 @@ export interface ReorderJobLinesInput extends JobCommandTarget {
   lineIds: string[];
 }
 
-/** `PUT …/pipeline/{id}/lines/order`: the lines in a new order. */
+/** `POST …/pipeline/{id}/lines/reorder`: the lines in a new order. */
 export function reorderJobLines(instance: string, { lineIds, ...target }: ReorderJobLinesInput) {
-  return sendJobCommand(instance, target, ['lines', 'order'], { method: 'PUT', body: { lineIds } });
+  return sendJobCommand(instance, target, ['lines', 'reorder'], { body: { lineIds } });
 }
 
 export function useReorderJobLines(instance: string) {

@@ -1,5 +1,5 @@
 import { formatMoney, REPAIR_ORDER_LIMITS, type LineStatus } from '@crm/projections/contract';
-import type { InputHTMLAttributes, KeyboardEvent, ReactNode } from 'react';
+import type { FocusEvent, InputHTMLAttributes, KeyboardEvent, ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ChevronDownIcon, ChevronUpIcon, TrashIcon } from '@/components/ui/icons';
@@ -81,6 +81,7 @@ export function LineRow({
   discountTargets,
   onChange,
   onKeyDown,
+  onBlur,
   onMove,
   onRemove,
 }: {
@@ -101,6 +102,7 @@ export function LineRow({
   discountTargets: readonly { id: string; label: string }[];
   onChange: (patch: Partial<LineDraft>) => void;
   onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
+  onBlur: (event: FocusEvent<HTMLLIElement>) => void;
   onMove: (by: -1 | 1) => void;
   onRemove: () => void;
 }) {
@@ -111,6 +113,7 @@ export function LineRow({
   const field = (field: keyof LineDraft) => ({
     value: String(draft[field]),
     readOnly,
+    onKeyDown,
     onChange: (event: { target: { value: string } }) => onChange({ [field]: event.target.value }),
   });
   const choices = draft.technician && !technicians.includes(draft.technician) ? [draft.technician, ...technicians] : technicians;
@@ -120,7 +123,7 @@ export function LineRow({
       data-line-kind={draft.kind}
       data-line-status={status}
       aria-label={`${LINE_KIND_LABELS[draft.kind]}: ${name}${declined ? ' (declined)' : ''}`}
-      onKeyDown={onKeyDown}
+      onBlur={onBlur}
       className={cn(
         'grid gap-2 rounded-lg border bg-card p-3 sm:grid-cols-[auto_minmax(0,1fr)_auto] sm:items-start',
         declined && 'border-dashed bg-muted/40',
@@ -163,7 +166,9 @@ export function LineRow({
               {(props) => <NumberBox {...props} {...field('hours')} maxLength={10} placeholder="0.0" />}
             </LineField>
             <LineField draftKey={key} field="rate" label="Rate / h" problems={problems} className="w-24 flex-none">
-              {(props) => <NumberBox {...props} {...field('rate')} maxLength={16} placeholder={shopLaborRate} title="Empty: the shop's labor rate" />}
+              {(props) => (
+                <NumberBox {...props} {...field('rate')} maxLength={16} placeholder={shopLaborRate} title="Empty: the shop's labor rate" />
+              )}
             </LineField>
             <LineField draftKey={key} field="technician" label="Technician" problems={problems} className="flex-[1_1_8rem]">
               {(props) => (
@@ -171,6 +176,7 @@ export function LineRow({
                   {...props}
                   value={draft.technician}
                   disabled={readOnly}
+                  onKeyDown={onKeyDown}
                   onChange={(event) => onChange({ technician: event.target.value })}
                   className={boxClasses}
                 >
@@ -194,6 +200,7 @@ export function LineRow({
                   {...props}
                   value={draft.basis}
                   disabled={readOnly}
+                  onKeyDown={onKeyDown}
                   onChange={(event) => onChange({ basis: event.target.value === 'percent' ? 'percent' : 'amount' })}
                   className={boxClasses}
                 >
@@ -209,7 +216,9 @@ export function LineRow({
               problems={problems}
               className="w-24 flex-none"
             >
-              {(props) => <NumberBox {...props} {...field('value')} maxLength={16} placeholder={draft.basis === 'percent' ? '0' : '0.00'} />}
+              {(props) => (
+                <NumberBox {...props} {...field('value')} maxLength={16} placeholder={draft.basis === 'percent' ? '0' : '0.00'} />
+              )}
             </LineField>
           </>
         ) : null}
@@ -221,6 +230,7 @@ export function LineRow({
                 {...props}
                 value={draft.appliesTo}
                 disabled={readOnly}
+                onKeyDown={onKeyDown}
                 onChange={(event) => onChange({ appliesTo: event.target.value })}
                 className={boxClasses}
               >
@@ -240,6 +250,7 @@ export function LineRow({
               type="checkbox"
               checked={draft.taxable}
               disabled={readOnly}
+              onKeyDown={onKeyDown}
               onChange={(event) => onChange({ taxable: event.target.checked })}
               className="size-4 accent-primary"
             />
@@ -251,10 +262,7 @@ export function LineRow({
       <div className="flex items-center justify-between gap-1 sm:flex-col sm:items-end">
         <p className="min-w-24 text-right sm:pt-5">
           <span className="sr-only">Line amount </span>
-          <span
-            data-line-amount
-            className={cn('font-semibold tabular-nums', declined && 'text-muted-foreground line-through')}
-          >
+          <span data-line-amount className={cn('font-semibold tabular-nums', declined && 'text-muted-foreground line-through')}>
             {amount === null ? '—' : formatMoney(amount)}
           </span>
           {saving ? <span className="block text-xs text-muted-foreground">Saving...</span> : null}
