@@ -25,6 +25,11 @@ interface World {
     customerChangeId: string;
     /** A job B deleted (what a restore names). */
     deletedJobId: string;
+    vehicleId: string;
+    /** B's job with a repair order: a line, and the token of the estimate B sent for it. */
+    roJobId: string;
+    lineId: string;
+    estimateToken: string;
   };
 }
 
@@ -154,6 +159,54 @@ const serviceRequestRows = (base: string): Record<string, Expectation> => {
   };
 };
 
+const forgedToken = (w: World) => `${w.b.estimateToken.slice(0, 32)}${'x'.repeat(32)}`;
+
+/** Repair orders: B's job and line ids; the public estimate routes take B's token (the token is the key). */
+const repairOrderRows = (): Record<string, Expectation> => {
+  const job = (w: World): Params => ({ id: w.b.roJobId });
+  const line = (w: World): Params => ({ id: w.b.roJobId, lineId: w.b.lineId });
+  const base = '/api/:instance/pipeline/:id';
+  return {
+    'GET /api/:instance/settings': { kind: 'scoped' },
+    'PUT /api/:instance/settings': { kind: 'scoped', body: () => ({ shopName: 'Hijacked' }) },
+    [`POST ${base}/lines`]: { kind: 'scoped', params: job, body: () => ({ kind: 'fee', amount: '1' }) },
+    [`POST ${base}/lines/reorder`]: { kind: 'scoped', params: job, body: (w) => ({ lineIds: [w.b.lineId] }) },
+    [`PUT ${base}/lines/:lineId`]: { kind: 'scoped', params: line, body: () => ({ description: 'Hijacked' }) },
+    [`DELETE ${base}/lines/:lineId`]: { kind: 'scoped', params: line },
+    [`POST ${base}/estimate/send`]: { kind: 'scoped', params: job },
+    [`POST ${base}/estimate/revoke`]: { kind: 'scoped', params: job },
+    [`POST ${base}/invoice`]: { kind: 'scoped', params: job },
+    [`POST ${base}/payments`]: { kind: 'scoped', params: job, body: () => ({ amount: '1', method: 'cash' }) },
+    [`GET ${base}/estimate.pdf`]: { kind: 'scoped', params: job },
+    [`GET ${base}/invoice.pdf`]: { kind: 'scoped', params: job },
+    'GET /api/:instance/reports/takings': { kind: 'scoped' },
+    'GET /api/:instance/reports/takings.csv': { kind: 'scoped' },
+    // A token with B's job id but not B's secret part opens nothing (the customer's own link is the key).
+    'GET /api/public/estimates/:token': { kind: 'public', status: 404, params: (w) => ({ token: forgedToken(w) }) },
+    'POST /api/public/estimates/:token/decision': {
+      kind: 'public',
+      status: 404,
+      params: (w) => ({ token: forgedToken(w) }),
+      body: (w) => ({ approvedLineIds: [w.b.lineId], declinedLineIds: [], name: 'Planted' }),
+    },
+  };
+};
+
+/** Vehicles: under B's slug, or with B's customer and vehicle ids under A's own. */
+const vehicleRows = (): Record<string, Expectation> => {
+  const customer = (w: World): Params => ({ id: w.b.customerId });
+  const vehicle = (w: World): Params => ({ id: w.b.vehicleId });
+  return {
+    'GET /api/:instance/customers/:id/vehicles': { kind: 'scoped', params: customer },
+    'POST /api/:instance/customers/:id/vehicles': { kind: 'scoped', params: customer, body: () => ({ make: 'Hijacked' }) },
+    'GET /api/:instance/vehicles': { kind: 'scoped' },
+    'GET /api/:instance/vehicles/:id': { kind: 'scoped', params: vehicle },
+    'PUT /api/:instance/vehicles/:id': { kind: 'scoped', params: vehicle, body: () => ({ make: 'Hijacked' }) },
+    'DELETE /api/:instance/vehicles/:id': { kind: 'scoped', params: vehicle },
+    'GET /api/:instance/vehicles/:id/jobs': { kind: 'scoped', params: vehicle },
+  };
+};
+
 /** Reads about A's own instance (no slug), or the same under B's slug. */
 const instanceReadRows = (path: string): Record<string, Expectation> => ({
   [`GET /api${path}`]: { kind: 'own' },
@@ -238,6 +291,8 @@ const EXPECTATIONS: Record<string, Expectation> = {
   ...instanceReadRows('/admin/audit'),
   ...instanceReadRows('/admin/audit.csv'),
   ...instanceReadRows('/activity/recent'),
+  ...vehicleRows(),
+  ...repairOrderRows(),
 };
 
 let server: TestServer;
@@ -262,6 +317,10 @@ beforeAll(async () => {
   await aAdmin.post('/api/customers', { name: 'Alpha Customer' });
   const bJob = await bAdmin.post('/api/user-info', { name: 'Bravo Customer', customerId: bCustomer.body.id, part: 'Bravo part' });
   await aAdmin.post('/api/user-info', { part: 'Alpha part' });
+  const bVehicle = await bAdmin.post(`/api/bravo/customers/${bCustomer.body.id}/vehicles`, { make: 'Bravo', vin: '1HGCM82633A004352' });
+  const aCustomer = (await aAdmin.get('/api/customers')).body.items[0] as { id: string };
+  await aAdmin.post(`/api/alpha/customers/${aCustomer.id}/vehicles`, { make: 'Alpha' });
+  if (bVehicle.status !== 201) throw new Error(`setup: ${bVehicle.status} ${bVehicle.text}`);
   const bRequest = await bAdmin.post('/api/service-requests', { customerName: 'Bravo Requester', vehicleType: 'Bravo van' });
   await aAdmin.post('/api/service-requests', { customerName: 'Alpha Requester' });
   // A change each in B's job and customer history, which a revert could undo, and a deleted job a restore could bring back.
@@ -273,6 +332,10 @@ beforeAll(async () => {
   const latestChange = async (path: string) => ((await bAdmin.get(path)).body as Array<{ id: string; action: string }>)[0]!;
   const bJobChangeRow = await latestChange(`/api/user-info/${bJob.body.id}/history`);
   const bCustomerChangeRow = await latestChange(`/api/customers/${bCustomer.body.id}/history`);
+  const bRoJob = await bAdmin.post('/api/bravo/pipeline', { name: 'Bravo Customer', customerId: bCustomer.body.id, part: 'Bravo order' });
+  const bLine = await bAdmin.post(`/api/bravo/pipeline/${bRoJob.body.id}/lines`, { kind: 'labor', description: 'Bravo labor', hours: '1' });
+  const bEstimate = await bAdmin.post(`/api/bravo/pipeline/${bRoJob.body.id}/estimate/send`, {});
+  for (const res of [bLine, bEstimate]) if (res.status !== 201) throw new Error(`setup: ${res.status} ${res.text}`);
   world = {
     a: { ...a, userId: aUser.body.id },
     b: {
@@ -285,6 +348,10 @@ beforeAll(async () => {
       jobChangeId: bJobChangeRow.id,
       customerChangeId: bCustomerChangeRow.id,
       deletedJobId: bGone.body.id,
+      vehicleId: bVehicle.body.id,
+      roJobId: bRoJob.body.id,
+      lineId: bLine.body.lines[0].id,
+      estimateToken: bEstimate.body.token,
     },
   };
 });
@@ -354,6 +421,8 @@ function expectNothingOfB(res: ApiResponse) {
     'Bravo scrapped part',
     'Bravo note',
     'bravo@example.com',
+    world.b.vehicleId,
+    '1HGCM82633A004352',
   ])
     expect(res.text).not.toContain(secret);
 }
@@ -425,6 +494,11 @@ describe('cross-tenant matrix', () => {
     const job = await bAdmin.get(`/api/user-info/${world.b.jobId}`);
     expect(job.body).toMatchObject({ part: 'Bravo part', stage: 'Quote', notes: 'Bravo note', revision: 1 });
     expect((await bAdmin.get(`/api/user-info/${world.b.jobId}/history`)).body).toHaveLength(2);
+    // B's repair order: one line, one estimate sent (created, line added, quote followed, estimate sent).
+    const order = await bAdmin.get(`/api/bravo/pipeline/${world.b.roJobId}`);
+    expect(order.body).toMatchObject({ revision: 3, estimate: { status: 'sent', version: 1 }, payments: [], invoice: null });
+    expect(order.body.lines).toHaveLength(1);
+    expect((await bAdmin.get('/api/bravo/settings')).body).toMatchObject({ shopName: '', revision: 0 });
     // The deleted job is still deleted, and the instance's settings are as they were.
     const deleted = (await bAdmin.get(`/api/${world.b.subdomain}/deleted-records`)).body as { items: Array<{ id: string }> };
     expect(deleted.items.map((item) => item.id)).toEqual([world.b.deletedJobId]);
@@ -438,9 +512,20 @@ describe('cross-tenant matrix', () => {
 });
 
 describe('row-level security', () => {
-  const tables = ['users', 'user_permissions', 'activity', 'customers', 'customer_counts', 'jobs', 'job_history', 'service_requests'];
+  const tables = [
+    'users',
+    'user_permissions',
+    'activity',
+    'customers',
+    'customer_counts',
+    'jobs',
+    'job_history',
+    'service_requests',
+    'vehicles',
+  ];
 
   test.each(tables)('%s: a query through withTenant that forgets its instance filter sees only its instance', async (table) => {
+    await server.caughtUp();
     const { knex } = server.runtime.deps;
     const all = (await knex.withSchema('rm').from(table).select('instance_id')) as Array<{ instance_id: string }>;
     expect(all.some((r) => r.instance_id === world.a.id) && all.some((r) => r.instance_id === world.b.id)).toBe(true);

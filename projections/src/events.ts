@@ -6,6 +6,7 @@ import { jobEventSchemas } from './pipeline/events.ts';
 import { platformEventSchemas } from './platform/events.ts';
 import { repairOrderEventSchemas } from './repair-orders/events.ts';
 import { serviceRequestEventSchemas } from './service-requests/events.ts';
+import { vehicleEventSchemas } from './vehicles/events.ts';
 import { UPCASTERS, upcastData, type UpcasterChains } from './upcasters.ts';
 
 /**
@@ -21,6 +22,7 @@ export const eventSchemas = {
   ...jobEventSchemas,
   ...serviceRequestEventSchemas,
   ...repairOrderEventSchemas,
+  ...vehicleEventSchemas,
 } as const;
 
 export type EventType = keyof typeof eventSchemas;

@@ -4,6 +4,7 @@ import { PERMISSION_KEYS, type Permissions } from '../identity/permissions.ts';
 import { describeJobEvent } from '../pipeline/timeline.ts';
 import { describeRepairOrderEvent } from '../repair-orders/timeline.ts';
 import { describeServiceRequestEvent } from '../service-requests/timeline.ts';
+import { describeVehicleEvent } from '../vehicles/timeline.ts';
 import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { maskPhoneChange, type ActivityDescription, type FieldChange } from '../shared/timeline.ts';
 
@@ -163,6 +164,15 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
       return describeRepairOrderEvent(event);
     case 'InvoiceNumberReserved':
       return null;
+    case 'VehicleCreated':
+    case 'VehicleUpdated':
+    case 'VehicleMoved':
+    case 'VehicleMileageRecorded':
+    case 'VehicleDeleted':
+      return describeVehicleEvent(event);
+    // The migration's marker: the vehicles it made tell the story.
+    case 'VehicleLabelsMigrated':
+      return null;
     // Job-number bookkeeping: the job's own events tell the story.
     case 'JobNumberReserved':
     case 'JobNumberReleased':
@@ -248,6 +258,8 @@ async function insertActivity(events: StoredDomainEvent[], ctx: ProjectionContex
 
 export const auditProjection: Projection = {
   name: 'audit',
+  // Asynchronous (it reads across records); its readers wait for the projector themselves.
+  awaitedByReads: true,
   async apply(event, ctx) {
     await insertActivity([event], ctx);
   },
