@@ -27,6 +27,7 @@ interface World {
     deletedJobId: string;
     /** A message B's outbox holds (the e-mail answering its service request). */
     messageId: string;
+    vehicleId: string;
   };
 }
 
@@ -172,6 +173,21 @@ const messageRows = (base: string): Record<string, Expectation> => {
   };
 };
 
+/** Vehicles: under B's slug, or with B's customer and vehicle ids under A's own. */
+const vehicleRows = (): Record<string, Expectation> => {
+  const customer = (w: World): Params => ({ id: w.b.customerId });
+  const vehicle = (w: World): Params => ({ id: w.b.vehicleId });
+  return {
+    'GET /api/:instance/customers/:id/vehicles': { kind: 'scoped', params: customer },
+    'POST /api/:instance/customers/:id/vehicles': { kind: 'scoped', params: customer, body: () => ({ make: 'Hijacked' }) },
+    'GET /api/:instance/vehicles': { kind: 'scoped' },
+    'GET /api/:instance/vehicles/:id': { kind: 'scoped', params: vehicle },
+    'PUT /api/:instance/vehicles/:id': { kind: 'scoped', params: vehicle, body: () => ({ make: 'Hijacked' }) },
+    'DELETE /api/:instance/vehicles/:id': { kind: 'scoped', params: vehicle },
+    'GET /api/:instance/vehicles/:id/jobs': { kind: 'scoped', params: vehicle },
+  };
+};
+
 /** Reads about A's own instance (no slug), or the same under B's slug. */
 const instanceReadRows = (path: string): Record<string, Expectation> => ({
   [`GET /api${path}`]: { kind: 'own' },
@@ -263,6 +279,7 @@ const EXPECTATIONS: Record<string, Expectation> = {
   'GET /api/public/messages/unsubscribe': { kind: 'public', status: 400 },
   'POST /api/public/messages/unsubscribe': { kind: 'public', status: 400 },
   'POST /api/public/messages/sms-inbound': { kind: 'public', status: 404 },
+  ...vehicleRows(),
 };
 
 let server: TestServer;
@@ -287,6 +304,10 @@ beforeAll(async () => {
   await aAdmin.post('/api/customers', { name: 'Alpha Customer' });
   const bJob = await bAdmin.post('/api/user-info', { name: 'Bravo Customer', customerId: bCustomer.body.id, part: 'Bravo part' });
   await aAdmin.post('/api/user-info', { part: 'Alpha part' });
+  const bVehicle = await bAdmin.post(`/api/bravo/customers/${bCustomer.body.id}/vehicles`, { make: 'Bravo', vin: '1HGCM82633A004352' });
+  const aCustomer = (await aAdmin.get('/api/customers')).body.items[0] as { id: string };
+  await aAdmin.post(`/api/alpha/customers/${aCustomer.id}/vehicles`, { make: 'Alpha' });
+  if (bVehicle.status !== 201) throw new Error(`setup: ${bVehicle.status} ${bVehicle.text}`);
   const bRequest = await bAdmin.post('/api/service-requests', { customerName: 'Bravo Requester', vehicleType: 'Bravo van' });
   await aAdmin.post('/api/service-requests', { customerName: 'Alpha Requester', contactEmail: 'alpha-mail@example.com' });
   // Its e-mail answer lands in B's outbox (recorded as not sent: no SMTP server here).
@@ -319,6 +340,7 @@ beforeAll(async () => {
       customerChangeId: bCustomerChangeRow.id,
       deletedJobId: bGone.body.id,
       messageId: bMessages[0]!.id,
+      vehicleId: bVehicle.body.id,
     },
   };
 });
@@ -391,6 +413,8 @@ function expectNothingOfB(res: ApiResponse) {
     world.b.messageId,
     'bravo-mail@example.com',
     'Bravo Mailer',
+    world.b.vehicleId,
+    '1HGCM82633A004352',
   ])
     expect(res.text).not.toContain(secret);
 }
@@ -485,6 +509,7 @@ describe('row-level security', () => {
     'job_history',
     'service_requests',
     'messages',
+    'vehicles',
   ];
 
   test.each(tables)('%s: a query through withTenant that forgets its instance filter sees only its instance', async (table) => {

@@ -55,6 +55,7 @@ test('every route the router knows carries its doc (summary and slice tag), and 
     'records',
     'insights',
     'messages',
+    'vehicles',
   ];
   const undocumented = server.runtime.router.routes
     .filter((route) => !route.doc?.summary || !TAGS.includes(route.doc.tag))

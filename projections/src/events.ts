@@ -6,6 +6,7 @@ import { messageEventSchemas } from './messages/events.ts';
 import { jobEventSchemas } from './pipeline/events.ts';
 import { platformEventSchemas } from './platform/events.ts';
 import { serviceRequestEventSchemas } from './service-requests/events.ts';
+import { vehicleEventSchemas } from './vehicles/events.ts';
 import { UPCASTERS, upcastData, type UpcasterChains } from './upcasters.ts';
 
 /**
@@ -21,6 +22,7 @@ export const eventSchemas = {
   ...jobEventSchemas,
   ...serviceRequestEventSchemas,
   ...messageEventSchemas,
+  ...vehicleEventSchemas,
 } as const;
 
 export type EventType = keyof typeof eventSchemas;

@@ -7,3 +7,4 @@ export { createCustomer } from './customer-service.ts';
 export { customersWithPhone, findCustomer } from './customer-queries.ts';
 export { CUSTOMER_FAMILIES } from './routes.ts';
 export { restoreDeletedCustomer, revertCustomerChange } from './customer-records.ts';
+export { getCustomer } from './customer-service.ts';

@@ -4,6 +4,7 @@ import { PERMISSION_KEYS, type Permissions } from '../identity/permissions.ts';
 import { MESSAGE_KIND_LABELS } from '../messages/kinds.ts';
 import { describeJobEvent } from '../pipeline/timeline.ts';
 import { describeServiceRequestEvent } from '../service-requests/timeline.ts';
+import { describeVehicleEvent } from '../vehicles/timeline.ts';
 import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { maskPhoneChange, type ActivityDescription, type FieldChange } from '../shared/timeline.ts';
 
@@ -184,6 +185,15 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
     case 'MessageNotSent':
     case 'MessageCanceled':
     case 'MessageRetryRequested':
+      return null;
+    case 'VehicleCreated':
+    case 'VehicleUpdated':
+    case 'VehicleMoved':
+    case 'VehicleMileageRecorded':
+    case 'VehicleDeleted':
+      return describeVehicleEvent(event);
+    // The migration's marker: the vehicles it made tell the story.
+    case 'VehicleLabelsMigrated':
       return null;
     // Job-number bookkeeping: the job's own events tell the story.
     case 'JobNumberReserved':
