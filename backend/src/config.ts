@@ -59,7 +59,11 @@ const configSchema = z.object({
     .refine((v) => /^smtps?:\/\/[^/]+/.test(v) && URL.canParse(v), 'must be a URL like smtp://user:pass@host:587 or smtps://host:465')
     .optional(),
   /** The sender of a shop that has not set its own from address. */
-  SMTP_FROM: z.string().trim().regex(/^[^\s@<>]+@[^\s@<>]+$/, 'must be an e-mail address').default('no-reply@localhost'),
+  SMTP_FROM: z
+    .string()
+    .trim()
+    .regex(/^[^\s@<>]+@[^\s@<>]+$/, 'must be an e-mail address')
+    .default('no-reply@localhost'),
   /** Twilio's account SID, auth token and sending number: all three, or none (texts are then recorded as not sent). */
   TWILIO_ACCOUNT_SID: z
     .string()
