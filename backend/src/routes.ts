@@ -7,12 +7,14 @@ import type { ApiRouter } from './http/router.ts';
 import { registerIdentityRoutes } from './identity/routes.ts';
 import { registerInsightsRoutes } from './insights/index.ts';
 import { registerLiveRoutes } from './live/index.ts';
+import { registerMessageRoutes } from './messages/index.ts';
 import { registerSessionRoutes } from './identity/session-routes.ts';
 import { registerBoardRoutes } from './pipeline/board-routes.ts';
 import { registerPipelineRoutes } from './pipeline/routes.ts';
 import { registerRecordRoutes } from './records/index.ts';
 import { registerExportRoutes } from './platform/export-routes.ts';
 import { registerServiceRequestRoutes } from './service-requests/index.ts';
+import { registerVehicleRoutes } from './vehicles/index.ts';
 
 /** Each slice's routes, registered on the one guarded router (platform routes come first). */
 export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
@@ -29,4 +31,6 @@ export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerDashboardRoutes,
   registerLiveRoutes,
   registerExportRoutes,
+  registerMessageRoutes,
+  registerVehicleRoutes,
 ];

@@ -2,9 +2,11 @@ import type { z } from 'zod';
 import { customerEventSchemas } from './customers/events.ts';
 import type { RecordedEvent } from './eventstore/port.ts';
 import { identityEventSchemas } from './identity/events.ts';
+import { messageEventSchemas } from './messages/events.ts';
 import { jobEventSchemas } from './pipeline/events.ts';
 import { platformEventSchemas } from './platform/events.ts';
 import { serviceRequestEventSchemas } from './service-requests/events.ts';
+import { vehicleEventSchemas } from './vehicles/events.ts';
 import { UPCASTERS, upcastData, type UpcasterChains } from './upcasters.ts';
 
 /**
@@ -19,6 +21,8 @@ export const eventSchemas = {
   ...customerEventSchemas,
   ...jobEventSchemas,
   ...serviceRequestEventSchemas,
+  ...messageEventSchemas,
+  ...vehicleEventSchemas,
 } as const;
 
 export type EventType = keyof typeof eventSchemas;

@@ -2,11 +2,13 @@ import { auditProjection } from './audit/projection.ts';
 import { customersProjection } from './customers/projection.ts';
 import { identityProjection } from './identity/projection.ts';
 import { insightsProjection } from './insights/projection.ts';
+import { messagesProjection } from './messages/projection.ts';
 import { pipelineProjection } from './pipeline/projection.ts';
 import { platformProjection } from './platform/projection.ts';
 import { deletedRecordsProjection } from './records/projection.ts';
 import type { Projection } from './runtime/projection.ts';
 import { serviceRequestsProjection } from './service-requests/projection.ts';
+import { vehiclesProjection } from './vehicles/projection.ts';
 
 /**
  * The read-model set one projector maintains (each slice's projection.ts), applied in this
@@ -19,6 +21,28 @@ export const projections: Projection[] = [
   customersProjection,
   pipelineProjection,
   serviceRequestsProjection,
+  vehiclesProjection,
   deletedRecordsProjection,
   insightsProjection,
+  messagesProjection,
 ];
+
+/**
+ * What every append on the PostgreSQL store writes in its own transaction (a projection
+ * declaring `inline: true`); the projector and a rebuild still run the whole list above.
+ */
+export const inlineProjections: Projection[] = projections.filter((projection) => projection.inline);
+
+/**
+ * Whether a command that appended events of these types must wait for the projector before
+ * it answers, on a store that writes the inline projections: when an asynchronous projection
+ * whose readers do not wait for it themselves takes one of them.
+ */
+export function projectorNeededFor(types: readonly string[]): boolean {
+  return projections.some(
+    (projection) =>
+      !projection.inline &&
+      !projection.awaitedByReads &&
+      (!projection.eventTypes || projection.eventTypes.some((type) => types.includes(type))),
+  );
+}

@@ -12,10 +12,12 @@ import { auditMigrations } from '../audit/migrations.ts';
 import { customersMigrations } from '../customers/migrations.ts';
 import { identityMigrations } from '../identity/migrations.ts';
 import { insightsMigrations } from '../insights/migrations.ts';
+import { messagesMigrations } from '../messages/migrations.ts';
 import { pipelineMigrations } from '../pipeline/migrations.ts';
 import { platformMigrations } from '../platform/migrations.ts';
 import { recordsMigrations } from '../records/migrations.ts';
 import { serviceRequestsMigrations } from '../service-requests/migrations.ts';
+import { vehiclesMigrations } from '../vehicles/migrations.ts';
 import type { SchemaMigration } from '../shared/migrations.ts';
 
 export const READ_MODEL_SCHEMA = 'rm';
@@ -33,6 +35,8 @@ export const readModelMigrations: SchemaMigration[] = [
   ...serviceRequestsMigrations,
   ...recordsMigrations,
   ...insightsMigrations,
+  ...messagesMigrations,
+  ...vehiclesMigrations,
 ];
 
 interface MigrationModule {

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { isoTimeQuery, pageLimitQuery, queryParam } from '../shared/list-query.ts';
 import { phoneInput } from '../shared/phone.ts';
 import { bodyObject, isStorableTime, textInput, TIME_RANGE } from '../shared/schemas.ts';
+import { mileageInput } from '../vehicles/api.ts';
+import { VEHICLE_LIMITS } from '../vehicles/fields.ts';
 import { EMPTY_JOB_FIELDS, isBlankJob, JOB_FIELDS, JOB_LIMITS, JOB_MESSAGES, type JobField, type JobFields } from './fields.ts';
+import { jobTotalsSchema } from '../repair-orders/totals-schema.ts';
 import { parseQuote, quoteText } from './format.ts';
 import { INVALID_JOB_TYPE_MESSAGE, INVALID_STAGE_MESSAGE, normalizeJobType, normalizeStage, STAGES, type Stage } from './stages.ts';
 
@@ -118,8 +121,20 @@ const customerId = z
   .refine((value) => value === '' || z.uuid().safeParse(value).success, JOB_MESSAGES.customerId)
   .transform((value) => (value === '' ? null : value.toLowerCase()));
 
+const mileageLowerReason = textInput('Reason for the lower mileage', VEHICLE_LIMITS.mileageReason);
+
+/** The confirmation a lower odometer reading needs, read from a job's body beside its fields. */
+export const mileageConfirmationInput = z.object({ mileageLowerReason: mileageLowerReason.optional() });
+
+const vehicleId = z
+  .string({ error: JOB_MESSAGES.vehicleId })
+  .nullable()
+  .transform((value) => (value ?? '').trim())
+  .refine((value) => value === '' || z.uuid().safeParse(value).success, JOB_MESSAGES.vehicleId)
+  .transform((value) => (value === '' ? null : value.toLowerCase()));
+
 /** The read-only fields a job answers with: a client may send the job back whole. */
-export const JOB_ECHOED_FIELDS = ['id', 'createdAt', 'createdBy', 'updatedAt', 'revision', 'appointmentEnd'] as const;
+export const JOB_ECHOED_FIELDS = ['id', 'createdAt', 'createdBy', 'updatedAt', 'revision', 'totals', 'appointmentEnd'] as const;
 
 /**
  * A pipeline entry as a form sends it. A field left out stays as it is (or takes its
@@ -145,12 +160,18 @@ export const jobChangesInput = bodyObject(
     tech: textInput('Tech', JOB_LIMITS.tech).optional(),
     notes: textInput('Notes', JOB_LIMITS.notes).optional(),
     customerId: customerId.optional(),
+    vehicleId: vehicleId.optional(),
+    mileageIn: mileageInput('Mileage in').optional(),
+    mileageOut: mileageInput('Mileage out').optional(),
+    /** Why a reading lower than the vehicle's last one is right (odometer replaced, a typo fixed): the confirmation it needs. Not a field of the job. */
+    mileageLowerReason: mileageLowerReason.optional(),
   },
   JOB_ECHOED_FIELDS,
 ).transform((value): Partial<JobFields> => {
   // Keys whose value came out undefined ('' stage) are "left out".
   const changes: Partial<JobFields> = {};
   for (const [key, fieldValue] of Object.entries(value)) {
+    if (key === 'mileageLowerReason') continue;
     if (fieldValue !== undefined) (changes as Record<string, unknown>)[key] = fieldValue;
   }
   return changes;
@@ -244,10 +265,16 @@ export const jobViewSchema = z.object({
   tech: z.string(),
   notes: z.string(),
   customerId: z.string().nullable(),
+  /** The vehicle record and the odometer in/out (the server always sends them; optional for clients' own fixtures). */
+  vehicleId: z.string().nullable().optional(),
+  mileageIn: z.number().int().nullable().optional(),
+  mileageOut: z.number().int().nullable().optional(),
   createdAt: z.string(),
   createdBy: z.string(),
   updatedAt: z.string(),
   revision: z.number().int().nonnegative(),
+  /** The repair order's money (lines, tax, payments); absent on answers written before repair orders. */
+  totals: jobTotalsSchema.optional(),
 });
 export type JobView = z.infer<typeof jobViewSchema>;
 
