@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { customerEventSchemas } from './customers/events.ts';
 import type { RecordedEvent } from './eventstore/port.ts';
 import { identityEventSchemas } from './identity/events.ts';
+import { messageEventSchemas } from './messages/events.ts';
 import { jobEventSchemas } from './pipeline/events.ts';
 import { platformEventSchemas } from './platform/events.ts';
 import { repairOrderEventSchemas } from './repair-orders/events.ts';
@@ -22,6 +23,7 @@ export const eventSchemas = {
   ...jobEventSchemas,
   ...serviceRequestEventSchemas,
   ...repairOrderEventSchemas,
+  ...messageEventSchemas,
   ...vehicleEventSchemas,
 } as const;
 

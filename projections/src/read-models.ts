@@ -2,6 +2,7 @@ import { auditProjection } from './audit/projection.ts';
 import { customersProjection } from './customers/projection.ts';
 import { identityProjection } from './identity/projection.ts';
 import { insightsProjection } from './insights/projection.ts';
+import { messagesProjection } from './messages/projection.ts';
 import { pipelineProjection } from './pipeline/projection.ts';
 import { platformProjection } from './platform/projection.ts';
 import { deletedRecordsProjection } from './records/projection.ts';
@@ -25,6 +26,7 @@ export const projections: Projection[] = [
   deletedRecordsProjection,
   insightsProjection,
   repairOrdersProjection,
+  messagesProjection,
 ];
 
 /**
