@@ -4,7 +4,7 @@ import { comparePositions, positionToString, START, type EventStore, type Global
 import type { Projection } from './projection.ts';
 import { applyBatch } from './projector.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT, readCheckpoint } from './checkpoints.ts';
-import { INLINE_LOCK_EXCLUSIVE_SQL, newestCommittedPosition, readInlineSince } from './inline.ts';
+import { newestCommittedPosition, readInlineSince, STOP_APPENDS_SQL } from './inline.ts';
 import { parkedPositions } from './parked.ts';
 
 const REBUILD_SCHEMA = 'rm_rebuild';
@@ -70,7 +70,7 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
   // Phase 2, holding the live checkpoint: finish to exactly its position, compare, swap.
   return await knex.transaction(async (trx) => {
     // No append writes inline rows until the swap (they would go with the retired tables).
-    await trx.raw(INLINE_LOCK_EXCLUSIVE_SQL);
+    await trx.raw(STOP_APPENDS_SQL);
     let live = (await readCheckpoint(trx, MAIN_CHECKPOINT, true)) ?? START;
     const inlineUpTo = await readInlineSince(trx);
     if (inlineUpTo) {
