@@ -159,7 +159,11 @@ async function countEventsUpTo(knex: Knex, upTo: GlobalPosition): Promise<number
   return Number(result.rows[0]?.count ?? 0);
 }
 
-/** Row-by-row comparison through an order-independent digest of each table's rows. */
+/**
+ * Row-by-row comparison through an order-independent digest of each table's rows: the
+ * count and the sums of two 64-bit halves of each row's md5, so no table is sorted (sorting
+ * every row's text took about half of a large rebuild).
+ */
 async function compareSchemas(trx: Knex.Transaction, live: string, rebuilt: string): Promise<TableComparison[]> {
   const tables = await trx('information_schema.tables')
     .where({ table_schema: rebuilt, table_type: 'BASE TABLE' })
@@ -168,7 +172,10 @@ async function compareSchemas(trx: Knex.Transaction, live: string, rebuilt: stri
     .pluck('table_name');
   const digest = async (schema: string, table: string) => {
     const result = await trx.raw<{ rows: { rows: string; digest: string | null }[] }>(
-      `SELECT count(*) AS rows, md5(string_agg(t::text, E'\\n' ORDER BY t::text)) AS digest FROM ??.?? t`,
+      `SELECT count(*) AS rows,
+              coalesce(sum(('x' || substr(h, 1, 16))::bit(64)::bigint::numeric), 0)::text || ':' ||
+              coalesce(sum(('x' || substr(h, 17, 16))::bit(64)::bigint::numeric), 0)::text AS digest
+         FROM (SELECT md5(t::text) AS h FROM ??.?? t) hashed`,
       [schema, table],
     );
     return result.rows[0]!;
