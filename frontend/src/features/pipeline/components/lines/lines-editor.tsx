@@ -68,6 +68,8 @@ export function LinesEditor({
   const latest = useRef(loaded);
   if (loaded.job.revision > latest.current.job.revision) latest.current = loaded;
   const queue = useRef<Promise<unknown>>(Promise.resolve());
+  /** Lines being saved: Enter and then leaving the line must not save it twice. */
+  const inFlight = useRef(new Set<string>());
 
   const saved = detail.lines;
   const savedById = useMemo(() => new Map(saved.map((line) => [line.id, line])), [saved]);
@@ -105,8 +107,18 @@ export function LinesEditor({
     if (problems[draft.key]) setProblems(({ [draft.key]: _dropped, ...rest }) => rest);
   };
 
-  /** Saves a line if it changed; false when the server would refuse it (its problems are shown). */
+  /** Saves a line if it changed (once at a time); false when the server would refuse it (its problems are shown). */
   const commit = async (draft: LineDraft): Promise<boolean> => {
+    if (inFlight.current.has(draft.key)) return true;
+    inFlight.current.add(draft.key);
+    try {
+      return await save(draft);
+    } finally {
+      inFlight.current.delete(draft.key);
+    }
+  };
+
+  const save = async (draft: LineDraft): Promise<boolean> => {
     const savedLine = draft.id ? savedById.get(draft.id) : undefined;
     if (draft.id && !savedLine) return true;
     const changes = savedLine ? lineChanges(draft, savedLine) : null;
@@ -136,7 +148,8 @@ export function LinesEditor({
 
   const handleAdd = (kind: LineKind) => {
     const draft = emptyLineDraft(kind);
-    setAdded((current) => [...current, draft]);
+    // A new line nothing was typed into gives way to the next one.
+    setAdded((current) => [...current.filter(linePayloadHasValues), draft]);
     focusLater(draft.key);
   };
 
@@ -179,11 +192,6 @@ export function LinesEditor({
       event.preventDefault();
       handleMove(draft, event.key === 'ArrowUp' ? -1 : 1);
       return;
-    }
-    if (event.key === 'Escape' && !draft.id && !draft.description && !linePayloadHasValues(draft)) {
-      event.preventDefault();
-      event.stopPropagation();
-      handleRemove(draft);
     }
   };
 
