@@ -35,7 +35,7 @@ async function shopWithRates(prefix: string) {
 /** Opens a job's dialog from the pipeline table. */
 async function openJob(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name: `Edit ${name}` }).click();
-  await expect.poll(() => dialog(page).getByRole('heading', { name: 'Lines' }).count(), { timeout: SLOW }).toBe(1);
+  await expect.poll(() => dialog(page).getByRole('heading', { name: 'Lines', exact: true }).count(), { timeout: SLOW }).toBe(1);
 }
 
 async function fill(box: Locator, value: string): Promise<void> {

@@ -52,7 +52,8 @@ export function LinesEditor({
   /** The shop's rates; null while unknown (the totals shown are then the server's). */
   rates: ShopRates | null;
   technicians: readonly string[];
-  onSaved: (saved: LoadedJob) => void;
+  /** After a command: the job it answered, and the ETag the command was sent with. */
+  onSaved: (saved: LoadedJob, sentWith: string) => void;
 }) {
   const [edits, setEdits] = useState<Record<string, LineDraft>>({});
   const [added, setAdded] = useState<LineDraft[]>([]);
@@ -81,9 +82,10 @@ export function LinesEditor({
     setSaving((current) => new Set([...current, ...keys]));
     const step = queue.current.then(async () => {
       try {
-        const result = await command(latest.current.etag);
+        const sentWith = latest.current.etag;
+        const result = await command(sentWith);
         latest.current = result;
-        onSaved(result);
+        onSaved(result, sentWith);
         setError(null);
         return true;
       } catch (failure) {
