@@ -13,7 +13,8 @@ const day = (name: string) =>
     .regex(DAY, `${name} must be a date like 2025-03-01`)
     .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), {
       message: `${name} must be a real date`,
-    });
+    })
+    .meta({ format: 'date' });
 
 /** The longest period one request may ask for. */
 export const INSIGHTS_MAX_DAYS = 366;
