@@ -13,6 +13,7 @@ import { registerPipelineRoutes } from './pipeline/routes.ts';
 import { registerRecordRoutes } from './records/index.ts';
 import { registerExportRoutes } from './platform/export-routes.ts';
 import { registerServiceRequestRoutes } from './service-requests/index.ts';
+import { registerVehicleRoutes } from './vehicles/index.ts';
 
 /** Each slice's routes, registered on the one guarded router (platform routes come first). */
 export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
@@ -29,4 +30,5 @@ export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerDashboardRoutes,
   registerLiveRoutes,
   registerExportRoutes,
+  registerVehicleRoutes,
 ];

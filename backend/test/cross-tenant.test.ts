@@ -25,6 +25,7 @@ interface World {
     customerChangeId: string;
     /** A job B deleted (what a restore names). */
     deletedJobId: string;
+    vehicleId: string;
   };
 }
 
@@ -154,6 +155,21 @@ const serviceRequestRows = (base: string): Record<string, Expectation> => {
   };
 };
 
+/** Vehicles: under B's slug, or with B's customer and vehicle ids under A's own. */
+const vehicleRows = (): Record<string, Expectation> => {
+  const customer = (w: World): Params => ({ id: w.b.customerId });
+  const vehicle = (w: World): Params => ({ id: w.b.vehicleId });
+  return {
+    'GET /api/:instance/customers/:id/vehicles': { kind: 'scoped', params: customer },
+    'POST /api/:instance/customers/:id/vehicles': { kind: 'scoped', params: customer, body: () => ({ make: 'Hijacked' }) },
+    'GET /api/:instance/vehicles': { kind: 'scoped' },
+    'GET /api/:instance/vehicles/:id': { kind: 'scoped', params: vehicle },
+    'PUT /api/:instance/vehicles/:id': { kind: 'scoped', params: vehicle, body: () => ({ make: 'Hijacked' }) },
+    'DELETE /api/:instance/vehicles/:id': { kind: 'scoped', params: vehicle },
+    'GET /api/:instance/vehicles/:id/jobs': { kind: 'scoped', params: vehicle },
+  };
+};
+
 /** Reads about A's own instance (no slug), or the same under B's slug. */
 const instanceReadRows = (path: string): Record<string, Expectation> => ({
   [`GET /api${path}`]: { kind: 'own' },
@@ -238,6 +254,7 @@ const EXPECTATIONS: Record<string, Expectation> = {
   ...instanceReadRows('/admin/audit'),
   ...instanceReadRows('/admin/audit.csv'),
   ...instanceReadRows('/activity/recent'),
+  ...vehicleRows(),
 };
 
 let server: TestServer;
@@ -262,6 +279,10 @@ beforeAll(async () => {
   await aAdmin.post('/api/customers', { name: 'Alpha Customer' });
   const bJob = await bAdmin.post('/api/user-info', { name: 'Bravo Customer', customerId: bCustomer.body.id, part: 'Bravo part' });
   await aAdmin.post('/api/user-info', { part: 'Alpha part' });
+  const bVehicle = await bAdmin.post(`/api/bravo/customers/${bCustomer.body.id}/vehicles`, { make: 'Bravo', vin: '1HGCM82633A004352' });
+  const aCustomer = (await aAdmin.get('/api/customers')).body.items[0] as { id: string };
+  await aAdmin.post(`/api/alpha/customers/${aCustomer.id}/vehicles`, { make: 'Alpha' });
+  if (bVehicle.status !== 201) throw new Error(`setup: ${bVehicle.status} ${bVehicle.text}`);
   const bRequest = await bAdmin.post('/api/service-requests', { customerName: 'Bravo Requester', vehicleType: 'Bravo van' });
   await aAdmin.post('/api/service-requests', { customerName: 'Alpha Requester' });
   // A change each in B's job and customer history, which a revert could undo, and a deleted job a restore could bring back.
@@ -285,6 +306,7 @@ beforeAll(async () => {
       jobChangeId: bJobChangeRow.id,
       customerChangeId: bCustomerChangeRow.id,
       deletedJobId: bGone.body.id,
+      vehicleId: bVehicle.body.id,
     },
   };
 });
@@ -354,6 +376,8 @@ function expectNothingOfB(res: ApiResponse) {
     'Bravo scrapped part',
     'Bravo note',
     'bravo@example.com',
+    world.b.vehicleId,
+    '1HGCM82633A004352',
   ])
     expect(res.text).not.toContain(secret);
 }
@@ -438,7 +462,17 @@ describe('cross-tenant matrix', () => {
 });
 
 describe('row-level security', () => {
-  const tables = ['users', 'user_permissions', 'activity', 'customers', 'customer_counts', 'jobs', 'job_history', 'service_requests'];
+  const tables = [
+    'users',
+    'user_permissions',
+    'activity',
+    'customers',
+    'customer_counts',
+    'jobs',
+    'job_history',
+    'service_requests',
+    'vehicles',
+  ];
 
   test.each(tables)('%s: a query through withTenant that forgets its instance filter sees only its instance', async (table) => {
     const { knex } = server.runtime.deps;

@@ -15,6 +15,7 @@ export * from './pipeline/calendar-api.ts';
 export * from './audit/api.ts';
 export * from './live/api.ts';
 export * from './service-requests/api.ts';
+export * from './vehicles/api.ts';
 export * from './shared/list-query.ts';
 export * from './shared/cursor.ts';
 export * from './shared/revisions.ts';
@@ -24,3 +25,6 @@ export { displayPhone, formatPhone, formatPhoneAsTyped, maskPhone } from './shar
 export { formatQuote, parseQuote, quoteText } from './pipeline/format.ts';
 export { displayValue } from './customers/format.ts';
 export * from './audit/format.ts';
+export * from './repair-orders/api.ts';
+export { computeTotals, LINE_KINDS, type LineKind, type RepairLine, type TaxRates, type Totals } from './repair-orders/totals.ts';
+export { formatMoney, moneyText, parseMoney, parseScaled, scaledShortText, scaledText } from './repair-orders/money.ts';

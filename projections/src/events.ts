@@ -5,6 +5,7 @@ import { identityEventSchemas } from './identity/events.ts';
 import { jobEventSchemas } from './pipeline/events.ts';
 import { platformEventSchemas } from './platform/events.ts';
 import { serviceRequestEventSchemas } from './service-requests/events.ts';
+import { vehicleEventSchemas } from './vehicles/events.ts';
 import { UPCASTERS, upcastData, type UpcasterChains } from './upcasters.ts';
 
 /**
@@ -19,6 +20,7 @@ export const eventSchemas = {
   ...customerEventSchemas,
   ...jobEventSchemas,
   ...serviceRequestEventSchemas,
+  ...vehicleEventSchemas,
 } as const;
 
 export type EventType = keyof typeof eventSchemas;

@@ -7,6 +7,7 @@ import { platformProjection } from './platform/projection.ts';
 import { deletedRecordsProjection } from './records/projection.ts';
 import type { Projection } from './runtime/projection.ts';
 import { serviceRequestsProjection } from './service-requests/projection.ts';
+import { vehiclesProjection } from './vehicles/projection.ts';
 
 /**
  * The read-model set one projector maintains (each slice's projection.ts), applied in this
@@ -19,6 +20,7 @@ export const projections: Projection[] = [
   customersProjection,
   pipelineProjection,
   serviceRequestsProjection,
+  vehiclesProjection,
   deletedRecordsProjection,
   insightsProjection,
 ];

@@ -6,3 +6,4 @@ export { customerStream } from './customer-decider.ts';
 export { createCustomer } from './customer-service.ts';
 export { CUSTOMER_FAMILIES } from './routes.ts';
 export { restoreDeletedCustomer, revertCustomerChange } from './customer-records.ts';
+export { getCustomer } from './customer-service.ts';

@@ -46,7 +46,7 @@ export class ConflictError extends AppError {
  * for every record kind.
  */
 export class StaleRecordError extends ConflictError {
-  constructor(what: 'job' | 'customer' | 'user', current: unknown) {
+  constructor(what: 'job' | 'customer' | 'user' | 'vehicle', current: unknown) {
     super(`This ${what} was changed by someone else. Reload it and try again.`, { current });
   }
 }

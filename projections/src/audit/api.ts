@@ -10,7 +10,7 @@ import { isoTimeQuery, pageLimitQuery, queryParam } from '../shared/list-query.t
  */
 
 /** What an entry can be about (the entity filter's choices). */
-export const AUDIT_ENTITY_TYPES = ['job', 'customer', 'user', 'instance', 'serviceRequest'] as const;
+export const AUDIT_ENTITY_TYPES = ['job', 'customer', 'user', 'instance', 'serviceRequest', 'vehicle'] as const;
 
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_PAGE_SIZE_MAX = 200;

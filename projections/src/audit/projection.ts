@@ -3,6 +3,7 @@ import type { StoredDomainEvent } from '../events.ts';
 import { PERMISSION_KEYS, type Permissions } from '../identity/permissions.ts';
 import { describeJobEvent } from '../pipeline/timeline.ts';
 import { describeServiceRequestEvent } from '../service-requests/timeline.ts';
+import { describeVehicleEvent } from '../vehicles/timeline.ts';
 import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { maskPhoneChange, type ActivityDescription, type FieldChange } from '../shared/timeline.ts';
 
@@ -147,6 +148,15 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
     case 'ServiceRequestConvertedToJob':
     case 'ServiceRequestArchived':
       return describeServiceRequestEvent(event);
+    case 'VehicleCreated':
+    case 'VehicleUpdated':
+    case 'VehicleMoved':
+    case 'VehicleMileageRecorded':
+    case 'VehicleDeleted':
+      return describeVehicleEvent(event);
+    // The migration's marker: the vehicles it made tell the story.
+    case 'VehicleLabelsMigrated':
+      return null;
     // Job-number bookkeeping: the job's own events tell the story.
     case 'JobNumberReserved':
     case 'JobNumberReleased':

@@ -16,6 +16,7 @@ import { pipelineMigrations } from '../pipeline/migrations.ts';
 import { platformMigrations } from '../platform/migrations.ts';
 import { recordsMigrations } from '../records/migrations.ts';
 import { serviceRequestsMigrations } from '../service-requests/migrations.ts';
+import { vehiclesMigrations } from '../vehicles/migrations.ts';
 import type { SchemaMigration } from '../shared/migrations.ts';
 
 export const READ_MODEL_SCHEMA = 'rm';
@@ -33,6 +34,7 @@ export const readModelMigrations: SchemaMigration[] = [
   ...serviceRequestsMigrations,
   ...recordsMigrations,
   ...insightsMigrations,
+  ...vehiclesMigrations,
 ];
 
 interface MigrationModule {

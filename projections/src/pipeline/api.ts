@@ -3,6 +3,7 @@ import { isoTimeQuery, pageLimitQuery, queryParam } from '../shared/list-query.t
 import { phoneInput } from '../shared/phone.ts';
 import { atLeastOneFilled, blankOr, ONE_LINE_PATTERN, textInput } from '../shared/schemas.ts';
 import { EMPTY_JOB_FIELDS, isBlankJob, JOB_FIELDS, JOB_LIMITS, JOB_MESSAGES, type JobField, type JobFields } from './fields.ts';
+import { jobTotalsSchema } from '../repair-orders/totals-schema.ts';
 import { parseQuote, quoteText } from './format.ts';
 import {
   INVALID_JOB_TYPE_MESSAGE,
@@ -266,6 +267,8 @@ export const jobViewSchema = z.object({
   createdBy: z.string(),
   updatedAt: z.string(),
   revision: z.number().int().nonnegative(),
+  /** The repair order's money (lines, tax, payments); absent on answers written before repair orders. */
+  totals: jobTotalsSchema.optional(),
 });
 export type JobView = z.infer<typeof jobViewSchema>;
 

@@ -1,0 +1,6 @@
+/**
+ * The vehicles slice's public module: what the other slices may use of it. Anything outside
+ * backend/src/vehicles imports the slice through this file only (ESLint).
+ */
+export { registerVehicleRoutes } from './routes.ts';
+export { vehicleStream, vehicleDecider, MileageLowerError } from './vehicle-decider.ts';

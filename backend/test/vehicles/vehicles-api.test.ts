@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { VehicleView } from '@crm/projections/vehicles';
+import { ApiClient, createTestInstance, signInUser, startTestServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+let owner: ApiClient;
+let otherOwner: ApiClient;
+let customerId: string;
+const base = '/api/vehshop';
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await createTestInstance(server, 'vehshop', { username: 'owner', pin: '1234' });
+  await createTestInstance(server, 'vehother', { username: 'owner', pin: '4321' });
+  owner = await signInUser(server, 'vehshop', 'owner', '1234');
+  otherOwner = await signInUser(server, 'vehother', 'owner', '4321');
+  const customer = await owner.post(`${base}/customers`, { name: 'Pat Truck', phone: '5550001111' });
+  expect(customer.status, customer.text).toBe(201);
+  customerId = customer.body.id;
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function addVehicle(body: Record<string, unknown>, customer = customerId): Promise<VehicleView> {
+  const res = await owner.post(`${base}/customers/${customer}/vehicles`, body);
+  expect(res.status, res.text).toBe(201);
+  return res.body as VehicleView;
+}
+
+describe('vehicles', () => {
+  test('created on a customer: typed year and make beside what the VIN decodes to, ETag, readable back', async () => {
+    const res = await owner.post(`${base}/customers/${customerId}/vehicles`, {
+      year: '2004',
+      make: 'Honda',
+      model: 'Accord',
+      trim: 'EX',
+      vin: '1hgcm8-2633a004352',
+      plate: 'abc 123',
+      plateState: 'ca',
+      color: 'Silver',
+      notes: 'Rattle in the dash',
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.headers.get('etag')).toBe('"0"');
+    expect(res.body).toMatchObject({
+      customerId,
+      customerName: 'Pat Truck',
+      label: '2004 Honda Accord EX',
+      year: 2004,
+      make: 'Honda',
+      vin: '1HGCM82633A004352',
+      plate: 'ABC 123',
+      plateState: 'CA',
+      decoded: { year: 2003, make: 'Honda', country: 'United States', checkDigit: 'valid' },
+      vinWarning: null,
+      lastMileage: null,
+      createdBy: 'Owner',
+      revision: 0,
+    });
+    const read = await owner.get(`${base}/vehicles/${res.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(res.body);
+    const list = await owner.get(`${base}/customers/${customerId}/vehicles`);
+    expect(list.body.items.map((v: VehicleView) => v.id)).toContain(res.body.id);
+  });
+
+  test('a wrong VIN is a 400 naming the problem; unknown fields and bad years too', async () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ vin: 'abc' }, /VIN must be 17 characters \(this one has 3\)/],
+      [{ vin: '1HGCM82633A004353' }, /check digit is wrong/],
+      [{ vin: '1HGCM82633A00435O' }, /I, O or Q/],
+      [{ make: 'Ford', year: 1700 }, /Year must be a year from 1900 to 2100/],
+      [{ make: 'Ford', wheels: 4 }, /wheels|Unrecognized/i],
+      [{ color: 'Red' }, /at least one of year, make, model, VIN or plate/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await owner.post(`${base}/customers/${customerId}/vehicles`, body);
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.message).toMatch(message);
+    }
+  });
+
+  test('a VIN from outside North America with no check digit is kept, with a warning', async () => {
+    const vehicle = await addVehicle({ vin: 'WVWZZZ1JZXW000001' });
+    expect(vehicle).toMatchObject({ decoded: { make: 'Volkswagen', year: 1999, checkDigit: 'not-verified' } });
+    expect(vehicle.vinWarning).toMatch(/not verified/);
+  });
+
+  test('found by whole VIN, its last 6 or 8 characters, or plate', async () => {
+    const vehicle = await addVehicle({ make: 'Chevrolet', vin: '1G1ZT53826F109149', plate: 'ZX-9 TRK' });
+    for (const q of ['1G1ZT53826F109149', '109149', 'F109149'.padStart(8, '6'), 'zx9trk', 'ZX-9', '9 trk']) {
+      const res = await owner.get(`${base}/vehicles?q=${encodeURIComponent(q)}`);
+      expect(res.status, res.text).toBe(200);
+      expect(
+        res.body.items.map((v: VehicleView) => v.id),
+        q,
+      ).toContain(vehicle.id);
+    }
+    expect((await owner.get(`${base}/vehicles?q=09149`)).body.items.map((v: VehicleView) => v.id)).not.toContain(vehicle.id);
+    expect((await owner.get(`${base}/vehicles?q=x`)).status).toBe(400);
+    expect((await otherOwner.get(`/api/vehother/vehicles?q=109149`)).body.items).toEqual([]);
+  });
+
+  test('updated with If-Match; a stale revision is a 409 with the vehicle as it is now', async () => {
+    const vehicle = await addVehicle({ year: 2015, make: 'Ford', model: 'F-150' });
+    const res = await owner.put(`${base}/vehicles/${vehicle.id}`, { trim: 'XLT', notes: 'New tires' }, { 'if-match': '"0"' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ label: '2015 Ford F-150 XLT', notes: 'New tires', revision: 1 });
+    expect(res.headers.get('etag')).toBe('"1"');
+    const stale = await owner.put(`${base}/vehicles/${vehicle.id}`, { color: 'Blue' }, { 'if-match': '"0"' });
+    expect(stale.status, stale.text).toBe(409);
+    expect(stale.body.current).toMatchObject({ id: vehicle.id, revision: 1 });
+    const bad = await owner.put(`${base}/vehicles/${vehicle.id}`, { vin: '1FTFW1ET5DFC10312' });
+    expect(bad.status).toBe(400);
+    const history = await owner.get(`${base}/vehicles/${vehicle.id}/jobs`);
+    expect(history.status).toBe(200);
+    expect(history.body.items.map((item: { title: string }) => item.title)).toEqual(['Note', 'Vehicle added']);
+  });
+
+  test('deleted: gone from its customer, 404 after', async () => {
+    const vehicle = await addVehicle({ make: 'Kia' });
+    expect((await owner.delete(`${base}/vehicles/${vehicle.id}`)).status).toBe(200);
+    expect((await owner.get(`${base}/vehicles/${vehicle.id}`)).status).toBe(404);
+    expect((await owner.get(`${base}/vehicles/${vehicle.id}/jobs`)).status).toBe(404);
+    const list = await owner.get(`${base}/customers/${customerId}/vehicles`);
+    expect(list.body.items.map((v: VehicleView) => v.id)).not.toContain(vehicle.id);
+  });
+
+  test("another shop's vehicles and customers are not found", async () => {
+    const vehicle = await addVehicle({ make: 'Mazda' });
+    expect((await otherOwner.get(`/api/vehother/vehicles/${vehicle.id}`)).status).toBe(404);
+    expect((await otherOwner.put(`/api/vehother/vehicles/${vehicle.id}`, { make: 'X' })).status).toBe(404);
+    expect((await otherOwner.delete(`/api/vehother/vehicles/${vehicle.id}`)).status).toBe(404);
+    expect((await otherOwner.post(`/api/vehother/customers/${customerId}/vehicles`, { make: 'X' })).status).toBe(404);
+    expect((await otherOwner.get(`/api/vehshop/vehicles/${vehicle.id}`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,7 @@
+/**
+ * The repair-orders slice's public module (`@crm/projections/repair-orders`): lines and
+ * the rounding rule, money helpers, the API contract and the events. Browser-safe.
+ */
+export * from './money.ts';
+export * from './totals.ts';
+export * from './api.ts';

@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { queryParam } from '../shared/list-query.ts';
+import { textInput } from '../shared/schemas.ts';
+import { EMPTY_VEHICLE_FIELDS, isBlankVehicle, VEHICLE_FIELDS, VEHICLE_LIMITS, VEHICLE_MESSAGES, type VehicleFields } from './fields.ts';
+import { checkVin } from './vin.ts';
+
+/**
+ * The vehicles' API contract: what their routes take and answer. The server validates
+ * with these, the screens parse its answers with them, the OpenAPI document is made from
+ * them. Browser-safe: zod only.
+ */
+
+// ---- requests -------------------------------------------------------------------------
+
+/** A model year: a number or its digits as text; null or '' for none. */
+const year = z
+  .union([z.number(), z.string()], { error: VEHICLE_MESSAGES.year })
+  .nullable()
+  .transform((value, ctx) => {
+    if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
+    const number = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+    if (!Number.isInteger(number) || number < VEHICLE_LIMITS.yearMin || number > VEHICLE_LIMITS.yearMax) {
+      ctx.addIssue({ code: 'custom', message: VEHICLE_MESSAGES.year });
+      return z.NEVER;
+    }
+    return number;
+  });
+
+/** A VIN, checked (length, letters, North American check digit) and stored normalized; '' for none. */
+export const vinInput = z
+  .string({ error: 'VIN must be text' })
+  .nullable()
+  .transform((value, ctx) => {
+    const text = (value ?? '').trim();
+    if (text === '') return '';
+    const check = checkVin(text);
+    if (!check.ok) {
+      ctx.addIssue({ code: 'custom', message: check.message });
+      return z.NEVER;
+    }
+    return check.vin;
+  });
+
+const upper = (label: string, max: number) => textInput(label, max).transform((value) => value.toUpperCase());
+
+const fieldSchemas = {
+  year,
+  make: textInput('Make', VEHICLE_LIMITS.make),
+  model: textInput('Model', VEHICLE_LIMITS.model),
+  trim: textInput('Trim', VEHICLE_LIMITS.trim),
+  vin: vinInput,
+  plate: upper('Plate', VEHICLE_LIMITS.plate),
+  plateState: upper('Plate state', VEHICLE_LIMITS.plateState),
+  color: textInput('Color', VEHICLE_LIMITS.color),
+  notes: textInput('Notes', VEHICLE_LIMITS.notes),
+};
+
+/** A change to a vehicle: a field left out stays as it is; null or '' clears it. Unknown fields are refused. */
+export const vehicleChangesInput = z.strictObject({
+  year: fieldSchemas.year.optional(),
+  make: fieldSchemas.make.optional(),
+  model: fieldSchemas.model.optional(),
+  trim: fieldSchemas.trim.optional(),
+  vin: fieldSchemas.vin.optional(),
+  plate: fieldSchemas.plate.optional(),
+  plateState: fieldSchemas.plateState.optional(),
+  color: fieldSchemas.color.optional(),
+  notes: fieldSchemas.notes.optional(),
+});
+export type VehicleChanges = Partial<VehicleFields>;
+export type VehicleChangesInput = z.input<typeof vehicleChangesInput>;
+
+/** A new vehicle: at least one of year, make, model, VIN or plate. */
+export const vehicleInput = vehicleChangesInput
+  .transform((value): VehicleFields => {
+    const fields: VehicleFields = { ...EMPTY_VEHICLE_FIELDS };
+    for (const field of VEHICLE_FIELDS) if (value[field] !== undefined) Object.assign(fields, { [field]: value[field] });
+    return fields;
+  })
+  .superRefine((fields, ctx) => {
+    if (isBlankVehicle(fields)) ctx.addIssue({ code: 'custom', message: VEHICLE_MESSAGES.atLeastOne, path: ['make'] });
+  });
+export type VehicleInput = z.input<typeof vehicleInput>;
+
+/** `?q=`: a whole VIN, its last 6 or 8 characters, or (part of) a plate. */
+export const vehicleSearchQuery = z.strictObject({
+  q: queryParam('q')
+    .trim()
+    .min(2, VEHICLE_MESSAGES.searchTooShort)
+    .max(VEHICLE_LIMITS.search, `Search text must be at most ${VEHICLE_LIMITS.search} characters`),
+});
+
+/** A mileage reading: a whole number (or its digits as text, commas allowed); null or '' for none. */
+export const mileageInput = (label: string) =>
+  z
+    .union([z.number(), z.string()], { error: `${label}: ${VEHICLE_MESSAGES.mileage}` })
+    .nullable()
+    .transform((value, ctx) => {
+      if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
+      const number = typeof value === 'number' ? value : /^\s*[\d,]+\s*$/.test(value) ? Number(value.replace(/[,\s]/g, '')) : NaN;
+      if (!Number.isInteger(number) || number < 0 || number > VEHICLE_LIMITS.mileageMax) {
+        ctx.addIssue({ code: 'custom', message: `${label}: ${VEHICLE_MESSAGES.mileage}` });
+        return z.NEVER;
+      }
+      return number;
+    });
+
+// ---- responses ------------------------------------------------------------------------
+
+export const vinDecodedSchema = z.object({
+  year: z.number().int().nullable(),
+  make: z.string().nullable(),
+  country: z.string().nullable(),
+  checkDigit: z.enum(['valid', 'not-verified']),
+});
+
+/**
+ * A vehicle. `year` and `make` are as typed; `decoded` is what its VIN says (model year,
+ * manufacturer, country), null without a VIN; `vinWarning` says when the check digit
+ * could not be verified (a VIN from outside North America).
+ */
+export const vehicleViewSchema = z.object({
+  id: z.string(),
+  customerId: z.string(),
+  customerName: z.string(),
+  label: z.string(),
+  year: z.number().int().nullable(),
+  make: z.string(),
+  model: z.string(),
+  trim: z.string(),
+  vin: z.string(),
+  plate: z.string(),
+  plateState: z.string(),
+  color: z.string(),
+  notes: z.string(),
+  decoded: vinDecodedSchema.nullable(),
+  vinWarning: z.string().nullable(),
+  /** The latest odometer reading recorded on it (null before any). */
+  lastMileage: z.number().int().nullable(),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  lastModifiedAt: z.string(),
+  lastModifiedBy: z.string(),
+  /** The vehicle's stream revision, also its ETag: send it back as If-Match. */
+  revision: z.number().int().nonnegative().optional(),
+});
+export type VehicleView = z.infer<typeof vehicleViewSchema>;
+
+export const vehicleListSchema = z.object({ items: z.array(vehicleViewSchema) });
+export type VehicleList = z.infer<typeof vehicleListSchema>;
+
+/** One entry of a vehicle's service history: a job on it, or a change of the vehicle itself (its notes among them). */
+export const vehicleHistoryItemSchema = z.object({
+  kind: z.enum(['job', 'vehicle']),
+  /** The job's id (kind job) or the event's (kind vehicle). */
+  id: z.string(),
+  /** ISO time it happened (a job: its appointment, else when it was created). */
+  at: z.string(),
+  title: z.string(),
+  /** Words: the job's stage, part and quote; or the fields changed. */
+  detail: z.string(),
+  jobNumber: z.string().nullable(),
+  stage: z.string().nullable(),
+  quote: z.string().nullable(),
+  mileageIn: z.number().int().nullable(),
+  mileageOut: z.number().int().nullable(),
+  by: z.string(),
+});
+export type VehicleHistoryItem = z.infer<typeof vehicleHistoryItemSchema>;
+
+/** Everything on a vehicle, newest first. */
+export const vehicleJobsSchema = z.object({ items: z.array(vehicleHistoryItemSchema) });
+export type VehicleJobs = z.infer<typeof vehicleJobsSchema>;
+
+export const vehicleDeletedSchema = z.object({ deleted: z.literal(true) });

@@ -1,0 +1,108 @@
+/**
+ * A vehicle's fields as events and read models record them, their limits and messages,
+ * and how a vehicle is named in words. Browser-safe.
+ */
+
+export const VEHICLE_FIELDS = ['year', 'make', 'model', 'trim', 'vin', 'plate', 'plateState', 'color', 'notes'] as const;
+export type VehicleField = (typeof VEHICLE_FIELDS)[number];
+
+/** `year`: the model year as typed (null when none); `vin` normalized (upper case, no spaces); `plate` upper case. */
+export interface VehicleFields {
+  year: number | null;
+  make: string;
+  model: string;
+  trim: string;
+  vin: string;
+  plate: string;
+  plateState: string;
+  color: string;
+  notes: string;
+}
+
+export const EMPTY_VEHICLE_FIELDS: VehicleFields = {
+  year: null,
+  make: '',
+  model: '',
+  trim: '',
+  vin: '',
+  plate: '',
+  plateState: '',
+  color: '',
+  notes: '',
+};
+
+export const VEHICLE_FIELD_LABELS: Record<VehicleField, string> = {
+  year: 'Year',
+  make: 'Make',
+  model: 'Model',
+  trim: 'Trim',
+  vin: 'VIN',
+  plate: 'Plate',
+  plateState: 'Plate state',
+  color: 'Color',
+  notes: 'Notes',
+};
+
+export const VEHICLE_LIMITS = {
+  yearMin: 1900,
+  yearMax: 2100,
+  make: 50,
+  model: 80,
+  trim: 50,
+  plate: 15,
+  plateState: 30,
+  color: 30,
+  notes: 2000,
+  /** Highest odometer reading taken (miles or kilometres as the shop reads them). */
+  mileageMax: 9_999_999,
+  mileageReason: 500,
+  search: 50,
+} as const;
+
+export const VEHICLE_MESSAGES = {
+  atLeastOne: 'A vehicle needs at least one of year, make, model, VIN or plate',
+  year: `Year must be a year from ${VEHICLE_LIMITS.yearMin} to ${VEHICLE_LIMITS.yearMax}`,
+  notFound: 'Vehicle not found',
+  customerNotFound: 'Customer not found',
+  mileage: `Mileage must be a whole number from 0 to ${VEHICLE_LIMITS.mileageMax.toLocaleString('en-US')}`,
+  mileageLower: (mileage: number, last: number) =>
+    `Mileage ${mileage.toLocaleString('en-US')} is lower than this vehicle's last reading, ${last.toLocaleString('en-US')}. ` +
+    'Confirm it with a reason (e.g. odometer replaced) to save it.',
+  mileageOutBelowIn: 'Mileage out cannot be lower than mileage in',
+  searchTooShort: 'Search needs at least 2 characters',
+} as const;
+
+/** True when nothing identifies the vehicle: such a vehicle cannot be saved. */
+export function isBlankVehicle(fields: Partial<VehicleFields>): boolean {
+  return fields.year == null && !fields.make && !fields.model && !fields.vin && !fields.plate;
+}
+
+/** '2015 Ford F-150 XLT', else the plate, else the VIN, else 'Vehicle'. */
+export function vehicleLabel(fields: Pick<VehicleFields, 'year' | 'make' | 'model' | 'trim' | 'plate' | 'vin'>): string {
+  const name = [fields.year ?? '', fields.make, fields.model, fields.trim].filter((part) => part !== '').join(' ');
+  if (name) return name;
+  if (fields.plate) return `Plate ${fields.plate}`;
+  if (fields.vin) return `VIN ${fields.vin}`;
+  return 'Vehicle';
+}
+
+/** Plates are compared and searched upper case, without spaces and dashes. */
+export function normalizePlate(value: string): string {
+  return value.toUpperCase().replace(/[\s-]/g, '');
+}
+
+/**
+ * An old free-text vehicle ('2015 Ford F-150', 'Civic') as a record's fields: a leading
+ * model year, then the make (first word), the rest the model. Text it cannot split so is
+ * kept whole as the model.
+ */
+export function parseVehicleLabel(text: string): Pick<VehicleFields, 'year' | 'make' | 'model'> {
+  const trimmed = text.trim().replace(/\s+/g, ' ');
+  const match = /^((?:19|20)\d\d)\s+(\S+)(?:\s+(.*))?$/.exec(trimmed);
+  if (!match) return { year: null, make: '', model: trimmed.slice(0, VEHICLE_LIMITS.model) };
+  return {
+    year: Number(match[1]),
+    make: match[2]!.slice(0, VEHICLE_LIMITS.make),
+    model: (match[3] ?? '').slice(0, VEHICLE_LIMITS.model),
+  };
+}

@@ -1,0 +1,62 @@
+import { isolateTenant, type SchemaMigration } from '../shared/migrations.ts';
+
+/**
+ * The vehicles slice's read-model migrations. Names are recorded in every database and
+ * migrations run ordered by name across all slices (db/migrate.ts): never rename one.
+ */
+
+/**
+ * Vehicles, listed per customer and found by VIN, its last 6 or 8 characters, or plate:
+ * an index per customer, one on the VIN's tails (exact lookups, no pattern scan) and a
+ * trigram index on the plate (a part of a plate is a substring search).
+ */
+const vehicleTables: SchemaMigration = {
+  name: '0040_vehicles',
+  async up(knex, schema) {
+    await knex.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public');
+    await knex.raw(
+      `
+      CREATE TABLE ??.vehicles (
+        id uuid PRIMARY KEY,
+        instance_id uuid NOT NULL,
+        customer_id uuid NOT NULL,
+        year integer,
+        make text NOT NULL,
+        model text NOT NULL,
+        trim text NOT NULL,
+        vin text NOT NULL,
+        plate text NOT NULL,
+        plate_state text NOT NULL,
+        color text NOT NULL,
+        notes text NOT NULL,
+        last_mileage integer,
+        created_at timestamptz NOT NULL,
+        created_by text NOT NULL,
+        last_modified_at timestamptz NOT NULL,
+        last_modified_by text NOT NULL,
+        revision integer NOT NULL,
+        plate_search text GENERATED ALWAYS AS (upper(regexp_replace(plate, '[\\s-]', '', 'g'))) STORED
+      )`,
+      [schema],
+    );
+    await knex.raw('CREATE INDEX ON ??.vehicles (instance_id, customer_id, created_at DESC)', [schema]);
+    await knex.raw('CREATE INDEX ON ??.vehicles (instance_id, vin)', [schema]);
+    await knex.raw('CREATE INDEX ON ??.vehicles (instance_id, right(vin, 6))', [schema]);
+    await knex.raw('CREATE INDEX ON ??.vehicles (instance_id, right(vin, 8))', [schema]);
+    await knex.raw('CREATE INDEX ON ??.vehicles USING gin (plate_search public.gin_trgm_ops)', [schema]);
+    await isolateTenant(knex, schema, 'vehicles');
+  },
+};
+
+/** A job is on a vehicle, with the odometer read when it came in and went out; the vehicle's page lists its jobs. */
+const jobVehicleColumns: SchemaMigration = {
+  name: '0041_job_vehicles',
+  async up(knex, schema) {
+    await knex.raw('ALTER TABLE ??.jobs ADD COLUMN vehicle_id uuid, ADD COLUMN mileage_in integer, ADD COLUMN mileage_out integer', [
+      schema,
+    ]);
+    await knex.raw('CREATE INDEX ON ??.jobs (instance_id, vehicle_id) WHERE vehicle_id IS NOT NULL', [schema]);
+  },
+};
+
+export const vehiclesMigrations: SchemaMigration[] = [vehicleTables, jobVehicleColumns];

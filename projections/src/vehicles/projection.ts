@@ -1,0 +1,99 @@
+import type { StoredDomainEvent } from '../events.ts';
+import { insertRecordset, type Projection } from '../runtime/projection.ts';
+import type { VehicleField } from './fields.ts';
+
+/** Read-model columns of the vehicle fields. */
+export const VEHICLE_COLUMNS: Record<VehicleField, string> = {
+  year: 'year',
+  make: 'make',
+  model: 'model',
+  trim: 'trim',
+  vin: 'vin',
+  plate: 'plate',
+  plateState: 'plate_state',
+  color: 'color',
+  notes: 'notes',
+};
+
+const CREATED_COLUMNS: Record<string, string> = {
+  id: 'uuid',
+  instance_id: 'uuid',
+  customer_id: 'uuid',
+  year: 'integer',
+  make: 'text',
+  model: 'text',
+  trim: 'text',
+  vin: 'text',
+  plate: 'text',
+  plate_state: 'text',
+  color: 'text',
+  notes: 'text',
+  created_at: 'timestamptz',
+  created_by: 'text',
+  last_modified_at: 'timestamptz',
+  last_modified_by: 'text',
+  revision: 'integer',
+};
+
+/**
+ * rm.vehicles: one row per live vehicle. Updates apply only over an older revision, so a
+ * replayed event never moves a row backwards; a deleted vehicle leaves the table (its
+ * stream keeps its history).
+ */
+export const vehiclesProjection: Projection = {
+  name: 'vehicles',
+  eventTypes: ['VehicleCreated', 'VehicleUpdated', 'VehicleMoved', 'VehicleMileageRecorded', 'VehicleDeleted'],
+  async apply(event, ctx) {
+    const { table } = ctx;
+    const stamp = (e: StoredDomainEvent) => ({
+      last_modified_at: e.recordedAt,
+      last_modified_by: e.metadata.actor.displayName,
+      revision: e.revision,
+    });
+    const newer = (vehicleId: string) => table('vehicles').where('id', vehicleId).andWhere('revision', '<', event.revision);
+    switch (event.type) {
+      case 'VehicleCreated': {
+        const d = event.data;
+        const row = {
+          id: d.vehicleId,
+          instance_id: d.instanceId,
+          customer_id: d.customerId,
+          year: d.year,
+          make: d.make,
+          model: d.model,
+          trim: d.trim,
+          vin: d.vin,
+          plate: d.plate,
+          plate_state: d.plateState,
+          color: d.color,
+          notes: d.notes,
+          created_at: event.recordedAt,
+          created_by: event.metadata.actor.displayName,
+          last_modified_at: event.recordedAt,
+          last_modified_by: event.metadata.actor.displayName,
+          revision: event.revision,
+        };
+        await insertRecordset(ctx, 'vehicles', CREATED_COLUMNS, [row], 'ON CONFLICT (id) DO NOTHING');
+        return;
+      }
+      case 'VehicleUpdated': {
+        const columns: Record<string, string | number | null> = {};
+        for (const change of event.data.changes) columns[VEHICLE_COLUMNS[change.field]] = change.newValue;
+        await newer(event.data.vehicleId).update({ ...columns, ...stamp(event) });
+        return;
+      }
+      case 'VehicleMoved':
+        await newer(event.data.vehicleId).update({ customer_id: event.data.toCustomerId, ...stamp(event) });
+        return;
+      case 'VehicleMileageRecorded':
+        // The latest reading is the one the next must not go below (a confirmed lower one, after an odometer swap, included).
+        await newer(event.data.vehicleId).update({ last_mileage: event.data.mileage, ...stamp(event) });
+        return;
+      case 'VehicleDeleted':
+        await table('vehicles').where('id', event.data.vehicleId).delete();
+        return;
+      default:
+        return;
+    }
+  },
+};
