@@ -71,6 +71,7 @@ const DOCS = {
     status: 200,
     answers: {
       401: 'Wrong username or password',
+      423: 'Locked for a while after failed passwords (Retry-After)',
       429: 'Too many sign-ins from this address: wait (Retry-After)',
     },
   },
