@@ -26,6 +26,8 @@ try {
   const progress = createProgress('Importing', 'events');
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   const report = await importEvents(storage.knex, lines, (n) => progress(n, null));
+  // The last count drawn is the whole (progress lines come in steps; the total is known only now).
+  progress(report.events, report.events);
   console.error(`Imported ${report.events} events in ${report.streams} streams into ${describeDatabase(config)}.`);
   const projecting = createProgress('Projecting', 'events');
   const ms = await catchUpImported(storage, logger, (n) => projecting(n, report.events));

@@ -15,9 +15,12 @@ async function main(): Promise<void> {
     `  Shop CRM ${version} is running at ${runtime.url}`,
     `  Super admin sign-in: ${runtime.url}/super-admin-login`,
     `    username: ${credentials.username}`,
-    credentials.password
-      ? `    password: ${credentials.password}${credentials.generated ? '   (generated now and shown only this once)' : ''}`
-      : '    password: the one printed at first start, or set SUPER_ADMIN_PASSWORD to replace it',
+    // A password is printed only when it was generated now: a chosen one is the operator's secret.
+    credentials.generated && credentials.password
+      ? `    password: ${credentials.password}   (generated now and shown only this once)`
+      : config.SUPER_ADMIN_PASSWORD
+        ? '    password: the one in SUPER_ADMIN_PASSWORD'
+        : '    password: the one printed at first start, or set SUPER_ADMIN_PASSWORD to replace it',
     '',
   ];
   console.log(lines.join('\n'));

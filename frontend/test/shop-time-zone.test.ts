@@ -37,3 +37,32 @@ describe('the time-zone select', () => {
     expect(timeZoneLabel('UTC', winter)).toBe('UTC (UTC+00:00)');
   });
 });
+
+describe("the shared formatters go by the shop's clock", () => {
+  test('times, typed appointments, audit days and server words are in the given zone', async () => {
+    const { formatDateTime, localizeTimesInText, formatDollars } = await import('@crm/projections/contract');
+    const { fromDateTimeLocalValue, toDateTimeLocalValue } = await import('../src/features/pipeline/utils/date-time.ts');
+    const { auditQueryParams, EMPTY_AUDIT_FILTERS } = await import('../src/features/audit/utils/audit-filters.ts');
+    const chicago = { timeZone: 'America/Chicago', locale: 'en-US' };
+    expect(formatDateTime('2026-12-01T20:00:00Z', chicago)).toBe('Dec 1, 2026, 2:00 PM');
+    expect(toDateTimeLocalValue('2026-12-01T20:00:00Z', 'America/Chicago')).toBe('2026-12-01T14:00');
+    expect(fromDateTimeLocalValue('2026-12-01T14:00', 'America/Chicago')).toBe('2026-12-01T20:00:00.000Z');
+    expect(localizeTimesInText('Rescheduled job #307 (Ann) for 2026-12-01 20:00 UTC', chicago)).toBe(
+      'Rescheduled job #307 (Ann) for Dec 1, 2026, 2:00 PM',
+    );
+    expect(localizeTimesInText('Sign-in for csr blocked until 2026-11-26T12:22:21.480Z after too many', chicago)).toBe(
+      'Sign-in for csr blocked until Nov 26, 2026, 6:22 AM after too many',
+    );
+    expect(localizeTimesInText('No time here: 2026-12-01, job 20:00', chicago)).toBe('No time here: 2026-12-01, job 20:00');
+    expect(formatDollars(18025.3)).toBe('$18,025.30');
+    const { setDisplayTimeZone } = await import('@crm/projections/contract');
+    setDisplayTimeZone('Asia/Tokyo');
+    try {
+      const params = auditQueryParams({ ...EMPTY_AUDIT_FILTERS, fromDate: '2025-03-01', toDate: '2025-03-01' });
+      expect(params.get('from')).toBe('2025-02-28T15:00:00.000Z');
+      expect(params.get('to')).toBe('2025-03-01T15:00:00.000Z');
+    } finally {
+      setDisplayTimeZone(undefined);
+    }
+  });
+});

@@ -53,11 +53,17 @@ function numberReservation(instanceId: string, jobNumber: string, jobId: string,
   };
 }
 
+/** A typed number held by another job: a 409 naming the field, so the form shows it at the Job Number box. */
+function numberInUse(jobNumber: string): ConflictError {
+  const message = JOB_MESSAGES.numberInUse(jobNumber);
+  return new ConflictError(message, { errors: [{ field: 'jobNumber', message }] });
+}
+
 /** A typed number's reservation (after its last release); a number held by a job is a 409. */
 async function typedNumberReservation(store: EventStore, instanceId: string, jobNumber: string, jobId: string, ctx: InstanceContext) {
   const events = await store.readStream(jobNumberStream(instanceId, jobNumber));
   const last = events[events.length - 1];
-  if (last?.type.endsWith('Reserved')) throw new ConflictError(JOB_MESSAGES.numberInUse(jobNumber));
+  if (last?.type.endsWith('Reserved')) throw numberInUse(jobNumber);
   return numberReservation(instanceId, jobNumber, jobId, ctx, last ? last.revision : null);
 }
 
@@ -203,7 +209,7 @@ export async function createJob(
     try {
       result = await record(input.jobNumber, reservation);
     } catch (error) {
-      if (isRefusal(error, reservation)) throw new ConflictError(JOB_MESSAGES.numberInUse(input.jobNumber));
+      if (isRefusal(error, reservation)) throw numberInUse(input.jobNumber);
       throw error;
     }
   } else {

@@ -108,3 +108,21 @@ export function instanceHomePath(subdomain: string): string {
 export function registerPath(subdomain?: string): string {
   return subdomain ? `${paths.register}?instance=${encodeURIComponent(subdomain)}` : paths.register;
 }
+
+/**
+ * A job's own address: the pipeline with that job's dialog open (`?job={id}`). Every
+ * reference to a job (Insights, a customer's jobs) links here, so it opens that job only.
+ */
+export function jobPath(pipelinePath: string, jobId: string): string {
+  return `${pipelinePath}?${new URLSearchParams({ job: jobId })}`;
+}
+
+/** The pipeline narrowed to one customer's jobs (`?customer={id}`). */
+export function customerJobsPath(pipelinePath: string, customerId: string): string {
+  return `${pipelinePath}?${new URLSearchParams({ customer: customerId })}`;
+}
+
+/** A customer's page (the customer screens are in the canonical family only). */
+export function customerPath(subdomain: string, customerId: string): string {
+  return `${paths.instanceCustomers(subdomain)}/${encodeURIComponent(customerId)}`;
+}

@@ -1,3 +1,4 @@
+import { localizeTimesInText } from '@crm/projections/contract';
 import { atom } from 'jotai';
 import { appStore } from './store';
 
@@ -46,6 +47,15 @@ export function dismissToast(id?: string): void {
   );
 }
 
+/** A toast's words with the server's UTC times in the shop's zone. */
+function localized(input: ToastInput): ToastInput {
+  return {
+    ...input,
+    ...(input.title ? { title: localizeTimesInText(input.title) } : {}),
+    ...(input.description ? { description: localizeTimesInText(input.description) } : {}),
+  };
+}
+
 /** Shows a toast from anywhere (components, mutations, plain functions); replaces the current one. */
 export function toast(input: ToastInput) {
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
@@ -57,11 +67,11 @@ export function toast(input: ToastInput) {
       if (timer) clearTimeout(timer);
       removalTimers.delete(t.id);
     }
-    return [{ ...input, id, open: true }, ...toasts].slice(0, TOAST_LIMIT);
+    return [{ ...localized(input), id, open: true }, ...toasts].slice(0, TOAST_LIMIT);
   });
   return {
     id,
     dismiss: () => dismissToast(id),
-    update: (next: ToastInput) => appStore.set(toastsAtom, (toasts) => toasts.map((t) => (t.id === id ? { ...t, ...next } : t))),
+    update: (next: ToastInput) => appStore.set(toastsAtom, (toasts) => toasts.map((t) => (t.id === id ? { ...t, ...localized(next) } : t))),
   };
 }

@@ -240,13 +240,17 @@ describe('customers', () => {
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
       const deleteDialog = page.getByRole('alertdialog');
       await expect.poll(() => deleteDialog.innerText()).toContain('all associated pipeline jobs');
-      const deleteButton = deleteDialog.getByRole('button', { name: 'Delete Permanently' });
+      const deleteButton = deleteDialog.getByRole('button', { name: 'Delete Customer' });
       await expect.poll(() => deleteButton.isDisabled()).toBe(true);
       await deleteDialog.getByLabel('Type delete to confirm').fill('DeLeTe');
       await expect.poll(() => deleteButton.isDisabled()).toBe(false);
       await deleteButton.click();
       await expect
-        .poll(() => page.getByText('Customer and all associated jobs have been permanently deleted.').count(), { timeout: SLOW })
+        .poll(
+          () =>
+            page.getByText('Customer and all associated jobs have been deleted. An admin can restore them from Deleted records.').count(),
+          { timeout: SLOW },
+        )
         .toBeGreaterThan(0);
       await page.waitForURL((url) => url.pathname === customersPath(shop));
       await expect.poll(() => page.getByTestId('customer-card').count()).toBe(1);
@@ -269,7 +273,7 @@ describe('customers', () => {
       await page.goBack();
       await page.getByRole('button', { name: 'Delete Bob Builder' }).click();
       await page.getByRole('alertdialog').getByLabel('Type delete to confirm').fill('delete');
-      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete Permanently' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete Customer' }).click();
       await expect.poll(() => page.getByText('No customers yet.').count(), { timeout: SLOW }).toBe(1);
       await expect.poll(async () => (await shop.owner.get(`/api/${shop.subdomain}/pipeline?canceled=include`)).body.total).toBe(0);
     },

@@ -35,18 +35,21 @@ describe('insights', () => {
         await page.waitForURL('**/insights');
         await expect.poll(() => page.getByTestId('conversion-rate').textContent(), { timeout: SLOW }).toBe('50%');
         await expect.poll(() => page.getByText('1 of 2 quoted jobs paid').count()).toBe(1);
+        // Money reads as money, to the cent.
+        await expect.poll(() => page.getByText('$400.00 in quotes of jobs moved to Invoiced in the period.').count()).toBe(1);
         // The charts drew (recharts renders SVG bars).
         await expect.poll(() => page.locator('.recharts-bar-rectangle').count(), { timeout: SLOW }).toBeGreaterThan(0);
         await snap(page, `insights-${phone ? 'phone' : 'desktop'}-${colorScheme}`);
         if (phone || colorScheme === 'dark') continue;
 
-        // The jobs behind a figure open the pipeline searched for the job.
+        // The jobs behind a figure open that job (its dialog), not a search that lists every job with that digit.
         await page.getByText('Paid jobs (1)').click();
         await page
           .getByRole('link', { name: `#${paid.jobNumber} · Paid Customer` })
           .first()
           .click();
-        await page.waitForURL(`**/pipeline?q=${paid.jobNumber}`);
+        await page.waitForURL(`**/pipeline?job=${paid.id}`);
+        await expect.poll(() => page.getByRole('dialog').getByLabel('Name').inputValue(), { timeout: SLOW }).toBe('Paid Customer');
         expect(open.id).toBeTruthy();
       }
 

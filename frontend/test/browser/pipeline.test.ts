@@ -354,7 +354,13 @@ describe('pipeline', () => {
       await edit.getByRole('button', { name: 'Delete Entry' }).click();
       const confirm = page.getByRole('alertdialog', { name: 'Confirm Delete' });
       await expect
-        .poll(() => confirm.getByText('Are you sure you want to delete this entry for Dana Diesel? This action cannot be undone.').count())
+        .poll(() =>
+          confirm
+            .getByText(
+              'Are you sure you want to delete this entry for Dana Diesel? It leaves the pipeline; an admin can restore it from Admin → Deleted records.',
+            )
+            .count(),
+        )
         .toBe(1);
       await confirm.getByRole('button', { name: 'Delete' }).click();
       await expect.poll(() => page.getByRole('dialog').count(), { timeout: SLOW }).toBe(0);

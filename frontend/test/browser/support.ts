@@ -67,6 +67,8 @@ export interface PageOptions {
   baseURL: string;
   phone?: boolean;
   colorScheme?: 'light' | 'dark';
+  /** The browser's own time zone (IANA), e.g. far from the shop's. */
+  timezoneId?: string;
 }
 
 let pagesOpened = 0;
@@ -82,6 +84,7 @@ export async function newPage(browser: Browser, options: PageOptions): Promise<{
     baseURL: options.baseURL,
     viewport: options.phone ? { width: 375, height: 812 } : { width: 1280, height: 860 },
     colorScheme: options.colorScheme ?? 'light',
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
@@ -179,6 +182,7 @@ export async function createInstance(
   server: TestServer,
   subdomain: string,
   admin = { username: 'owner', pin: '1234' },
+  options: { timeZone?: string } = {},
 ): Promise<TestInstance> {
   const superAdmin = await signInSuperAdmin(server);
   const view = await postReadBack(
@@ -191,6 +195,7 @@ export async function createInstance(
       adminUsername: admin.username,
       adminDisplayName: 'Owner',
       adminPin: admin.pin,
+      ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     },
     async () => (await superAdmin.get('/api/crm-instances')).body.find((i: { subdomain: string }) => i.subdomain === subdomain),
   );
@@ -198,8 +203,13 @@ export async function createInstance(
 }
 
 /** A new instance of its own for one test, and its first admin signed in through the API. */
-export async function createShop(server: TestServer, prefix: string, admin = { username: 'owner', pin: '1234' }): Promise<Shop> {
-  const instance = await createInstance(server, unique(prefix), admin);
+export async function createShop(
+  server: TestServer,
+  prefix: string,
+  admin = { username: 'owner', pin: '1234' },
+  options: { timeZone?: string } = {},
+): Promise<Shop> {
+  const instance = await createInstance(server, unique(prefix), admin, options);
   const owner = await signInUser(server, instance.subdomain, admin.username, admin.pin);
   return { instance, subdomain: instance.subdomain, owner };
 }

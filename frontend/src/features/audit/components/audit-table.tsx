@@ -1,5 +1,5 @@
 import { entityTypeLabel } from '../utils/audit-format';
-import { formatDateTime } from '@crm/projections/contract';
+import { formatDateTime, localizeTimesInText } from '@crm/projections/contract';
 import type { AuditEntry } from '@crm/projections/audit';
 import { Badge } from '@/components/ui/badge';
 import { AuditChanges } from './audit-changes';
@@ -43,7 +43,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                     <Badge variant="secondary" className="justify-self-start">
                       {entityTypeLabel(entry.entityType)}
                     </Badge>
-                    <span className="break-words">{entry.summary}</span>
+                    <span className="break-words">{localizeTimesInText(entry.summary)}</span>
                   </div>
                 </td>
                 <td className="max-w-md px-3 py-3 text-xs">
@@ -64,7 +64,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
               </span>
               <Badge variant="secondary">{entityTypeLabel(entry.entityType)}</Badge>
             </div>
-            <p className="break-words">{entry.summary}</p>
+            <p className="break-words">{localizeTimesInText(entry.summary)}</p>
             {entry.changes.length > 0 ? (
               <div className="text-xs">
                 <AuditChanges changes={entry.changes} />

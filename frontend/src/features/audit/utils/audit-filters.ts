@@ -1,3 +1,6 @@
+import { displayTimeZone } from '@crm/projections/contract';
+import { DateTime } from 'luxon';
+
 /** The audit log's filters as the form holds them; '' is "any". */
 export interface AuditFilters {
   entityType: string;
@@ -11,25 +14,24 @@ export interface AuditFilters {
 
 export const EMPTY_AUDIT_FILTERS: AuditFilters = { entityType: '', userId: '', fromDate: '', toDate: '', q: '' };
 
-/** Midnight starting a local calendar day, as an ISO time; null for an invalid date. */
-function startOfLocalDay(date: string, addDays = 0): string | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!match) return null;
-  const day = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + addDays);
-  return Number.isNaN(day.getTime()) ? null : day.toISOString();
+/** Midnight starting a calendar day in the shop's zone, as an ISO time; null for an invalid date. */
+function startOfShopDay(date: string, addDays = 0, zone: string = displayTimeZone()): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
+  const day = DateTime.fromISO(date, { zone });
+  return day.isValid ? day.plus({ days: addDays }).toUTC().toISO() : null;
 }
 
 /**
  * The query string for the audit endpoints (the page and the CSV share it). Days are the
- * user's own: `from` is the start of the first day, `to` (exclusive on the server) the start
+ * shop's (its time zone, whatever the browser's): `from` is the start of the first day, `to` (exclusive on the server) the start
  * of the day after the last one, so the last day is included whole.
  */
 export function auditQueryParams(filters: AuditFilters): URLSearchParams {
   const params = new URLSearchParams();
   if (filters.entityType) params.set('entityType', filters.entityType);
   if (filters.userId) params.set('userId', filters.userId);
-  const from = filters.fromDate ? startOfLocalDay(filters.fromDate) : null;
-  const to = filters.toDate ? startOfLocalDay(filters.toDate, 1) : null;
+  const from = filters.fromDate ? startOfShopDay(filters.fromDate) : null;
+  const to = filters.toDate ? startOfShopDay(filters.toDate, 1) : null;
   if (from) params.set('from', from);
   if (to) params.set('to', to);
   if (filters.q.trim()) params.set('q', filters.q.trim());

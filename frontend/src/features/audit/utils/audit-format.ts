@@ -5,10 +5,17 @@ export const ENTITY_TYPE_LABELS: Record<string, string> = {
   customer: 'Customer',
   user: 'User',
   instance: 'CRM instance',
+  serviceRequest: 'Service request',
 };
 
+/** An entity type in words; one without a label still reads as words ('repairOrder' → 'Repair order'). */
 export function entityTypeLabel(entityType: string): string {
-  return ENTITY_TYPE_LABELS[entityType] ?? entityType;
+  return ENTITY_TYPE_LABELS[entityType] ?? camelCaseToWords(entityType);
+}
+
+function camelCaseToWords(name: string): string {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 const FIELD_LABELS: Record<string, string> = {
@@ -25,6 +32,5 @@ const FIELD_LABELS: Record<string, string> = {
 export function auditFieldLabel(field: string): string {
   const known = FIELD_LABELS[field];
   if (known) return known;
-  const words = field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return camelCaseToWords(field);
 }

@@ -1,12 +1,13 @@
 import { formatDate, formatQuote, type CustomerView } from '@crm/projections/contract';
 import { Link } from 'react-router-dom';
+import { customerJobsPath, jobPath } from '@/config/paths';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Spinner } from '@/components/ui/spinner';
 import { useCustomerJobs } from '../api/get-customer-jobs';
 import { loadErrorMessage } from '../utils/load-error-message';
 
-/** The pipeline jobs linked to this customer, newest first (canceled ones too). */
+/** The pipeline jobs linked to this customer, newest first (canceled ones too), each a link that opens it. */
 export function CustomerJobs({ instance, customer, pipelinePath }: { instance: string; customer: CustomerView; pipelinePath: string }) {
   const jobs = useCustomerJobs(instance, customer);
 
@@ -20,10 +21,10 @@ export function CustomerJobs({ instance, customer, pipelinePath }: { instance: s
         {jobs.data.map((job) => (
           <li key={job.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-3 py-2.5 text-sm">
             <div className="grid min-w-0 gap-0.5">
-              <span className="font-medium">
+              <Link to={jobPath(pipelinePath, job.id)} className="font-medium text-primary underline-offset-4 hover:underline">
                 {job.jobNumber ? `Job #${job.jobNumber}` : 'Job'}
                 {job.part ? ` · ${job.part}` : ''}
-              </span>
+              </Link>
               <span className="text-xs text-muted-foreground">
                 {[job.makeModel, job.appointment ? `Appointment ${formatDate(job.appointment)}` : `Created ${formatDate(job.createdAt)}`]
                   .filter(Boolean)
@@ -43,8 +44,8 @@ export function CustomerJobs({ instance, customer, pipelinePath }: { instance: s
           </li>
         ))}
       </ul>
-      <Link to={pipelinePath} className="text-sm text-primary underline-offset-4 hover:underline">
-        Open the pipeline
+      <Link to={customerJobsPath(pipelinePath, customer.id)} className="text-sm text-primary underline-offset-4 hover:underline">
+        Open this customer&apos;s jobs in the pipeline
       </Link>
     </div>
   );

@@ -63,7 +63,7 @@ function DeleteCustomerForm({
           Cancel
         </Button>
         <Button type="submit" variant="destructive" disabled={!confirmed || deleteCustomer.isPending}>
-          {deleteCustomer.isPending ? 'Deleting...' : 'Delete Permanently'}
+          {deleteCustomer.isPending ? 'Deleting...' : 'Delete Customer'}
         </Button>
       </DialogFooter>
     </form>
@@ -96,8 +96,8 @@ export function DeleteCustomerDialog({
         <DialogHeader>
           <DialogTitle>Delete Customer</DialogTitle>
           <DialogDescription>
-            This permanently deletes <strong className="font-semibold text-foreground">{shown?.displayName}</strong> (Customer ID: #
-            {shown?.number}) and all associated pipeline jobs. This cannot be undone.
+            This deletes <strong className="font-semibold text-foreground">{shown?.displayName}</strong> (Customer ID: #{shown?.number}) and
+            all associated pipeline jobs. An admin can restore the customer with its jobs from Admin → Deleted records.
           </DialogDescription>
         </DialogHeader>
         {shown ? (

@@ -1,3 +1,4 @@
+import { formatTime } from '@crm/projections/contract';
 import type { UserView } from '@crm/projections/identity';
 
 /** When a user is locked out after failed sign-ins now, until when; null when not. */
@@ -7,7 +8,7 @@ export function lockedOutUntil(user: Pick<UserView, 'signInLockedUntil'>, now: D
   return until.getTime() > now.getTime() ? until : null;
 }
 
-/** "Locked out until 14:05", in the viewer's clock. */
+/** "Locked out until 2:05 PM", by the shop's clock. */
 export function lockedOutText(until: Date): string {
-  return `Locked out until ${until.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
+  return `Locked out until ${formatTime(until)}`;
 }

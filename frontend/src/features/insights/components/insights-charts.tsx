@@ -1,3 +1,4 @@
+import { formatDollars } from '@crm/projections/contract';
 import type { Insights } from '@crm/projections/insights';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
@@ -25,6 +26,7 @@ export function formatHours(value: number): string {
   return `${Math.round((value / 24) * 10) / 10} d`;
 }
 
+/** Whole dollars on the axis; the tooltip's amount to the cent. */
 const money = (value: number) => `$${Math.round(value).toLocaleString('en-US')}`;
 const weekLabel = (weekStart: string) =>
   new Date(`${weekStart}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
@@ -69,7 +71,7 @@ export function WeeklyChart({ weeks, metric }: { weeks: Insights['weeks']; metri
         <Tooltip
           {...TOOLTIP}
           labelFormatter={(label) => `Week of ${weekLabel(String(label))}`}
-          formatter={(value) => (metric === 'revenue' ? money(Number(value)) : String(value))}
+          formatter={(value) => (metric === 'revenue' ? formatDollars(Number(value)) : String(value))}
         />
         <Bar
           isAnimationActive={false}

@@ -1,7 +1,8 @@
 import type { InsightJob, Insights } from '@crm/projections/insights';
 import { type ReactNode, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { formatDate } from '@crm/projections/contract';
+import { formatDate, formatDollars } from '@crm/projections/contract';
+import { jobPath } from '@/config/paths';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -45,7 +46,7 @@ function loadErrorText(error: unknown): string {
   return errorMessage(error, 'Failed to load the insights');
 }
 
-/** The jobs behind a figure: each opens the pipeline searched for its number. */
+/** The jobs behind a figure: each opens that job. */
 function JobsBehind({ jobs, pipelinePath, label }: { jobs: InsightJob[]; pipelinePath: string; label: string }) {
   if (jobs.length === 0) return null;
   return (
@@ -57,7 +58,7 @@ function JobsBehind({ jobs, pipelinePath, label }: { jobs: InsightJob[]; pipelin
         {jobs.map((job) => (
           <li key={job.id}>
             <Link
-              to={`${pipelinePath}?q=${encodeURIComponent(job.jobNumber)}`}
+              to={jobPath(pipelinePath, job.id)}
               className="inline-flex items-center rounded-md border bg-background px-2 py-0.5 text-xs hover:bg-accent"
             >
               #{job.jobNumber}
@@ -108,7 +109,7 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
           <ul className="grid gap-1.5 text-sm" aria-label="Old open quotes">
             {data.staleQuotes.jobs.map((job) => (
               <li key={job.id} className="flex flex-wrap items-baseline justify-between gap-2 border-b pb-1.5 last:border-0">
-                <Link to={`${pipelinePath}?q=${encodeURIComponent(job.jobNumber)}`} className="font-medium text-primary hover:underline">
+                <Link to={jobPath(pipelinePath, job.id)} className="font-medium text-primary hover:underline">
                   #{job.jobNumber}
                   {job.name ? ` · ${job.name}` : ''}
                 </Link>
@@ -180,16 +181,16 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
               key={week.weekStart}
               jobs={week.completedJobs}
               pipelinePath={pipelinePath}
-              label={`Week of ${formatDate(`${week.weekStart}T12:00:00Z`)}: ${week.completed} completed`}
+              label={`Week of ${formatDate(`${week.weekStart}T12:00:00Z`, { timeZone: 'UTC' })}: ${week.completed} completed`}
             />
           ))}
       </Figure>
 
       <Figure
         title="Revenue invoiced per week"
-        description={`$${Math.round(revenue).toLocaleString('en-US')} in quotes of jobs moved to Invoiced in the period.`}
+        description={`${formatDollars(revenue)} in quotes of jobs moved to Invoiced in the period.`}
       >
-        <div role="img" aria-label={weeks.map((w) => `Week of ${w.weekStart}: $${w.revenue}`).join('; ')}>
+        <div role="img" aria-label={weeks.map((w) => `Week of ${w.weekStart}: ${formatDollars(w.revenue)}`).join('; ')}>
           <WeeklyChart weeks={weeks} metric="revenue" />
         </div>
         {weeks
@@ -199,7 +200,7 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
               key={week.weekStart}
               jobs={week.invoicedJobs}
               pipelinePath={pipelinePath}
-              label={`Week of ${formatDate(`${week.weekStart}T12:00:00Z`)}: $${week.revenue.toLocaleString('en-US')}`}
+              label={`Week of ${formatDate(`${week.weekStart}T12:00:00Z`, { timeZone: 'UTC' })}: ${formatDollars(week.revenue)}`}
             />
           ))}
       </Figure>
@@ -228,7 +229,8 @@ export function InsightsScreen({ instance, timeZone, pipelinePath }: { instance:
       <div className="grid gap-1">
         <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Insights</h1>
         <p className="text-muted-foreground">
-          From the shop&apos;s history, {formatDate(`${period.from}T12:00:00Z`)} – {formatDate(`${period.to}T12:00:00Z`)} ({timeZone}).
+          From the shop&apos;s history, {formatDate(`${period.from}T12:00:00Z`, { timeZone: 'UTC' })} –{' '}
+          {formatDate(`${period.to}T12:00:00Z`, { timeZone: 'UTC' })} ({timeZone}).
         </p>
       </div>
 

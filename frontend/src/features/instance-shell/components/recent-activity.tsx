@@ -1,3 +1,4 @@
+import { formatDateTime, localizeTimesInText } from '@crm/projections/contract';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
@@ -37,11 +38,11 @@ export function RecentActivity({ className }: { className?: string }) {
               const valid = !Number.isNaN(when.getTime());
               return (
                 <li key={item.id ?? `${item.occurredAt}-${index}`} className="grid gap-0.5 py-2.5 first:pt-0 last:pb-0">
-                  <p className="text-sm">{item.summary}</p>
+                  <p className="text-sm">{localizeTimesInText(item.summary)}</p>
                   <p className="text-xs text-muted-foreground">
                     {item.actor.displayName ? <>{item.actor.displayName} · </> : null}
                     {valid ? (
-                      <time dateTime={when.toISOString()} title={when.toLocaleString()}>
+                      <time dateTime={when.toISOString()} title={formatDateTime(when, { seconds: true })}>
                         {formatRelativeTime(when, now)}
                       </time>
                     ) : null}

@@ -12,6 +12,8 @@ export interface JobListParams {
   stage: Stage | null;
   /** The toggle: `only` shows canceled jobs alone, `hide` the rest. */
   canceled: Extract<CanceledFilter, 'hide' | 'only'>;
+  /** Only this customer's jobs (a customer's "Open the pipeline"). */
+  customerId?: string | null;
 }
 
 export const jobListsQueryKey = (instance: string) => [...pipelineQueryKey(instance), 'list'] as const;
@@ -22,13 +24,14 @@ export async function getJobs(instance: string, params: JobListParams & { cursor
   // A chosen stage wins over the canceled toggle on the server.
   if (params.stage) search.set('stage', params.stage);
   else if (params.canceled === 'only') search.set('canceled', 'only');
+  if (params.customerId) search.set('customerId', params.customerId);
   if (params.cursor) search.set('cursor', params.cursor);
   return jobPageSchema.parse(await apiFetch(`${pipelineApiPath(instance)}?${search}`, { signal }));
 }
 
 export function jobsQueryOptions(instance: string, params: JobListParams) {
   return infiniteQueryOptions({
-    queryKey: [...jobListsQueryKey(instance), { ...params, q: params.q.trim() }],
+    queryKey: [...jobListsQueryKey(instance), { ...params, q: params.q.trim(), customerId: params.customerId ?? null }],
     queryFn: ({ pageParam, signal }) => getJobs(instance, { ...params, cursor: pageParam }, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,

@@ -7,12 +7,13 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 export const DELETE_ENTRY_FAILED = 'Failed to delete entry';
 
 /**
- * The text of the Confirm Delete dialog (spec §5): "this entry for {name}", or the entry by
+ * The text of the Confirm Delete dialog (deleted jobs are kept for the admins, who can restore
+ * them, so it says so rather than "cannot be undone") (spec §5): "this entry for {name}", or the entry by
  * its number when it has no name ("for Entry #1" reads wrong).
  */
 export function deleteEntryQuestion(job: { id: string; name: string; jobNumber: string }): string {
   const which = job.name.trim() ? `this entry for ${job.name.trim()}` : jobLabel(job);
-  return `Are you sure you want to delete ${which}? This action cannot be undone.`;
+  return `Are you sure you want to delete ${which}? It leaves the pipeline; an admin can restore it from Admin → Deleted records.`;
 }
 
 /** Confirm Delete, then DELETE the job; `onDeleted` runs once it is gone. */

@@ -28,8 +28,8 @@ export const UNSAVED_CHANGES_MESSAGE = 'You have unsaved changes. Are you sure y
 type View = { kind: 'form' } | { kind: 'history' } | { kind: 'version'; row: JobHistoryEntry };
 
 /**
- * The entry dialog: the form, the job's history, and a past version of it. Closing by the
- * backdrop, Escape or the X asks first when there are unsaved changes (spec §4).
+ * The entry dialog: the form, the job's history, and a past version of it. Closing by
+ * Cancel, the backdrop, Escape or the X asks first when there are unsaved changes.
  */
 export function EntryDialog({
   instance,
@@ -113,6 +113,7 @@ export function EntryDialog({
             hidden={view.kind !== 'form'}
             onDirtyChange={setDirty}
             onClose={onClose}
+            onCancel={() => handleOpenChange(false)}
             onShowHistory={() => setView({ kind: 'history' })}
             draft={target.kind === 'new' ? target.draft : undefined}
             onCreate={target.kind === 'new' ? target.onCreate : undefined}

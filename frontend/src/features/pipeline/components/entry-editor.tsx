@@ -22,7 +22,7 @@ import { NewerVersionNotice } from '@/components/newer-version-notice';
 import { PhoneInput } from '@/components/phone-input';
 import { TextField } from '@/components/text-field';
 import { SaveErrorMessage } from '@/components/save-error-message';
-import { errorMessage } from '@/lib/api-error';
+import { errorMessage, problemFieldErrors } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
 import { cn } from '@/lib/cn';
 import { useCancelJob } from '../api/cancel-job';
@@ -39,6 +39,7 @@ import { CustomerNameField } from './customer-name-field';
 import { DeleteEntryDialog } from './delete-entry-dialog';
 import { JobFieldList } from './job-snapshot-view';
 import { StageBar } from './stage-bar';
+import { LinkedCustomerHint } from './linked-customer-hint';
 
 const fieldId = (field: keyof EntryForm) => `entry-${field}`;
 
@@ -61,6 +62,8 @@ function durationOptions(current: string) {
 interface LinkedCustomer {
   id: string;
   label: string;
+  /** Known when just chosen; otherwise the hint reads it. */
+  name?: string;
 }
 
 /**
@@ -78,6 +81,7 @@ export function EntryEditor({
   hidden,
   onDirtyChange,
   onClose,
+  onCancel,
   onShowHistory,
   draft,
   onCreate,
@@ -89,6 +93,8 @@ export function EntryEditor({
   hidden: boolean;
   onDirtyChange: (dirty: boolean) => void;
   onClose: () => void;
+  /** Cancel: closes like the X, asking first when there are unsaved changes. */
+  onCancel: () => void;
   onShowHistory: () => void;
   /** A new entry's fields filled in beforehand (e.g. from a service request). */
   draft?: Partial<EntryForm>;
@@ -104,6 +110,8 @@ export function EntryEditor({
     initial?.job.customerId ? { id: initial.job.customerId, label: 'Linked to a customer record' } : null,
   );
   const [error, setError] = useState<string | null>(null);
+  /** The server's refusals that name a field, shown at that field (the banner has the rest). */
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof EntryForm, string>>>({});
   const [conflict, setConflict] = useState<JobView | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   /** Typed into since the version in `base` was loaded. */
@@ -125,6 +133,7 @@ export function EntryEditor({
 
   const change = (patch: Partial<EntryForm>) => {
     setForm((current) => ({ ...current, ...patch }));
+    setFieldErrors((current) => (Object.keys(patch).some((field) => field in current) ? {} : current));
     setEdited(true);
     onDirtyChange(true);
   };
@@ -137,6 +146,7 @@ export function EntryEditor({
     setLinked({
       id: customer.id,
       label: `Linked to customer #${customer.number} ${customer.name}`.trim(),
+      name: `#${customer.number} ${customer.name}`.trim(),
     });
     // One vehicle is taken as it is; with several, the user picks (unless one is typed already).
     setVehicleChoices(customer.vehicles.length > 1 ? customer.vehicles : []);
@@ -207,6 +217,16 @@ export function EntryEditor({
     if (conflict) loadVersion({ job: conflict, etag: revisionETag(conflict.revision) });
   };
 
+  /** A failed save: what names one of the boxes shows there, anything else in the banner. */
+  const showSaveError = (failure: unknown, mode: 'create' | 'update') => {
+    const named = problemFieldErrors(failure);
+    const atFields = Object.fromEntries(Object.entries(named).filter(([field]) => field in form)) as Partial<
+      Record<keyof EntryForm, string>
+    >;
+    setFieldErrors(atFields);
+    setError(Object.keys(atFields).length > 0 ? null : saveErrorText(failure, mode));
+  };
+
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (saving) return;
@@ -217,6 +237,7 @@ export function EntryEditor({
       return;
     }
     setError(null);
+    setFieldErrors({});
     setConflict(null);
     const done = () => {
       onDirtyChange(false);
@@ -228,7 +249,7 @@ export function EntryEditor({
         .then(done)
         .catch((failure: unknown) => {
           reportFailure('Create entry failed', failure);
-          setError(saveErrorText(failure, 'create'));
+          showSaveError(failure, 'create');
         })
         .finally(() => setCreatingElsewhere(false));
       return;
@@ -238,7 +259,7 @@ export function EntryEditor({
         onSuccess: done,
         onError: (failure) => {
           reportFailure('Create entry failed', failure);
-          setError(saveErrorText(failure, 'create'));
+          showSaveError(failure, 'create');
         },
       });
       return;
@@ -250,7 +271,7 @@ export function EntryEditor({
         onError: (failure) => {
           reportFailure('Update entry failed', failure);
           setConflict(conflictingJob(failure));
-          setError(saveErrorText(failure, 'update'));
+          showSaveError(failure, 'update');
         },
       },
     );
@@ -285,6 +306,7 @@ export function EntryEditor({
             <TextField
               id={fieldId('jobNumber')}
               label="Job Number"
+              error={fieldErrors.jobNumber}
               value={form.jobNumber}
               onChange={text('jobNumber')}
               placeholder="Auto-generated"
@@ -297,7 +319,7 @@ export function EntryEditor({
               hint={
                 linked ? (
                   <span className="flex flex-wrap items-center gap-x-2">
-                    <span>{linked.label}</span>
+                    <LinkedCustomerHint instance={instance} customerId={linked.id} name={linked.name} />
                     <button type="button" className="font-medium text-primary underline-offset-4 hover:underline" onClick={handleUnlink}>
                       Unlink
                     </button>
@@ -319,6 +341,7 @@ export function EntryEditor({
             <TextField
               id={fieldId('part')}
               label="Part"
+              error={fieldErrors.part}
               value={form.part}
               onChange={text('part')}
               maxLength={JOB_LIMITS.part}
@@ -364,7 +387,7 @@ export function EntryEditor({
               spellCheck={false}
               className="font-mono uppercase"
             />
-            <Field id={fieldId('quote')} label="Quote" error={quoteProblem}>
+            <Field id={fieldId('quote')} label="Quote" error={quoteProblem ?? fieldErrors.quote}>
               <div className="relative">
                 <span
                   aria-hidden="true"
@@ -373,7 +396,7 @@ export function EntryEditor({
                   $
                 </span>
                 <Input
-                  {...fieldControlProps(fieldId('quote'), { error: quoteProblem })}
+                  {...fieldControlProps(fieldId('quote'), { error: quoteProblem ?? fieldErrors.quote })}
                   inputMode="decimal"
                   value={form.quote}
                   onChange={text('quote')}
@@ -413,6 +436,7 @@ export function EntryEditor({
             <TextField
               id={fieldId('appointment')}
               label="Appointment"
+              error={fieldErrors.appointment}
               type="datetime-local"
               step={900}
               value={form.appointment}
@@ -485,7 +509,7 @@ export function EntryEditor({
           ) : null}
         </div>
         <div className="grid grid-cols-2 gap-2 sm:flex">
-          <Button variant="outline" onClick={onClose} className={permissions.canWrite ? undefined : 'col-span-2'}>
+          <Button variant="outline" onClick={onCancel} className={permissions.canWrite ? undefined : 'col-span-2'}>
             {permissions.canWrite ? 'Cancel' : 'Close'}
           </Button>
           {permissions.canWrite ? (

@@ -18,6 +18,7 @@ import { PipelineToolbar } from './pipeline-toolbar';
 import { PipelineBoard } from './board/pipeline-board';
 import { filtersFromParams, pipelineParams, type PipelineFilters, type PipelineView, viewFromParams } from '../utils/pipeline-url';
 import { cn } from '@/lib/cn';
+import { CustomerFilterNote } from './customer-filter-note';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
@@ -67,9 +68,42 @@ export function PipelineScreen({
 
   // Arriving with ?new=1 (the dashboard's Create Pipeline Entry) opens the new entry dialog; the
   // flag then leaves the address, so a reload or Back does not open it again.
-  const [dialog, setDialog] = useState<EntryDialogTarget | null>(() =>
+  const [newDialog, setNewDialog] = useState<EntryDialogTarget | null>(() =>
     permissions.canWrite && params.get('new') === '1' ? { kind: 'new' } : null,
   );
+  // An open job is in the address (?job={id}): a link to a job opens it, and a reload keeps it open.
+  const openJobId = params.get('job');
+  const dialog: EntryDialogTarget | null = openJobId ? { kind: 'edit', jobId: openJobId } : newDialog;
+  const setParamsRef = useRef(setParams);
+  setParamsRef.current = setParams;
+  const setOpenJob = useCallback((jobId: string | null) => {
+    setParamsRef.current(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (jobId) next.set('job', jobId);
+        else next.delete('job');
+        return next;
+      },
+      { replace: true },
+    );
+  }, []);
+  const setDialog = (target: EntryDialogTarget | null) => {
+    if (target?.kind === 'edit') setOpenJob(target.jobId);
+    else {
+      setNewDialog(target);
+      if (openJobId) setOpenJob(null);
+    }
+  };
+  const customerId = params.get('customer');
+  const clearCustomer = () =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('customer');
+        return next;
+      },
+      { replace: true },
+    );
   useEffect(() => {
     if (!params.has('new')) return;
     setParams(
@@ -95,6 +129,7 @@ export function PipelineScreen({
       sort: filters.sort,
       stage: filters.stage,
       canceled: filters.showCanceled ? 'only' : 'hide',
+      customerId,
     },
     view !== 'board',
   );
@@ -102,7 +137,7 @@ export function PipelineScreen({
   const total = jobs.data?.pages[0]?.total ?? 0;
 
   // Stable, so typing in the search box does not re-render every row of the list.
-  const handleEdit = useCallback((job: JobView) => setDialog({ kind: 'edit', jobId: job.id }), []);
+  const handleEdit = useCallback((job: JobView) => setOpenJob(job.id), [setOpenJob]);
 
   return (
     <div className="grid gap-6">
@@ -143,6 +178,7 @@ export function PipelineScreen({
       </div>
 
       <PipelineToolbar filters={filters} onChange={handleFiltersChange} />
+      {customerId && view !== 'board' ? <CustomerFilterNote instance={instance} customerId={customerId} onClear={clearCustomer} /> : null}
 
       {view === 'board' ? (
         <PipelineBoard

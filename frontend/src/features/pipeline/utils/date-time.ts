@@ -1,16 +1,21 @@
-const pad = (value: number) => String(value).padStart(2, '0');
+import { displayTimeZone } from '@crm/projections/contract';
+import { DateTime } from 'luxon';
 
-/** An ISO time as a `datetime-local` input holds it (the browser's zone, minutes); '' when none or invalid. */
-export function toDateTimeLocalValue(iso: string): string {
+/*
+ * A `datetime-local` input holds a wall-clock time with no zone: here it is always the shop's
+ * wall clock (the zone every screen shows), never the browser's.
+ */
+
+/** An ISO time as a `datetime-local` input holds it (the shop's zone, minutes); '' when none or invalid. */
+export function toDateTimeLocalValue(iso: string, zone: string = displayTimeZone()): string {
   if (!iso) return '';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  const time = DateTime.fromISO(iso, { zone });
+  return time.isValid ? time.toFormat("yyyy-MM-dd'T'HH:mm") : '';
 }
 
-/** A `datetime-local` value (read in the browser's zone) as an ISO time with a zone; '' stays ''. */
-export function fromDateTimeLocalValue(local: string): string {
+/** A `datetime-local` value (the shop's wall clock) as an ISO time in UTC; '' stays ''. */
+export function fromDateTimeLocalValue(local: string, zone: string = displayTimeZone()): string {
   if (!local) return '';
-  const date = new Date(local);
-  return Number.isNaN(date.getTime()) ? '' : date.toISOString();
+  const time = DateTime.fromISO(local, { zone });
+  return time.isValid ? time.toUTC().toISO()! : '';
 }

@@ -1,0 +1,168 @@
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import type { TestServer } from '../../../backend/test/support/server.ts';
+import { createShop, postOne, serverAndBrowserForFile, signedInPage, SLOW, TEST_TIMEOUT } from './support.ts';
+
+/**
+ * The shop's clock rules what a person reads and types, whatever the browser's zone: a Chicago
+ * shop seen from a browser in Tokyo (15 hours ahead) shows and takes Chicago times.
+ */
+let server: TestServer;
+let browser: Browser;
+
+serverAndBrowserForFile((s, b) => ([server, browser] = [s, b]));
+
+const SHOP_ZONE = 'America/Chicago';
+const FAR_ZONE = 'Asia/Tokyo';
+const dialog = (page: Page) => page.getByRole('dialog');
+
+/** How the app words an instant by the shop's clock ('Dec 1, 2026, 2:00 PM'). */
+const shopTime = (iso: string) =>
+  new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: SHOP_ZONE }).format(new Date(iso));
+
+describe("the shop's clock, seen from a browser far away", () => {
+  test(
+    'lists, the job dialog (its appointment box too), server-written activity and the audit log read and take Chicago times',
+    async () => {
+      const shop = await createShop(server, 'clock', undefined, { timeZone: SHOP_ZONE });
+      // 20:00 UTC on Dec 1 is 2:00 PM in Chicago and 5:00 AM on Dec 2 in Tokyo.
+      const job = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, {
+        name: 'Tia Tokyo',
+        part: 'Brake pads',
+        appointment: '2026-12-01T20:00:00Z',
+      });
+      const { page } = await signedInPage(browser, shop.owner, { timezoneId: FAR_ZONE });
+      await page.goto(`/crm/${shop.subdomain}/pipeline?view=table`);
+      const row = page.getByRole('row', { name: /Tia Tokyo/ });
+      await expect.poll(() => row.textContent(), { timeout: SLOW }).toContain('Dec 1, 2026, 2:00 PM');
+      expect(await row.textContent()).not.toContain('Dec 2');
+
+      // The job's own address opens its dialog; the appointment box holds the shop's wall clock.
+      await page.goto(`/crm/${shop.subdomain}/pipeline?job=${job.id}`);
+      const appointment = dialog(page).getByLabel('Appointment');
+      await expect.poll(() => appointment.inputValue(), { timeout: SLOW }).toBe('2026-12-01T14:00');
+      // Typed as 3:30 PM, it is saved as 3:30 PM in Chicago (21:30 UTC), not in Tokyo.
+      await appointment.fill('2026-12-01T15:30');
+      await dialog(page).getByRole('button', { name: 'Save Changes' }).click();
+      await expect
+        .poll(async () => (await shop.owner.get(`/api/${shop.subdomain}/pipeline/${job.id}`)).body.appointment, { timeout: SLOW })
+        .toBe('2026-12-01T21:30:00.000Z');
+
+      // A server-written text ("Rescheduled … for <UTC>") reads the shop's time in Recent Activity and the audit log.
+      const current = await shop.owner.get(`/api/${shop.subdomain}/pipeline/${job.id}`);
+      const moved = await shop.owner.request(
+        'PATCH',
+        `/api/${shop.subdomain}/pipeline/${job.id}/appointment`,
+        { appointment: '2026-12-03T16:00:00Z' },
+        { 'If-Match': current.headers.get('etag')! },
+      );
+      expect(moved.status).toBe(200);
+      const rescheduled = `for ${shopTime('2026-12-03T16:00:00Z')}`;
+      expect(rescheduled).toBe('for Dec 3, 2026, 10:00 AM');
+      await page.goto(`/crm/${shop.subdomain}/dashboard`);
+      const activity = page.getByRole('list', { name: 'Recent Activity' });
+      await expect.poll(() => activity.textContent(), { timeout: SLOW }).toContain(rescheduled);
+      expect(await activity.textContent()).not.toContain('UTC');
+
+      await page.goto(`/crm/${shop.subdomain}/admin/audit`);
+      const audit = page.getByRole('main');
+      await expect.poll(() => audit.textContent(), { timeout: SLOW }).toContain(rescheduled);
+      // Its times are the shop's too: the job's creation, at its instant, by the Chicago clock.
+      await expect.poll(() => audit.textContent()).toContain(shopTime(job.createdAt));
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+describe('errors in view, and unsaved work', () => {
+  test(
+    'a job number already in use shows at the Job Number box, scrolled into view and focused; Cancel asks about unsaved changes',
+    async () => {
+      const shop = await createShop(server, 'inview');
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'First', jobNumber: 'A-100' });
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.goto(`/crm/${shop.subdomain}/pipeline`);
+      await page.getByRole('button', { name: 'Add New Entry' }).click();
+      const number = dialog(page).getByLabel('Job Number');
+      await number.fill('A-100');
+      await dialog(page).getByLabel('Notes').fill('Second one');
+      await dialog(page).getByRole('button', { name: 'Add Entry' }).click();
+      await expect.poll(() => number.getAttribute('aria-invalid'), { timeout: SLOW }).toBe('true');
+      await expect.poll(() => dialog(page).getByText('Job number A-100 is already in use').isVisible()).toBe(true);
+      await expect.poll(() => number.evaluate((element) => element === document.activeElement)).toBe(true);
+      await expect
+        .poll(() =>
+          number.evaluate((element) => {
+            const box = element.getBoundingClientRect();
+            return box.top >= 0 && box.bottom <= window.innerHeight;
+          }),
+        )
+        .toBe(true);
+
+      // Cancel with unsaved changes asks, like the X and the backdrop.
+      await dialog(page).getByRole('button', { name: 'Cancel', exact: true }).click();
+      const ask = page.getByRole('alertdialog');
+      await expect.poll(() => ask.getByText(/unsaved changes/).count()).toBe(1);
+      await ask.getByRole('button', { name: 'Keep Editing' }).click();
+      await expect.poll(() => number.inputValue()).toBe('A-100');
+      await dialog(page).getByRole('button', { name: 'Cancel', exact: true }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Close Without Saving' }).click();
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    'an empty Add Entry scrolls its message into view on a short screen',
+    async () => {
+      const shop = await createShop(server, 'blankview');
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.setViewportSize({ width: 1366, height: 600 });
+      await page.goto(`/crm/${shop.subdomain}/pipeline`);
+      await page.getByRole('button', { name: 'Add New Entry' }).click();
+      await dialog(page).getByRole('button', { name: 'Add Entry' }).click();
+      const message = dialog(page).getByText('At least one field must be filled out');
+      await expect
+        .poll(() =>
+          message.evaluate((element) => {
+            const box = element.getBoundingClientRect();
+            return box.top >= 0 && box.bottom <= window.innerHeight;
+          }),
+        )
+        .toBe(true);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+describe('links that lead to the record', () => {
+  test(
+    "a customer's jobs open each job; the pipeline narrows to the customer; the job dialog names and links its customer",
+    async () => {
+      const shop = await createShop(server, 'links');
+      const customer = await postOne(shop.owner, `/api/${shop.subdomain}/customers`, { name: 'Lena Link', phone: '(555) 010-2000' });
+      const job = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, {
+        name: 'Lena Link',
+        part: 'Alternator',
+        customerId: customer.id,
+      });
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Otto Other', part: 'Wipers' });
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/customers/${customer.id}`);
+      await page.getByRole('link', { name: /Job #\d+ · Alternator/ }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('job'), { timeout: SLOW }).toBe(job.id);
+      await expect.poll(() => dialog(page).getByLabel('Part').inputValue(), { timeout: SLOW }).toBe('Alternator');
+      // The dialog names the linked customer, and the name leads back to the customer.
+      await dialog(page).getByRole('link', { name: 'Lena Link' }).click();
+      await expect.poll(() => page.url(), { timeout: SLOW }).toContain(`/customers/${customer.id}`);
+      await page.getByRole('link', { name: "Open this customer's jobs in the pipeline" }).click();
+      await expect.poll(() => page.getByTestId('customer-filter').textContent(), { timeout: SLOW }).toContain('Lena Link');
+      await expect.poll(() => page.getByText('Alternator').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => page.getByText('Otto Other').count()).toBe(0);
+      await page.getByRole('button', { name: 'Show all jobs' }).click();
+      await expect.poll(() => page.getByText('Otto Other').count(), { timeout: SLOW }).toBeGreaterThan(0);
+    },
+    TEST_TIMEOUT,
+  );
+});
