@@ -234,7 +234,10 @@ export function satisfies(value: unknown, schema: JsonSchema): boolean {
     if (schema.maxLength !== undefined && value.length > schema.maxLength) return false;
     if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) return false;
   }
-  if (Array.isArray(value) && schema.minItems !== undefined && value.length < schema.minItems) return false;
+  if (Array.isArray(value)) {
+    if (schema.minItems !== undefined && value.length < schema.minItems) return false;
+    if (schema.items && !value.every((item) => satisfies(item, schema.items))) return false;
+  }
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const record = value as Record<string, unknown>;
     for (const key of schema.required ?? []) if (!(key in record)) return false;

@@ -100,6 +100,14 @@ export const publicServiceRequestInput = serviceRequestChangesInput
   .superRefine(({ fields }, ctx) => {
     if (!fields.customerName) ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.nameRequired, path: ['customerName'] });
     if (!fields.contactEmail) ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.emailRequired, path: ['contactEmail'] });
+  })
+  .meta({
+    allOf: [
+      {
+        required: ['customerName', 'contactEmail'],
+        properties: { customerName: { type: 'string', pattern: '\\S' }, contactEmail: { type: 'string', format: 'email' } },
+      },
+    ],
   });
 export type PublicServiceRequestInput = z.input<typeof publicServiceRequestInput>;
 

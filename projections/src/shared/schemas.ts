@@ -17,7 +17,9 @@ export function atLeastOneFilled(fields: readonly string[]) {
   return {
     anyOf: fields.map((field) => ({
       required: [field],
-      properties: { [field]: { type: ['string', 'array', 'number'], minLength: 1, pattern: '\\S', minItems: 1 } },
+      properties: {
+        [field]: { type: ['string', 'array', 'number'], minLength: 1, pattern: '\\S', minItems: 1, items: { pattern: '\\S' } },
+      },
     })),
   };
 }
