@@ -7,6 +7,7 @@ import { migrate, READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
 import type { EventStore } from '@crm/projections/eventstore/port';
 import { projections } from '@crm/projections/read-models';
 import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
+import { ensureInlineSince } from '@crm/projections/runtime/inline';
 import { Projector, type ProjectorOptions } from '@crm/projections/runtime/projector';
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
@@ -63,7 +64,9 @@ export async function openStorage(config: Config, logger: Logger): Promise<Stora
     await database.stopEmbedded?.();
     throw error;
   }
-  const store = openEventStore(config, database.url);
+  const store = openEventStore(config, database.url, knex);
+  // Where inline projection started, recorded before any append of this process projects inline.
+  if (store.projectsInline) await ensureInlineSince(knex);
   return {
     databaseUrl: database.url,
     knex,
@@ -101,6 +104,7 @@ export function createProjector(storage: Storage, logger: Logger, onApplied?: Pr
     knex: storage.knex,
     connectionString: storage.databaseUrl,
     projections,
+    inline: storage.store.projectsInline === true,
     schema: READ_MODEL_SCHEMA,
     logger: logger.child({ component: 'projector' }),
   });

@@ -475,6 +475,7 @@ describe('row-level security', () => {
   ];
 
   test.each(tables)('%s: a query through withTenant that forgets its instance filter sees only its instance', async (table) => {
+    await server.caughtUp();
     const { knex } = server.runtime.deps;
     const all = (await knex.withSchema('rm').from(table).select('instance_id')) as Array<{ instance_id: string }>;
     expect(all.some((r) => r.instance_id === world.a.id) && all.some((r) => r.instance_id === world.b.id)).toBe(true);

@@ -242,6 +242,8 @@ async function insertActivity(events: StoredDomainEvent[], ctx: ProjectionContex
 
 export const auditProjection: Projection = {
   name: 'audit',
+  // Asynchronous (it reads across records); its readers wait for the projector themselves.
+  awaitedByReads: true,
   async apply(event, ctx) {
     await insertActivity([event], ctx);
   },

@@ -357,6 +357,8 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
 
 export const pipelineProjection: Projection = {
   name: 'pipeline',
+  // The record's own rows: written with its events (runtime/inline.ts).
+  inline: true,
   async apply(event, ctx) {
     await applyJobEvents([event], ctx);
   },
