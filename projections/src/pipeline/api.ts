@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { isoTimeQuery, pageLimitQuery, queryParam } from '../shared/list-query.ts';
 import { phoneInput } from '../shared/phone.ts';
 import { atLeastOneFilled, blankOr, ONE_LINE_PATTERN, textInput } from '../shared/schemas.ts';
+import { mileageInput } from '../vehicles/api.ts';
+import { VEHICLE_LIMITS } from '../vehicles/fields.ts';
 import { EMPTY_JOB_FIELDS, isBlankJob, JOB_FIELDS, JOB_LIMITS, JOB_MESSAGES, type JobField, type JobFields } from './fields.ts';
 import { jobTotalsSchema } from '../repair-orders/totals-schema.ts';
 import { parseQuote, quoteText } from './format.ts';
@@ -135,6 +137,18 @@ const customerId = z
   .transform((value) => (value === '' ? null : value.toLowerCase()))
   .meta(blankOr({ type: 'string', format: 'uuid' }));
 
+const mileageLowerReason = textInput('Reason for the lower mileage', VEHICLE_LIMITS.mileageReason);
+
+/** The confirmation a lower odometer reading needs, read from a job's body beside its fields. */
+export const mileageConfirmationInput = z.object({ mileageLowerReason: mileageLowerReason.optional() });
+
+const vehicleId = z
+  .string({ error: JOB_MESSAGES.vehicleId })
+  .nullable()
+  .transform((value) => (value ?? '').trim())
+  .refine((value) => value === '' || z.uuid().safeParse(value).success, JOB_MESSAGES.vehicleId)
+  .transform((value) => (value === '' ? null : value.toLowerCase()));
+
 /**
  * A pipeline entry as a form sends it. A field left out stays as it is (or takes its
  * default on create); null or '' clears it. Unknown keys (id, createdAt, revision, … sent
@@ -159,11 +173,17 @@ export const jobChangesInput = z
     tech: textInput('Tech', JOB_LIMITS.tech).optional(),
     notes: textInput('Notes', JOB_LIMITS.notes).optional(),
     customerId: customerId.optional(),
+    vehicleId: vehicleId.optional(),
+    mileageIn: mileageInput('Mileage in').optional(),
+    mileageOut: mileageInput('Mileage out').optional(),
+    /** Why a reading lower than the vehicle's last one is right (odometer replaced, a typo fixed): the confirmation it needs. Not a field of the job. */
+    mileageLowerReason: mileageLowerReason.optional(),
   })
   .transform((value): Partial<JobFields> => {
     // Keys whose value came out undefined ('' stage) are "left out".
     const changes: Partial<JobFields> = {};
     for (const [key, fieldValue] of Object.entries(value)) {
+      if (key === 'mileageLowerReason') continue;
       if (fieldValue !== undefined) (changes as Record<string, unknown>)[key] = fieldValue;
     }
     return changes;
@@ -263,6 +283,10 @@ export const jobViewSchema = z.object({
   tech: z.string(),
   notes: z.string(),
   customerId: z.string().nullable(),
+  /** The vehicle record and the odometer in/out (the server always sends them; optional for clients' own fixtures). */
+  vehicleId: z.string().nullable().optional(),
+  mileageIn: z.number().int().nullable().optional(),
+  mileageOut: z.number().int().nullable().optional(),
   createdAt: z.string(),
   createdBy: z.string(),
   updatedAt: z.string(),

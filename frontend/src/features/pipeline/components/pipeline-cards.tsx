@@ -56,7 +56,7 @@ export const PipelineCards = memo(function PipelineCards({
                 </JobCardFact>
               ) : null}
             </dl>
-            <JobCardQuote quote={job.quote} compact={false} />
+            <JobCardQuote job={job} compact={false} />
           </Card>
         </li>
       ))}
