@@ -165,7 +165,8 @@ const NOT_A_SCHEMA_RULE = [
   /^Current PIN is incorrect/, // the PIN stored, not the request's shape
   /^from must be on or before to/, // a range's two ends
   /is reserved; choose another$/, // the app's own top-level paths, after the subdomain's normalization
-  /^VIN check digit is wrong/, // a checksum over the VIN's characters
+  /VIN check digit is wrong/, // a checksum over the VIN's characters
+  /Vehicle not found$/, // a reference to a record that is not stored
 ];
 
 function check(operation: Operation, generated: Generated, res: ApiResponse): string | null {

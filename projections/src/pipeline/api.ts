@@ -147,7 +147,8 @@ const vehicleId = z
   .nullable()
   .transform((value) => (value ?? '').trim())
   .refine((value) => value === '' || z.uuid().safeParse(value).success, JOB_MESSAGES.vehicleId)
-  .transform((value) => (value === '' ? null : value.toLowerCase()));
+  .transform((value) => (value === '' ? null : value.toLowerCase()))
+  .meta(blankOr({ type: 'string', format: 'uuid' }));
 
 /**
  * A pipeline entry as a form sends it. A field left out stays as it is (or takes its

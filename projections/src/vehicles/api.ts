@@ -107,7 +107,8 @@ export const mileageInput = (label: string) =>
         return z.NEVER;
       }
       return number;
-    });
+    })
+    .meta(blankOr({ type: 'integer', minimum: 0, maximum: VEHICLE_LIMITS.mileageMax }));
 
 // ---- responses ------------------------------------------------------------------------
 
