@@ -25,6 +25,8 @@ interface World {
     customerChangeId: string;
     /** A job B deleted (what a restore names). */
     deletedJobId: string;
+    /** A message B's outbox holds (the e-mail answering its service request). */
+    messageId: string;
     vehicleId: string;
   };
 }
@@ -155,6 +157,22 @@ const serviceRequestRows = (base: string): Record<string, Expectation> => {
   };
 };
 
+/** Messages, templates and consent: B's message and customer ids; without a slug, the outbox and templates are A's own. */
+const messageRows = (base: string): Record<string, Expectation> => {
+  const own = base === '/api';
+  const customer = (w: World): Params => ({ id: w.b.customerId });
+  return {
+    [`GET ${base}/messages`]: own ? { kind: 'own' } : { kind: 'scoped' },
+    [`POST ${base}/messages/:id/retry`]: { kind: 'scoped', params: (w) => ({ id: w.b.messageId }) },
+    [`GET ${base}/message-templates`]: own ? { kind: 'own' } : { kind: 'scoped' },
+    [`PUT ${base}/message-templates`]: own
+      ? { kind: 'own', body: () => ({ settings: { reminderHour: 9 } }) }
+      : { kind: 'scoped', body: () => ({ settings: { fromAddress: 'planted@example.com' } }) },
+    [`GET ${base}/customers/:id/consent`]: { kind: 'scoped', params: customer },
+    [`PUT ${base}/customers/:id/consent`]: { kind: 'scoped', params: customer, body: () => ({ smsConsent: true }) },
+  };
+};
+
 /** Vehicles: under B's slug, or with B's customer and vehicle ids under A's own. */
 const vehicleRows = (): Record<string, Expectation> => {
   const customer = (w: World): Params => ({ id: w.b.customerId });
@@ -254,6 +272,13 @@ const EXPECTATIONS: Record<string, Expectation> = {
   ...instanceReadRows('/admin/audit'),
   ...instanceReadRows('/admin/audit.csv'),
   ...instanceReadRows('/activity/recent'),
+  ...messageRows('/api'),
+  ...messageRows('/api/maven'),
+  ...messageRows('/api/:instance'),
+  // Customers reach these without a session: no token is a 400, and no text provider is configured here.
+  'GET /api/public/messages/unsubscribe': { kind: 'public', status: 400 },
+  'POST /api/public/messages/unsubscribe': { kind: 'public', status: 400 },
+  'POST /api/public/messages/sms-inbound': { kind: 'public', status: 404 },
   ...vehicleRows(),
 };
 
@@ -284,7 +309,15 @@ beforeAll(async () => {
   await aAdmin.post(`/api/alpha/customers/${aCustomer.id}/vehicles`, { make: 'Alpha' });
   if (bVehicle.status !== 201) throw new Error(`setup: ${bVehicle.status} ${bVehicle.text}`);
   const bRequest = await bAdmin.post('/api/service-requests', { customerName: 'Bravo Requester', vehicleType: 'Bravo van' });
-  await aAdmin.post('/api/service-requests', { customerName: 'Alpha Requester' });
+  await aAdmin.post('/api/service-requests', { customerName: 'Alpha Requester', contactEmail: 'alpha-mail@example.com' });
+  // Its e-mail answer lands in B's outbox (recorded as not sent: no SMTP server here).
+  await bAdmin.post('/api/service-requests', { customerName: 'Bravo Mailer', contactEmail: 'bravo-mail@example.com' });
+  let bMessages: Array<{ id: string }> = [];
+  for (let tries = 0; tries < 100 && bMessages.length === 0; tries++) {
+    bMessages = ((await bAdmin.get('/api/messages')).body as { items: Array<{ id: string }> }).items;
+    if (bMessages.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  if (bMessages.length === 0) throw new Error("setup: no message in B's outbox");
   // A change each in B's job and customer history, which a revert could undo, and a deleted job a restore could bring back.
   const bJobChange = await bAdmin.put(`/api/user-info/${bJob.body.id}`, { notes: 'Bravo note' });
   const bCustomerChange = await bAdmin.put(`/api/customers/${bCustomer.body.id}`, { email: 'bravo@example.com' });
@@ -306,6 +339,7 @@ beforeAll(async () => {
       jobChangeId: bJobChangeRow.id,
       customerChangeId: bCustomerChangeRow.id,
       deletedJobId: bGone.body.id,
+      messageId: bMessages[0]!.id,
       vehicleId: bVehicle.body.id,
     },
   };
@@ -376,6 +410,9 @@ function expectNothingOfB(res: ApiResponse) {
     'Bravo scrapped part',
     'Bravo note',
     'bravo@example.com',
+    world.b.messageId,
+    'bravo-mail@example.com',
+    'Bravo Mailer',
     world.b.vehicleId,
     '1HGCM82633A004352',
   ])
@@ -471,6 +508,7 @@ describe('row-level security', () => {
     'jobs',
     'job_history',
     'service_requests',
+    'messages',
     'vehicles',
   ];
 

@@ -2,6 +2,7 @@ import { auditProjection } from './audit/projection.ts';
 import { customersProjection } from './customers/projection.ts';
 import { identityProjection } from './identity/projection.ts';
 import { insightsProjection } from './insights/projection.ts';
+import { messagesProjection } from './messages/projection.ts';
 import { pipelineProjection } from './pipeline/projection.ts';
 import { platformProjection } from './platform/projection.ts';
 import { deletedRecordsProjection } from './records/projection.ts';
@@ -23,6 +24,7 @@ export const projections: Projection[] = [
   vehiclesProjection,
   deletedRecordsProjection,
   insightsProjection,
+  messagesProjection,
 ];
 
 /**

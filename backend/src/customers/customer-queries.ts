@@ -137,3 +137,19 @@ export async function suggestCustomers(knex: Knex, instanceId: string, search: s
     vehicles: parseList(row.vehicles),
   }));
 }
+
+/**
+ * Live customers of every instance whose phone is `digits` (compared on the last ten
+ * digits): an inbound text names only its sender's number, and the sending number is the
+ * server's, shared by every shop. Runs as the owner, outside any one tenant.
+ */
+export async function customersWithPhone(knex: Knex, digits: string): Promise<Array<{ id: string; instanceId: string }>> {
+  const last10 = digits.replace(/\D/g, '').slice(-10);
+  if (last10.length < 7) return [];
+  const rows = (await knex
+    .withSchema('rm')
+    .from('customers')
+    .whereRaw('right(phone, 10) = ?', [last10])
+    .select('id', 'instance_id')) as Array<{ id: string; instance_id: string }>;
+  return rows.map((row) => ({ id: row.id, instanceId: row.instance_id }));
+}
