@@ -7,6 +7,7 @@ import { hasPermission, type Permission } from '@crm/projections/contract';
 import type { FeatureKey } from '@crm/projections/platform';
 import { loadUserPrincipal, type Principal, type UserPrincipal } from './auth.ts';
 import { isDatabaseUnavailable } from '@crm/projections/db/unavailable';
+import { bodyFieldsCheck } from './body-fields.ts';
 import { idempotencyKeyOf, IdempotencyStore } from './idempotency.ts';
 import { routeStatuses } from './statuses.ts';
 import { sessionPrincipalOf, type SessionData } from './session-store.ts';
@@ -179,7 +180,9 @@ export class ApiRouter {
     });
     const guard = this.guard(routeAccess, options);
     const response = this.options.checkResponses ? options.doc?.response : undefined;
+    const checkBody = options.doc?.body ? bodyFieldsCheck(options.doc.body) : null;
     const execute = async (ctx: Context) => {
+      checkBody?.((ctx.request as { body?: unknown }).body);
       await handler(ctx as ApiContext);
       if (response && ctx.status < 300 && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) {
         const checked = response.safeParse(ctx.body);

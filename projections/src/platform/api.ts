@@ -54,7 +54,7 @@ const featuresInput = z
 const NOT_BLANK = '\\S';
 
 export const createInstanceInput = z
-  .object({
+  .strictObject({
     name: z
       .string({ error: 'Name and Display Name are required' })
       .trim()
@@ -95,7 +95,7 @@ export const createInstanceInput = z
   .meta({ anyOf: [{ required: ['subdomain'] }, { properties: { name: { pattern: '[A-Za-z0-9]' } } }] });
 export type CreateInstanceInput = z.input<typeof createInstanceInput>;
 
-export const setInstanceActiveInput = z.object({
+export const setInstanceActiveInput = z.strictObject({
   isActive: z.boolean({ error: 'isActive must be true or false' }),
 });
 
@@ -124,11 +124,11 @@ export const updateInstanceInput = z
 export type UpdateInstanceInput = z.input<typeof updateInstanceInput>;
 
 /** An instance admin's switch for the shop's public request page. */
-export const publicRequestsSettingInput = z.object({
+export const publicRequestsSettingInput = z.strictObject({
   enabled: z.boolean({ error: 'enabled must be true or false' }),
 });
 
-export const superAdminLoginInput = z.object({
+export const superAdminLoginInput = z.strictObject({
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(200),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
 });
