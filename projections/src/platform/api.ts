@@ -129,7 +129,7 @@ export const publicRequestsSettingInput = z.strictObject({
 });
 
 export const superAdminLoginInput = z.strictObject({
-  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(200),
+  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(200).meta({ pattern: NOT_BLANK }),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
 });
 
