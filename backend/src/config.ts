@@ -52,6 +52,44 @@ const configSchema = z.object({
   METRICS_PORT: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0).max(65535).optional(),
   /** Interface the metrics port listens on (loopback unless said). */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  // ---- customer messages ----
+  /** The SMTP server e-mail goes through (`smtp://user:pass@host:587`, `smtps://…:465`); without it e-mail is recorded as not sent. */
+  SMTP_URL: z
+    .string()
+    .refine((v) => /^smtps?:\/\/[^/]+/.test(v) && URL.canParse(v), 'must be a URL like smtp://user:pass@host:587 or smtps://host:465')
+    .optional(),
+  /** The sender of a shop that has not set its own from address. */
+  SMTP_FROM: z
+    .string()
+    .trim()
+    .regex(/^[^\s@<>]+@[^\s@<>]+$/, 'must be an e-mail address')
+    .default('no-reply@localhost'),
+  /** Twilio's account SID, auth token and sending number: all three, or none (texts are then recorded as not sent). */
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'must be a Twilio account SID (AC followed by 32 hex digits)')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  TWILIO_FROM_NUMBER: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form, e.g. +15550102000')
+    .optional(),
+  /** Twilio's API base (tests point it at a local server). */
+  TWILIO_API_URL: z.string().url('must be a URL').default('https://api.twilio.com'),
+  /** The address customers reach this server at, for the links in messages (unsubscribe, estimate approval) and Twilio's signature check. */
+  PUBLIC_URL: z
+    .string()
+    .url('must be a URL like https://crm.example.com')
+    .refine((v) => /^https?:\/\//.test(v), 'must start with http:// or https://')
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
+  /** The pause before a failed message's first automatic retry; each further one doubles it. */
+  MESSAGE_RETRY_BASE_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(10)
+    .max(86_400_000)
+    .default(60_000),
 });
 
 export type Config = z.infer<typeof configSchema> & { sessionSecret: string; dataDir: string };
@@ -67,6 +105,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const twilio = [parsed.data.TWILIO_ACCOUNT_SID, parsed.data.TWILIO_AUTH_TOKEN, parsed.data.TWILIO_FROM_NUMBER];
+  if (twilio.some((v) => v !== undefined) && !twilio.every((v) => v !== undefined)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  TWILIO_ACCOUNT_SID: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER together',
+    );
   }
   const dataDir = path.resolve(parsed.data.DATA_DIR);
   return { ...parsed.data, dataDir, sessionSecret: parsed.data.SESSION_SECRET ?? loadOrCreateSecret(dataDir) };

@@ -5,7 +5,7 @@ import { positionToString } from '@crm/projections/eventstore/port';
 import type { Projector } from '@crm/projections/runtime/projector';
 import { onShutdown, startCli } from './cli.ts';
 import type { Logger } from './logger.ts';
-import { createProjector, createReactors, openStorage, type Storage } from './runtime.ts';
+import { createMessageSender, createProjector, createReactors, openStorage, type Storage } from './runtime.ts';
 
 /**
  * `npm run projector`: the projector and the reactors on their own, for scaled-out
@@ -21,14 +21,17 @@ import { createProjector, createReactors, openStorage, type Storage } from './ru
 const { config, logger } = startCli();
 const storage = await openStorage(config, logger);
 const projector = createProjector(storage, logger);
-const reactors = createReactors(storage, logger);
+const reactors = createReactors(storage, logger, undefined, undefined, config);
+const sender = createMessageSender(storage, config, logger);
 const all = [projector, ...reactors];
 projector.start();
 for (const reactor of reactors) reactor.start();
+sender.start();
 const server = await serveHealth(all, storage, config.PORT, config.HOST, logger, config.METRICS_TOKEN);
 logger.info('projector process running; Ctrl+C to stop');
 onShutdown(async () => {
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await sender.stop();
   await Promise.all(reactors.map((reactor) => reactor.stop()));
   await projector.stop();
   await storage.close();

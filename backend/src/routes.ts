@@ -7,6 +7,7 @@ import type { ApiRouter } from './http/router.ts';
 import { registerIdentityRoutes } from './identity/routes.ts';
 import { registerInsightsRoutes } from './insights/index.ts';
 import { registerLiveRoutes } from './live/index.ts';
+import { registerMessageRoutes } from './messages/index.ts';
 import { registerSessionRoutes } from './identity/session-routes.ts';
 import { registerBoardRoutes } from './pipeline/board-routes.ts';
 import { registerPipelineRoutes } from './pipeline/routes.ts';
@@ -30,5 +31,6 @@ export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerDashboardRoutes,
   registerLiveRoutes,
   registerExportRoutes,
+  registerMessageRoutes,
   registerVehicleRoutes,
 ];

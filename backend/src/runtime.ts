@@ -7,6 +7,7 @@ import { migrate, READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
 import type { EventStore } from '@crm/projections/eventstore/port';
 import { projections } from '@crm/projections/read-models';
 import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
+import { ensureInlineSince } from '@crm/projections/runtime/inline';
 import { Projector, type ProjectorOptions } from '@crm/projections/runtime/projector';
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
@@ -19,11 +20,12 @@ import { customerCascadeReactor } from './pipeline/customer-cascade.ts';
 import { createKnex, openDatabase } from './infra/database.ts';
 import { openEventStore } from './infra/event-store.ts';
 import { closeLiveStreams } from './live/index.ts';
+import { MessageSender, messageOutboxReactor, transportsFromConfig } from './messages/index.ts';
 import type { Logger } from './logger.ts';
 import { ensureReservedInstance } from './platform/routes.ts';
 import { bootstrapSuperAdmin, type SuperAdminCredentials } from './platform/super-admin.ts';
 import { routeModules } from './routes.ts';
-import { CUSTOMER_CASCADE } from './shared/reactions.ts';
+import { CUSTOMER_CASCADE, MESSAGE_OUTBOX } from './shared/reactions.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 export const FRONTEND_DIST = path.join(REPO_ROOT, 'frontend/dist');
@@ -39,6 +41,8 @@ export interface Runtime {
   projector: Projector | null;
   /** The reactors running here (none when RUN_PROJECTOR is false). */
   reactors: Projector[];
+  /** The message sender running here (none when RUN_PROJECTOR is false). */
+  sender: MessageSender | null;
   credentials: SuperAdminCredentials;
   stop(): Promise<void>;
 }
@@ -63,7 +67,9 @@ export async function openStorage(config: Config, logger: Logger): Promise<Stora
     await database.stopEmbedded?.();
     throw error;
   }
-  const store = openEventStore(config, database.url);
+  const store = openEventStore(config, database.url, knex);
+  // Where inline projection started, recorded before any append of this process projects inline.
+  if (store.projectsInline) await ensureInlineSince(knex);
   return {
     databaseUrl: database.url,
     knex,
@@ -101,6 +107,7 @@ export function createProjector(storage: Storage, logger: Logger, onApplied?: Pr
     knex: storage.knex,
     connectionString: storage.databaseUrl,
     projections,
+    inline: storage.store.projectsInline === true,
     schema: READ_MODEL_SCHEMA,
     logger: logger.child({ component: 'projector' }),
   });
@@ -112,6 +119,8 @@ export function createReactors(
   logger: Logger,
   now: () => Date = () => new Date(),
   onApplied?: ProjectorOptions['onApplied'],
+  /** With it, the message outbox reactor too (its links need the server's address and secret). */
+  config?: Config,
 ): Projector[] {
   return [
     new Projector({
@@ -125,7 +134,41 @@ export function createReactors(
       kind: 'reactor',
       logger: logger.child({ component: 'customer-cascade' }),
     }),
+    ...(config ? [messageOutbox(storage, config, logger, now, onApplied)] : []),
   ];
+}
+
+function messageOutbox(
+  storage: Storage,
+  config: Config,
+  logger: Logger,
+  now: () => Date,
+  onApplied?: ProjectorOptions['onApplied'],
+): Projector {
+  return new Projector({
+    onApplied,
+    store: storage.store,
+    knex: storage.knex,
+    connectionString: storage.databaseUrl,
+    projections: [messageOutboxReactor({ store: storage.store, knex: storage.knex, config, now })],
+    schema: READ_MODEL_SCHEMA,
+    checkpointName: MESSAGE_OUTBOX,
+    kind: 'reactor',
+    logger: logger.child({ component: 'message-outbox' }),
+  });
+}
+
+/** The message sender: delivers what the outbox reactor queued, elected like the reactors (see messages/sender.ts). */
+export function createMessageSender(storage: Storage, config: Config, logger: Logger, now?: () => Date): MessageSender {
+  return new MessageSender({
+    store: storage.store,
+    knex: storage.knex,
+    connectionString: storage.databaseUrl,
+    config,
+    logger: logger.child({ component: 'message-sender' }),
+    transports: transportsFromConfig(config),
+    now,
+  });
 }
 
 /** Starts everything `npm start` runs: storage, projector, API and the built frontend. */
@@ -141,8 +184,10 @@ export async function startRuntime(
   const advance: ProjectorOptions['onApplied'] = (name, position) => watcher.advance(name, position);
   const projector = config.RUN_PROJECTOR ? createProjector(storage, logger, advance) : null;
   projector?.start();
-  const reactors = config.RUN_PROJECTOR ? createReactors(storage, logger, options.now, advance) : [];
+  const reactors = config.RUN_PROJECTOR ? createReactors(storage, logger, options.now, advance, config) : [];
   for (const reactor of reactors) reactor.start();
+  const sender = config.RUN_PROJECTOR ? createMessageSender(storage, config, logger, options.now) : null;
+  sender?.start();
 
   const deps: AppDeps = {
     config,
@@ -203,6 +248,7 @@ export async function startRuntime(
     router,
     projector,
     reactors,
+    sender,
     credentials,
     stop() {
       stopping ??= (async () => {
@@ -212,6 +258,7 @@ export async function startRuntime(
         server.closeIdleConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+        await sender?.stop();
         await Promise.all(reactors.map((reactor) => reactor.stop()));
         await projector?.stop();
         await watcher.stop();

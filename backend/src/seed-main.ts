@@ -1,4 +1,4 @@
-import { jobInput, STAGES, JOB_TYPES, type Stage } from '@crm/projections/pipeline';
+import { jobChangesInput, jobInput, STAGES, JOB_TYPES, type Stage } from '@crm/projections/pipeline';
 import { isValidTimeZone, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import { SERVICE_TYPES, serviceRequestInput } from '@crm/projections/service-requests';
 import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
@@ -326,7 +326,7 @@ try {
             convertServiceRequest(
               deps,
               request.id,
-              jobInput.parse({
+              jobChangesInput.parse({
                 name,
                 phone: known?.phone ?? `555${String(3_000_000 + i).slice(-7)}`,
                 customerId: known?.id,
@@ -339,6 +339,7 @@ try {
                 tech: 'Terry Tech',
               }),
               ctx,
+              timeZone,
             ),
         });
       } else if (state === 3) {

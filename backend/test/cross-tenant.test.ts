@@ -25,6 +25,8 @@ interface World {
     customerChangeId: string;
     /** A job B deleted (what a restore names). */
     deletedJobId: string;
+    /** A message B's outbox holds (the e-mail answering its service request). */
+    messageId: string;
     vehicleId: string;
   };
 }
@@ -49,7 +51,7 @@ type Access =
  * `params` gives B's ids for the route's path parameters where the defaults (B's slug,
  * instance id and a user id of B) are not the right kind of id.
  */
-type Expectation = Access & { body?: Body; params?: (world: World) => Params };
+type Expectation = Access & { body?: Body; params?: (world: World) => Params; query?: string };
 
 /** B's ids for the parameters most routes use. */
 const defaultParams = (world: World): Params => ({
@@ -101,6 +103,11 @@ const customerRows = (base: string): Record<string, Expectation> => {
   const customer = (w: World): Params => ({ id: w.b.customerId });
   return {
     [`GET ${base}/search`]: own ? { kind: 'own' } : { kind: 'scoped' },
+    // B's customer's very name, phone and email: A's own customers only.
+    [`GET ${base}/matches`]: {
+      ...(own ? { kind: 'own' } : { kind: 'scoped' }),
+      query: '?name=Bravo%20Customer&phone=5550009999&email=bravo%40example.com',
+    },
     [`GET ${base}`]: own ? { kind: 'own' } : { kind: 'scoped' },
     [`POST ${base}`]: own
       ? { kind: 'own', body: () => ({ name: 'Alpha walk-in' }) }
@@ -152,6 +159,22 @@ const serviceRequestRows = (base: string): Record<string, Expectation> => {
     [`POST ${base}/:id/convert`]: { kind: 'scoped', params: request, body: () => ({ name: 'Hijacked' }) },
     [`POST ${base}/:id/archive`]: { kind: 'scoped', params: request },
     [`GET ${base}/:id/history`]: { kind: 'scoped', params: request },
+  };
+};
+
+/** Messages, templates and consent: B's message and customer ids; without a slug, the outbox and templates are A's own. */
+const messageRows = (base: string): Record<string, Expectation> => {
+  const own = base === '/api';
+  const customer = (w: World): Params => ({ id: w.b.customerId });
+  return {
+    [`GET ${base}/messages`]: own ? { kind: 'own' } : { kind: 'scoped' },
+    [`POST ${base}/messages/:id/retry`]: { kind: 'scoped', params: (w) => ({ id: w.b.messageId }) },
+    [`GET ${base}/message-templates`]: own ? { kind: 'own' } : { kind: 'scoped' },
+    [`PUT ${base}/message-templates`]: own
+      ? { kind: 'own', body: () => ({ settings: { reminderHour: 9 } }) }
+      : { kind: 'scoped', body: () => ({ settings: { fromAddress: 'planted@example.com' } }) },
+    [`GET ${base}/customers/:id/consent`]: { kind: 'scoped', params: customer },
+    [`PUT ${base}/customers/:id/consent`]: { kind: 'scoped', params: customer, body: () => ({ smsConsent: true }) },
   };
 };
 
@@ -254,6 +277,13 @@ const EXPECTATIONS: Record<string, Expectation> = {
   ...instanceReadRows('/admin/audit'),
   ...instanceReadRows('/admin/audit.csv'),
   ...instanceReadRows('/activity/recent'),
+  ...messageRows('/api'),
+  ...messageRows('/api/maven'),
+  ...messageRows('/api/:instance'),
+  // Customers reach these without a session: no token is a 400, and no text provider is configured here.
+  'GET /api/public/messages/unsubscribe': { kind: 'public', status: 400 },
+  'POST /api/public/messages/unsubscribe': { kind: 'public', status: 400 },
+  'POST /api/public/messages/sms-inbound': { kind: 'public', status: 404 },
   ...vehicleRows(),
 };
 
@@ -284,7 +314,15 @@ beforeAll(async () => {
   await aAdmin.post(`/api/alpha/customers/${aCustomer.id}/vehicles`, { make: 'Alpha' });
   if (bVehicle.status !== 201) throw new Error(`setup: ${bVehicle.status} ${bVehicle.text}`);
   const bRequest = await bAdmin.post('/api/service-requests', { customerName: 'Bravo Requester', vehicleType: 'Bravo van' });
-  await aAdmin.post('/api/service-requests', { customerName: 'Alpha Requester' });
+  await aAdmin.post('/api/service-requests', { customerName: 'Alpha Requester', contactEmail: 'alpha-mail@example.com' });
+  // Its e-mail answer lands in B's outbox (recorded as not sent: no SMTP server here).
+  await bAdmin.post('/api/service-requests', { customerName: 'Bravo Mailer', contactEmail: 'bravo-mail@example.com' });
+  let bMessages: Array<{ id: string }> = [];
+  for (let tries = 0; tries < 100 && bMessages.length === 0; tries++) {
+    bMessages = ((await bAdmin.get('/api/messages')).body as { items: Array<{ id: string }> }).items;
+    if (bMessages.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  if (bMessages.length === 0) throw new Error("setup: no message in B's outbox");
   // A change each in B's job and customer history, which a revert could undo, and a deleted job a restore could bring back.
   const bJobChange = await bAdmin.put(`/api/user-info/${bJob.body.id}`, { notes: 'Bravo note' });
   const bCustomerChange = await bAdmin.put(`/api/customers/${bCustomer.body.id}`, { email: 'bravo@example.com' });
@@ -306,6 +344,7 @@ beforeAll(async () => {
       jobChangeId: bJobChangeRow.id,
       customerChangeId: bCustomerChangeRow.id,
       deletedJobId: bGone.body.id,
+      messageId: bMessages[0]!.id,
       vehicleId: bVehicle.body.id,
     },
   };
@@ -376,6 +415,9 @@ function expectNothingOfB(res: ApiResponse) {
     'Bravo scrapped part',
     'Bravo note',
     'bravo@example.com',
+    world.b.messageId,
+    'bravo-mail@example.com',
+    'Bravo Mailer',
     world.b.vehicleId,
     '1HGCM82633A004352',
   ])
@@ -396,7 +438,8 @@ describe('cross-tenant matrix', () => {
     const params = { ...defaultParams(world), ...expectation.params?.(world) };
     const namesRecord = paramNames(path).some(isRecordParam);
     const aAdmin = await signInUser(server, 'alpha', world.a.admin.username, world.a.admin.pin);
-    const res = await call(aAdmin, method, path, substitute(path, params), body);
+    const query = expectation.query ?? '';
+    const res = await call(aAdmin, method, path, substitute(path, params) + query, body);
     expect(res.status, res.text).toBeLessThan(500);
     switch (expectation.kind) {
       case 'scoped': {
@@ -404,7 +447,7 @@ describe('cross-tenant matrix', () => {
         expectNothingOfB(res);
         // A's own slug with B's record ids: still nothing there.
         if (paramNames(path).includes('instance') && namesRecord) {
-          const mixed = await call(aAdmin, method, path, substitute(path, { ...params, instance: world.a.subdomain }), body);
+          const mixed = await call(aAdmin, method, path, substitute(path, { ...params, instance: world.a.subdomain }) + query, body);
           expect(mixed.status, mixed.text).toBe(expectation.status ?? 404);
         }
         break;
@@ -471,10 +514,12 @@ describe('row-level security', () => {
     'jobs',
     'job_history',
     'service_requests',
+    'messages',
     'vehicles',
   ];
 
   test.each(tables)('%s: a query through withTenant that forgets its instance filter sees only its instance', async (table) => {
+    await server.caughtUp();
     const { knex } = server.runtime.deps;
     const all = (await knex.withSchema('rm').from(table).select('instance_id')) as Array<{ instance_id: string }>;
     expect(all.some((r) => r.instance_id === world.a.id) && all.some((r) => r.instance_id === world.b.id)).toBe(true);

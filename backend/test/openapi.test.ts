@@ -54,6 +54,7 @@ test('every route the router knows carries its doc (summary and slice tag), and 
     'docs',
     'records',
     'insights',
+    'messages',
     'vehicles',
   ];
   const undocumented = server.runtime.router.routes

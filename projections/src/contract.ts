@@ -15,6 +15,7 @@ export * from './pipeline/calendar-api.ts';
 export * from './audit/api.ts';
 export * from './live/api.ts';
 export * from './service-requests/api.ts';
+export * from './messages/api.ts';
 export * from './vehicles/api.ts';
 export * from './shared/list-query.ts';
 export * from './shared/cursor.ts';

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { customerEventSchemas } from './customers/events.ts';
 import type { RecordedEvent } from './eventstore/port.ts';
 import { identityEventSchemas } from './identity/events.ts';
+import { messageEventSchemas } from './messages/events.ts';
 import { jobEventSchemas } from './pipeline/events.ts';
 import { platformEventSchemas } from './platform/events.ts';
 import { serviceRequestEventSchemas } from './service-requests/events.ts';
@@ -20,6 +21,7 @@ export const eventSchemas = {
   ...customerEventSchemas,
   ...jobEventSchemas,
   ...serviceRequestEventSchemas,
+  ...messageEventSchemas,
   ...vehicleEventSchemas,
 } as const;
 

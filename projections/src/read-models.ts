@@ -2,6 +2,7 @@ import { auditProjection } from './audit/projection.ts';
 import { customersProjection } from './customers/projection.ts';
 import { identityProjection } from './identity/projection.ts';
 import { insightsProjection } from './insights/projection.ts';
+import { messagesProjection } from './messages/projection.ts';
 import { pipelineProjection } from './pipeline/projection.ts';
 import { platformProjection } from './platform/projection.ts';
 import { deletedRecordsProjection } from './records/projection.ts';
@@ -23,4 +24,25 @@ export const projections: Projection[] = [
   vehiclesProjection,
   deletedRecordsProjection,
   insightsProjection,
+  messagesProjection,
 ];
+
+/**
+ * What every append on the PostgreSQL store writes in its own transaction (a projection
+ * declaring `inline: true`); the projector and a rebuild still run the whole list above.
+ */
+export const inlineProjections: Projection[] = projections.filter((projection) => projection.inline);
+
+/**
+ * Whether a command that appended events of these types must wait for the projector before
+ * it answers, on a store that writes the inline projections: when an asynchronous projection
+ * whose readers do not wait for it themselves takes one of them.
+ */
+export function projectorNeededFor(types: readonly string[]): boolean {
+  return projections.some(
+    (projection) =>
+      !projection.inline &&
+      !projection.awaitedByReads &&
+      (!projection.eventTypes || projection.eventTypes.some((type) => types.includes(type))),
+  );
+}

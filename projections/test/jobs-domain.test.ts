@@ -138,6 +138,9 @@ describe('job input', () => {
       tech: 'Tom',
       notes: 'Rear only',
       customerId: null,
+      vehicleId: null,
+      mileageIn: null,
+      mileageOut: null,
     });
   });
 

@@ -7,7 +7,7 @@ import {
   RECENT_ACTIVITY_COUNT,
   recentActivitySchema,
 } from '@crm/projections/contract';
-import type { AppDeps } from '../deps.ts';
+import { catchUpAsyncReadModels, type AppDeps } from '../deps.ts';
 import type { UserPrincipal } from '../http/auth.ts';
 import { access, userOf, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
@@ -63,6 +63,7 @@ export function registerAuditRoutes(router: ApiRouter, deps: AppDeps): void {
       async (ctx) => {
         const { limit, cursor, ...filter } = parseInput(auditLogQuery, ctx.query);
         const me = userOf(ctx);
+        await catchUpAsyncReadModels(deps);
         ctx.body = await auditPage(deps.knex, me.instance.id, { ...filter, ...scopeOf(me) }, limit, cursor);
       },
       { feature: 'admin', doc: DOCS.log },
@@ -76,6 +77,7 @@ export function registerAuditRoutes(router: ApiRouter, deps: AppDeps): void {
       async (ctx) => {
         const filter = parseInput(auditFilterQuery, ctx.query);
         const me = userOf(ctx);
+        await catchUpAsyncReadModels(deps);
         const entries = await auditEntries(deps.knex, me.instance.id, { ...filter, ...scopeOf(me) }, AUDIT_CSV_MAX_ROWS);
         const day = deps.now().toISOString().slice(0, 10);
         ctx.type = 'text/csv; charset=utf-8';
@@ -94,6 +96,7 @@ export function registerAuditRoutes(router: ApiRouter, deps: AppDeps): void {
       access.can('canRead'),
       async (ctx) => {
         const me = userOf(ctx);
+        await catchUpAsyncReadModels(deps);
         ctx.body = { items: await recentActivity(deps.knex, me.instance.id, RECENT_ACTIVITY_COUNT, hasPermission(me, 'canManageUsers')) };
       },
       { doc: DOCS.recent },

@@ -277,16 +277,21 @@ async function seedPhase(ctx: Context, domain: SeedDomain, instances: BenchInsta
   let written = 0;
   const seedStarted = performance.now();
   const seeded: SeededInstance[] = [];
-  for (const [i, instance] of instances.entries()) {
-    seeded.push(
-      await seedInstance(domain, {
-        instanceId: instance.id,
-        ...sizes[i]!,
-        seed: 42 + i,
-        write: (streams) => writeStreams(pool, streams),
-        onWritten: (records) => progress((written += records), total),
-      }),
-    );
+  const knex = createKnex(ctx.databaseUrl, 4);
+  try {
+    for (const [i, instance] of instances.entries()) {
+      seeded.push(
+        await seedInstance(domain, {
+          instanceId: instance.id,
+          ...sizes[i]!,
+          seed: 42 + i,
+          write: (streams) => writeStreams(knex, streams),
+          onWritten: (records) => progress((written += records), total),
+        }),
+      );
+    }
+  } finally {
+    await knex.destroy();
   }
   const writeSeconds = (performance.now() - seedStarted) / 1000;
 

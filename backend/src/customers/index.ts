@@ -4,6 +4,7 @@
  */
 export { customerStream } from './customer-decider.ts';
 export { createCustomer } from './customer-service.ts';
+export { customersWithPhone, findCustomer } from './customer-queries.ts';
 export { CUSTOMER_FAMILIES } from './routes.ts';
 export { restoreDeletedCustomer, revertCustomerChange } from './customer-records.ts';
 export { getCustomer } from './customer-service.ts';

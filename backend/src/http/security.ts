@@ -70,8 +70,15 @@ export async function securityHeaders(ctx: Context, next: Next): Promise<void> {
  * that is our own. It applies to every unsafe method on every path, not only to paths
  * spelled `/api/`: no spelling of a path can then reach a handler unguarded.
  */
+/**
+ * Paths a third party posts to without a session, authenticated by something else than a
+ * cookie: Twilio's signed webhook and the e-mail's unsubscribe link (its token). The guard
+ * protects cookie-authenticated calls, which these are not.
+ */
+export const CROSS_SITE_EXEMPT_PATHS = new Set(['/api/public/messages/sms-inbound', '/api/public/messages/unsubscribe']);
+
 export async function crossSiteGuard(ctx: Context, next: Next): Promise<void> {
-  if (!SAFE_METHODS.has(ctx.method)) {
+  if (!SAFE_METHODS.has(ctx.method) && !CROSS_SITE_EXEMPT_PATHS.has(ctx.path)) {
     if (ctx.get(CSRF_HEADER) !== '1') throw new ForbiddenError('Cross-site request refused');
     const origin = ctx.get('origin');
     if (origin) {

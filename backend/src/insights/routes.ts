@@ -1,5 +1,5 @@
 import { insightsQuery, insightsSchema, maySeeInsights } from '@crm/projections/insights';
-import type { AppDeps } from '../deps.ts';
+import { catchUpAsyncReadModels, type AppDeps } from '../deps.ts';
 import { access, userOf, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { ForbiddenError } from '../shared/errors.ts';
@@ -26,6 +26,7 @@ export function registerInsightsRoutes(router: ApiRouter, deps: AppDeps): void {
       // Managers are the users who may manage users; admins may anyway.
       if (!maySeeInsights(user)) throw new ForbiddenError('Only admins and managers can see insights');
       const query = parseInput(insightsQuery, ctx.query);
+      await catchUpAsyncReadModels(deps);
       ctx.body = await insightsOf(deps.knex, user.instance.id, user.instance.timeZone, query, deps.now());
     },
     // Figures of the pipeline's jobs: gone (404) while the instance has its pipeline off.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CUSTOMER_MESSAGES } from '@crm/projections/customers';
 import type { DomainEvent, StoredDomainEvent } from '@crm/projections/events';
 import { JOB_MESSAGES, type JobFields, type JobView, type Stage } from '@crm/projections/pipeline';
+import { VEHICLE_MESSAGES } from '@crm/projections/vehicles';
 import { WrongExpectedVersionError, type AppendResult, type EventStore, type StreamAppend } from '@crm/projections/eventstore/port';
 import { RECORD_MESSAGES } from '@crm/projections/records';
 import { createCustomer, customerStream } from '../customers/index.ts';
@@ -16,7 +17,8 @@ import {
   type InstanceContext,
   type LoadedStream,
 } from '../shared/commands.ts';
-import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
+import { ConflictError, NotFoundError, StaleRecordError, ValidationError } from '../shared/errors.ts';
+import { jobMileageAppends, vehicleForJob } from '../vehicles/index.ts';
 import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocator.ts';
 import { release, reservationHolder } from '../shared/reservations.ts';
 import { jobDecider, jobNumberStream, jobStream, type JobCommand, type JobEvent, type JobState } from './job-decider.ts';
@@ -107,6 +109,40 @@ async function assertCustomerOf(store: EventStore, instanceId: string, customerI
   }
 }
 
+// ---- vehicles ----------------------------------------------------------------------------
+
+/** What a job on a vehicle says the vehicle is (its customer; its name and VIN where the job has none). */
+async function onVehicle(
+  store: EventStore,
+  instanceId: string,
+  vehicleId: string,
+  job: Pick<JobFields, 'customerId' | 'makeModel' | 'vin'>,
+): Promise<Pick<JobFields, 'customerId' | 'makeModel' | 'vin'>> {
+  const vehicle = await vehicleForJob(store, instanceId, vehicleId);
+  if (job.customerId && job.customerId !== vehicle.customerId) {
+    const message = "This vehicle belongs to another customer: choose one of this customer's vehicles";
+    throw new ValidationError(message, { errors: [{ field: 'vehicleId', message }] });
+  }
+  return { customerId: vehicle.customerId, makeModel: job.makeModel || vehicle.label, vin: job.vin || vehicle.vin };
+}
+
+function checkMileageOrder(fields: Pick<JobFields, 'mileageIn' | 'mileageOut'>): void {
+  if (fields.mileageIn !== null && fields.mileageOut !== null && fields.mileageOut < fields.mileageIn) {
+    throw new ValidationError(VEHICLE_MESSAGES.mileageOutBelowIn, {
+      errors: [{ field: 'mileageOut', message: VEHICLE_MESSAGES.mileageOutBelowIn }],
+    });
+  }
+}
+
+/** The readings a job's change took (new or changed values, or all of them when the job moved to another vehicle), in order. */
+function newReadings(after: JobFields, before: JobFields | null): number[] {
+  const moved = !before || before.vehicleId !== after.vehicleId;
+  const readings: number[] = [];
+  if (after.mileageIn !== null && (moved || after.mileageIn !== before.mileageIn)) readings.push(after.mileageIn);
+  if (after.mileageOut !== null && (moved || after.mileageOut !== before.mileageOut)) readings.push(after.mileageOut);
+  return readings;
+}
+
 // ---- commands ----------------------------------------------------------------------------
 
 /**
@@ -162,12 +198,26 @@ export async function createJob(
   deps: AppDeps,
   input: JobFields,
   ctx: InstanceContext,
-  /** `jobId`: the new job's id when the caller must know it beforehand (a conversion that may be retried: a second try finds the job). */
-  options: { jobId?: string } = {},
+  /**
+   * `jobId`: the new job's id when the caller must know it beforehand (a conversion that may
+   * be retried: a second try finds the job). `newCustomer`: more of the customer the job
+   * makes when it names no existing one (a service request's email).
+   */
+  options: { jobId?: string; mileageLowerReason?: string; newCustomer?: { email?: string } } = {},
 ): Promise<{ jobId: string; appended: AppendResult }> {
   const { instanceId } = ctx;
   const jobId = options.jobId ?? randomUUID();
+  checkMileageOrder(input);
+  if (input.vehicleId) input = { ...input, ...(await onVehicle(deps.store, instanceId, input.vehicleId, input)) };
   if (input.customerId) await assertCustomerOf(deps.store, instanceId, input.customerId);
+  const mileage = input.vehicleId
+    ? await jobMileageAppends(deps.store, ctx, {
+        vehicleId: input.vehicleId,
+        jobId,
+        readings: newReadings(input, null),
+        lowerReason: options.mileageLowerReason,
+      })
+    : [];
 
   const record = async (jobNumber: string, reservation: StreamAppend): Promise<CommandResult<JobState, JobEvent>> => {
     const decide = (customerId: string | null) =>
@@ -182,17 +232,22 @@ export async function createJob(
         let job: ReturnType<typeof decide> | undefined;
         const customer = await createCustomer(
           deps,
-          { name: input.name, phone: input.phone, vehicles: input.makeModel ? [input.makeModel] : [] },
+          {
+            name: input.name,
+            phone: input.phone,
+            vehicles: input.makeModel ? [input.makeModel] : [],
+            ...(options.newCustomer?.email ? { email: options.newCustomer.email } : {}),
+          },
           ctx,
           (customerId) => {
             job = decide(customerId);
-            return [reservation, job.append];
+            return [reservation, job.append, ...mileage];
           },
         );
         return job!.result(customer.alongside[1]!);
       }
       const job = decide(input.customerId);
-      const [, appended] = await deps.store.appendMany([reservation, job.append]);
+      const [, appended] = await deps.store.appendMany([reservation, job.append, ...mileage]);
       return job.result(appended!);
     } catch (error) {
       // EventStoreDB appends in order: a job that failed after its number was reserved frees it again.
@@ -246,6 +301,7 @@ export async function updateJob(
   expectedRevision?: number,
   /** The change this save undoes (a revert from the history): its events say so. */
   revertOf?: string,
+  options: { mileageLowerReason?: string } = {},
 ): Promise<CommandResult<JobState, JobEvent>> {
   const loaded = await loadAggregate(deps.store, jobStream(target.jobId), jobDecider);
   const state = loaded.state;
@@ -254,6 +310,17 @@ export async function updateJob(
   }
   if (expectedRevision !== undefined && loaded.revision !== expectedRevision) {
     throw await staleConflict(deps.store, target, expectedRevision);
+  }
+  checkMileageOrder({ ...state.fields, ...changes });
+  if (changes.vehicleId && changes.vehicleId !== state.fields.vehicleId) {
+    // Another vehicle: the job's vehicle text and VIN follow it, unless the save sets them itself.
+    const job = {
+      ...state.fields,
+      makeModel: changes.makeModel ?? '',
+      vin: changes.vin ?? '',
+      customerId: changes.customerId ?? state.fields.customerId,
+    };
+    changes = { ...changes, ...(await onVehicle(deps.store, target.instanceId, changes.vehicleId, job)) };
   }
   if (changes.customerId && changes.customerId !== state.fields.customerId)
     await assertCustomerOf(deps.store, target.instanceId, changes.customerId);
@@ -266,8 +333,21 @@ export async function updateJob(
     ctx,
     expectedRevision,
     loaded,
-    numberSwap(deps.store, target, ctx),
+    async (after, before) => [
+      ...(await numberSwap(deps.store, target, ctx)(after, before)),
+      ...(await mileageOfChange(deps.store, target, ctx, options.mileageLowerReason)(after, before)),
+    ],
   );
+}
+
+/** For a save that takes odometer readings on a vehicle: their records on the vehicle's stream, as appends of the same command. */
+function mileageOfChange(store: EventStore, target: JobTarget, ctx: InstanceContext, lowerReason: string | undefined) {
+  return async (after: JobState, before: JobState): Promise<StreamAppend[]> => {
+    if ((after.status !== 'open' && after.status !== 'canceled') || !after.fields.vehicleId) return [];
+    const previous = before.status === 'open' || before.status === 'canceled' ? before.fields : null;
+    const readings = newReadings(after.fields, previous);
+    return await jobMileageAppends(store, ctx, { vehicleId: after.fields.vehicleId, jobId: target.jobId, readings, lowerReason });
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import {
   appointmentInput,
   asOfQuery,
   jobChangesInput,
+  mileageConfirmationInput,
   jobHistorySchema,
   jobInput,
   jobListQuery,
@@ -99,8 +100,9 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
       write,
       async (ctx) => {
         const input = parseInput(jobInput, ctx.request.body);
+        const { mileageLowerReason } = parseInput(mileageConfirmationInput, ctx.request.body);
         const context = instanceCtx(ctx);
-        const { jobId, appended } = await createJob(deps, input, context);
+        const { jobId, appended } = await createJob(deps, input, context, { mileageLowerReason });
         const job = await projectedJob(deps, { instanceId: context.instanceId, jobId }, { appended, revision: appended.nextRevision });
         sendRecord(ctx, job, 201);
       },
@@ -133,7 +135,8 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
         const target = targetOf(ctx);
         const expectedRevision = expectedRevisionOf(ctx);
         const changes = parseInput(jobChangesInput, ctx.request.body);
-        const result = await updateJob(deps, target, changes, instanceCtx(ctx), expectedRevision);
+        const { mileageLowerReason } = parseInput(mileageConfirmationInput, ctx.request.body);
+        const result = await updateJob(deps, target, changes, instanceCtx(ctx), expectedRevision, undefined, { mileageLowerReason });
         sendRecord(ctx, await projectedJob(deps, target, result));
       },
       { ...options, doc: DOCS.update },

@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
+import type { EventMetadata, RecordedEvent } from '@crm/projections/eventstore/port';
+import { inlineProjections } from '@crm/projections/read-models';
+import { InlineProjectionError, projectWrittenEvents } from '@crm/projections/runtime/inline';
 import { isUuid } from '@crm/projections/shared';
 import { NotFoundError } from '../shared/errors.ts';
 
@@ -111,6 +114,31 @@ export async function* instanceEventLines(knex: Knex, instanceId: string, onEven
   if (chunk) yield chunk;
 }
 
+interface WrittenRow {
+  event_id: string;
+  stream_id: string;
+  revision: number;
+  tx_text: string;
+  seq_text: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  recorded_at: Date;
+}
+
+function writtenEvent(row: WrittenRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: row.revision,
+    position: { commit: BigInt(row.tx_text), prepare: BigInt(row.seq_text) },
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    recordedAt: row.recorded_at,
+  };
+}
+
 export class ImportError extends Error {
   override readonly name = 'ImportError';
 }
@@ -170,17 +198,21 @@ export async function importEvents(
     for (let i = 0; i < events.length; i += 1_000) {
       const batch = events.slice(i, i + 1_000);
       // Rows in the file's order: seq (and so the global order) follows it.
-      await trx.raw(
+      const written = await trx.raw<{ rows: WrittenRow[] }>(
         `with input as (
            select * from jsonb_to_recordset(?::jsonb)
              as t(ord int, stream_id text, revision int, id uuid, type text, data jsonb, metadata jsonb, recorded_at timestamptz)
          ), appended as (
            insert into events (stream_id, revision, event_id, type, data, metadata, recorded_at)
            select stream_id, revision, id, type, data, metadata, recorded_at from input order by ord
+           returning event_id, stream_id, revision, tx_id, seq, type, data, metadata, recorded_at
+         ), streamed as (
+           insert into streams (stream_id, revision)
+           select stream_id, max(revision) from input group by stream_id
+           on conflict (stream_id) do update set revision = excluded.revision
          )
-         insert into streams (stream_id, revision)
-         select stream_id, max(revision) from input group by stream_id
-         on conflict (stream_id) do update set revision = excluded.revision`,
+         select event_id::text, stream_id, revision, tx_id::text as tx_text, seq::text as seq_text, type, data, metadata, recorded_at
+           from appended order by seq`,
         [
           JSON.stringify(
             batch.map((e, ord) => ({
@@ -196,6 +228,13 @@ export async function importEvents(
           ),
         ],
       );
+      // The records' own rows, as an append would have written them (runtime/inline.ts).
+      try {
+        await projectWrittenEvents(trx, READ_MODEL_SCHEMA, inlineProjections, written.rows.map(writtenEvent));
+      } catch (error) {
+        if (error instanceof InlineProjectionError) throw new ImportError(error.message);
+        throw error;
+      }
       imported += batch.length;
       onProgress?.(imported);
     }

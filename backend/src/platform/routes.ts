@@ -17,7 +17,7 @@ import {
   type PublicInstanceView,
 } from '@crm/projections/contract';
 import { normalizeSubdomain, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
-import type { AppDeps } from '../deps.ts';
+import { catchUpAsyncReadModels, type AppDeps } from '../deps.ts';
 import { actorOf } from '../http/auth.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
@@ -229,6 +229,7 @@ export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version
     '/api/crm-instances/stats',
     access.superAdmin,
     async (ctx) => {
+      await catchUpAsyncReadModels(deps);
       ctx.body = await instanceStats(deps.knex);
     },
     { doc: DOCS.stats },

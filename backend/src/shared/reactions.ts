@@ -34,3 +34,6 @@ export async function awaitReaction(
   }
   return reaction;
 }
+
+/** Turns what happened (a request, an appointment, a finished job) into queued customer messages. */
+export const MESSAGE_OUTBOX = 'reactor:message-outbox';

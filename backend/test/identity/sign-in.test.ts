@@ -211,6 +211,7 @@ describe('brute force', () => {
   });
 
   test('the failed and blocked sign-ins reach the instance activity for admins', async () => {
+    await server.caughtUp();
     const rows = await server.runtime.deps.knex
       .withSchema('rm')
       .from('activity')

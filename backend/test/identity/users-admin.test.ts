@@ -343,6 +343,7 @@ describe('locking, roles, permissions and deletion', () => {
     await owner.patch(`/api/admin/users/${user.id}/permissions`, { canDelete: true });
     await owner.patch(`/api/admin/users/${user.id}/role`, { role: 'admin' });
     await owner.patch(`/api/admin/users/${user.id}/lock`, { isLocked: true });
+    await server.caughtUp();
     const rows = await server.runtime.deps.knex
       .withSchema('rm')
       .from('activity')
@@ -457,6 +458,7 @@ describe('the super admin and an instance’s users', () => {
     expect(list.body.map((u: User) => u.username)).toContain('rescuer');
     const session = await signInUser(server, 'adminshop', 'rescuer', '9090');
     expect((await session.get('/api/user/current')).body.role).toBe('admin');
+    await server.caughtUp();
     const activity = await server.runtime.deps.knex.withSchema('rm').from('activity').where({ entity_id: created.body.id }).first();
     expect(activity).toMatchObject({ actor_kind: 'superadmin', summary: 'Created user rescuer (admin)' });
   });

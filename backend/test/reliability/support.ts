@@ -400,17 +400,17 @@ const seedDomain = deciderSeedDomain({ id: 'reliability-seed', displayName: 'See
 
 /** Writes `customers` customers and `jobs` jobs (each for one of them) straight into the event log. */
 export async function seedEvents(databaseUrl: string, instanceId: string, customers: number, jobs: number): Promise<SeededInstance> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const knex = openDb(databaseUrl);
   try {
     return await seedInstance(seedDomain, {
       instanceId,
       customers,
       jobs,
       seed: 7,
-      write: (streams) => writeStreams(pool, streams),
+      write: (streams) => writeStreams(knex, streams),
       onWritten: () => undefined,
     });
   } finally {
-    await pool.end();
+    await knex.destroy();
   }
 }

@@ -7,6 +7,7 @@ import { createTestDatabase } from '@crm/projections/testing/database';
 // Brings the run's provided values (pgAdminUrl) into this program's types.
 import type {} from '@crm/projections/testing/global-setup';
 import { loadConfig } from '../../src/config.ts';
+import { catchUpAsyncReadModels } from '../../src/deps.ts';
 import { createLogger } from '../../src/logger.ts';
 import { FRONTEND_DIST, startRuntime, type Runtime } from '../../src/runtime.ts';
 
@@ -15,6 +16,12 @@ export const SUPER_ADMIN = { username: 'superadmin', password: 'correct-horse-ba
 export interface TestServer {
   url: string;
   runtime: Runtime;
+  /**
+   * Waits until the projector has passed every event committed so far: for a test that
+   * reads an asynchronous read model (activity, insights) straight from the database.
+   * (Commands answer once their own rows are written, not when the projector gets there.)
+   */
+  caughtUp(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -52,6 +59,9 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   return {
     url: runtime.url,
     runtime,
+    async caughtUp() {
+      await catchUpAsyncReadModels(runtime.deps);
+    },
     async stop() {
       await runtime.stop();
       await db.drop();

@@ -136,3 +136,62 @@ describe('vehicles', () => {
     expect((await otherOwner.get(`/api/vehshop/vehicles/${vehicle.id}`)).status).toBe(404);
   });
 });
+
+describe('jobs on vehicles', () => {
+  test('a job on a vehicle takes its customer, name and VIN, records mileage, and shows on the vehicle page', async () => {
+    const vehicle = await addVehicle({ year: 2003, make: 'Honda', model: 'Accord', vin: '1HGCM82633A004352' });
+    const created = await owner.post(`${base}/pipeline`, {
+      part: 'Brakes',
+      vehicleId: vehicle.id,
+      mileageIn: '120,000',
+      mileageOut: 120_030,
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({
+      customerId,
+      vehicleId: vehicle.id,
+      makeModel: '2003 Honda Accord',
+      vin: '1HGCM82633A004352',
+      mileageIn: 120_000,
+      mileageOut: 120_030,
+    });
+    expect((await owner.get(`${base}/vehicles/${vehicle.id}`)).body.lastMileage).toBe(120_030);
+
+    // Lower than the last reading: refused until confirmed with a reason.
+    const lower = await owner.post(`${base}/pipeline`, { part: 'Oil', vehicleId: vehicle.id, mileageIn: 90_000 });
+    expect(lower.status, lower.text).toBe(400);
+    expect(lower.body.message).toMatch(/lower than this vehicle's last reading, 120,030/);
+    expect(lower.body).toMatchObject({ needsReason: true, lastMileage: 120_030 });
+    const confirmed = await owner.post(`${base}/pipeline`, {
+      part: 'Oil',
+      vehicleId: vehicle.id,
+      mileageIn: 90_000,
+      mileageLowerReason: 'Odometer replaced',
+    });
+    expect(confirmed.status, confirmed.text).toBe(201);
+    expect((await owner.get(`${base}/vehicles/${vehicle.id}`)).body.lastMileage).toBe(90_000);
+
+    // An update that reads it higher needs nothing; out below in is a 400.
+    const update = await owner.put(`${base}/pipeline/${confirmed.body.id}`, { mileageOut: 90_100 });
+    expect(update.status, update.text).toBe(200);
+    expect((await owner.put(`${base}/pipeline/${confirmed.body.id}`, { mileageOut: 80_000 })).status).toBe(400);
+
+    const history = await owner.get(`${base}/vehicles/${vehicle.id}/jobs`);
+    const jobs = history.body.items.filter((item: { kind: string }) => item.kind === 'job');
+    expect(jobs.map((job: { id: string }) => job.id).sort()).toEqual([created.body.id, confirmed.body.id].sort());
+    expect(jobs.find((job: { id: string }) => job.id === confirmed.body.id)).toMatchObject({ mileageIn: 90_000, mileageOut: 90_100 });
+    expect(history.body.items.map((item: { title: string }) => item.title)).toContain('Lower mileage confirmed');
+  });
+
+  test('a vehicle of another customer, or no vehicle at all, is refused naming vehicleId', async () => {
+    const other = await owner.post(`${base}/customers`, { name: 'Someone Else' });
+    const vehicle = await addVehicle({ make: 'Subaru' });
+    const res = await owner.post(`${base}/pipeline`, { customerId: other.body.id, vehicleId: vehicle.id });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors[0].field).toBe('vehicleId');
+    const missing = await owner.post(`${base}/pipeline`, { vehicleId: '00000000-0000-4000-8000-000000000999' });
+    expect(missing.status, missing.text).toBe(400);
+    const foreign = await otherOwner.post(`/api/vehother/pipeline`, { vehicleId: vehicle.id });
+    expect(foreign.status, foreign.text).toBe(400);
+  });
+});

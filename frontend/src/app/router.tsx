@@ -34,6 +34,9 @@ const platformRoutes: RouteObject[] = [
   },
 ];
 
+/** Pages for a shop's customers, without signing in (before /:subdomain/…, which they would tie with). */
+const customerRoutes: RouteObject[] = [{ path: '/estimate/:token', lazy: () => import('./routes/public-estimate-page') }];
+
 /** Redirects named in spec-platform.md §2; /crm takes a signed-in staff member to their dashboard. */
 const redirectRoutes: RouteObject[] = [
   { path: paths.crmTemplate, element: <CrmEntryRedirect /> },
@@ -50,7 +53,15 @@ function instanceScreens({ home, canonical }: { home: string; canonical: boolean
     { path: home, lazy: () => import('./routes/instance/dashboard-page') },
     {
       element: <RequireFeature feature="pipeline" />,
-      children: [{ path: 'pipeline', lazy: () => import('./routes/instance/pipeline-page') }],
+      children: [
+        { path: 'pipeline', lazy: () => import('./routes/instance/pipeline-page') },
+        ...(canonical
+          ? [
+              { path: 'reports/takings', lazy: () => import('./routes/instance/takings-page') },
+              { path: 'pipeline/:id/:document', lazy: () => import('./routes/instance/job-document-page') },
+            ]
+          : []),
+      ],
     },
     {
       element: <RequireFeature feature="customers" />,
@@ -61,6 +72,7 @@ function instanceScreens({ home, canonical }: { home: string; canonical: boolean
               { path: 'customers/new', lazy: () => import('./routes/instance/customer-form-page') },
               { path: 'customers/:id/edit', lazy: () => import('./routes/instance/customer-form-page') },
               { path: 'customers/:id', lazy: () => import('./routes/instance/customer-detail-page') },
+              { path: 'vehicles/:id', lazy: () => import('./routes/instance/vehicle-page') },
             ]
           : []),
       ],
@@ -84,6 +96,14 @@ function instanceScreens({ home, canonical }: { home: string; canonical: boolean
           element: <RequireFeature feature="pipeline" />,
           children: [{ path: 'insights', lazy: () => import('./routes/instance/insights-page') }],
         },
+        ...(canonical
+          ? [
+              {
+                element: <RequireFeature feature="pipeline" />,
+                children: [{ path: 'admin/shop', lazy: () => import('./routes/instance/shop-settings-page') }],
+              },
+            ]
+          : []),
         ...(canonical
           ? [
               {
@@ -210,6 +230,7 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: withErrorBoundary([
       ...platformRoutes,
+      ...customerRoutes,
       ...redirectRoutes,
       ...instanceRoutes,
       { path: '*', lazy: () => import('./routes/not-found') },

@@ -1,6 +1,7 @@
 import { customerChangesForTimeline, customerLabel } from '../customers/timeline.ts';
 import type { StoredDomainEvent } from '../events.ts';
 import { PERMISSION_KEYS, type Permissions } from '../identity/permissions.ts';
+import { MESSAGE_KIND_LABELS } from '../messages/kinds.ts';
 import { describeJobEvent } from '../pipeline/timeline.ts';
 import { describeServiceRequestEvent } from '../service-requests/timeline.ts';
 import { describeVehicleEvent } from '../vehicles/timeline.ts';
@@ -148,6 +149,43 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
     case 'ServiceRequestConvertedToJob':
     case 'ServiceRequestArchived':
       return describeServiceRequestEvent(event);
+    // Messaging setup and consent are the shop's decisions: they belong in its log.
+    case 'MessageTemplateChanged':
+      return {
+        entityType: 'instance',
+        entityId: event.data.instanceId,
+        summary: `Changed the ${MESSAGE_KIND_LABELS[event.data.kind]} message template`,
+        changes: event.data.changes,
+      };
+    case 'MessagingSettingsChanged':
+      return {
+        entityType: 'instance',
+        entityId: event.data.instanceId,
+        summary: 'Changed the messaging settings',
+        changes: event.data.changes,
+      };
+    case 'CustomerConsentChanged':
+      return {
+        entityType: 'customer',
+        entityId: event.data.customerId,
+        summary: `${event.data.newValue ? 'Recorded' : 'Withdrew'} consent to ${event.data.channel === 'email' ? 'e-mail' : 'text messages'} (${event.data.source})`,
+        changes: [
+          {
+            field: event.data.channel === 'email' ? 'emailConsent' : 'smsConsent',
+            oldValue: event.data.oldValue,
+            newValue: event.data.newValue,
+          },
+        ],
+      };
+    // Each message's own life shows on the Messages screen, not in the log.
+    case 'MessageQueued':
+    case 'MessageSendAttempted':
+    case 'MessageSent':
+    case 'MessageFailed':
+    case 'MessageNotSent':
+    case 'MessageCanceled':
+    case 'MessageRetryRequested':
+      return null;
     case 'VehicleCreated':
     case 'VehicleUpdated':
     case 'VehicleMoved':
@@ -242,6 +280,8 @@ async function insertActivity(events: StoredDomainEvent[], ctx: ProjectionContex
 
 export const auditProjection: Projection = {
   name: 'audit',
+  // Asynchronous (it reads across records); its readers wait for the projector themselves.
+  awaitedByReads: true,
   async apply(event, ctx) {
     await insertActivity([event], ctx);
   },

@@ -79,6 +79,8 @@ async function createCustomers(events: CustomerCreatedEvent[], ctx: ProjectionCo
 
 export const customersProjection: Projection = {
   name: 'customers',
+  // The record's own rows: written with its events (runtime/inline.ts).
+  inline: true,
   async apply(event, ctx) {
     const { table } = ctx;
     switch (event.type) {

@@ -12,6 +12,7 @@ import { auditMigrations } from '../audit/migrations.ts';
 import { customersMigrations } from '../customers/migrations.ts';
 import { identityMigrations } from '../identity/migrations.ts';
 import { insightsMigrations } from '../insights/migrations.ts';
+import { messagesMigrations } from '../messages/migrations.ts';
 import { pipelineMigrations } from '../pipeline/migrations.ts';
 import { platformMigrations } from '../platform/migrations.ts';
 import { recordsMigrations } from '../records/migrations.ts';
@@ -34,6 +35,7 @@ export const readModelMigrations: SchemaMigration[] = [
   ...serviceRequestsMigrations,
   ...recordsMigrations,
   ...insightsMigrations,
+  ...messagesMigrations,
   ...vehiclesMigrations,
 ];
 

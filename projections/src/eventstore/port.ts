@@ -71,6 +71,8 @@ export interface AppendResult {
   positions: GlobalPosition[];
   /** When the store recorded each appended event, in the order given, where the adapter knows it. */
   recordedAt?: Date[];
+  /** The appended events' types, where the adapter knows them (which read models a command must wait for). */
+  types?: string[];
 }
 
 export interface ReadStreamOptions {
@@ -104,6 +106,12 @@ export interface EventStore {
   appendMany(appends: StreamAppend[]): Promise<AppendResult[]>;
   /** Whether appendMany is all or nothing (a crash between its streams cannot leave a part). */
   readonly atomicMultiStream: boolean;
+  /**
+   * Whether every append writes the inline read models in its own transaction (the
+   * PostgreSQL store given them): a command's own rows are then there when its append
+   * returns, and nothing needs to wait for the projector to read them.
+   */
+  readonly projectsInline?: boolean;
   /** Events of one stream in revision order; empty when the stream does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Reads the global log after `from`, at most `limit` events, in global order. */

@@ -1,4 +1,7 @@
+import type { Knex } from 'knex';
 import pg from 'pg';
+import { applyInline, INLINE_LOCK_SQL } from '../runtime/inline.ts';
+import type { Projection } from '../runtime/projection.ts';
 import {
   START,
   WrongExpectedVersionError,
@@ -31,6 +34,12 @@ export interface PostgresEventStoreOptions {
   pollIntervalMs?: number;
   /** Use this pool for queries instead of creating one; it is not ended by close(). */
   pool?: pg.Pool;
+  /**
+   * Read models every append writes in its own transaction (projections declaring
+   * `inline: true`, runtime/inline.ts), through this knex (its pool carries the appends).
+   * A projection that fails fails the append: nothing is recorded.
+   */
+  inline?: { knex: Knex; schema: string; projections: readonly Projection[] };
 }
 
 const CHANNEL = 'events';
@@ -79,6 +88,7 @@ interface AppendedRow extends StoredIdRow {
 }
 
 const APPEND_SQL = 'select event_id, stream_id, revision, tx_text, seq_text, replay, recorded_at from append_events($1, $2, $3::jsonb)';
+const APPEND_SQL_KNEX = 'select event_id, stream_id, revision, tx_text, seq_text, replay, recorded_at from append_events(?, ?, ?::jsonb)';
 /** SQLSTATE raised by append_events on a wrong expected revision (DETAIL: the actual revision, -1 for none). */
 const WRONG_EXPECTED_VERSION = 'CR409';
 
@@ -179,11 +189,58 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     return { ids, values: [streamId, expected, payload] };
   }
 
+  const inline = options.inline && options.inline.projections.length > 0 ? options.inline : null;
+
+  /**
+   * The appends of one command and the inline read models' rows for their events, in one
+   * transaction (which also holds the inline lock shared, see runtime/inline.ts): the
+   * rows commit with the events or neither does. The events go to the projections as
+   * PostgreSQL stored them (the JSON the append sent, positions and times it answered).
+   */
+  async function appendInline(appends: StreamAppend[], projecting: NonNullable<typeof inline>): Promise<AppendResult[]> {
+    const prepared = appends.map((a) => ({ ...a, ...appendValues(a.streamId, a.events, a.expectedRevision) }));
+    const results = await projecting.knex.transaction(async (trx) => {
+      await trx.raw(INLINE_LOCK_SQL);
+      const answers: AppendResult[] = [];
+      const recorded: RecordedEvent[] = [];
+      for (const a of prepared) {
+        let rows: AppendedRow[];
+        try {
+          rows = (await trx.raw<{ rows: AppendedRow[] }>(APPEND_SQL_KNEX, a.values)).rows;
+        } catch (error) {
+          throw appendError(a.streamId, a.expectedRevision, error);
+        }
+        const result = { ...appendOutcome(a.streamId, a.ids, rows), types: a.events.map((event) => event.type) };
+        answers.push(result);
+        // A replay was projected when it was first appended.
+        if (!result.recordedAt) continue;
+        const sent = JSON.parse(a.values[2] as string) as Array<{ type: string; data: unknown; metadata: EventMetadata }>;
+        rows.forEach((row, i) =>
+          recorded.push({
+            id: row.event_id,
+            streamId: row.stream_id,
+            revision: row.revision,
+            position: rowPosition(row),
+            type: sent[i]!.type,
+            data: sent[i]!.data,
+            metadata: sent[i]!.metadata,
+            recordedAt: row.recorded_at,
+          }),
+        );
+      }
+      await applyInline(trx, projecting.schema, projecting.projections, recorded);
+      return answers;
+    });
+    if (results.some((r) => r.recordedAt)) signalAppended();
+    return results;
+  }
+
   async function append(
     streamId: string,
     events: NewEvent[],
     { expectedRevision }: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
+    if (inline) return (await appendInline([{ streamId, events, expectedRevision }], inline))[0]!;
     const { ids, values } = appendValues(streamId, events, expectedRevision);
     let rows: AppendedRow[];
     try {
@@ -205,6 +262,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
    * lock shared streams in the same order; a deadlock PostgreSQL detects anyway aborts one.
    */
   async function appendMany(appends: StreamAppend[]): Promise<AppendResult[]> {
+    if (inline) return await appendInline(appends, inline);
     if (appends.length === 1) {
       const [only] = appends;
       return [await append(only!.streamId, only!.events, { expectedRevision: only!.expectedRevision })];
@@ -377,6 +435,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     append,
     appendMany,
     atomicMultiStream: true,
+    projectsInline: inline !== null,
     readStream,
     readAll,
     subscribeAll,

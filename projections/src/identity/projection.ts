@@ -11,6 +11,8 @@ function permissionColumns(p: Permissions) {
  */
 export const identityProjection: Projection = {
   name: 'identity',
+  // The record's own rows: written with its events (runtime/inline.ts).
+  inline: true,
   async apply(event, { table }) {
     switch (event.type) {
       case 'UserCreated': {

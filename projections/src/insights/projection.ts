@@ -219,6 +219,8 @@ async function applyInsightEvents(all: StoredDomainEvent[], ctx: ProjectionConte
 
 export const insightsProjection: Projection = {
   name: 'insights',
+  // Asynchronous (it reads across records); its readers wait for the projector themselves.
+  awaitedByReads: true,
   eventTypes: ['JobCreated', 'JobUpdated', 'JobStageChanged', 'JobCanceled', 'JobReopened', 'JobDeleted', 'JobRestored'],
   async apply(event, ctx) {
     await applyInsightEvents([event], ctx);

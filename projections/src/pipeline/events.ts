@@ -27,6 +27,10 @@ const jobFields = {
   tech: z.string(),
   notes: z.string(),
   customerId: z.string().nullable(),
+  // Jobs recorded before vehicles were records have none of these: they read as null.
+  vehicleId: z.string().nullable().default(null),
+  mileageIn: z.number().int().nonnegative().nullable().default(null),
+  mileageOut: z.number().int().nonnegative().nullable().default(null),
 };
 
 /** Every job event after JobCreated names the job (number and name after the change), so the audit log reads in words without a lookup. */

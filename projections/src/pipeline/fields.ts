@@ -24,6 +24,11 @@ export interface JobFields {
   tech: string;
   notes: string;
   customerId: string | null;
+  /** The vehicle record the job is on (null for none: older jobs keep their free text in makeModel/vin). */
+  vehicleId: string | null;
+  /** Odometer readings when the vehicle came in and went out (null when not read). */
+  mileageIn: number | null;
+  mileageOut: number | null;
 }
 
 export type JobField = keyof JobFields;
@@ -45,6 +50,9 @@ export const JOB_FIELDS = [
   'tech',
   'notes',
   'customerId',
+  'vehicleId',
+  'mileageIn',
+  'mileageOut',
 ] as const satisfies readonly JobField[];
 
 /** Field names in words (history, audit log, forms). */
@@ -64,6 +72,9 @@ export const JOB_FIELD_LABELS: Record<JobField, string> = {
   tech: 'Tech',
   notes: 'Notes',
   customerId: 'Customer',
+  vehicleId: 'Vehicle record',
+  mileageIn: 'Mileage in',
+  mileageOut: 'Mileage out',
 };
 
 export const EMPTY_JOB_FIELDS: JobFields = {
@@ -82,6 +93,9 @@ export const EMPTY_JOB_FIELDS: JobFields = {
   tech: '',
   notes: '',
   customerId: null,
+  vehicleId: null,
+  mileageIn: null,
+  mileageOut: null,
 };
 
 /** Name and vehicle fit a customer's (a new entry's name creates its customer). */
@@ -105,6 +119,7 @@ export const JOB_MESSAGES = {
   appointment: 'Appointment must be an ISO date and time with a time zone, e.g. 2025-03-01T09:00:00Z',
   duration: `Duration must be a whole number of minutes from 1 to ${JOB_LIMITS.durationMax}`,
   customerId: 'customerId must be the id of a customer',
+  vehicleId: 'vehicleId must be the id of a vehicle',
   notFound: 'Job not found',
   reopenOnlyCanceled: 'Only a canceled job can be reopened',
   numberInUse: (jobNumber: string) => `Job number ${jobNumber} is already in use`,

@@ -13,6 +13,9 @@ export interface JobRow {
   job_number: string;
   number: number | null;
   customer_id: string | null;
+  vehicle_id: string | null;
+  mileage_in: number | null;
+  mileage_out: number | null;
   name: string;
   phone: string;
   part: string;
@@ -83,6 +86,9 @@ function columnsOf(fields: JobFields) {
     job_number: fields.jobNumber,
     number: numericJobNumber(fields.jobNumber),
     customer_id: fields.customerId,
+    vehicle_id: fields.vehicleId,
+    mileage_in: fields.mileageIn,
+    mileage_out: fields.mileageOut,
     name: fields.name,
     phone: fields.phone,
     part: fields.part,
@@ -119,6 +125,9 @@ export function fieldsOfRow(row: JobRow): JobFields {
     tech: row.tech,
     notes: row.notes,
     customerId: row.customer_id,
+    vehicleId: row.vehicle_id ?? null,
+    mileageIn: row.mileage_in ?? null,
+    mileageOut: row.mileage_out ?? null,
   };
 }
 
@@ -142,6 +151,9 @@ const JOB_COLUMNS = {
   job_number: 'text',
   number: 'integer',
   customer_id: 'uuid',
+  vehicle_id: 'uuid',
+  mileage_in: 'integer',
+  mileage_out: 'integer',
   name: 'text',
   phone: 'text',
   part: 'text',
@@ -357,6 +369,8 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
 
 export const pipelineProjection: Projection = {
   name: 'pipeline',
+  // The record's own rows: written with its events (runtime/inline.ts).
+  inline: true,
   async apply(event, ctx) {
     await applyJobEvents([event], ctx);
   },

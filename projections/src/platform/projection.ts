@@ -3,6 +3,8 @@ import type { Projection } from '../runtime/projection.ts';
 /** crm_instances: one row per CRM instance, open or closed. */
 export const platformProjection: Projection = {
   name: 'platform',
+  // The record's own rows: written with its events (runtime/inline.ts).
+  inline: true,
   async apply(event, { table }) {
     switch (event.type) {
       case 'CrmInstanceCreated': {

@@ -8,6 +8,8 @@ import type { Projection } from '../runtime/projection.ts';
  */
 export const deletedRecordsProjection: Projection = {
   name: 'deleted-records',
+  // The record's own rows: written with its events (runtime/inline.ts).
+  inline: true,
   eventTypes: ['JobDeleted', 'JobRestored', 'CustomerDeleted', 'CustomerRestored'],
   async apply(event, { table }) {
     switch (event.type) {

@@ -13,6 +13,22 @@ export interface ProjectionContext {
  * run the same way: its handler sends commands and keeps its own rows in the transaction. */
 export interface Projection {
   name: string;
+  /**
+   * Written in the same transaction as the events, by every append on the PostgreSQL store
+   * (runtime/inline.ts), instead of by the checkpointed projector: for a record's own rows
+   * (its row, its history, the counts the next screen reads), so a command answers from what
+   * it wrote and a failure here fails the command. Only for projections whose rows follow
+   * their own records' events (keyed by stream; counts that only add up): appends commit in
+   * any order, not in global order. What reads across records stays asynchronous.
+   */
+  inline?: boolean;
+  /**
+   * Asynchronous, and every read of its tables first waits until the projector has passed
+   * all committed events (catchUpAsyncReadModels in the backend): a command need not wait
+   * for it. A command whose events an asynchronous projection without this takes waits for
+   * the projector before it answers (read-your-writes).
+   */
+  awaitedByReads?: boolean;
   /** Only events of these types are parsed and applied; every event when absent. */
   eventTypes?: readonly EventType[];
   /** Of those, only the events this answers true for (e.g. a job update that changes its customer); all when absent. */

@@ -4,6 +4,7 @@ import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
 import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import { createProjectionContext, takenBy, type Projection } from './projection.ts';
 import { ensureCheckpoint, lockCheckpointForBatch, MAIN_CHECKPOINT, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
+import { ensureInlineSince, projectsEvent } from './inline.ts';
 import { describeError, recordParkedEvent } from './parked.ts';
 
 export interface ProjectorLogger {
@@ -56,6 +57,12 @@ export interface ApplyOptions {
   projections: Projection[];
   /** Events to pass over (a rebuild skips what the live projector parked). */
   skip?: (event: RecordedEvent) => boolean;
+  /**
+   * Set when appends write the inline projections themselves: those then take only events
+   * at or before this position (appended before inline projection started; null: none).
+   * Undefined (a rebuild, EventStoreDB): every projection takes every event.
+   */
+  inlineUpTo?: GlobalPosition | null;
 }
 
 /**
@@ -80,7 +87,7 @@ export async function applyBatch(knex: Knex, options: ApplyOptions, events: Reco
       if (options.skip?.(event)) continue;
       let parsed: StoredDomainEvent | null | undefined;
       options.projections.forEach((projection, i) => {
-        if (!takenBy(projection, event)) return;
+        if (!takenBy(projection, event) || !projectsEvent(projection, event, options.inlineUpTo)) return;
         if (parsed === undefined) parsed = parseStoredEvent(event);
         if (parsed && (!projection.takes || projection.takes(parsed))) perProjection[i]!.push(parsed);
       });
@@ -151,6 +158,11 @@ export interface ProjectorOptions {
   retry?: Partial<RetryPolicy>;
   /** Told each checkpoint this projector has committed (a watcher in the same process need not wait for the NOTIFY). */
   onApplied?: (checkpointName: string, position: GlobalPosition) => void;
+  /**
+   * The store's appends write the inline projections (runtime/inline.ts): this projector
+   * applies them only to events appended before that started.
+   */
+  inline?: boolean;
 }
 
 /**
@@ -172,6 +184,8 @@ export class Projector {
   private lockLost: ((error: Error) => void) | null = null;
   private heartbeat: NodeJS.Timeout | undefined;
   private lastApplied: GlobalPosition = START;
+  /** See ApplyOptions.inlineUpTo; read when following starts. */
+  private inlineUpTo: GlobalPosition | null | undefined = undefined;
   private leader = false;
   /** Consecutive failures: sets the next pause, cleared by a batch that goes through. */
   private failures = 0;
@@ -261,6 +275,7 @@ export class Projector {
     const { knex, store } = this.options;
     try {
       await ensureCheckpoint(knex, this.checkpointName);
+      if (this.options.inline) this.inlineUpTo = await ensureInlineSince(knex);
       this.lastApplied = (await readCheckpoint(knex, this.checkpointName)) ?? START;
       this.log.info({ checkpoint: positionToString(this.lastApplied) }, `${this.kind} started`);
       const batchSize = this.options.batchSize ?? 500;
@@ -327,7 +342,7 @@ export class Projector {
       if (Date.now() - this.pendingSince >= DEFERRED_CHECKPOINT_MS) await this.flushCheckpoint();
       return;
     }
-    const last = await applyBatch(knex, { schema, checkpointName: this.checkpointName, projections }, events);
+    const last = await applyBatch(knex, { schema, checkpointName: this.checkpointName, projections, inlineUpTo: this.inlineUpTo }, events);
     this.pendingSince = null;
     if (last) {
       this.lastApplied = last;

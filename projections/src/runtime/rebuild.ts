@@ -4,6 +4,7 @@ import { comparePositions, positionToString, START, type EventStore, type Global
 import type { Projection } from './projection.ts';
 import { applyBatch } from './projector.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT, readCheckpoint } from './checkpoints.ts';
+import { INLINE_LOCK_EXCLUSIVE_SQL, newestCommittedPosition, readInlineSince } from './inline.ts';
 import { parkedPositions } from './parked.ts';
 
 const REBUILD_SCHEMA = 'rm_rebuild';
@@ -68,7 +69,22 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
 
   // Phase 2, holding the live checkpoint: finish to exactly its position, compare, swap.
   return await knex.transaction(async (trx) => {
-    const live = (await readCheckpoint(trx, MAIN_CHECKPOINT, true)) ?? START;
+    // No append writes inline rows until the swap (they would go with the retired tables).
+    await trx.raw(INLINE_LOCK_EXCLUSIVE_SQL);
+    let live = (await readCheckpoint(trx, MAIN_CHECKPOINT, true)) ?? START;
+    const inlineUpTo = await readInlineSince(trx);
+    if (inlineUpTo) {
+      // The inline tables hold every committed event; the projector's may be behind them.
+      // Holding its checkpoint, bring them to the same event, so both sides compare at one point.
+      const head = await newestCommittedPosition(trx);
+      if (comparePositions(head, live) > 0) {
+        const liveOptions = { schema: READ_MODEL_SCHEMA, checkpointName: MAIN_CHECKPOINT, projections, inlineUpTo, skip };
+        await replay(store, live, head, batchSize, async (events) => {
+          await applyBatch(trx as unknown as Knex, liveOptions, events);
+        });
+        live = head;
+      }
+    }
     position = await replay(store, position, live, batchSize, (events) => apply(trx as unknown as Knex, events));
     const tables = await compareSchemas(trx, READ_MODEL_SCHEMA, REBUILD_SCHEMA);
     await trx.raw('ALTER SCHEMA ?? RENAME TO ??', [READ_MODEL_SCHEMA, RETIRED_SCHEMA]);

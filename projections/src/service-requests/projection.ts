@@ -19,6 +19,8 @@ export const SERVICE_REQUEST_COLUMNS: Record<ServiceRequestField, string> = {
  */
 export const serviceRequestsProjection: Projection = {
   name: 'service-requests',
+  // The record's own rows: written with its events (runtime/inline.ts).
+  inline: true,
   eventTypes: ['ServiceRequestSubmitted', 'ServiceRequestUpdated', 'ServiceRequestConvertedToJob', 'ServiceRequestArchived'],
   async apply(event, ctx) {
     const { table } = ctx;

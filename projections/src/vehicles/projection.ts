@@ -42,6 +42,8 @@ const CREATED_COLUMNS: Record<string, string> = {
  */
 export const vehiclesProjection: Projection = {
   name: 'vehicles',
+  // The record's own rows: written with its events (runtime/inline.ts).
+  inline: true,
   eventTypes: ['VehicleCreated', 'VehicleUpdated', 'VehicleMoved', 'VehicleMileageRecorded', 'VehicleDeleted'],
   async apply(event, ctx) {
     const { table } = ctx;

@@ -4,7 +4,7 @@ export function AppFooter() {
   const { data } = useAppInfo();
   const providerName = data?.providerName.trim() || FALLBACK_PROVIDER_NAME;
   return (
-    <footer className="border-t">
+    <footer className="border-t print:hidden">
       <div className="mx-auto w-full max-w-6xl px-4 py-5 text-center text-sm text-muted-foreground sm:px-6">© 2025 {providerName}</div>
     </footer>
   );

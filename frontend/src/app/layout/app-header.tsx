@@ -11,7 +11,7 @@ export function AppHeader() {
   const instanceRoute = useInstanceShellRoute();
   const appInfo = useAppInfo();
   return (
-    <header className="sticky top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
+    <header className="sticky top-0 z-40 border-b print:hidden bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
       <div className="mx-auto flex w-full max-w-6xl flex-wrap items-center justify-between gap-x-2 px-4 sm:px-6 md:flex-nowrap sm:gap-x-3">
         <p className="flex h-14 min-w-0 flex-1 items-center gap-1.5 sm:gap-2 md:flex-none">
           <span

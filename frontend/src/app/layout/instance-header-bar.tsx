@@ -5,7 +5,7 @@ import { instanceEntry, instanceLinks, paths, registerPath } from '@/config/path
 import { AccountMenu } from '@/features/identity/components/account-menu';
 import { useUserSession } from '@/features/identity/hooks/use-user-session';
 import { sessionInstance } from '@/features/identity/states/user-session-state';
-import { canManageUsers, canRead } from '@/features/identity/utils/user-access';
+import { canManageUsers, canRead, canWrite } from '@/features/identity/utils/user-access';
 import { InstanceNav } from '@/features/instance-shell/components/instance-nav';
 import { navItems } from '@/features/instance-shell/utils/nav-items';
 import { useServiceRequestSummary } from '@/features/service-requests/api/get-service-request-summary';
@@ -45,6 +45,15 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
     if (canManageUsers(user) && user.instance.features.pipeline) {
       const admin = items.findIndex((item) => item.to === links.admin);
       items.splice(admin < 0 ? items.length : admin, 0, { label: 'Insights', to: links.insights });
+    }
+    // The day's takings for who takes payments, and the shop's settings (documents, rates) for its admins.
+    if (route.family === 'crm' && user.instance.features.pipeline) {
+      const admin = items.findIndex((item) => item.to === links.admin);
+      const reports = [
+        ...(canWrite(user) ? [{ label: 'Takings', to: `${links.entry}/reports/takings` }] : []),
+        ...(user.role === 'admin' ? [{ label: 'Shop', to: `${links.admin}/shop` }] : []),
+      ];
+      items.splice(admin < 0 ? items.length : admin, 0, ...reports);
     }
     return (
       <>

@@ -1,4 +1,4 @@
-import { formatDate, formatQuote, type CustomerView } from '@crm/projections/contract';
+import { formatDate, formatMoney, formatQuote, type CustomerView } from '@crm/projections/contract';
 import { Link } from 'react-router-dom';
 import { customerJobsPath, jobPath } from '@/config/paths';
 import { Alert } from '@/components/ui/alert';
@@ -6,6 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { Spinner } from '@/components/ui/spinner';
 import { useCustomerJobs } from '../api/get-customer-jobs';
 import { loadErrorMessage } from '../utils/load-error-message';
+import { customerBalance, jobInvoiced, jobMoneyText } from '../utils/customer-money';
 
 /** The pipeline jobs linked to this customer, newest first (canceled ones too), each a link that opens it. */
 export function CustomerJobs({ instance, customer, pipelinePath }: { instance: string; customer: CustomerView; pipelinePath: string }) {
@@ -15,8 +16,24 @@ export function CustomerJobs({ instance, customer, pipelinePath }: { instance: s
   if (jobs.isError) return <Alert>Could not load the jobs: {loadErrorMessage(jobs.error)}</Alert>;
   if (jobs.data.length === 0) return <p className="text-sm text-muted-foreground">No pipeline jobs for this customer.</p>;
 
+  const balance = customerBalance(jobs.data);
+  const invoiced = jobs.data.filter(jobInvoiced);
   return (
     <div className="grid gap-3">
+      {invoiced.length > 0 || balance.owed !== 0 ? (
+        <div
+          className="flex flex-wrap items-baseline justify-between gap-2 rounded-lg border bg-muted/30 px-3 py-2 text-sm"
+          data-customer-balance
+        >
+          <span>
+            {invoiced.length} {invoiced.length === 1 ? 'invoice' : 'invoices'}, {formatMoney(balance.invoiced)} invoiced
+          </span>
+          <span>
+            Balance due{' '}
+            <strong className={balance.owed > 0 ? 'text-destructive tabular-nums' : 'tabular-nums'}>{formatMoney(balance.owed)}</strong>
+          </span>
+        </div>
+      ) : null}
       <ul className="divide-y rounded-lg border">
         {jobs.data.map((job) => (
           <li key={job.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-3 py-2.5 text-sm">
@@ -31,8 +48,22 @@ export function CustomerJobs({ instance, customer, pipelinePath }: { instance: s
                   .join(' · ')}
               </span>
             </div>
-            <div className="flex items-center gap-2">
-              {job.quote ? <span className="tabular-nums">{formatQuote(job.quote)}</span> : null}
+            <div className="flex flex-wrap items-center gap-2">
+              {jobInvoiced(job) ? (
+                <a
+                  href={`/api/${encodeURIComponent(instance)}/pipeline/${encodeURIComponent(job.id)}/invoice.pdf`}
+                  target="_blank"
+                  rel="noreferrer"
+                  className="text-xs text-primary underline-offset-4 hover:underline"
+                >
+                  Invoice PDF
+                </a>
+              ) : null}
+              {jobMoneyText(job) ? (
+                <span className="tabular-nums">{jobMoneyText(job)}</span>
+              ) : job.quote ? (
+                <span className="tabular-nums">{formatQuote(job.quote)}</span>
+              ) : null}
               <Badge
                 variant={
                   job.stage === 'Canceled' ? 'destructive' : job.stage === 'Paid' || job.stage === 'Completed' ? 'success' : 'secondary'

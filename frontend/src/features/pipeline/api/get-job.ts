@@ -1,4 +1,4 @@
-import { jobViewSchema } from '@crm/projections/contract';
+import { jobDetailSchema, jobViewSchema, type JobDetail } from '@crm/projections/contract';
 import type { JobView } from '@crm/projections/pipeline';
 import { revisionETag } from '@crm/projections/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
@@ -9,6 +9,8 @@ import { pipelineApiPath, pipelineQueryKey } from './pipeline-api-path';
 export interface LoadedJob {
   job: JobView;
   etag: string;
+  /** The job with its repair order (lines, totals, estimate, invoice, payments), when the answer carried it. */
+  detail?: JobDetail;
 }
 
 /** The ETag the server gave, else one made from the revision (the server's own format). */
@@ -16,12 +18,18 @@ export function etagOf(headers: Headers, job: JobView): string {
   return headers.get('ETag') ?? revisionETag(job.revision);
 }
 
+/** A job command's or read's answer: the job, its repair order when there, and the ETag. */
+export function loadedJobFrom(data: unknown, headers: Headers): LoadedJob {
+  const detail = jobDetailSchema.safeParse(data);
+  const job = detail.success ? detail.data : jobViewSchema.parse(data);
+  return { job, etag: etagOf(headers, job), ...(detail.success ? { detail: detail.data } : {}) };
+}
+
 export const jobQueryKey = (instance: string, jobId: string) => [...pipelineQueryKey(instance), 'job', jobId] as const;
 
 export async function getJob(instance: string, jobId: string, signal?: AbortSignal): Promise<LoadedJob> {
   const { data, headers } = await apiFetchWithHeaders(pipelineApiPath(instance, jobId), { signal });
-  const job = jobViewSchema.parse(data);
-  return { job, etag: etagOf(headers, job) };
+  return loadedJobFrom(data, headers);
 }
 
 export function jobQueryOptions(instance: string, jobId: string) {

@@ -1,8 +1,7 @@
-import { jobViewSchema } from '@crm/projections/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetchWithHeaders } from '@/lib/api-client';
 import { ifMatch } from '@/lib/concurrency';
-import { etagOf, jobQueryKey, type LoadedJob } from './get-job';
+import { jobQueryKey, loadedJobFrom, type LoadedJob } from './get-job';
 import { rememberSavedJob } from './job-cache';
 import { pipelineApiPath } from './pipeline-api-path';
 
@@ -16,8 +15,7 @@ export async function revertJobChange(instance: string, jobId: string, eventId: 
     method: 'POST',
     headers: ifMatch(revision),
   });
-  const job = jobViewSchema.parse(data);
-  return { job, etag: etagOf(headers, job) };
+  return loadedJobFrom(data, headers);
 }
 
 export function useRevertJobChange(instance: string, jobId: string) {

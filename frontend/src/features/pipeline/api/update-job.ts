@@ -3,7 +3,7 @@ import type { JobChangesInput, JobView } from '@crm/projections/pipeline';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetchWithHeaders } from '@/lib/api-client';
 import { conflictCurrent } from '@/lib/concurrency';
-import { etagOf, type LoadedJob } from './get-job';
+import { loadedJobFrom, type LoadedJob } from './get-job';
 import { rememberSavedJob } from './job-cache';
 import { pipelineApiPath } from './pipeline-api-path';
 
@@ -21,8 +21,7 @@ export async function updateJob(instance: string, { jobId, entry, etag }: Update
     body: entry,
     headers: { 'If-Match': etag },
   });
-  const job = jobViewSchema.parse(data);
-  return { job, etag: etagOf(headers, job) };
+  return loadedJobFrom(data, headers);
 }
 
 /** A 409 on save carries the job as it is now; null for any other error. */

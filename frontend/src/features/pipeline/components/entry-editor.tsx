@@ -38,8 +38,10 @@ import { saveErrorText } from '../utils/save-error';
 import { CustomerNameField } from './customer-name-field';
 import { DeleteEntryDialog } from './delete-entry-dialog';
 import { JobFieldList } from './job-snapshot-view';
+import { RepairOrderSection } from './repair-order/repair-order-section';
 import { StageBar } from './stage-bar';
 import { LinkedCustomerHint } from './linked-customer-hint';
+import { JobVehicleFields } from './job-vehicle-fields';
 
 const fieldId = (field: keyof EntryForm) => `entry-${field}`;
 
@@ -199,6 +201,19 @@ export function EntryEditor({
       onError: (failure) => setError(errorMessage(failure, 'Failed to reopen job')),
     });
   };
+
+  /**
+   * After a repair-order command (a line, the estimate, the invoice, a payment): the next ETag
+   * when nobody else saved meanwhile, and the quote the lines' total gives the job.
+   */
+  const adoptRepairOrderChange = (saved: LoadedJob) => {
+    // An invoice or a payment moves the stage: a later Save must not move it back.
+    setForm((current) => ({ ...current, stage: saved.job.stage, quote: saved.detail?.lines.length ? saved.job.quote : current.quote }));
+    setBase((current) => (current && saved.job.revision === current.job.revision + 1 ? saved : current));
+  };
+  /** The newest copy read (live updates included): what the repair order shows and acts on. */
+  const latest = base && initial && initial.job.revision > base.job.revision ? initial : base;
+  const itemized = Boolean(latest?.detail?.lines.length);
 
   /** Someone else's newer version of the job, read again after a live update. */
   const newer = base && initial && initial.job.revision > base.job.revision ? initial : null;
@@ -387,7 +402,13 @@ export function EntryEditor({
               spellCheck={false}
               className="font-mono uppercase"
             />
-            <Field id={fieldId('quote')} label="Quote" error={quoteProblem ?? fieldErrors.quote}>
+            <JobVehicleFields instance={instance} form={form} errors={fieldErrors} onChange={change} />
+            <Field
+              id={fieldId('quote')}
+              label="Quote"
+              error={quoteProblem ?? fieldErrors.quote}
+              hint={itemized ? "The lines' total" : undefined}
+            >
               <div className="relative">
                 <span
                   aria-hidden="true"
@@ -396,8 +417,9 @@ export function EntryEditor({
                   $
                 </span>
                 <Input
-                  {...fieldControlProps(fieldId('quote'), { error: quoteProblem ?? fieldErrors.quote })}
+                  {...fieldControlProps(fieldId('quote'), { error: quoteProblem ?? fieldErrors.quote, hint: itemized })}
                   inputMode="decimal"
+                  readOnly={itemized}
                   value={form.quote}
                   onChange={text('quote')}
                   placeholder="0.00"
@@ -466,6 +488,16 @@ export function EntryEditor({
           </div>
         </fieldset>
       )}
+
+      {latest?.detail ? (
+        <RepairOrderSection
+          instance={instance}
+          loaded={latest}
+          detail={latest.detail}
+          canWrite={permissions.canWrite}
+          onSaved={adoptRepairOrderChange}
+        />
+      ) : null}
 
       <Alert>{error ? <SaveErrorMessage message={error} onLoadCurrent={conflict ? handleLoadCurrent : undefined} /> : null}</Alert>
 

@@ -1,7 +1,9 @@
+import { formatMoney } from '@crm/projections/contract';
 import { formatQuote, type JobView } from '@crm/projections/pipeline';
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 import { jobLabel } from '../utils/entry-title';
+import { jobMoney } from '../utils/job-money';
 
 /**
  * What a job card shows on the phone list and on the stage board alike. `compact` is the
@@ -71,12 +73,23 @@ export function JobCardFact({
   );
 }
 
-/** The card's footer: the quote. */
-export function JobCardQuote({ quote, compact }: { quote: JobView['quote']; compact: boolean }) {
+/** The card's footer: the quote, or for an itemized job its total and, once invoiced or paid, the balance due. */
+export function JobCardQuote({ job, compact }: { job: Pick<JobView, 'quote' | 'totals' | 'stage'>; compact: boolean }) {
+  const money = jobMoney(job);
   return (
-    <div className={cn('flex items-center justify-between border-t pt-2', !compact && 'text-sm')}>
-      <span className={cn('text-muted-foreground', compact && 'text-xs')}>Quote</span>
-      <span className="font-semibold tabular-nums">{formatQuote(quote)}</span>
+    <div className={cn('grid gap-0.5 border-t pt-2', !compact && 'text-sm')}>
+      <div className="flex items-center justify-between">
+        <span className={cn('text-muted-foreground', compact && 'text-xs')}>{money.itemized ? 'Total' : 'Quote'}</span>
+        <span className="font-semibold tabular-nums">{money.itemized ? formatMoney(money.total) : formatQuote(job.quote)}</span>
+      </div>
+      {money.showBalance ? (
+        <div className="flex items-center justify-between" data-card-balance>
+          <span className={cn('text-muted-foreground', compact && 'text-xs')}>Balance</span>
+          <span className={cn('tabular-nums', money.balance > 0 ? 'font-semibold text-destructive' : 'text-success')}>
+            {money.balance === 0 ? 'Paid' : formatMoney(money.balance)}
+          </span>
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -1,13 +1,32 @@
-import { displayPhone, formatDateTime } from '@crm/projections/contract';
+import { displayPhone, formatDateTime, formatMoney } from '@crm/projections/contract';
 import { memo } from 'react';
 import { formatQuote, type JobView } from '@crm/projections/pipeline';
 import { Button } from '@/components/ui/button';
 import { PencilIcon, TrashIcon } from '@/components/ui/icons';
+import { cn } from '@/lib/cn';
 import { jobLabel } from '../utils/entry-title';
+import { jobMoney } from '../utils/job-money';
 import type { PipelinePermissions } from '../types/pipeline-permissions';
+import { VehicleLink } from './vehicle-link';
 import { InlineStageSelect } from './inline-stage-select';
 
-const COLUMNS = ['Job #', 'Name', 'Phone', 'Part', 'Vehicle', 'Quote', 'Stage', 'Appointment', 'Actions'] as const;
+const COLUMNS = ['Job #', 'Name', 'Phone', 'Part', 'Vehicle', 'Quote', 'Balance', 'Stage', 'Appointment', 'Actions'] as const;
+const NUMERIC_COLUMNS: readonly string[] = ['Quote', 'Balance', 'Actions'];
+
+/** The quote (an itemized job's total) and the balance due once something is invoiced or paid. */
+function JobMoneyCells({ job }: { job: JobView }) {
+  const money = jobMoney(job);
+  return (
+    <>
+      <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">
+        {money.itemized ? formatMoney(money.total) : formatQuote(job.quote)}
+      </td>
+      <td className={cn('px-3 py-2.5 text-right whitespace-nowrap tabular-nums', money.balance > 0 && 'font-medium text-destructive')}>
+        {money.showBalance ? money.balance === 0 ? 'Paid' : formatMoney(money.balance) : <span className="text-muted-foreground">—</span>}
+      </td>
+    </>
+  );
+}
 
 /** The desktop list (spec §2): one row per job, the stage changeable in place. */
 export const PipelineTable = memo(function PipelineTable({
@@ -29,11 +48,7 @@ export const PipelineTable = memo(function PipelineTable({
         <thead>
           <tr className="border-b bg-muted/50 text-left text-xs font-medium tracking-wide text-muted-foreground uppercase">
             {COLUMNS.map((column) => (
-              <th
-                key={column}
-                scope="col"
-                className={column === 'Quote' ? 'px-3 py-3 text-right' : column === 'Actions' ? 'px-3 py-3 text-right' : 'px-3 py-3'}
-              >
+              <th key={column} scope="col" className={NUMERIC_COLUMNS.includes(column) ? 'px-3 py-3 text-right' : 'px-3 py-3'}>
                 {column}
               </th>
             ))}
@@ -51,9 +66,11 @@ export const PipelineTable = memo(function PipelineTable({
                 <span className="line-clamp-2 break-words">{job.part}</span>
               </td>
               <td className="max-w-40 px-3 py-2.5">
-                <span className="line-clamp-2 break-words">{job.makeModel}</span>
+                <span className="line-clamp-2 break-words">
+                  <VehicleLink instance={instance} job={job} />
+                </span>
               </td>
-              <td className="px-3 py-2.5 text-right whitespace-nowrap tabular-nums">{formatQuote(job.quote)}</td>
+              <JobMoneyCells job={job} />
               <td className="px-3 py-2.5">
                 <InlineStageSelect
                   instance={instance}

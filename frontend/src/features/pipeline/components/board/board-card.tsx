@@ -115,7 +115,7 @@ export const BoardCard = memo(function BoardCard({
             </JobCardFact>
           ) : null}
         </dl>
-        <JobCardQuote quote={job.quote} compact />
+        <JobCardQuote job={job} compact />
       </Card>
     </li>
   );

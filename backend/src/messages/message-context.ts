@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
+import type { EventStore } from '@crm/projections/eventstore/port';
+import type { CustomerFields } from '@crm/projections/customers';
+import { applyJobEvent, isJobStreamEvent, type JobFields } from '@crm/projections/pipeline';
+import { formatAppointment, type MessageKind, type MessageValues } from '@crm/projections/messages';
+import { customerStream } from '../customers/index.ts';
+import { jobStream } from '../pipeline/index.ts';
+import { getInstance } from '../platform/index.ts';
+import { loadAggregate } from '../shared/commands.ts';
+import { consentDecider, consentStream, type ConsentState } from './consent-decider.ts';
+import { messagingDecider, messagingStream, type MessagingState } from './messaging-decider.ts';
+
+/**
+ * What a message is made from, read from the event log itself (never from read models that
+ * may trail the reactor): the job and customer as they are, the customer's consent, the
+ * shop's templates and settings; the shop's name and zone from its record.
+ */
+
+/** A message id from what it is for: the reactor replaying an event queues the same ids (and so nothing twice). */
+export function messageIdFor(seed: string): string {
+  const hex = createHash('sha256').update(`message:${seed}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
+}
+
+async function readParsed(store: EventStore, streamId: string): Promise<StoredDomainEvent[]> {
+  return (await store.readStream(streamId)).map(parseStoredEvent).filter((e): e is StoredDomainEvent => e !== null);
+}
+
+/** The job's fields after its events up to `uptoRevision` (all when absent); null when it does not exist (then). */
+export async function jobAt(store: EventStore, jobId: string, uptoRevision?: number): Promise<JobFields | null> {
+  let fields: JobFields | null = null;
+  for (const event of await readParsed(store, jobStream(jobId))) {
+    if (uptoRevision !== undefined && event.revision > uptoRevision) break;
+    if (isJobStreamEvent(event)) fields = applyJobEvent(fields, event);
+  }
+  return fields;
+}
+
+/** The live customer's fields; null for one deleted or unknown. */
+export async function customerNow(store: EventStore, customerId: string): Promise<CustomerFields | null> {
+  let fields: CustomerFields | null = null;
+  for (const event of await readParsed(store, customerStream(customerId))) {
+    switch (event.type) {
+      case 'CustomerCreated':
+      case 'CustomerRestored': {
+        const d = event.data;
+        fields = {
+          name: d.name,
+          phone: d.phone,
+          email: d.email,
+          address: d.address,
+          vehicles: d.vehicles,
+          pastAppointments: d.pastAppointments,
+          invoices: d.invoices,
+          notes: d.notes,
+        };
+        break;
+      }
+      case 'CustomerUpdated':
+        if (fields) {
+          const next: CustomerFields = { ...fields };
+          for (const change of event.data.changes) next[change.field] = change.newValue;
+          fields = next;
+        }
+        break;
+      case 'CustomerDeleted':
+        fields = null;
+        break;
+      default:
+        break;
+    }
+  }
+  return fields;
+}
+
+export async function consentOf(store: EventStore, customerId: string): Promise<ConsentState> {
+  return (await loadAggregate(store, consentStream(customerId), consentDecider)).state;
+}
+
+export async function messagingOf(store: EventStore, instanceId: string): Promise<MessagingState> {
+  return (await loadAggregate(store, messagingStream(instanceId), messagingDecider)).state;
+}
+
+export interface Shop {
+  name: string;
+  timeZone: string;
+  messaging: MessagingState;
+}
+
+export async function shopOf(deps: { knex: Knex; store: EventStore }, instanceId: string): Promise<Shop> {
+  const instance = await getInstance(deps.knex, instanceId);
+  return { name: instance.displayName || instance.name, timeZone: instance.timeZone, messaging: await messagingOf(deps.store, instanceId) };
+}
+
+/** The placeholders' values for one message. */
+export function valuesFor(
+  shop: Shop,
+  parts: { customerName: string; vehicle: string; jobNumber?: string; appointment?: string | null; link?: string },
+): MessageValues {
+  return {
+    'customer.name': parts.customerName || 'customer',
+    vehicle: parts.vehicle || 'vehicle',
+    'job.number': parts.jobNumber ?? '',
+    appointment: parts.appointment ? formatAppointment(parts.appointment, shop.timeZone) : '',
+    'shop.name': shop.name,
+    'shop.phone': shop.messaging.settings.shopPhone,
+    link: parts.link ?? '',
+  };
+}
+
+export type { MessageKind };

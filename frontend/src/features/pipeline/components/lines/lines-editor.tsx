@@ -1,0 +1,279 @@
+import { type JobDetail, LINE_KINDS, type LineKind, type LineView, parseMoney } from '@crm/projections/contract';
+import { type FocusEvent, type KeyboardEvent, useMemo, useRef, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { PlusIcon } from '@/components/ui/icons';
+import { errorMessage } from '@/lib/api-error';
+import { reportFailure } from '@/lib/report-failure';
+import { useAddJobLine } from '../../api/add-job-line';
+import { useChangeJobLine } from '../../api/change-job-line';
+import type { LoadedJob } from '../../api/get-job';
+import { useRemoveJobLine } from '../../api/remove-job-line';
+import { useReorderJobLines } from '../../api/reorder-job-lines';
+import {
+  draftFromLine,
+  draftTotals,
+  emptyLineDraft,
+  LINE_KIND_LABELS,
+  lineChanges,
+  linePayload,
+  lineProblems,
+  type LineDraft,
+  type ShopRates,
+} from '../../utils/line-draft';
+import { lineFieldId, LineRow } from './line-row';
+import { TotalsSummary } from './totals-summary';
+
+type Problems = Partial<Record<string, string>>;
+
+/** The first box of a line, where the cursor goes when the line is added. */
+const FIRST_FIELD = 'description';
+
+/**
+ * The job's lines, edited in place in the job dialog: each line is saved on its own (a
+ * command with its own event) when the cursor leaves it or Enter is pressed, and Enter then
+ * starts a new line of the same kind. The totals follow every key typed, computed by the
+ * same function the server and the documents use. Commands go one after another, each with
+ * the ETag the previous one answered, so quick edits never collide with each other.
+ */
+export function LinesEditor({
+  instance,
+  loaded,
+  detail,
+  readOnly,
+  rates,
+  technicians,
+  onSaved,
+}: {
+  instance: string;
+  loaded: LoadedJob;
+  detail: JobDetail;
+  readOnly: boolean;
+  /** The shop's rates; null while unknown (the totals shown are then the server's). */
+  rates: ShopRates | null;
+  technicians: readonly string[];
+  onSaved: (saved: LoadedJob) => void;
+}) {
+  const [edits, setEdits] = useState<Record<string, LineDraft>>({});
+  const [added, setAdded] = useState<LineDraft[]>([]);
+  const [problems, setProblems] = useState<Record<string, Problems>>({});
+  const [saving, setSaving] = useState<ReadonlySet<string>>(new Set());
+  const [error, setError] = useState<string | null>(null);
+  const addLine = useAddJobLine(instance);
+  const changeLine = useChangeJobLine(instance);
+  const removeLine = useRemoveJobLine(instance);
+  const reorderLines = useReorderJobLines(instance);
+
+  // The newest copy of the job: a command waits for the one before it and uses its ETag.
+  const latest = useRef(loaded);
+  if (loaded.job.revision > latest.current.job.revision) latest.current = loaded;
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+
+  const saved = detail.lines;
+  const savedById = useMemo(() => new Map(saved.map((line) => [line.id, line])), [saved]);
+  const drafts = useMemo(() => [...saved.map((line) => edits[line.id] ?? draftFromLine(line)), ...added], [saved, edits, added]);
+  const declined = useMemo(() => new Set(saved.filter((line) => line.status === 'declined').map((line) => line.id)), [saved]);
+  const preview = rates ? draftTotals(drafts, declined, rates) : null;
+
+  const run = (keys: string[], what: string, command: (etag: string) => Promise<LoadedJob>): Promise<boolean> => {
+    setSaving((current) => new Set([...current, ...keys]));
+    const step = queue.current.then(async () => {
+      try {
+        const result = await command(latest.current.etag);
+        latest.current = result;
+        onSaved(result);
+        setError(null);
+        return true;
+      } catch (failure) {
+        reportFailure(`${what} failed`, failure);
+        setError(errorMessage(failure, `Could not ${what.toLowerCase()}`));
+        return false;
+      } finally {
+        setSaving((current) => new Set([...current].filter((key) => !keys.includes(key))));
+      }
+    });
+    queue.current = step;
+    return step;
+  };
+
+  const target = () => ({ jobId: detail.id, etag: latest.current.etag });
+
+  const update = (draft: LineDraft, patch: Partial<LineDraft>) => {
+    const next = { ...draft, ...patch };
+    if (draft.id) setEdits((current) => ({ ...current, [draft.key]: next }));
+    else setAdded((current) => current.map((line) => (line.key === draft.key ? next : line)));
+    if (problems[draft.key]) setProblems(({ [draft.key]: _dropped, ...rest }) => rest);
+  };
+
+  /** Saves a line if it changed; false when the server would refuse it (its problems are shown). */
+  const commit = async (draft: LineDraft): Promise<boolean> => {
+    const savedLine = draft.id ? savedById.get(draft.id) : undefined;
+    if (draft.id && !savedLine) return true;
+    const changes = savedLine ? lineChanges(draft, savedLine) : null;
+    if (savedLine && !changes) {
+      setEdits(({ [draft.key]: _unchanged, ...rest }) => rest);
+      return true;
+    }
+    const found = lineProblems(draft);
+    if (found) {
+      setProblems((current) => ({ ...current, [draft.key]: found }));
+      return false;
+    }
+    if (savedLine && changes) {
+      const ok = await run([draft.key], 'Save the line', (etag) =>
+        changeLine.mutateAsync({ ...target(), etag, lineId: savedLine.id, changes }),
+      );
+      if (ok) setEdits(({ [draft.key]: _saved, ...rest }) => rest);
+      return ok;
+    }
+    const ok = await run([draft.key], 'Add the line', (etag) => addLine.mutateAsync({ ...target(), etag, line: linePayload(draft) }));
+    if (ok) setAdded((current) => current.filter((line) => line.key !== draft.key));
+    return ok;
+  };
+
+  const focusLater = (key: string, field = FIRST_FIELD) =>
+    requestAnimationFrame(() => document.getElementById(lineFieldId(key, field))?.focus());
+
+  const handleAdd = (kind: LineKind) => {
+    const draft = emptyLineDraft(kind);
+    setAdded((current) => [...current, draft]);
+    focusLater(draft.key);
+  };
+
+  const handleMove = (draft: LineDraft, by: -1 | 1) => {
+    if (!draft.id) return;
+    const ids = saved.map((line) => line.id);
+    const from = ids.indexOf(draft.id);
+    const to = from + by;
+    if (from < 0 || to < 0 || to >= ids.length) return;
+    [ids[from], ids[to]] = [ids[to]!, ids[from]!];
+    const focused = document.activeElement?.id;
+    void run([draft.key], 'Move the line', (etag) => reorderLines.mutateAsync({ ...target(), etag, lineIds: ids })).then(() => {
+      if (focused) requestAnimationFrame(() => document.getElementById(focused)?.focus());
+    });
+  };
+
+  const handleRemove = (draft: LineDraft) => {
+    if (!draft.id) {
+      setAdded((current) => current.filter((line) => line.key !== draft.key));
+      return;
+    }
+    const lineId = draft.id;
+    void run([draft.key], 'Remove the line', (etag) => removeLine.mutateAsync({ ...target(), etag, lineId })).then((ok) => {
+      if (ok) setEdits(({ [draft.key]: _removed, ...rest }) => rest);
+    });
+  };
+
+  const handleRowKeyDown = (draft: LineDraft) => (event: KeyboardEvent<HTMLElement>) => {
+    if (readOnly || event.target instanceof HTMLButtonElement) return;
+    if (event.key === 'Enter' && !event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+      // Inside the entry form Enter would save the whole entry: here it saves this line and starts the next.
+      event.preventDefault();
+      void commit(draft).then((ok) => {
+        if (ok) handleAdd(draft.kind);
+        else focusLater(draft.key, firstProblemField(draft));
+      });
+      return;
+    }
+    if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
+      event.preventDefault();
+      handleMove(draft, event.key === 'ArrowUp' ? -1 : 1);
+      return;
+    }
+    if (event.key === 'Escape' && !draft.id && !draft.description && !linePayloadHasValues(draft)) {
+      event.preventDefault();
+      event.stopPropagation();
+      handleRemove(draft);
+    }
+  };
+
+  /** Leaving a line (to anywhere outside it) saves it. */
+  const handleRowBlur = (draft: LineDraft) => (event: FocusEvent<HTMLLIElement>) => {
+    if (readOnly || event.currentTarget.contains(event.relatedTarget as Node | null)) return;
+    if (!draft.id && !linePayloadHasValues(draft)) return;
+    void commit(draft);
+  };
+
+  const discountTargets = saved
+    .filter((line) => line.kind !== 'discount')
+    .map((line, i) => ({ id: line.id, label: line.description || `${LINE_KIND_LABELS[line.kind]} line ${i + 1}` }));
+
+  return (
+    <section aria-labelledby="lines-heading" className="grid gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id="lines-heading" className="text-base font-semibold">
+          Lines
+        </h3>
+        {readOnly ? null : (
+          <div className="flex flex-wrap gap-1.5" role="group" aria-label="Add a line">
+            {LINE_KINDS.map((kind) => (
+              <Button key={kind} variant="outline" size="sm" onClick={() => handleAdd(kind)}>
+                <PlusIcon />
+                {LINE_KIND_LABELS[kind]}
+              </Button>
+            ))}
+          </div>
+        )}
+      </div>
+      {drafts.length === 0 ? (
+        <p className="rounded-lg border border-dashed p-4 text-sm text-muted-foreground">
+          No lines yet: the job keeps its single quote.{readOnly ? '' : ' Add parts, labor, fees or discounts to itemize it.'}
+        </p>
+      ) : (
+        <ol className="grid gap-2" aria-label="Lines">
+          {drafts.map((draft, index) => {
+            const savedLine: LineView | undefined = draft.id ? savedById.get(draft.id) : undefined;
+            const amount = preview
+              ? (preview.lineAmounts[draft.id ?? draft.key] ?? null)
+              : savedLine && savedLine.status !== 'declined'
+                ? parseMoney(savedLine.total, { negative: true })
+                : null;
+            return (
+              <LineRow
+                key={draft.key}
+                draft={draft}
+                index={index}
+                count={saved.length}
+                amount={amount}
+                status={savedLine?.status ?? 'pending'}
+                problems={problems[draft.key] ?? {}}
+                dirty={Boolean(edits[draft.key]) || !draft.id}
+                saving={saving.has(draft.key)}
+                readOnly={readOnly}
+                shopLaborRate={rates ? (rates.laborRate / 100).toFixed(2) : ''}
+                technicians={technicians}
+                discountTargets={discountTargets.filter((option) => option.id !== draft.id)}
+                onChange={(patch) => update(draft, patch)}
+                onKeyDown={handleRowKeyDown(draft)}
+                onBlur={handleRowBlur(draft)}
+                onMove={(by) => handleMove(draft, by)}
+                onRemove={() => handleRemove(draft)}
+              />
+            );
+          })}
+        </ol>
+      )}
+      {readOnly || drafts.length === 0 ? null : (
+        <p className="text-xs text-muted-foreground">
+          Enter saves a line and starts the next; a line is also saved when you leave it. Alt+↑ / Alt+↓ move it.
+        </p>
+      )}
+      <Alert>{error}</Alert>
+      <TotalsSummary totals={detail.totals} preview={preview} hasLines={drafts.length > 0} />
+    </section>
+  );
+}
+
+/** The box of the first thing the server would refuse in a line, to put the cursor there. */
+function firstProblemField(draft: LineDraft): string {
+  const field = Object.keys(lineProblems(draft) ?? {})[0] ?? FIRST_FIELD;
+  return field === 'amount' || field === 'percent' ? field : field in draft ? field : FIRST_FIELD;
+}
+
+/** Whether anything was typed into a new line beyond what it starts with. */
+function linePayloadHasValues(draft: LineDraft): boolean {
+  const fresh = emptyLineDraft(draft.kind);
+  return (['description', 'partNumber', 'unitCost', 'unitPrice', 'hours', 'rate', 'technician', 'value'] as const).some(
+    (field) => draft[field] !== fresh[field],
+  );
+}

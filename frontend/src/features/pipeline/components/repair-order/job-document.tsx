@@ -1,0 +1,185 @@
+import {
+  displayPhone,
+  formatDateTime,
+  formatMoney,
+  type JobDetail,
+  type LineView,
+  parseMoney,
+  type ShopSettingsView,
+} from '@crm/projections/contract';
+import { Alert } from '@/components/ui/alert';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { DownloadIcon } from '@/components/ui/icons';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-error';
+import { cn } from '@/lib/cn';
+import { useShopSettings } from '@/lib/shop-settings';
+import { usePageTitle } from '@/lib/use-page-title';
+import { useJob } from '../../api/get-job';
+import { pipelineApiPath } from '../../api/pipeline-api-path';
+import { LINE_KIND_LABELS } from '../../utils/line-draft';
+import type { JobDocument } from './document-links';
+
+const money = (text: string) => formatMoney(parseMoney(text, { negative: true }) ?? 0);
+
+function lineDetail(line: LineView): string {
+  if (line.kind === 'part') return `${line.quantity} × ${money(line.unitPrice)}`;
+  if (line.kind === 'labor') return `${line.hours} h × ${money(line.rate)}`;
+  return line.percent !== null ? `${line.percent} %` : '';
+}
+
+/**
+ * The estimate or the invoice as a page to print (the browser's Print; the app's header and
+ * footer are left off paper), beside its PDF. The invoice shows its frozen lines; the
+ * estimate the job's lines, declined ones marked, and who approved what and when.
+ */
+export function JobDocumentView({ instance, jobId, document }: { instance: string; jobId: string; document: JobDocument }) {
+  const loaded = useJob(instance, jobId);
+  const settings = useShopSettings(instance);
+  usePageTitle(document === 'estimate' ? 'Estimate' : 'Invoice');
+  if (loaded.isPending || settings.isPending) return <Spinner label="Loading the document..." className="py-16" />;
+  if (loaded.isError || settings.isError)
+    return <Alert>{errorMessage(loaded.error ?? settings.error, 'Could not load the document')}</Alert>;
+  const job = loaded.data.detail;
+  if (!job) return <Alert>This job has no repair order to print.</Alert>;
+  return <DocumentPage instance={instance} job={job} shop={settings.data.settings} document={document} />;
+}
+
+function DocumentPage({
+  instance,
+  job,
+  shop,
+  document,
+}: {
+  instance: string;
+  job: JobDetail;
+  shop: ShopSettingsView;
+  document: JobDocument;
+}) {
+  const invoice = document === 'invoice' ? job.invoice : null;
+  if (document === 'invoice' && !invoice) return <Alert>This job has not been invoiced yet.</Alert>;
+  const lines = invoice ? invoice.lines : job.lines;
+  const totals = invoice ? invoice.totals : job.totals;
+  const decision = document === 'estimate' ? (job.estimate?.decision ?? null) : null;
+  const title = invoice ? `Invoice #${invoice.invoiceNumber}${invoice.revision > 1 ? ` (revision ${invoice.revision})` : ''}` : 'Estimate';
+
+  return (
+    <article className="mx-auto grid max-w-3xl gap-6 rounded-xl border bg-card p-6 text-sm shadow-sm print:max-w-none print:border-0 print:p-0 print:shadow-none">
+      <div className="flex flex-wrap justify-end gap-2 print:hidden">
+        <Button variant="outline" size="sm" onClick={() => window.print()}>
+          Print
+        </Button>
+        <a href={pipelineApiPath(instance, job.id, `${document}.pdf`)} className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+          <DownloadIcon />
+          PDF
+        </a>
+      </div>
+      <header className="flex flex-wrap items-start justify-between gap-4 border-b pb-4">
+        <div className="grid gap-0.5">
+          <p className="text-xl font-semibold">{shop.shopName || 'Shop'}</p>
+          {[shop.address, shop.phone, shop.email].filter(Boolean).map((text) => (
+            <p key={text} className="whitespace-pre-line text-muted-foreground">
+              {text}
+            </p>
+          ))}
+        </div>
+        <div className="grid gap-0.5 text-right">
+          <h1 className="text-xl font-semibold">{title}</h1>
+          {job.jobNumber ? <p>Job #{job.jobNumber}</p> : null}
+          <p className="text-muted-foreground">
+            {invoice
+              ? `Issued ${formatDateTime(invoice.issuedAt)}`
+              : job.estimate
+                ? `Version ${job.estimate.version}, sent ${formatDateTime(job.estimate.sentAt)}`
+                : `As of ${formatDateTime(job.updatedAt)}`}
+          </p>
+        </div>
+      </header>
+      <section className="grid gap-0.5">
+        <h2 className="text-xs font-semibold text-muted-foreground uppercase">Customer</h2>
+        <p className="font-medium">{job.name || '—'}</p>
+        {job.phone ? <p>{displayPhone(job.phone)}</p> : null}
+        {job.makeModel || job.vin ? <p>{[job.makeModel, job.vin ? `VIN ${job.vin}` : ''].filter(Boolean).join(' · ')}</p> : null}
+      </section>
+      <table className="w-full">
+        <thead>
+          <tr className="border-b text-left text-xs text-muted-foreground uppercase">
+            <th scope="col" className="py-2 pr-3">
+              Item
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              Detail
+            </th>
+            <th scope="col" className="py-2 text-right">
+              Amount
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((line) => {
+            const declined = !invoice && line.status === 'declined';
+            return (
+              <tr key={line.id} className={cn('border-b align-top last:border-0', declined && 'text-muted-foreground')}>
+                <td className="py-2 pr-3">
+                  <span className="mr-2 text-xs text-muted-foreground">{LINE_KIND_LABELS[line.kind]}</span>
+                  <span className={declined ? 'line-through' : undefined}>{line.description}</span>
+                  {line.partNumber ? <span className="ml-1 text-xs text-muted-foreground">({line.partNumber})</span> : null}
+                  {declined ? <span className="ml-2 text-xs font-semibold text-destructive">Declined</span> : null}
+                  {!invoice && line.status === 'approved' ? (
+                    <span className="ml-2 text-xs font-semibold text-success">Approved</span>
+                  ) : null}
+                </td>
+                <td className="py-2 pr-3 whitespace-nowrap text-muted-foreground">{lineDetail(line)}</td>
+                <td className={cn('py-2 text-right tabular-nums', declined && 'line-through')}>{money(line.total)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <dl className="ml-auto grid w-full max-w-xs grid-cols-[1fr_auto] gap-x-6 gap-y-1">
+        {(
+          [
+            ['Parts', totals.parts],
+            ['Labor', totals.labor],
+            ['Fees', totals.fees],
+            ['Discounts', `-${totals.discounts}`],
+            ['Tax', totals.tax],
+            ['Total', totals.total],
+            ...(invoice
+              ? ([
+                  ['Paid', job.totals.paid],
+                  ['Balance due', job.totals.balance],
+                ] as const)
+              : []),
+          ] as const
+        ).map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className={label === 'Total' || label === 'Balance due' ? 'font-semibold' : 'text-muted-foreground'}>{label}</dt>
+            <dd className={cn('text-right tabular-nums', (label === 'Total' || label === 'Balance due') && 'font-semibold')}>
+              {money(value)}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {decision ? (
+        <section className="grid gap-0.5 rounded-md border p-3">
+          <h2 className="text-xs font-semibold text-muted-foreground uppercase">Customer&apos;s approval</h2>
+          <p>
+            {decision.name} approved {decision.approvedLineIds.length} and declined {decision.declinedLineIds.length}{' '}
+            {decision.approvedLineIds.length + decision.declinedLineIds.length === 1 ? 'line' : 'lines'} on{' '}
+            {formatDateTime(decision.decidedAt)}.
+          </p>
+        </section>
+      ) : null}
+      {shop.terms ? (
+        <section className="grid gap-1 text-xs">
+          <h2 className="font-semibold">Terms</h2>
+          <p className="whitespace-pre-line text-muted-foreground">{shop.terms}</p>
+        </section>
+      ) : null}
+      {shop.documentFooter ? (
+        <p className="border-t pt-3 text-center text-xs whitespace-pre-line text-muted-foreground">{shop.documentFooter}</p>
+      ) : null}
+    </article>
+  );
+}

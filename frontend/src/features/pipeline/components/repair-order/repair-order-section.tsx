@@ -1,0 +1,52 @@
+import type { JobDetail } from '@crm/projections/contract';
+import { useShopSettings } from '@/lib/shop-settings';
+import type { LoadedJob } from '../../api/get-job';
+import { userChoiceName, useUserChoices } from '../../api/get-user-choices';
+import { shopRates } from '../../utils/line-draft';
+import { LinesEditor } from '../lines/lines-editor';
+import { EstimatePanel } from './estimate-panel';
+import { InvoicePanel } from './invoice-panel';
+import { PaymentsPanel } from './payments-panel';
+
+/**
+ * A saved job's repair order in its dialog: the lines (edited in place), the totals, the
+ * estimate sent to the customer, the invoice and the payments. Each action is a command of
+ * its own, saved at once; `loaded` is the newest copy of the job (live updates included).
+ */
+export function RepairOrderSection({
+  instance,
+  loaded,
+  detail,
+  canWrite,
+  onSaved,
+}: {
+  instance: string;
+  loaded: LoadedJob;
+  detail: JobDetail;
+  canWrite: boolean;
+  onSaved: (saved: LoadedJob) => void;
+}) {
+  const settings = useShopSettings(instance);
+  const users = useUserChoices(instance);
+  const rates = settings.data ? shopRates(settings.data.settings) : null;
+  const technicians = (users.data ?? []).map(userChoiceName);
+  const panel = { instance, job: detail, loaded, canWrite, onSaved };
+  return (
+    <div className="grid gap-4 border-t pt-4">
+      <LinesEditor
+        instance={instance}
+        loaded={loaded}
+        detail={detail}
+        readOnly={!canWrite}
+        rates={rates}
+        technicians={technicians}
+        onSaved={onSaved}
+      />
+      <div className="grid gap-3 md:grid-cols-2">
+        <EstimatePanel {...panel} />
+        <InvoicePanel {...panel} />
+      </div>
+      <PaymentsPanel {...panel} />
+    </div>
+  );
+}

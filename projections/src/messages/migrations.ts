@@ -1,0 +1,96 @@
+import { isolateTenant, type SchemaMigration } from '../shared/migrations.ts';
+
+/**
+ * The messages' read-model migrations (named in the 006x range of their own; migrations run
+ * ordered by name across all slices, and names are never changed).
+ *
+ * - messages: the outbox, one row per message. `state` is finer than the API's status
+ *   (`sending`: an attempt is recorded and has no outcome yet; `canceled`). The sender
+ *   finds due work through the two partial indexes.
+ * - message_templates / messaging_settings: what a shop changed (defaults live in code).
+ * - customer_consent: each customer's consent per channel with who changed it last.
+ */
+const messageTables: SchemaMigration = {
+  name: '0060_messages',
+  async up(knex, schema) {
+    await knex.raw(
+      `
+      CREATE TABLE ??.messages (
+        id uuid PRIMARY KEY,
+        instance_id uuid NOT NULL,
+        kind text NOT NULL,
+        channel text NOT NULL,
+        to_address text NOT NULL,
+        subject text NOT NULL,
+        body text NOT NULL,
+        attachments jsonb NOT NULL,
+        state text NOT NULL,
+        error text,
+        retryable boolean NOT NULL DEFAULT false,
+        attempts integer NOT NULL DEFAULT 0,
+        job_id uuid,
+        customer_id uuid,
+        service_request_id uuid,
+        created_at timestamptz NOT NULL,
+        send_after timestamptz NOT NULL,
+        last_attempt_at timestamptz,
+        next_attempt_at timestamptz,
+        sent_at timestamptz,
+        provider_message_id text,
+        updated_at timestamptz NOT NULL,
+        revision integer NOT NULL
+      )`,
+      [schema],
+    );
+    await knex.raw('CREATE INDEX ON ??.messages (instance_id, created_at DESC, id DESC)', [schema]);
+    await knex.raw('CREATE INDEX ON ??.messages (instance_id, job_id) WHERE job_id IS NOT NULL', [schema]);
+    await knex.raw('CREATE INDEX ON ??.messages (instance_id, customer_id) WHERE customer_id IS NOT NULL', [schema]);
+    await knex.raw(`CREATE INDEX messages_due_queued ON ??.messages (send_after) WHERE state = 'queued'`, [schema]);
+    await knex.raw(`CREATE INDEX messages_due_retry ON ??.messages (next_attempt_at) WHERE state = 'failed' AND retryable`, [schema]);
+    await knex.raw(`CREATE INDEX messages_in_flight ON ??.messages (last_attempt_at) WHERE state = 'sending'`, [schema]);
+    await isolateTenant(knex, schema, 'messages');
+
+    await knex.raw(
+      `
+      CREATE TABLE ??.message_templates (
+        instance_id uuid NOT NULL,
+        kind text NOT NULL,
+        subject text NOT NULL,
+        email_body text NOT NULL,
+        sms_body text NOT NULL,
+        updated_at timestamptz NOT NULL,
+        updated_by text NOT NULL,
+        PRIMARY KEY (instance_id, kind)
+      )`,
+      [schema],
+    );
+    await isolateTenant(knex, schema, 'message_templates');
+    await knex.raw(
+      `
+      CREATE TABLE ??.messaging_settings (
+        instance_id uuid PRIMARY KEY,
+        from_address text NOT NULL DEFAULT '',
+        shop_phone text NOT NULL DEFAULT '',
+        reminder_hour integer
+      )`,
+      [schema],
+    );
+    await isolateTenant(knex, schema, 'messaging_settings');
+    await knex.raw(
+      `
+      CREATE TABLE ??.customer_consent (
+        customer_id uuid PRIMARY KEY,
+        instance_id uuid NOT NULL,
+        email_consent boolean NOT NULL DEFAULT false,
+        sms_consent boolean NOT NULL DEFAULT false,
+        email_changed jsonb,
+        sms_changed jsonb,
+        revision integer NOT NULL
+      )`,
+      [schema],
+    );
+    await isolateTenant(knex, schema, 'customer_consent');
+  },
+};
+
+export const messagesMigrations: SchemaMigration[] = [messageTables];
