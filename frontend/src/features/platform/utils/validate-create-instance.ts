@@ -120,15 +120,17 @@ export function validateCreateInstanceForm(
   variant: CreateInstanceFormVariant,
 ): { ok: true; value: ValidCreateInstanceInput } | { ok: false; errors: CreateInstanceFormErrors; firstField: CreateInstanceFormField } {
   const businessName = form.businessName.trim();
+  // The payload has the server's fields only: it refuses a field it does not know (businessName).
+  const { businessName: _typedName, ...fields } = form;
   let input: CreateInstanceInput;
   if (variant === 'dialog') {
-    input = { ...form, name: form.businessName, subdomain: undefined, timeZone: form.timeZone.trim() || undefined };
+    input = { ...fields, name: form.businessName, subdomain: undefined, timeZone: form.timeZone.trim() || undefined };
   } else {
     if (!businessName) return { ok: false, errors: { businessName: BUSINESS_NAME_REQUIRED_MESSAGE }, firstField: 'businessName' };
     const subdomain = effectiveSubdomain(form);
     if (!subdomain) return { ok: false, errors: { subdomain: SUBDOMAIN_INVALID_MESSAGE }, firstField: 'subdomain' };
     input = {
-      ...form,
+      ...fields,
       name: subdomain.toUpperCase(),
       displayName: form.displayName.trim() || businessName,
       subdomain,
