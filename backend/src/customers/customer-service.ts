@@ -188,8 +188,8 @@ export async function updateCustomer(
 }
 
 /**
- * Deletes the customer. Its jobs are deleted by the pipeline's cascade reactor
- * (DECISIONS.md §5), each JobDeleted caused by the CustomerDeleted event; the answer waits
+ * Deletes the customer. Its jobs are deleted by the pipeline's cascade reactor,
+ * each JobDeleted caused by the CustomerDeleted event; the answer waits
  * until the reactor has handled the deletion and the projector has applied what it did,
  * and reports how many jobs the reactor recorded deleting.
  */
@@ -239,7 +239,7 @@ export async function getCustomer(deps: AppDeps, instanceId: string, customerId:
 }
 
 /**
- * The customer as it was at a moment (DECISIONS.md §4), by the time the event store
+ * The customer as it was at a moment, by the time the event store
  * recorded each change (the time history shows); 404 when it did not exist then.
  */
 export async function getCustomerAsOf(deps: AppDeps, instanceId: string, customerId: string, asOf: Date): Promise<CustomerView> {

@@ -32,7 +32,7 @@ import { listCustomers, matchCustomers, suggestCustomers } from './customer-quer
 import { addCustomer, deleteCustomer, getCustomer, getCustomerAsOf, getCustomerHistory, updateCustomer } from './customer-service.ts';
 
 /**
- * Every customer route exists in three families (DECISIONS.md §1, spec-platform.md §7):
+ * Every customer route exists in three families:
  * the session's instance, the instance named in the path, and the provider's own
  * instance. The instance always comes from the session; a path naming another one is a 404.
  */

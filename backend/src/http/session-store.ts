@@ -25,7 +25,7 @@ export function sessionPrincipalOf(state: Record<string, unknown>, userId: strin
   return loaded && loaded.userId === userId && loaded.instanceId === instanceId ? loaded : null;
 }
 
-/** How long an unused session lives (DECISIONS.md §3). */
+/** How long an unused session lives. */
 export const IDLE_TIMEOUT_MS = { superadmin: 60 * 60 * 1000, user: 8 * 60 * 60 * 1000 } as const;
 
 // A rolling session would otherwise write on every request; an hour-long idle window

@@ -36,7 +36,7 @@ import {
   type UserTarget,
 } from './user-service.ts';
 
-/** Every user-administration route exists in both path families (DECISIONS.md §1). */
+/** Every user-administration route exists in both path families. */
 export const ADMIN_USERS_BASES = ['/api/admin/users', '/api/:instance/admin/users'] as const;
 export const USER_CHOICES_PATHS = ['/api/users/choices', '/api/:instance/users/choices'] as const;
 
@@ -345,7 +345,7 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
     );
   }
 
-  // The super admin, for any instance (DECISIONS.md §3): list its users, add an admin, reset a PIN.
+  // The super admin, for any instance: list its users, add an admin, reset a PIN.
   const instanceOf = (ctx: ApiContext) => getInstance(deps.knex, ctx.params.instanceId);
 
   router.get(

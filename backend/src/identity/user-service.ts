@@ -355,7 +355,7 @@ export async function changeOwnPin(
 }
 
 /**
- * Someone else sets a new PIN: the super admin for anyone (DECISIONS.md §3), an admin or
+ * Someone else sets a new PIN: the super admin for anyone, an admin or
  * manager for the staff they manage. Sessions signed in with the old PIN end.
  */
 export async function resetPin(

@@ -12,7 +12,7 @@ import { deleteJobOfDeletedCustomer, restoreJob } from './job-service.ts';
 const CASCADE_ACTOR: Actor = { kind: 'system', id: 'customer-cascade', displayName: 'System' };
 
 /**
- * The customer-deletion cascade (DECISIONS.md §5) as a reactor: when a customer is deleted,
+ * The customer-deletion cascade as a reactor: when a customer is deleted,
  * each of its jobs is deleted (JobDeleted, reason 'customer-deleted', causationId = the
  * CustomerDeleted event's id), and the reaction (how many jobs, the last append) is recorded
  * for the DELETE request to answer with.

@@ -78,7 +78,7 @@ export function jobViewOfRow(row: JobRow): JobView {
   });
 }
 
-/** Lists show the last 4 digits of a phone only (DECISIONS.md §3). */
+/** Lists show the last 4 digits of a phone only. */
 export function masked<T extends JobView>(view: T): T {
   return { ...view, phone: maskPhone(view.phone) };
 }

@@ -186,7 +186,7 @@ async function runJobCommand(
 
 /**
  * Records a new job with its number's reservation and, for a name without a chosen customer,
- * the new customer it links (DECISIONS.md §5), in one append: all or nothing, so a job that
+ * the new customer it links, in one append: all or nothing, so a job that
  * cannot be recorded leaves no customer and no number behind (a crash included). A typed
  * number is reserved after its last release; a blank one is the next per-instance number,
  * handed out by this process's allocator and confirmed by that append (`no_stream` on the

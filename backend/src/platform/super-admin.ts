@@ -13,7 +13,7 @@ export interface SuperAdminCredentials {
 }
 
 /**
- * DECISIONS.md §3: from SUPER_ADMIN_USERNAME / SUPER_ADMIN_PASSWORD, or on first start
+ * From SUPER_ADMIN_USERNAME / SUPER_ADMIN_PASSWORD, or on first start
  * with a generated password printed once. A changed environment updates the credentials.
  */
 export async function bootstrapSuperAdmin(deps: AppDeps): Promise<SuperAdminCredentials> {

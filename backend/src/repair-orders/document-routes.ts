@@ -15,7 +15,12 @@ const DOCS = {
     tag: 'repair-orders',
     produces: 'application/pdf',
   },
-  invoice: { summary: "The invoice's latest revision as a PDF", tag: 'repair-orders', produces: 'application/pdf' },
+  invoice: {
+    summary: "The invoice's latest revision as a PDF",
+    tag: 'repair-orders',
+    produces: 'application/pdf',
+    answers: { 404: 'No such job, or it has no invoice yet' },
+  },
 } satisfies Record<string, RouteDoc>;
 
 /** GET …/{id}/estimate.pdf and …/invoice.pdf (canRead). */

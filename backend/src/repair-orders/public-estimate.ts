@@ -17,12 +17,20 @@ const DOCS = {
     summary: 'An estimate as it was sent, for the customer (no sign-in; the token is the key; rate-limited per IP)',
     tag: 'repair-orders',
     response: publicEstimateSchema,
+    answers: { 404: 'No estimate has this token', 429: 'Too many requests from this address' },
   },
   decide: {
     summary: "The customer's decision: every line approved or declined, and their name (no sign-in; rate-limited per IP)",
     tag: 'repair-orders',
     body: estimateDecisionInput,
     response: publicEstimateSchema,
+    status: 200,
+    answers: {
+      404: 'No estimate has this token',
+      409: 'A newer estimate was sent, or this one was answered already',
+      410: 'The shop revoked the link, or it expired',
+      429: 'Too many requests from this address',
+    },
   },
 } satisfies Record<string, RouteDoc>;
 

@@ -406,7 +406,7 @@ describe('customers', () => {
       const { page } = await signedInPage(browser, clerk);
       await openCustomers(page, shop);
       await expect.poll(() => card(page, 'Gina Gasket').count()).toBe(1);
-      // Role user: read and write, no delete (DECISIONS.md §3).
+      // Role user: read and write, no delete.
       await expect.poll(() => page.getByRole('button', { name: 'Add Customer' }).count()).toBe(1);
       await expect.poll(() => page.getByRole('button', { name: 'Edit Gina Gasket' }).count()).toBe(1);
       await expect.poll(() => page.getByRole('button', { name: /^Delete / }).count()).toBe(0);

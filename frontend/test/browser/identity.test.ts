@@ -173,7 +173,7 @@ describe('instance sign-in and sessions', () => {
     async () => {
       const shop = await createShop(server, 'speedy');
       const { page } = await newPage(browser, { baseURL: server.url });
-      // From there a sign-in leads to /pipeline (spec-platform.md §4), which ends on the signed-in instance's pipeline.
+      // From there a sign-in leads to /pipeline, which ends on the signed-in instance's pipeline.
       await page.goto(`/${shop.subdomain}/login`);
       await eventually(() => loginHeading(page, shop).count()).toBe(1);
       await page.getByLabel('Username').fill(shop.instance.admin.username);
@@ -255,7 +255,7 @@ describe('instance sign-in and sessions', () => {
   test(
     '/maven is the provider instance: its login leads to /maven/home with tiles',
     async () => {
-      // The super admin gives the reserved instance an admin (DECISIONS.md §3): one of this test's own.
+      // The super admin gives the reserved instance an admin: one of this test's own.
       const username = unique('mave');
       await addMavenUser(server, { username, pin: '2468' });
 

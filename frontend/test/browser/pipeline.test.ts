@@ -498,7 +498,7 @@ describe('pipeline', () => {
     async () => {
       const shop = await shopWithTech('piperole');
       await postOne(shop.tina, jobsPath(shop), { name: 'Tina Job', part: 'Wiper blades' });
-      // Role user: may write, not delete (DECISIONS.md §3), so no Delete buttons.
+      // Role user: may write, not delete, so no Delete buttons.
       const { page } = await signedInPage(browser, shop.tina);
       await openPipeline(page, shop);
       await expect.poll(() => page.getByRole('button', { name: 'Edit Tina Job' }).count()).toBe(1);

@@ -13,7 +13,7 @@ import { useInstanceShellRoute } from './instance-shell-route';
 
 /**
  * The header's right side on instance screens: the navigation and account menu when signed
- * in (spec-platform.md §2), Login and Register links when not. On phones the navigation gets
+ * in, Login and Register links when not. On phones the navigation gets
  * a row of its own below the title.
  */
 export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typeof useInstanceShellRoute>> }) {

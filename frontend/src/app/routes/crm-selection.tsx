@@ -46,7 +46,7 @@ function InstanceList() {
   );
 }
 
-/** Choose a CRM instance or create one (spec-platform.md §2). */
+/** Choose a CRM instance or create one. */
 export function Component() {
   usePageTitle('Select a CRM');
   const { data: appInfo } = useAppInfo();

@@ -39,7 +39,7 @@ function CustomerAsOf({ instance, id, asOf, onBack }: { instance: string; id: st
 }
 
 /**
- * The customer page (new, DECISIONS.md §4): details with the whole phone, the customer's
+ * The customer page (new): details with the whole phone, the customer's
  * pipeline jobs, and the field history; choosing a history row shows the customer as it
  * was at that moment (kept in the address as ?asOf=).
  */

@@ -41,7 +41,7 @@ export function JobFieldList({ job, label }: { job: JobView; label: string }) {
   );
 }
 
-/** Time travel (DECISIONS.md §4): the whole job as it was at `asOf`, read-only. */
+/** Time travel: the whole job as it was at `asOf`, read-only. */
 export function JobSnapshotView({ instance, jobId, asOf }: { instance: string; jobId: string; asOf: string }) {
   const snapshot = useJobAsOf(instance, jobId, asOf);
   if (snapshot.isPending) return <Spinner label="Loading this version..." className="py-6" />;

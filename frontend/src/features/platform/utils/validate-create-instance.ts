@@ -37,7 +37,7 @@ function failure(errors: CreateInstanceErrors): CreateInstanceValidation {
 
 /**
  * Checks a create-instance payload with the shared schema, the same rules the server applies.
- * Name and display name come first, with the dialog's message (spec-platform.md §5).
+ * Name and display name come first, with the dialog's message.
  */
 export function validateCreateInstance(input: CreateInstanceInput): CreateInstanceValidation {
   const errors: CreateInstanceErrors = {};
@@ -57,8 +57,8 @@ export function validateCreateInstance(input: CreateInstanceInput): CreateInstan
 }
 
 /**
- * The create-instance form, the dialog's and the create page's alike (spec-platform.md §2 and
- * §5). The dialog shows `businessName` as "Name" and asks for the display name; the page
+ * The create-instance form, the dialog's and the create page's alike.
+ * The dialog shows `businessName` as "Name" and asks for the display name; the page
  * also takes a subdomain and the features.
  */
 export interface CreateInstanceForm {
