@@ -72,6 +72,7 @@ function instanceScreens({ home, canonical }: { home: string; canonical: boolean
               { path: 'customers/new', lazy: () => import('./routes/instance/customer-form-page') },
               { path: 'customers/:id/edit', lazy: () => import('./routes/instance/customer-form-page') },
               { path: 'customers/:id', lazy: () => import('./routes/instance/customer-detail-page') },
+              { path: 'vehicles/:id', lazy: () => import('./routes/instance/vehicle-page') },
             ]
           : []),
       ],

@@ -126,3 +126,8 @@ export function customerJobsPath(pipelinePath: string, customerId: string): stri
 export function customerPath(subdomain: string, customerId: string): string {
   return `${paths.instanceCustomers(subdomain)}/${encodeURIComponent(customerId)}`;
 }
+
+/** A vehicle's page: its details and everything done to it. */
+export function vehiclePath(subdomain: string, vehicleId: string): string {
+  return `${instanceBase(subdomain)}/vehicles/${encodeURIComponent(vehicleId)}`;
+}

@@ -1,10 +1,21 @@
 import { useParams } from 'react-router-dom';
 import { CustomerDetailScreen } from '@/features/customers/components/customer-detail-screen';
+import { CustomerVehicles } from '@/features/vehicles/components/customer-vehicles';
 import { useCustomerRouteContext } from './customer-route-context';
 
 /** /crm/{instance}/customers/{id}: details, jobs and history with time travel (DECISIONS.md §4). */
 export function Component() {
   const { id = '' } = useParams();
   const { instance, paths, pipelinePath, permissions } = useCustomerRouteContext();
-  return <CustomerDetailScreen key={id} instance={instance} id={id} paths={paths} pipelinePath={pipelinePath} permissions={permissions} />;
+  return (
+    <CustomerDetailScreen
+      key={id}
+      instance={instance}
+      id={id}
+      paths={paths}
+      pipelinePath={pipelinePath}
+      permissions={permissions}
+      vehicles={<CustomerVehicles instance={instance} customerId={id} canWrite={permissions.canWrite} />}
+    />
+  );
 }

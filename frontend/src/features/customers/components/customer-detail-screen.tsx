@@ -1,5 +1,5 @@
 import { formatDateTime } from '@crm/projections/contract';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
@@ -50,12 +50,15 @@ export function CustomerDetailScreen({
   paths,
   pipelinePath,
   permissions,
+  vehicles,
 }: {
   instance: string;
   id: string;
   paths: CustomerPaths;
   pipelinePath: string;
   permissions: CustomerPermissions;
+  /** The customer's vehicles (the vehicles feature's card, given by the page). */
+  vehicles?: ReactNode;
 }) {
   const navigate = useNavigate();
   const [searchParams, setSearchParams] = useSearchParams();
@@ -204,6 +207,7 @@ export function CustomerDetailScreen({
               />
             </CardContent>
           </Card>
+          {vehicles}
         </div>
         {history}
       </div>

@@ -41,6 +41,7 @@ import { JobFieldList } from './job-snapshot-view';
 import { RepairOrderSection } from './repair-order/repair-order-section';
 import { StageBar } from './stage-bar';
 import { LinkedCustomerHint } from './linked-customer-hint';
+import { JobVehicleFields } from './job-vehicle-fields';
 
 const fieldId = (field: keyof EntryForm) => `entry-${field}`;
 
@@ -404,6 +405,7 @@ export function EntryEditor({
               spellCheck={false}
               className="font-mono uppercase"
             />
+            <JobVehicleFields instance={instance} form={form} errors={fieldErrors} onChange={change} />
             <Field
               id={fieldId('quote')}
               label="Quote"

@@ -6,6 +6,7 @@ import { CalendarIcon, CarIcon, PhoneIcon } from '@/components/ui/icons';
 import { jobLabel } from '../utils/entry-title';
 import type { PipelinePermissions } from '../types/pipeline-permissions';
 import { InlineStageSelect } from './inline-stage-select';
+import { VehicleLink } from './vehicle-link';
 import { JobCardFact, JobCardQuote, JobCardTitle } from './job-card-parts';
 
 /** The phone list (spec §2): one card per job; tapping it opens the edit dialog. */
@@ -47,7 +48,7 @@ export const PipelineCards = memo(function PipelineCards({
               ) : null}
               {job.makeModel ? (
                 <JobCardFact icon={<CarIcon />} label="Vehicle" compact={false} valueClassName="min-w-0 break-words">
-                  {job.makeModel}
+                  <VehicleLink instance={instance} job={job} />
                 </JobCardFact>
               ) : null}
               {job.appointment ? (

@@ -7,6 +7,7 @@ import { cn } from '@/lib/cn';
 import { jobLabel } from '../utils/entry-title';
 import { jobMoney } from '../utils/job-money';
 import type { PipelinePermissions } from '../types/pipeline-permissions';
+import { VehicleLink } from './vehicle-link';
 import { InlineStageSelect } from './inline-stage-select';
 
 const COLUMNS = ['Job #', 'Name', 'Phone', 'Part', 'Vehicle', 'Quote', 'Balance', 'Stage', 'Appointment', 'Actions'] as const;
@@ -65,7 +66,9 @@ export const PipelineTable = memo(function PipelineTable({
                 <span className="line-clamp-2 break-words">{job.part}</span>
               </td>
               <td className="max-w-40 px-3 py-2.5">
-                <span className="line-clamp-2 break-words">{job.makeModel}</span>
+                <span className="line-clamp-2 break-words">
+                  <VehicleLink instance={instance} job={job} />
+                </span>
               </td>
               <JobMoneyCells job={job} />
               <td className="px-3 py-2.5">

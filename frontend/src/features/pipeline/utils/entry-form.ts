@@ -26,9 +26,16 @@ export interface EntryForm {
   tech: string;
   notes: string;
   customerId: string | null;
+  /** The vehicle record the job is on (null: none). */
+  vehicleId: string | null;
+  /** As typed ('' for none). */
+  mileageIn: string;
+  mileageOut: string;
+  /** What confirms a reading lower than the vehicle's last one (sent only then). */
+  mileageLowerReason: string;
 }
 
-export type EntryTextField = Exclude<keyof EntryForm, 'stage' | 'createdAt' | 'customerId'>;
+export type EntryTextField = Exclude<keyof EntryForm, 'stage' | 'createdAt' | 'customerId' | 'vehicleId'>;
 
 /** A new entry (spec §3): empty, stage Quote, created now, CSR the signed-in user. */
 export function emptyEntryForm(csr: string, now: Date = new Date()): EntryForm {
@@ -49,6 +56,10 @@ export function emptyEntryForm(csr: string, now: Date = new Date()): EntryForm {
     tech: '',
     notes: '',
     customerId: null,
+    vehicleId: null,
+    mileageIn: '',
+    mileageOut: '',
+    mileageLowerReason: '',
   };
 }
 
@@ -71,6 +82,10 @@ export function entryFormFromJob(job: JobView): EntryForm {
     tech: job.tech,
     notes: job.notes,
     customerId: job.customerId,
+    vehicleId: job.vehicleId ?? null,
+    mileageIn: job.mileageIn == null ? '' : String(job.mileageIn),
+    mileageOut: job.mileageOut == null ? '' : String(job.mileageOut),
+    mileageLowerReason: '',
   };
 }
 
@@ -96,6 +111,10 @@ export function entryPayload(form: EntryForm, original?: JobView | null): JobCha
     tech: form.tech,
     notes: form.notes,
     customerId: form.customerId,
+    vehicleId: form.vehicleId,
+    mileageIn: form.mileageIn,
+    mileageOut: form.mileageOut,
+    ...(form.mileageLowerReason.trim() ? { mileageLowerReason: form.mileageLowerReason } : {}),
   };
 }
 

@@ -1,0 +1,145 @@
+import { formatDateTime } from '@crm/projections/contract';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Alert } from '@/components/ui/alert';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ArrowLeftIcon } from '@/components/ui/icons';
+import { PageSpinner, Spinner } from '@/components/ui/spinner';
+import { customerPath } from '@/config/paths';
+import { usePageTitle } from '@/lib/use-page-title';
+import { useVehicle, useVehicleHistory } from '../api/vehicles-api';
+import { VehicleForm } from './vehicle-form';
+
+/** A vehicle's page: its details (typed and as its VIN decodes), and every job, note and change on it, newest first, with mileage. */
+export function VehicleScreen({
+  instance,
+  id,
+  canWrite,
+  jobPath,
+}: {
+  instance: string;
+  id: string;
+  canWrite: boolean;
+  jobPath: (jobId: string) => string;
+}) {
+  const vehicle = useVehicle(instance, id);
+  const history = useVehicleHistory(instance, id);
+  const [editing, setEditing] = useState(false);
+  usePageTitle(vehicle.data?.label ?? 'Vehicle');
+
+  if (vehicle.isPending) return <PageSpinner label="Loading vehicle..." />;
+  if (vehicle.isError || !vehicle.data) return <Alert>Vehicle not found. It may have been deleted.</Alert>;
+  const v = vehicle.data;
+  const facts: Array<[string, string]> = [
+    ['Year', v.year === null ? '' : String(v.year)],
+    ['Make', v.make],
+    ['Model', v.model],
+    ['Trim', v.trim],
+    ['VIN', v.vin],
+    ['Decoded from the VIN', v.decoded ? [v.decoded.year, v.decoded.make, v.decoded.country].filter(Boolean).join(' · ') : ''],
+    ['Plate', v.plate ? `${v.plate}${v.plateState ? ` (${v.plateState})` : ''}` : ''],
+    ['Color', v.color],
+    ['Last mileage', v.lastMileage === null ? '' : v.lastMileage.toLocaleString('en-US')],
+    ['Notes', v.notes],
+  ];
+  return (
+    <div className="grid gap-6">
+      <nav aria-label="Back">
+        <Link to={customerPath(instance, v.customerId)} className={buttonVariants({ variant: 'ghost', size: 'sm', className: '-ml-2' })}>
+          <ArrowLeftIcon />
+          Back to {v.customerName || 'the customer'}
+        </Link>
+      </nav>
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div className="grid gap-1">
+          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{v.label}</h1>
+          <p className="text-muted-foreground">
+            Vehicle of{' '}
+            <Link className="text-primary underline-offset-4 hover:underline" to={customerPath(instance, v.customerId)}>
+              {v.customerName || 'a customer'}
+            </Link>
+          </p>
+        </div>
+        {canWrite && !editing ? (
+          <Button variant="outline" onClick={() => setEditing(true)}>
+            Edit vehicle
+          </Button>
+        ) : null}
+      </div>
+      {v.vinWarning ? <Alert variant="info">{v.vinWarning}</Alert> : null}
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>Details</CardTitle>
+          </CardHeader>
+          <CardContent>
+            {editing ? (
+              <VehicleForm
+                instance={instance}
+                customerId={v.customerId}
+                vehicle={v}
+                onSaved={() => setEditing(false)}
+                onCancel={() => setEditing(false)}
+              />
+            ) : (
+              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+                {facts
+                  .filter(([, value]) => value !== '')
+                  .map(([label, value]) => (
+                    <div key={label} className="contents">
+                      <dt className="text-muted-foreground">{label}</dt>
+                      <dd className={label === 'VIN' ? 'font-mono break-all' : 'break-words whitespace-pre-wrap'}>{value}</dd>
+                    </div>
+                  ))}
+              </dl>
+            )}
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Service history</CardTitle>
+            <CardDescription>Every job, note and change on this vehicle, newest first.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            {history.isPending ? <Spinner label="Loading history..." /> : null}
+            {history.isError ? <p className="text-sm text-destructive">Could not load the history.</p> : null}
+            <ol className="grid gap-3" aria-label="Service history">
+              {history.data?.map((item) => (
+                <li key={`${item.kind}-${item.id}`} className="grid gap-0.5 border-l-2 pl-3">
+                  <div className="flex flex-wrap items-baseline justify-between gap-2">
+                    {item.kind === 'job' ? (
+                      <Link className="font-medium text-primary underline-offset-4 hover:underline" to={jobPath(item.id)}>
+                        {item.title}
+                      </Link>
+                    ) : (
+                      <span className="font-medium">{item.title}</span>
+                    )}
+                    <time className="text-xs text-muted-foreground" dateTime={item.at}>
+                      {formatDateTime(item.at)}
+                    </time>
+                  </div>
+                  {item.kind === 'job' ? (
+                    <p className="text-sm">
+                      {[item.stage, item.quote ? `$${item.quote}` : '', mileage(item.mileageIn, item.mileageOut)]
+                        .filter(Boolean)
+                        .join(' · ')}
+                    </p>
+                  ) : null}
+                  {item.detail ? <p className="text-sm break-words text-muted-foreground">{item.detail}</p> : null}
+                  <p className="text-xs text-muted-foreground">by {item.by}</p>
+                </li>
+              ))}
+            </ol>
+          </CardContent>
+        </Card>
+      </div>
+    </div>
+  );
+}
+
+function mileage(inValue: number | null, outValue: number | null): string {
+  const format = (value: number | null) => (value === null ? '—' : value.toLocaleString('en-US'));
+  if (inValue === null && outValue === null) return '';
+  return `Mileage ${format(inValue)} in, ${format(outValue)} out`;
+}
