@@ -1,4 +1,4 @@
-import { jobInput, STAGES, JOB_TYPES, type Stage } from '@crm/projections/pipeline';
+import { jobChangesInput, jobInput, STAGES, JOB_TYPES, type Stage } from '@crm/projections/pipeline';
 import { isValidTimeZone, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import { SERVICE_TYPES, serviceRequestInput } from '@crm/projections/service-requests';
 import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
@@ -219,7 +219,7 @@ try {
       const request = await submitServiceRequest(deps, fields, i % 3 === 1 ? 'public' : 'staff', ctx());
       const state = i % 4;
       if (state === 2) {
-        const job = jobInput.parse({
+        const job = jobChangesInput.parse({
           name,
           phone: `555${String(3_000_000 + i).slice(-7)}`,
           part: serviceType,
@@ -230,7 +230,7 @@ try {
           csr: 'Chris CSR',
           tech: 'Terry Tech',
         });
-        await convertServiceRequest(deps, request.id, job, ctx());
+        await convertServiceRequest(deps, request.id, job, ctx(), timeZone);
       } else if (state === 3) {
         await archiveServiceRequest(deps, request.id, ctx());
       }

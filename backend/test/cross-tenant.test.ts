@@ -51,7 +51,7 @@ type Access =
  * `params` gives B's ids for the route's path parameters where the defaults (B's slug,
  * instance id and a user id of B) are not the right kind of id.
  */
-type Expectation = Access & { body?: Body; params?: (world: World) => Params };
+type Expectation = Access & { body?: Body; params?: (world: World) => Params; query?: string };
 
 /** B's ids for the parameters most routes use. */
 const defaultParams = (world: World): Params => ({
@@ -103,6 +103,11 @@ const customerRows = (base: string): Record<string, Expectation> => {
   const customer = (w: World): Params => ({ id: w.b.customerId });
   return {
     [`GET ${base}/search`]: own ? { kind: 'own' } : { kind: 'scoped' },
+    // B's customer's very name, phone and email: A's own customers only.
+    [`GET ${base}/matches`]: {
+      ...(own ? { kind: 'own' } : { kind: 'scoped' }),
+      query: '?name=Bravo%20Customer&phone=5550009999&email=bravo%40example.com',
+    },
     [`GET ${base}`]: own ? { kind: 'own' } : { kind: 'scoped' },
     [`POST ${base}`]: own
       ? { kind: 'own', body: () => ({ name: 'Alpha walk-in' }) }
@@ -433,7 +438,8 @@ describe('cross-tenant matrix', () => {
     const params = { ...defaultParams(world), ...expectation.params?.(world) };
     const namesRecord = paramNames(path).some(isRecordParam);
     const aAdmin = await signInUser(server, 'alpha', world.a.admin.username, world.a.admin.pin);
-    const res = await call(aAdmin, method, path, substitute(path, params), body);
+    const query = expectation.query ?? '';
+    const res = await call(aAdmin, method, path, substitute(path, params) + query, body);
     expect(res.status, res.text).toBeLessThan(500);
     switch (expectation.kind) {
       case 'scoped': {
@@ -441,7 +447,7 @@ describe('cross-tenant matrix', () => {
         expectNothingOfB(res);
         // A's own slug with B's record ids: still nothing there.
         if (paramNames(path).includes('instance') && namesRecord) {
-          const mixed = await call(aAdmin, method, path, substitute(path, { ...params, instance: world.a.subdomain }), body);
+          const mixed = await call(aAdmin, method, path, substitute(path, { ...params, instance: world.a.subdomain }) + query, body);
           expect(mixed.status, mixed.text).toBe(expectation.status ?? 404);
         }
         break;

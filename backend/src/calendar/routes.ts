@@ -10,6 +10,7 @@ import {
 import type { AppDeps } from '../deps.ts';
 import { access, userOf, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
+import { clampTime } from '@crm/projections/shared';
 import { ValidationError } from '../shared/errors.ts';
 import { listAppointments } from './calendar-queries.ts';
 
@@ -28,8 +29,9 @@ const legacyQuery = (now: Date) =>
   calendarRangeQuery
     .transform(({ from, to }) => {
       if (from && to) return { from, to };
-      if (from) return { from, to: new Date(from.getTime() + DEFAULT_SPAN_MS) };
-      if (to) return { from: new Date(to.getTime() - DEFAULT_SPAN_MS), to };
+      // Six weeks from an end near the edge of what storage holds stay inside it.
+      if (from) return { from, to: clampTime(new Date(from.getTime() + DEFAULT_SPAN_MS)) };
+      if (to) return { from: clampTime(new Date(to.getTime() - DEFAULT_SPAN_MS)), to };
       return {
         from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
         to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)),

@@ -1,6 +1,15 @@
 import type { Knex } from 'knex';
-import { CUSTOMER_SUGGESTIONS, parseList, type CustomerPage, type CustomerSuggestion, type CustomerView } from '@crm/projections/customers';
-import { formatPhone, isUuid, maskPhone, phoneSearchDigits } from '@crm/projections/shared';
+import {
+  CUSTOMER_MATCHES_MAX,
+  CUSTOMER_SUGGESTIONS,
+  parseList,
+  type CustomerMatch,
+  type CustomerMatches,
+  type CustomerPage,
+  type CustomerSuggestion,
+  type CustomerView,
+} from '@crm/projections/customers';
+import { formatPhone, isUuid, maskPhone, phoneDigits, phoneSearchDigits } from '@crm/projections/shared';
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { NEWEST_FIRST, newestFirstPage, normalizeSearch, type NewestFirstCursor } from '../shared/list-query.ts';
@@ -136,6 +145,54 @@ export async function suggestCustomers(knex: Knex, instanceId: string, search: s
     phone: maskPhone(row.phone),
     vehicles: parseList(row.vehicles),
   }));
+}
+
+// ---- possible duplicates ------------------------------------------------------------
+
+export interface CustomerMatchCriteria {
+  name: string;
+  phone: string;
+  email: string;
+}
+
+/**
+ * Customers that may be the same person: the same name (without case or surrounding and
+ * repeated spaces), the same phone digits or the same email (without case). Newest first,
+ * at most CUSTOMER_MATCHES_MAX; each says what it matched on.
+ */
+export async function matchCustomers(knex: Knex, instanceId: string, criteria: CustomerMatchCriteria): Promise<CustomerMatches> {
+  const name = criteria.name.trim().replace(/\s+/g, ' ').toLowerCase();
+  const email = criteria.email.trim().toLowerCase();
+  const phone = phoneDigits(criteria.phone);
+  if (!name && !email && !phone) return { items: [] };
+  const rows = (await withTenant(knex, instanceId, (db) =>
+    customersOf(db, instanceId)
+      .where((q) => {
+        if (name) q.orWhereRaw("lower(regexp_replace(btrim(name), '\\s+', ' ', 'g')) = ?", [name]);
+        if (email) q.orWhereRaw('lower(btrim(email)) = ?', [email]);
+        if (phone) q.orWhere('phone', phone);
+      })
+      .select('id', 'number', 'name', 'phone', 'email', 'vehicles')
+      .orderBy([...NEWEST_FIRST])
+      .limit(CUSTOMER_MATCHES_MAX),
+  )) as Pick<CustomerRow, 'id' | 'number' | 'name' | 'phone' | 'email' | 'vehicles'>[];
+  return {
+    items: rows.map((row) => {
+      const matchedOn: CustomerMatch['matchedOn'] = [];
+      if (name && row.name.trim().replace(/\s+/g, ' ').toLowerCase() === name) matchedOn.push('name');
+      if (phone && row.phone === phone) matchedOn.push('phone');
+      if (email && row.email.trim().toLowerCase() === email) matchedOn.push('email');
+      return {
+        id: row.id,
+        number: row.number,
+        name: row.name,
+        phone: maskPhone(row.phone),
+        email: row.email,
+        vehicles: parseList(row.vehicles),
+        matchedOn,
+      };
+    }),
+  };
 }
 
 /**

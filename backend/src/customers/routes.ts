@@ -5,6 +5,8 @@ import {
   customerHistorySchema,
   customerInput,
   customerListQuery,
+  customerMatchesQuery,
+  customerMatchesSchema,
   customerPageSchema,
   customerSuggestionsSchema,
   customerSuggestQuery,
@@ -26,7 +28,7 @@ import {
 import { parseInput } from '../http/validation.ts';
 import { commandContext } from '../platform/index.ts';
 import { decodeNewestFirstCursor } from '../shared/list-query.ts';
-import { listCustomers, suggestCustomers } from './customer-queries.ts';
+import { listCustomers, matchCustomers, suggestCustomers } from './customer-queries.ts';
 import { addCustomer, deleteCustomer, getCustomer, getCustomerAsOf, getCustomerHistory, updateCustomer } from './customer-service.ts';
 
 /**
@@ -46,6 +48,13 @@ const DOCS = {
     tag: 'customers',
     query: customerSuggestQuery,
     response: customerSuggestionsSchema,
+  },
+  matches: {
+    summary:
+      'Customers that may be the same person: the same name (without case), phone digits or email (without case), newest first, each with what it matched on (phones masked)',
+    tag: 'customers',
+    query: customerMatchesQuery,
+    response: customerMatchesSchema,
   },
   list: {
     summary: 'Customers, newest first, searched by substring, in keyset pages (phones masked)',
@@ -111,6 +120,11 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
     ctx.body = await suggestCustomers(deps.knex, instanceOf(ctx), query.query || query.q);
   };
 
+  const matches: ApiHandler = async (ctx) => {
+    customersOrPipeline(ctx);
+    ctx.body = await matchCustomers(deps.knex, instanceOf(ctx), parseInput(customerMatchesQuery, ctx.query));
+  };
+
   const create: ApiHandler = async (ctx) => {
     sendRecord(ctx, await addCustomer(deps, ctx.request.body, commandCtx(ctx)), 201);
   };
@@ -141,6 +155,7 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
   for (const { base, options } of CUSTOMER_FAMILIES) {
     // Before `/:id`, which would take "search" for an id.
     router.get(`${base}/search`, read, suggest, { ...options, doc: DOCS.suggest });
+    router.get(`${base}/matches`, read, matches, { ...options, doc: DOCS.matches });
     // While the instance has Customers off, these answer 404.
     const customers = { ...options, feature: 'customers' } as const;
     router.get(base, read, list, { ...customers, doc: DOCS.list });

@@ -15,6 +15,24 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return converted;
 }
 
+/**
+ * A request body's schema: every object with named properties takes no others (the server
+ * refuses unknown fields with a 400 naming them, see body-fields.ts).
+ */
+function closedObjects(schema: unknown): void {
+  if (Array.isArray(schema)) return schema.forEach(closedObjects);
+  if (schema === null || typeof schema !== 'object') return;
+  const object = schema as JsonSchema;
+  if (object.properties && object.additionalProperties === undefined) object.additionalProperties = false;
+  for (const inner of Object.values(object)) closedObjects(inner);
+}
+
+function requestBodySchema(schema: z.ZodType): JsonSchema {
+  const converted = jsonSchemaOf(schema, 'input');
+  closedObjects(converted);
+  return converted;
+}
+
 const ACCESS_TEXT: Record<Access['kind'], string> = {
   public: 'Anyone (no session).',
   superadmin: "The provider's super admin session.",
@@ -102,7 +120,7 @@ function operation(route: RouteInfo): JsonSchema {
       ...(doc?.query ? queryParameters(doc.query) : []),
       ...(route.method !== 'GET' && route.access.kind !== 'public' ? [IDEMPOTENCY_PARAMETER] : []),
     ],
-    ...(doc?.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(doc.body, 'input') } } } } : {}),
+    ...(doc?.body ? { requestBody: { required: true, content: { 'application/json': { schema: requestBodySchema(doc.body) } } } } : {}),
     responses: {
       [status]: success,
       '400': problem,

@@ -6,6 +6,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '../shared/erro
 import { hasPermission, type Permission } from '@crm/projections/contract';
 import type { FeatureKey } from '@crm/projections/platform';
 import { loadUserPrincipal, type Principal, type UserPrincipal } from './auth.ts';
+import { bodyFieldsCheck } from './body-fields.ts';
 import { idempotencyKeyOf, IdempotencyStore } from './idempotency.ts';
 import { sessionPrincipalOf, type SessionData } from './session-store.ts';
 
@@ -143,7 +144,9 @@ export class ApiRouter {
     });
     const guard = this.guard(routeAccess, options);
     const response = this.options.checkResponses ? options.doc?.response : undefined;
+    const checkBody = options.doc?.body ? bodyFieldsCheck(options.doc.body) : null;
     const execute = async (ctx: Context) => {
+      checkBody?.((ctx.request as { body?: unknown }).body);
       await handler(ctx as ApiContext);
       if (response && ctx.status < 300 && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) {
         const checked = response.safeParse(ctx.body);

@@ -198,8 +198,12 @@ export async function createJob(
   deps: AppDeps,
   input: JobFields,
   ctx: InstanceContext,
-  /** `jobId`: the new job's id when the caller must know it beforehand (a conversion that may be retried: a second try finds the job). */
-  options: { jobId?: string; mileageLowerReason?: string } = {},
+  /**
+   * `jobId`: the new job's id when the caller must know it beforehand (a conversion that may
+   * be retried: a second try finds the job). `newCustomer`: more of the customer the job
+   * makes when it names no existing one (a service request's email).
+   */
+  options: { jobId?: string; mileageLowerReason?: string; newCustomer?: { email?: string } } = {},
 ): Promise<{ jobId: string; appended: AppendResult }> {
   const { instanceId } = ctx;
   const jobId = options.jobId ?? randomUUID();
@@ -228,7 +232,12 @@ export async function createJob(
         let job: ReturnType<typeof decide> | undefined;
         const customer = await createCustomer(
           deps,
-          { name: input.name, phone: input.phone, vehicles: input.makeModel ? [input.makeModel] : [] },
+          {
+            name: input.name,
+            phone: input.phone,
+            vehicles: input.makeModel ? [input.makeModel] : [],
+            ...(options.newCustomer?.email ? { email: options.newCustomer.email } : {}),
+          },
           ctx,
           (customerId) => {
             job = decide(customerId);

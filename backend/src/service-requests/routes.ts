@@ -1,4 +1,4 @@
-import { jobInput } from '@crm/projections/contract';
+import { jobChangesInput } from '@crm/projections/contract';
 import {
   publicRequestPageSchema,
   publicRequestReceiptSchema,
@@ -82,9 +82,9 @@ const DOCS = {
   },
   convert: {
     summary:
-      "Create the request's job from the entry dialog's fields and link both (idempotent: a converted request answers with its job, 200)",
+      "Create the request's job and link both: the fields sent (the entry dialog's), the request's own for what is left out (name, vehicle, service as the part, wanted date at 9:00 in the shop's zone, notes); `customerId` links an existing customer, otherwise a new one is made with the request's email. Idempotent: a converted request answers with its job, 200",
     tag: TAG,
-    body: jobInput,
+    body: jobChangesInput,
     response: serviceRequestConversionSchema,
     status: 201,
   },
@@ -146,8 +146,8 @@ export function registerServiceRequestRoutes(router: ApiRouter, deps: AppDeps): 
   };
 
   const convert: ApiHandler = async (ctx) => {
-    const job = parseInput(jobInput, ctx.request.body);
-    const result = await convertServiceRequest(deps, idOf(ctx), job, commandCtx(ctx));
+    const changes = parseInput(jobChangesInput, ctx.request.body);
+    const result = await convertServiceRequest(deps, idOf(ctx), changes, commandCtx(ctx), userOf(ctx).instance.timeZone);
     ctx.status = result.created ? 201 : 200;
     ctx.set('ETag', revisionETag(result.serviceRequest.revision));
     ctx.body = result;

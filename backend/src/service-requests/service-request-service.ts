@@ -1,7 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
 import { WrongExpectedVersionError, type EventStore } from '@crm/projections/eventstore/port';
-import type { JobFields } from '@crm/projections/pipeline';
+import {
+  EMPTY_JOB_FIELDS,
+  isBlankJob,
+  isStorableAppointment,
+  JOB_MESSAGES,
+  startOfDayInZone,
+  type JobFields,
+} from '@crm/projections/pipeline';
 import {
   serviceRequestChangesInput,
   SERVICE_REQUEST_MESSAGES,
@@ -10,13 +17,14 @@ import {
   type ServiceRequestSource,
   type ServiceRequestView,
 } from '@crm/projections/service-requests';
+import { isValidEmail } from '@crm/projections/customers';
 import { isUuid } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { parseInput } from '../http/validation.ts';
 import { createJob, jobAsOf } from '../pipeline/index.ts';
 import { executeCommand, toNewEvents, type CommandResult, type InstanceContext } from '../shared/commands.ts';
-import { AppError, ConflictError, NotFoundError } from '../shared/errors.ts';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocator.ts';
 import {
   serviceRequestDecider,
@@ -183,21 +191,29 @@ export function jobIdForServiceRequest(serviceRequestId: string): string {
 export async function convertServiceRequest(
   deps: AppDeps,
   serviceRequestId: string,
-  job: JobFields,
+  changes: Partial<JobFields>,
   ctx: InstanceContext,
+  timeZone: string,
 ): Promise<{ serviceRequest: ServiceRequestView; created: boolean }> {
   const events = await streamOf(deps.store, ctx.instanceId, serviceRequestId);
   const current = foldServiceRequest(events);
   if (!current) throw new NotFoundError(SERVICE_REQUEST_MESSAGES.notFound);
   if (current.jobId) return { serviceRequest: current, created: false };
   if (current.status === 'archived') throw new ConflictError(SERVICE_REQUEST_MESSAGES.archived);
+  const job = jobFromRequest(current, changes, timeZone);
 
   const jobId = jobIdForServiceRequest(current.id);
   const target = { instanceId: ctx.instanceId, jobId };
   let made = await jobAsOf(deps.store, target, null);
   if (!made) {
     try {
-      const { appended } = await createJob(deps, job, { ...ctx, causationId: events[0]?.id ?? null }, { jobId });
+      const { appended } = await createJob(
+        deps,
+        job,
+        { ...ctx, causationId: events[0]?.id ?? null },
+        // The customer it makes keeps the request's email (when a customer's email rule takes it).
+        { jobId, newCustomer: { email: isValidEmail(current.contactEmail) ? current.contactEmail : '' } },
+      );
       await settle(deps, appended);
     } catch (error) {
       // A concurrent conversion may have created it first: that job is this request's job.
@@ -215,6 +231,36 @@ export async function convertServiceRequest(
   );
   // `created`: this call recorded the conversion (of two racing calls, exactly one does).
   return { serviceRequest: await projected(deps, ctx.instanceId, current.id, result), created: result.events.length > 0 };
+}
+
+/** The number a request is shown by. */
+const requestLabel = (request: ServiceRequestView) => `SR-${request.number}`;
+
+/**
+ * The job a request becomes: the fields sent, and the request's own for every field left
+ * out (a conversion with no body takes them all): its name, its vehicle, its service as the
+ * part, its wanted date at 9:00 in the shop's zone, and notes naming the request with its
+ * email and notes. The email also goes onto the customer the job makes (see createJob).
+ */
+export function jobFromRequest(request: ServiceRequestView, changes: Partial<JobFields>, timeZone: string): JobFields {
+  const wanted = request.scheduledDate ? startOfDayInZone(request.scheduledDate, timeZone).getTime() + 9 * 3_600_000 : null;
+  const defaults: Partial<JobFields> = {
+    name: request.customerName,
+    makeModel: request.vehicleType,
+    part: request.serviceType,
+    appointment: wanted !== null && isStorableAppointment(wanted) ? new Date(wanted).toISOString() : null,
+    notes: [
+      `From service request ${requestLabel(request)}`,
+      request.contactEmail ? `Email: ${request.contactEmail}` : '',
+      request.additionalNotes,
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  };
+  const job: JobFields = { ...EMPTY_JOB_FIELDS, ...defaults, ...changes };
+  if (isBlankJob(job))
+    throw new ValidationError(JOB_MESSAGES.atLeastOne, { errors: [{ field: 'name', message: JOB_MESSAGES.atLeastOne }] });
+  return job;
 }
 
 // ---- reads --------------------------------------------------------------------------

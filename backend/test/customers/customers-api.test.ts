@@ -123,10 +123,24 @@ describe('creating customers', () => {
     expect(res.body.errors).toEqual([{ field: 'name', message: 'At least one field must be filled out' }]);
   });
 
-  test('the instance comes from the session, never from the body', async () => {
-    const created = await create(owner, { name: 'Body says other', instanceId: other.id, crmInstanceId: other.id });
+  test('the instance comes from the session, never from the body: a body naming one is a 400 naming the fields', async () => {
+    const res = await owner.post('/api/customers', { name: 'Body says other', instanceId: other.id, crmInstanceId: other.id });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors).toEqual([
+      { field: 'instanceId', message: 'Unknown field: instanceId' },
+      { field: 'crmInstanceId', message: 'Unknown field: crmInstanceId' },
+    ]);
+    const created = await create(owner, { name: 'Body says own' });
     expect((await owner.get(`/api/customers/${created.id}`)).status).toBe(200);
     expect((await otherOwner.get(`/api/customers/${created.id}`)).status).toBe(404);
+  });
+
+  test('a misspelled field is a 400 naming it, and nothing is saved', async () => {
+    const res = await owner.post('/api/customers', { name: 'Typo Tom', phoen: '5551234567' });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.message).toBe('Unknown field: phoen');
+    const found = await owner.get('/api/customers?q=Typo%20Tom');
+    expect(found.body.total).toBe(0);
   });
 });
 

@@ -235,6 +235,25 @@ describe('reading, editing and history', () => {
   });
 });
 
+describe('unknown fields', () => {
+  test('a request with the wrong field names is a 400 naming them, and nothing is stored', async () => {
+    const { client } = await freshShop('srwrongkey');
+    const res = await client.post('/api/service-requests', {
+      name: 'Wrong Key',
+      phone: '5551234567',
+      vehicleType: 'Truck',
+      serviceType: 'Oil Change',
+    });
+    expectProblem(res, 400, 'Unknown fields: name, phone');
+    expect((await client.get('/api/service-requests?status=all')).body.total).toBe(0);
+    // The request's own read-only fields, sent back whole, are taken and ignored.
+    const created = await submit(client, REQUEST);
+    const whole = await client.put(`/api/service-requests/${created.id}`, { ...created, additionalNotes: 'Whole record' });
+    expect(whole.status, whole.text).toBe(200);
+    expect(whole.body).toMatchObject({ id: created.id, number: created.number, additionalNotes: 'Whole record' });
+  });
+});
+
 describe('converting to a job', () => {
   test('creates the job, links both ways, and converting again answers with the same job', async () => {
     const { client } = await freshShop('srconvert');
@@ -266,6 +285,36 @@ describe('converting to a job', () => {
     expect(history[0]!.changes).toContainEqual({ field: 'job', oldValue: null, newValue: `#${converted.jobNumber}` });
   });
 
+  test("with no body it takes the request's own fields, and the customer it makes keeps the email", async () => {
+    const { client } = await freshShop('srdefaults');
+    const request = await submit(client, { ...REQUEST, customerName: 'Dee Fault', contactEmail: 'dee@example.com' });
+    const res = await client.request('POST', `/api/service-requests/${request.id}/convert`);
+    expect(res.status, res.text).toBe(201);
+    const job = (await client.get(`/api/srdefaults/pipeline/${res.body.serviceRequest.jobId}`)).body;
+    expect(job).toMatchObject({ name: 'Dee Fault', makeModel: '2019 Honda Civic', part: 'Brake Service' });
+    expect(job.notes).toContain('From service request SR-1');
+    expect(job.notes).toContain('Squeaks when stopping');
+    // 9:00 on the wanted day, in the shop's zone.
+    expect(job.appointment).not.toBe('');
+    const customer = (await client.get(`/api/customers/${job.customerId}`)).body;
+    expect(customer).toMatchObject({ name: 'Dee Fault', email: 'dee@example.com' });
+  });
+
+  test('what the body gives wins over the request; customerId links an existing customer and makes none', async () => {
+    const { client } = await freshShop('srlink');
+    const existing = await client.post('/api/customers', { name: 'Lin Kedd', email: 'lin@example.com' });
+    expect(existing.status, existing.text).toBe(201);
+    const request = await submit(client, { ...REQUEST, customerName: 'Lin Kedd', contactEmail: 'lin@example.com' });
+    const matches = await client.get('/api/customers/matches?name=Lin%20Kedd&email=lin%40example.com');
+    expect(matches.body.items.map((m: { id: string }) => m.id)).toEqual([existing.body.id]);
+    const res = await client.post(`/api/service-requests/${request.id}/convert`, { customerId: existing.body.id, part: 'Alignment' });
+    expect(res.status, res.text).toBe(201);
+    const job = (await client.get(`/api/srlink/pipeline/${res.body.serviceRequest.jobId}`)).body;
+    expect(job).toMatchObject({ customerId: existing.body.id, name: 'Lin Kedd', part: 'Alignment' });
+    const customers = await client.get('/api/customers');
+    expect(customers.body.total).toBe(1);
+  });
+
   test('two conversions at once make one job', async () => {
     const request = await submit(owner, { customerName: 'Racy Double' });
     const job = { name: 'Racy Double', part: 'Oil Change' };
@@ -279,7 +328,13 @@ describe('converting to a job', () => {
 
   test('the job must be valid; an archived request cannot be converted', async () => {
     const request = await submit(owner, { customerName: 'Invalid Job' });
-    expectProblem(await owner.post(`/api/service-requests/${request.id}/convert`, {}), 400, 'At least one field must be filled out');
+    expectProblem(
+      await owner.post(`/api/service-requests/${request.id}/convert`, { name: '', notes: '', part: '', makeModel: '' }),
+      400,
+      'At least one field must be filled out',
+    );
+    expectProblem(await owner.post(`/api/service-requests/${request.id}/convert`, { appointment: '0000-01-01T00:00:00Z' }), 400);
+    expectProblem(await owner.post(`/api/service-requests/${request.id}/convert`, { nmae: 'Typo' }), 400, 'Unknown field: nmae');
     expect((await owner.get(`/api/service-requests/${request.id}`)).body.status).toBe('open');
     await owner.post(`/api/service-requests/${request.id}/archive`, {});
     expectProblem(await owner.post(`/api/service-requests/${request.id}/convert`, { name: 'X' }), 409);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recordListParams, searchTextQuery } from '../shared/list-query.ts';
 import { phoneInput } from '../shared/phone.ts';
-import { textInput } from '../shared/schemas.ts';
+import { bodyObject, textInput } from '../shared/schemas.ts';
 import {
   CUSTOMER_FIELDS,
   CUSTOMER_LIMITS,
@@ -70,20 +70,36 @@ const fieldSchemas = {
   notes: textInput('Notes', CUSTOMER_LIMITS.notes),
 };
 
+/** The read-only fields a customer answers with: a client may send the customer back whole. */
+export const CUSTOMER_ECHOED_FIELDS = [
+  'id',
+  'number',
+  'vehicleList',
+  'createdAt',
+  'createdBy',
+  'lastModifiedAt',
+  'lastModifiedBy',
+  'revision',
+] as const;
+
 /**
  * A change to a customer: a field that is left out stays as it is; null or '' clears it.
- * Unknown keys (id, createdAt, … sent back by a form) are ignored.
+ * The customer's read-only fields (id, createdAt, … sent back by a form) are ignored; any
+ * other field is a 400 naming it.
  */
-export const customerChangesInput = z.object({
-  name: fieldSchemas.name.optional(),
-  phone: fieldSchemas.phone.optional(),
-  email: fieldSchemas.email.optional(),
-  address: fieldSchemas.address.optional(),
-  vehicles: fieldSchemas.vehicles.optional(),
-  pastAppointments: fieldSchemas.pastAppointments.optional(),
-  invoices: fieldSchemas.invoices.optional(),
-  notes: fieldSchemas.notes.optional(),
-});
+export const customerChangesInput = bodyObject(
+  {
+    name: fieldSchemas.name.optional(),
+    phone: fieldSchemas.phone.optional(),
+    email: fieldSchemas.email.optional(),
+    address: fieldSchemas.address.optional(),
+    vehicles: fieldSchemas.vehicles.optional(),
+    pastAppointments: fieldSchemas.pastAppointments.optional(),
+    invoices: fieldSchemas.invoices.optional(),
+    notes: fieldSchemas.notes.optional(),
+  },
+  CUSTOMER_ECHOED_FIELDS,
+);
 export type CustomerChanges = Partial<CustomerFields>;
 export type CustomerChangesInput = z.input<typeof customerChangesInput>;
 
@@ -109,6 +125,25 @@ export const customerSuggestQuery = z.object({
   query: searchTextQuery('query', CUSTOMER_SEARCH_MAX),
   q: searchTextQuery('q', CUSTOMER_SEARCH_MAX),
 });
+
+/**
+ * Who might already be this person: `GET …/customers/matches?name=&phone=&email=`. Any of
+ * the three may be given (at least one); a customer matches on its name without case and
+ * surrounding spaces, on the same phone digits, or on its email without case. For the
+ * screens that are about to make a customer (a service request's conversion, the job
+ * dialog, the customer form) to offer the existing one instead.
+ */
+export const CUSTOMER_MATCHES_MAX = 10;
+export const customerMatchesQuery = z
+  .object({
+    name: searchTextQuery('name', CUSTOMER_LIMITS.name),
+    phone: searchTextQuery('phone', 40),
+    email: searchTextQuery('email', CUSTOMER_LIMITS.email),
+  })
+  .superRefine((query, ctx) => {
+    if (!query.name.trim() && !query.email.trim() && !query.phone.replace(/\D/g, ''))
+      ctx.addIssue({ code: 'custom', message: 'Give a name, a phone or an email to match', path: ['name'] });
+  });
 
 // ---- responses ------------------------------------------------------------------------
 
@@ -191,3 +226,19 @@ export const customerHistorySchema = z.array(customerHistoryEntrySchema);
 
 export const customerDeletedSchema = z.object({ deleted: z.literal(true), jobsDeleted: z.number().int().nonnegative() });
 export type CustomerDeletedView = z.infer<typeof customerDeletedSchema>;
+
+/** A customer that may be the same person, and on what it matched. */
+export const CUSTOMER_MATCH_FIELDS = ['name', 'phone', 'email'] as const;
+export const customerMatchSchema = z.object({
+  id: z.string(),
+  number: z.number().int().positive(),
+  name: z.string(),
+  /** Masked, as in lists. */
+  phone: z.string(),
+  email: z.string(),
+  vehicles: z.array(z.string()),
+  matchedOn: z.array(z.enum(CUSTOMER_MATCH_FIELDS)),
+});
+export type CustomerMatch = z.infer<typeof customerMatchSchema>;
+export const customerMatchesSchema = z.object({ items: z.array(customerMatchSchema) });
+export type CustomerMatches = z.infer<typeof customerMatchesSchema>;

@@ -14,7 +14,7 @@ import { permissionsSchema, ROLES } from './permissions.ts';
 // ---- requests -------------------------------------------------------------------------
 
 /** Instance sign-in. `instance` is the subdomain slug; the /api/{instance}/auth/login route takes it from the path. */
-export const signInInput = z.object({
+export const signInInput = z.strictObject({
   username: usernameSchema,
   pin: pinSchema,
   instance: z.string({ error: 'Instance is required' }).trim().min(1, 'Instance is required').max(63).optional(),
@@ -22,7 +22,7 @@ export const signInInput = z.object({
 
 const roleInput = z.enum(ROLES, { error: 'Role must be user or admin' });
 
-export const createUserInput = z.object({
+export const createUserInput = z.strictObject({
   username: usernameSchema,
   displayName: z
     .string({ error: 'Display name must be text' })
@@ -34,9 +34,9 @@ export const createUserInput = z.object({
   role: roleInput.optional().default('user'),
 });
 
-export const changeRoleInput = z.object({ role: roleInput });
+export const changeRoleInput = z.strictObject({ role: roleInput });
 
-export const setLockInput = z.object({ isLocked: z.boolean({ error: 'isLocked must be true or false' }) });
+export const setLockInput = z.strictObject({ isLocked: z.boolean({ error: 'isLocked must be true or false' }) });
 
 const flag = (name: string) => z.boolean({ error: `${name} must be true or false` }).optional();
 export const changePermissionsInput = z.strictObject(
@@ -49,12 +49,12 @@ export const changePermissionsInput = z.strictObject(
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown permission: ${issue.keys.join(', ')}` : undefined) },
 );
 
-export const changeOwnPinInput = z.object({
+export const changeOwnPinInput = z.strictObject({
   currentPin: z.string({ error: 'Current PIN is required' }).min(1, 'Current PIN is required').max(100),
   newPin: pinSchema,
 });
 
-export const resetPinInput = z.object({ pin: pinSchema });
+export const resetPinInput = z.strictObject({ pin: pinSchema });
 
 // ---- responses ------------------------------------------------------------------------
 

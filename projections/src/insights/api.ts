@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isStorableTime, timeRangeMessage } from '../shared/schemas.ts';
 import { STAGES } from '../pipeline/stages.ts';
 
 /**
@@ -13,7 +14,15 @@ const day = (name: string) =>
     .regex(DAY, `${name} must be a date like 2025-03-01`)
     .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), {
       message: `${name} must be a real date`,
-    });
+    })
+    // Twelve weeks before it and the shop's zone around it stay inside what storage holds.
+    .refine(
+      (value) => {
+        const start = Date.parse(`${value}T00:00:00Z`);
+        return isStorableTime(start - 12 * 7 * 86_400_000) && isStorableTime(start + 2 * 86_400_000);
+      },
+      { message: timeRangeMessage(name) },
+    );
 
 /** The longest period one request may ask for. */
 export const INSIGHTS_MAX_DAYS = 366;

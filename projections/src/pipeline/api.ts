@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoTimeQuery, pageLimitQuery, queryParam } from '../shared/list-query.ts';
 import { phoneInput } from '../shared/phone.ts';
-import { textInput } from '../shared/schemas.ts';
+import { bodyObject, isStorableTime, textInput, TIME_RANGE } from '../shared/schemas.ts';
 import { mileageInput } from '../vehicles/api.ts';
 import { VEHICLE_LIMITS } from '../vehicles/fields.ts';
 import { EMPTY_JOB_FIELDS, isBlankJob, JOB_FIELDS, JOB_LIMITS, JOB_MESSAGES, type JobField, type JobFields } from './fields.ts';
@@ -69,6 +69,21 @@ const jobType = z
 
 const isoDateTime = z.iso.datetime({ offset: true });
 
+/**
+ * Where an appointment may start: inside TIME_RANGE, a day before its end at the latest, so
+ * that its end (start plus at most JOB_LIMITS.durationMax minutes) is inside it too.
+ */
+export const APPOINTMENT_RANGE = {
+  min: TIME_RANGE.min,
+  max: TIME_RANGE.max - JOB_LIMITS.durationMax * 60_000,
+  message: `Appointment must be between ${TIME_RANGE.minText} and ${new Date(TIME_RANGE.max - JOB_LIMITS.durationMax * 60_000).toISOString().slice(0, 10)}`,
+} as const;
+
+/** Whether an appointment starting then ends (whatever its duration) inside what storage and the calendar hold. */
+export function isStorableAppointment(ms: number): boolean {
+  return isStorableTime(ms) && ms >= APPOINTMENT_RANGE.min && ms <= APPOINTMENT_RANGE.max;
+}
+
 /** An ISO time with a zone (a zoneless time would be read in the server's zone, not the user's). */
 const appointment = z
   .string({ error: JOB_MESSAGES.appointment })
@@ -78,6 +93,10 @@ const appointment = z
     if (trimmed === '') return null;
     if (!isoDateTime.safeParse(trimmed).success) {
       ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.appointment });
+      return z.NEVER;
+    }
+    if (!isStorableAppointment(Date.parse(trimmed))) {
+      ctx.addIssue({ code: 'custom', message: APPOINTMENT_RANGE.message });
       return z.NEVER;
     }
     return new Date(trimmed).toISOString();
@@ -114,13 +133,16 @@ const vehicleId = z
   .refine((value) => value === '' || z.uuid().safeParse(value).success, JOB_MESSAGES.vehicleId)
   .transform((value) => (value === '' ? null : value.toLowerCase()));
 
+/** The read-only fields a job answers with: a client may send the job back whole. */
+export const JOB_ECHOED_FIELDS = ['id', 'createdAt', 'createdBy', 'updatedAt', 'revision', 'totals', 'appointmentEnd'] as const;
+
 /**
  * A pipeline entry as a form sends it. A field left out stays as it is (or takes its
- * default on create); null or '' clears it. Unknown keys (id, createdAt, revision, … sent
- * back by a form) are ignored.
+ * default on create); null or '' clears it. The job's read-only fields (id, createdAt,
+ * revision, … sent back by a form) are ignored; any other field is a 400 naming it.
  */
-export const jobChangesInput = z
-  .object({
+export const jobChangesInput = bodyObject(
+  {
     jobNumber: jobNumber.optional(),
     name: textInput('Name', JOB_LIMITS.name).optional(),
     phone: phone.optional(),
@@ -143,16 +165,17 @@ export const jobChangesInput = z
     mileageOut: mileageInput('Mileage out').optional(),
     /** Why a reading lower than the vehicle's last one is right (odometer replaced, a typo fixed): the confirmation it needs. Not a field of the job. */
     mileageLowerReason: mileageLowerReason.optional(),
-  })
-  .transform((value): Partial<JobFields> => {
-    // Keys whose value came out undefined ('' stage) are "left out".
-    const changes: Partial<JobFields> = {};
-    for (const [key, fieldValue] of Object.entries(value)) {
-      if (key === 'mileageLowerReason') continue;
-      if (fieldValue !== undefined) (changes as Record<string, unknown>)[key] = fieldValue;
-    }
-    return changes;
-  });
+  },
+  JOB_ECHOED_FIELDS,
+).transform((value): Partial<JobFields> => {
+  // Keys whose value came out undefined ('' stage) are "left out".
+  const changes: Partial<JobFields> = {};
+  for (const [key, fieldValue] of Object.entries(value)) {
+    if (key === 'mileageLowerReason') continue;
+    if (fieldValue !== undefined) (changes as Record<string, unknown>)[key] = fieldValue;
+  }
+  return changes;
+});
 export type JobChangesInput = z.input<typeof jobChangesInput>;
 
 /** A new entry: defaults for what is left out, and not everything empty (spec §5). */
@@ -163,7 +186,7 @@ export const jobInput = jobChangesInput
   });
 export type JobInput = z.input<typeof jobInput>;
 
-export const stageInput = z.object({
+export const stageInput = z.strictObject({
   stage: z.string({ error: INVALID_STAGE_MESSAGE }).transform((value, ctx): Stage => {
     const normalized = normalizeStage(value);
     if (!normalized) {

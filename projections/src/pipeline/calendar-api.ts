@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ISO_TIME_FORMAT } from '../shared/list-query.ts';
-import { textInput } from '../shared/schemas.ts';
-import { appointmentViewSchema } from './api.ts';
+import { isStorableTime, textInput, timeRangeMessage } from '../shared/schemas.ts';
+import { APPOINTMENT_RANGE, appointmentViewSchema, isStorableAppointment } from './api.ts';
 import { JOB_LIMITS, JOB_MESSAGES } from './fields.ts';
 
 /**
@@ -35,9 +35,15 @@ function calendarBound(name: string) {
     if (date) {
       const [, y, m, d] = date.map(Number) as [number, number, number, number];
       const check = new Date(Date.UTC(y, m - 1, d));
-      if (check.getUTCFullYear() === y && check.getUTCMonth() === m - 1 && check.getUTCDate() === d) return { kind: 'date', date: trimmed };
+      if (check.getUTCFullYear() === y && check.getUTCMonth() === m - 1 && check.getUTCDate() === d) {
+        if (isStorableTime(check.getTime())) return { kind: 'date', date: trimmed };
+        ctx.addIssue({ code: 'custom', message: timeRangeMessage(name) });
+        return z.NEVER;
+      }
     } else if (z.iso.datetime({ offset: true }).safeParse(trimmed).success && !Number.isNaN(Date.parse(trimmed))) {
-      return { kind: 'instant', at: new Date(trimmed) };
+      if (isStorableTime(Date.parse(trimmed))) return { kind: 'instant', at: new Date(trimmed) };
+      ctx.addIssue({ code: 'custom', message: timeRangeMessage(name) });
+      return z.NEVER;
     }
     ctx.addIssue({ code: 'custom', message });
     return z.NEVER;
@@ -66,11 +72,15 @@ const isoDateTime = z.iso.datetime({ offset: true });
  * `PATCH …/pipeline/{id}/appointment`: where the block goes (required), how long it is
  * (left out: as it was; null: the default), and the technician's lane (left out: as it was).
  */
-export const appointmentInput = z.object({
+export const appointmentInput = z.strictObject({
   appointment: z.string({ error: CALENDAR_MESSAGES.appointmentRequired }).transform((value, ctx) => {
     const trimmed = value.trim();
     if (!isoDateTime.safeParse(trimmed).success || Number.isNaN(Date.parse(trimmed))) {
       ctx.addIssue({ code: 'custom', message: CALENDAR_MESSAGES.appointmentRequired });
+      return z.NEVER;
+    }
+    if (!isStorableAppointment(Date.parse(trimmed))) {
+      ctx.addIssue({ code: 'custom', message: APPOINTMENT_RANGE.message });
       return z.NEVER;
     }
     return new Date(trimmed).toISOString();

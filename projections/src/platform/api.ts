@@ -44,7 +44,7 @@ const featuresInput = z
   });
 
 export const createInstanceInput = z
-  .object({
+  .strictObject({
     name: z.string({ error: 'Name and Display Name are required' }).trim().max(100, 'Name must be at most 100 characters'),
     displayName: z.string({ error: 'Name and Display Name are required' }).trim().max(100, 'Display name must be at most 100 characters'),
     description: z.string().trim().max(1000, 'Description must be at most 1000 characters').optional().default(''),
@@ -75,7 +75,7 @@ export const createInstanceInput = z
   });
 export type CreateInstanceInput = z.input<typeof createInstanceInput>;
 
-export const setInstanceActiveInput = z.object({
+export const setInstanceActiveInput = z.strictObject({
   isActive: z.boolean({ error: 'isActive must be true or false' }),
 });
 
@@ -104,11 +104,11 @@ export const updateInstanceInput = z
 export type UpdateInstanceInput = z.input<typeof updateInstanceInput>;
 
 /** An instance admin's switch for the shop's public request page. */
-export const publicRequestsSettingInput = z.object({
+export const publicRequestsSettingInput = z.strictObject({
   enabled: z.boolean({ error: 'enabled must be true or false' }),
 });
 
-export const superAdminLoginInput = z.object({
+export const superAdminLoginInput = z.strictObject({
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(200),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
 });

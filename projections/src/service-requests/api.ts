@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryParam, recordListParams } from '../shared/list-query.ts';
-import { textInput } from '../shared/schemas.ts';
+import { bodyObject, textInput } from '../shared/schemas.ts';
 import {
   EMPTY_SERVICE_REQUEST_FIELDS,
   isBlankServiceRequest,
@@ -56,18 +56,36 @@ const scheduledDate = textInput('Scheduled date', 40).transform((value, ctx) => 
   return date;
 });
 
-/**
- * A change to a request: a field left out stays as it is; null or '' clears it. Unknown
- * keys (id, createdAt, … as the spec's client sends them) are ignored.
- */
-export const serviceRequestChangesInput = z.object({
+const serviceRequestShape = {
   customerName: textInput('Customer name', SERVICE_REQUEST_LIMITS.customerName).optional(),
   contactEmail: contactEmail.optional(),
   vehicleType: textInput('Vehicle type', SERVICE_REQUEST_LIMITS.vehicleType).optional(),
   serviceType: serviceType.optional(),
   scheduledDate: scheduledDate.optional(),
   additionalNotes: textInput('Additional notes', SERVICE_REQUEST_LIMITS.additionalNotes).optional(),
-});
+};
+
+/** The read-only fields a request answers with: a client may send the request back whole. */
+export const SERVICE_REQUEST_ECHOED_FIELDS = [
+  'id',
+  'number',
+  'status',
+  'source',
+  'jobId',
+  'jobNumber',
+  'createdAt',
+  'createdBy',
+  'lastModifiedAt',
+  'lastModifiedBy',
+  'revision',
+] as const;
+
+/**
+ * A change to a request: a field left out stays as it is; null or '' clears it. The
+ * request's read-only fields (id, createdAt, … as the spec's client sends them) are
+ * ignored; any other field (`name` for `customerName`) is a 400 naming it.
+ */
+export const serviceRequestChangesInput = bodyObject(serviceRequestShape, SERVICE_REQUEST_ECHOED_FIELDS);
 export type ServiceRequestChanges = Partial<ServiceRequestFields>;
 export type ServiceRequestChangesInput = z.input<typeof serviceRequestChangesInput>;
 
@@ -87,8 +105,8 @@ export type ServiceRequestInput = z.input<typeof serviceRequestInput>;
  * A request from the public page: the shop needs a name and an email to answer it. The
  * honeypot rides along (any text); the server drops a request that fills it.
  */
-export const publicServiceRequestInput = serviceRequestChangesInput
-  .extend({ [HONEYPOT_FIELD]: z.string().max(1000).optional() })
+export const publicServiceRequestInput = z
+  .strictObject({ ...serviceRequestShape, [HONEYPOT_FIELD]: z.string().max(1000).optional() })
   .transform((value) => ({ fields: filled(value), honeypot: (value[HONEYPOT_FIELD] ?? '').trim() }))
   .superRefine(({ fields }, ctx) => {
     if (!fields.customerName) ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.nameRequired, path: ['customerName'] });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isStorableTime, timeRangeMessage } from './schemas.ts';
 
 /** A query-string parameter: text, given once (one given twice arrives as a list and is refused). */
 export const queryParam = (name: string) => z.string({ error: `${name} must be given once` });
@@ -62,6 +63,11 @@ export function isoTimeQuery(name: string, options: IsoTimeOptions = {}) {
     const candidate = options.dateAlone && /^\d{4}-\d{2}-\d{2}$/.test(trimmed) ? `${trimmed}T00:00:00Z` : trimmed;
     if (!z.iso.datetime({ offset: true }).safeParse(candidate).success || Number.isNaN(Date.parse(candidate))) {
       ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    // Outside what storage holds, no record can be there: a 400, never a query PostgreSQL refuses.
+    if (!isStorableTime(Date.parse(candidate))) {
+      ctx.addIssue({ code: 'custom', message: timeRangeMessage(name) });
       return z.NEVER;
     }
     return new Date(candidate);

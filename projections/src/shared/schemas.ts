@@ -7,3 +7,48 @@ export const textInput = (label: string, max: number) =>
     .nullable()
     .transform((value) => (value ?? '').trim())
     .pipe(z.string().max(max, `${label} must be at most ${max} characters`));
+
+/**
+ * The instants the API takes and storage holds, one range for every time a command stores
+ * and every time a query names. PostgreSQL reads ISO text for years 0001 to 9999 only
+ * (toISOString writes year 0 as `0000` and year 10000 as `+010000`, both refused), and a
+ * shop's calendar turns instants into local days and weeks in any time zone, so the range
+ * keeps a margin of a day or more on both sides. An appointment's end (its start plus its
+ * duration) must fall inside too.
+ */
+export const TIME_RANGE = {
+  min: Date.UTC(1900, 0, 1),
+  max: Date.UTC(9999, 11, 30),
+  minText: '1900-01-01',
+  maxText: '9999-12-30',
+} as const;
+
+/** Whether an instant (milliseconds) is inside TIME_RANGE. */
+export function isStorableTime(ms: number): boolean {
+  return Number.isFinite(ms) && ms >= TIME_RANGE.min && ms <= TIME_RANGE.max;
+}
+
+/** The message of a time outside TIME_RANGE, naming the field. */
+export const timeRangeMessage = (label: string) => `${label} must be between ${TIME_RANGE.minText} and ${TIME_RANGE.maxText}`;
+
+/** An instant clamped into TIME_RANGE (a range the server widens from one end, e.g. six weeks from `from`). */
+export function clampTime(date: Date): Date {
+  return new Date(Math.min(TIME_RANGE.max, Math.max(TIME_RANGE.min, date.getTime())));
+}
+
+/**
+ * A JSON body's object: a field it does not name is a 400 naming that field (a typo such
+ * as `phoen` would otherwise be dropped in silence). `echoed` are the read-only fields the
+ * record answers with (id, createdAt, revision, …): a client may send the record back
+ * whole, so those are taken and dropped, and nothing else is.
+ */
+export function bodyObject<S extends z.ZodRawShape>(shape: S, echoed: readonly string[] = []) {
+  const echo: Record<string, z.ZodType> = {};
+  for (const key of echoed)
+    echo[key] = z.unknown().optional().meta({ description: 'Read-only: accepted back with the record and ignored' });
+  return z.strictObject({ ...shape, ...echo }).transform((value) => {
+    const kept: Record<string, unknown> = { ...value };
+    for (const key of echoed) delete kept[key];
+    return kept as z.output<z.ZodObject<S, z.core.$strict>>;
+  });
+}

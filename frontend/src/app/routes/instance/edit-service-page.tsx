@@ -53,10 +53,10 @@ export function Component() {
   const pipelineOn = user.instance.features.pipeline;
   usePageTitle('Service Request');
 
-  const createJob = (request: ServiceRequestView) =>
+  const createJob = (request: ServiceRequestView, customerId?: string) =>
     setDialog({
       kind: 'new',
-      draft: entryDraft(request),
+      draft: { ...entryDraft(request), ...(customerId ? { customerId } : {}) },
       onCreate: async (entry: JobChangesInput) => {
         const result = await convert.mutateAsync({ id: request.id, entry });
         await queryClient.invalidateQueries({ queryKey: pipelineQueryKey(instance) });

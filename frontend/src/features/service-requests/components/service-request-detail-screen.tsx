@@ -24,6 +24,7 @@ import {
   type ServiceRequestForm,
   validateServiceRequestForm,
 } from '../utils/service-request-form';
+import { ConvertCustomerMatches } from './convert-customer-matches';
 import { ServiceRequestFieldset } from './service-request-fields';
 import { ServiceRequestHistory } from './service-request-history';
 import { ServiceRequestStatusBadge } from './service-request-status-badge';
@@ -50,8 +51,12 @@ export function ServiceRequestDetailScreen({
   id: string;
   listPath: string;
   permissions: ServiceRequestPermissions;
-  /** Absent when the pipeline is off for the instance: the request cannot become a job then. */
-  onCreateJob?: (request: ServiceRequestView) => void;
+  /**
+   * Absent when the pipeline is off for the instance: the request cannot become a job then.
+   * `customerId`: the existing customer the job is for (offered when one has the request's
+   * name or email); without it the job makes a new customer.
+   */
+  onCreateJob?: (request: ServiceRequestView, customerId?: string) => void;
   onOpenJob?: (request: ServiceRequestView) => void;
 }) {
   const loaded = useServiceRequest(instance, id);
@@ -133,6 +138,9 @@ export function ServiceRequestDetailScreen({
             {showHistory ? 'Hide history' : 'History'}
           </Button>
         </div>
+        {open && permissions.canWrite && onCreateJob ? (
+          <ConvertCustomerMatches instance={instance} request={request} onCreateJob={onCreateJob} />
+        ) : null}
       </div>
 
       {request.jobId ? (
