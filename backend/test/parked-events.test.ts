@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createPostgresEventStore } from '@crm/projections/eventstore/postgres';
+import type { NewEvent } from '@crm/projections/eventstore/port';
+import { InlineProjectionError } from '@crm/projections/runtime/inline';
 import { listParkedEvents } from '@crm/projections/runtime/parked';
 import { createTestInstance, signInUser, startTestServer, type TestServer } from './support/server.ts';
 
@@ -23,30 +26,40 @@ test('a poison event is parked: the projector goes on, /readyz and /metrics coun
 
   // An event its schema refuses (written by a buggy or older writer).
   const poison = { id: randomUUID(), stream: `user-${randomUUID()}` };
-  await server.runtime.deps.store.append(
-    poison.stream,
-    [
-      {
-        id: poison.id,
-        type: 'UserCreated',
-        data: { userId: 'not-a-user', username: 7 },
-        metadata: {
-          instanceId: shop.id,
-          actor: { kind: 'system', id: 'test', displayName: 'Test' },
-          correlationId: randomUUID(),
-          causationId: null,
-          occurredAt: new Date().toISOString(),
-          schemaVersion: 1,
-        },
+  const events: NewEvent[] = [
+    {
+      id: poison.id,
+      type: 'UserCreated',
+      data: { userId: 'not-a-user', username: 7 },
+      metadata: {
+        instanceId: shop.id,
+        actor: { kind: 'system', id: 'test', displayName: 'Test' },
+        correlationId: randomUUID(),
+        causationId: null,
+        occurredAt: new Date().toISOString(),
+        schemaVersion: 1,
       },
-    ],
-    { expectedRevision: 'no_stream' },
+    },
+  ];
+  // The server's own store refuses it: its inline read model (users) cannot take it, so nothing is recorded.
+  await expect(server.runtime.deps.store.append(poison.stream, events, { expectedRevision: 'no_stream' })).rejects.toThrow(
+    InlineProjectionError,
   );
+  expect(await server.runtime.deps.store.readStream(poison.stream)).toEqual([]);
+  // A writer that appends without the inline read models (an older version) gets it into the log.
+  const writer = createPostgresEventStore({ connectionString: server.runtime.deps.config.DATABASE_URL! });
+  try {
+    await writer.append(poison.stream, events, { expectedRevision: 'no_stream' });
+  } finally {
+    await writer.close();
+  }
 
   // What comes after it still reaches the read models (read-your-writes included).
   const res = await client.post('/api/customers', { name: 'After The Poison' });
   expect(res.status, res.text).toBe(201);
   expect((await client.get(`/api/customers/${res.body.id}`)).status).toBe(200);
+  // The projector parks the poison event and goes on past it.
+  await server.caughtUp();
 
   const ready = await fetch(`${server.url}/readyz`);
   // Parked events do not take the process out of rotation; they are named.

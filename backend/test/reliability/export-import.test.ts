@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -206,13 +206,18 @@ describe('npm run export / npm run import', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'crm-export-'));
     const file = path.join(dir, 'shop.jsonl');
     const env = { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'warn', EVENTSTORE_URL: '' };
+    // Run without blocking this process: the test server lives here and must keep serving
+    // (a blocked event loop let its keep-alive sockets expire under the client: ECONNRESET).
     const run = (entry: string, args: string[], databaseUrl: string) =>
-      spawnSync(process.execPath, [path.join(REPO_ROOT, 'backend/dist', entry), ...args], {
-        env: { ...env, DATABASE_URL: databaseUrl },
-        encoding: 'utf8',
-        timeout: 120_000,
+      new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const child = execFile(
+          process.execPath,
+          [path.join(REPO_ROOT, 'backend/dist', entry), ...args],
+          { env: { ...env, DATABASE_URL: databaseUrl }, encoding: 'utf8', timeout: 120_000 },
+          (_error, _stdout, stderr) => resolve({ status: child.exitCode, stderr }),
+        );
       });
-    const exported = run('export-main.js', ['--instance', shop.subdomain, '--out', file], server.runtime.deps.config.DATABASE_URL!);
+    const exported = await run('export-main.js', ['--instance', shop.subdomain, '--out', file], server.runtime.deps.config.DATABASE_URL!);
     expect(exported.status, exported.stderr).toBe(0);
     expect(exported.stderr).toMatch(/Exporting exportshop .*\d+\/\d+ events/);
     const download = (await superAdmin.get(`/api/crm-instances/${shop.id}/export`)).text;
@@ -220,7 +225,7 @@ describe('npm run export / npm run import', () => {
 
     const empty = await createTestDatabase();
     try {
-      const imported = run('import-main.js', [file], empty.url);
+      const imported = await run('import-main.js', [file], empty.url);
       expect(imported.status, imported.stderr).toBe(0);
       expect(imported.stderr).toMatch(/Imported \d+ events in \d+ streams/);
       const knex = knexFactory({ client: 'pg', connection: empty.url, pool: { min: 0, max: 2 } });
@@ -230,7 +235,7 @@ describe('npm run export / npm run import', () => {
         await knex.destroy();
       }
       // Again into the same store: refused, nothing written.
-      const again = run('import-main.js', [file], empty.url);
+      const again = await run('import-main.js', [file], empty.url);
       expect(again.status).toBe(1);
       expect(again.stderr).toContain('Import refused');
     } finally {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { applyInline, INLINE_LOCK_SQL } from '../runtime/inline.ts';
+import { applyInline } from '../runtime/inline.ts';
 import type { Projection } from '../runtime/projection.ts';
 import {
   START,
@@ -193,14 +193,12 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
 
   /**
    * The appends of one command and the inline read models' rows for their events, in one
-   * transaction (which also holds the inline lock shared, see runtime/inline.ts): the
-   * rows commit with the events or neither does. The events go to the projections as
+   * transaction: the rows commit with the events or neither does. The events go to the projections as
    * PostgreSQL stored them (the JSON the append sent, positions and times it answered).
    */
   async function appendInline(appends: StreamAppend[], projecting: NonNullable<typeof inline>): Promise<AppendResult[]> {
     const prepared = appends.map((a) => ({ ...a, ...appendValues(a.streamId, a.events, a.expectedRevision) }));
     const results = await projecting.knex.transaction(async (trx) => {
-      await trx.raw(INLINE_LOCK_SQL);
       const answers: AppendResult[] = [];
       const recorded: RecordedEvent[] = [];
       for (const a of prepared) {

@@ -13,12 +13,13 @@ import { createProjectionContext, takenBy, type Projection } from './projection.
  */
 
 /**
- * Every inline append holds this advisory lock shared until it commits; a rebuild's swap
- * holds it exclusively, so no inline row can commit between the rebuild's last replayed
- * event and the swap (it would be lost with the retired tables).
+ * Stops every append until the transaction ends, and waits for those in flight: each one
+ * writes `streams` (a ROW EXCLUSIVE lock, held until it commits), which this SHARE lock
+ * excludes. A rebuild's swap takes it, so no inline row can commit between the rebuild's
+ * last replayed event and the swap (it would be lost with the retired tables); appends pay
+ * nothing for it.
  */
-export const INLINE_LOCK_SQL = `SELECT pg_advisory_xact_lock_shared(hashtext('crm:inline-projections'))`;
-export const INLINE_LOCK_EXCLUSIVE_SQL = `SELECT pg_advisory_xact_lock(hashtext('crm:inline-projections'))`;
+export const STOP_APPENDS_SQL = 'LOCK TABLE public.streams IN SHARE MODE';
 
 /**
  * The row (in projection_checkpoints) holding where inline projection started: events up to
@@ -43,7 +44,7 @@ export async function newestCommittedPosition(db: Knex | Knex.Transaction): Prom
  */
 export async function ensureInlineSince(knex: Knex): Promise<GlobalPosition> {
   return await knex.transaction(async (trx) => {
-    await trx.raw(INLINE_LOCK_EXCLUSIVE_SQL);
+    await trx.raw(STOP_APPENDS_SQL);
     const stored = await readInlineSince(trx);
     if (stored) return stored;
     const head = await newestCommittedPosition(trx);
@@ -129,9 +130,9 @@ export async function applyInline(
 
 /**
  * For code that writes events without the store's append (an import, the benchmark's bulk
- * seeding), in its own transaction, after writing them: holds the inline lock shared and,
- * when appends on this database project inline already, applies the inline projections to
- * the events (so they commit together). When none has yet, it does nothing: the first
+ * seeding), in its own transaction, after writing them (and `streams`, which orders it
+ * with ensureInlineSince): when appends on this database project inline already, applies
+ * the inline projections to the events (so they commit together). When none has yet, it does nothing: the first
  * process that projects inline records the newest event as where inline projection starts,
  * and the projector applies every projection to what came before.
  */
@@ -141,7 +142,6 @@ export async function projectWrittenEvents(
   projections: readonly Projection[],
   events: readonly RecordedEvent[],
 ): Promise<void> {
-  await trx.raw(INLINE_LOCK_SQL);
   if (!(await readInlineSince(trx))) return;
   await applyInline(trx, schema, projections, events);
 }
