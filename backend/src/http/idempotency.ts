@@ -41,8 +41,10 @@ interface KeyRow {
 }
 
 export function idempotencyKeyOf(ctx: Context): string | null {
+  // Absent means no key; sent but empty is as malformed as any other bad key (a 400): a
+  // client that meant to send one must not get an unprotected write instead.
+  if (ctx.headers[IDEMPOTENCY_HEADER] === undefined) return null;
   const key = ctx.get(IDEMPOTENCY_HEADER);
-  if (key === '') return null;
   if (!KEY_PATTERN.test(key)) throw new ValidationError('Idempotency-Key must be 1 to 200 visible ASCII characters');
   return key;
 }

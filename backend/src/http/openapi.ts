@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { access, type Access, type ApiRouter, type RouteInfo } from './router.ts';
+import { routeStatuses } from './statuses.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -47,8 +48,8 @@ function accessText(routeAccess: Access): string {
   return ACCESS_TEXT[routeAccess.kind];
 }
 
+/** Every error answer is problem details (RFC 9457). */
 const problem = {
-  description: 'Problem details (RFC 9457)',
   content: {
     'application/problem+json': {
       schema: {
@@ -100,34 +101,30 @@ const IDEMPOTENCY_PARAMETER = {
 function operation(route: RouteInfo): JsonSchema {
   const { params } = openApiPath(route.path);
   const doc = route.doc;
-  const status = String(doc?.status ?? (route.method === 'POST' ? 201 : 200));
-  const success =
-    status === '204'
-      ? { description: 'No content' }
-      : {
-          description: 'Success',
-          content: {
-            [doc?.produces ?? 'application/json']: { schema: doc?.response ? jsonSchemaOf(doc.response, 'output') : {} },
-          },
-        };
+  const pathParameterSchemas = doc?.params
+    ? ((jsonSchemaOf(doc.params, 'input').properties ?? {}) as Record<string, JsonSchema>)
+    : ({} as Record<string, JsonSchema>);
+  const successContent = {
+    [doc?.produces ?? 'application/json']: { schema: doc?.response ? jsonSchemaOf(doc.response, 'output') : {} },
+  };
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, description] of routeStatuses(route)) {
+    if (status === 204) responses[status] = { description };
+    else if (status < 300) responses[status] = { description, content: successContent };
+    else responses[status] = { description, content: problem.content };
+  }
   return {
     summary: doc?.summary ?? `${route.method} ${route.path}`,
     description: `Who may call it: ${accessText(route.access)}`,
     tags: [doc?.tag ?? 'other'],
     ...(route.access.kind === 'public' ? { security: [] } : {}),
     parameters: [
-      ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+      ...params.map((name) => ({ name, in: 'path', required: true, schema: pathParameterSchemas[name] ?? { type: 'string' } })),
       ...(doc?.query ? queryParameters(doc.query) : []),
       ...(route.method !== 'GET' && route.access.kind !== 'public' ? [IDEMPOTENCY_PARAMETER] : []),
     ],
     ...(doc?.body ? { requestBody: { required: true, content: { 'application/json': { schema: requestBodySchema(doc.body) } } } } : {}),
-    responses: {
-      [status]: success,
-      '400': problem,
-      ...(route.access.kind === 'public' ? {} : { '401': problem, '403': problem }),
-      '404': problem,
-      ...(route.method === 'PUT' || route.method === 'PATCH' ? { '409': problem } : {}),
-    },
+    responses,
   };
 }
 
@@ -144,8 +141,11 @@ export function buildOpenApiDocument(routes: readonly RouteInfo[], version: stri
       title: 'Shop CRM API',
       version,
       description:
-        'JSON over /api. Every mutating call needs the header `X-CRM-Request: 1` (cross-site guard) and, unless public, a session cookie from a sign-in. Errors are problem details.',
+        'JSON over /api. Every mutating call needs the header `X-CRM-Request: 1` (cross-site guard) and, unless public, a session cookie from a sign-in. Errors are problem details. ' +
+        'Text anywhere in a request (path, query, headers, JSON strings and keys) must not contain a NUL character (U+0000) or an unpaired UTF-16 surrogate: such a request is a 400. ' +
+        'Each operation lists every status it can answer.',
     },
+    'x-text-rule': 'No NUL (U+0000) and no unpaired UTF-16 surrogate in any request text; refused with 400.',
     components: {
       securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'crm.sid' } },
     },

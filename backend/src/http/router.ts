@@ -6,8 +6,10 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '../shared/erro
 import { hasPermission, type Permission } from '@crm/projections/contract';
 import type { FeatureKey } from '@crm/projections/platform';
 import { loadUserPrincipal, type Principal, type UserPrincipal } from './auth.ts';
+import { isDatabaseUnavailable } from '@crm/projections/db/unavailable';
 import { bodyFieldsCheck } from './body-fields.ts';
 import { idempotencyKeyOf, IdempotencyStore } from './idempotency.ts';
+import { routeStatuses } from './statuses.ts';
 import { sessionPrincipalOf, type SessionData } from './session-store.ts';
 
 /** Who may call a route. Every route must name one: the router's signature demands it. */
@@ -38,9 +40,16 @@ export interface RouteDoc {
   tag: string;
   body?: z.ZodType;
   query?: z.ZodType;
+  /** The path parameters' schema (an object by name), when more than any text is taken. */
+  params?: z.ZodType;
   response?: z.ZodType;
   /** The success status, 200 unless said (201 for creates, 204 for no content). */
   status?: number;
+  /**
+   * Every other status the route itself can answer, with when (a 409 of its own, a 401 of a
+   * failed sign-in, a 200 beside its 201): the router's generic ones are added by statuses.ts.
+   */
+  answers?: Partial<Record<number, string>>;
   /** Content type of a non-JSON success answer (e.g. text/csv). */
   produces?: string;
 }
@@ -90,6 +99,33 @@ export function userOf(ctx: ApiContext): UserPrincipal {
   const principal = ctx.state.principal;
   if (principal?.kind !== 'user') throw new UnauthorizedError();
   return principal;
+}
+
+/** The status an error thrown past a route becomes (as problem.ts answers it); 500 when none. */
+function statusOfError(error: unknown): number {
+  if (isDatabaseUnavailable(error)) return 503;
+  const status = (error as { status?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : 500;
+}
+
+/**
+ * Under the tests: a route answering a status its API document does not list fails the
+ * request with a 500 naming the route and the status, so a test that reaches it goes red.
+ */
+function documentedStatusesOnly(route: Pick<RouteInfo, 'method' | 'path' | 'access' | 'doc'>): Middleware {
+  const documented = routeStatuses(route);
+  const refuse = (status: number) =>
+    new Error(`${route.method} ${route.path} answered ${status}, which its API document does not list (RouteDoc.answers)`);
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      const status = statusOfError(error);
+      if (status !== 500 && !documented.has(status)) throw refuse(status);
+      throw error;
+    }
+    if (!documented.has(ctx.status)) throw refuse(ctx.status);
+  };
 }
 
 /**
@@ -160,7 +196,9 @@ export class ApiRouter {
       if (key === null || scope === null) return await execute(ctx);
       await this.idempotency.run(ctx, scope, key, () => execute(ctx));
     };
-    this.router.register(path, [method], [guard, run]);
+    const stack = [guard, run];
+    if (this.options.checkResponses) stack.unshift(documentedStatusesOnly({ method, path, access: routeAccess, doc: options.doc }));
+    this.router.register(path, [method], stack);
   }
 
   private guard(routeAccess: Access, options: RouteOptions): Middleware {

@@ -40,6 +40,16 @@ import {
 export const ADMIN_USERS_BASES = ['/api/admin/users', '/api/:instance/admin/users'] as const;
 export const USER_CHOICES_PATHS = ['/api/users/choices', '/api/:instance/users/choices'] as const;
 
+/** Where the path names no instance, the body must. */
+const signInNamingInstanceInput = signInInput.extend({ instance: signInInput.shape.instance.unwrap() });
+
+const SIGN_IN_ANSWERS = {
+  401: 'Wrong username or PIN (or no such user or instance)',
+  403: 'The instance is closed',
+  423: 'The account is locked, or throttled after failed PINs (Retry-After)',
+  429: 'Too many sign-ins from this address: wait (Retry-After)',
+};
+
 const DOCS = {
   signIn: {
     summary: 'Staff sign-in with username and 4-digit PIN (starts a session; 423 while locked or throttled)',
@@ -47,10 +57,25 @@ const DOCS = {
     body: signInInput,
     response: currentUserViewSchema,
     status: 200,
+    answers: SIGN_IN_ANSWERS,
+  },
+  signInNamingInstance: {
+    summary: 'Staff sign-in with the instance, username and 4-digit PIN (starts a session; 423 while locked or throttled)',
+    tag: 'identity',
+    body: signInNamingInstanceInput,
+    response: currentUserViewSchema,
+    status: 200,
+    answers: SIGN_IN_ANSWERS,
   },
   signOut: { summary: 'Sign-out (ends the session)', tag: 'identity', status: 204 },
   current: { summary: 'The signed-in user, their permissions and instance', tag: 'identity', response: currentUserViewSchema },
-  changeOwnPin: { summary: 'Change your own PIN (the current one is asked for)', tag: 'identity', body: changeOwnPinInput, status: 204 },
+  changeOwnPin: {
+    summary: 'Change your own PIN (the current one is asked for)',
+    tag: 'identity',
+    body: changeOwnPinInput,
+    status: 204,
+    answers: { 429: 'Too many PIN changes for this account: wait (Retry-After)' },
+  },
   list: { summary: "The instance's users, in the order they were created", tag: 'identity', response: userListSchema },
   create: { summary: 'Add a user to the instance', tag: 'identity', body: createUserInput, response: userViewSchema, status: 201 },
   show: { summary: 'One user (ETag: its revision)', tag: 'identity', response: userViewSchema },
@@ -105,7 +130,7 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
 
   const signIn = async (ctx: ApiContext, pathInstance: string | undefined) => {
     await signInLimit.check(ctx);
-    const input = parseInput(signInInput, ctx.request.body);
+    const input = parseInput(pathInstance === undefined ? signInNamingInstanceInput : signInInput, ctx.request.body);
     const instance = pathInstance ?? input.instance;
     if (!instance) throw new ValidationError('Instance is required');
     const context = commandContext(ctx, deps, null);
@@ -140,7 +165,7 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
     ctx.body = toCurrentUserView(principal);
   };
 
-  router.post('/api/auth/login', access.public, (ctx) => signIn(ctx, undefined), { doc: DOCS.signIn });
+  router.post('/api/auth/login', access.public, (ctx) => signIn(ctx, undefined), { doc: DOCS.signInNamingInstance });
   router.post('/api/:instance/auth/login', access.public, (ctx) => signIn(ctx, ctx.params.instance), { doc: DOCS.signIn });
 
   router.post(

@@ -69,6 +69,11 @@ const DOCS = {
     body: superAdminLoginInput,
     response: superAdminViewSchema,
     status: 200,
+    answers: {
+      401: 'Wrong username or password',
+      423: 'Locked for a while after failed passwords (Retry-After)',
+      429: 'Too many sign-ins from this address: wait (Retry-After)',
+    },
   },
   superAdminCurrent: { summary: 'The signed-in super admin', tag: 'platform', response: superAdminViewSchema },
   superAdminLogout: { summary: 'Super admin sign-out (ends the session)', tag: 'platform', status: 204 },

@@ -22,12 +22,14 @@ const DOCS = {
       "Revert one change from a job's history: its fields back as they were before it (If-Match). An admin any change; a user who may write their own changes of the last 24 h; 409 when a later change set one of its fields",
     tag: 'records',
     response: jobViewSchema,
+    status: 200,
   },
   revertCustomer: {
     summary:
       "Revert one change from a customer's history: its fields back as they were before it (If-Match). An admin any change; a user who may write their own changes of the last 24 h; 409 when a later change set one of its fields",
     tag: 'records',
     response: customerViewSchema,
+    status: 200,
   },
   deleted: {
     summary: 'Deleted jobs and customers, newest deletion first, with who deleted them and when (admins)',
@@ -38,7 +40,9 @@ const DOCS = {
   restore: {
     summary: 'Restore a deleted job or customer with its history (admins); a customer brings back the jobs its deletion removed',
     tag: 'records',
+    params: restoreKind,
     response: restoredSchema,
+    status: 200,
   },
 } satisfies Record<string, RouteDoc>;
 

@@ -87,11 +87,13 @@ const DOCS = {
     body: jobChangesInput,
     response: serviceRequestConversionSchema,
     status: 201,
+    answers: { 200: 'The request was converted before: its job, unchanged' },
   },
   archive: {
     summary: 'Archive a service request (If-Match optional): kept with its history, no longer edited',
     tag: TAG,
     response: serviceRequestViewSchema,
+    status: 200,
   },
   history: { summary: "A service request's changes, field by field, newest first", tag: TAG, response: serviceRequestHistorySchema },
   publicPage: {
@@ -105,6 +107,7 @@ const DOCS = {
     body: publicServiceRequestInput,
     response: publicRequestReceiptSchema,
     status: 201,
+    answers: { 429: 'Too many requests from this address or for this shop: wait (Retry-After)' },
   },
 } satisfies Record<string, RouteDoc>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recordListParams, searchTextQuery } from '../shared/list-query.ts';
 import { phoneInput } from '../shared/phone.ts';
-import { bodyObject, textInput } from '../shared/schemas.ts';
+import { atLeastOneFilled, blankOr, bodyObject, textInput } from '../shared/schemas.ts';
 import {
   CUSTOMER_FIELDS,
   CUSTOMER_LIMITS,
@@ -32,10 +32,9 @@ export const CUSTOMER_SEARCH_MAX = 200;
 
 const phone = phoneInput('Phone number must be text');
 
-const email = textInput('Email', CUSTOMER_LIMITS.email).refine(
-  (value) => value === '' || isValidEmail(value),
-  CUSTOMER_MESSAGES.emailInvalid,
-);
+const email = textInput('Email', CUSTOMER_LIMITS.email)
+  .refine((value) => value === '' || isValidEmail(value), CUSTOMER_MESSAGES.emailInvalid)
+  .meta(blankOr({ type: 'string', format: 'email', maxLength: CUSTOMER_LIMITS.email }));
 
 /**
  * Pieces of a list. Vehicles drop repeats whatever their case, invoices exact repeats;
@@ -112,7 +111,8 @@ export const customerInput = customerChangesInput
   })
   .superRefine((fields, ctx) => {
     if (isBlankCustomer(fields)) ctx.addIssue({ code: 'custom', message: CUSTOMER_MESSAGES.atLeastOne, path: ['name'] });
-  });
+  })
+  .meta(atLeastOneFilled(CUSTOMER_FIELDS));
 export type CustomerInput = z.input<typeof customerInput>;
 
 /** The customer list's query string: search text, page size and the cursor of the page before. */

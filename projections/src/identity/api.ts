@@ -17,7 +17,7 @@ import { permissionsSchema, ROLES } from './permissions.ts';
 export const signInInput = z.strictObject({
   username: usernameSchema,
   pin: pinSchema,
-  instance: z.string({ error: 'Instance is required' }).trim().min(1, 'Instance is required').max(63).optional(),
+  instance: z.string({ error: 'Instance is required' }).trim().min(1, 'Instance is required').max(63).meta({ pattern: '\\S' }).optional(),
 });
 
 const roleInput = z.enum(ROLES, { error: 'Role must be user or admin' });

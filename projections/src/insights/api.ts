@@ -22,7 +22,8 @@ const day = (name: string) =>
         return isStorableTime(start - 12 * 7 * 86_400_000) && isStorableTime(start + 2 * 86_400_000);
       },
       { message: timeRangeMessage(name) },
-    );
+    )
+    .meta({ format: 'date' });
 
 /** The longest period one request may ask for. */
 export const INSIGHTS_MAX_DAYS = 366;

@@ -1,13 +1,21 @@
 import { z } from 'zod';
 import { isoTimeQuery, pageLimitQuery, queryParam } from '../shared/list-query.ts';
 import { phoneInput } from '../shared/phone.ts';
-import { bodyObject, isStorableTime, textInput, TIME_RANGE } from '../shared/schemas.ts';
+import { atLeastOneFilled, blankOr, bodyObject, isStorableTime, ONE_LINE_PATTERN, textInput, TIME_RANGE } from '../shared/schemas.ts';
 import { mileageInput } from '../vehicles/api.ts';
 import { VEHICLE_LIMITS } from '../vehicles/fields.ts';
 import { EMPTY_JOB_FIELDS, isBlankJob, JOB_FIELDS, JOB_LIMITS, JOB_MESSAGES, type JobField, type JobFields } from './fields.ts';
 import { jobTotalsSchema } from '../repair-orders/totals-schema.ts';
 import { parseQuote, quoteText } from './format.ts';
-import { INVALID_JOB_TYPE_MESSAGE, INVALID_STAGE_MESSAGE, normalizeJobType, normalizeStage, STAGES, type Stage } from './stages.ts';
+import {
+  INVALID_JOB_TYPE_MESSAGE,
+  INVALID_STAGE_MESSAGE,
+  JOB_TYPES,
+  normalizeJobType,
+  normalizeStage,
+  STAGES,
+  type Stage,
+} from './stages.ts';
 
 /**
  * The pipeline's API contract: what its routes take (a job as a form sends it, a stage
@@ -28,30 +36,51 @@ const jobNumber = z
       .max(JOB_LIMITS.jobNumber, `Job number must be at most ${JOB_LIMITS.jobNumber} characters`)
       // eslint-disable-next-line no-control-regex
       .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'Job number must not contain control characters'),
-  );
+  )
+  .meta({
+    anyOf: [
+      { type: 'string', maxLength: JOB_LIMITS.jobNumber, pattern: ONE_LINE_PATTERN },
+      { type: 'integer', minimum: 0, maximum: 10 ** JOB_LIMITS.jobNumber - 1 },
+      { type: 'null' },
+    ],
+  });
 
 const phone = phoneInput('Phone must be text');
 
-const quote = z.union([z.string(), z.number(), z.null()], { error: JOB_MESSAGES.quoteFormat }).transform((value, ctx): number | null => {
-  if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
-  const parsed = parseQuote(value);
-  if ('message' in parsed) {
-    ctx.addIssue({ code: 'custom', message: parsed.message });
-    return z.NEVER;
-  }
-  return parsed.dollars;
-});
+const quote = z
+  .union([z.string(), z.number(), z.null()], { error: JOB_MESSAGES.quoteFormat })
+  .transform((value, ctx): number | null => {
+    if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
+    const parsed = parseQuote(value);
+    if ('message' in parsed) {
+      ctx.addIssue({ code: 'custom', message: parsed.message });
+      return z.NEVER;
+    }
+    return parsed.dollars;
+  })
+  .meta({
+    // Dollars: a number with at most two decimals, or text like 1250, 1,250.50 or $89.95.
+    anyOf: [
+      { type: 'integer', minimum: 0, maximum: JOB_LIMITS.quoteMax },
+      { type: 'string', pattern: '^\\s*\\$?\\s*\\d{1,9}(\\.\\d{1,2})?\\s*$' },
+      { const: '' },
+      { type: 'null' },
+    ],
+  });
 
 /** '' means "unchanged" (or Quote on create); anything else must name a stage. */
-const stage = z.string({ error: INVALID_STAGE_MESSAGE }).transform((value, ctx): Stage | undefined => {
-  if (value.trim() === '') return undefined;
-  const normalized = normalizeStage(value);
-  if (!normalized) {
-    ctx.addIssue({ code: 'custom', message: INVALID_STAGE_MESSAGE });
-    return z.NEVER;
-  }
-  return normalized;
-});
+const stage = z
+  .string({ error: INVALID_STAGE_MESSAGE })
+  .transform((value, ctx): Stage | undefined => {
+    if (value.trim() === '') return undefined;
+    const normalized = normalizeStage(value);
+    if (!normalized) {
+      ctx.addIssue({ code: 'custom', message: INVALID_STAGE_MESSAGE });
+      return z.NEVER;
+    }
+    return normalized;
+  })
+  .meta({ enum: ['', ...STAGES] });
 
 const jobType = z
   .string({ error: INVALID_JOB_TYPE_MESSAGE })
@@ -65,7 +94,8 @@ const jobType = z
       return z.NEVER;
     }
     return normalized;
-  });
+  })
+  .meta(blankOr({ enum: [...JOB_TYPES] }));
 
 const isoDateTime = z.iso.datetime({ offset: true });
 
@@ -100,26 +130,31 @@ const appointment = z
       return z.NEVER;
     }
     return new Date(trimmed).toISOString();
-  });
+  })
+  .meta(blankOr({ type: 'string', format: 'date-time' }));
 
-const duration = z.union([z.number(), z.string(), z.null()], { error: JOB_MESSAGES.duration }).transform((value, ctx): number | null => {
-  if (value === null) return null;
-  const raw = typeof value === 'string' ? value.trim() : value;
-  if (raw === '') return null;
-  const minutes = typeof raw === 'string' ? (/^\d+$/.test(raw) ? Number(raw) : Number.NaN) : raw;
-  if (!Number.isInteger(minutes) || minutes < 1 || minutes > JOB_LIMITS.durationMax) {
-    ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.duration });
-    return z.NEVER;
-  }
-  return minutes;
-});
+const duration = z
+  .union([z.number(), z.string(), z.null()], { error: JOB_MESSAGES.duration })
+  .transform((value, ctx): number | null => {
+    if (value === null) return null;
+    const raw = typeof value === 'string' ? value.trim() : value;
+    if (raw === '') return null;
+    const minutes = typeof raw === 'string' ? (/^\d+$/.test(raw) ? Number(raw) : Number.NaN) : raw;
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > JOB_LIMITS.durationMax) {
+      ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.duration });
+      return z.NEVER;
+    }
+    return minutes;
+  })
+  .meta(blankOr({ type: 'integer', minimum: 1, maximum: JOB_LIMITS.durationMax }));
 
 const customerId = z
   .string({ error: JOB_MESSAGES.customerId })
   .nullable()
   .transform((value) => (value ?? '').trim())
   .refine((value) => value === '' || z.uuid().safeParse(value).success, JOB_MESSAGES.customerId)
-  .transform((value) => (value === '' ? null : value.toLowerCase()));
+  .transform((value) => (value === '' ? null : value.toLowerCase()))
+  .meta(blankOr({ type: 'string', format: 'uuid' }));
 
 const mileageLowerReason = textInput('Reason for the lower mileage', VEHICLE_LIMITS.mileageReason);
 
@@ -131,7 +166,8 @@ const vehicleId = z
   .nullable()
   .transform((value) => (value ?? '').trim())
   .refine((value) => value === '' || z.uuid().safeParse(value).success, JOB_MESSAGES.vehicleId)
-  .transform((value) => (value === '' ? null : value.toLowerCase()));
+  .transform((value) => (value === '' ? null : value.toLowerCase()))
+  .meta(blankOr({ type: 'string', format: 'uuid' }));
 
 /** The read-only fields a job answers with: a client may send the job back whole. */
 export const JOB_ECHOED_FIELDS = ['id', 'createdAt', 'createdBy', 'updatedAt', 'revision', 'totals', 'appointmentEnd'] as const;
@@ -183,18 +219,22 @@ export const jobInput = jobChangesInput
   .transform((changes): JobFields => ({ ...EMPTY_JOB_FIELDS, ...changes }))
   .superRefine((fields, ctx) => {
     if (isBlankJob(fields)) ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.atLeastOne, path: ['name'] });
-  });
+  })
+  .meta(atLeastOneFilled(JOB_FIELDS.filter((field) => field !== 'stage' && field !== 'csr')));
 export type JobInput = z.input<typeof jobInput>;
 
 export const stageInput = z.strictObject({
-  stage: z.string({ error: INVALID_STAGE_MESSAGE }).transform((value, ctx): Stage => {
-    const normalized = normalizeStage(value);
-    if (!normalized) {
-      ctx.addIssue({ code: 'custom', message: INVALID_STAGE_MESSAGE });
-      return z.NEVER;
-    }
-    return normalized;
-  }),
+  stage: z
+    .string({ error: INVALID_STAGE_MESSAGE })
+    .transform((value, ctx): Stage => {
+      const normalized = normalizeStage(value);
+      if (!normalized) {
+        ctx.addIssue({ code: 'custom', message: INVALID_STAGE_MESSAGE });
+        return z.NEVER;
+      }
+      return normalized;
+    })
+    .meta({ enum: [...STAGES] }),
 });
 
 // ---- list queries ---------------------------------------------------------------------
@@ -227,6 +267,8 @@ export const jobListQuery = z.object({
       }
       return normalized;
     })
+    // Stage names are also taken in any case and with their old spellings; the document lists the canonical ones.
+    .meta({ enum: ['', 'all', ...STAGES] })
     .optional(),
   sort: z.enum(JOB_SORTS, { error: `sort must be one of: ${JOB_SORTS.join(', ')}` }).default('stage'),
   canceled: z.enum(CANCELED_FILTERS, { error: `canceled must be one of: ${CANCELED_FILTERS.join(', ')}` }).default('hide'),

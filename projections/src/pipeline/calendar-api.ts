@@ -73,18 +73,21 @@ const isoDateTime = z.iso.datetime({ offset: true });
  * (left out: as it was; null: the default), and the technician's lane (left out: as it was).
  */
 export const appointmentInput = z.strictObject({
-  appointment: z.string({ error: CALENDAR_MESSAGES.appointmentRequired }).transform((value, ctx) => {
-    const trimmed = value.trim();
-    if (!isoDateTime.safeParse(trimmed).success || Number.isNaN(Date.parse(trimmed))) {
-      ctx.addIssue({ code: 'custom', message: CALENDAR_MESSAGES.appointmentRequired });
-      return z.NEVER;
-    }
-    if (!isStorableAppointment(Date.parse(trimmed))) {
-      ctx.addIssue({ code: 'custom', message: APPOINTMENT_RANGE.message });
-      return z.NEVER;
-    }
-    return new Date(trimmed).toISOString();
-  }),
+  appointment: z
+    .string({ error: CALENDAR_MESSAGES.appointmentRequired })
+    .transform((value, ctx) => {
+      const trimmed = value.trim();
+      if (!isoDateTime.safeParse(trimmed).success || Number.isNaN(Date.parse(trimmed))) {
+        ctx.addIssue({ code: 'custom', message: CALENDAR_MESSAGES.appointmentRequired });
+        return z.NEVER;
+      }
+      if (!isStorableAppointment(Date.parse(trimmed))) {
+        ctx.addIssue({ code: 'custom', message: APPOINTMENT_RANGE.message });
+        return z.NEVER;
+      }
+      return new Date(trimmed).toISOString();
+    })
+    .meta({ format: 'date-time' }),
   duration: z
     .union([z.number(), z.string(), z.null()], { error: JOB_MESSAGES.duration })
     .transform((value, ctx): number | null => {
@@ -96,6 +99,7 @@ export const appointmentInput = z.strictObject({
       }
       return minutes;
     })
+    .meta({ anyOf: [{ type: 'integer', minimum: 1, maximum: JOB_LIMITS.durationMax }, { const: '' }, { type: 'null' }] })
     .optional(),
   tech: textInput('Tech', JOB_LIMITS.tech).optional(),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pinSchema, usernameSchema } from '../identity/credentials.ts';
-import { featuresSchema, isRouteSubdomain, normalizeSubdomain, parseFeatures, timeZoneSchema } from './instances.ts';
+import { FEATURE_KEYS, featuresSchema, isRouteSubdomain, normalizeSubdomain, parseFeatures, timeZoneSchema } from './instances.ts';
 
 /**
  * The platform's API contract: what its routes take (a new instance, opening or closing
@@ -41,14 +41,33 @@ const featuresInput = z
       return z.NEVER;
     }
     return parseFeatures(flags.data);
+  })
+  // The document gives the object form only (the JSON-string form is kept for old clients).
+  .meta({
+    type: 'object',
+    anyOf: undefined,
+    properties: Object.fromEntries(FEATURE_KEYS.map((key) => [key, { type: 'boolean' }])),
+    additionalProperties: false,
   });
+
+/** Text with something besides spaces in it. */
+const NOT_BLANK = '\\S';
 
 export const createInstanceInput = z
   .strictObject({
-    name: z.string({ error: 'Name and Display Name are required' }).trim().max(100, 'Name must be at most 100 characters'),
-    displayName: z.string({ error: 'Name and Display Name are required' }).trim().max(100, 'Display name must be at most 100 characters'),
+    name: z
+      .string({ error: 'Name and Display Name are required' })
+      .trim()
+      .max(100, 'Name must be at most 100 characters')
+      .meta({ pattern: NOT_BLANK }),
+    displayName: z
+      .string({ error: 'Name and Display Name are required' })
+      .trim()
+      .max(100, 'Display name must be at most 100 characters')
+      .meta({ pattern: NOT_BLANK }),
     description: z.string().trim().max(1000, 'Description must be at most 1000 characters').optional().default(''),
-    subdomain: z.string().max(63, 'Subdomain must be at most 63 characters').optional(),
+    // Its letters and digits make the subdomain (the name's, when it is left out or blank).
+    subdomain: z.string().max(63, 'Subdomain must be at most 63 characters').meta({ pattern: '[A-Za-z0-9]' }).optional(),
     features: featuresInput,
     /** The shop's IANA time zone; the server's zone when left out. */
     timeZone: timeZoneSchema.optional(),
@@ -72,7 +91,8 @@ export const createInstanceInput = z
       return z.NEVER;
     }
     return { ...value, subdomain };
-  });
+  })
+  .meta({ anyOf: [{ required: ['subdomain'] }, { properties: { name: { pattern: '[A-Za-z0-9]' } } }] });
 export type CreateInstanceInput = z.input<typeof createInstanceInput>;
 
 export const setInstanceActiveInput = z.strictObject({
@@ -109,7 +129,7 @@ export const publicRequestsSettingInput = z.strictObject({
 });
 
 export const superAdminLoginInput = z.strictObject({
-  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(200),
+  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(200).meta({ pattern: NOT_BLANK }),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
 });
 

@@ -44,7 +44,9 @@ export function runtimeTimeZone(): string {
 export const timeZoneSchema = z
   .string({ error: 'Time zone must be a text such as America/Chicago' })
   .trim()
-  .refine(isValidTimeZone, 'Time zone must be an IANA time zone such as America/Chicago');
+  .refine(isValidTimeZone, 'Time zone must be an IANA time zone such as America/Chicago')
+  // The API document lists the zones this runtime knows (the check takes their aliases too).
+  .meta({ enum: ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')] });
 
 /** The provider's own instance: created on first start, hidden from the selection list. */
 export const RESERVED_INSTANCE_SUBDOMAIN = 'maven';

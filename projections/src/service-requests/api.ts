@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryParam, recordListParams } from '../shared/list-query.ts';
-import { bodyObject, textInput } from '../shared/schemas.ts';
+import { atLeastOneFilled, blankOr, bodyObject, textInput } from '../shared/schemas.ts';
 import {
   EMPTY_SERVICE_REQUEST_FIELDS,
   isBlankServiceRequest,
@@ -29,32 +29,35 @@ export const SERVICE_REQUEST_SEARCH_MAX = 200;
 /** The public page's honeypot: a field people never see (so never fill) and form-filling bots do. */
 export const HONEYPOT_FIELD = 'website';
 
-const contactEmail = textInput('Contact email', SERVICE_REQUEST_LIMITS.contactEmail).refine(
-  (value) => value === '' || isValidServiceEmail(value),
-  SERVICE_REQUEST_MESSAGES.emailInvalid,
-);
+const contactEmail = textInput('Contact email', SERVICE_REQUEST_LIMITS.contactEmail)
+  .refine((value) => value === '' || isValidServiceEmail(value), SERVICE_REQUEST_MESSAGES.emailInvalid)
+  .meta(blankOr({ type: 'string', format: 'email', maxLength: SERVICE_REQUEST_LIMITS.contactEmail }));
 
 /** One of the choices, matched without case; '' (or null) is "none chosen". */
-const serviceType = textInput('Service type', 100).transform((value, ctx) => {
-  if (value === '') return '';
-  const choice = SERVICE_TYPES.find((type) => type.toLowerCase() === value.toLowerCase());
-  if (!choice) {
-    ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.serviceTypeInvalid });
-    return z.NEVER;
-  }
-  return choice;
-});
+const serviceType = textInput('Service type', 100)
+  .transform((value, ctx) => {
+    if (value === '') return '';
+    const choice = SERVICE_TYPES.find((type) => type.toLowerCase() === value.toLowerCase());
+    if (!choice) {
+      ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.serviceTypeInvalid });
+      return z.NEVER;
+    }
+    return choice;
+  })
+  .meta(blankOr({ enum: [...SERVICE_TYPES] }));
 
 /** A calendar date; an ISO time (what a datetime picker or the spec's client may send) keeps its date part. */
-const scheduledDate = textInput('Scheduled date', 40).transform((value, ctx) => {
-  if (value === '') return '';
-  const date = /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(value) ? value.slice(0, 10) : value;
-  if (!isCalendarDate(date)) {
-    ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.scheduledDateInvalid });
-    return z.NEVER;
-  }
-  return date;
-});
+const scheduledDate = textInput('Scheduled date', 40)
+  .transform((value, ctx) => {
+    if (value === '') return '';
+    const date = /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(value) ? value.slice(0, 10) : value;
+    if (!isCalendarDate(date)) {
+      ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.scheduledDateInvalid });
+      return z.NEVER;
+    }
+    return date;
+  })
+  .meta(blankOr({ type: 'string', format: 'date' }));
 
 const serviceRequestShape = {
   customerName: textInput('Customer name', SERVICE_REQUEST_LIMITS.customerName).optional(),
@@ -96,9 +99,13 @@ const filled = (value: z.output<typeof serviceRequestChangesInput>): ServiceRequ
 };
 
 /** A new request: every field optional, but not all of them empty. */
-export const serviceRequestInput = serviceRequestChangesInput.transform(filled).superRefine((fields, ctx) => {
-  if (isBlankServiceRequest(fields)) ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.atLeastOne, path: ['customerName'] });
-});
+export const serviceRequestInput = serviceRequestChangesInput
+  .transform(filled)
+  .superRefine((fields, ctx) => {
+    if (isBlankServiceRequest(fields))
+      ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.atLeastOne, path: ['customerName'] });
+  })
+  .meta(atLeastOneFilled(SERVICE_REQUEST_FIELDS));
 export type ServiceRequestInput = z.input<typeof serviceRequestInput>;
 
 /**
@@ -111,6 +118,14 @@ export const publicServiceRequestInput = z
   .superRefine(({ fields }, ctx) => {
     if (!fields.customerName) ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.nameRequired, path: ['customerName'] });
     if (!fields.contactEmail) ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.emailRequired, path: ['contactEmail'] });
+  })
+  .meta({
+    allOf: [
+      {
+        required: ['customerName', 'contactEmail'],
+        properties: { customerName: { type: 'string', pattern: '\\S' }, contactEmail: { type: 'string', format: 'email' } },
+      },
+    ],
   });
 export type PublicServiceRequestInput = z.input<typeof publicServiceRequestInput>;
 
@@ -134,6 +149,7 @@ export const serviceRequestListQuery = z.object({
       (value): value is ServiceRequestListStatus => (SERVICE_REQUEST_LIST_STATUSES as readonly string[]).includes(value),
       listStatusMessage,
     )
+    .meta({ enum: [...SERVICE_REQUEST_LIST_STATUSES] })
     .optional()
     .default('active'),
   limit: listParams.limit,
@@ -142,6 +158,7 @@ export const serviceRequestListQuery = z.object({
   jobId: queryParam('jobId')
     .refine((value) => z.uuid().safeParse(value).success, 'jobId must be a job id')
     .transform((value) => value.toLowerCase())
+    .meta({ format: 'uuid' })
     .optional(),
 });
 export type ServiceRequestListQuery = z.output<typeof serviceRequestListQuery>;

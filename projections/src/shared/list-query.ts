@@ -9,7 +9,17 @@ export const pageLimitQuery = (max: number) =>
   queryParam('limit')
     .regex(/^\d+$/, `limit must be a whole number from 1 to ${max}`)
     .transform(Number)
-    .pipe(z.number().int().min(1, `limit must be a whole number from 1 to ${max}`).max(max, `limit must be at most ${max}`));
+    .pipe(z.number().int().min(1, `limit must be a whole number from 1 to ${max}`).max(max, `limit must be at most ${max}`))
+    .meta(wholeNumberParam(1, max));
+
+/**
+ * What the API document says of a whole-number query parameter: an integer in its bounds
+ * (a query string is text; OpenAPI clients send the number's digits). The text checks above
+ * are what zod can express, so the document gets the bounds they enforce from here.
+ */
+export function wholeNumberParam(min: number, max: number) {
+  return { type: 'integer', minimum: min, maximum: max, pattern: undefined } as const;
+}
 
 /** `?q=`: search text of at most `max` characters, '' when absent. */
 export const searchTextQuery = (name: string, max: number) =>
@@ -28,6 +38,7 @@ export function recordListParams({ searchMax, pageSize, pageSizeMax }: { searchM
       .regex(/^\d+$/, limitMessage)
       .transform(Number)
       .pipe(z.number().min(1, limitMessage).max(pageSizeMax, limitMessage))
+      .meta(wholeNumberParam(1, pageSizeMax))
       .optional()
       .default(pageSize),
     cursor: queryParam('cursor').max(500, 'Invalid cursor: pass back the nextCursor of the previous page').optional(),
@@ -58,20 +69,34 @@ export function isoTimeMessage(name: string, options: IsoTimeOptions = {}): stri
 export function isoTimeQuery(name: string, options: IsoTimeOptions = {}) {
   const message = isoTimeMessage(name, options);
   const typeError = (issue: { input?: unknown }) => (Array.isArray(issue.input) ? `${name} must be given once` : message);
-  return z.string({ error: typeError }).transform((value, ctx): Date => {
-    const trimmed = value.trim();
-    const candidate = options.dateAlone && /^\d{4}-\d{2}-\d{2}$/.test(trimmed) ? `${trimmed}T00:00:00Z` : trimmed;
-    if (!z.iso.datetime({ offset: true }).safeParse(candidate).success || Number.isNaN(Date.parse(candidate))) {
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    }
-    // Outside what storage holds, no record can be there: a 400, never a query PostgreSQL refuses.
-    if (!isStorableTime(Date.parse(candidate))) {
-      ctx.addIssue({ code: 'custom', message: timeRangeMessage(name) });
-      return z.NEVER;
-    }
-    return new Date(candidate);
-  });
+  return z
+    .string({ error: typeError })
+    .transform((value, ctx): Date => {
+      const trimmed = value.trim();
+      const candidate = options.dateAlone && /^\d{4}-\d{2}-\d{2}$/.test(trimmed) ? `${trimmed}T00:00:00Z` : trimmed;
+      if (!z.iso.datetime({ offset: true }).safeParse(candidate).success || Number.isNaN(Date.parse(candidate))) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      // Outside what storage holds, no record can be there: a 400, never a query PostgreSQL refuses.
+      if (!isStorableTime(Date.parse(candidate))) {
+        ctx.addIssue({ code: 'custom', message: timeRangeMessage(name) });
+        return z.NEVER;
+      }
+      return new Date(candidate);
+    })
+    .meta(
+      // The document's formats: RFC 3339 date-time (its offset is required, as here), or a full date too.
+      options.dateAlone
+        ? {
+            anyOf: [
+              { type: 'string', format: 'date' },
+              { type: 'string', format: 'date-time' },
+            ],
+            type: undefined,
+          }
+        : { format: 'date-time' },
+    );
 }
 
 /** `?asOf=`: time travel to one instant (absent: now). */

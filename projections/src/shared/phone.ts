@@ -74,4 +74,6 @@ export const phoneInput = (typeError: string) =>
         return z.NEVER;
       }
       return result.digits;
-    });
+    })
+    // Up to 10 digits among the usual separators, as normalizePhone takes them.
+    .meta({ type: ['string', 'null'], pattern: `^[\\s().+-]*(\\d[\\s().+-]*){0,${PHONE_MAX_DIGITS}}$` });

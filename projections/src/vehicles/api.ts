@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryParam } from '../shared/list-query.ts';
-import { textInput } from '../shared/schemas.ts';
+import { atLeastOneFilled, blankOr, textInput } from '../shared/schemas.ts';
 import { EMPTY_VEHICLE_FIELDS, isBlankVehicle, VEHICLE_FIELDS, VEHICLE_LIMITS, VEHICLE_MESSAGES, type VehicleFields } from './fields.ts';
 import { checkVin } from './vin.ts';
 
@@ -24,7 +24,8 @@ const year = z
       return z.NEVER;
     }
     return number;
-  });
+  })
+  .meta(blankOr({ type: 'integer', minimum: VEHICLE_LIMITS.yearMin, maximum: VEHICLE_LIMITS.yearMax }));
 
 /** A VIN, checked (length, letters, North American check digit) and stored normalized; '' for none. */
 export const vinInput = z
@@ -39,7 +40,9 @@ export const vinInput = z
       return z.NEVER;
     }
     return check.vin;
-  });
+  })
+  // 17 letters (no I, O or Q) and digits; the North American check digit is checked beyond this.
+  .meta(blankOr({ type: 'string', pattern: '^\\s*[A-HJ-NPR-Za-hj-npr-z0-9]{17}\\s*$' }));
 
 const upper = (label: string, max: number) => textInput(label, max).transform((value) => value.toUpperCase());
 
@@ -79,7 +82,8 @@ export const vehicleInput = vehicleChangesInput
   })
   .superRefine((fields, ctx) => {
     if (isBlankVehicle(fields)) ctx.addIssue({ code: 'custom', message: VEHICLE_MESSAGES.atLeastOne, path: ['make'] });
-  });
+  })
+  .meta(atLeastOneFilled(['year', 'make', 'model', 'vin', 'plate']));
 export type VehicleInput = z.input<typeof vehicleInput>;
 
 /** `?q=`: a whole VIN, its last 6 or 8 characters, or (part of) a plate. */
@@ -103,7 +107,8 @@ export const mileageInput = (label: string) =>
         return z.NEVER;
       }
       return number;
-    });
+    })
+    .meta(blankOr({ type: 'integer', minimum: 0, maximum: VEHICLE_LIMITS.mileageMax }));
 
 // ---- responses ------------------------------------------------------------------------
 
