@@ -12,6 +12,7 @@ import { registerSessionRoutes } from './identity/session-routes.ts';
 import { registerBoardRoutes } from './pipeline/board-routes.ts';
 import { registerPipelineRoutes } from './pipeline/routes.ts';
 import { registerRecordRoutes } from './records/index.ts';
+import { jobWithRepairOrder, registerRepairOrderRoutes } from './repair-orders/index.ts';
 import { registerExportRoutes } from './platform/export-routes.ts';
 import { registerServiceRequestRoutes } from './service-requests/index.ts';
 import { registerVehicleRoutes } from './vehicles/index.ts';
@@ -21,7 +22,7 @@ export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerIdentityRoutes,
   registerSessionRoutes,
   registerCustomerRoutes,
-  registerPipelineRoutes,
+  (router, deps) => registerPipelineRoutes(router, deps, jobWithRepairOrder),
   registerBoardRoutes,
   registerRecordRoutes,
   registerInsightsRoutes,
@@ -31,6 +32,7 @@ export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerDashboardRoutes,
   registerLiveRoutes,
   registerExportRoutes,
+  registerRepairOrderRoutes,
   registerMessageRoutes,
   registerVehicleRoutes,
 ];

@@ -2,6 +2,8 @@ import { jobChangesInput, jobInput, STAGES, JOB_TYPES, type Stage } from '@crm/p
 import { isValidTimeZone, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import { SERVICE_TYPES, serviceRequestInput } from '@crm/projections/service-requests';
 import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
+import { projections } from '@crm/projections/read-models';
+import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
 import { createProgress, startCli } from './cli.ts';
 import { describeDatabase } from './infra/database.ts';
 import { createCustomer } from './customers/customer-service.ts';
@@ -9,8 +11,8 @@ import type { AppDeps } from './deps.ts';
 import { settle } from './deps.ts';
 import { createUser } from './identity/user-service.ts';
 import { subdomainStream } from './platform/instance-decider.ts';
-import { recordInstance } from './platform/instances.ts';
-import { createJob } from './pipeline/job-service.ts';
+import { recordInstance, updateInstance } from './platform/instances.ts';
+import { cancelJob, changeJobStage, createJob } from './pipeline/job-service.ts';
 import { archiveServiceRequest, convertServiceRequest, submitServiceRequest } from './service-requests/service-request-service.ts';
 import { createProjector, openStorage } from './runtime.ts';
 import { systemContext, type InstanceContext } from './shared/commands.ts';
@@ -127,12 +129,44 @@ const NOTES = [
 ];
 const pick = <T>(list: readonly T[], i: number): T => list[i % list.length]!;
 
+/** A stage path in order: every job walks it from Quote to where it stands now (Canceled: Quote, then canceled). */
+const WORK_STAGES = STAGES.filter((stage) => stage !== 'Canceled');
+
+/**
+ * One thing that happened in the shop, at its time, by one of its people. The seed lists them
+ * all, then runs them oldest first through the real commands, each with its own time as the
+ * command's clock; the events' recorded times are then set to those times (as an import keeps
+ * them) and the read models rebuilt, so the history spans months. More kinds of records (repair
+ * orders, invoices, payments) are added as more actions on the same timeline.
+ */
+interface SeedAction {
+  at: Date;
+  by: SeedActor;
+  run: (ctx: InstanceContext) => Promise<unknown>;
+}
+type SeedActor = 'admin' | 'csr' | 'tech';
+
+/** How far back the shop's history goes (working days). */
+const HISTORY_DAYS = Number(process.env.SEED_HISTORY_DAYS ?? 90);
+
+/** `at`, or a few minutes after `before` when that is later: one record's steps keep their order. */
+function after(before: Date | null, at: Date): Date {
+  return before && at.getTime() <= before.getTime() ? new Date(before.getTime() + 5 * 60_000) : at;
+}
+
+/** A past instant: `daysAgo` working days before today (at least 1), in working hours, spread by `i`. */
+function pastSlot(daysAgo: number, i: number): Date {
+  return workingSlot(-Math.max(1, Math.round(daysAgo)), i, timeZone);
+}
+
 try {
   if (await reservationHolder(deps.store, subdomainStream(subdomain))) {
     console.error(`An instance with subdomain "${subdomain}" exists already; set SEED_SUBDOMAIN to seed another one.`);
     process.exitCode = 1;
   } else {
-    const system = systemContext(new Date(), 'seed', 'Seed');
+    const seedStarted = new Date();
+    const opened = pastSlot(HISTORY_DAYS + 5, 0);
+    const system = systemContext(opened, 'seed', 'Seed');
     const { instanceId } = await recordInstance(
       deps,
       {
@@ -146,102 +180,223 @@ try {
       },
       system,
     );
-    const ctx = (): InstanceContext => ({ ...system, instanceId, now: new Date() });
+    const adminUser = await userIdOf(instanceId, 'admin');
+    const actors: Record<SeedActor, { id: string; displayName: string }> = {
+      admin: { id: adminUser, displayName: 'Dana Admin' },
+      csr: { id: '', displayName: 'Chris CSR' },
+      tech: { id: '', displayName: 'Terry Tech' },
+    };
+    const ctxAt = (at: Date, by: SeedActor): InstanceContext => ({
+      instanceId,
+      actor: { kind: 'user', id: actors[by].id, displayName: actors[by].displayName },
+      correlationId: `seed-${at.getTime()}`,
+      now: at,
+    });
     for (const [username, displayName] of [
       ['csr', 'Chris CSR'],
       ['tech', 'Terry Tech'],
     ] as const) {
-      await createUser(deps, { instanceId, username, displayName, pin: '1234', role: 'user' }, ctx());
+      const { userId } = await createUser(deps, { instanceId, username, displayName, pin: '1234', role: 'user' }, ctxAt(opened, 'admin'));
+      actors[username].id = userId;
     }
-    const customerProgress = createProgress('customers');
-    const customers: Array<{ id: string; name: string; phone: string; vehicle: string }> = [];
+    // The shop takes requests on its public page (the requests below came from there too).
+    await updateInstance(deps, instanceId, { publicRequests: true }, ctxAt(opened, 'admin'));
+
+    const timeline: SeedAction[] = [];
+    const customers: Array<{ id: string; name: string; phone: string; vehicle: string; since: number; at: Date }> = [];
     for (let i = 0; i < customerCount; i++) {
       const name = `${pick(FIRST, i)} ${pick(LAST, Math.floor(i / FIRST.length))}`;
       const phone = `555${String(1_000_000 + i).slice(-7)}`;
       const vehicle = pick(VEHICLES, i);
-      const { customerId } = await createCustomer(
-        deps,
-        { name, phone, address: `${100 + i} Main St`, vehicles: [vehicle], invoices: [`INV-${1000 + i}`] },
-        ctx(),
-      );
-      customers.push({ id: customerId, name, phone, vehicle });
-      customerProgress(i + 1, customerCount);
+      // Customers arrive over the whole history, the first ones at the start.
+      const since = HISTORY_DAYS - Math.floor((i * HISTORY_DAYS) / Math.max(1, customerCount));
+      const customer = { id: '', name, phone, vehicle, since, at: pastSlot(since, i) };
+      customers.push(customer);
+      timeline.push({
+        at: customer.at,
+        by: 'csr',
+        run: async (ctx) => {
+          const { customerId } = await createCustomer(
+            deps,
+            { name, phone, address: `${100 + i} Main St`, vehicles: [vehicle], invoices: [`INV-${1000 + i}`] },
+            ctx,
+          );
+          customer.id = customerId;
+        },
+      });
     }
-    const jobProgress = createProgress('jobs');
-    let last = null;
+
     for (let i = 0; i < jobCount; i++) {
       // A job carries its customer's name, phone and vehicle, as the entry dialog fills them in.
       const customer = customers.length ? customers[i % customers.length]! : null;
-      const stage = pick(STAGES, i);
-      // Done work was booked over the past three weeks; booked work over the coming three. The
-      // day and time come from the job's rank within its stage (`round`), not from `i` alone:
-      // the stage is `i` modulo the stage count, so offsets taken from `i` would put every job
-      // of a stage on the same one or two days at the same time.
+      const finalStage = pick(STAGES, i);
       const round = Math.floor(i / STAGES.length);
-      const appointment = UNBOOKED_STAGES.has(stage)
+      // Asked for some time after the customer came (or at any time, for walk-ins), spread over the history.
+      const oldest = customer ? customer.since : HISTORY_DAYS;
+      const createdDaysAgo = Math.max(2, oldest - ((i * 7) % Math.max(1, oldest)));
+      const path: Stage[] = finalStage === 'Canceled' ? ['Quote'] : WORK_STAGES.slice(0, WORK_STAGES.indexOf(finalStage) + 1);
+      // Each later stage a working day or few after the one before, all before today.
+      const gap = Math.max(1, Math.min(4, Math.floor((createdDaysAgo - 1) / Math.max(1, path.length))));
+      const stageDays = path.map((_, step) => createdDaysAgo - step * gap);
+      const doneAt = finalStage === 'Canceled' ? null : stageDays[Math.min(path.length - 1, WORK_STAGES.indexOf('Completed'))]!;
+      const appointment = UNBOOKED_STAGES.has(finalStage)
         ? null
-        : workingSlot(DONE_STAGES.has(stage) ? -1 - (round % 15) : round % 18, i + round, timeZone).toISOString();
-      const fields = jobInput.parse({
-        name: customer?.name ?? `Walk-in ${i + 1}`,
-        phone: customer?.phone ?? `555${String(2_000_000 + i).slice(-7)}`,
-        customerId: customer?.id,
-        part: pick(PARTS, i),
-        makeModel: customer?.vehicle ?? pick(VEHICLES, i),
-        // Some quotes carry cents, as real ones do.
-        quote: i % 3 === 0 ? `${80 + ((i * 37) % 900)}.95` : String(80 + ((i * 37) % 900)),
-        stage,
-        jobType: pick(JOB_TYPES, i),
-        csr: 'Chris CSR',
-        tech: 'Terry Tech',
-        appointment,
-        duration: appointment ? pick(DURATIONS, i) : null,
-        notes: pick(NOTES, i),
+        : DONE_STAGES.has(finalStage) && doneAt !== null
+          ? pastSlot(doneAt, i + round)
+          : workingSlot(round % 18, i + round, timeZone);
+      const job = { id: '' };
+      // After its customer's record exists, so the job links to it (and never makes a second one).
+      let last = after(customer?.at ?? null, pastSlot(createdDaysAgo, i + 1));
+      timeline.push({
+        at: last,
+        by: 'csr',
+        run: async (ctx) => {
+          const fields = jobInput.parse({
+            name: customer?.name ?? `Walk-in ${i + 1}`,
+            phone: customer?.phone ?? `555${String(2_000_000 + i).slice(-7)}`,
+            customerId: customer?.id,
+            part: pick(PARTS, i),
+            makeModel: customer?.vehicle ?? pick(VEHICLES, i),
+            // Some quotes carry cents, as real ones do.
+            quote: i % 3 === 0 ? `${80 + ((i * 37) % 900)}.95` : String(80 + ((i * 37) % 900)),
+            stage: 'Quote',
+            jobType: pick(JOB_TYPES, i),
+            csr: 'Chris CSR',
+            tech: 'Terry Tech',
+            appointment: appointment?.toISOString() ?? null,
+            duration: appointment ? pick(DURATIONS, i) : null,
+            notes: pick(NOTES, i),
+          });
+          job.id = (await createJob(deps, fields, ctx)).jobId;
+        },
       });
-      last = (await createJob(deps, fields, ctx())).appended;
-      jobProgress(i + 1, jobCount);
-    }
-    // Service requests in every state: open (from the counter and the public page), converted to a job, archived.
-    const requestProgress = createProgress('service requests');
-    for (let i = 0; i < requestCount; i++) {
-      const name = `${pick(FIRST, i + 5)} ${pick(LAST, i + 3)}`;
-      const vehicle = pick(VEHICLES, i + 2);
-      const serviceType = pick(SERVICE_TYPES, i);
-      const { year, month, day } = todayIn(timeZone);
-      const wanted = new Date(Date.UTC(year, month, day + 1 + (i % 10))).toISOString().slice(0, 10);
-      const fields = serviceRequestInput.parse({
-        customerName: name,
-        contactEmail: `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com`,
-        vehicleType: vehicle,
-        serviceType,
-        scheduledDate: wanted,
-        additionalNotes: pick(NOTES, i + 1),
-      });
-      const request = await submitServiceRequest(deps, fields, i % 3 === 1 ? 'public' : 'staff', ctx());
-      const state = i % 4;
-      if (state === 2) {
-        const job = jobChangesInput.parse({
-          name,
-          phone: `555${String(3_000_000 + i).slice(-7)}`,
-          part: serviceType,
-          makeModel: vehicle,
-          stage: 'Scheduled',
-          appointment: workingSlot(1 + (i % 10), i + 3, timeZone).toISOString(),
-          duration: 60,
-          csr: 'Chris CSR',
-          tech: 'Terry Tech',
+      path.slice(1).forEach((stage, step) => {
+        last = after(last, pastSlot(stageDays[step + 1]!, i + step + 2));
+        timeline.push({
+          at: last,
+          by: stage === 'In Progress' || stage === 'Completed' ? 'tech' : 'csr',
+          run: (ctx) => changeJobStage(deps, { instanceId, jobId: job.id }, stage, ctx),
         });
-        await convertServiceRequest(deps, request.id, job, ctx(), timeZone);
-      } else if (state === 3) {
-        await archiveServiceRequest(deps, request.id, ctx());
+      });
+      if (finalStage === 'Canceled') {
+        timeline.push({
+          at: after(last, pastSlot(Math.max(1, createdDaysAgo - 3), i + 2)),
+          by: 'csr',
+          run: (ctx) => cancelJob(deps, { instanceId, jobId: job.id }, ctx),
+        });
       }
-      requestProgress(i + 1, requestCount);
     }
-    await settle(deps, last);
-    console.log(`\nSeeded "${subdomain}" into ${describeDatabase(config)}.`);
+
+    // Service requests in every state over the last weeks: open (from the counter and the public
+    // page), converted to a job, archived. A request from a known customer becomes that customer's
+    // job; a new person's becomes a new customer once (no second record of the same person).
+    const NEW_FIRST = ['Robin', 'Sky', 'Harper', 'Emery', 'Rowan', 'Sage', 'Reese', 'Kai'];
+    for (let i = 0; i < requestCount; i++) {
+      const known = i % 2 === 0 && customers.length > 0 ? customers[(i * 5) % customers.length]! : null;
+      const name = known?.name ?? `${pick(NEW_FIRST, i)} ${pick(LAST, i + 3)}`;
+      const vehicle = known?.vehicle ?? pick(VEHICLES, i + 2);
+      const serviceType = pick(SERVICE_TYPES, i);
+      const submittedDaysAgo = 1 + ((i * 3) % 20);
+      const submitted = after(known?.at ?? null, pastSlot(submittedDaysAgo, i + 4));
+      const wanted = isoDateInShop(new Date(Date.now() + (1 + (i % 10)) * 86_400_000));
+      const source = i % 3 === 1 ? 'public' : 'staff';
+      const request = { id: '' };
+      timeline.push({
+        at: submitted,
+        by: 'csr',
+        run: async (ctx) => {
+          const fields = serviceRequestInput.parse({
+            customerName: name,
+            contactEmail: `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com`,
+            vehicleType: vehicle,
+            serviceType,
+            scheduledDate: wanted,
+            additionalNotes: pick(NOTES, i + 1),
+          });
+          request.id = (await submitServiceRequest(deps, fields, source, ctx)).id;
+        },
+      });
+      const state = i % 4;
+      const decided = after(submitted, pastSlot(Math.max(1, submittedDaysAgo - 1), i + 5));
+      if (state === 2) {
+        timeline.push({
+          at: decided,
+          by: 'csr',
+          run: (ctx) =>
+            convertServiceRequest(
+              deps,
+              request.id,
+              jobChangesInput.parse({
+                name,
+                phone: known?.phone ?? `555${String(3_000_000 + i).slice(-7)}`,
+                customerId: known?.id,
+                part: serviceType,
+                makeModel: vehicle,
+                stage: 'Scheduled',
+                appointment: workingSlot(1 + (i % 10), i + 3, timeZone).toISOString(),
+                duration: 60,
+                csr: 'Chris CSR',
+                tech: 'Terry Tech',
+              }),
+              ctx,
+              timeZone,
+            ),
+        });
+      } else if (state === 3) {
+        timeline.push({ at: decided, by: 'csr', run: (ctx) => archiveServiceRequest(deps, request.id, ctx) });
+      }
+    }
+
+    // Oldest first (a stable sort keeps a record's own steps in the order they were listed).
+    timeline.sort((a, b) => a.at.getTime() - b.at.getTime());
+    const progress = createProgress('history', 'changes');
+    let done = 0;
+    for (const action of timeline) {
+      await action.run(ctxAt(action.at, action.by));
+      progress(++done, timeline.length);
+    }
+    await settle(deps, null);
+
+    // The events were recorded now; the shop's history says when each happened. Like an import,
+    // the store keeps those times, and the read models are built again from them.
+    const moved = await storage.knex.raw(
+      `UPDATE events SET recorded_at = (metadata->>'occurredAt')::timestamptz
+        WHERE metadata->>'instanceId' = ? AND recorded_at >= ? AND (metadata->>'occurredAt')::timestamptz < ?`,
+      [instanceId, seedStarted, seedStarted],
+    );
+    const rebuilding = createProgress('read models', 'events');
+    const report = await rebuildReadModels({
+      store: storage.store,
+      knex: storage.knex,
+      projections,
+      onProgress: ({ replayed, total }) => rebuilding(replayed, total),
+    });
+    rebuilding(report.eventsReplayed, report.eventsReplayed);
+    console.log(
+      `\nSeeded "${subdomain}" into ${describeDatabase(config)}: ${timeline.length} changes over ${HISTORY_DAYS} working days (${moved.rowCount} events dated).`,
+    );
     console.log(`Sign in at /crm/${subdomain} as admin, csr or tech (PIN 1234). The shop's time zone is ${timeZone}.`);
   }
 } finally {
   await projector.stop();
   await watcher.stop();
   await storage.close();
+}
+
+/** The id of a user of the instance by username (the first admin, made with the instance). */
+async function userIdOf(instanceId: string, username: string): Promise<string> {
+  await settle(deps, null);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const row = (await storage.knex.withSchema('rm').from('users').where({ instance_id: instanceId, username }).first('id')) as
+      { id: string } | undefined;
+    if (row) return row.id;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the seed's ${username} did not show up in the read model`);
+}
+
+/** YYYY-MM-DD of an instant in the shop's zone. */
+function isoDateInShop(date: Date): string {
+  const shifted = new Date(date.getTime() + zoneOffset(date.getTime(), timeZone));
+  return shifted.toISOString().slice(0, 10);
 }

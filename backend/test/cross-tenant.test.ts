@@ -28,6 +28,10 @@ interface World {
     /** A message B's outbox holds (the e-mail answering its service request). */
     messageId: string;
     vehicleId: string;
+    /** B's job with a repair order: a line, and the token of the estimate B sent for it. */
+    roJobId: string;
+    lineId: string;
+    estimateToken: string;
   };
 }
 
@@ -162,6 +166,39 @@ const serviceRequestRows = (base: string): Record<string, Expectation> => {
   };
 };
 
+const forgedToken = (w: World) => `${w.b.estimateToken.slice(0, 32)}${'x'.repeat(32)}`;
+
+/** Repair orders: B's job and line ids; the public estimate routes take B's token (the token is the key). */
+const repairOrderRows = (): Record<string, Expectation> => {
+  const job = (w: World): Params => ({ id: w.b.roJobId });
+  const line = (w: World): Params => ({ id: w.b.roJobId, lineId: w.b.lineId });
+  const base = '/api/:instance/pipeline/:id';
+  return {
+    'GET /api/:instance/settings': { kind: 'scoped' },
+    'PUT /api/:instance/settings': { kind: 'scoped', body: () => ({ shopName: 'Hijacked' }) },
+    [`POST ${base}/lines`]: { kind: 'scoped', params: job, body: () => ({ kind: 'fee', amount: '1' }) },
+    [`POST ${base}/lines/reorder`]: { kind: 'scoped', params: job, body: (w) => ({ lineIds: [w.b.lineId] }) },
+    [`PUT ${base}/lines/:lineId`]: { kind: 'scoped', params: line, body: () => ({ description: 'Hijacked' }) },
+    [`DELETE ${base}/lines/:lineId`]: { kind: 'scoped', params: line },
+    [`POST ${base}/estimate/send`]: { kind: 'scoped', params: job },
+    [`POST ${base}/estimate/revoke`]: { kind: 'scoped', params: job },
+    [`POST ${base}/invoice`]: { kind: 'scoped', params: job },
+    [`POST ${base}/payments`]: { kind: 'scoped', params: job, body: () => ({ amount: '1', method: 'cash' }) },
+    [`GET ${base}/estimate.pdf`]: { kind: 'scoped', params: job },
+    [`GET ${base}/invoice.pdf`]: { kind: 'scoped', params: job },
+    'GET /api/:instance/reports/takings': { kind: 'scoped' },
+    'GET /api/:instance/reports/takings.csv': { kind: 'scoped' },
+    // A token with B's job id but not B's secret part opens nothing (the customer's own link is the key).
+    'GET /api/public/estimates/:token': { kind: 'public', status: 404, params: (w) => ({ token: forgedToken(w) }) },
+    'POST /api/public/estimates/:token/decision': {
+      kind: 'public',
+      status: 404,
+      params: (w) => ({ token: forgedToken(w) }),
+      body: (w) => ({ approvedLineIds: [w.b.lineId], declinedLineIds: [], name: 'Planted' }),
+    },
+  };
+};
+
 /** Messages, templates and consent: B's message and customer ids; without a slug, the outbox and templates are A's own. */
 const messageRows = (base: string): Record<string, Expectation> => {
   const own = base === '/api';
@@ -285,6 +322,7 @@ const EXPECTATIONS: Record<string, Expectation> = {
   'POST /api/public/messages/unsubscribe': { kind: 'public', status: 400 },
   'POST /api/public/messages/sms-inbound': { kind: 'public', status: 404 },
   ...vehicleRows(),
+  ...repairOrderRows(),
 };
 
 let server: TestServer;
@@ -332,6 +370,10 @@ beforeAll(async () => {
   const latestChange = async (path: string) => ((await bAdmin.get(path)).body as Array<{ id: string; action: string }>)[0]!;
   const bJobChangeRow = await latestChange(`/api/user-info/${bJob.body.id}/history`);
   const bCustomerChangeRow = await latestChange(`/api/customers/${bCustomer.body.id}/history`);
+  const bRoJob = await bAdmin.post('/api/bravo/pipeline', { name: 'Bravo Customer', customerId: bCustomer.body.id, part: 'Bravo order' });
+  const bLine = await bAdmin.post(`/api/bravo/pipeline/${bRoJob.body.id}/lines`, { kind: 'labor', description: 'Bravo labor', hours: '1' });
+  const bEstimate = await bAdmin.post(`/api/bravo/pipeline/${bRoJob.body.id}/estimate/send`, {});
+  for (const res of [bLine, bEstimate]) if (res.status !== 201) throw new Error(`setup: ${res.status} ${res.text}`);
   world = {
     a: { ...a, userId: aUser.body.id },
     b: {
@@ -346,6 +388,9 @@ beforeAll(async () => {
       deletedJobId: bGone.body.id,
       messageId: bMessages[0]!.id,
       vehicleId: bVehicle.body.id,
+      roJobId: bRoJob.body.id,
+      lineId: bLine.body.lines[0].id,
+      estimateToken: bEstimate.body.token,
     },
   };
 });
@@ -492,6 +537,11 @@ describe('cross-tenant matrix', () => {
     const job = await bAdmin.get(`/api/user-info/${world.b.jobId}`);
     expect(job.body).toMatchObject({ part: 'Bravo part', stage: 'Quote', notes: 'Bravo note', revision: 1 });
     expect((await bAdmin.get(`/api/user-info/${world.b.jobId}/history`)).body).toHaveLength(2);
+    // B's repair order: one line, one estimate sent (created, line added, quote followed, estimate sent).
+    const order = await bAdmin.get(`/api/bravo/pipeline/${world.b.roJobId}`);
+    expect(order.body).toMatchObject({ revision: 3, estimate: { status: 'sent', version: 1 }, payments: [], invoice: null });
+    expect(order.body.lines).toHaveLength(1);
+    expect((await bAdmin.get('/api/bravo/settings')).body).toMatchObject({ shopName: '', revision: 0 });
     // The deleted job is still deleted, and the instance's settings are as they were.
     const deleted = (await bAdmin.get(`/api/${world.b.subdomain}/deleted-records`)).body as { items: Array<{ id: string }> };
     expect(deleted.items.map((item) => item.id)).toEqual([world.b.deletedJobId]);

@@ -56,6 +56,7 @@ test('every route the router knows carries its doc (summary and slice tag), and 
     'insights',
     'messages',
     'vehicles',
+    'repair-orders',
   ];
   const undocumented = server.runtime.router.routes
     .filter((route) => !route.doc?.summary || !TAGS.includes(route.doc.tag))

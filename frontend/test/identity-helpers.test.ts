@@ -51,6 +51,7 @@ describe('instance paths', () => {
       audit: '/crm/speedy/admin/audit',
       serviceForm: '/crm/speedy/service-form',
       serviceList: '/crm/speedy/service-list',
+      insights: '/crm/speedy/insights',
     });
   });
 
@@ -61,7 +62,8 @@ describe('instance paths', () => {
     expect(links.admin).toBe('/maven/admin');
     expect(links.newCustomer).toBe('/crm/maven/customers/new');
     expect(links.audit).toBe('/crm/maven/admin/audit');
-    expect(links.serviceList).toBe('/crm/maven/service-list');
+    expect(links.serviceList).toBe('/maven/service-list');
+    expect(links.insights).toBe('/maven/insights');
   });
 
   test('the entry is the instance login, or /crm without an instance', () => {

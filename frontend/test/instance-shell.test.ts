@@ -48,13 +48,13 @@ describe('navItems (spec-platform.md §2 "Navigation bar")', () => {
     expect(navItems({ links, family: 'crm', features: all, showAdmin: false }).map((item) => item.label)).not.toContain('Admin');
   });
 
-  test('the /maven family has no Calendar link; features that are off are left out', () => {
+  test('the /maven family has the same screens at its own addresses; features that are off are left out', () => {
     expect(navItems({ links: instanceLinks('maven', 'maven'), family: 'maven', features: all, showAdmin: true })).toEqual([
       { label: 'Home', to: '/maven/home' },
       { label: 'Pipeline', to: '/maven/pipeline' },
       { label: 'Customers', to: '/maven/customers' },
-      // The service request screens live in the canonical family only.
-      { label: 'Service Requests', to: '/crm/maven/service-list' },
+      { label: 'Calendar', to: '/maven/calendar' },
+      { label: 'Service Requests', to: '/maven/service-list' },
       { label: 'Admin', to: '/maven/admin' },
     ]);
     const labels = navItems({

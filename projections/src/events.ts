@@ -5,6 +5,7 @@ import { identityEventSchemas } from './identity/events.ts';
 import { messageEventSchemas } from './messages/events.ts';
 import { jobEventSchemas } from './pipeline/events.ts';
 import { platformEventSchemas } from './platform/events.ts';
+import { repairOrderEventSchemas } from './repair-orders/events.ts';
 import { serviceRequestEventSchemas } from './service-requests/events.ts';
 import { vehicleEventSchemas } from './vehicles/events.ts';
 import { UPCASTERS, upcastData, type UpcasterChains } from './upcasters.ts';
@@ -21,6 +22,7 @@ export const eventSchemas = {
   ...customerEventSchemas,
   ...jobEventSchemas,
   ...serviceRequestEventSchemas,
+  ...repairOrderEventSchemas,
   ...messageEventSchemas,
   ...vehicleEventSchemas,
 } as const;

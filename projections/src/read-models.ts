@@ -6,6 +6,7 @@ import { messagesProjection } from './messages/projection.ts';
 import { pipelineProjection } from './pipeline/projection.ts';
 import { platformProjection } from './platform/projection.ts';
 import { deletedRecordsProjection } from './records/projection.ts';
+import { repairOrdersProjection } from './repair-orders/projection.ts';
 import type { Projection } from './runtime/projection.ts';
 import { serviceRequestsProjection } from './service-requests/projection.ts';
 import { vehiclesProjection } from './vehicles/projection.ts';
@@ -24,6 +25,7 @@ export const projections: Projection[] = [
   vehiclesProjection,
   deletedRecordsProjection,
   insightsProjection,
+  repairOrdersProjection,
   messagesProjection,
 ];
 

@@ -50,7 +50,9 @@ export async function dashboardStats(
     ).rows[0]!;
     const jobs = () => db.withSchema('rm').from('jobs').where('instance_id', instance.id);
 
-    const [stageRows, customerRow, appointmentRow, quoteRow, revenueRow, userRow] = await Promise.all([
+    // Built here, run one after the other below: they share the transaction's one client, which
+    // runs one query at a time (overlapping client.query() calls are deprecated in pg, gone in pg@9).
+    const queries = [
       pipeline
         ? (db.withSchema('rm').from('job_counts').where('instance_id', instance.id).select('stage_order', 'total') as Promise<
             Array<{ stage_order: number; total: number }>
@@ -97,7 +99,13 @@ export async function dashboardStats(
             { n: string | number } | undefined
           >)
         : null,
-    ]);
+    ] as const;
+    const stageRows = await queries[0];
+    const customerRow = await queries[1];
+    const appointmentRow = await queries[2];
+    const quoteRow = await queries[3];
+    const revenueRow = await queries[4];
+    const userRow = await queries[5];
 
     const totals = new Map((stageRows ?? []).map((row) => [Number(row.stage_order), Number(row.total)]));
     const byStage = stageRows ? STAGES.map((stage, order) => ({ stage, count: totals.get(order) ?? 0 })) : null;

@@ -2,6 +2,7 @@ import type { DomainEventOf } from '@crm/projections/events';
 import {
   applyJobEvent,
   CANCELED_STAGE,
+  isJobStreamEvent,
   INITIAL_STAGE,
   isBlankJob,
   JOB_MESSAGES,
@@ -83,6 +84,8 @@ function stageEvents(job: ExistingJob, to: Stage, fields: JobFields = job.fields
 export const jobDecider: Decider<JobState, JobCommand, JobEvent> = {
   initialState: { status: 'empty' },
   evolve(state, event) {
+    // The stream also holds the job's repair order (lines, estimate, invoice, payments): not the job's fields.
+    if (!isJobStreamEvent(event)) return state;
     if (event.type === 'JobCreated') {
       const fields = applyJobEvent(null, event)!;
       return {

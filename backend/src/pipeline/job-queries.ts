@@ -92,7 +92,11 @@ export function jobViewFromEvents(events: StoredDomainEvent[], instanceId: strin
   let created: (StoredDomainEvent & { data: { jobId: string } }) | null = null;
   let last: StoredDomainEvent | null = null;
   for (const event of events) {
-    if (!isJobStreamEvent(event)) continue;
+    // Repair-order events share the stream: they move the job's revision and time, not its fields.
+    if (!isJobStreamEvent(event)) {
+      if (fields) last = event;
+      continue;
+    }
     if (event.type === 'JobCreated') {
       if (event.data.instanceId !== instanceId) return null;
       created = event;

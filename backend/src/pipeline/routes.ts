@@ -4,6 +4,7 @@ import {
   jobChangesInput,
   mileageConfirmationInput,
   jobHistorySchema,
+  jobDetailSchema,
   jobInput,
   jobListQuery,
   jobPageSchema,
@@ -20,6 +21,7 @@ import { commandContext } from '../platform/index.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import type { InstanceContext } from '../shared/commands.ts';
 import { findJob, jobAsOf, jobHistory, listJobs, type JobTarget } from './job-queries.ts';
+import type { JobView } from '@crm/projections/pipeline';
 import { rescheduleJob } from './job-reschedule.ts';
 import { cancelJob, changeJobStage, createJob, deleteJob, projectedJob, reopenJob, updateJob } from './job-service.ts';
 
@@ -53,7 +55,7 @@ const DOCS = {
     summary: 'One job (ETag: its revision); with asOf, as it was then (no ETag)',
     tag: 'pipeline',
     query: asOfQuery,
-    response: jobViewSchema,
+    response: jobDetailSchema,
   },
   update: {
     summary: 'Change a job: the fields sent (If-Match: the revision the dialog loaded)',
@@ -74,8 +76,14 @@ const DOCS = {
   },
 } satisfies Record<string, RouteDoc>;
 
-/** Pipeline jobs (the calendar's range reads are the calendar slice's). */
-export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
+/** One job with its repair order (lines, totals, estimate, invoice, payments), at a moment or now. */
+export type JobDetailReader = (deps: AppDeps, target: JobTarget, asOf: Date | null) => Promise<JobView & Record<string, unknown>>;
+
+/**
+ * Pipeline jobs (the calendar's range reads are the calendar slice's). `detail`: how one
+ * job's GET adds its repair order (the repair-orders slice's, given by the route list).
+ */
+export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps, detail?: JobDetailReader): void {
   const instanceCtx = (ctx: ApiContext): InstanceContext => {
     const instanceId = userOf(ctx).instance.id;
     return { ...commandContext(ctx, deps, instanceId), instanceId };
@@ -114,6 +122,13 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps): void {
       read,
       async (ctx) => {
         const { asOf } = parseInput(asOfQuery, ctx.query);
+        if (detail) {
+          // Folded from the job's stream: the job and its repair order at one revision.
+          const job = await detail(deps, targetOf(ctx), asOf ?? null);
+          if (asOf) ctx.body = job;
+          else sendRecord(ctx, job);
+          return;
+        }
         if (asOf) {
           // A moment in the past: no ETag, it is not something to save over.
           const then = await jobAsOf(deps.store, targetOf(ctx), asOf);

@@ -4,7 +4,7 @@ import { Provider as JotaiProvider } from 'jotai';
 import type { ReactNode } from 'react';
 import { ThemeEffect } from '@/components/theme-effect';
 import { Toaster } from '@/components/ui/toaster';
-import { type UserSession, userSessionState } from '@/features/identity/states/user-session-state';
+import { rememberInstance, type UserSession, userSessionState } from '@/features/identity/states/user-session-state';
 import { queryClient } from '@/lib/query-client';
 import { installErrorReveal } from '@/lib/reveal-errors';
 import { appStore } from '@/lib/store';
@@ -15,8 +15,10 @@ import { LiveUpdates } from './live/live-updates';
  * browser's: the shared formatters take it from here as soon as the session names the shop.
  */
 function followShopTimeZone(session: UserSession): void {
-  if (session.status === 'signed-in') setDisplayTimeZone(session.user.instance.timeZone);
-  else if (session.status === 'signed-out') setDisplayTimeZone(undefined);
+  if (session.status === 'signed-in') {
+    setDisplayTimeZone(session.user.instance.timeZone);
+    rememberInstance(session.user.instance.subdomain);
+  } else if (session.status === 'signed-out') setDisplayTimeZone(undefined);
 }
 followShopTimeZone(appStore.get(userSessionState));
 appStore.sub(userSessionState, () => followShopTimeZone(appStore.get(userSessionState)));

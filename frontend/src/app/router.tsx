@@ -87,6 +87,9 @@ function instanceScreens({ home, canonical }: { home: string; canonical: boolean
       element: <RequireFeature feature="calendar" />,
       children: [{ path: 'calendar', lazy: () => import('./routes/instance/calendar-page') }],
     },
+    // Service requests (the pages check the feature themselves): in both families.
+    { path: 'service-form', lazy: () => import('./routes/instance/service-form-page') },
+    { path: 'service-list', lazy: () => import('./routes/instance/service-list-page') },
     {
       // Non-admins are sent to the instance's home. User management is theirs whatever the admin
       // feature says (an instance must be able to add staff); the feature governs the rest of
@@ -94,15 +97,16 @@ function instanceScreens({ home, canonical }: { home: string; canonical: boolean
       element: <RequireUserManager />,
       children: [
         { path: 'admin', lazy: () => import('./routes/instance/admin-page') },
-        // Insights: admins and managers (the users who may manage users), like the server.
+        // Insights: admins and managers (the users who may manage users), like the server; both families.
+        {
+          element: <RequireFeature feature="pipeline" />,
+          children: [{ path: 'insights', lazy: () => import('./routes/instance/insights-page') }],
+        },
         ...(canonical
           ? [
               {
                 element: <RequireFeature feature="pipeline" />,
-                children: [
-                  { path: 'insights', lazy: () => import('./routes/instance/insights-page') },
-                  { path: 'admin/shop', lazy: () => import('./routes/instance/shop-settings-page') },
-                ],
+                children: [{ path: 'admin/shop', lazy: () => import('./routes/instance/shop-settings-page') }],
               },
             ]
           : []),
@@ -139,11 +143,7 @@ const instanceRoutes: RouteObject[] = [
       { index: true, lazy: () => import('./routes/instance/login-page') },
       {
         element: <CrmInstanceGuard />,
-        children: [
-          ...instanceScreens({ home: 'dashboard', canonical: true }),
-          { path: 'service-form', lazy: () => import('./routes/instance/service-form-page') },
-          { path: 'service-list', lazy: () => import('./routes/instance/service-list-page') },
-        ],
+        children: [...instanceScreens({ home: 'dashboard', canonical: true })],
       },
     ],
   },

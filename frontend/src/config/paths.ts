@@ -31,6 +31,9 @@ export const paths = {
   mavenCustomers: '/maven/customers',
   mavenCalendar: '/maven/calendar',
   mavenAdmin: '/maven/admin',
+  mavenServiceForm: '/maven/service-form',
+  mavenServiceList: '/maven/service-list',
+  mavenInsights: '/maven/insights',
   /** Instance login by subdomain. */
   subdomainLogin: (subdomain: string) => `/${encodeURIComponent(subdomain)}/login`,
   editService: (id: string | number) => `/edit-service/${encodeURIComponent(String(id))}`,
@@ -60,6 +63,7 @@ export interface InstanceLinks {
   audit: string;
   serviceForm: string;
   serviceList: string;
+  insights: string;
 }
 
 export function instanceLinks(subdomain: string, family: InstanceFamily = 'crm'): InstanceLinks {
@@ -74,9 +78,11 @@ export function instanceLinks(subdomain: string, family: InstanceFamily = 'crm')
     audit: paths.instanceAudit(subdomain),
     serviceForm: paths.instanceServiceForm(subdomain),
     serviceList: paths.instanceServiceList(subdomain),
+    insights: `${instanceBase(subdomain)}/insights`,
   };
   if (family !== 'maven') return canonical;
-  // The /maven family has no pages of its own for the rest: those stay canonical.
+  // The /maven family has its own addresses for the day-to-day screens; the customer forms and the
+  // audit log stay canonical.
   return {
     ...canonical,
     entry: paths.maven,
@@ -85,6 +91,9 @@ export function instanceLinks(subdomain: string, family: InstanceFamily = 'crm')
     customers: paths.mavenCustomers,
     calendar: paths.mavenCalendar,
     admin: paths.mavenAdmin,
+    serviceForm: paths.mavenServiceForm,
+    serviceList: paths.mavenServiceList,
+    insights: paths.mavenInsights,
   };
 }
 

@@ -145,7 +145,11 @@ describe('the entry dialog', () => {
       await expect.poll(() => page.getByRole('row', { name: /Rita Readonly/ }).count(), { timeout: SLOW }).toBe(1);
       // Nothing to add for someone who cannot write.
       await expect.poll(() => page.getByRole('button', { name: 'Add New Entry' }).count()).toBe(0);
-      await page.getByRole('button', { name: /Edit Rita Readonly/ }).click();
+      // No Edit pencil and no stage control that looks usable: a View button and a plain stage label.
+      expect(await page.getByRole('button', { name: /Edit Rita Readonly/ }).count()).toBe(0);
+      expect(await page.getByRole('combobox', { name: /Stage for/ }).count()).toBe(0);
+      await expect.poll(() => page.getByLabel(/Stage for .*Rita Readonly.*: Quote/).count()).toBeGreaterThan(0);
+      await page.getByRole('button', { name: /View Rita Readonly/ }).click();
       await expect.poll(() => dialog(page).getByRole('heading').first().textContent()).toBe('View Rita Readonly');
       await expect.poll(() => dialog(page).getByRole('definition').filter({ hasText: '$89.95' }).count()).toBe(1);
       await expect.poll(() => dialog(page).getByRole('textbox').count()).toBe(0);

@@ -269,7 +269,7 @@ describe('instance sign-in and sessions', () => {
       await eventually(() => page.getByRole('heading', { level: 1, name: new RegExp(`, ${username}$`) }).count()).toBe(1);
       await expect
         .poll(() => mainNav(page).getByRole('link').allInnerTexts())
-        .toEqual(['Pipeline', 'Customers', 'Service Requests', 'Admin']);
+        .toEqual(['Pipeline', 'Customers', 'Calendar', 'Service Requests', 'Insights', 'Admin']);
       await expect.poll(() => page.getByRole('link', { name: 'Calendar', exact: true }).getAttribute('href')).toBe('/maven/calendar');
       await expect.poll(() => page.getByRole('heading', { name: 'Quick Stats' }).count()).toBe(1);
       await snap(page, 'maven-home');

@@ -92,6 +92,8 @@ const ROUTES_ON: Row[] = [
   ['/maven/customers', { rest: MAVEN_LOGIN }],
   ['/maven/calendar', { rest: MAVEN_LOGIN }],
   ['/maven/admin', { rest: MAVEN_LOGIN }],
+  ['/maven/service-list', { rest: MAVEN_LOGIN }],
+  ['/maven/insights', { rest: MAVEN_LOGIN }],
   // Account pages: any instance's session; without one, /crm and on to /.
   ['/profile', { none: LOGIN, super: PROVIDER, staff: ['/profile', 'Your Profile'], admin: ['/profile', 'Your Profile'] }],
   ['/settings', { none: LOGIN, super: PROVIDER, staff: ['/settings', 'Settings'], admin: ['/settings', 'Settings'] }],
@@ -129,6 +131,8 @@ const MAVEN_ROUTES: Array<[string, Outcome]> = [
   ['/maven/customers', ['/maven/customers', 'Customers']],
   ['/maven/calendar', ['/maven/calendar', 'Calendar']],
   ['/maven/admin', ['/maven/admin', 'Admin Dashboard']],
+  ['/maven/service-list', ['/maven/service-list', 'Service Requests']],
+  ['/maven/insights', ['/maven/insights', 'Insights']],
   ['/crm', ['/maven/home', /^Good (morning|afternoon|evening), /]],
 ];
 

@@ -182,7 +182,7 @@ export async function createInstance(
   server: TestServer,
   subdomain: string,
   admin = { username: 'owner', pin: '1234' },
-  options: { timeZone?: string } = {},
+  options: { timeZone?: string; features?: Record<string, boolean> } = {},
 ): Promise<TestInstance> {
   const superAdmin = await signInSuperAdmin(server);
   const view = await postReadBack(
@@ -196,6 +196,7 @@ export async function createInstance(
       adminDisplayName: 'Owner',
       adminPin: admin.pin,
       ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+      ...(options.features ? { features: options.features } : {}),
     },
     async () => (await superAdmin.get('/api/crm-instances')).body.find((i: { subdomain: string }) => i.subdomain === subdomain),
   );
@@ -207,7 +208,7 @@ export async function createShop(
   server: TestServer,
   prefix: string,
   admin = { username: 'owner', pin: '1234' },
-  options: { timeZone?: string } = {},
+  options: { timeZone?: string; features?: Record<string, boolean> } = {},
 ): Promise<Shop> {
   const instance = await createInstance(server, unique(prefix), admin, options);
   const owner = await signInUser(server, instance.subdomain, admin.username, admin.pin);

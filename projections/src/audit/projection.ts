@@ -3,6 +3,7 @@ import type { StoredDomainEvent } from '../events.ts';
 import { PERMISSION_KEYS, type Permissions } from '../identity/permissions.ts';
 import { MESSAGE_KIND_LABELS } from '../messages/kinds.ts';
 import { describeJobEvent } from '../pipeline/timeline.ts';
+import { describeRepairOrderEvent } from '../repair-orders/timeline.ts';
 import { describeServiceRequestEvent } from '../service-requests/timeline.ts';
 import { describeVehicleEvent } from '../vehicles/timeline.ts';
 import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
@@ -149,6 +150,21 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
     case 'ServiceRequestConvertedToJob':
     case 'ServiceRequestArchived':
       return describeServiceRequestEvent(event);
+    case 'LineAdded':
+    case 'LineChanged':
+    case 'LineRemoved':
+    case 'LinesReordered':
+    case 'EstimateSent':
+    case 'EstimateRevoked':
+    case 'EstimateApproved':
+    case 'EstimateDeclined':
+    case 'InvoiceIssued':
+    case 'PaymentRecorded':
+    case 'RefundRecorded':
+    case 'ShopSettingsUpdated':
+      return describeRepairOrderEvent(event);
+    case 'InvoiceNumberReserved':
+      return null;
     // Messaging setup and consent are the shop's decisions: they belong in its log.
     case 'MessageTemplateChanged':
       return {

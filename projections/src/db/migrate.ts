@@ -16,6 +16,7 @@ import { messagesMigrations } from '../messages/migrations.ts';
 import { pipelineMigrations } from '../pipeline/migrations.ts';
 import { platformMigrations } from '../platform/migrations.ts';
 import { recordsMigrations } from '../records/migrations.ts';
+import { repairOrderMigrations } from '../repair-orders/migrations.ts';
 import { serviceRequestsMigrations } from '../service-requests/migrations.ts';
 import { vehiclesMigrations } from '../vehicles/migrations.ts';
 import type { SchemaMigration } from '../shared/migrations.ts';
@@ -35,6 +36,7 @@ export const readModelMigrations: SchemaMigration[] = [
   ...serviceRequestsMigrations,
   ...recordsMigrations,
   ...insightsMigrations,
+  ...repairOrderMigrations,
   ...messagesMigrations,
   ...vehiclesMigrations,
 ];

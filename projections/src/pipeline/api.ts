@@ -331,8 +331,16 @@ export type JobPage = z.infer<typeof jobPageSchema>;
 
 const changeValue = z.union([z.string(), z.number(), z.null()]);
 
-/** A field change in the API's representation of the field (quote as digits, appointment ISO or ''). */
-export const jobFieldChangeSchema = z.object({ field: z.enum(JOB_FIELDS), oldValue: changeValue, newValue: changeValue });
+/**
+ * A field change in the API's representation of the field (quote as digits, appointment ISO
+ * or ''). `field` is a job field, or for repair-order changes a line's field ("Brake pads
+ * (part): quantity") or what the event recorded ("payment", "invoice").
+ */
+export const jobFieldChangeSchema = z.object({
+  field: z.union([z.enum(JOB_FIELDS), z.string()]),
+  oldValue: changeValue,
+  newValue: changeValue,
+});
 export type JobFieldChange = z.infer<typeof jobFieldChangeSchema>;
 
 export const JOB_HISTORY_ACTIONS = [
@@ -344,6 +352,18 @@ export const JOB_HISTORY_ACTIONS = [
   'reopened',
   'deleted',
   'restored',
+  // The repair order's (lines, estimate, invoice, payments), on the job's own stream.
+  'line-added',
+  'line-changed',
+  'line-removed',
+  'lines-reordered',
+  'estimate-sent',
+  'estimate-revoked',
+  'estimate-approved',
+  'estimate-declined',
+  'invoice-issued',
+  'payment-recorded',
+  'refund-recorded',
 ] as const;
 export type JobHistoryAction = (typeof JOB_HISTORY_ACTIONS)[number];
 

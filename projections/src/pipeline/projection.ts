@@ -4,6 +4,8 @@ import { formatPhone } from '../shared/phone.ts';
 import { applyJobEvent, isJobStreamEvent, jobEventChanges, jobHistoryAction, type JobStreamEvent } from './events.ts';
 import type { JobFields } from './fields.ts';
 import { formatQuote, quoteText } from './format.ts';
+import { isRepairOrderJobEvent, type RepairOrderJobEvent } from '../repair-orders/events.ts';
+import { repairOrderEventChanges, repairOrderHistoryAction } from '../repair-orders/timeline.ts';
 import { DEFAULT_DURATION_MINUTES, stageOrder, type Stage } from './stages.ts';
 
 /** A row of `jobs` as the database returns it. */
@@ -193,6 +195,28 @@ interface JobState {
 }
 
 type StoredJobEvent = StoredDomainEvent & JobStreamEvent;
+type StoredRepairOrderEvent = StoredDomainEvent & RepairOrderJobEvent;
+
+/**
+ * A job's repair-order events (lines, estimate, invoice, payments) share its stream: they
+ * move its revision and time, and are rows of its history; their money is the
+ * repair-orders slice's read model.
+ */
+function repairOrderHistoryRow(event: StoredRepairOrderEvent) {
+  return {
+    event_id: event.id,
+    instance_id: event.metadata.instanceId!,
+    job_id: event.data.jobId,
+    revision: event.revision,
+    action: repairOrderHistoryAction(event),
+    user_display_name: event.metadata.actor.displayName,
+    occurred_at: event.metadata.occurredAt,
+    recorded_at: event.recordedAt,
+    changes: repairOrderEventChanges(event),
+    actor_id: event.metadata.actor.id,
+    revert_of: ('revertOf' in event.data ? event.data.revertOf : undefined) ?? null,
+  };
+}
 
 /**
  * `jobs` (the pipeline, the calendar), `job_history` (one row per job event, with per-field
@@ -205,8 +229,13 @@ type StoredJobEvent = StoredDomainEvent & JobStreamEvent;
  */
 async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext): Promise<void> {
   const { table, trx, schema } = ctx;
-  const events = all.filter((event): event is StoredJobEvent => isJobStreamEvent(event) && Boolean(event.metadata.instanceId));
-  if (events.length === 0) return;
+  const streamEvents = all.filter(
+    (event): event is StoredJobEvent | StoredRepairOrderEvent =>
+      (isJobStreamEvent(event) || isRepairOrderJobEvent(event)) && Boolean(event.metadata.instanceId),
+  );
+  if (streamEvents.length === 0) return;
+  const events = streamEvents.filter((event): event is StoredJobEvent => isJobStreamEvent(event));
+  const orderEvents = streamEvents.filter((event): event is StoredRepairOrderEvent => isRepairOrderJobEvent(event));
 
   const history = events.map((event) => ({
     event_id: event.id,
@@ -222,6 +251,7 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
     actor_id: event.metadata.actor.id,
     revert_of: ('revertOf' in event.data ? event.data.revertOf : undefined) ?? null,
   }));
+  history.push(...orderEvents.map(repairOrderHistoryRow));
   for (const rows of chunked(history, 5000))
     await insertRecordset(ctx, 'job_history', HISTORY_COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
 
@@ -230,7 +260,7 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
   // as the revision guard would) and counted by what the insert returns.
   const fresh = new Set<string>();
   const toRead = new Set<string>();
-  for (const event of events) {
+  for (const event of streamEvents) {
     const jobId = event.data.jobId;
     if (fresh.has(jobId) || toRead.has(jobId)) continue;
     if (event.type === 'JobCreated') fresh.add(jobId);
@@ -254,9 +284,16 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
     }
   }
 
-  for (const event of events) {
+  for (const event of streamEvents) {
     const jobId = event.data.jobId;
     const state = states.get(jobId);
+    if (isRepairOrderJobEvent(event)) {
+      if (!state?.present || state.revision >= event.revision) continue;
+      state.changed = true;
+      state.updatedAt = event.recordedAt;
+      state.revision = event.revision;
+      continue;
+    }
     if (event.type === 'JobCreated') {
       // A row that exists stays as it is (a replay).
       if (state?.present) continue;

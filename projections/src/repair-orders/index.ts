@@ -5,3 +5,7 @@
 export * from './money.ts';
 export * from './totals.ts';
 export * from './api.ts';
+export * from './events.ts';
+export * from './state.ts';
+export * from './views.ts';
+export * from './timeline.ts';

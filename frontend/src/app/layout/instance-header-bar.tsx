@@ -41,10 +41,10 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
         ? { ...item, badge: newPublic, badgeLabel: `${newPublic} new from the public request page` }
         : item,
     );
-    // Insights (of the pipeline's jobs) for admins and managers, before Admin (the canonical family has the screen).
-    if (canManageUsers(user) && route.family === 'crm' && user.instance.features.pipeline) {
+    // Insights (of the pipeline's jobs) for admins and managers, before Admin, in either family.
+    if (canManageUsers(user) && user.instance.features.pipeline) {
       const admin = items.findIndex((item) => item.to === links.admin);
-      items.splice(admin < 0 ? items.length : admin, 0, { label: 'Insights', to: `${links.entry}/insights` });
+      items.splice(admin < 0 ? items.length : admin, 0, { label: 'Insights', to: links.insights });
     }
     // The day's takings for who takes payments, and the shop's settings (documents, rates) for its admins.
     if (route.family === 'crm' && user.instance.features.pipeline) {

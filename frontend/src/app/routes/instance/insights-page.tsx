@@ -1,14 +1,21 @@
-import { instanceLinks } from '@/config/paths';
+import { useLocation } from 'react-router-dom';
+import { instanceFamilyOf, instanceLinks } from '@/config/paths';
 import { useSignedInUser } from '@/features/identity/hooks/use-signed-in-user';
 import { InsightsScreen } from '@/features/insights/components/insights-screen';
 import { usePageTitle } from '@/lib/use-page-title';
 
-/** /crm/{instance}/insights: figures from the event history, for admins and managers (RequireUserManager). */
+/** /crm/{instance}/insights and /maven/insights: figures from the event history, for admins and managers (RequireUserManager). */
 export function Component() {
   usePageTitle('Insights');
   const user = useSignedInUser();
   const instance = user.instance.subdomain;
+  const { pathname } = useLocation();
   return (
-    <InsightsScreen key={instance} instance={instance} timeZone={user.instance.timeZone} pipelinePath={instanceLinks(instance).pipeline} />
+    <InsightsScreen
+      key={instance}
+      instance={instance}
+      timeZone={user.instance.timeZone}
+      pipelinePath={instanceLinks(instance, instanceFamilyOf(pathname)).pipeline}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import type { UserChoice } from '@crm/projections/identity';
 import { type ReactNode, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { DownloadIcon } from '@/components/ui/icons';
@@ -8,7 +9,13 @@ import { ApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/api-error';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { auditCsvUrl, useAuditLog } from '../api/get-audit-log';
-import { type AuditFilters, EMPTY_AUDIT_FILTERS, isBackwardsRange } from '../utils/audit-filters';
+import {
+  type AuditFilters,
+  auditFiltersFromParams,
+  auditFiltersToParams,
+  EMPTY_AUDIT_FILTERS,
+  isBackwardsRange,
+} from '../utils/audit-filters';
 import { AuditFiltersBar } from './audit-filters-bar';
 import { AuditTable } from './audit-table';
 
@@ -26,9 +33,11 @@ function loadErrorText(error: unknown): string {
  * user, dates and text, a page at a time, and the same selection as a CSV download.
  */
 export function AuditScreen({ instance, users, backLink }: { instance: string; users: UserChoice[]; backLink?: ReactNode }) {
-  const [filters, setFilters] = useState<AuditFilters>(EMPTY_AUDIT_FILTERS);
+  // The filters are in the address too, so a reload or a shared link shows the same selection.
+  const [params, setParams] = useSearchParams();
+  const [filters, setFilters] = useState<AuditFilters>(() => auditFiltersFromParams(params));
   // The filters last sent: a backwards date range is not, so the last good list stays while it is fixed.
-  const [valid, setValid] = useState<AuditFilters>(EMPTY_AUDIT_FILTERS);
+  const [valid, setValid] = useState<AuditFilters>(() => (isBackwardsRange(filters) ? EMPTY_AUDIT_FILTERS : filters));
   const q = useDebouncedValue(valid.q, SEARCH_DEBOUNCE_MS);
   const applied = useMemo(() => ({ ...valid, q }), [valid, q]);
   const backwards = isBackwardsRange(filters);
@@ -36,6 +45,7 @@ export function AuditScreen({ instance, users, backLink }: { instance: string; u
   const handleChange = (next: AuditFilters) => {
     setFilters(next);
     if (!isBackwardsRange(next)) setValid(next);
+    setParams(auditFiltersToParams(next, params), { replace: true });
   };
 
   const log = useAuditLog(instance, applied);

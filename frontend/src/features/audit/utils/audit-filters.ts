@@ -42,3 +42,24 @@ export function auditQueryParams(filters: AuditFilters): URLSearchParams {
 export function isBackwardsRange(filters: Pick<AuditFilters, 'fromDate' | 'toDate'>): boolean {
   return Boolean(filters.fromDate && filters.toDate && filters.toDate < filters.fromDate);
 }
+
+/** Address keys of the screen's filters (the days as typed: the shop's days). */
+const ADDRESS_KEYS: Record<keyof AuditFilters, string> = { entityType: 'entity', userId: 'user', fromDate: 'from', toDate: 'to', q: 'q' };
+
+/** The filters a link or a reload carries in its address; what is missing or malformed is "any". */
+export function auditFiltersFromParams(params: URLSearchParams): AuditFilters {
+  const filters = { ...EMPTY_AUDIT_FILTERS };
+  for (const [field, key] of Object.entries(ADDRESS_KEYS) as Array<[keyof AuditFilters, string]>) filters[field] = params.get(key) ?? '';
+  for (const day of ['fromDate', 'toDate'] as const) if (!/^\d{4}-\d{2}-\d{2}$/.test(filters[day])) filters[day] = '';
+  return filters;
+}
+
+/** The address for the filters; other params are kept, empty filters left out. */
+export function auditFiltersToParams(filters: AuditFilters, current: URLSearchParams): URLSearchParams {
+  const next = new URLSearchParams(current);
+  for (const [field, key] of Object.entries(ADDRESS_KEYS) as Array<[keyof AuditFilters, string]>) {
+    if (filters[field]) next.set(key, filters[field]);
+    else next.delete(key);
+  }
+  return next;
+}

@@ -1,3 +1,4 @@
+import { useCalendarAddress } from '../hooks/use-calendar-address';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Calendar, type SlotInfo } from 'react-big-calendar';
 import * as dragAndDropAddon from 'react-big-calendar/lib/addons/dragAndDrop';
@@ -93,9 +94,10 @@ export function CalendarScreen({
   onOpenFullEntry: (jobId: string) => void;
 }) {
   const phone = useMediaQuery('(max-width: 639px)');
-  const [view, setView] = useState<CalendarView>(() => (window.matchMedia('(max-width: 639px)').matches ? 'day' : 'month'));
-  const [date, setDate] = useState(() => new Date());
-  const [lanes, setLanes] = useState(false);
+  const { view, setView, date, setDate, lanes, setLanes } = useCalendarAddress(
+    timeZone,
+    () => window.matchMedia('(max-width: 639px)').matches,
+  );
   const [dialog, setDialog] = useState<AppointmentTarget | null>(null);
   const localizer = useMemo(() => zonedLocalizer(timeZone), [timeZone]);
   const range = useMemo(() => visibleRange(view, date, timeZone), [view, date, timeZone]);

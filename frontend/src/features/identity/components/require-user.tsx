@@ -5,6 +5,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { instanceEntry, instanceFamilyOf } from '@/config/paths';
 import { useRecheckSessionOnUnauthorized } from '../hooks/use-recheck-session-on-unauthorized';
 import { useUserSession } from '../hooks/use-user-session';
+import { sessionInstance } from '../states/user-session-state';
 
 /**
  * Guards instance screens (spec-platform.md §2): "Loading..." while the session is checked,
@@ -21,7 +22,7 @@ export function RequireUser({ instance, children }: { instance?: string; childre
   if (session.status === 'unknown') return <PageSpinner label="Loading..." />;
   const wanted = instance === undefined ? undefined : normalizeSubdomain(instance);
   const family = instanceFamilyOf(pathname);
-  if (session.status === 'signed-out') return <Navigate to={instanceEntry(wanted ?? session.instance, family)} replace />;
+  if (session.status === 'signed-out') return <Navigate to={instanceEntry(wanted ?? sessionInstance(session), family)} replace />;
   if (wanted !== undefined && session.user.instance.subdomain !== wanted) {
     return <Navigate to={instanceEntry(wanted, family)} replace />;
   }

@@ -1,4 +1,6 @@
+import type { CurrentUserView } from '@crm/projections/contract';
 import type { UserView } from '@crm/projections/identity';
+import { mayChangeRoles, mayManageUser } from '../utils/user-access';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-error';
@@ -35,11 +37,14 @@ function failed(error: unknown, fallback: string) {
 export function UserActions({
   user,
   isSelf,
+  viewer,
   layout = 'row',
   className,
 }: {
   user: UserView;
   isSelf: boolean;
+  /** Who is looking: only what they may do is offered (the server refuses the rest). */
+  viewer: Pick<CurrentUserView, 'role' | 'permissions'>;
   /** 'grid': two columns of equal buttons, for the narrow screens' cards. */
   layout?: 'row' | 'grid';
   className?: string;
@@ -116,18 +121,30 @@ export function UserActions({
 
   const disabledReason = isSelf ? 'You cannot change your own account' : undefined;
 
+  if (!isSelf && !mayManageUser(viewer, user)) {
+    return (
+      <p className={cn('text-xs text-muted-foreground', className)}>
+        {user.role === 'admin'
+          ? 'Only an admin can change an admin account.'
+          : 'Has permissions you do not hold: an admin manages this account.'}
+      </p>
+    );
+  }
+
   return (
     <div className={cn(layout === 'grid' ? 'grid grid-cols-2 gap-2' : 'flex flex-wrap items-center gap-2', className)}>
-      <Button
-        variant="outline"
-        size="sm"
-        disabled={isSelf}
-        title={disabledReason}
-        aria-disabled={changeRole.isPending || undefined}
-        onClick={handleRoleChange}
-      >
-        {changeRole.isPending ? 'Saving...' : user.role === 'admin' ? 'Make User' : 'Make Admin'}
-      </Button>
+      {mayChangeRoles(viewer) ? (
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={isSelf}
+          title={disabledReason}
+          aria-disabled={changeRole.isPending || undefined}
+          onClick={handleRoleChange}
+        >
+          {changeRole.isPending ? 'Saving...' : user.role === 'admin' ? 'Make User' : 'Make Admin'}
+        </Button>
+      ) : null}
       <Button
         variant="outline"
         size="sm"

@@ -1,3 +1,5 @@
+import type { CurrentUserView } from '@crm/projections/contract';
+import { useSignedInUser } from '../hooks/use-signed-in-user';
 import type { UserView } from '@crm/projections/identity';
 import { useEffect } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -10,7 +12,7 @@ import { toast } from '@/lib/toast';
 import { useUsers } from '../api/get-users';
 import { USER_ERRORS } from '../constants/user-messages';
 import { UserActions } from './user-actions';
-import { UserRoleBadge, UserStatusBadge } from './user-status-badge';
+import { UserAccess, UserStatusBadge } from './user-status-badge';
 import { reportFailure } from '@/lib/report-failure';
 
 function YouBadge() {
@@ -21,8 +23,10 @@ function YouBadge() {
   );
 }
 
+type Viewer = Pick<CurrentUserView, 'role' | 'permissions'>;
+
 /** Wide screens: a table (spec-working-screens.md §2). */
-function UsersTable({ users, currentUserId }: { users: UserView[]; currentUserId: string }) {
+function UsersTable({ users, currentUserId, viewer }: { users: UserView[]; currentUserId: string; viewer: Viewer }) {
   return (
     <div className="hidden overflow-x-auto rounded-xl border bg-card md:block">
       <table className="w-full text-left text-sm">
@@ -55,13 +59,13 @@ function UsersTable({ users, currentUserId }: { users: UserView[]; currentUserId
               </th>
               <td className="px-4 py-3">{user.displayName || '-'}</td>
               <td className="px-4 py-3">
-                <UserRoleBadge user={user} />
+                <UserAccess user={user} />
               </td>
               <td className="px-4 py-3">
                 <UserStatusBadge user={user} />
               </td>
               <td className="px-4 py-2">
-                <UserActions user={user} isSelf={user.id === currentUserId} />
+                <UserActions user={user} isSelf={user.id === currentUserId} viewer={viewer} />
               </td>
             </tr>
           ))}
@@ -72,7 +76,7 @@ function UsersTable({ users, currentUserId }: { users: UserView[]; currentUserId
 }
 
 /** Narrow screens: a card per user. */
-function UserCards({ users, currentUserId }: { users: UserView[]; currentUserId: string }) {
+function UserCards({ users, currentUserId, viewer }: { users: UserView[]; currentUserId: string; viewer: Viewer }) {
   return (
     <ul className="grid gap-3 md:hidden" aria-label="Users">
       {users.map((user) => (
@@ -89,11 +93,11 @@ function UserCards({ users, currentUserId }: { users: UserView[]; currentUserId:
                 </p>
               </div>
               <div className="flex shrink-0 gap-1.5">
-                <UserRoleBadge user={user} />
+                <UserAccess user={user} />
                 <UserStatusBadge user={user} />
               </div>
             </div>
-            <UserActions user={user} isSelf={user.id === currentUserId} layout="grid" className="border-t pt-3" />
+            <UserActions user={user} isSelf={user.id === currentUserId} viewer={viewer} layout="grid" className="border-t pt-3" />
           </Card>
         </li>
       ))}
@@ -103,6 +107,7 @@ function UserCards({ users, currentUserId }: { users: UserView[]; currentUserId:
 
 /** The instance's users with their actions; loading, empty and error states. */
 export function UsersList({ currentUserId }: { currentUserId: string }) {
+  const viewer = useSignedInUser();
   const { data: users, isPending, isError, error, refetch, isFetching } = useUsers();
 
   useEffect(() => {
@@ -125,8 +130,8 @@ export function UsersList({ currentUserId }: { currentUserId: string }) {
   if (users.length === 0) return <p className="text-sm text-muted-foreground">No users found.</p>;
   return (
     <>
-      <UsersTable users={users} currentUserId={currentUserId} />
-      <UserCards users={users} currentUserId={currentUserId} />
+      <UsersTable users={users} currentUserId={currentUserId} viewer={viewer} />
+      <UserCards users={users} currentUserId={currentUserId} viewer={viewer} />
     </>
   );
 }

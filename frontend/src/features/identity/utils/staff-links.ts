@@ -38,5 +38,6 @@ export function staffBackLink({
 export function crmEntryTarget(session: UserSession): string | null {
   if (session.status === 'unknown') return null;
   if (session.status === 'signed-in') return instanceHomePath(session.user.instance.subdomain);
-  return session.instance ? signInPath(session.instance) : paths.home;
+  const instance = sessionInstance(session);
+  return instance ? signInPath(instance) : paths.home;
 }

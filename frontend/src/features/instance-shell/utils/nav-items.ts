@@ -12,13 +12,14 @@ export interface NavItem {
 
 /**
  * The signed-in navigation (spec-platform.md §2): Home, Pipeline, Customers, Calendar,
- * Service Requests, and Admin for admins; the /maven family has no Calendar link. Features the instance has off are
+ * Service Requests, and Admin for admins, in either family (/crm/{instance}/… or /maven/…). Features the instance has off are
  * left out (the dashboard shows them as Coming Soon), except that user managers always keep
  * their way to user management: "Users" when the admin feature is off.
  */
 export function navItems({
   links,
-  family,
+  // Both families get the same items now (the links carry the family's addresses).
+  family: _family,
   features,
   showAdmin,
 }: {
@@ -30,7 +31,7 @@ export function navItems({
   const items: NavItem[] = [{ label: 'Home', to: links.home }];
   if (features.pipeline) items.push({ label: 'Pipeline', to: links.pipeline });
   if (features.customers) items.push({ label: 'Customers', to: links.customers });
-  if (features.calendar && family !== 'maven') items.push({ label: 'Calendar', to: links.calendar });
+  if (features.calendar) items.push({ label: 'Calendar', to: links.calendar });
   if (features.serviceRequests) items.push({ label: 'Service Requests', to: links.serviceList });
   if (showAdmin) items.push({ label: features.admin ? 'Admin' : 'Users', to: links.admin });
   return items;

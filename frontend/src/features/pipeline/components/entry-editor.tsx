@@ -209,10 +209,10 @@ export function EntryEditor({
    * After a repair-order command (a line, the estimate, the invoice, a payment): the next ETag
    * when nobody else saved meanwhile, and the quote the lines' total gives the job.
    */
-  const adoptRepairOrderChange = (saved: LoadedJob) => {
+  const adoptRepairOrderChange = (saved: LoadedJob, sentWith: string) => {
     // An invoice or a payment moves the stage: a later Save must not move it back.
     setForm((current) => ({ ...current, stage: saved.job.stage, quote: saved.detail?.lines.length ? saved.job.quote : current.quote }));
-    setBase((current) => (current && saved.job.revision === current.job.revision + 1 ? saved : current));
+    setBase((current) => (current && current.etag === sentWith ? saved : current));
   };
   /** The newest copy read (live updates included): what the repair order shows and acts on. */
   const latest = base && initial && initial.job.revision > base.job.revision ? initial : base;

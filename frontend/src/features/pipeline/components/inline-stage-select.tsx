@@ -52,6 +52,22 @@ export const InlineStageSelect = memo(function InlineStageSelect({
     );
   };
 
+  // Someone who may not change the stage reads it: a plain label, not a control that looks usable.
+  if (disabled) {
+    return (
+      <span
+        aria-label={`Stage for ${label}: ${stage}`}
+        className={cn(
+          'inline-flex h-7 max-w-full items-center rounded-full border px-2.5 text-xs font-medium whitespace-nowrap',
+          STAGE_STYLES[stage],
+          className,
+        )}
+      >
+        {stage}
+      </span>
+    );
+  }
+
   return (
     <span className={cn('relative inline-flex max-w-full', className)}>
       <select

@@ -83,9 +83,15 @@ export const PipelineTable = memo(function PipelineTable({
               <td className="px-3 py-2.5 text-xs whitespace-nowrap text-muted-foreground">{formatDateTime(job.appointment)}</td>
               <td className="px-3 py-2.5">
                 <div className="flex justify-end gap-1">
-                  <Button variant="ghost" size="sm" onClick={() => onEdit(job)} aria-label={`Edit ${jobLabel(job)}`}>
-                    <PencilIcon />
-                    Edit
+                  {/* A reader opens the job to read it: no pencil promising an edit the server refuses. */}
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    onClick={() => onEdit(job)}
+                    aria-label={`${permissions.canWrite ? 'Edit' : 'View'} ${jobLabel(job)}`}
+                  >
+                    {permissions.canWrite ? <PencilIcon /> : null}
+                    {permissions.canWrite ? 'Edit' : 'View'}
                   </Button>
                   {permissions.canDelete ? (
                     <Button

@@ -160,7 +160,7 @@ function TakingsFigures({ report, pipelinePath, stale }: { report: TakingsReport
             <Figure label="Parts" value={money(report.sales.parts)} testId="parts" />
             <Figure label="Labor" value={money(report.sales.labor)} testId="labor" />
             <Figure label="Fees" value={money(report.sales.fees)} testId="fees" />
-            <Figure label="Discounts" value={`-${money(report.sales.discounts)}`} testId="discounts" />
+            <Figure label="Discounts" value={formatMoney(-(parseMoney(report.sales.discounts) ?? 0))} testId="discounts" />
             <Figure label="Tax collected" value={money(report.sales.tax)} testId="tax" />
             <Figure label="Invoiced" value={money(report.sales.total)} strong testId="total" />
           </dl>

@@ -52,7 +52,8 @@ export function LinesEditor({
   /** The shop's rates; null while unknown (the totals shown are then the server's). */
   rates: ShopRates | null;
   technicians: readonly string[];
-  onSaved: (saved: LoadedJob) => void;
+  /** After a command: the job it answered, and the ETag the command was sent with. */
+  onSaved: (saved: LoadedJob, sentWith: string) => void;
 }) {
   const [edits, setEdits] = useState<Record<string, LineDraft>>({});
   const [added, setAdded] = useState<LineDraft[]>([]);
@@ -68,6 +69,8 @@ export function LinesEditor({
   const latest = useRef(loaded);
   if (loaded.job.revision > latest.current.job.revision) latest.current = loaded;
   const queue = useRef<Promise<unknown>>(Promise.resolve());
+  /** Lines being saved: Enter and then leaving the line must not save it twice. */
+  const inFlight = useRef(new Set<string>());
 
   const saved = detail.lines;
   const savedById = useMemo(() => new Map(saved.map((line) => [line.id, line])), [saved]);
@@ -79,9 +82,10 @@ export function LinesEditor({
     setSaving((current) => new Set([...current, ...keys]));
     const step = queue.current.then(async () => {
       try {
-        const result = await command(latest.current.etag);
+        const sentWith = latest.current.etag;
+        const result = await command(sentWith);
         latest.current = result;
-        onSaved(result);
+        onSaved(result, sentWith);
         setError(null);
         return true;
       } catch (failure) {
@@ -105,8 +109,18 @@ export function LinesEditor({
     if (problems[draft.key]) setProblems(({ [draft.key]: _dropped, ...rest }) => rest);
   };
 
-  /** Saves a line if it changed; false when the server would refuse it (its problems are shown). */
+  /** Saves a line if it changed (once at a time); false when the server would refuse it (its problems are shown). */
   const commit = async (draft: LineDraft): Promise<boolean> => {
+    if (inFlight.current.has(draft.key)) return true;
+    inFlight.current.add(draft.key);
+    try {
+      return await save(draft);
+    } finally {
+      inFlight.current.delete(draft.key);
+    }
+  };
+
+  const save = async (draft: LineDraft): Promise<boolean> => {
     const savedLine = draft.id ? savedById.get(draft.id) : undefined;
     if (draft.id && !savedLine) return true;
     const changes = savedLine ? lineChanges(draft, savedLine) : null;
@@ -136,7 +150,8 @@ export function LinesEditor({
 
   const handleAdd = (kind: LineKind) => {
     const draft = emptyLineDraft(kind);
-    setAdded((current) => [...current, draft]);
+    // A new line nothing was typed into gives way to the next one.
+    setAdded((current) => [...current.filter(linePayloadHasValues), draft]);
     focusLater(draft.key);
   };
 
@@ -179,11 +194,6 @@ export function LinesEditor({
       event.preventDefault();
       handleMove(draft, event.key === 'ArrowUp' ? -1 : 1);
       return;
-    }
-    if (event.key === 'Escape' && !draft.id && !draft.description && !linePayloadHasValues(draft)) {
-      event.preventDefault();
-      event.stopPropagation();
-      handleRemove(draft);
     }
   };
 

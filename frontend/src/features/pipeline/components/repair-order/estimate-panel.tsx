@@ -36,7 +36,8 @@ export function EstimatePanel({
   job: JobDetail;
   loaded: LoadedJob;
   canWrite: boolean;
-  onSaved: (saved: LoadedJob) => void;
+  /** After a command: the job it answered, and the ETag the command was sent with. */
+  onSaved: (saved: LoadedJob, sentWith: string) => void;
 }) {
   const send = useSendEstimate(instance);
   const revoke = useRevokeEstimate(instance);
@@ -56,7 +57,7 @@ export function EstimatePanel({
     send.mutate(
       { jobId: job.id, etag: loaded.etag },
       {
-        onSuccess: (sent) => onSaved({ job: sent.job, detail: sent.job, etag: sent.etag }),
+        onSuccess: (sent, input) => onSaved({ job: sent.job, detail: sent.job, etag: sent.etag }, input.etag),
         onError: (failure) => {
           reportFailure('Send estimate failed', failure);
           setError(errorMessage(failure, 'Could not send the estimate'));
@@ -71,7 +72,7 @@ export function EstimatePanel({
     revoke.mutate(
       { jobId: job.id, etag: loaded.etag },
       {
-        onSuccess: onSaved,
+        onSuccess: (saved, sent) => onSaved(saved, sent.etag),
         onError: (failure) => {
           reportFailure('Revoke estimate failed', failure);
           setError(errorMessage(failure, 'Could not revoke the link'));
@@ -88,7 +89,7 @@ export function EstimatePanel({
   };
 
   return (
-    <section aria-labelledby="estimate-heading" className="grid gap-3 rounded-lg border p-3">
+    <section aria-labelledby="estimate-heading" className="grid content-start gap-3 rounded-lg border p-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id="estimate-heading" className="text-base font-semibold">
           Estimate

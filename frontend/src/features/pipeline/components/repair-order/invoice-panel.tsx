@@ -24,7 +24,8 @@ export function InvoicePanel({
   job: JobDetail;
   loaded: LoadedJob;
   canWrite: boolean;
-  onSaved: (saved: LoadedJob) => void;
+  /** After a command: the job it answered, and the ETag the command was sent with. */
+  onSaved: (saved: LoadedJob, sentWith: string) => void;
 }) {
   const issue = useIssueInvoice(instance);
   const [error, setError] = useState<string | null>(null);
@@ -36,7 +37,7 @@ export function InvoicePanel({
     issue.mutate(
       { jobId: job.id, etag: loaded.etag },
       {
-        onSuccess: onSaved,
+        onSuccess: (saved, sent) => onSaved(saved, sent.etag),
         onError: (failure) => {
           reportFailure('Issue invoice failed', failure);
           setError(errorMessage(failure, 'Could not create the invoice'));
@@ -46,7 +47,7 @@ export function InvoicePanel({
   };
 
   return (
-    <section aria-labelledby="invoice-heading" className="grid gap-3 rounded-lg border p-3">
+    <section aria-labelledby="invoice-heading" className="grid content-start gap-3 rounded-lg border p-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id="invoice-heading" className="text-base font-semibold">
           {invoice ? `Invoice #${invoice.invoiceNumber}` : 'Invoice'}

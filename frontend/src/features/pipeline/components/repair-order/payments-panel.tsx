@@ -36,7 +36,8 @@ export function PaymentsPanel({
   job: JobDetail;
   loaded: LoadedJob;
   canWrite: boolean;
-  onSaved: (saved: LoadedJob) => void;
+  /** After a command: the job it answered, and the ETag the command was sent with. */
+  onSaved: (saved: LoadedJob, sentWith: string) => void;
 }) {
   const record = useRecordPayment(instance);
   const [form, setForm] = useState<PaymentForm>(EMPTY);
@@ -62,9 +63,9 @@ export function PaymentsPanel({
     record.mutate(
       { jobId: job.id, etag: loaded.etag, payment },
       {
-        onSuccess: (saved) => {
+        onSuccess: (saved, sent) => {
           setForm(EMPTY);
-          onSaved(saved);
+          onSaved(saved, sent.etag);
         },
         onError: (failure) => {
           reportFailure('Record payment failed', failure);

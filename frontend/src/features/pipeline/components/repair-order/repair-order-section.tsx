@@ -24,7 +24,8 @@ export function RepairOrderSection({
   loaded: LoadedJob;
   detail: JobDetail;
   canWrite: boolean;
-  onSaved: (saved: LoadedJob) => void;
+  /** After a command: the job it answered, and the ETag the command was sent with. */
+  onSaved: (saved: LoadedJob, sentWith: string) => void;
 }) {
   const settings = useShopSettings(instance);
   const users = useUserChoices(instance);

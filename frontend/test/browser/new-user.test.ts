@@ -1,11 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import type { TestServer } from '../../../backend/test/support/server.ts';
-import { createShop, postOne, serverAndBrowserForFile, signedInPage, SLOW, TEST_TIMEOUT } from './support.ts';
+import { signInUser, type TestServer } from '../../../backend/test/support/server.ts';
+import { addUser, createShop, postOne, serverAndBrowserForFile, signedInPage, SLOW, TEST_TIMEOUT, unique } from './support.ts';
 
 /**
- * The shop's clock rules what a person reads and types, whatever the browser's zone: a Chicago
- * shop seen from a browser in Tokyo (15 hours ahead) shows and takes Chicago times.
+ * What a new user met on every screen, class by class: the shop's clock (a Chicago shop seen
+ * from a browser in Tokyo, 15 hours ahead), errors in view, links to the record, actions the
+ * caller may do, dead ends, and state kept in the address.
  */
 let server: TestServer;
 let browser: Browser;
@@ -162,6 +163,88 @@ describe('links that lead to the record', () => {
       await expect.poll(() => page.getByText('Otto Other').count()).toBe(0);
       await page.getByRole('button', { name: 'Show all jobs' }).click();
       await expect.poll(() => page.getByText('Otto Other').count(), { timeout: SLOW }).toBeGreaterThan(0);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+describe('only what the caller may do', () => {
+  test(
+    "a user manager gets no actions on an admin's row and no role changes; the list says each user's permissions",
+    async () => {
+      const shop = await createShop(server, 'perms');
+      const managerName = unique('mgr');
+      const readerName = unique('rdr');
+      const managerId = await addUser(shop.owner, { username: managerName, pin: '2468' });
+      const readerId = await addUser(shop.owner, { username: readerName, pin: '1357' });
+      expect((await shop.owner.patch(`/api/admin/users/${managerId}/permissions`, { canManageUsers: true })).status).toBe(200);
+      expect((await shop.owner.patch(`/api/admin/users/${readerId}/permissions`, { canWrite: false })).status).toBe(200);
+      const manager = await signInUser(server, shop.subdomain, managerName, '2468');
+      const { page } = await signedInPage(browser, manager);
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.goto(`/crm/${shop.subdomain}/admin`);
+      const row = (name: string) => page.getByRole('row', { name: new RegExp(name) });
+      await expect.poll(() => row('owner').textContent(), { timeout: SLOW }).toContain('Only an admin can change an admin account.');
+      expect(await row('owner').getByRole('button').count()).toBe(0);
+      await expect.poll(() => row(readerName).getByRole('button', { name: 'Lock' }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: /Make (Admin|User)/ }).count()).toBe(0);
+      await expect.poll(() => row(readerName).getByTestId('user-permissions').textContent()).toBe('Read only');
+      await expect.poll(() => row('owner').getByTestId('user-permissions').textContent()).toBe('All permissions');
+      await expect.poll(() => row(managerName).getByTestId('user-permissions').textContent()).toContain('manage users');
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+describe('no dead ends', () => {
+  test(
+    "after sign-out, /profile, /settings, /edit-service and a 404's Go home lead to the shop's sign-in, never the provider's",
+    async () => {
+      const shop = await createShop(server, 'deadend');
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/nothing-here-at-all`);
+      await page.getByRole('link', { name: 'Go home' }).click();
+      await page.waitForURL(`**/crm/${shop.subdomain}/dashboard`, { timeout: SLOW });
+      await page.getByRole('button', { name: 'Account menu' }).click();
+      await page.getByRole('menuitem', { name: 'Sign out' }).click();
+      await page.waitForURL(`**/crm/${shop.subdomain}`, { timeout: SLOW });
+      // A reload forgets the session's memory; the browser still knows its shop.
+      for (const address of ['/profile', '/settings', '/edit-service/00000000-0000-4000-8000-000000000000']) {
+        await page.goto(address);
+        await expect.poll(() => new URL(page.url()).pathname, { timeout: SLOW }).toBe(`/crm/${shop.subdomain}`);
+      }
+      await page.goto('/no/such/page');
+      await page.getByRole('link', { name: 'Go home' }).click();
+      await expect.poll(() => new URL(page.url()).pathname, { timeout: SLOW }).toBe(`/crm/${shop.subdomain}`);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+describe('state in the address', () => {
+  test(
+    "the calendar's view and day, and the audit log's filters, survive a reload",
+    async () => {
+      const shop = await createShop(server, 'address', undefined, {
+        timeZone: SHOP_ZONE,
+        features: { pipeline: true, customers: true, calendar: true, admin: true },
+      });
+      const { page } = await signedInPage(browser, shop.owner, { timezoneId: FAR_ZONE });
+      await page.goto(`/crm/${shop.subdomain}/calendar?view=week&date=2026-12-01`);
+      const label = page.getByTestId('calendar-label');
+      await expect.poll(() => label.textContent(), { timeout: SLOW }).toBe('November – December 2026');
+      await page.getByRole('button', { name: 'Next' }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('date')).toBe('2026-12-08');
+      await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Day' }).click();
+      await page.reload();
+      await expect.poll(() => page.getByText('Tuesday, December 8, 2026').count(), { timeout: SLOW }).toBe(1);
+      expect(new URL(page.url()).searchParams.get('view')).toBe('day');
+
+      await page.goto(`/crm/${shop.subdomain}/admin/audit`);
+      await page.getByLabel('Search').fill('Owner');
+      await expect.poll(() => new URL(page.url()).searchParams.get('q'), { timeout: SLOW }).toBe('Owner');
+      await page.reload();
+      await expect.poll(() => page.getByLabel('Search').inputValue(), { timeout: SLOW }).toBe('Owner');
     },
     TEST_TIMEOUT,
   );

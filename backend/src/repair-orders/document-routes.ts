@@ -1,0 +1,119 @@
+import { JOB_MESSAGES } from '@crm/projections/pipeline';
+import { currentTotals, freezeTotals, latestEstimate, latestInvoice, lineViews, paidOf } from '@crm/projections/repair-orders';
+import type { AppDeps } from '../deps.ts';
+import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
+import { getInstance } from '../platform/index.ts';
+import { NotFoundError } from '../shared/errors.ts';
+import { dateInZone, renderDocument, type DocumentShop } from './documents.ts';
+import { jobViewFromEvents } from '../pipeline/index.ts';
+import { loadJobDetail, repairOrderFromEvents } from './repair-order-service.ts';
+import { loadShopSettings } from './shop-settings.ts';
+
+const DOCS = {
+  estimate: {
+    summary: 'The latest estimate sent (or the lines as they are, marked draft) as a PDF',
+    tag: 'repair-orders',
+    produces: 'application/pdf',
+  },
+  invoice: { summary: "The invoice's latest revision as a PDF", tag: 'repair-orders', produces: 'application/pdf' },
+} satisfies Record<string, RouteDoc>;
+
+/** GET …/{id}/estimate.pdf and …/invoice.pdf (canRead). */
+export function registerDocumentRoutes(router: ApiRouter, deps: AppDeps): void {
+  const load = async (ctx: ApiContext) => {
+    const { instance } = userOf(ctx);
+    const target = { instanceId: instance.id, jobId: (ctx.params.id ?? '').toLowerCase() };
+    const { detail, events } = await loadJobDetail(deps, target, deps.now());
+    if (!detail) throw new NotFoundError(JOB_MESSAGES.notFound);
+    const job = jobViewFromEvents(events, instance.id)!;
+    const order = repairOrderFromEvents(events);
+    const { settings } = await loadShopSettings(deps, instance.id);
+    const row = await getInstance(deps.knex, instance.id);
+    const shop: DocumentShop = {
+      name: settings.shopName || row.displayName || row.name,
+      address: settings.address,
+      phone: settings.phone,
+      email: settings.email,
+      terms: settings.terms,
+      footer: settings.documentFooter,
+    };
+    const customer = { name: job.name, phone: job.phone, vehicle: job.makeModel, vin: job.vin };
+    return { job, order, shop, customer, timeZone: instance.timeZone };
+  };
+  const send = (ctx: ApiContext, pdf: Buffer, name: string) => {
+    ctx.type = 'application/pdf';
+    ctx.set('Content-Disposition', `inline; filename="${name}.pdf"`);
+    ctx.body = pdf;
+  };
+
+  router.get(
+    '/api/:instance/pipeline/:id/estimate.pdf',
+    access.can('canRead'),
+    async (ctx) => {
+      const { job, order, shop, customer, timeZone } = await load(ctx);
+      const estimate = latestEstimate(order);
+      const pdf = estimate
+        ? await renderDocument({
+            kind: 'Estimate',
+            title: `Estimate v${estimate.version}`,
+            shop,
+            jobNumber: job.jobNumber,
+            customer,
+            dated: `Sent ${dateInZone(estimate.sentAt, timeZone)}`,
+            extra: [`Valid until ${dateInZone(estimate.expiresAt, timeZone)}`],
+            lines: lineViews(
+              estimate.lines,
+              estimate.rates,
+              estimate.decision?.approvedLineIds ?? [],
+              estimate.decision?.declinedLineIds ?? estimate.declinedLineIds,
+            ),
+            totals: estimate.totals,
+            decision: estimate.decision && {
+              name: estimate.decision.customerName,
+              decidedAt: estimate.decision.decidedAt,
+              address: estimate.decision.address,
+            },
+            timeZone,
+          })
+        : await renderDocument({
+            kind: 'Estimate',
+            title: 'Estimate (draft)',
+            shop,
+            jobNumber: job.jobNumber,
+            customer,
+            dated: dateInZone(deps.now().toISOString(), timeZone),
+            extra: ['Not sent yet'],
+            lines: lineViews(order.lines, order.rates, order.approved, order.declined),
+            totals: freezeTotals(currentTotals(order)),
+            timeZone,
+          });
+      send(ctx, pdf, `estimate-${job.jobNumber}`);
+    },
+    { feature: 'pipeline', doc: DOCS.estimate },
+  );
+
+  router.get(
+    '/api/:instance/pipeline/:id/invoice.pdf',
+    access.can('canRead'),
+    async (ctx) => {
+      const { job, order, shop, customer, timeZone } = await load(ctx);
+      const invoice = latestInvoice(order);
+      if (!invoice) throw new NotFoundError('This job has no invoice yet');
+      const pdf = await renderDocument({
+        kind: 'Invoice',
+        title: `Invoice #${invoice.invoiceNumber}`,
+        shop,
+        jobNumber: job.jobNumber,
+        customer,
+        dated: `Issued ${dateInZone(invoice.issuedAt, timeZone)}`,
+        extra: invoice.revision > 1 ? [`Revision ${invoice.revision}`] : [],
+        lines: lineViews(invoice.lines, invoice.rates, [], []).map((line) => ({ ...line, status: 'pending' as const })),
+        totals: invoice.totals,
+        paid: paidOf(order),
+        timeZone,
+      });
+      send(ctx, pdf, `invoice-${invoice.invoiceNumber}`);
+    },
+    { feature: 'pipeline', doc: DOCS.invoice },
+  );
+}

@@ -1,0 +1,6 @@
+/**
+ * The repair-orders slice's public module: what the other slices and the HTTP shell may use
+ * of it. Anything outside backend/src/repair-orders imports the slice through this file only.
+ */
+export { jobWithRepairOrder, registerRepairOrderRoutes } from './routes.ts';
+export { jobDetailFromEvents, repairOrderFromEvents } from './repair-order-service.ts';

@@ -1,0 +1,334 @@
+import {
+  estimateSendInput,
+  estimateSentSchema,
+  invoiceIssueInput,
+  jobDetailSchema,
+  lineChangesInput,
+  lineInput,
+  lineOrderInput,
+  paymentInput,
+  shopSettingsInput,
+  shopSettingsSchema,
+  takingsQuery,
+  takingsReportSchema,
+} from '@crm/projections/contract';
+import { JOB_MESSAGES } from '@crm/projections/pipeline';
+import type { AppDeps } from '../deps.ts';
+import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
+import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
+import { parseInput } from '../http/validation.ts';
+import { commandContext } from '../platform/index.ts';
+import type { JobTarget } from '../pipeline/index.ts';
+import { loadAggregate, type InstanceContext } from '../shared/commands.ts';
+import { NotFoundError } from '../shared/errors.ts';
+import { jobStream } from '../pipeline/index.ts';
+import { repairOrderDecider } from './repair-order-decider.ts';
+import { dayIn, takingsCsv, takingsReport } from './repair-order-queries.ts';
+import {
+  answerOf,
+  loadJobDetail,
+  newEstimateToken,
+  newLineId,
+  newPaymentId,
+  reserveInvoiceNumber,
+  runRepairOrderCommand,
+} from './repair-order-service.ts';
+import { registerPublicEstimateRoutes } from './public-estimate.ts';
+import { loadShopSettings, ratesOf, shopSettingsView, updateShopSettings } from './shop-settings.ts';
+import { registerDocumentRoutes } from './document-routes.ts';
+
+const TAG = 'repair-orders';
+const JOB = '/api/:instance/pipeline/:id';
+
+const DOCS = {
+  settings: { summary: "The shop's settings for documents and money", tag: TAG, response: shopSettingsSchema },
+  saveSettings: {
+    summary: "Change the shop's settings: the fields sent (instance admins; If-Match optional: the settings' revision)",
+    tag: TAG,
+    body: shopSettingsInput,
+    response: shopSettingsSchema,
+  },
+  addLine: {
+    summary: 'Add a line to a job (If-Match: the job revision)',
+    tag: TAG,
+    body: lineInput,
+    response: jobDetailSchema,
+    status: 201,
+  },
+  changeLine: { summary: "Change a line's fields (If-Match)", tag: TAG, body: lineChangesInput, response: jobDetailSchema },
+  removeLine: { summary: 'Remove a line, with the discounts on it (If-Match)', tag: TAG, response: jobDetailSchema },
+  reorder: { summary: "Put the job's lines in a new order (If-Match)", tag: TAG, body: lineOrderInput, response: jobDetailSchema },
+  send: {
+    summary: 'Send the estimate as the lines are now: a new version with a link that expires (the previous link stops working)',
+    tag: TAG,
+    body: estimateSendInput,
+    response: estimateSentSchema,
+    status: 201,
+  },
+  revoke: { summary: "Revoke the estimate's open link", tag: TAG, response: jobDetailSchema },
+  invoice: {
+    summary: 'Issue the invoice (the next invoice number) or a new revision of it, from the lines not declined; moves the job to Invoiced',
+    tag: TAG,
+    body: invoiceIssueInput,
+    response: jobDetailSchema,
+    status: 201,
+  },
+  payment: {
+    summary: 'Record a payment (positive amount) or a refund (negative, with a reason); a zero balance moves the job to Paid',
+    tag: TAG,
+    body: paymentInput,
+    response: jobDetailSchema,
+    status: 201,
+  },
+  takings: {
+    summary: "The takings of a day or range in the shop's time zone",
+    tag: TAG,
+    query: takingsQuery,
+    response: takingsReportSchema,
+  },
+  takingsCsv: { summary: 'The takings report as CSV', tag: TAG, query: takingsQuery, produces: 'text/csv' },
+} satisfies Record<string, RouteDoc>;
+
+export { DOCS as REPAIR_ORDER_DOCS };
+
+/**
+ * The repair order's routes. Permissions: lines, estimates, invoices and payments need
+ * canWrite; the shop's settings are read by any user and changed by instance admins; the
+ * takings report needs canWrite (who takes payments closes the day). The public estimate
+ * page's routes are in public-estimate.ts, the PDFs in document-routes.ts.
+ */
+export function registerRepairOrderRoutes(router: ApiRouter, deps: AppDeps): void {
+  const instanceCtx = (ctx: ApiContext): InstanceContext => {
+    const instanceId = userOf(ctx).instance.id;
+    return { ...commandContext(ctx, deps, instanceId), instanceId };
+  };
+  const targetOf = (ctx: ApiContext): JobTarget => ({ instanceId: userOf(ctx).instance.id, jobId: (ctx.params.id ?? '').toLowerCase() });
+  const write = access.can('canWrite');
+  const options = { feature: 'pipeline' as const };
+
+  router.get(
+    '/api/:instance/settings',
+    access.can('canRead'),
+    async (ctx) => {
+      const { settings, revision, updatedAt } = await loadShopSettings(deps, userOf(ctx).instance.id);
+      sendRecord(ctx, shopSettingsView(settings, revision, updatedAt));
+    },
+    { doc: DOCS.settings },
+  );
+  router.put(
+    '/api/:instance/settings',
+    access.admin,
+    async (ctx) => {
+      const expectedRevision = expectedRevisionOf(ctx);
+      const changes = parseInput(shopSettingsInput, ctx.request.body);
+      sendRecord(ctx, await updateShopSettings(deps, changes, instanceCtx(ctx), expectedRevision));
+    },
+    { doc: DOCS.saveSettings },
+  );
+
+  const shopRates = async (ctx: ApiContext) => ratesOf((await loadShopSettings(deps, userOf(ctx).instance.id)).settings);
+
+  router.post(
+    `${JOB}/lines`,
+    write,
+    async (ctx) => {
+      const target = targetOf(ctx);
+      const expectedRevision = expectedRevisionOf(ctx);
+      const line = parseInput(lineInput, ctx.request.body);
+      const shop = await shopRates(ctx);
+      const command = { type: 'AddLine' as const, instanceId: target.instanceId, lineId: newLineId(), line, shop };
+      const result = await runRepairOrderCommand(deps, target, command, instanceCtx(ctx), expectedRevision);
+      sendRecord(ctx, await answerOf(deps, target, result), 201);
+    },
+    { ...options, doc: DOCS.addLine },
+  );
+  router.post(
+    `${JOB}/lines/reorder`,
+    write,
+    async (ctx) => {
+      const target = targetOf(ctx);
+      const expectedRevision = expectedRevisionOf(ctx);
+      const { lineIds } = parseInput(lineOrderInput, ctx.request.body);
+      const result = await runRepairOrderCommand(
+        deps,
+        target,
+        { type: 'ReorderLines', instanceId: target.instanceId, lineIds },
+        instanceCtx(ctx),
+        expectedRevision,
+      );
+      sendRecord(ctx, await answerOf(deps, target, result));
+    },
+    { ...options, doc: DOCS.reorder },
+  );
+  router.put(
+    `${JOB}/lines/:lineId`,
+    write,
+    async (ctx) => {
+      const target = targetOf(ctx);
+      const expectedRevision = expectedRevisionOf(ctx);
+      const changes = parseInput(lineChangesInput, ctx.request.body);
+      const shop = await shopRates(ctx);
+      const lineId = (ctx.params.lineId ?? '').toLowerCase();
+      const result = await runRepairOrderCommand(
+        deps,
+        target,
+        { type: 'ChangeLine', instanceId: target.instanceId, lineId, changes, shop },
+        instanceCtx(ctx),
+        expectedRevision,
+      );
+      sendRecord(ctx, await answerOf(deps, target, result));
+    },
+    { ...options, doc: DOCS.changeLine },
+  );
+  router.delete(
+    `${JOB}/lines/:lineId`,
+    write,
+    async (ctx) => {
+      const target = targetOf(ctx);
+      const expectedRevision = expectedRevisionOf(ctx);
+      const shop = await shopRates(ctx);
+      const lineId = (ctx.params.lineId ?? '').toLowerCase();
+      const result = await runRepairOrderCommand(
+        deps,
+        target,
+        { type: 'RemoveLine', instanceId: target.instanceId, lineId, shop },
+        instanceCtx(ctx),
+        expectedRevision,
+      );
+      sendRecord(ctx, await answerOf(deps, target, result));
+    },
+    { ...options, doc: DOCS.removeLine },
+  );
+
+  router.post(
+    `${JOB}/estimate/send`,
+    write,
+    async (ctx) => {
+      const target = targetOf(ctx);
+      const expectedRevision = expectedRevisionOf(ctx);
+      const input = parseInput(estimateSendInput, ctx.request.body);
+      const { settings } = await loadShopSettings(deps, target.instanceId);
+      const days = input.expiresInDays ?? settings.estimateLinkDays;
+      const context = instanceCtx(ctx);
+      const token = newEstimateToken(target.jobId);
+      const expiresAt = new Date(context.now.getTime() + days * 86_400_000).toISOString();
+      const result = await runRepairOrderCommand(
+        deps,
+        target,
+        { type: 'SendEstimate', instanceId: target.instanceId, token, expiresAt },
+        context,
+        expectedRevision,
+      );
+      const job = await answerOf(deps, target, result);
+      const link = `/estimate/${token}`;
+      ctx.status = 201;
+      if (typeof job.revision === 'number') ctx.set('ETag', `"${job.revision}"`);
+      ctx.body = { token, link, url: `${ctx.origin}${link}`, expiresAt, version: job.estimate?.version ?? 1, job };
+    },
+    { ...options, doc: DOCS.send },
+  );
+  router.post(
+    `${JOB}/estimate/revoke`,
+    write,
+    async (ctx) => {
+      const target = targetOf(ctx);
+      const expectedRevision = expectedRevisionOf(ctx);
+      const result = await runRepairOrderCommand(
+        deps,
+        target,
+        { type: 'RevokeEstimate', instanceId: target.instanceId },
+        instanceCtx(ctx),
+        expectedRevision,
+      );
+      sendRecord(ctx, await answerOf(deps, target, result));
+    },
+    { ...options, doc: DOCS.revoke },
+  );
+
+  router.post(
+    `${JOB}/invoice`,
+    write,
+    async (ctx) => {
+      const target = targetOf(ctx);
+      const expectedRevision = expectedRevisionOf(ctx);
+      parseInput(invoiceIssueInput, ctx.request.body);
+      const context = instanceCtx(ctx);
+      // Decided once on the stream as it is, so a refusal (nothing to invoice, frozen) takes no number.
+      const loaded = await loadAggregate(deps.store, jobStream(target.jobId), repairOrderDecider);
+      const probe = { type: 'IssueInvoice' as const, instanceId: target.instanceId, invoiceNumber: 1 };
+      repairOrderDecider.decide(probe, loaded.state);
+      const invoiced = loaded.state.order.invoices.length > 0;
+      const invoiceNumber = invoiced ? 1 : await reserveInvoiceNumber(deps, context, target.jobId);
+      const result = await runRepairOrderCommand(deps, target, { ...probe, invoiceNumber }, context, expectedRevision);
+      sendRecord(ctx, await answerOf(deps, target, result), 201);
+    },
+    { ...options, doc: DOCS.invoice },
+  );
+
+  router.post(
+    `${JOB}/payments`,
+    write,
+    async (ctx) => {
+      const target = targetOf(ctx);
+      const expectedRevision = expectedRevisionOf(ctx);
+      const input = parseInput(paymentInput, ctx.request.body);
+      const context = instanceCtx(ctx);
+      const result = await runRepairOrderCommand(
+        deps,
+        target,
+        {
+          type: 'RecordPayment',
+          instanceId: target.instanceId,
+          paymentId: newPaymentId(),
+          amount: input.amount!,
+          method: input.method,
+          reference: input.reference ?? '',
+          reason: input.reason ?? '',
+          receivedAt: input.when ? new Date(input.when).toISOString() : context.now.toISOString(),
+        },
+        context,
+        expectedRevision,
+      );
+      sendRecord(ctx, await answerOf(deps, target, result), 201);
+    },
+    { ...options, doc: DOCS.payment },
+  );
+
+  const report = async (ctx: ApiContext) => {
+    const { instance } = userOf(ctx);
+    const query = parseInput(takingsQuery, ctx.query);
+    const today = dayIn(instance.timeZone, deps.now());
+    const from = query.from ?? query.to ?? today;
+    const to = query.to ?? query.from ?? today;
+    return await takingsReport(deps.knex, instance.id, instance.timeZone, from, to);
+  };
+  router.get(
+    '/api/:instance/reports/takings',
+    write,
+    async (ctx) => {
+      ctx.body = await report(ctx);
+    },
+    { doc: DOCS.takings },
+  );
+  router.get(
+    '/api/:instance/reports/takings.csv',
+    write,
+    async (ctx) => {
+      const data = await report(ctx);
+      ctx.type = 'text/csv; charset=utf-8';
+      ctx.set('Content-Disposition', `attachment; filename="takings-${data.from}-to-${data.to}.csv"`);
+      ctx.body = takingsCsv(data);
+    },
+    { doc: DOCS.takingsCsv },
+  );
+
+  registerPublicEstimateRoutes(router, deps);
+  registerDocumentRoutes(router, deps);
+}
+
+/** The job with its repair order, as the job's own GET answers it (the pipeline slice asks for it). */
+export async function jobWithRepairOrder(deps: AppDeps, target: JobTarget, asOf: Date | null) {
+  const { detail } = await loadJobDetail(deps, target, deps.now(), asOf);
+  if (!detail) throw new NotFoundError(JOB_MESSAGES.notFound);
+  return detail;
+}

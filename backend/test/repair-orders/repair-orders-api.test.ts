@@ -1,0 +1,267 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { JobDetail } from '@crm/projections/repair-orders';
+import { ApiClient, createTestInstance, signInUser, startTestServer, type TestServer } from '../support/server.ts';
+
+let tick = Date.parse('2025-03-03T15:00:00.000Z');
+const now = () => new Date((tick += 1000));
+
+let server: TestServer;
+let admin: ApiClient;
+let reader: ApiClient;
+let outsider: ApiClient;
+let anonymous: ApiClient;
+const P = '/api/roshop/pipeline';
+
+beforeAll(async () => {
+  server = await startTestServer({}, { now });
+  await createTestInstance(server, 'roshop');
+  await createTestInstance(server, 'roother');
+  admin = await signInUser(server, 'roshop', 'owner', '1234');
+  const readerUser = await admin.post('/api/admin/users', { username: 'reader', displayName: 'Rita Reader', pin: '3333' });
+  expect((await admin.patch(`/api/admin/users/${readerUser.body.id}/permissions`, { canWrite: false })).status).toBe(200);
+  reader = await signInUser(server, 'roshop', 'reader', '3333');
+  outsider = await signInUser(server, 'roother', 'owner', '1234');
+  anonymous = new ApiClient(server.url);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const ifMatch = (job: { revision: number }) => ({ 'if-match': `"${job.revision}"` });
+
+async function newJob(name = 'Ann Lee'): Promise<JobDetail> {
+  const created = await admin.post(P, { name, makeModel: '2015 Honda Civic', quote: '100' });
+  expect(created.status).toBe(201);
+  const job = await admin.get(`${P}/${created.body.id}`);
+  expect(job.status).toBe(200);
+  return job.body as JobDetail;
+}
+
+describe('shop settings', () => {
+  test('defaults, admin saves, reader reads but cannot save, bad input is a 400 naming the field', async () => {
+    const first = await admin.get('/api/roshop/settings');
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ laborRate: '0.00', partsTaxRate: '0', estimateLinkDays: 14, revision: 0 });
+    const saved = await admin.put(
+      '/api/roshop/settings',
+      { shopName: 'RO Shop', address: '1 Main St', laborRate: '120', partsTaxRate: '8.25', laborTaxRate: '5', terms: 'Pay on pickup.' },
+      { 'if-match': '"0"' },
+    );
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ shopName: 'RO Shop', laborRate: '120.00', partsTaxRate: '8.25', laborTaxRate: '5', revision: 1 });
+    expect((await admin.get('/api/roshop/settings')).body).toMatchObject({ shopName: 'RO Shop', revision: 1 });
+    expect((await admin.put('/api/roshop/settings', { shopName: 'Stale' }, { 'if-match': '"0"' })).status).toBe(409);
+    expect((await reader.get('/api/roshop/settings')).status).toBe(200);
+    expect((await reader.put('/api/roshop/settings', { shopName: 'Nope' })).status).toBe(403);
+    const bad = await admin.put('/api/roshop/settings', { partsTaxRate: '8.2555' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('Parts tax rate');
+    expect((await admin.put('/api/roshop/settings', { unknownField: 1 })).status).toBe(400);
+    expect((await outsider.get('/api/roother/settings')).body.shopName).toBe('');
+  });
+});
+
+describe('the whole cycle: lines, estimate, approval, invoice, payments', () => {
+  test('from a new job to Paid and back', async () => {
+    let job = await newJob();
+    expect(job.lines).toEqual([]);
+    expect(job.totals).toMatchObject({ total: '100.00', paid: '0.00', balance: '100.00' });
+
+    // Lines, each with If-Match on the job.
+    let res = await admin.post(
+      `${P}/${job.id}/lines`,
+      { kind: 'part', description: 'Brake pads', partNumber: 'BP-1', quantity: '2', unitPrice: '45.50' },
+      ifMatch(job),
+    );
+    expect(res.status).toBe(201);
+    job = res.body;
+    res = await admin.post(`${P}/${job.id}/lines`, { kind: 'labor', description: 'Replace pads', hours: '1.5' }, ifMatch(job));
+    expect(res.status).toBe(201);
+    job = res.body;
+    const stale = await admin.post(
+      `${P}/${job.id}/lines`,
+      { kind: 'fee', description: 'Shop supplies', amount: '5' },
+      { 'if-match': '"1"' },
+    );
+    expect(stale.status).toBe(409);
+    res = await admin.post(`${P}/${job.id}/lines`, { kind: 'fee', description: 'Shop supplies', amount: '5' }, ifMatch(job));
+    job = res.body;
+    res = await admin.post(
+      `${P}/${job.id}/lines`,
+      { kind: 'part', description: 'Wiper blades', quantity: '1', unitPrice: '20', taxable: true },
+      ifMatch(job),
+    );
+    job = res.body;
+    expect(job.lines.map((l) => l.kind)).toEqual(['part', 'labor', 'fee', 'part']);
+    expect(job.lines[1]).toMatchObject({ rate: '120.00', shopRate: true, total: '180.00' });
+    // parts 91 + 20 = 111, labor 180, fees 5; tax 8.25 % of 116 = 9.57, 5 % of 180 = 9.00
+    expect(job.totals).toMatchObject({ parts: '111.00', labor: '180.00', fees: '5.00', tax: '18.57', total: '314.57' });
+    expect(job.quote).toBe('314.57');
+
+    // A reader may not write lines; bad input names the field; unknown fields are refused.
+    expect((await reader.post(`${P}/${job.id}/lines`, { kind: 'fee', amount: '1' })).status).toBe(403);
+    const bad = await admin.post(`${P}/${job.id}/lines`, { kind: 'part', unitPrice: '1.234' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('Unit price');
+    expect((await admin.post(`${P}/${job.id}/lines`, { kind: 'part', unitPrice: '1', hours: '2' })).status).toBe(400);
+    expect((await admin.post(`${P}/${job.id}/lines`, { kind: 'part', unitPrice: '1', colour: 'red' })).status).toBe(400);
+
+    // Change and reorder.
+    const labor = job.lines[1]!;
+    res = await admin.put(`${P}/${job.id}/lines/${labor.id}`, { hours: '2' }, ifMatch(job));
+    expect(res.status).toBe(200);
+    job = res.body;
+    expect(job.lines[1]!.total).toBe('240.00');
+    const order = [...job.lines].reverse().map((l) => l.id);
+    res = await admin.post(`${P}/${job.id}/lines/reorder`, { lineIds: order }, ifMatch(job));
+    expect(res.status).toBe(200);
+    job = res.body;
+    expect(job.lines.map((l) => l.id)).toEqual(order);
+    expect((await admin.post(`${P}/${job.id}/lines/reorder`, { lineIds: order.slice(1) })).status).toBe(400);
+
+    // History shows each line change old → new.
+    const history = (await admin.get(`${P}/${job.id}/history`)).body as Array<{
+      action: string;
+      changes: Array<{ field: string; oldValue: unknown; newValue: unknown }>;
+    }>;
+    const changed = history.find((row) => row.action === 'line-changed');
+    expect(changed?.changes).toContainEqual({ field: 'Replace pads (labor): hours', oldValue: '1.5', newValue: '2' });
+    expect(history.some((row) => row.action === 'line-added')).toBe(true);
+
+    // Send the estimate; the public page shows it without a session.
+    const sent = await admin.post(`${P}/${job.id}/estimate/send`, {}, ifMatch(job));
+    expect(sent.status).toBe(201);
+    expect(sent.body.link).toBe(`/estimate/${sent.body.token}`);
+    job = sent.body.job;
+    const token = sent.body.token as string;
+    const page = await anonymous.get(`/api/public/estimates/${token}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ shop: { name: 'RO Shop' }, customerName: 'Ann Lee', status: 'sent', version: 1 });
+    expect(page.body.lines[0]).not.toHaveProperty('unitCost');
+    // Another shop's session or a made-up token opens nothing.
+    expect((await anonymous.get(`/api/public/estimates/${token.slice(0, 32)}${'A'.repeat(32)}`)).status).toBe(404);
+    expect((await outsider.get(`/api/roshop/pipeline/${job.id}`)).status).toBe(404);
+
+    // The customer declines the wiper blades.
+    const wipers = job.lines.find((l) => l.description === 'Wiper blades')!;
+    const others = job.lines.filter((l) => l.id !== wipers.id).map((l) => l.id);
+    expect(
+      (await anonymous.post(`/api/public/estimates/${token}/decision`, { approvedLineIds: others, declinedLineIds: [], name: 'Ann' }))
+        .status,
+    ).toBe(400);
+    const decided = await anonymous.post(`/api/public/estimates/${token}/decision`, {
+      approvedLineIds: others,
+      declinedLineIds: [wipers.id],
+      name: 'Ann Lee',
+    });
+    expect(decided.status).toBe(200);
+    expect(decided.body.status).toBe('approved');
+    expect(decided.body.decision).toMatchObject({ name: 'Ann Lee', declinedLineIds: [wipers.id] });
+    expect(
+      (
+        await anonymous.post(`/api/public/estimates/${token}/decision`, {
+          approvedLineIds: others,
+          declinedLineIds: [wipers.id],
+          name: 'Ann Lee',
+        })
+      ).status,
+    ).toBe(409);
+    job = (await admin.get(`${P}/${job.id}`)).body;
+    expect(job.estimate).toMatchObject({ status: 'approved', decision: { name: 'Ann Lee' } });
+    expect(job.lines.find((l) => l.id === wipers.id)!.status).toBe('declined');
+    // 91 + 240 + 5; tax 8.25 % of 96 = 7.92, 5 % of 240 = 12.00
+    expect(job.totals).toMatchObject({ parts: '91.00', total: '355.92' });
+
+    // The approved estimate as a PDF says who approved it.
+    const estimatePdf = await admin.request('GET', `${P}/${job.id}/estimate.pdf`);
+    expect(estimatePdf.status).toBe(200);
+    expect(estimatePdf.headers.get('content-type')).toBe('application/pdf');
+
+    // Invoice: number, frozen lines, job moves to Invoiced; a second one with nothing changed is refused.
+    res = await admin.post(`${P}/${job.id}/invoice`, {}, ifMatch(job));
+    expect(res.status).toBe(201);
+    job = res.body;
+    expect(job.invoice).toMatchObject({ invoiceNumber: 1001, revision: 1, outdated: false, totals: { total: '355.92' } });
+    expect(job.invoice!.lines.map((l) => l.id)).not.toContain(wipers.id);
+    expect(job.stage).toBe('Invoiced');
+    expect((await admin.post(`${P}/${job.id}/invoice`, {})).status).toBe(409);
+
+    // Payments: over the balance refused; to zero moves it to Paid; a refund moves it back.
+    expect((await admin.post(`${P}/${job.id}/payments`, { amount: '400', method: 'cash' })).status).toBe(400);
+    expect((await admin.post(`${P}/${job.id}/payments`, { amount: '10', method: 'bitcoin' })).status).toBe(400);
+    res = await admin.post(`${P}/${job.id}/payments`, { amount: '100', method: 'card', reference: 'VISA 4242' });
+    expect(res.status).toBe(201);
+    expect(res.body.totals).toMatchObject({ paid: '100.00', balance: '255.92' });
+    res = await admin.post(`${P}/${job.id}/payments`, { amount: '255.92', method: 'cash' });
+    job = res.body;
+    expect(job.stage).toBe('Paid');
+    expect(job.totals.balance).toBe('0.00');
+    expect((await admin.post(`${P}/${job.id}/payments`, { amount: '-20', method: 'cash' })).status).toBe(400);
+    res = await admin.post(`${P}/${job.id}/payments`, { amount: '-20', method: 'cash', reason: 'Goodwill' });
+    expect(res.status).toBe(201);
+    job = res.body;
+    expect(job.stage).toBe('Invoiced');
+    expect(job.totals.balance).toBe('20.00');
+    expect(job.payments.map((p) => p.amount)).toEqual(['100.00', '255.92', '-20.00']);
+
+    // The invoice PDF reads back.
+    const invoicePdf = await fetch(`${server.url}${P}/${job.id}/invoice.pdf`, { headers: { cookie: admin.cookieHeader() } });
+    expect(invoicePdf.status).toBe(200);
+    const dir = mkdtempSync(path.join(tmpdir(), 'ro-pdf-'));
+    const file = path.join(dir, 'invoice.pdf');
+    writeFileSync(file, Buffer.from(await invoicePdf.arrayBuffer()));
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    expect(text).toContain('Invoice #1001');
+    expect(text).toContain('RO Shop');
+    expect(text).toContain('Brake pads');
+    expect(text).toContain('$355.92');
+    expect(text).toContain('Pay on pickup.');
+    expect(text).not.toContain('Wiper blades');
+
+    // The takings of the day.
+    const report = await admin.get('/api/roshop/reports/takings?from=2025-03-01&to=2025-03-31');
+    expect(report.status).toBe(200);
+    expect(report.body.payments.net).toBe('335.92');
+    expect(report.body.invoices.count).toBe(1);
+    expect(report.body.sales).toMatchObject({ total: '355.92', tax: '19.92' });
+    expect(report.body.outstanding).toMatchObject({ count: 1, amount: '20.00' });
+    const csv = await admin.get('/api/roshop/reports/takings.csv?from=2025-03-01&to=2025-03-31');
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(csv.text).toContain('net,,335.92');
+    expect((await admin.get('/api/roshop/reports/takings?from=2025-02-30')).status).toBe(400);
+    expect((await reader.get('/api/roshop/reports/takings')).status).toBe(403);
+  });
+
+  test('a revoked or superseded link cannot be answered', async () => {
+    let job = await newJob('Bo Diaz');
+    job = (await admin.post(`${P}/${job.id}/lines`, { kind: 'labor', description: 'Diagnose', hours: '1' })).body;
+    const first = await admin.post(`${P}/${job.id}/estimate/send`, {});
+    const token = first.body.token as string;
+    const revoked = await admin.post(`${P}/${job.id}/estimate/revoke`, {});
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.estimate.status).toBe('revoked');
+    const lineIds = job.lines.map((l) => l.id);
+    expect(
+      (await anonymous.post(`/api/public/estimates/${token}/decision`, { approvedLineIds: lineIds, declinedLineIds: [], name: 'Bo' }))
+        .status,
+    ).toBe(410);
+    const second = await admin.post(`${P}/${job.id}/estimate/send`, { expiresInDays: 1 });
+    expect(second.body.version).toBe(2);
+    const third = await admin.post(`${P}/${job.id}/estimate/send`, {});
+    expect(
+      (
+        await anonymous.post(`/api/public/estimates/${second.body.token}/decision`, {
+          approvedLineIds: lineIds,
+          declinedLineIds: [],
+          name: 'Bo',
+        })
+      ).status,
+    ).toBe(410);
+    expect((await anonymous.get(`/api/public/estimates/${third.body.token}`)).body.status).toBe('sent');
+  });
+});
