@@ -77,6 +77,12 @@ function instanceScreens({ home, canonical }: { home: string; canonical: boolean
           : []),
       ],
     },
+    ...(canonical
+      ? [
+          { path: 'messages', lazy: () => import('./routes/instance/messages-page') },
+          { path: 'messages/templates', lazy: () => import('./routes/instance/message-templates-page') },
+        ]
+      : []),
     {
       element: <RequireFeature feature="calendar" />,
       children: [{ path: 'calendar', lazy: () => import('./routes/instance/calendar-page') }],

@@ -55,6 +55,11 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
       ];
       items.splice(admin < 0 ? items.length : admin, 0, ...reports);
     }
+    // The shop's outbox, for everyone who reads (the canonical family has the screen).
+    if (route.family === 'crm' && canRead(user)) {
+      const admin = items.findIndex((item) => item.to === links.admin);
+      items.splice(admin < 0 ? items.length : admin, 0, { label: 'Messages', to: `${links.entry}/messages` });
+    }
     return (
       <>
         <InstanceNav

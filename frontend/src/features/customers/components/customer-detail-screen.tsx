@@ -16,6 +16,7 @@ import { CustomerDetails } from './customer-details';
 import { type CustomerDialogTarget, CustomerFormDialog } from './customer-form-dialog';
 import { CustomerHistory } from './customer-history';
 import { CustomerJobs } from './customer-jobs';
+import { MessageList } from '@/components/messages/message-list';
 import { type CustomerToDelete, DeleteCustomerDialog } from './delete-customer-dialog';
 
 /** The customer "as of" a history row: the details of that moment, fetched by time. */
@@ -190,6 +191,20 @@ export function CustomerDetailScreen({
             </CardHeader>
             <CardContent>
               <CustomerJobs instance={instance} customer={current} pipelinePath={pipelinePath} />
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>Messages</CardTitle>
+              <CardDescription>E-mail and texts to this customer, newest first.</CardDescription>
+            </CardHeader>
+            <CardContent>
+              <MessageList
+                instance={instance}
+                filter={{ customerId: id }}
+                canRetry={permissions.canWrite}
+                emptyText="No messages to this customer yet."
+              />
             </CardContent>
           </Card>
           {vehicles}

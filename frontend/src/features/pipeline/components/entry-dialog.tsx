@@ -1,6 +1,7 @@
 import { formatDateTime, historyActionLabel, type JobHistoryEntry } from '@crm/projections/contract';
 import type { JobChangesInput } from '@crm/projections/pipeline';
 import { useState } from 'react';
+import { MessageList } from '@/components/messages/message-list';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -25,7 +26,7 @@ export type EntryDialogTarget =
 
 export const UNSAVED_CHANGES_MESSAGE = 'You have unsaved changes. Are you sure you want to close without saving?';
 
-type View = { kind: 'form' } | { kind: 'history' } | { kind: 'version'; row: JobHistoryEntry };
+type View = { kind: 'form' } | { kind: 'history' } | { kind: 'messages' } | { kind: 'version'; row: JobHistoryEntry };
 
 /**
  * The entry dialog: the form, the job's history, and a past version of it. Closing by
@@ -66,7 +67,9 @@ export function EntryDialog({
         : entryDialogTitle(job, !permissions.canWrite)
       : view.kind === 'history'
         ? `History for ${job ? jobLabel(job) : 'Entry'}`
-        : `${job ? jobLabel(job) : 'Entry'} as of ${formatDateTime(view.row.timestamp)}`;
+        : view.kind === 'messages'
+          ? `Messages for ${job ? jobLabel(job) : 'Entry'}`
+          : `${job ? jobLabel(job) : 'Entry'} as of ${formatDateTime(view.row.timestamp)}`;
   const description =
     view.kind === 'form'
       ? job
@@ -74,7 +77,9 @@ export function EntryDialog({
         : 'Fill in what you know; a blank Job Number is assigned automatically.'
       : view.kind === 'history'
         ? 'Newest first. Choose a change to see the whole entry as it was right after it.'
-        : `${historyActionLabel(view.row.action)}${view.row.userDisplayName ? ` by ${view.row.userDisplayName}` : ''}. Read-only.`;
+        : view.kind === 'messages'
+          ? 'What the customer was sent about this job, or will be, newest first.'
+          : `${historyActionLabel(view.row.action)}${view.row.userDisplayName ? ` by ${view.row.userDisplayName}` : ''}. Read-only.`;
 
   return (
     <Dialog open onOpenChange={handleOpenChange}>
@@ -115,12 +120,16 @@ export function EntryDialog({
             onClose={onClose}
             onCancel={() => handleOpenChange(false)}
             onShowHistory={() => setView({ kind: 'history' })}
+            onShowMessages={() => setView({ kind: 'messages' })}
             draft={target.kind === 'new' ? target.draft : undefined}
             onCreate={target.kind === 'new' ? target.onCreate : undefined}
           />
         ) : null}
         {jobId && view.kind === 'history' ? (
           <JobHistoryView instance={instance} jobId={jobId} onOpenVersion={(row) => setView({ kind: 'version', row })} />
+        ) : null}
+        {jobId && view.kind === 'messages' ? (
+          <MessageList instance={instance} filter={{ jobId }} canRetry={permissions.canWrite} emptyText="No messages about this job yet." />
         ) : null}
         {jobId && view.kind === 'version' ? <JobSnapshotView instance={instance} jobId={jobId} asOf={view.row.timestamp} /> : null}
       </DialogContent>
