@@ -47,6 +47,8 @@ const DOCS = {
     summary: 'Send a failed or unsent message again (409 for one queued or sent)',
     tag: TAG,
     response: messageViewSchema,
+    status: 200,
+    answers: { 409: 'The message is queued or sent already' },
   },
   templates: {
     summary: "The shop's message templates per kind (its own or the built-in wording), its messaging settings and which channels can send",
@@ -71,11 +73,17 @@ const DOCS = {
     tag: TAG,
     produces: 'text/html',
   },
-  unsubscribe: { summary: 'Withdraw the consent the unsubscribe token names (no sign-in)', tag: TAG, produces: 'text/html' },
+  unsubscribe: {
+    summary: 'Withdraw the consent the unsubscribe token names (no sign-in)',
+    tag: TAG,
+    produces: 'text/html',
+    status: 200,
+  },
   smsInbound: {
     summary: "Twilio's webhook for inbound texts (X-Twilio-Signature checked): STOP withdraws the sender's consent to texts",
     tag: TAG,
     produces: 'text/xml',
+    status: 200,
   },
 } satisfies Record<string, RouteDoc>;
 
