@@ -386,7 +386,11 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
     if (state.present) move(state.instanceId, stageOrder(state.fields.stage), +1);
   }
   for (const row of created) move(row.instance_id, row.stage_order, +1);
-  const moved = [...deltas.values()].filter((entry) => entry.delta !== 0);
+  // In one order everywhere (instance, stage): concurrent appends writing these counts in the
+  // same transaction as their events lock the rows in the same order, so never in a cycle.
+  const moved = [...deltas.values()]
+    .filter((entry) => entry.delta !== 0)
+    .sort((a, b) => (a.instanceId === b.instanceId ? a.stageOrder - b.stageOrder : a.instanceId < b.instanceId ? -1 : 1));
   if (moved.length > 0) {
     const values = moved.map(() => '(?::uuid, ?::smallint, ?::integer)').join(', ');
     await trx.raw(
