@@ -177,6 +177,7 @@ const NOT_A_SCHEMA_RULE = [
   /is reserved; choose another$/, // the app's own top-level paths, after the subdomain's normalization
   /VIN check digit is wrong/, // a checksum over the VIN's characters
   /Vehicle not found$/, // a reference to a record that is not stored
+  /^Mileage out cannot be lower than mileage in/, // a job's two readings
   /^Give a name, a phone or an email to match/, // one of several query parameters
 ];
 
@@ -197,8 +198,7 @@ function check(operation: Operation, generated: Generated, res: ApiResponse): st
   return null;
 }
 
-// Skipped at the stop: it failed on the last CI run (a mismatch the merge of this session's slices brought in), not yet diagnosed.
-test.skip('requests generated from the API document: only documented statuses, nothing the schema allows is refused, no 5xx', async () => {
+test('requests generated from the API document: only documented statuses, nothing the schema allows is refused, no 5xx', async () => {
   const schemas = new SchemaArbitraries(document);
   const all = operations().filter((operation) => !streams(operation));
   expect(all.length).toBeGreaterThan(100);
