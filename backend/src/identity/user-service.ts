@@ -27,6 +27,7 @@ import {
   type UserState,
 } from './user-decider.ts';
 import { countOtherUnlockedAdmins, findUser, getUser } from './user-queries.ts';
+import { reservationOf } from '../shared/reservation-decider.ts';
 
 export interface NewUser {
   instanceId: string;
@@ -87,7 +88,7 @@ export async function createUser(
   const record = async (): Promise<AppendResult> => {
     const held = await deps.store.readStream(reservation);
     const last = held[held.length - 1];
-    if (last && last.type.endsWith('Reserved')) throw new ConflictError(taken);
+    if (reservationOf(held).status === 'held') throw new ConflictError(taken);
     const reserved: StreamAppend = {
       streamId: reservation,
       events: toNewEvents([{ type: 'UsernameReserved', data: { instanceId: input.instanceId, username: input.username, userId } }], ctx),

@@ -20,6 +20,7 @@ import { parseInput } from '../http/validation.ts';
 import { decideNewStream, executeCommand, loadAggregate, toNewEvents, type CommandContext } from '../shared/commands.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
 import { instanceDecider, instanceStream, subdomainStream } from './instance-decider.ts';
+import { reservationOf } from '../shared/reservation-decider.ts';
 
 interface InstanceRow {
   id: string;
@@ -96,7 +97,7 @@ export async function recordInstance(
   const taken = `Subdomain "${input.subdomain}" is already taken`;
   const held = await deps.store.readStream(subdomain);
   const reservedBefore = held[held.length - 1];
-  if (reservedBefore?.type.endsWith('Reserved')) throw new ConflictError(taken);
+  if (reservationOf(held).status === 'held') throw new ConflictError(taken);
   const appends: StreamAppend[] = [
     {
       streamId: subdomain,
