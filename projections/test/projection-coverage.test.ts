@@ -45,7 +45,10 @@ describe('projection coverage', () => {
   test('a projection names only event types of the contract, each once', () => {
     for (const projection of projections) {
       const types = projection.eventTypes ?? [];
-      expect(types.filter((type) => !EVENT_TYPES.includes(type)), projection.name).toEqual([]);
+      expect(
+        types.filter((type) => !EVENT_TYPES.includes(type)),
+        projection.name,
+      ).toEqual([]);
       expect(new Set(types).size, projection.name).toBe(types.length);
     }
   });

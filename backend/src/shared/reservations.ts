@@ -1,7 +1,14 @@
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from '@crm/projections/eventstore/port';
 import { toNewEvents, type CommandContext } from './commands.ts';
 import { ConflictError } from './errors.ts';
-import { holderOf, NameTakenError, reservationDecider, reservationOf, type ReleasedEvent, type ReservedEvent } from './reservation-decider.ts';
+import {
+  holderOf,
+  NameTakenError,
+  reservationDecider,
+  reservationOf,
+  type ReleasedEvent,
+  type ReservedEvent,
+} from './reservation-decider.ts';
 
 /**
  * Uniqueness through a reservation stream per name (reservation-decider.ts). Appending with the revision read makes two racing

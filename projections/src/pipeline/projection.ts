@@ -1,7 +1,14 @@
 import type { StoredDomainEvent } from '../events.ts';
 import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { formatPhone } from '../shared/phone.ts';
-import { applyJobEvent, isJobStreamEvent, JOB_STREAM_EVENT_TYPES, jobEventChanges, jobHistoryAction, type JobStreamEvent } from './events.ts';
+import {
+  applyJobEvent,
+  isJobStreamEvent,
+  JOB_STREAM_EVENT_TYPES,
+  jobEventChanges,
+  jobHistoryAction,
+  type JobStreamEvent,
+} from './events.ts';
 import type { JobFields } from './fields.ts';
 import { formatQuote, quoteText } from './format.ts';
 import { isRepairOrderJobEvent, REPAIR_ORDER_JOB_EVENT_TYPES, type RepairOrderJobEvent } from '../repair-orders/events.ts';
