@@ -232,7 +232,7 @@ async function adminCountTransaction(
   return await deps.knex.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`crm-instance-admins:${target.instanceId}`]);
     const caughtUp = await deps.watcher.waitFor(await deps.store.headPosition(), SETTLE_TIMEOUT_MS);
-    if (!caughtUp) throw new AppError(503, 'Service Unavailable', 'The server is busy. Please try again in a moment.');
+    if (!caughtUp) throw new AppError('unavailable', 'The server is busy. Please try again in a moment.');
     // Counted on the locked connection: waiting commands may hold every other pooled one.
     const others = await countOtherUnlockedAdmins(trx, target.instanceId, target.userId);
     const result = await runPinnedUserCommand(deps, target, build(others), ctx, expectedRevision);
