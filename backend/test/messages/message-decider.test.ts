@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_TEMPLATES, renderTemplate, SAMPLE_MESSAGE_VALUES, unknownPlaceholders } from '@crm/projections/messages';
 import { consentDecider } from '../../src/messages/consent-decider.ts';
-import { messageDecider, type MessageCommand, type MessageEvent, type QueuedMessage } from '../../src/messages/message-decider.ts';
+import { messageDecider, type MessageEvent, type QueuedMessage } from '../../src/messages/message-decider.ts';
 import { messagingDecider } from '../../src/messages/messaging-decider.ts';
 import { reminderTime } from '../../src/messages/outbox-reactor.ts';
 import { classifySmtpError } from '../../src/messages/transports.ts';
