@@ -17,8 +17,8 @@ export class ValidationError extends AppError {
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(message = 'Not authenticated') {
-    super(401, 'Unauthorized', message);
+  constructor(message = 'Not authenticated', extra: Record<string, unknown> = {}) {
+    super(401, 'Unauthorized', message, extra);
   }
 }
 
