@@ -5,6 +5,9 @@ import {
   crmInstanceViewSchema,
   instanceHistorySchema,
   instanceStatsListSchema,
+  parkedChangesQuery,
+  parkedChangesSchema,
+  parkedEventListSchema,
   publicRequestsSettingInput,
   publicRequestsSettingSchema,
   publicInstanceViewSchema,
@@ -40,6 +43,7 @@ import {
   updateInstance,
 } from './instances.ts';
 import { instanceStats } from './instance-stats.ts';
+import { listParked, parkedChangesOf } from './parked-events.ts';
 import { currentSuperAdmin, signInSuperAdmin } from './super-admin.ts';
 
 export function commandContext(ctx: ApiContext, deps: AppDeps, instanceId: string | null): CommandContext {
@@ -107,6 +111,22 @@ const DOCS = {
     summary: "Each instance's users, jobs, customers and last activity (the provider dashboard)",
     tag: 'platform',
     response: instanceStatsListSchema,
+  },
+  parked: {
+    summary: 'Events a projector could not handle and skipped (parked), every shop’s, newest first: each with its record, error and time',
+    tag: 'platform',
+    response: parkedEventListSchema,
+  },
+  shopParked: {
+    summary: "This shop's parked events (changes the screens cannot show), newest first (instance admins)",
+    tag: 'platform',
+    response: parkedEventListSchema,
+  },
+  recordParked: {
+    summary: 'Whether a record of this shop has changes that could not be shown (parked events), for a notice on it',
+    tag: 'platform',
+    query: parkedChangesQuery,
+    response: parkedChangesSchema,
   },
   list: { summary: 'The CRM instances, the provider’s own included', tag: 'platform', response: crmInstanceListSchema },
   create: {
@@ -228,6 +248,37 @@ export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version
       { feature: 'serviceRequests', doc: DOCS.setPublicRequests },
     );
   }
+
+  // Parked events: the shop's own admins see theirs; every user sees a notice on a record that has one.
+  for (const base of ['/api', '/api/:instance']) {
+    router.get(
+      `${base}/admin/parked-events`,
+      access.admin,
+      async (ctx) => {
+        ctx.body = await listParked(deps, userOf(ctx).instance.id);
+      },
+      { doc: DOCS.shopParked },
+    );
+    router.get(
+      `${base}/parked-changes`,
+      access.signedIn,
+      async (ctx) => {
+        const { record } = parseInput(parkedChangesQuery, ctx.query);
+        ctx.body = await parkedChangesOf(deps, userOf(ctx).instance.id, record);
+      },
+      { doc: DOCS.recordParked },
+    );
+  }
+
+  // Before `/:instanceId`, which would take it for an id.
+  router.get(
+    '/api/crm-instances/parked-events',
+    access.superAdmin,
+    async (ctx) => {
+      ctx.body = await listParked(deps, null);
+    },
+    { doc: DOCS.parked },
+  );
 
   // Before `/:instanceId`, which would take "stats" for an id.
   router.get(
