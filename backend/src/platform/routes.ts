@@ -21,14 +21,13 @@ import {
 } from '@crm/projections/contract';
 import { normalizeSubdomain, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import { catchUpAsyncReadModels, type AppDeps } from '../deps.ts';
-import { actorOf } from '../http/auth.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
-import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
+import { access, userOf, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { createSharedRateLimiter } from '../http/rate-limit-store.ts';
 import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
-import { systemContext, type CommandContext } from '../shared/commands.ts';
-import { NotFoundError, UnauthorizedError } from '../shared/errors.ts';
+import { systemContext } from '../shared/commands.ts';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../shared/errors.ts';
 import { reservationHolder } from '../shared/reservations.ts';
 import { subdomainStream } from './instance-decider.ts';
 import {
@@ -45,16 +44,7 @@ import {
 import { instanceStats } from './instance-stats.ts';
 import { listParked, parkedChangesOf } from './parked-events.ts';
 import { currentSuperAdmin, signInSuperAdmin } from './super-admin.ts';
-
-export function commandContext(ctx: ApiContext, deps: AppDeps, instanceId: string | null): CommandContext {
-  const principal = ctx.state.principal;
-  return {
-    instanceId,
-    actor: principal ? actorOf(principal) : { kind: 'system', id: 'anonymous', displayName: 'Anonymous' },
-    correlationId: ctx.state.requestId,
-    now: deps.now(),
-  };
-}
+import { commandContext } from '../http/command-context.ts';
 
 const DOCS = {
   appInfo: {
@@ -377,6 +367,6 @@ export async function ensureReservedInstance(deps: AppDeps): Promise<void> {
     );
   } catch (error) {
     // Another process made it first: fine.
-    if ((error as { status?: number }).status !== 409) throw error;
+    if (!(error instanceof ConflictError)) throw error;
   }
 }
