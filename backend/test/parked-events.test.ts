@@ -4,6 +4,8 @@ import { createPostgresEventStore } from '@crm/projections/eventstore/postgres';
 import type { NewEvent } from '@crm/projections/eventstore/port';
 import { InlineProjectionError } from '@crm/projections/runtime/inline';
 import { listParkedEvents } from '@crm/projections/runtime/parked';
+import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
+import { projections } from '@crm/projections/read-models';
 import { createTestInstance, signInUser, startTestServer, type TestServer } from './support/server.ts';
 
 let server: TestServer;
@@ -76,4 +78,12 @@ test('a poison event is parked: the projector goes on, /readyz and /metrics coun
     }),
   ]);
   expect(await metricsText()).toContain('parked_events{checkpoint="main"} 1');
+
+  // A rebuild skips it as the live projector did, and says so: a difference, never "identical".
+  const report = await rebuildReadModels({ store: server.runtime.deps.store, knex: server.runtime.deps.knex, projections });
+  expect(report.tables.filter((t) => !t.identical)).toEqual([]);
+  expect(report.parked).toEqual([
+    { eventId: poison.id, streamId: poison.stream, type: 'UserCreated', error: expect.stringContaining('ZodError') },
+  ]);
+  expect(report.identical).toBe(false);
 });
