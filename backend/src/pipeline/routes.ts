@@ -19,6 +19,7 @@ import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc, type Ro
 import { parseInput } from '../http/validation.ts';
 import { commandContext } from '../platform/index.ts';
 import { NotFoundError } from '../shared/errors.ts';
+import { type AsOf, asOfOf } from '../shared/time-travel.ts';
 import type { InstanceContext } from '../shared/commands.ts';
 import { findJob, jobAsOf, jobHistory, listJobs, type JobTarget } from './job-queries.ts';
 import type { JobView } from '@crm/projections/pipeline';
@@ -77,7 +78,7 @@ const DOCS = {
 } satisfies Record<string, RouteDoc>;
 
 /** One job with its repair order (lines, totals, estimate, invoice, payments), at a moment or now. */
-export type JobDetailReader = (deps: AppDeps, target: JobTarget, asOf: Date | null) => Promise<JobView & Record<string, unknown>>;
+export type JobDetailReader = (deps: AppDeps, target: JobTarget, asOf: AsOf | null) => Promise<JobView & Record<string, unknown>>;
 
 /**
  * Pipeline jobs (the calendar's range reads are the calendar slice's). `detail`: how one
@@ -121,7 +122,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps, detail?
       `${base}/:id`,
       read,
       async (ctx) => {
-        const { asOf } = parseInput(asOfQuery, ctx.query);
+        const asOf = asOfOf(parseInput(asOfQuery, ctx.query));
         if (detail) {
           // Folded from the job's stream: the job and its repair order at one revision.
           const job = await detail(deps, targetOf(ctx), asOf ?? null);

@@ -212,8 +212,10 @@ export const customerHistoryEntrySchema = z.object({
   id: z.string(),
   action: z.enum(CUSTOMER_HISTORY_ACTIONS),
   userDisplayName: z.string(),
-  /** ISO time; `GET …/customers/{id}?asOf=` with it shows the customer right after this change. */
+  /** ISO time; `GET …/customers/{id}?asOf=` with it shows the customer as of that instant. */
   timestamp: z.string(),
+  /** The customer's revision this change made; `GET …/customers/{id}?asOfRevision=` with it shows the customer right after this change. */
+  revision: z.number().int(),
   changes: z.array(customerFieldChangeSchema),
   /** This change undid the change with this id (a revert from the history). */
   revertOf: z.string().nullable().optional(),

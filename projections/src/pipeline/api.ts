@@ -372,8 +372,10 @@ export const jobHistoryEntrySchema = z.object({
   id: z.string(),
   action: z.enum(JOB_HISTORY_ACTIONS),
   userDisplayName: z.string(),
-  /** ISO time; `GET …/{id}?asOf=` with it shows the job right after this change. */
+  /** ISO time; `GET …/{id}?asOf=` with it shows the job as of that instant. */
   timestamp: z.string(),
+  /** The job's revision this change made; `GET …/{id}?asOfRevision=` with it shows the job right after this change. */
+  revision: z.number().int(),
   changes: z.array(jobFieldChangeSchema),
   /** This change undid the change with this id (a revert from the history). */
   revertOf: z.string().nullable().optional(),

@@ -190,7 +190,7 @@ export function CustomerDetailScreen({
               <CardDescription>Pipeline jobs linked to this customer.</CardDescription>
             </CardHeader>
             <CardContent>
-              <CustomerJobs instance={instance} customer={current} pipelinePath={pipelinePath} />
+              <CustomerJobs instance={instance} customer={current} pipelinePath={pipelinePath} asOf={asOf} />
             </CardContent>
           </Card>
           <Card>

@@ -131,7 +131,7 @@ export function EntryDialog({
         {jobId && view.kind === 'messages' ? (
           <MessageList instance={instance} filter={{ jobId }} canRetry={permissions.canWrite} emptyText="No messages about this job yet." />
         ) : null}
-        {jobId && view.kind === 'version' ? <JobSnapshotView instance={instance} jobId={jobId} asOf={view.row.timestamp} /> : null}
+        {jobId && view.kind === 'version' ? <JobSnapshotView instance={instance} jobId={jobId} revision={view.row.revision} /> : null}
       </DialogContent>
 
       <ConfirmDialog
