@@ -112,7 +112,7 @@ export function createApp(deps: AppDeps, options: AppOptions) {
     session(
       {
         key: SESSION_COOKIE,
-        store: createSessionStore(deps.knex),
+        store: createSessionStore(deps.knex, deps.watcher),
         maxAge: IDLE_TIMEOUT_MS.user,
         // Each request pushes expiry forward: the timeout is an idle timeout.
         rolling: true,

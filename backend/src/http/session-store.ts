@@ -5,6 +5,7 @@ export type SessionData = { kind: 'superadmin'; superAdminId: string } | { kind:
 
 interface SessionRow {
   data: Record<string, unknown>;
+  expires_at: Date;
   session_user_id: string | null;
   session_instance_id: string | null;
 }
@@ -52,12 +53,49 @@ export function onSessionsEnded(listener: (ended: EndedSessions) => void): () =>
 }
 
 function announceSessionsEnded(ended: EndedSessions): void {
+  forgetCachedSessions();
   for (const listener of sessionsEndedListeners) listener(ended);
 }
 
+/**
+ * How long a cached session with its user is used without asking the database again. The
+ * `crm_auth` notifications (sent at the commit of any change to sessions, users, their
+ * permissions and instances) drop the cache at once in every process; this is the backstop
+ * should one be missed.
+ */
+export const SESSION_CACHE_TTL_MS = 5_000;
+const SESSION_CACHE_LIMIT = 20_000;
+
+interface CachedSession {
+  data: Record<string, unknown>;
+  loaded: LoadedSessionPrincipal | null;
+  expiresAt: number;
+  cachedAt: number;
+}
+
+/** The process's cached sessions (shared by every app in it: one set of notifications). */
+const cachedSessions = new Map<string, CachedSession>();
+/** Moves on each drop: a lookup that began before one does not put its (maybe stale) row back. */
+let cacheGeneration = 0;
+
+/** Drops every cached session: something about sessions or users changed. */
+export function forgetCachedSessions(): void {
+  cacheGeneration++;
+  cachedSessions.clear();
+}
+
+/** Whether the cache may be used now: only while the changes that drop it can be heard. */
+export interface SessionCacheGate {
+  readonly listening: boolean;
+}
+
 /** koa-session store in PostgreSQL, so any API process can serve any session. */
-export function createSessionStore(knex: Knex) {
+export function createSessionStore(knex: Knex, gate: SessionCacheGate | null = null) {
   const lastWritten = new Map<string, { content: string; at: number }>();
+  const remember = (state: Record<string, unknown> | undefined, cached: CachedSession) => {
+    if (state && cached.loaded) state[LOADED_PRINCIPAL] = cached.loaded;
+    return cached.data;
+  };
   return {
     /**
      * The session and, for a staff session, its user as the read models know it now, in one
@@ -68,8 +106,14 @@ export function createSessionStore(knex: Knex) {
       _maxAge?: unknown,
       options?: { ctx?: { state?: Record<string, unknown> } },
     ): Promise<Record<string, unknown> | undefined> {
+      const state = options?.ctx?.state;
+      const now = Date.now();
+      const useCache = gate?.listening === true;
+      const cached = useCache ? cachedSessions.get(key) : undefined;
+      if (cached && now - cached.cachedAt < SESSION_CACHE_TTL_MS && now < cached.expiresAt) return remember(state, cached);
+      const generation = cacheGeneration;
       const result = await knex.raw<{ rows: Array<SessionRow & Partial<UserRow>> }>(
-        `SELECT s.data, s.user_id AS session_user_id, s.instance_id AS session_instance_id, ${PRINCIPAL_COLUMNS}
+        `SELECT s.data, s.expires_at, s.user_id AS session_user_id, s.instance_id AS session_instance_id, ${PRINCIPAL_COLUMNS}
            FROM sessions s
            LEFT JOIN rm.users u ON s.kind = 'user' AND u.id = s.user_id AND u.instance_id = s.instance_id
            LEFT JOIN rm.user_permissions p ON p.user_id = u.id
@@ -79,18 +123,25 @@ export function createSessionStore(knex: Knex) {
         [key],
       );
       const row = result.rows[0];
-      if (!row) return undefined;
-      const state = options?.ctx?.state;
-      if (state && row.session_user_id && row.session_instance_id) {
+      if (!row) {
+        cachedSessions.delete(key);
+        return undefined;
+      }
+      let loaded: LoadedSessionPrincipal | null = null;
+      if (row.session_user_id && row.session_instance_id) {
         const complete = row.id != null && row.can_read != null && row.instance_id != null;
-        const loaded: LoadedSessionPrincipal = {
+        loaded = {
           userId: row.session_user_id,
           instanceId: row.session_instance_id,
           principal: complete ? principalOfRow(row as UserRow) : null,
         };
-        state[LOADED_PRINCIPAL] = loaded;
       }
-      return row.data;
+      const fresh: CachedSession = { data: row.data, loaded, expiresAt: new Date(row.expires_at).getTime(), cachedAt: now };
+      if (useCache && generation === cacheGeneration) {
+        if (cachedSessions.size >= SESSION_CACHE_LIMIT) cachedSessions.clear();
+        cachedSessions.set(key, fresh);
+      }
+      return remember(state, fresh);
     },
     async set(key: string, sess: Record<string, unknown>, maxAge: number) {
       const now = Date.now();
@@ -99,6 +150,8 @@ export function createSessionStore(knex: Knex) {
       const previous = lastWritten.get(key);
       if (previous && previous.content === contentJson && now - previous.at < TOUCH_INTERVAL_MS) return;
       lastWritten.set(key, { content: contentJson, at: now });
+      // Written here: the next request reads it back (with its new expiry).
+      cachedSessions.delete(key);
       if (lastWritten.size > 50_000) lastWritten.clear();
       const data = sess as Partial<SessionData> & Record<string, unknown>;
       const expiresAt = new Date(now + (Number.isFinite(maxAge) ? maxAge : IDLE_TIMEOUT_MS.user));
@@ -116,6 +169,7 @@ export function createSessionStore(knex: Knex) {
     },
     async destroy(key: string) {
       lastWritten.delete(key);
+      cachedSessions.delete(key);
       await knex('sessions').where({ id: key }).delete();
       announceSessionsEnded({ sessionId: key });
     },
@@ -140,7 +194,9 @@ export async function destroyOtherUserSessions(knex: Knex, userId: string, keepS
 
 /** Ends every session of an instance at once (deactivation). */
 export async function destroyInstanceSessions(knex: Knex, instanceId: string): Promise<number> {
-  return await knex('sessions').where({ instance_id: instanceId }).delete();
+  const ended = await knex('sessions').where({ instance_id: instanceId }).delete();
+  forgetCachedSessions();
+  return ended;
 }
 
 export async function purgeExpiredSessions(knex: Knex): Promise<number> {
