@@ -2,11 +2,12 @@ import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Context, Middleware, Next } from 'koa';
 import { z } from 'zod';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../shared/errors.ts';
+import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '../shared/errors.ts';
 import { hasPermission, type Permission } from '@crm/projections/contract';
 import type { FeatureKey } from '@crm/projections/platform';
 import { loadUserPrincipal, type Principal, type UserPrincipal } from './auth.ts';
 import { isDatabaseUnavailable } from '@crm/projections/db/unavailable';
+import { HTTP_STATUS_OF } from './problem.ts';
 import { bodyFieldsCheck } from './body-fields.ts';
 import { idempotencyKeyOf, IdempotencyStore } from './idempotency.ts';
 import { routeStatuses } from './statuses.ts';
@@ -104,7 +105,10 @@ export function userOf(ctx: ApiContext): UserPrincipal {
 /** The status an error thrown past a route becomes (as problem.ts answers it); 500 when none. */
 function statusOfError(error: unknown): number {
   if (isDatabaseUnavailable(error)) return 503;
-  const status = (error as { status?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  const status =
+    error instanceof AppError
+      ? HTTP_STATUS_OF[error.kind].status
+      : ((error as { status?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode);
   return typeof status === 'number' && status >= 400 && status < 500 ? status : 500;
 }
 

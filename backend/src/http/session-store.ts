@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import { PRINCIPAL_COLUMNS, principalOfRow, type UserPrincipal, type UserRow } from './auth.ts';
+import { PRINCIPAL_COLUMNS, principalOfRow, type SessionData, type UserPrincipal, type UserRow } from './auth.ts';
 
-export type SessionData = { kind: 'superadmin'; superAdminId: string } | { kind: 'user'; userId: string; instanceId: string };
+// The session's shape is defined next to the principal it loads (auth.ts imports nothing from here: no import circle).
+export type { SessionData };
 
 interface SessionRow {
   data: Record<string, unknown>;

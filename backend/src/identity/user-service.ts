@@ -27,6 +27,7 @@ import {
   type UserState,
 } from './user-decider.ts';
 import { countOtherUnlockedAdmins, findUser, getUser } from './user-queries.ts';
+import { reservationOf } from '../shared/reservation-decider.ts';
 
 export interface NewUser {
   instanceId: string;
@@ -87,7 +88,7 @@ export async function createUser(
   const record = async (): Promise<AppendResult> => {
     const held = await deps.store.readStream(reservation);
     const last = held[held.length - 1];
-    if (last && last.type.endsWith('Reserved')) throw new ConflictError(taken);
+    if (reservationOf(held).status === 'held') throw new ConflictError(taken);
     const reserved: StreamAppend = {
       streamId: reservation,
       events: toNewEvents([{ type: 'UsernameReserved', data: { instanceId: input.instanceId, username: input.username, userId } }], ctx),
@@ -231,7 +232,7 @@ async function adminCountTransaction(
   return await deps.knex.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`crm-instance-admins:${target.instanceId}`]);
     const caughtUp = await deps.watcher.waitFor(await deps.store.headPosition(), SETTLE_TIMEOUT_MS);
-    if (!caughtUp) throw new AppError(503, 'Service Unavailable', 'The server is busy. Please try again in a moment.');
+    if (!caughtUp) throw new AppError('unavailable', 'The server is busy. Please try again in a moment.');
     // Counted on the locked connection: waiting commands may hold every other pooled one.
     const others = await countOtherUnlockedAdmins(trx, target.instanceId, target.userId);
     const result = await runPinnedUserCommand(deps, target, build(others), ctx, expectedRevision);
