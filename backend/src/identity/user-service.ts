@@ -287,7 +287,7 @@ export async function setLocked(
 ): Promise<UserView> {
   if (isLocked) {
     await withAdminCount(deps, target, (otherUnlockedAdmins) => ({ type: 'Lock', by, otherUnlockedAdmins }), ctx, expectedRevision);
-    await destroyUserSessions(deps.knex, target.userId);
+    await destroyUserSessions(deps.knex, target.userId, 'account-locked');
   } else {
     const result = await runUserCommand(deps, target, { type: 'Unlock', by }, ctx, expectedRevision);
     await settle(deps, result.appended);
@@ -310,7 +310,7 @@ export async function deleteUser(
     ctx,
     expectedRevision,
   );
-  await destroyUserSessions(deps.knex, target.userId);
+  await destroyUserSessions(deps.knex, target.userId, 'account-removed');
   if (result.state.status !== 'deleted') return;
   const { username } = result.state;
   const released = await release(
@@ -369,5 +369,5 @@ export async function resetPin(
 ): Promise<void> {
   const result = await runUserCommand(deps, target, { type: 'ResetPin', pinHash: await hashSecret(pin), by }, ctx, expectedRevision);
   await settle(deps, result.appended);
-  await destroyUserSessions(deps.knex, target.userId);
+  await destroyUserSessions(deps.knex, target.userId, 'pin-reset');
 }

@@ -33,8 +33,8 @@ export class ValidationError extends AppError {
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(message = 'Not authenticated') {
-    super('unauthenticated', message);
+  constructor(message = 'Not authenticated', extra: Record<string, unknown> = {}) {
+    super('unauthenticated', message, extra);
   }
 }
 
