@@ -75,8 +75,7 @@ async function reserveCustomerNumber(
       }
     });
   } catch (error) {
-    if (error instanceof NumberExhaustedError)
-      throw new AppError(503, 'Service Unavailable', 'Could not assign a customer number. Please try again.');
+    if (error instanceof NumberExhaustedError) throw new AppError('unavailable', 'Could not assign a customer number. Please try again.');
     throw error;
   }
 }

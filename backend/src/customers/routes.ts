@@ -26,7 +26,7 @@ import {
   type RouteOptions,
 } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { commandContext } from '../platform/index.ts';
+import { commandContext } from '../http/command-context.ts';
 import { decodeNewestFirstCursor } from '../shared/list-query.ts';
 import { asOfOf } from '../shared/time-travel.ts';
 import { listCustomers, matchCustomers, suggestCustomers } from './customer-queries.ts';

@@ -18,7 +18,7 @@ import { crossSiteGuard, isApiPath, noStoreForApi, requestId, securityHeaders } 
 import { createSessionStore, IDLE_TIMEOUT_MS } from './session-store.ts';
 import { NOT_AN_OBJECT } from './validation.ts';
 
-export const SESSION_COOKIE = 'crm.sid';
+import { SESSION_COOKIE } from './session-cookie.ts';
 export const BODY_LIMIT = '1mb';
 
 export interface AppOptions {

@@ -1,7 +1,9 @@
+import type { SessionEndedReason } from '@crm/projections/contract';
 import type { Knex } from 'knex';
-import { PRINCIPAL_COLUMNS, principalOfRow, type UserPrincipal, type UserRow } from './auth.ts';
+import { PRINCIPAL_COLUMNS, principalOfRow, type SessionData, type UserPrincipal, type UserRow } from './auth.ts';
 
-export type SessionData = { kind: 'superadmin'; superAdminId: string } | { kind: 'user'; userId: string; instanceId: string };
+// The session's shape is defined next to the principal it loads (auth.ts imports nothing from here: no import circle).
+export type { SessionData };
 
 interface SessionRow {
   data: Record<string, unknown>;
@@ -176,25 +178,35 @@ export function createSessionStore(knex: Knex, gate: SessionCacheGate | null = n
   };
 }
 
-/** Ends every session of a user at once (lock, delete). */
-export async function destroyUserSessions(knex: Knex, userId: string): Promise<number> {
-  const ended = await knex('sessions').where({ user_id: userId }).delete();
+/**
+ * Sessions the server ends while their people may be working are not deleted but left as a
+ * note of why (`{ ended: reason }`, no kind, so they sign nobody in): the browser's next
+ * request learns the reason, its session is then destroyed, and the sign-in page says why.
+ * Notes nobody reads expire with the session.
+ */
+async function endSessions(query: Knex.QueryBuilder, reason: SessionEndedReason): Promise<number> {
+  return await query.update({ data: JSON.stringify({ ended: reason }), kind: null });
+}
+
+/** Ends every session of a user at once (lock, delete, a PIN an admin reset). */
+export async function destroyUserSessions(knex: Knex, userId: string, reason: SessionEndedReason): Promise<number> {
+  const ended = await endSessions(knex('sessions').where({ user_id: userId }).whereNotNull('kind'), reason);
   announceSessionsEnded({ userId });
   return ended;
 }
 
 /** Ends every session of a user but one (the one that changed the PIN goes on). */
 export async function destroyOtherUserSessions(knex: Knex, userId: string, keepSessionId: string | undefined): Promise<number> {
-  const query = knex('sessions').where({ user_id: userId });
+  const query = knex('sessions').where({ user_id: userId }).whereNotNull('kind');
   if (keepSessionId) query.whereNot({ id: keepSessionId });
-  const ended = await query.delete();
+  const ended = await endSessions(query, 'pin-changed');
   announceSessionsEnded({ userId, keepSessionId });
   return ended;
 }
 
 /** Ends every session of an instance at once (deactivation). */
 export async function destroyInstanceSessions(knex: Knex, instanceId: string): Promise<number> {
-  const ended = await knex('sessions').where({ instance_id: instanceId }).delete();
+  const ended = await endSessions(knex('sessions').where({ instance_id: instanceId }).whereNotNull('kind'), 'instance-closed');
   forgetCachedSessions();
   return ended;
 }

@@ -17,7 +17,7 @@ import { settle } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc, type RouteOptions } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { commandContext } from '../platform/index.ts';
+import { commandContext } from '../http/command-context.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { type AsOf, asOfOf } from '../shared/time-travel.ts';
 import type { InstanceContext } from '../shared/commands.ts';

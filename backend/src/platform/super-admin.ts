@@ -101,8 +101,7 @@ export async function signInSuperAdmin(
     const seconds = Math.max(1, Math.ceil((Date.parse(lockedUntil) - ctx.now.getTime()) / 1000));
     const minutes = Math.ceil(seconds / 60);
     throw new AppError(
-      423,
-      'Locked',
+      'locked',
       `Too many failed sign-ins: this account is locked for ${minutes} more minute${minutes === 1 ? '' : 's'}.`,
       { lockedUntil, retryAfterSeconds: seconds },
     );

@@ -17,7 +17,7 @@ import type { AppDeps } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { commandContext } from '../platform/index.ts';
+import { commandContext } from '../http/command-context.ts';
 import type { JobTarget } from '../pipeline/index.ts';
 import { loadAggregate, type InstanceContext } from '../shared/commands.ts';
 import { NotFoundError } from '../shared/errors.ts';

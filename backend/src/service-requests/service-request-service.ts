@@ -71,7 +71,7 @@ async function reserveNumber(deps: AppDeps, instanceId: string, serviceRequestId
     });
   } catch (error) {
     if (error instanceof NumberExhaustedError)
-      throw new AppError(503, 'Service Unavailable', 'Could not assign a service request number. Please try again.');
+      throw new AppError('unavailable', 'Could not assign a service request number. Please try again.');
     throw error;
   }
 }

@@ -431,6 +431,10 @@ describe('user administration', () => {
     'locking asks for a confirmation; a locked user cannot sign in',
     async () => {
       const { shop, page, bob } = await adminWithBob('speedy');
+      // Bob is at work in a browser of his own when the admin locks him.
+      const bobAtWork = await newPage(browser, { baseURL: server.url });
+      await signInWithForm(bobAtWork.page, shop.subdomain, 'bob', '5678');
+      await expect.poll(() => pathOf(bobAtWork.page), { timeout: SLOW }).not.toBe(`/crm/${shop.subdomain}`);
       await bob.getByRole('button', { name: 'Lock' }).click();
       const confirmLock = page.getByRole('alertdialog');
       await eventually(() => confirmLock.getByText('Are you sure you want to lock this user account?').count()).toBe(1);
@@ -438,6 +442,11 @@ describe('user administration', () => {
       await eventually(() => page.getByText('User locked', { exact: true }).count()).toBeGreaterThan(0);
       await eventually(() => bob.getByRole('cell', { name: 'Locked' }).count()).toBe(1);
       await snap(page, 'admin-desktop-light');
+      // His screen goes to the sign-in page and says why.
+      await eventually(() =>
+        bobAtWork.page.getByText('You were signed out because your account was locked. Ask an admin of your shop to unlock it.').count(),
+      ).toBe(1);
+      await expect.poll(() => pathOf(bobAtWork.page)).toBe(`/crm/${shop.subdomain}`);
 
       // Bob, in a browser of his own, cannot sign in: with the right PIN he is told why.
       const bobBrowser = await newPage(browser, { baseURL: server.url });

@@ -394,12 +394,8 @@ export const appointmentListSchema = z.object({ items: z.array(appointmentViewSc
 
 /** A field's value as the API shows it. */
 export function jobApiValue(field: JobField, value: JobFields[JobField]): string | number | null {
-  switch (field) {
-    case 'quote':
-      return value === null ? '' : quoteText(value as number);
-    case 'appointment':
-      return value ?? '';
-    default:
-      return value;
-  }
+  // Only two fields read differently; every other is shown as stored.
+  if (field === 'quote') return value === null ? '' : quoteText(value as number);
+  if (field === 'appointment') return value ?? '';
+  return value;
 }

@@ -1,3 +1,4 @@
+import { ParkedChangesNotice } from '@/components/parked-changes-notice';
 import { formatDateTime } from '@crm/projections/contract';
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -170,6 +171,7 @@ export function CustomerDetailScreen({
         ) : null}
       </div>
 
+      <ParkedChangesNotice instance={instance} recordId={id} />
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="grid gap-6">
           <Card id="customer-details" className="scroll-mt-20">

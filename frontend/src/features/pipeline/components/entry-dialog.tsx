@@ -1,3 +1,4 @@
+import { ParkedChangesNotice } from '@/components/parked-changes-notice';
 import { formatDateTime, historyActionLabel, type JobHistoryEntry } from '@crm/projections/contract';
 import type { JobChangesInput } from '@crm/projections/pipeline';
 import { useState } from 'react';
@@ -106,6 +107,7 @@ export function EntryDialog({
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
 
+        {jobId ? <ParkedChangesNotice instance={instance} recordId={jobId} /> : null}
         {jobId && !fresh && !loaded.isError ? <Spinner label="Loading entry..." className="py-8" /> : null}
         {jobId && loaded.isError ? <Alert>{errorMessage(loaded.error, 'Failed to load entry')}</Alert> : null}
         {!jobId || fresh ? (
