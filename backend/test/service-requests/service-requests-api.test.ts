@@ -90,6 +90,7 @@ describe('submitting', () => {
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       number: 1,
       ...REQUEST,
+      contactPhone: '',
       status: 'open',
       source: 'staff',
       jobId: null,

@@ -6,6 +6,7 @@ import type { ServiceRequestField } from './fields.ts';
 export const SERVICE_REQUEST_COLUMNS: Record<ServiceRequestField, string> = {
   customerName: 'customer_name',
   contactEmail: 'contact_email',
+  contactPhone: 'contact_phone',
   vehicleType: 'vehicle_type',
   serviceType: 'service_type',
   scheduledDate: 'scheduled_date',
@@ -42,6 +43,7 @@ export const serviceRequestsProjection = defineProjection({
             number: d.number,
             customer_name: d.customerName,
             contact_email: d.contactEmail,
+            contact_phone: d.contactPhone,
             vehicle_type: d.vehicleType,
             service_type: d.serviceType,
             scheduled_date: d.scheduledDate,
