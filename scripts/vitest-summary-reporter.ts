@@ -11,6 +11,8 @@ export default class SummaryReporter implements Reporter {
         else if (state === 'failed') counts.failed++;
         else counts.skipped++;
       }
+      // A file that could not be loaded or collected has no tests to count: it fails as one.
+      if (module.errors().length > 0) counts.failed++;
     }
     // An error outside any test fails the run; count it so the line never reads green.
     counts.failed += unhandledErrors.length;

@@ -15,7 +15,7 @@ import { createApp, createMetricsApp } from './http/app.ts';
 import { answerClientErrors } from './http/problem.ts';
 import type { ApiRouter } from './http/router.ts';
 import { purgeExpiredRateLimits } from './http/rate-limit-store.ts';
-import { purgeExpiredSessions } from './http/session-store.ts';
+import { forgetCachedSessions, purgeExpiredSessions } from './http/session-store.ts';
 import { customerCascadeReactor } from './pipeline/customer-cascade.ts';
 import { createKnex, openDatabase } from './infra/database.ts';
 import { openEventStore } from './infra/event-store.ts';
@@ -171,6 +171,42 @@ export function createMessageSender(storage: Storage, config: Config, logger: Lo
   });
 }
 
+/** The streams whose events change what a cached session's principal says: users and instances. */
+const ACCOUNT_STREAM_PREFIXES = ['user-', 'crminstance-'];
+
+/**
+ * The store as this process's commands use it: after an append to a user's or an instance's
+ * stream, this process's cached sessions are dropped at once (the database's notification,
+ * which drops them in every process, could arrive after the caller's next request).
+ */
+function forgettingSessionsOnAccountAppends(store: EventStore): EventStore {
+  const touchesAccounts = (streamId: string) => ACCOUNT_STREAM_PREFIXES.some((prefix) => streamId.startsWith(prefix));
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      if (property === 'append') {
+        return async (...args: Parameters<EventStore['append']>) => {
+          try {
+            return await target.append(...args);
+          } finally {
+            if (touchesAccounts(args[0])) forgetCachedSessions();
+          }
+        };
+      }
+      if (property === 'appendMany') {
+        return async (appends: Parameters<EventStore['appendMany']>[0]) => {
+          try {
+            return await target.appendMany(appends);
+          } finally {
+            if (appends.some((a) => touchesAccounts(a.streamId))) forgetCachedSessions();
+          }
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 /** Starts everything `npm start` runs: storage, projector, API and the built frontend. */
 export async function startRuntime(
   config: Config,
@@ -189,11 +225,12 @@ export async function startRuntime(
   const sender = config.RUN_PROJECTOR ? createMessageSender(storage, config, logger, options.now) : null;
   sender?.start();
 
+  watcher.onAuthChanged(forgetCachedSessions);
   const deps: AppDeps = {
     config,
     logger,
     knex: storage.knex,
-    store: storage.store,
+    store: forgettingSessionsOnAccountAppends(storage.store),
     watcher,
     now: options.now ?? (() => new Date()),
   };

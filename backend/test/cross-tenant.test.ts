@@ -256,6 +256,11 @@ const EXPECTATIONS: Record<string, Expectation> = {
   },
   'PATCH /api/crm-instances/:instanceId': { kind: 'superadmin', body: () => ({ isActive: false }) },
   'GET /api/crm-instances/stats': { kind: 'superadmin' },
+  'GET /api/crm-instances/parked-events': { kind: 'superadmin' },
+  'GET /api/admin/parked-events': { kind: 'own' },
+  'GET /api/:instance/admin/parked-events': { kind: 'scoped' },
+  'GET /api/parked-changes': { kind: 'own', query: '?record=00000000-0000-4000-8000-000000000000' },
+  'GET /api/:instance/parked-changes': { kind: 'scoped', query: '?record=00000000-0000-4000-8000-000000000000' },
   'GET /api/crm-instances/:instanceId': { kind: 'superadmin' },
   'PUT /api/crm-instances/:instanceId': {
     kind: 'superadmin',

@@ -4,7 +4,9 @@ import { createPostgresEventStore } from '@crm/projections/eventstore/postgres';
 import type { NewEvent } from '@crm/projections/eventstore/port';
 import { InlineProjectionError } from '@crm/projections/runtime/inline';
 import { listParkedEvents } from '@crm/projections/runtime/parked';
-import { createTestInstance, signInUser, startTestServer, type TestServer } from './support/server.ts';
+import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
+import { projections } from '@crm/projections/read-models';
+import { createTestInstance, signInSuperAdmin, signInUser, startTestServer, type TestServer } from './support/server.ts';
 
 let server: TestServer;
 // /metrics on the API port answers only with the token.
@@ -76,4 +78,39 @@ test('a poison event is parked: the projector goes on, /readyz and /metrics coun
     }),
   ]);
   expect(await metricsText()).toContain('parked_events{checkpoint="main"} 1');
+
+  // The super admin sees every shop's, with its record, error and time; a shop's admin sees
+  // the shop's own; every user of the shop gets a notice on the record; other shops see nothing.
+  const parkedView = {
+    eventId: poison.id,
+    type: 'UserCreated',
+    streamId: poison.stream,
+    recordId: poison.stream.slice('user-'.length),
+    instanceId: shop.id,
+    subdomain: shop.subdomain,
+    checkpoint: 'main',
+    error: expect.stringContaining('ZodError'),
+    parkedAt: expect.any(String),
+  };
+  const superAdmin = await signInSuperAdmin(server);
+  expect((await superAdmin.get('/api/crm-instances/parked-events')).body).toEqual([parkedView]);
+  expect((await client.get(`/api/${shop.subdomain}/admin/parked-events`)).body).toEqual([parkedView]);
+  expect((await client.get(`/api/parked-changes?record=${parkedView.recordId}`)).body).toEqual({
+    count: 1,
+    lastParkedAt: expect.any(String),
+  });
+  expect((await client.get(`/api/parked-changes?record=${res.body.id}`)).body).toEqual({ count: 0, lastParkedAt: null });
+  expect((await client.get('/api/parked-changes')).status).toBe(400);
+  const other = await createTestInstance(server, 'parkother');
+  const otherAdmin = await signInUser(server, other.subdomain, 'owner', '1234');
+  expect((await otherAdmin.get('/api/admin/parked-events')).body).toEqual([]);
+  expect((await otherAdmin.get(`/api/parked-changes?record=${parkedView.recordId}`)).body).toEqual({ count: 0, lastParkedAt: null });
+
+  // A rebuild skips it as the live projector did, and says so: a difference, never "identical".
+  const report = await rebuildReadModels({ store: server.runtime.deps.store, knex: server.runtime.deps.knex, projections });
+  expect(report.tables.filter((t) => !t.identical)).toEqual([]);
+  expect(report.parked).toEqual([
+    { eventId: poison.id, streamId: poison.stream, type: 'UserCreated', error: expect.stringContaining('ZodError') },
+  ]);
+  expect(report.identical).toBe(false);
 });

@@ -128,6 +128,7 @@ describe('history rows', () => {
     action: 'updated',
     userDisplayName: 'Owner',
     timestamp: '2025-01-02T10:00:00.000Z',
+    revision: 1,
     changes: [
       { field: 'phone', oldValue: '555-123-4567', newValue: '555-987-6543' },
       { field: 'notes', oldValue: '', newValue: 'VIP' },
@@ -169,7 +170,14 @@ describe('response schemas', () => {
   test('history entries', () => {
     expect(() =>
       customerHistorySchema.parse([
-        { id: 'e', action: 'created', userDisplayName: 'O', timestamp: 't', changes: [{ field: 'name', oldValue: null, newValue: 'A' }] },
+        {
+          id: 'e',
+          action: 'created',
+          userDisplayName: 'O',
+          timestamp: 't',
+          revision: 0,
+          changes: [{ field: 'name', oldValue: null, newValue: 'A' }],
+        },
       ]),
     ).not.toThrow();
   });

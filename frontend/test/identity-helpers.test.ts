@@ -12,7 +12,7 @@ import { canManageUsers, nameOf } from '../src/features/identity/utils/user-acce
 import { PIN_MISMATCH_MESSAGE, validateChangePin } from '../src/features/identity/utils/validate-change-pin.ts';
 import { validateLogin } from '../src/features/identity/utils/validate-login.ts';
 
-describe('redirectAfterLogin (spec-platform.md §4)', () => {
+describe('redirectAfterLogin', () => {
   test('from /maven to /maven/home', () => {
     expect(redirectAfterLogin('/maven', 'maven')).toBe('/maven/home');
     expect(redirectAfterLogin('/maven/login', 'maven')).toBe('/maven/home');
@@ -73,7 +73,7 @@ describe('instance paths', () => {
   });
 });
 
-describe('validateLogin (spec-platform.md §5)', () => {
+describe('validateLogin', () => {
   test('accepts a username of 3+ characters and a 4-digit PIN', () => {
     expect(validateLogin({ username: 'sam', pin: '0123' })).toEqual({});
   });
@@ -91,7 +91,7 @@ describe('validateLogin (spec-platform.md §5)', () => {
   });
 });
 
-describe('loginErrorMessage (spec-platform.md §8)', () => {
+describe('loginErrorMessage', () => {
   test('401 is the generic refusal, whatever the server says', () => {
     expect(loginErrorMessage(new ApiError(401, 'Locked', { message: 'Locked' }))).toBe(INVALID_CREDENTIALS_MESSAGE);
   });

@@ -7,7 +7,7 @@ import { formatRelativeTime } from '../src/features/instance-shell/utils/relativ
 
 const at = (hours: number, minutes = 0, seconds = 0) => new Date(2025, 5, 15, hours, minutes, seconds);
 
-describe('greetingFor (spec-platform.md §2)', () => {
+describe('greetingFor', () => {
   test('morning from 05:00 to 11:59', () => {
     expect(greetingFor(at(5))).toBe('Good morning');
     expect(greetingFor(at(11, 59, 59))).toBe('Good morning');
@@ -32,7 +32,7 @@ describe('greetingFor (spec-platform.md §2)', () => {
   });
 });
 
-describe('navItems (spec-platform.md §2 "Navigation bar")', () => {
+describe('navItems', () => {
   const all = { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true };
 
   test('Home, Pipeline, Customers, Calendar, Service Requests, and Admin for admins', () => {

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { changedPermissions } from '../src/features/identity/utils/changed-permissions.ts';
 import { EMPTY_NEW_USER, validateNewUser } from '../src/lib/validate-new-user.ts';
 
-describe('validateNewUser (spec-working-screens.md §5)', () => {
+describe('validateNewUser', () => {
   test('username and PIN are required; display name is optional; role defaults to user', () => {
     expect(validateNewUser(EMPTY_NEW_USER)).toEqual({ ok: false, errors: { username: 'Username is required', pin: 'PIN is required' } });
     expect(validateNewUser({ ...EMPTY_NEW_USER, username: ' bob ', pin: '0042' })).toEqual({

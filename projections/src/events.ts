@@ -28,6 +28,9 @@ export const eventSchemas = {
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
+
+/** Every event type, for a projection that reads them all (the activity log). */
+export const EVENT_TYPES = Object.keys(eventSchemas) as EventType[];
 export type EventData<T extends EventType> = z.infer<(typeof eventSchemas)[T]>;
 
 /** A domain event as deciders produce it: a discriminated union on `type`. */

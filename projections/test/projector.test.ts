@@ -398,7 +398,10 @@ describe('rebuild', () => {
       const before = await rm('users').orderBy('id').select();
       const progress: number[] = [];
       const report = await rebuildReadModels({ store, knex, projections, onProgress: ({ replayed }) => progress.push(replayed) });
-      expect(report.identical).toBe(true);
+      // Every table the same. An event another test of this file parked (the poison one) is
+      // skipped by the rebuild too, and reported: then, and only then, the report is no "identical".
+      expect(report.tables.filter((t) => !t.identical)).toEqual([]);
+      expect(report.identical).toBe(report.parked.length === 0);
       expect(report.tables.map((t) => t.table)).toEqual(expect.arrayContaining(['activity', 'crm_instances', 'user_permissions', 'users']));
       expect(report.tables.every((t) => t.liveRows === t.rebuiltRows)).toBe(true);
       expect(progress.length).toBeGreaterThan(0);

@@ -13,7 +13,7 @@ import { access, userOf, type ApiRouter, type RouteDoc } from '../http/router.ts
 import { parseInput } from '../http/validation.ts';
 import { type ActivityScope, auditCsv, auditEntries, auditPage, recentActivity } from './audit-queries.ts';
 
-/** Both path families (DECISIONS.md §1); the instance is always the session's. */
+/** Both path families; the instance is always the session's. */
 export const AUDIT_PATHS = ['/api/admin/audit', '/api/:instance/admin/audit'] as const;
 export const AUDIT_CSV_PATHS = ['/api/admin/audit.csv', '/api/:instance/admin/audit.csv'] as const;
 export const RECENT_ACTIVITY_PATHS = ['/api/activity/recent', '/api/:instance/activity/recent'] as const;
@@ -40,7 +40,7 @@ const DOCS = {
 } satisfies Record<string, RouteDoc>;
 
 /**
- * The admins' audit log (DECISIONS.md §4): the instance timeline, filtered and paged, and
+ * The admins' audit log: the instance timeline, filtered and paged, and
  * as a CSV download. Role admin holds every permission, so canManageUsers lets in the
  * admins and whoever else manages the instance's users.
  */

@@ -8,11 +8,12 @@ import type { EventMetadata } from '@crm/projections/eventstore/port';
  * parsers process-wide, and neither store should share an event loop with the other):
  * `ours` (createPostgresEventStore) or `emmett` (@event-driven-io/emmett-postgresql),
  * each with its default pool (pg.Pool, 10 connections). The same event for both, one per
- * append; new streams (expected: no stream) or 100 hot streams (no revision check).
+ * append; new streams (expected: no stream), 100 hot streams, or 4 contended streams that
+ * every appender writes to at once (both without a revision check).
  */
 
 export type AppendStore = 'ours' | 'emmett';
-export type AppendMode = 'new' | 'hot';
+export type AppendMode = 'new' | 'hot' | 'contended';
 
 export interface AppendScenario {
   mode: AppendMode;
@@ -31,6 +32,8 @@ export interface AppendScenarioResult extends AppendScenario {
 }
 
 export const HOT_STREAMS = 100;
+/** Few enough that several appenders write to one stream at the same moment (8 appenders: two per stream). */
+export const CONTENDED_STREAMS = 4;
 
 type Append = (streamId: string, mode: AppendMode) => Promise<void>;
 
@@ -96,7 +99,12 @@ async function runScenario(append: Append, store: AppendStore, scenario: AppendS
     Array.from({ length: scenario.appenders }, async () => {
       while (performance.now() < deadline) {
         const n = next++;
-        const streamId = scenario.mode === 'new' ? `${prefix}-${randomUUID()}` : `${prefix}hot-${n % HOT_STREAMS}`;
+        const streamId =
+          scenario.mode === 'new'
+            ? `${prefix}-${randomUUID()}`
+            : scenario.mode === 'hot'
+              ? `${prefix}hot-${n % HOT_STREAMS}`
+              : `${prefix}contended-${n % CONTENDED_STREAMS}`;
         try {
           await append(streamId, scenario.mode);
           events++;

@@ -5,7 +5,7 @@ import Koa from 'koa';
 import pg from 'pg';
 import { CUSTOMER_SUGGESTIONS } from '@crm/projections/customers';
 import { CANCELED_STAGE, stageOrder } from '@crm/projections/pipeline';
-import { BASELINE_TABLE } from './baseline-sql.ts';
+import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 
 /**
  * The benchmark's baseline: a bare Koa app in its own process, on the same database as the
@@ -14,6 +14,8 @@ import { BASELINE_TABLE } from './baseline-sql.ts';
  *   POST /jobs            one INSERT
  *   PUT  /jobs/:id        one UPDATE
  *   GET  /reads/:name     the read the API route runs (same tables, filter, order, limit)
+ *   POST /crud/jobs       the CRUD-equivalent save (see `crudSave`)
+ *   PUT  /crud/jobs/:id   the same for an update
  * Environment: DATABASE_URL, PORT (127.0.0.1 only).
  */
 
@@ -89,6 +91,119 @@ const reads: Record<string, (q: Query) => Promise<unknown>> = {
   },
 };
 
+type Row = Record<string, unknown>;
+
+/** One row of each table the CRUD save writes, per instance: the columns a real form would fill. */
+const templates = new Map<string, Promise<{ job: Row; history: Row; activity: Row }>>();
+
+function templatesOf(instanceId: string) {
+  let loaded = templates.get(instanceId);
+  if (!loaded) {
+    const one = async (table: string) => {
+      const { rows } = await pool.query<{ row: Row }>(`SELECT to_jsonb(t) AS row FROM ${table} t WHERE instance_id = $1 LIMIT 1`, [
+        instanceId,
+      ]);
+      if (!rows[0]) throw new Error(`CRUD baseline: ${table} has no row of instance ${instanceId} to copy`);
+      return rows[0].row;
+    };
+    loaded = Promise.all([one('rm.jobs'), one('rm.job_history'), one('rm.activity')]).then(([job, history, activity]) => ({
+      job,
+      history,
+      activity,
+    }));
+    loaded.catch(() => templates.delete(instanceId));
+    templates.set(instanceId, loaded);
+  }
+  return loaded;
+}
+
+let crudNumber = 100_000_000;
+let crudPosition = 10n ** 15n;
+const SESSION_KEY = /(?:^|;\s*)crm\.sid=([^;]+)/;
+const UUID = /^[0-9a-f-]{36}$/i;
+
+/**
+ * The same save as the API's command, done the way a CRUD app does it: look the session up
+ * (with its user, permissions and instance, as the API's guard does), then in one transaction
+ * set the role and tenant, INSERT or UPDATE the jobs row (same columns, indexes and policy),
+ * and add a history row and an activity row. No events, no projector, no cache.
+ */
+async function crudSave(ctx: Koa.Context, jobId: string | null): Promise<void> {
+  const key = SESSION_KEY.exec(ctx.get('cookie'))?.[1];
+  const session = key
+    ? await pool.query<{ instance_id: string; user_id: string; can_write: boolean; is_locked: boolean; instance_active: boolean }>(
+        `SELECT s.instance_id, s.user_id, p.can_write, u.is_locked, i.is_active AS instance_active
+           FROM sessions s JOIN rm.users u ON u.id = s.user_id AND u.instance_id = s.instance_id
+           JOIN rm.user_permissions p ON p.user_id = u.id JOIN rm.crm_instances i ON i.id = u.instance_id
+          WHERE s.id = $1 AND s.expires_at > now() LIMIT 1`,
+        [decodeURIComponent(key)],
+      )
+    : null;
+  const who = session?.rows[0];
+  if (!who || !who.can_write || who.is_locked || !who.instance_active || !UUID.test(who.instance_id)) {
+    ctx.status = 401;
+    return;
+  }
+  const template = await templatesOf(who.instance_id);
+  const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+  const now = new Date().toISOString();
+  const id = jobId ?? randomUUID();
+  const client = await pool.connect();
+  try {
+    await client.query(`BEGIN; SET LOCAL ROLE crm_api; SELECT set_config('app.instance_id', '${who.instance_id.toLowerCase()}', true)`);
+    let job: Row | undefined;
+    if (jobId) {
+      const updated = await client.query(
+        `UPDATE ${CRUD_TABLES.jobs} SET notes = $2, revision = revision + 1, updated_at = now() WHERE id = $1 RETURNING *`,
+        [jobId, String(body.notes ?? '')],
+      );
+      job = updated.rows[0] as Row | undefined;
+    } else {
+      const number = ++crudNumber;
+      const row = { ...template.job, id, number, job_number: `B${number}`, created_at: now, updated_at: now, revision: 1 };
+      for (const field of ['name', 'phone', 'part', 'notes']) if (typeof body[field] === 'string') (row as Row)[field] = body[field];
+      const inserted = await client.query(
+        `INSERT INTO ${CRUD_TABLES.jobs} SELECT * FROM jsonb_populate_record(NULL::${CRUD_TABLES.jobs}, $1::jsonb) RETURNING *`,
+        [JSON.stringify(row)],
+      );
+      job = inserted.rows[0] as Row | undefined;
+    }
+    if (!job) {
+      await client.query('ROLLBACK');
+      ctx.status = 404;
+      return;
+    }
+    const changes = jobId ? [{ field: 'notes', oldValue: null, newValue: body.notes ?? '' }] : [];
+    const eventId = randomUUID();
+    await client.query(`INSERT INTO ${CRUD_TABLES.history} SELECT * FROM jsonb_populate_record(NULL::${CRUD_TABLES.history}, $1::jsonb)`, [
+      JSON.stringify({ ...template.history, event_id: eventId, job_id: id, revision: job.revision, occurred_at: now, changes }),
+    ]);
+    const position = String(++crudPosition);
+    await client.query(
+      `INSERT INTO ${CRUD_TABLES.activity} SELECT * FROM jsonb_populate_record(NULL::${CRUD_TABLES.activity}, $1::jsonb)`,
+      [
+        JSON.stringify({
+          ...template.activity,
+          event_id: eventId,
+          entity_id: id,
+          position_commit: position,
+          position_prepare: position,
+          occurred_at: now,
+          changes,
+        }),
+      ],
+    );
+    await client.query('COMMIT');
+    ctx.status = jobId ? 200 : 201;
+    ctx.body = job;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 const app = new Koa();
 app.use(bodyParser());
 app.use(async (ctx) => {
@@ -111,6 +226,11 @@ app.use(async (ctx) => {
     ctx.status = rows.length ? 200 : 404;
     ctx.body = rows[0] ?? { error: 'not found' };
     return;
+  }
+  if (first === 'crud' && second === 'jobs') {
+    const third = ctx.path.split('/')[3];
+    if (ctx.method === 'POST' && !third) return await crudSave(ctx, null);
+    if (ctx.method === 'PUT' && third) return await crudSave(ctx, third);
   }
   const read = ctx.method === 'GET' && first === 'reads' && second ? reads[second] : undefined;
   if (read) {

@@ -5,7 +5,7 @@ import type { Decider } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 
 export const customerStream = (customerId: string) => `customer-${customerId}`;
-/** Reservation of a per-instance customer number (DECISIONS.md §5); numbers are never reused. */
+/** Reservation of a per-instance customer number; numbers are never reused. */
 export const customerNumberStream = (instanceId: string, number: number) => `customernumber-${instanceId}-${number}`;
 
 export type CustomerEvent = DomainEventOf<'CustomerCreated' | 'CustomerUpdated' | 'CustomerDeleted' | 'CustomerRestored'>;

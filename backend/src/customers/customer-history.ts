@@ -41,6 +41,7 @@ export function customerHistory(events: CustomerStoredEvent[], reader: Reverter 
         id: event.id,
         userDisplayName: event.metadata.actor.displayName,
         timestamp: event.recordedAt.toISOString(),
+        revision: event.revision,
         canRevert: canRevertEntry(
           reader,
           { action: event.type === 'CustomerUpdated' ? 'updated' : '', actorId: event.metadata.actor.id, recordedAt: event.recordedAt },

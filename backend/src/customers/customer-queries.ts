@@ -44,7 +44,7 @@ const COLUMNS = [
 
 export type PhoneDisplay = 'full' | 'masked';
 
-/** Lists mask the phone; a single record shows it whole (DECISIONS.md §3). */
+/** Lists mask the phone; a single record shows it whole. */
 export function toCustomerView(row: CustomerRow, phone: PhoneDisplay): CustomerView {
   return {
     id: row.id,

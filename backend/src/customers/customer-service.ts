@@ -19,7 +19,7 @@ import { executeCommand, toNewEvents, type InstanceContext } from '../shared/com
 import { awaitReaction, CUSTOMER_CASCADE } from '../shared/reactions.ts';
 import { AppError, ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
 import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocator.ts';
-import { readStreamAsOf } from '../shared/time-travel.ts';
+import { type AsOf, readStreamAsOf } from '../shared/time-travel.ts';
 import { customerDecider, customerNumberStream, customerStream, type CustomerCommand } from './customer-decider.ts';
 import { customerEventsOf, customerHistory, foldCustomer, instanceOfCustomer, type CustomerStoredEvent } from './customer-history.ts';
 import { findCustomer, highestCustomerNumber } from './customer-queries.ts';
@@ -75,8 +75,7 @@ async function reserveCustomerNumber(
       }
     });
   } catch (error) {
-    if (error instanceof NumberExhaustedError)
-      throw new AppError(503, 'Service Unavailable', 'Could not assign a customer number. Please try again.');
+    if (error instanceof NumberExhaustedError) throw new AppError('unavailable', 'Could not assign a customer number. Please try again.');
     throw error;
   }
 }
@@ -188,8 +187,8 @@ export async function updateCustomer(
 }
 
 /**
- * Deletes the customer. Its jobs are deleted by the pipeline's cascade reactor
- * (DECISIONS.md §5), each JobDeleted caused by the CustomerDeleted event; the answer waits
+ * Deletes the customer. Its jobs are deleted by the pipeline's cascade reactor,
+ * each JobDeleted caused by the CustomerDeleted event; the answer waits
  * until the reactor has handled the deletion and the projector has applied what it did,
  * and reports how many jobs the reactor recorded deleting.
  */
@@ -224,7 +223,7 @@ export async function customerStreamOf(
   store: EventStore,
   instanceId: string,
   customerId: string,
-  asOf: Date | null = null,
+  asOf: AsOf | null = null,
 ): Promise<CustomerStoredEvent[]> {
   if (!isUuid(customerId)) return [];
   const recorded = await readStreamAsOf(store, customerStream(customerId), asOf);
@@ -239,10 +238,10 @@ export async function getCustomer(deps: AppDeps, instanceId: string, customerId:
 }
 
 /**
- * The customer as it was at a moment (DECISIONS.md §4), by the time the event store
+ * The customer as it was at a moment, by the time the event store
  * recorded each change (the time history shows); 404 when it did not exist then.
  */
-export async function getCustomerAsOf(deps: AppDeps, instanceId: string, customerId: string, asOf: Date): Promise<CustomerView> {
+export async function getCustomerAsOf(deps: AppDeps, instanceId: string, customerId: string, asOf: AsOf): Promise<CustomerView> {
   const customer = foldCustomer(await customerStreamOf(deps.store, instanceId, customerId, asOf));
   if (!customer) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
   return customer;

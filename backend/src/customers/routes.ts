@@ -26,13 +26,14 @@ import {
   type RouteOptions,
 } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { commandContext } from '../platform/index.ts';
+import { commandContext } from '../http/command-context.ts';
 import { decodeNewestFirstCursor } from '../shared/list-query.ts';
+import { asOfOf } from '../shared/time-travel.ts';
 import { listCustomers, matchCustomers, suggestCustomers } from './customer-queries.ts';
 import { addCustomer, deleteCustomer, getCustomer, getCustomerAsOf, getCustomerHistory, updateCustomer } from './customer-service.ts';
 
 /**
- * Every customer route exists in three families (DECISIONS.md §1, spec-platform.md §7):
+ * Every customer route exists in three families:
  * the session's instance, the instance named in the path, and the provider's own
  * instance. The instance always comes from the session; a path naming another one is a 404.
  */
@@ -131,7 +132,7 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
 
   const show: ApiHandler = async (ctx) => {
     customersOrPipeline(ctx);
-    const { asOf } = parseInput(asOfQuery, ctx.query);
+    const asOf = asOfOf(parseInput(asOfQuery, ctx.query));
     // A moment in the past gets no ETag: it is not something to save over.
     if (asOf) ctx.body = await getCustomerAsOf(deps, instanceOf(ctx), idOf(ctx), asOf);
     else sendRecord(ctx, await getCustomer(deps, instanceOf(ctx), idOf(ctx)));

@@ -18,7 +18,7 @@ import { crossSiteGuard, isApiPath, noStoreForApi, requestId, securityHeaders } 
 import { createSessionStore, IDLE_TIMEOUT_MS } from './session-store.ts';
 import { NOT_AN_OBJECT } from './validation.ts';
 
-export const SESSION_COOKIE = 'crm.sid';
+import { SESSION_COOKIE } from './session-cookie.ts';
 export const BODY_LIMIT = '1mb';
 
 export interface AppOptions {
@@ -112,7 +112,7 @@ export function createApp(deps: AppDeps, options: AppOptions) {
     session(
       {
         key: SESSION_COOKIE,
-        store: createSessionStore(deps.knex),
+        store: createSessionStore(deps.knex, deps.watcher),
         maxAge: IDLE_TIMEOUT_MS.user,
         // Each request pushes expiry forward: the timeout is an idle timeout.
         rolling: true,

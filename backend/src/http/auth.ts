@@ -3,7 +3,9 @@ import type { Permissions, Role } from '@crm/projections/identity';
 import type { Features } from '@crm/projections/platform';
 import { parseFeatures, runtimeTimeZone } from '@crm/projections/platform';
 import type { Actor } from '@crm/projections/eventstore/port';
-import type { SessionData } from './session-store.ts';
+
+/** What a session cookie stands for: the super admin, or a staff user of one instance. */
+export type SessionData = { kind: 'superadmin'; superAdminId: string } | { kind: 'user'; userId: string; instanceId: string };
 
 export interface InstanceSummary {
   id: string;
@@ -105,5 +107,3 @@ export function principalOfRow(row: UserRow): UserPrincipal {
     },
   };
 }
-
-export type { SessionData };

@@ -71,7 +71,7 @@ export class IdempotencyStore {
       const row = (await this.knex('idempotency_keys').where({ scope, key }).first()) as KeyRow | undefined;
       if (!row) continue; // the first request failed and gave the key up: claim it again
       if (row.request_hash !== hash) {
-        throw new AppError(422, 'Unprocessable Content', 'This Idempotency-Key was already used for a different request');
+        throw new AppError('unprocessable', 'This Idempotency-Key was already used for a different request');
       }
       if (row.status !== null) return replay(ctx, row);
       if (Date.now() - row.created_at.getTime() > ABANDONED_MS) {

@@ -119,7 +119,13 @@ function operation(route: RouteInfo): JsonSchema {
     tags: [doc?.tag ?? 'other'],
     ...(route.access.kind === 'public' ? { security: [] } : {}),
     parameters: [
-      ...params.map((name) => ({ name, in: 'path', required: true, schema: pathParameterSchemas[name] ?? { type: 'string' } })),
+      // An empty segment never matches a `:name` parameter (it is another path), so the document says at least one character.
+      ...params.map((name) => ({
+        name,
+        in: 'path',
+        required: true,
+        schema: pathParameterSchemas[name] ?? { type: 'string', minLength: 1 },
+      })),
       ...(doc?.query ? queryParameters(doc.query) : []),
       ...(route.method !== 'GET' && route.access.kind !== 'public' ? [IDEMPOTENCY_PARAMETER] : []),
     ],

@@ -1,7 +1,22 @@
 import type { Context, Next } from 'koa';
 import { isDatabaseUnavailable, OUTAGE_RETRY_AFTER_SECONDS } from '@crm/projections/db/unavailable';
-import { AppError } from '../shared/errors.ts';
+import { AppError, type ErrorKind } from '../shared/errors.ts';
 import { isApiPath } from './security.ts';
+
+/** Each kind of domain error as the HTTP answer names it. */
+export const HTTP_STATUS_OF: Record<ErrorKind, { status: number; title: string }> = {
+  validation: { status: 400, title: 'Bad Request' },
+  unauthenticated: { status: 401, title: 'Unauthorized' },
+  'not-allowed': { status: 403, title: 'Forbidden' },
+  'not-found': { status: 404, title: 'Not Found' },
+  conflict: { status: 409, title: 'Conflict' },
+  gone: { status: 410, title: 'Gone' },
+  'too-large': { status: 413, title: 'Payload Too Large' },
+  unprocessable: { status: 422, title: 'Unprocessable Content' },
+  locked: { status: 423, title: 'Locked' },
+  'too-many-requests': { status: 429, title: 'Too Many Requests' },
+  unavailable: { status: 503, title: 'Service Unavailable' },
+};
 
 export interface Problem {
   type: string;
@@ -55,7 +70,8 @@ export async function problemDetails(ctx: Context, next: Next): Promise<void> {
   } catch (error) {
     let body: Problem;
     if (error instanceof AppError) {
-      body = problem(error.status, error.title, error.message, error.extra);
+      const { status, title } = HTTP_STATUS_OF[error.kind];
+      body = problem(status, title, error.message, error.extra);
       // An error that knows when to come back (a lockout, an outage) says so the HTTP way too.
       if (typeof error.extra.retryAfterSeconds === 'number') ctx.set('Retry-After', String(error.extra.retryAfterSeconds));
     } else if (isDatabaseUnavailable(error)) {

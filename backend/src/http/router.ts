@@ -2,11 +2,18 @@ import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Context, Middleware, Next } from 'koa';
 import { z } from 'zod';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../shared/errors.ts';
-import { hasPermission, type Permission } from '@crm/projections/contract';
+import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '../shared/errors.ts';
+import {
+  hasPermission,
+  type Permission,
+  SESSION_ENDED_MESSAGES,
+  SESSION_ENDED_REASONS,
+  type SessionEndedReason,
+} from '@crm/projections/contract';
 import type { FeatureKey } from '@crm/projections/platform';
 import { loadUserPrincipal, type Principal, type UserPrincipal } from './auth.ts';
 import { isDatabaseUnavailable } from '@crm/projections/db/unavailable';
+import { HTTP_STATUS_OF } from './problem.ts';
 import { bodyFieldsCheck } from './body-fields.ts';
 import { idempotencyKeyOf, IdempotencyStore } from './idempotency.ts';
 import { routeStatuses } from './statuses.ts';
@@ -65,6 +72,8 @@ export interface RouteInfo {
 export interface ApiState {
   principal?: Principal;
   requestId: string;
+  /** Set when this request found its session ended by the server (a lock, a closed CRM): why. */
+  sessionEnded?: SessionEndedReason;
 }
 
 export type ApiContext = Context & { state: ApiState; params: Record<string, string> };
@@ -104,7 +113,10 @@ export function userOf(ctx: ApiContext): UserPrincipal {
 /** The status an error thrown past a route becomes (as problem.ts answers it); 500 when none. */
 function statusOfError(error: unknown): number {
   if (isDatabaseUnavailable(error)) return 503;
-  const status = (error as { status?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  const status =
+    error instanceof AppError
+      ? HTTP_STATUS_OF[error.kind].status
+      : ((error as { status?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode);
   return typeof status === 'number' && status >= 400 && status < 500 ? status : 500;
 }
 
@@ -206,7 +218,10 @@ export class ApiRouter {
       const apiCtx = ctx as ApiContext;
       if (routeAccess.kind === 'public') return next();
       const principal = await this.resolvePrincipal(apiCtx);
-      if (!principal) throw new UnauthorizedError();
+      if (!principal) {
+        const ended = apiCtx.state.sessionEnded;
+        throw ended ? new UnauthorizedError(SESSION_ENDED_MESSAGES[ended], { reason: ended }) : new UnauthorizedError();
+      }
       apiCtx.state.principal = principal;
       if (routeAccess.kind === 'superadmin') {
         if (principal.kind !== 'superadmin') throw new ForbiddenError();
@@ -231,8 +246,15 @@ export class ApiRouter {
    * closed instance ends the session); null when nobody. For public routes that answer either way.
    */
   async resolvePrincipal(ctx: ApiContext): Promise<Principal | null> {
-    const session = ctx.session as (Partial<SessionData> & { populated?: boolean }) | null;
-    if (!session?.kind) return null;
+    const session = ctx.session as (Partial<SessionData> & { populated?: boolean; ended?: unknown }) | null;
+    if (!session?.kind) {
+      // A session the server ended, left as a note of why: said once, then gone.
+      if (session && SESSION_ENDED_REASONS.includes(session.ended as SessionEndedReason)) {
+        ctx.state.sessionEnded = session.ended as SessionEndedReason;
+        ctx.session = null;
+      }
+      return null;
+    }
     if (session.kind === 'superadmin' && session.superAdminId) {
       return { kind: 'superadmin', superAdminId: session.superAdminId };
     }
@@ -242,6 +264,7 @@ export class ApiRouter {
       const principal = loaded ? loaded.principal : await loadUserPrincipal(this.knex, session.userId, session.instanceId);
       if (!principal || principal.isLocked || !principal.instance.isActive) {
         ctx.session = null;
+        ctx.state.sessionEnded = !principal ? 'account-removed' : !principal.instance.isActive ? 'instance-closed' : 'account-locked';
         return null;
       }
       return principal;

@@ -20,14 +20,30 @@ export async function requestId(ctx: Context, next: Next): Promise<void> {
  * past one of them. (The router itself matches case-sensitively: only `/api/` routes.)
  */
 export function isApiPath(rawPath: string): boolean {
+  const lower = normalizedPath(rawPath).toLowerCase();
+  return lower === '/api' || lower.startsWith('/api/');
+}
+
+/**
+ * A path as a browser, a proxy or a file server might read it: percent-escapes decoded,
+ * backslashes as slashes, repeated slashes as one, `.` and `..` segments resolved. So
+ * `//api/x`, `/./api/x`, `/%2Fapi/x` and `/api\x` all count as API paths: each is then
+ * either a route of the API or a 404 problem, never the app's HTML.
+ */
+export function normalizedPath(rawPath: string): string {
   let decoded = rawPath;
   try {
     decoded = decodeURIComponent(rawPath);
   } catch {
     // A malformed escape: judged on the raw text (the input rule answers it with a 400).
   }
-  const lower = decoded.toLowerCase();
-  return lower === '/api' || lower.startsWith('/api/');
+  const segments: string[] = [];
+  for (const segment of decoded.replaceAll('\\', '/').split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join('/')}${decoded.endsWith('/') && segments.length > 0 ? '/' : ''}`;
 }
 
 /** Sensitive data must not be cached anywhere between us and the browser. */
@@ -82,13 +98,14 @@ export async function crossSiteGuard(ctx: Context, next: Next): Promise<void> {
     if (ctx.get(CSRF_HEADER) !== '1') throw new ForbiddenError('Cross-site request refused');
     const origin = ctx.get('origin');
     if (origin) {
-      let originHost: string;
+      // Scheme, host and port: https://host:port is another origin than http://host:port.
+      let sender: URL;
       try {
-        originHost = new URL(origin).host;
+        sender = new URL(origin);
       } catch {
         throw new ForbiddenError('Cross-site request refused');
       }
-      if (originHost !== ctx.host) throw new ForbiddenError('Cross-site request refused');
+      if (sender.host !== ctx.host || sender.protocol !== `${ctx.protocol}:`) throw new ForbiddenError('Cross-site request refused');
     }
   }
   await next();

@@ -1,10 +1,13 @@
+import type { SessionEndedReason } from '@crm/projections/contract';
 import type { Knex } from 'knex';
-import { PRINCIPAL_COLUMNS, principalOfRow, type UserPrincipal, type UserRow } from './auth.ts';
+import { PRINCIPAL_COLUMNS, principalOfRow, type SessionData, type UserPrincipal, type UserRow } from './auth.ts';
 
-export type SessionData = { kind: 'superadmin'; superAdminId: string } | { kind: 'user'; userId: string; instanceId: string };
+// The session's shape is defined next to the principal it loads (auth.ts imports nothing from here: no import circle).
+export type { SessionData };
 
 interface SessionRow {
   data: Record<string, unknown>;
+  expires_at: Date;
   session_user_id: string | null;
   session_instance_id: string | null;
 }
@@ -25,7 +28,7 @@ export function sessionPrincipalOf(state: Record<string, unknown>, userId: strin
   return loaded && loaded.userId === userId && loaded.instanceId === instanceId ? loaded : null;
 }
 
-/** How long an unused session lives (DECISIONS.md §3). */
+/** How long an unused session lives. */
 export const IDLE_TIMEOUT_MS = { superadmin: 60 * 60 * 1000, user: 8 * 60 * 60 * 1000 } as const;
 
 // A rolling session would otherwise write on every request; an hour-long idle window
@@ -52,12 +55,49 @@ export function onSessionsEnded(listener: (ended: EndedSessions) => void): () =>
 }
 
 function announceSessionsEnded(ended: EndedSessions): void {
+  forgetCachedSessions();
   for (const listener of sessionsEndedListeners) listener(ended);
 }
 
+/**
+ * How long a cached session with its user is used without asking the database again. The
+ * `crm_auth` notifications (sent at the commit of any change to sessions, users, their
+ * permissions and instances) drop the cache at once in every process; this is the backstop
+ * should one be missed.
+ */
+export const SESSION_CACHE_TTL_MS = 5_000;
+const SESSION_CACHE_LIMIT = 20_000;
+
+interface CachedSession {
+  data: Record<string, unknown>;
+  loaded: LoadedSessionPrincipal | null;
+  expiresAt: number;
+  cachedAt: number;
+}
+
+/** The process's cached sessions (shared by every app in it: one set of notifications). */
+const cachedSessions = new Map<string, CachedSession>();
+/** Moves on each drop: a lookup that began before one does not put its (maybe stale) row back. */
+let cacheGeneration = 0;
+
+/** Drops every cached session: something about sessions or users changed. */
+export function forgetCachedSessions(): void {
+  cacheGeneration++;
+  cachedSessions.clear();
+}
+
+/** Whether the cache may be used now: only while the changes that drop it can be heard. */
+export interface SessionCacheGate {
+  readonly listening: boolean;
+}
+
 /** koa-session store in PostgreSQL, so any API process can serve any session. */
-export function createSessionStore(knex: Knex) {
+export function createSessionStore(knex: Knex, gate: SessionCacheGate | null = null) {
   const lastWritten = new Map<string, { content: string; at: number }>();
+  const remember = (state: Record<string, unknown> | undefined, cached: CachedSession) => {
+    if (state && cached.loaded) state[LOADED_PRINCIPAL] = cached.loaded;
+    return cached.data;
+  };
   return {
     /**
      * The session and, for a staff session, its user as the read models know it now, in one
@@ -68,8 +108,14 @@ export function createSessionStore(knex: Knex) {
       _maxAge?: unknown,
       options?: { ctx?: { state?: Record<string, unknown> } },
     ): Promise<Record<string, unknown> | undefined> {
+      const state = options?.ctx?.state;
+      const now = Date.now();
+      const useCache = gate?.listening === true;
+      const cached = useCache ? cachedSessions.get(key) : undefined;
+      if (cached && now - cached.cachedAt < SESSION_CACHE_TTL_MS && now < cached.expiresAt) return remember(state, cached);
+      const generation = cacheGeneration;
       const result = await knex.raw<{ rows: Array<SessionRow & Partial<UserRow>> }>(
-        `SELECT s.data, s.user_id AS session_user_id, s.instance_id AS session_instance_id, ${PRINCIPAL_COLUMNS}
+        `SELECT s.data, s.expires_at, s.user_id AS session_user_id, s.instance_id AS session_instance_id, ${PRINCIPAL_COLUMNS}
            FROM sessions s
            LEFT JOIN rm.users u ON s.kind = 'user' AND u.id = s.user_id AND u.instance_id = s.instance_id
            LEFT JOIN rm.user_permissions p ON p.user_id = u.id
@@ -79,18 +125,25 @@ export function createSessionStore(knex: Knex) {
         [key],
       );
       const row = result.rows[0];
-      if (!row) return undefined;
-      const state = options?.ctx?.state;
-      if (state && row.session_user_id && row.session_instance_id) {
+      if (!row) {
+        cachedSessions.delete(key);
+        return undefined;
+      }
+      let loaded: LoadedSessionPrincipal | null = null;
+      if (row.session_user_id && row.session_instance_id) {
         const complete = row.id != null && row.can_read != null && row.instance_id != null;
-        const loaded: LoadedSessionPrincipal = {
+        loaded = {
           userId: row.session_user_id,
           instanceId: row.session_instance_id,
           principal: complete ? principalOfRow(row as UserRow) : null,
         };
-        state[LOADED_PRINCIPAL] = loaded;
       }
-      return row.data;
+      const fresh: CachedSession = { data: row.data, loaded, expiresAt: new Date(row.expires_at).getTime(), cachedAt: now };
+      if (useCache && generation === cacheGeneration) {
+        if (cachedSessions.size >= SESSION_CACHE_LIMIT) cachedSessions.clear();
+        cachedSessions.set(key, fresh);
+      }
+      return remember(state, fresh);
     },
     async set(key: string, sess: Record<string, unknown>, maxAge: number) {
       const now = Date.now();
@@ -99,6 +152,8 @@ export function createSessionStore(knex: Knex) {
       const previous = lastWritten.get(key);
       if (previous && previous.content === contentJson && now - previous.at < TOUCH_INTERVAL_MS) return;
       lastWritten.set(key, { content: contentJson, at: now });
+      // Written here: the next request reads it back (with its new expiry).
+      cachedSessions.delete(key);
       if (lastWritten.size > 50_000) lastWritten.clear();
       const data = sess as Partial<SessionData> & Record<string, unknown>;
       const expiresAt = new Date(now + (Number.isFinite(maxAge) ? maxAge : IDLE_TIMEOUT_MS.user));
@@ -116,31 +171,44 @@ export function createSessionStore(knex: Knex) {
     },
     async destroy(key: string) {
       lastWritten.delete(key);
+      cachedSessions.delete(key);
       await knex('sessions').where({ id: key }).delete();
       announceSessionsEnded({ sessionId: key });
     },
   };
 }
 
-/** Ends every session of a user at once (lock, delete). */
-export async function destroyUserSessions(knex: Knex, userId: string): Promise<number> {
-  const ended = await knex('sessions').where({ user_id: userId }).delete();
+/**
+ * Sessions the server ends while their people may be working are not deleted but left as a
+ * note of why (`{ ended: reason }`, no kind, so they sign nobody in): the browser's next
+ * request learns the reason, its session is then destroyed, and the sign-in page says why.
+ * Notes nobody reads expire with the session.
+ */
+async function endSessions(query: Knex.QueryBuilder, reason: SessionEndedReason): Promise<number> {
+  return await query.update({ data: JSON.stringify({ ended: reason }), kind: null });
+}
+
+/** Ends every session of a user at once (lock, delete, a PIN an admin reset). */
+export async function destroyUserSessions(knex: Knex, userId: string, reason: SessionEndedReason): Promise<number> {
+  const ended = await endSessions(knex('sessions').where({ user_id: userId }).whereNotNull('kind'), reason);
   announceSessionsEnded({ userId });
   return ended;
 }
 
 /** Ends every session of a user but one (the one that changed the PIN goes on). */
 export async function destroyOtherUserSessions(knex: Knex, userId: string, keepSessionId: string | undefined): Promise<number> {
-  const query = knex('sessions').where({ user_id: userId });
+  const query = knex('sessions').where({ user_id: userId }).whereNotNull('kind');
   if (keepSessionId) query.whereNot({ id: keepSessionId });
-  const ended = await query.delete();
+  const ended = await endSessions(query, 'pin-changed');
   announceSessionsEnded({ userId, keepSessionId });
   return ended;
 }
 
 /** Ends every session of an instance at once (deactivation). */
 export async function destroyInstanceSessions(knex: Knex, instanceId: string): Promise<number> {
-  return await knex('sessions').where({ instance_id: instanceId }).delete();
+  const ended = await endSessions(knex('sessions').where({ instance_id: instanceId }).whereNotNull('kind'), 'instance-closed');
+  forgetCachedSessions();
+  return ended;
 }
 
 export async function purgeExpiredSessions(knex: Knex): Promise<number> {

@@ -16,10 +16,11 @@ import type { Principal } from '../http/auth.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { createSharedRateLimiter } from '../http/rate-limit-store.ts';
-import { SESSION_COOKIE } from '../http/app.ts';
+import { SESSION_COOKIE } from '../http/session-cookie.ts';
 import { destroyOtherUserSessions, IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
-import { commandContext, getInstance } from '../platform/index.ts';
+import { getInstance } from '../platform/index.ts';
+import { commandContext } from '../http/command-context.ts';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
 import { ACCOUNT_LOCKED, INSTANCE_CLOSED, signInUser, SIGN_IN_REFUSED, throttledMessage, toCurrentUserView } from './sign-in.ts';
 import type { Requester } from './user-decider.ts';
@@ -36,7 +37,7 @@ import {
   type UserTarget,
 } from './user-service.ts';
 
-/** Every user-administration route exists in both path families (DECISIONS.md §1). */
+/** Every user-administration route exists in both path families. */
 export const ADMIN_USERS_BASES = ['/api/admin/users', '/api/:instance/admin/users'] as const;
 export const USER_CHOICES_PATHS = ['/api/users/choices', '/api/:instance/users/choices'] as const;
 
@@ -152,10 +153,10 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
         case 'closed':
           throw new ForbiddenError(INSTANCE_CLOSED);
         case 'locked':
-          throw new AppError(423, 'Locked', ACCOUNT_LOCKED);
+          throw new AppError('locked', ACCOUNT_LOCKED);
         case 'throttled':
           ctx.set('Retry-After', String(Math.max(1, Math.ceil((Date.parse(principal.lockedUntil) - context.now.getTime()) / 1000))));
-          throw new AppError(423, 'Locked', throttledMessage(principal.lockedUntil, context.now), { lockedUntil: principal.lockedUntil });
+          throw new AppError('locked', throttledMessage(principal.lockedUntil, context.now), { lockedUntil: principal.lockedUntil });
       }
     }
     // A new session id at sign-in: a session fixed before it is worthless.
@@ -345,7 +346,7 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
     );
   }
 
-  // The super admin, for any instance (DECISIONS.md §3): list its users, add an admin, reset a PIN.
+  // The super admin, for any instance: list its users, add an admin, reset a PIN.
   const instanceOf = (ctx: ApiContext) => getInstance(deps.knex, ctx.params.instanceId);
 
   router.get(

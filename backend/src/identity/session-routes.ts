@@ -18,6 +18,8 @@ export function registerSessionRoutes(router: ApiRouter, deps: AppDeps): void {
       const view: SessionView = { user: null, superAdmin: null };
       if (principal?.kind === 'user') view.user = toCurrentUserView(principal);
       if (principal?.kind === 'superadmin') view.superAdmin = await currentSuperAdmin(deps);
+      // The check that ended the session says why, so the sign-in page can.
+      if (ctx.state.sessionEnded) view.ended = ctx.state.sessionEnded;
       ctx.body = view;
     },
     { doc: { summary: 'Who is signed in (always 200: each null when nobody is)', tag: 'identity', response: sessionViewSchema } },

@@ -95,7 +95,7 @@ export async function signInUser(
   }
   await settle(deps, result.appended);
   const principal = await loadUserPrincipal(deps.knex, account.userId, instance.id);
-  if (!principal) throw new AppError(503, 'Service Unavailable', 'Sign-in is taking longer than it should. Please try again.');
+  if (!principal) throw new AppError('unavailable', 'Sign-in is taking longer than it should. Please try again.');
   return principal;
 }
 

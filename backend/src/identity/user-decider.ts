@@ -6,7 +6,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../shared/errors.t
 export const userStream = (userId: string) => `user-${userId}`;
 export const usernameStream = (instanceId: string, username: string) => `username-${instanceId}-${username.toLowerCase()}`;
 
-/** DECISIONS.md §3: this many failed sign-ins in a row block the account for SIGN_IN_LOCK_MS. */
+/** This many failed sign-ins in a row block the account for SIGN_IN_LOCK_MS. */
 export const MAX_FAILED_SIGN_INS = 5;
 
 /**

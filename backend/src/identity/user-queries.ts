@@ -103,7 +103,7 @@ export async function countOtherUnlockedAdmins(knex: Knex, instanceId: string, u
 }
 
 /**
- * The CSR and Tech selects (DECISIONS.md §5): users who can work now. Locked and
+ * The CSR and Tech selects: users who can work now. Locked and
  * deactivated users are left out (deleted ones have no row); a job that already names
  * one keeps the name, so the form shows it as its current value.
  */

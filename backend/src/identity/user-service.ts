@@ -27,6 +27,7 @@ import {
   type UserState,
 } from './user-decider.ts';
 import { countOtherUnlockedAdmins, findUser, getUser } from './user-queries.ts';
+import { reservationOf } from '../shared/reservation-decider.ts';
 
 export interface NewUser {
   instanceId: string;
@@ -87,7 +88,7 @@ export async function createUser(
   const record = async (): Promise<AppendResult> => {
     const held = await deps.store.readStream(reservation);
     const last = held[held.length - 1];
-    if (last && last.type.endsWith('Reserved')) throw new ConflictError(taken);
+    if (reservationOf(held).status === 'held') throw new ConflictError(taken);
     const reserved: StreamAppend = {
       streamId: reservation,
       events: toNewEvents([{ type: 'UsernameReserved', data: { instanceId: input.instanceId, username: input.username, userId } }], ctx),
@@ -231,7 +232,7 @@ async function adminCountTransaction(
   return await deps.knex.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`crm-instance-admins:${target.instanceId}`]);
     const caughtUp = await deps.watcher.waitFor(await deps.store.headPosition(), SETTLE_TIMEOUT_MS);
-    if (!caughtUp) throw new AppError(503, 'Service Unavailable', 'The server is busy. Please try again in a moment.');
+    if (!caughtUp) throw new AppError('unavailable', 'The server is busy. Please try again in a moment.');
     // Counted on the locked connection: waiting commands may hold every other pooled one.
     const others = await countOtherUnlockedAdmins(trx, target.instanceId, target.userId);
     const result = await runPinnedUserCommand(deps, target, build(others), ctx, expectedRevision);
@@ -286,7 +287,7 @@ export async function setLocked(
 ): Promise<UserView> {
   if (isLocked) {
     await withAdminCount(deps, target, (otherUnlockedAdmins) => ({ type: 'Lock', by, otherUnlockedAdmins }), ctx, expectedRevision);
-    await destroyUserSessions(deps.knex, target.userId);
+    await destroyUserSessions(deps.knex, target.userId, 'account-locked');
   } else {
     const result = await runUserCommand(deps, target, { type: 'Unlock', by }, ctx, expectedRevision);
     await settle(deps, result.appended);
@@ -309,7 +310,7 @@ export async function deleteUser(
     ctx,
     expectedRevision,
   );
-  await destroyUserSessions(deps.knex, target.userId);
+  await destroyUserSessions(deps.knex, target.userId, 'account-removed');
   if (result.state.status !== 'deleted') return;
   const { username } = result.state;
   const released = await release(
@@ -355,7 +356,7 @@ export async function changeOwnPin(
 }
 
 /**
- * Someone else sets a new PIN: the super admin for anyone (DECISIONS.md §3), an admin or
+ * Someone else sets a new PIN: the super admin for anyone, an admin or
  * manager for the staff they manage. Sessions signed in with the old PIN end.
  */
 export async function resetPin(
@@ -368,5 +369,5 @@ export async function resetPin(
 ): Promise<void> {
   const result = await runUserCommand(deps, target, { type: 'ResetPin', pinHash: await hashSecret(pin), by }, ctx, expectedRevision);
   await settle(deps, result.appended);
-  await destroyUserSessions(deps.knex, target.userId);
+  await destroyUserSessions(deps.knex, target.userId, 'pin-reset');
 }

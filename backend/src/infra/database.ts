@@ -33,6 +33,13 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   const cluster = await startEmbeddedPostgres({
     dataDir: path.join(config.dataDir, 'postgres'),
     onLog: (line) => logger.debug({ postgres: line }),
+    // This process owns the cluster: when PostgreSQL dies it is started again, and requests
+    // answer 503 with Retry-After until it is back.
+    watch: (event) => {
+      if (event.kind === 'exited') logger.error({ code: event.code, signal: event.signal }, 'embedded PostgreSQL died; starting it again');
+      else if (event.kind === 'restarted') logger.warn({ attempt: event.attempt }, 'embedded PostgreSQL is running again');
+      else logger.error({ attempt: event.attempt, error: event.error }, 'embedded PostgreSQL did not start again; retrying');
+    },
   });
   const admin = new pg.Client({ connectionString: cluster.adminUrl });
   await admin.connect();

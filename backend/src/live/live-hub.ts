@@ -360,7 +360,7 @@ export class LiveHub {
            JOIN rm.users u ON u.id = s.user_id AND u.instance_id = s.instance_id
            JOIN rm.user_permissions p ON p.user_id = u.id
            JOIN rm.crm_instances i ON i.id = u.instance_id
-          WHERE s.id = ANY(?) AND s.expires_at > now()`,
+          WHERE s.id = ANY(?) AND s.kind = 'user' AND s.expires_at > now()`,
         [keys],
       );
       rows = result.rows;

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { liveQuery, parseLiveId } from '@crm/projections/contract';
 import type { AppDeps } from '../deps.ts';
-import { SESSION_COOKIE } from '../http/app.ts';
+import { SESSION_COOKIE } from '../http/session-cookie.ts';
 import { access, userOf, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { UnauthorizedError } from '../shared/errors.ts';

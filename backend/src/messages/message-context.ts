@@ -8,6 +8,7 @@ import { formatAppointment, type MessageKind, type MessageValues } from '@crm/pr
 import { customerStream } from '../customers/index.ts';
 import { jobStream } from '../pipeline/index.ts';
 import { getInstance } from '../platform/index.ts';
+import { assertNever } from '@crm/projections/shared';
 import { loadAggregate } from '../shared/commands.ts';
 import { consentDecider, consentStream, type ConsentState } from './consent-decider.ts';
 import { messagingDecider, messagingStream, type MessagingState } from './messaging-decider.ts';
@@ -38,10 +39,16 @@ export async function jobAt(store: EventStore, jobId: string, uptoRevision?: num
   return fields;
 }
 
+const CUSTOMER_RECORD_EVENT_TYPES = ['CustomerCreated', 'CustomerRestored', 'CustomerUpdated', 'CustomerDeleted'] as const;
+type CustomerRecordEvent = Extract<StoredDomainEvent, { type: (typeof CUSTOMER_RECORD_EVENT_TYPES)[number] }>;
+const isCustomerRecordEvent = (event: StoredDomainEvent): event is CustomerRecordEvent =>
+  (CUSTOMER_RECORD_EVENT_TYPES as readonly string[]).includes(event.type);
+
 /** The live customer's fields; null for one deleted or unknown. */
 export async function customerNow(store: EventStore, customerId: string): Promise<CustomerFields | null> {
   let fields: CustomerFields | null = null;
   for (const event of await readParsed(store, customerStream(customerId))) {
+    if (!isCustomerRecordEvent(event)) continue;
     switch (event.type) {
       case 'CustomerCreated':
       case 'CustomerRestored': {
@@ -69,7 +76,7 @@ export async function customerNow(store: EventStore, customerId: string): Promis
         fields = null;
         break;
       default:
-        break;
+        assertNever(event, 'event');
     }
   }
   return fields;

@@ -3,7 +3,8 @@ import type { StoredDomainEvent } from '@crm/projections/events';
 import type { Actor, EventStore } from '@crm/projections/eventstore/port';
 import { renderTemplate, type MessageChannel, type MessageKind } from '@crm/projections/messages';
 import { startOfDayInZone, type JobFields } from '@crm/projections/pipeline';
-import type { Projection } from '@crm/projections/runtime/projection';
+import { defineProjection, type Projection } from '@crm/projections/runtime/projection';
+import { assertNever } from '@crm/projections/shared';
 import { TransientError } from '@crm/projections/runtime/projector';
 import { addToReaction } from '@crm/projections/runtime/reactions';
 import type { Config } from '../config.ts';
@@ -173,7 +174,7 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
     for (const channel of ['email', 'sms'] as const) await cancel(ctx, reminderId(jobId, appointment, channel), reason);
   };
 
-  return {
+  return defineProjection({
     name: 'message-outbox',
     eventTypes: ['ServiceRequestSubmitted', 'JobCreated', 'JobRescheduled', 'JobStageChanged', 'JobCanceled', 'JobDeleted'],
     takes: (event) =>
@@ -247,7 +248,7 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
             break;
           }
           default:
-            return;
+            return assertNever(event, 'event');
         }
       } catch (error) {
         // The shop is gone (deleted meanwhile): nothing to send for it.
@@ -256,5 +257,5 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
       }
       await addToReaction(trx, MESSAGE_OUTBOX, event.id, affected, null);
     },
-  };
+  });
 }

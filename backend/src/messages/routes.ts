@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { access, userOf, type ApiContext, type ApiHandler, type ApiRouter, type RouteDoc, type RouteOptions } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { commandContext } from '../platform/index.ts';
+import { commandContext } from '../http/command-context.ts';
 import type { InstanceContext } from '../shared/commands.ts';
 import { AppError, NotFoundError } from '../shared/errors.ts';
 import { publicBaseUrl, SMS_INBOUND_PATH, UNSUBSCRIBE_PATH, validTwilioSignature } from './links.ts';
@@ -47,6 +47,8 @@ const DOCS = {
     summary: 'Send a failed or unsent message again (409 for one queued or sent)',
     tag: TAG,
     response: messageViewSchema,
+    status: 200,
+    answers: { 409: 'The message is queued or sent already' },
   },
   templates: {
     summary: "The shop's message templates per kind (its own or the built-in wording), its messaging settings and which channels can send",
@@ -71,11 +73,17 @@ const DOCS = {
     tag: TAG,
     produces: 'text/html',
   },
-  unsubscribe: { summary: 'Withdraw the consent the unsubscribe token names (no sign-in)', tag: TAG, produces: 'text/html' },
+  unsubscribe: {
+    summary: 'Withdraw the consent the unsubscribe token names (no sign-in)',
+    tag: TAG,
+    produces: 'text/html',
+    status: 200,
+  },
   smsInbound: {
     summary: "Twilio's webhook for inbound texts (X-Twilio-Signature checked): STOP withdraws the sender's consent to texts",
     tag: TAG,
     produces: 'text/xml',
+    status: 200,
   },
 } satisfies Record<string, RouteDoc>;
 
@@ -99,7 +107,7 @@ async function readForm(ctx: ApiContext, limit = 64 * 1024): Promise<Record<stri
   let size = 0;
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw new AppError(413, 'Payload Too Large', 'The request body is too large');
+    if (size > limit) throw new AppError('too-large', 'The request body is too large');
     chunks.push(chunk);
   }
   return Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
@@ -182,7 +190,7 @@ export function registerMessageRoutes(router: ApiRouter, deps: AppDeps): void {
       const params = await readForm(ctx);
       const url = `${publicBaseUrl(deps.config)}${ctx.originalUrl}`;
       if (!validTwilioSignature(token, url, params, ctx.get('x-twilio-signature'))) {
-        throw new AppError(403, 'Forbidden', 'The request signature does not match');
+        throw new AppError('not-allowed', 'The request signature does not match');
       }
       const word = (params.Body ?? '').trim().toUpperCase();
       if (STOP_WORDS.has(word) && params.From) {

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { StoredDomainEvent } from '@crm/projections/events';
 import type { Actor, EventStore, GlobalPosition } from '@crm/projections/eventstore/port';
-import type { Projection } from '@crm/projections/runtime/projection';
+import { defineProjection, type Projection } from '@crm/projections/runtime/projection';
+import { assertNever } from '@crm/projections/shared';
 import { TransientError } from '@crm/projections/runtime/projector';
 import { addToReaction, latest } from '@crm/projections/runtime/reactions';
 import type { InstanceContext } from '../shared/commands.ts';
@@ -12,7 +13,7 @@ import { deleteJobOfDeletedCustomer, restoreJob } from './job-service.ts';
 const CASCADE_ACTOR: Actor = { kind: 'system', id: 'customer-cascade', displayName: 'System' };
 
 /**
- * The customer-deletion cascade (DECISIONS.md §5) as a reactor: when a customer is deleted,
+ * The customer-deletion cascade as a reactor: when a customer is deleted,
  * each of its jobs is deleted (JobDeleted, reason 'customer-deleted', causationId = the
  * CustomerDeleted event's id), and the reaction (how many jobs, the last append) is recorded
  * for the DELETE request to answer with.
@@ -81,7 +82,7 @@ export function customerCascadeReactor(deps: { store: EventStore; now: () => Dat
     }
   };
 
-  return {
+  return defineProjection({
     name: 'customer-cascade',
     eventTypes: ['JobCreated', 'JobUpdated', 'JobDeleted', 'JobRestored', 'CustomerDeleted', 'CustomerRestored'],
     // A job update matters only when it changes the job's customer.
@@ -170,8 +171,8 @@ export function customerCascadeReactor(deps: { store: EventStore; now: () => Dat
           return;
         }
         default:
-          return;
+          return assertNever(event, 'event');
       }
     },
-  };
+  });
 }

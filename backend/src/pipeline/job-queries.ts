@@ -28,7 +28,7 @@ import { fieldsOfRow, type JobRow } from '@crm/projections/pipeline/projection';
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { readStreamAsOf } from '../shared/time-travel.ts';
+import { type AsOf, readStreamAsOf } from '../shared/time-travel.ts';
 import { jobStream } from './job-decider.ts';
 
 /** A job of one instance. */
@@ -78,7 +78,7 @@ export function jobViewOfRow(row: JobRow): JobView {
   });
 }
 
-/** Lists show the last 4 digits of a phone only (DECISIONS.md §3). */
+/** Lists show the last 4 digits of a phone only. */
 export function masked<T extends JobView>(view: T): T {
   return { ...view, phone: maskPhone(view.phone) };
 }
@@ -119,7 +119,7 @@ export function jobViewFromEvents(events: StoredDomainEvent[], instanceId: strin
  * event store recorded them by then; the time of a history row (the recorded time too)
  * shows the job right after that change.
  */
-export async function jobAsOf(store: EventStore, target: JobTarget, asOf: Date | null): Promise<JobView | null> {
+export async function jobAsOf(store: EventStore, target: JobTarget, asOf: AsOf | null): Promise<JobView | null> {
   if (!isUuid(target.jobId)) return null;
   const recorded = await readStreamAsOf(store, jobStream(target.jobId), asOf);
   const events = recorded.map(parseStoredEvent).filter((e): e is StoredDomainEvent => e !== null);
@@ -299,6 +299,7 @@ interface HistoryRow {
   changes: JobHistoryEntry['changes'];
   actor_id: string | null;
   revert_of: string | null;
+  revision: number;
 }
 
 /**
@@ -326,6 +327,7 @@ export async function jobHistory(
         'changes',
         'actor_id',
         'revert_of',
+        'revision',
       ),
   )) as HistoryRow[];
   if (rows.length === 0) return null;
@@ -335,6 +337,7 @@ export async function jobHistory(
     userDisplayName: row.user_display_name,
     // The recorded time: `asOf` at a row's time shows the job right after that change.
     timestamp: new Date(row.recorded_at).toISOString(),
+    revision: Number(row.revision),
     changes: row.changes,
     revertOf: row.revert_of,
     canRevert: canRevertEntry(reader, { action: row.action, actorId: row.actor_id, recordedAt: new Date(row.recorded_at) }, now),

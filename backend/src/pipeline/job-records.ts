@@ -9,7 +9,7 @@ import {
   type JobStreamEvent,
 } from '@crm/projections/pipeline';
 import { RECORD_MESSAGES, type Reverter, type RestoredView } from '@crm/projections/records';
-import { isUuid } from '@crm/projections/shared';
+import { assertNever, isUuid } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { loadAggregate, type CommandResult, type InstanceContext } from '../shared/commands.ts';
@@ -49,8 +49,12 @@ function jobValuesBefore(event: StoredJobEvent): Partial<JobFields> | null {
       return { stage: event.data.previousStage };
     case 'JobReopened':
       return { stage: CANCELED_STAGE };
-    default:
+    case 'JobCreated':
+    case 'JobDeleted':
+    case 'JobRestored':
       return null;
+    default:
+      return assertNever(event, 'event');
   }
 }
 

@@ -23,6 +23,7 @@ import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocato
 import { release, reservationHolder } from '../shared/reservations.ts';
 import { jobDecider, jobNumberStream, jobStream, type JobCommand, type JobEvent, type JobState } from './job-decider.ts';
 import { findJob, highestJobNumber, jobAsOf, jobViewFromEvents, type JobTarget } from './job-queries.ts';
+import { holderOf, reservationOf } from '../shared/reservation-decider.ts';
 
 // ---- job numbers -------------------------------------------------------------------------
 
@@ -65,7 +66,7 @@ function numberInUse(jobNumber: string): ConflictError {
 async function typedNumberReservation(store: EventStore, instanceId: string, jobNumber: string, jobId: string, ctx: InstanceContext) {
   const events = await store.readStream(jobNumberStream(instanceId, jobNumber));
   const last = events[events.length - 1];
-  if (last?.type.endsWith('Reserved')) throw numberInUse(jobNumber);
+  if (reservationOf(events).status === 'held') throw numberInUse(jobNumber);
   return numberReservation(instanceId, jobNumber, jobId, ctx, last ? last.revision : null);
 }
 
@@ -186,7 +187,7 @@ async function runJobCommand(
 
 /**
  * Records a new job with its number's reservation and, for a name without a chosen customer,
- * the new customer it links (DECISIONS.md §5), in one append: all or nothing, so a job that
+ * the new customer it links, in one append: all or nothing, so a job that
  * cannot be recorded leaves no customer and no number behind (a crash included). A typed
  * number is reserved after its last release; a blank one is the next per-instance number,
  * handed out by this process's allocator and confirmed by that append (`no_stream` on the
@@ -368,7 +369,7 @@ function numberSwap(store: EventStore, target: JobTarget, ctx: InstanceContext) 
     const oldStream = jobNumberStream(instanceId, oldNumber);
     const held = await store.readStream(oldStream);
     const last = held[held.length - 1];
-    if (last?.type.endsWith('Reserved') && (last.data as { jobId?: unknown }).jobId === jobId) {
+    if (last && holderOf(held)?.jobId === jobId) {
       const released: DomainEvent = { type: 'JobNumberReleased', data: { instanceId, jobNumber: oldNumber, jobId } };
       appends.push({ streamId: oldStream, events: toNewEvents([released], ctx), expectedRevision: last.revision });
     }
@@ -414,7 +415,7 @@ function numberRelease(store: EventStore, target: JobTarget, ctx: InstanceContex
     const streamId = jobNumberStream(instanceId, state.jobNumber);
     const events = await store.readStream(streamId);
     const last = events[events.length - 1];
-    if (!last?.type.endsWith('Reserved') || (last.data as { jobId?: unknown }).jobId !== jobId) return [];
+    if (!last || holderOf(events)?.jobId !== jobId) return [];
     const released: DomainEvent = { type: 'JobNumberReleased', data: { instanceId, jobNumber: state.jobNumber, jobId } };
     return [{ streamId, events: toNewEvents([released], ctx), expectedRevision: last.revision }];
   };

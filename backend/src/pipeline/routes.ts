@@ -17,8 +17,9 @@ import { settle } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc, type RouteOptions } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { commandContext } from '../platform/index.ts';
+import { commandContext } from '../http/command-context.ts';
 import { NotFoundError } from '../shared/errors.ts';
+import { type AsOf, asOfOf } from '../shared/time-travel.ts';
 import type { InstanceContext } from '../shared/commands.ts';
 import { findJob, jobAsOf, jobHistory, listJobs, type JobTarget } from './job-queries.ts';
 import type { JobView } from '@crm/projections/pipeline';
@@ -26,7 +27,7 @@ import { rescheduleJob } from './job-reschedule.ts';
 import { cancelJob, changeJobStage, createJob, deleteJob, projectedJob, reopenJob, updateJob } from './job-service.ts';
 
 /**
- * The pipeline in every path family (DECISIONS.md §1): the canonical one, the specs'
+ * The pipeline in every path family: the canonical one, the specs'
  * legacy `/api/user-info`, and the Maven variant's, which names the reserved instance.
  * Whatever the path, the instance is the session's.
  */
@@ -77,7 +78,7 @@ const DOCS = {
 } satisfies Record<string, RouteDoc>;
 
 /** One job with its repair order (lines, totals, estimate, invoice, payments), at a moment or now. */
-export type JobDetailReader = (deps: AppDeps, target: JobTarget, asOf: Date | null) => Promise<JobView & Record<string, unknown>>;
+export type JobDetailReader = (deps: AppDeps, target: JobTarget, asOf: AsOf | null) => Promise<JobView & Record<string, unknown>>;
 
 /**
  * Pipeline jobs (the calendar's range reads are the calendar slice's). `detail`: how one
@@ -121,7 +122,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps, detail?
       `${base}/:id`,
       read,
       async (ctx) => {
-        const { asOf } = parseInput(asOfQuery, ctx.query);
+        const asOf = asOfOf(parseInput(asOfQuery, ctx.query));
         if (detail) {
           // Folded from the job's stream: the job and its repair order at one revision.
           const job = await detail(deps, targetOf(ctx), asOf ?? null);

@@ -3,5 +3,5 @@
  * it. Anything outside backend/src/platform imports the slice through this file only (ESLint).
  */
 export { findInstanceBySubdomain, getInstance } from './instances.ts';
-export { commandContext, registerPlatformRoutes } from './routes.ts';
+export { registerPlatformRoutes } from './routes.ts';
 export { currentSuperAdmin } from './super-admin.ts';

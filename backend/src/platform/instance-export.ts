@@ -4,7 +4,9 @@ import { READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
 import type { EventMetadata, RecordedEvent } from '@crm/projections/eventstore/port';
 import { inlineProjections } from '@crm/projections/read-models';
 import { InlineProjectionError, projectWrittenEvents } from '@crm/projections/runtime/inline';
+import { eventSchemas, isEventType } from '@crm/projections/events';
 import { isUuid } from '@crm/projections/shared';
+import { upcastData } from '@crm/projections/upcasters';
 import { NotFoundError } from '../shared/errors.ts';
 
 /**
@@ -139,6 +141,88 @@ function writtenEvent(row: WrittenRow): RecordedEvent {
   };
 }
 
+/** No exported event comes near this (text fields are limited far below it). */
+export const MAX_IMPORT_LINE_CHARS = 1_000_000;
+
+/**
+ * What makes a file one whole shop, checked before anything is written: one instance id
+ * throughout (the one its CrmInstanceCreated names), only known event types whose data
+ * passes their schemas, no event id twice, and every record's reservation (a user's
+ * username, a customer's or job's number, the shop's subdomain) present, so a record never
+ * arrives without what keeps its name or number unique.
+ */
+class WholeFileChecks {
+  instanceId: string | null = null;
+  private readonly ids = new Set<string>();
+  private readonly reserved = new Set<string>();
+  private readonly needed: Array<{ key: string; line: number; what: string }> = [];
+  private readonly claims: Array<{ line: number; event: ExportedEvent; instanceId: unknown }> = [];
+
+  add(line: number, event: ExportedEvent): void {
+    const at = `line ${line} (event ${event.id}, ${event.type})`;
+    if (this.ids.has(event.id)) throw new ImportError(`${at}: the event id appears twice in the file`);
+    this.ids.add(event.id);
+    if (!isEventType(event.type)) throw new ImportError(`${at}: unknown event type`);
+    let data: Record<string, unknown>;
+    try {
+      const version = event.metadata.schemaVersion;
+      const upcast = upcastData(event.type, typeof version === 'number' ? version : undefined, event.data);
+      const result = eventSchemas[event.type].safeParse(upcast);
+      if (!result.success) {
+        const issue = result.error.issues[0]!;
+        throw new ImportError(`${at}: field data.${issue.path.join('.') || '(whole)'}: ${issue.message}`);
+      }
+      data = result.data as Record<string, unknown>;
+    } catch (error) {
+      if (error instanceof ImportError) throw error;
+      throw new ImportError(`${at}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const claimed = typeof event.metadata.instanceId === 'string' ? event.metadata.instanceId : data.instanceId;
+    this.claims.push({ line, event, instanceId: claimed });
+    if (event.type === 'CrmInstanceCreated') {
+      if (this.instanceId !== null) throw new ImportError(`${at}: a second instance in one file`);
+      this.instanceId = String(data.instanceId);
+    }
+    const reservation = RESERVATIONS[event.type];
+    if (reservation) this.reserved.add(`${reservation.kind}:${String(data[reservation.holder])}`);
+    const need = NEEDS_RESERVATION[event.type];
+    if (need)
+      this.needed.push({ key: `${need.kind}:${String(data[need.holder])}`, line, what: `${at}: its ${need.what} reservation is missing` });
+  }
+
+  finish(): void {
+    if (this.ids.size === 0) throw new ImportError('the file holds no events');
+    if (this.instanceId === null) throw new ImportError('the file has no CrmInstanceCreated event (the file is not a whole export)');
+    for (const claim of this.claims) {
+      if (claim.instanceId !== this.instanceId) {
+        throw new ImportError(
+          `line ${claim.line} (event ${claim.event.id}, ${claim.event.type}): field metadata.instanceId is ${JSON.stringify(claim.instanceId ?? null)}, not the file's instance ${this.instanceId}`,
+        );
+      }
+    }
+    const missing = this.needed.find((n) => !this.reserved.has(n.key));
+    if (missing) throw new ImportError(`${missing.what} (the file is not a whole export)`);
+  }
+}
+
+/** Reservation events and the record id they hold their name or number for. */
+const RESERVATIONS: Partial<Record<string, { kind: string; holder: string }>> = {
+  SubdomainReserved: { kind: 'subdomain', holder: 'instanceId' },
+  UsernameReserved: { kind: 'username', holder: 'userId' },
+  CustomerNumberReserved: { kind: 'customer number', holder: 'customerId' },
+  JobNumberReserved: { kind: 'job number', holder: 'jobId' },
+  ServiceRequestNumberReserved: { kind: 'request number', holder: 'serviceRequestId' },
+};
+
+/** Records whose creation follows a reservation. */
+const NEEDS_RESERVATION: Partial<Record<string, { kind: string; holder: string; what: string }>> = {
+  CrmInstanceCreated: { kind: 'subdomain', holder: 'instanceId', what: 'subdomain' },
+  UserCreated: { kind: 'username', holder: 'userId', what: 'username' },
+  CustomerCreated: { kind: 'customer number', holder: 'customerId', what: 'customer number' },
+  JobCreated: { kind: 'job number', holder: 'jobId', what: 'job number' },
+  ServiceRequestSubmitted: { kind: 'request number', holder: 'serviceRequestId', what: 'request number' },
+};
+
 export class ImportError extends Error {
   override readonly name = 'ImportError';
 }
@@ -162,9 +246,13 @@ export async function importEvents(
 ): Promise<ImportReport> {
   const events: ExportedEvent[] = [];
   const next = new Map<string, number>();
+  const checks = new WholeFileChecks();
   let lineNumber = 0;
   for await (const line of lines) {
     lineNumber++;
+    if (line.length > MAX_IMPORT_LINE_CHARS) {
+      throw new ImportError(`line ${lineNumber}: longer than ${MAX_IMPORT_LINE_CHARS / 1_000_000} MB, which no exported event is`);
+    }
     if (!line.trim()) continue;
     let parsed: ExportedEvent;
     try {
@@ -180,10 +268,20 @@ export async function importEvents(
         `line ${lineNumber}: stream ${parsed.streamId} revision ${parsed.revision}, expected ${expected} (the file is not a whole export)`,
       );
     }
+    checks.add(lineNumber, parsed);
     next.set(parsed.streamId, expected + 1);
     events.push(parsed);
   }
+  checks.finish();
   const streams = [...next.keys()];
+  for (let i = 0; i < events.length; i += 5_000) {
+    const ids = events.slice(i, i + 5_000).map((e) => e.id);
+    const existing = (await knex('events').whereIn('event_id', ids).limit(1).pluck('event_id')) as string[];
+    if (existing.length > 0) throw new ImportError(`event ${existing[0]} is already in this store: import into a store without the shop`);
+  }
+  const instanceId = checks.instanceId!;
+  const present = await knex.withSchema(READ_MODEL_SCHEMA).from('crm_instances').where({ id: instanceId }).first('id');
+  if (present) throw new ImportError(`this store already has the instance ${instanceId}: import into a store without the shop`);
   for (let i = 0; i < streams.length; i += 5_000) {
     const existing = (await knex('streams')
       .whereIn('stream_id', streams.slice(i, i + 5_000))

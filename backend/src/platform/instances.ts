@@ -11,7 +11,8 @@ import {
   type InstanceFieldChange,
   type InstanceHistoryEntry,
 } from '@crm/projections/platform';
-import { isUuid } from '@crm/projections/shared';
+import { assertNever, isUuid } from '@crm/projections/shared';
+import type { StoredDomainEvent } from '@crm/projections/events';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { destroyInstanceSessions } from '../http/session-store.ts';
@@ -20,6 +21,7 @@ import { parseInput } from '../http/validation.ts';
 import { decideNewStream, executeCommand, loadAggregate, toNewEvents, type CommandContext } from '../shared/commands.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
 import { instanceDecider, instanceStream, subdomainStream } from './instance-decider.ts';
+import { reservationOf } from '../shared/reservation-decider.ts';
 
 interface InstanceRow {
   id: string;
@@ -96,7 +98,7 @@ export async function recordInstance(
   const taken = `Subdomain "${input.subdomain}" is already taken`;
   const held = await deps.store.readStream(subdomain);
   const reservedBefore = held[held.length - 1];
-  if (reservedBefore?.type.endsWith('Reserved')) throw new ConflictError(taken);
+  if (reservationOf(held).status === 'held') throw new ConflictError(taken);
   const appends: StreamAppend[] = [
     {
       streamId: subdomain,
@@ -221,14 +223,22 @@ const FEATURE_NAMES: Record<keyof Features, string> = {
   serviceRequests: 'Service Requests',
 };
 
+/** The events of an instance's own stream (what its history shows). */
+const INSTANCE_EVENT_TYPES = ['CrmInstanceCreated', 'CrmInstanceUpdated', 'CrmInstanceDeactivated', 'CrmInstanceReactivated'] as const;
+type StoredInstanceEvent = Extract<StoredDomainEvent, { type: (typeof INSTANCE_EVENT_TYPES)[number] }>;
+
 function changeInWords(change: InstanceFieldChange): { field: string; oldValue: string | null; newValue: string | null } {
   switch (change.field) {
     case 'features':
       return { field: 'features', oldValue: featureList(change.oldValue), newValue: featureList(change.newValue) };
     case 'publicRequests':
       return { field: 'publicRequests', oldValue: change.oldValue ? 'On' : 'Off', newValue: change.newValue ? 'On' : 'Off' };
-    default:
+    case 'displayName':
+    case 'description':
+    case 'timeZone':
       return { field: change.field, oldValue: change.oldValue, newValue: change.newValue };
+    default:
+      return assertNever(change, 'field change');
   }
 }
 
@@ -237,6 +247,7 @@ export async function getInstanceHistory(deps: AppDeps, instanceId: string | und
   const view = await getInstance(deps.knex, instanceId);
   const loaded = await loadAggregate(deps.store, instanceStream(view.id), instanceDecider);
   return loaded.events
+    .filter((event): event is StoredInstanceEvent => (INSTANCE_EVENT_TYPES as readonly string[]).includes(event.type))
     .flatMap((event): InstanceHistoryEntry[] => {
       const base = { id: event.id, userDisplayName: event.metadata.actor.displayName, timestamp: event.recordedAt.toISOString() };
       switch (event.type) {
@@ -257,7 +268,7 @@ export async function getInstanceHistory(deps: AppDeps, instanceId: string | und
         case 'CrmInstanceReactivated':
           return [{ ...base, action: 'reactivated', changes: [{ field: 'isActive', oldValue: 'Inactive', newValue: 'Active' }] }];
         default:
-          return [];
+          return assertNever(event, 'event');
       }
     })
     .reverse();

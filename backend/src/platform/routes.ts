@@ -5,6 +5,9 @@ import {
   crmInstanceViewSchema,
   instanceHistorySchema,
   instanceStatsListSchema,
+  parkedChangesQuery,
+  parkedChangesSchema,
+  parkedEventListSchema,
   publicRequestsSettingInput,
   publicRequestsSettingSchema,
   publicInstanceViewSchema,
@@ -18,14 +21,13 @@ import {
 } from '@crm/projections/contract';
 import { normalizeSubdomain, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import { catchUpAsyncReadModels, type AppDeps } from '../deps.ts';
-import { actorOf } from '../http/auth.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
-import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
+import { access, userOf, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { createSharedRateLimiter } from '../http/rate-limit-store.ts';
 import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
-import { systemContext, type CommandContext } from '../shared/commands.ts';
-import { NotFoundError, UnauthorizedError } from '../shared/errors.ts';
+import { systemContext } from '../shared/commands.ts';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../shared/errors.ts';
 import { reservationHolder } from '../shared/reservations.ts';
 import { subdomainStream } from './instance-decider.ts';
 import {
@@ -40,17 +42,9 @@ import {
   updateInstance,
 } from './instances.ts';
 import { instanceStats } from './instance-stats.ts';
+import { listParked, parkedChangesOf } from './parked-events.ts';
 import { currentSuperAdmin, signInSuperAdmin } from './super-admin.ts';
-
-export function commandContext(ctx: ApiContext, deps: AppDeps, instanceId: string | null): CommandContext {
-  const principal = ctx.state.principal;
-  return {
-    instanceId,
-    actor: principal ? actorOf(principal) : { kind: 'system', id: 'anonymous', displayName: 'Anonymous' },
-    correlationId: ctx.state.requestId,
-    now: deps.now(),
-  };
-}
+import { commandContext } from '../http/command-context.ts';
 
 const DOCS = {
   appInfo: {
@@ -107,6 +101,22 @@ const DOCS = {
     summary: "Each instance's users, jobs, customers and last activity (the provider dashboard)",
     tag: 'platform',
     response: instanceStatsListSchema,
+  },
+  parked: {
+    summary: 'Events a projector could not handle and skipped (parked), every shop’s, newest first: each with its record, error and time',
+    tag: 'platform',
+    response: parkedEventListSchema,
+  },
+  shopParked: {
+    summary: "This shop's parked events (changes the screens cannot show), newest first (instance admins)",
+    tag: 'platform',
+    response: parkedEventListSchema,
+  },
+  recordParked: {
+    summary: 'Whether a record of this shop has changes that could not be shown (parked events), for a notice on it',
+    tag: 'platform',
+    query: parkedChangesQuery,
+    response: parkedChangesSchema,
   },
   list: { summary: 'The CRM instances, the provider’s own included', tag: 'platform', response: crmInstanceListSchema },
   create: {
@@ -229,6 +239,37 @@ export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version
     );
   }
 
+  // Parked events: the shop's own admins see theirs; every user sees a notice on a record that has one.
+  for (const base of ['/api', '/api/:instance']) {
+    router.get(
+      `${base}/admin/parked-events`,
+      access.admin,
+      async (ctx) => {
+        ctx.body = await listParked(deps, userOf(ctx).instance.id);
+      },
+      { doc: DOCS.shopParked },
+    );
+    router.get(
+      `${base}/parked-changes`,
+      access.signedIn,
+      async (ctx) => {
+        const { record } = parseInput(parkedChangesQuery, ctx.query);
+        ctx.body = await parkedChangesOf(deps, userOf(ctx).instance.id, record);
+      },
+      { doc: DOCS.recordParked },
+    );
+  }
+
+  // Before `/:instanceId`, which would take it for an id.
+  router.get(
+    '/api/crm-instances/parked-events',
+    access.superAdmin,
+    async (ctx) => {
+      ctx.body = await listParked(deps, null);
+    },
+    { doc: DOCS.parked },
+  );
+
   // Before `/:instanceId`, which would take "stats" for an id.
   router.get(
     '/api/crm-instances/stats',
@@ -326,6 +367,6 @@ export async function ensureReservedInstance(deps: AppDeps): Promise<void> {
     );
   } catch (error) {
     // Another process made it first: fine.
-    if ((error as { status?: number }).status !== 409) throw error;
+    if (!(error instanceof ConflictError)) throw error;
   }
 }

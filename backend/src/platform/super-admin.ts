@@ -13,7 +13,7 @@ export interface SuperAdminCredentials {
 }
 
 /**
- * DECISIONS.md §3: from SUPER_ADMIN_USERNAME / SUPER_ADMIN_PASSWORD, or on first start
+ * From SUPER_ADMIN_USERNAME / SUPER_ADMIN_PASSWORD, or on first start
  * with a generated password printed once. A changed environment updates the credentials.
  */
 export async function bootstrapSuperAdmin(deps: AppDeps): Promise<SuperAdminCredentials> {
@@ -101,8 +101,7 @@ export async function signInSuperAdmin(
     const seconds = Math.max(1, Math.ceil((Date.parse(lockedUntil) - ctx.now.getTime()) / 1000));
     const minutes = Math.ceil(seconds / 60);
     throw new AppError(
-      423,
-      'Locked',
+      'locked',
       `Too many failed sign-ins: this account is locked for ${minutes} more minute${minutes === 1 ? '' : 's'}.`,
       { lockedUntil, retryAfterSeconds: seconds },
     );

@@ -7,7 +7,7 @@ import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { PIPELINE_BASES, projectedJob, restoreDeletedJob, revertJobChange } from '../pipeline/index.ts';
-import { commandContext } from '../platform/index.ts';
+import { commandContext } from '../http/command-context.ts';
 import type { InstanceContext } from '../shared/commands.ts';
 import { listDeleted } from './restore-service.ts';
 

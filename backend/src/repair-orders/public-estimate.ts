@@ -4,7 +4,8 @@ import { estimateStatusAt, frozenTotalsView, lineViews, type EstimateRecord, typ
 import type { AppDeps } from '../deps.ts';
 import { access, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { commandContext, getInstance } from '../platform/index.ts';
+import { getInstance } from '../platform/index.ts';
+import { commandContext } from '../http/command-context.ts';
 import { jobStream, jobViewFromEvents } from '../pipeline/index.ts';
 import { NotFoundError, TooManyRequestsError } from '../shared/errors.ts';
 import { countPublicHits } from './public-limits.ts';

@@ -84,10 +84,10 @@ export type RepairOrderCommand =
       receivedAt: string;
     };
 
-/** 410: the estimate link can no longer be used. */
+/** The estimate link can no longer be used (a 410). */
 export class GoneError extends AppError {
   constructor(message: string) {
-    super(410, 'Gone', message);
+    super('gone', message);
   }
 }
 

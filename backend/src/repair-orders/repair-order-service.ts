@@ -16,6 +16,7 @@ import { jobAsOf, jobStream, jobViewFromEvents, type JobTarget } from '../pipeli
 import { executeCommand, type CommandResult, type InstanceContext } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
 import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocator.ts';
+import { type AsOf, readStreamAsOf } from '../shared/time-travel.ts';
 import { toNewEvents } from '../shared/commands.ts';
 import { WrongExpectedVersionError } from '@crm/projections/eventstore/port';
 import { repairOrderDecider, type RepairOrderCommand, type RepairOrderState } from './repair-order-decider.ts';
@@ -42,10 +43,8 @@ export function jobDetailFromEvents(events: readonly StoredDomainEvent[], instan
 }
 
 /** The job with its repair order as its stream has it now, or at `asOf`. */
-export async function loadJobDetail(deps: Pick<AppDeps, 'store'>, target: JobTarget, now: Date, asOf?: Date | null) {
-  const recorded = asOf
-    ? await deps.store.readStream(jobStream(target.jobId), { upTo: asOf })
-    : await deps.store.readStream(jobStream(target.jobId));
+export async function loadJobDetail(deps: Pick<AppDeps, 'store'>, target: JobTarget, now: Date, asOf: AsOf | null = null) {
+  const recorded = await readStreamAsOf(deps.store, jobStream(target.jobId), asOf);
   const events = recorded.map(parseStoredEvent).filter((event): event is StoredDomainEvent => event !== null);
   return { detail: jobDetailFromEvents(events, target.instanceId, now), events };
 }

@@ -17,10 +17,11 @@ import type { AppDeps } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { commandContext } from '../platform/index.ts';
+import { commandContext } from '../http/command-context.ts';
 import type { JobTarget } from '../pipeline/index.ts';
 import { loadAggregate, type InstanceContext } from '../shared/commands.ts';
 import { NotFoundError } from '../shared/errors.ts';
+import type { AsOf } from '../shared/time-travel.ts';
 import { jobStream } from '../pipeline/index.ts';
 import { repairOrderDecider } from './repair-order-decider.ts';
 import { dayIn, takingsCsv, takingsReport } from './repair-order-queries.ts';
@@ -356,7 +357,7 @@ export function registerRepairOrderRoutes(router: ApiRouter, deps: AppDeps): voi
 }
 
 /** The job with its repair order, as the job's own GET answers it (the pipeline slice asks for it). */
-export async function jobWithRepairOrder(deps: AppDeps, target: JobTarget, asOf: Date | null) {
+export async function jobWithRepairOrder(deps: AppDeps, target: JobTarget, asOf: AsOf | null) {
   const { detail } = await loadJobDetail(deps, target, deps.now(), asOf);
   if (!detail) throw new NotFoundError(JOB_MESSAGES.notFound);
   return detail;

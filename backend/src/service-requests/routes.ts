@@ -18,7 +18,8 @@ import type { AppDeps } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiHandler, type ApiRouter, type RouteDoc, type RouteOptions } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { commandContext, findInstanceBySubdomain } from '../platform/index.ts';
+import { findInstanceBySubdomain } from '../platform/index.ts';
+import { commandContext } from '../http/command-context.ts';
 import type { InstanceContext } from '../shared/commands.ts';
 import { NotFoundError, TooManyRequestsError } from '../shared/errors.ts';
 import { decodeNewestFirstCursor } from '../shared/list-query.ts';
@@ -205,18 +206,20 @@ export function registerServiceRequestRoutes(router: ApiRouter, deps: AppDeps): 
     async (ctx) => {
       const { instance, enabled } = await openShop(ctx);
       if (!enabled) throw new NotFoundError(SERVICE_REQUEST_MESSAGES.publicOff);
-      // Counted before validation: a flood of bad requests is a flood all the same.
-      const wait = await countPublicRequest(deps.knex, [
-        { key: `ip:${ctx.ip}`, max: PUBLIC_REQUEST_LIMITS.perIp },
-        { key: `instance:${instance.id}`, max: PUBLIC_REQUEST_LIMITS.perInstance },
-      ]);
-      if (wait !== null) {
+      const refuse = (wait: number | null) => {
+        if (wait === null) return;
         ctx.set('Retry-After', String(wait));
         throw new TooManyRequestsError(PUBLIC_REQUEST_LIMIT_MESSAGE);
-      }
+      };
+      // Every post counts against its own address, before validation: a flood of bad
+      // requests is a flood all the same, but only its sender's.
+      refuse(await countPublicRequest(deps.knex, [{ key: `ip:${ctx.ip}`, max: PUBLIC_REQUEST_LIMITS.perIp }]));
       const { fields, honeypot } = parseInput(publicServiceRequestInput, ctx.request.body);
       // A filled honeypot is a bot: it gets the same receipt as a person, and nothing is recorded.
       if (!honeypot) {
+        // The shop's limit counts only requests that are stored: junk from a handful of
+        // addresses never closes the page to a new visitor from elsewhere.
+        refuse(await countPublicRequest(deps.knex, [{ key: `instance:${instance.id}`, max: PUBLIC_REQUEST_LIMITS.perInstance }]));
         const base = commandContext(ctx, deps, instance.id);
         await submitServiceRequest(deps, fields, 'public', { ...base, instanceId: instance.id, actor: PUBLIC_ACTOR });
       }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isUuid } from '@crm/projections/shared';
+import { formatPhone, isUuid, maskPhone } from '@crm/projections/shared';
 import type {
   ServiceRequestListStatus,
   ServiceRequestPage,
@@ -18,6 +18,7 @@ interface ServiceRequestRow extends RecordStampRow {
   number: number;
   customer_name: string;
   contact_email: string;
+  contact_phone: string;
   vehicle_type: string;
   service_type: string;
   scheduled_date: string;
@@ -33,6 +34,7 @@ const COLUMNS = [
   'number',
   'customer_name',
   'contact_email',
+  'contact_phone',
   'vehicle_type',
   'service_type',
   'scheduled_date',
@@ -44,12 +46,14 @@ const COLUMNS = [
   ...RECORD_STAMP_COLUMNS,
 ] as const;
 
-function toView(row: ServiceRequestRow): ServiceRequestView {
+/** One request shows its phone whole; lists mask it to the last 4 digits. */
+function toView(row: ServiceRequestRow, phone: 'full' | 'masked' = 'full'): ServiceRequestView {
   return {
     id: row.id,
     number: row.number,
     customerName: row.customer_name,
     contactEmail: row.contact_email,
+    contactPhone: phone === 'full' ? formatPhone(row.contact_phone) : maskPhone(row.contact_phone),
     vehicleType: row.vehicle_type,
     serviceType: row.service_type,
     scheduledDate: row.scheduled_date,
@@ -116,7 +120,7 @@ export async function listServiceRequests(
       () => filtered(requestsOf(db, instanceId), options.search, options.status, options.jobId),
       { columns: COLUMNS, limit: options.limit, cursor: options.cursor },
     );
-    return { items: page.rows.map(toView), nextCursor: page.nextCursor, total: page.total };
+    return { items: page.rows.map((row) => toView(row, 'masked')), nextCursor: page.nextCursor, total: page.total };
   });
 }
 

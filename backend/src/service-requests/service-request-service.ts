@@ -18,7 +18,7 @@ import {
   type ServiceRequestView,
 } from '@crm/projections/service-requests';
 import { isValidEmail } from '@crm/projections/customers';
-import { isUuid } from '@crm/projections/shared';
+import { isUuid, phoneDigits } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { parseInput } from '../http/validation.ts';
@@ -71,7 +71,7 @@ async function reserveNumber(deps: AppDeps, instanceId: string, serviceRequestId
     });
   } catch (error) {
     if (error instanceof NumberExhaustedError)
-      throw new AppError(503, 'Service Unavailable', 'Could not assign a service request number. Please try again.');
+      throw new AppError('unavailable', 'Could not assign a service request number. Please try again.');
     throw error;
   }
 }
@@ -246,6 +246,8 @@ export function jobFromRequest(request: ServiceRequestView, changes: Partial<Job
   const wanted = request.scheduledDate ? startOfDayInZone(request.scheduledDate, timeZone).getTime() + 9 * 3_600_000 : null;
   const defaults: Partial<JobFields> = {
     name: request.customerName,
+    // The phone to call back on goes onto the job (and so onto the customer it makes).
+    phone: phoneDigits(request.contactPhone),
     makeModel: request.vehicleType,
     part: request.serviceType,
     appointment: wanted !== null && isStorableAppointment(wanted) ? new Date(wanted).toISOString() : null,

@@ -1,8 +1,24 @@
-/** Typed domain errors; the HTTP edge maps each to one status as problem details. */
+/**
+ * What went wrong, in the domain's words. Deciders and services throw these; the one
+ * error middleware (http/problem.ts) gives each kind its HTTP status as problem details.
+ */
+export type ErrorKind =
+  | 'validation'
+  | 'unauthenticated'
+  | 'not-allowed'
+  | 'not-found'
+  | 'conflict'
+  | 'gone'
+  | 'too-large'
+  | 'unprocessable'
+  | 'locked'
+  | 'too-many-requests'
+  | 'unavailable';
+
+/** A typed domain error: its kind, the message the user reads, and what else the answer carries (field errors, the current record). */
 export class AppError extends Error {
   constructor(
-    readonly status: number,
-    readonly title: string,
+    readonly kind: ErrorKind,
     message: string,
     readonly extra: Record<string, unknown> = {},
   ) {
@@ -12,31 +28,31 @@ export class AppError extends Error {
 
 export class ValidationError extends AppError {
   constructor(message: string, extra: Record<string, unknown> = {}) {
-    super(400, 'Bad Request', message, extra);
+    super('validation', message, extra);
   }
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(message = 'Not authenticated') {
-    super(401, 'Unauthorized', message);
+  constructor(message = 'Not authenticated', extra: Record<string, unknown> = {}) {
+    super('unauthenticated', message, extra);
   }
 }
 
 export class ForbiddenError extends AppError {
   constructor(message = 'You do not have permission to do this') {
-    super(403, 'Forbidden', message);
+    super('not-allowed', message);
   }
 }
 
 export class NotFoundError extends AppError {
   constructor(message = 'Not found') {
-    super(404, 'Not Found', message);
+    super('not-found', message);
   }
 }
 
 export class ConflictError extends AppError {
   constructor(message: string, extra: Record<string, unknown> = {}) {
-    super(409, 'Conflict', message, extra);
+    super('conflict', message, extra);
   }
 }
 
@@ -53,6 +69,6 @@ export class StaleRecordError extends ConflictError {
 
 export class TooManyRequestsError extends AppError {
   constructor(message = 'Too many attempts. Please wait a moment and try again.') {
-    super(429, 'Too Many Requests', message);
+    super('too-many-requests', message);
   }
 }

@@ -11,7 +11,7 @@ import type { AppDeps } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, FeatureOffError, userOf, type ApiContext, type ApiHandler, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { commandContext } from '../platform/index.ts';
+import { commandContext } from '../http/command-context.ts';
 import {
   addVehicle,
   deleteVehicle,

@@ -177,6 +177,7 @@ const NOT_A_SCHEMA_RULE = [
   /is reserved; choose another$/, // the app's own top-level paths, after the subdomain's normalization
   /VIN check digit is wrong/, // a checksum over the VIN's characters
   /Vehicle not found$/, // a reference to a record that is not stored
+  /^Mileage out cannot be lower than mileage in/, // a job's two readings
   /^Give a name, a phone or an email to match/, // one of several query parameters
 ];
 

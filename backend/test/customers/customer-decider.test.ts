@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { EMPTY_CUSTOMER_FIELDS, type CustomerFields } from '@crm/projections/customers';
 import { customerDecider, type CustomerCommand, type CustomerEvent } from '../../src/customers/customer-decider.ts';
+import { deciderSpec } from '../support/decider.ts';
 
 const CUSTOMER_ID = '00000000-0000-4000-8000-000000000c01';
 const INSTANCE_ID = '00000000-0000-4000-8000-0000000000aa';
@@ -33,10 +34,7 @@ const update = (changes: Partial<CustomerFields>, instanceId = INSTANCE_ID): Cus
 const remove = (instanceId = INSTANCE_ID): CustomerCommand => ({ type: 'DeleteCustomer', instanceId });
 
 /** Given events, when a command: the events decided (or the error thrown). */
-function given(...events: CustomerEvent[]) {
-  const state = events.reduce(customerDecider.evolve, customerDecider.initialState);
-  return { when: (command: CustomerCommand) => () => customerDecider.decide(command, state) };
-}
+const given = deciderSpec(customerDecider);
 
 describe('CreateCustomer', () => {
   test('records the customer with its number and stored fields', () => {

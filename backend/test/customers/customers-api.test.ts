@@ -338,6 +338,7 @@ describe('updating, history and time travel', () => {
         action: 'updated',
         userDisplayName: 'Owner',
         timestamp: res.body.lastModifiedAt,
+        revision: 1,
         changes: [
           { field: 'phone', oldValue: '555-000-1111', newValue: '555-000-2222' },
           { field: 'vehicles', oldValue: 'Civic', newValue: 'Civic, Accord' },
@@ -352,6 +353,7 @@ describe('updating, history and time travel', () => {
         action: 'created',
         userDisplayName: 'Owner',
         timestamp: created.createdAt,
+        revision: 0,
         canRevert: false,
         changes: [
           { field: 'name', oldValue: null, newValue: 'Hank' },
@@ -360,6 +362,11 @@ describe('updating, history and time travel', () => {
         ],
       },
     ]);
+    // Each row's revision opens the customer right after that change.
+    const first = await client.get(`/api/customers/${created.id}?asOfRevision=0`);
+    expect(first.body).toMatchObject({ phone: '555-000-1111', notes: '' });
+    expect(first.headers.get('etag')).toBeNull();
+    expect((await client.get(`/api/customers/${created.id}?asOfRevision=1`)).body).toMatchObject({ phone: '555-000-2222', notes: 'VIP' });
   });
 
   test('PUT with the spec whole-record body works, and clearing everything is refused', async () => {

@@ -43,11 +43,40 @@ test('a locked account or a closed instance reads as signed out', async () => {
   expect((await owner.patch(`/api/admin/users/${added.body.id}/lock`, { isLocked: true })).status).toBe(200);
   const locked = await bob.get('/api/session');
   expect(locked.status).toBe(200);
-  expect(locked.body).toEqual({ user: null, superAdmin: null });
+  // The check that ends the session says why (the sign-in page shows it); the session is then gone.
+  expect(locked.body).toEqual({ user: null, superAdmin: null, ended: 'account-locked' });
+  expect((await bob.get('/api/session')).body).toEqual({ user: null, superAdmin: null });
 
   const provider = await signInSuperAdmin(server);
   expect((await provider.patch(`/api/crm-instances/${shop.id}`, { isActive: false })).status).toBe(200);
   const closed = await owner.get('/api/session');
   expect(closed.status).toBe(200);
-  expect(closed.body).toEqual({ user: null, superAdmin: null });
+  expect(closed.body).toEqual({ user: null, superAdmin: null, ended: 'instance-closed' });
+});
+
+test('the first call a lock or a closed CRM refuses says why in its 401; later ones are a plain 401', async () => {
+  const shop = await createTestInstance(server, 'sessionwhy');
+  const owner = await signInUser(server, shop.subdomain, 'owner', '1234');
+  const added = await owner.post('/api/admin/users', { username: 'cara', pin: '5678', role: 'user' });
+  expect(added.status, added.text).toBe(201);
+  const cara = await signInUser(server, shop.subdomain, 'cara', '5678');
+  expect((await owner.patch(`/api/admin/users/${added.body.id}/lock`, { isLocked: true })).status).toBe(200);
+  const refused = await cara.get(`/api/${shop.subdomain}/pipeline`);
+  expect(refused.status).toBe(401);
+  expect(refused.body).toMatchObject({
+    reason: 'account-locked',
+    message: 'You were signed out because your account was locked. Ask an admin of your shop to unlock it.',
+  });
+  const again = await cara.get(`/api/${shop.subdomain}/pipeline`);
+  expect(again.status).toBe(401);
+  expect(again.body.reason).toBeUndefined();
+
+  const provider = await signInSuperAdmin(server);
+  expect((await provider.patch(`/api/crm-instances/${shop.id}`, { isActive: false })).status).toBe(200);
+  const closed = await owner.get('/api/customers');
+  expect(closed.status).toBe(401);
+  expect(closed.body).toMatchObject({
+    reason: 'instance-closed',
+    message: 'You were signed out because this CRM was closed. Ask your provider to open it again.',
+  });
 });

@@ -8,6 +8,7 @@ import {
   type UserCommand,
   type UserEvent,
 } from '../../src/identity/user-decider.ts';
+import { deciderSpec } from '../support/decider.ts';
 
 const USER_ID = '00000000-0000-4000-8000-000000000001';
 const INSTANCE_ID = '00000000-0000-4000-8000-0000000000aa';
@@ -44,10 +45,7 @@ const failed = (n: number): UserEvent => ({ type: 'UserSignInFailed', data: { ..
 const throttled = (until: Date): UserEvent => ({ type: 'UserSignInThrottled', data: { ...id, lockedUntil: until.toISOString() } });
 
 /** Given events, when a command: the events decided (or the error thrown). */
-function given(...events: UserEvent[]) {
-  const state = events.reduce(userDecider.evolve, userDecider.initialState);
-  return { when: (command: UserCommand) => () => userDecider.decide(command, state) };
-}
+const given = deciderSpec(userDecider);
 
 const signIn = (succeeded: boolean, now: Date): UserCommand => ({ type: 'RecordSignIn', succeeded, now });
 

@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_TEMPLATES, renderTemplate, SAMPLE_MESSAGE_VALUES, unknownPlaceholders } from '@crm/projections/messages';
 import { consentDecider } from '../../src/messages/consent-decider.ts';
-import { messageDecider, type MessageCommand, type MessageEvent, type QueuedMessage } from '../../src/messages/message-decider.ts';
+import { messageDecider, type MessageEvent, type QueuedMessage } from '../../src/messages/message-decider.ts';
 import { messagingDecider } from '../../src/messages/messaging-decider.ts';
 import { reminderTime } from '../../src/messages/outbox-reactor.ts';
 import { classifySmtpError } from '../../src/messages/transports.ts';
 import { e164, readUnsubscribeToken, twilioSignature, unsubscribeToken } from '../../src/messages/links.ts';
+import { deciderSpec } from '../support/decider.ts';
 
 const INSTANCE = '11111111-1111-4111-8111-111111111111';
 const MESSAGE: QueuedMessage = {
@@ -25,10 +26,7 @@ const MESSAGE: QueuedMessage = {
 };
 
 /** Given these events, when this command: the events decided (or the error thrown). */
-function given(...events: MessageEvent[]) {
-  const state = events.reduce(messageDecider.evolve, messageDecider.initialState);
-  return { when: (command: MessageCommand) => messageDecider.decide(command, state) };
-}
+const given = deciderSpec(messageDecider);
 
 const queued: MessageEvent = { type: 'MessageQueued', data: MESSAGE };
 const attempt = (n: number): MessageEvent => ({
@@ -42,38 +40,38 @@ const failed = (n: number, retryable: boolean): MessageEvent => ({
 
 describe('message decider', () => {
   test('queuing is idempotent; a canceled message is queued afresh', () => {
-    expect(given().when({ type: 'QueueMessage', message: MESSAGE })).toEqual([queued]);
-    expect(given(queued).when({ type: 'QueueMessage', message: MESSAGE })).toEqual([]);
-    expect(given(queued, attempt(1)).when({ type: 'QueueMessage', message: MESSAGE })).toEqual([]);
+    expect(given().when({ type: 'QueueMessage', message: MESSAGE })()).toEqual([queued]);
+    expect(given(queued).when({ type: 'QueueMessage', message: MESSAGE })()).toEqual([]);
+    expect(given(queued, attempt(1)).when({ type: 'QueueMessage', message: MESSAGE })()).toEqual([]);
     const canceled: MessageEvent = { type: 'MessageCanceled', data: { messageId: MESSAGE.messageId, reason: 'moved' } };
-    expect(given(queued, canceled).when({ type: 'QueueMessage', message: MESSAGE })).toEqual([queued]);
+    expect(given(queued, canceled).when({ type: 'QueueMessage', message: MESSAGE })()).toEqual([queued]);
   });
 
   test('an attempt is claimed once, numbered on from every earlier one, with its own idempotency key', () => {
-    expect(given(queued).when({ type: 'StartAttempt' })).toEqual([attempt(1)]);
-    expect(() => given(queued, attempt(1)).when({ type: 'StartAttempt' })).toThrow('not waiting to be sent');
-    expect(given(queued, attempt(1), failed(1, true)).when({ type: 'StartAttempt' })).toEqual([attempt(2)]);
-    expect(() => given(queued, attempt(1), failed(1, false)).when({ type: 'StartAttempt' })).toThrow('not waiting');
+    expect(given(queued).when({ type: 'StartAttempt' })()).toEqual([attempt(1)]);
+    expect(() => given(queued, attempt(1)).when({ type: 'StartAttempt' })()).toThrow('not waiting to be sent');
+    expect(given(queued, attempt(1), failed(1, true)).when({ type: 'StartAttempt' })()).toEqual([attempt(2)]);
+    expect(() => given(queued, attempt(1), failed(1, false)).when({ type: 'StartAttempt' })()).toThrow('not waiting');
     const retried: MessageEvent = { type: 'MessageRetryRequested', data: { messageId: MESSAGE.messageId } };
-    expect(given(queued, attempt(1), failed(1, false), retried).when({ type: 'StartAttempt' })).toEqual([attempt(2)]);
+    expect(given(queued, attempt(1), failed(1, false), retried).when({ type: 'StartAttempt' })()).toEqual([attempt(2)]);
   });
 
   test('only the attempt in flight gets an outcome: one recorded as interrupted stays so', () => {
     const sent = { type: 'RecordSent', attempt: 1, providerMessageId: 'id', providerResponse: '250 OK' } as const;
-    expect(given(queued, attempt(1)).when(sent)).toEqual([
+    expect(given(queued, attempt(1)).when(sent)()).toEqual([
       { type: 'MessageSent', data: { messageId: MESSAGE.messageId, attempt: 1, providerMessageId: 'id', providerResponse: '250 OK' } },
     ]);
-    expect(given(queued, attempt(1), failed(1, false)).when(sent)).toEqual([]);
-    expect(given(queued, attempt(1), attempt(2)).when(sent)).toEqual([]);
+    expect(given(queued, attempt(1), failed(1, false)).when(sent)()).toEqual([]);
+    expect(given(queued, attempt(1), attempt(2)).when(sent)()).toEqual([]);
   });
 
   test('a person retries only a failed or unsent message of their own instance', () => {
-    expect(() => given(queued).when({ type: 'RequestRetry', instanceId: INSTANCE })).toThrow('Only a failed or unsent message');
-    expect(() => given(queued, attempt(1), failed(1, false)).when({ type: 'RequestRetry', instanceId: 'other' })).toThrow(
+    expect(() => given(queued).when({ type: 'RequestRetry', instanceId: INSTANCE })()).toThrow('Only a failed or unsent message');
+    expect(() => given(queued, attempt(1), failed(1, false)).when({ type: 'RequestRetry', instanceId: 'other' })()).toThrow(
       'Message not found',
     );
     const notSent: MessageEvent = { type: 'MessageNotSent', data: { messageId: MESSAGE.messageId, reason: 'no SMTP' } };
-    expect(given(queued, notSent).when({ type: 'RequestRetry', instanceId: INSTANCE })).toEqual([
+    expect(given(queued, notSent).when({ type: 'RequestRetry', instanceId: INSTANCE })()).toEqual([
       { type: 'MessageRetryRequested', data: { messageId: MESSAGE.messageId } },
     ]);
   });

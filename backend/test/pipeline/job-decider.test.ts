@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { EMPTY_JOB_FIELDS, jobChangesInput, stageInput, type JobFields } from '@crm/projections/pipeline';
 import { jobDecider, type JobCommand, type JobEvent } from '../../src/pipeline/job-decider.ts';
+import { deciderSpec } from '../support/decider.ts';
 
 const JOB_ID = '00000000-0000-4000-8000-000000000001';
 const INSTANCE_ID = '00000000-0000-4000-8000-0000000000aa';
@@ -24,10 +25,7 @@ const canceled: JobEvent = { type: 'JobCanceled', data: { ...label, previousStag
 const deleted: JobEvent = { type: 'JobDeleted', data: label };
 
 /** Given events, when a command: the events decided (or the error thrown). */
-function given(...events: JobEvent[]) {
-  const state = events.reduce(jobDecider.evolve, jobDecider.initialState);
-  return { when: (command: JobCommand) => () => jobDecider.decide(command, state) };
-}
+const given = deciderSpec(jobDecider);
 
 /** A form's save, through the same input schema the API uses. */
 const update = (body: Record<string, unknown>, instanceId = INSTANCE_ID): JobCommand => ({

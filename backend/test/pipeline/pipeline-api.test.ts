@@ -436,7 +436,14 @@ describe('history and time travel', () => {
 
     const res = await admin.get(`${P}/${job.id}/history`);
     expect(res.status).toBe(200);
-    const history = res.body as Array<{ id: string; action: string; userDisplayName: string; timestamp: string; changes: unknown[] }>;
+    const history = res.body as Array<{
+      id: string;
+      action: string;
+      userDisplayName: string;
+      timestamp: string;
+      revision: number;
+      changes: unknown[];
+    }>;
     expect(history.map((h) => h.action)).toEqual(['stage-changed', 'rescheduled', 'updated', 'created']);
     expect(history.map((h) => h.userDisplayName)).toEqual(['Owner', 'Owner', 'Owner', 'Wendy Writer']);
     expect(history[2]!.changes).toEqual([
@@ -468,9 +475,36 @@ describe('history and time travel', () => {
       'asOf must be an ISO 8601 date and time with a time zone offset, e.g. 2025-01-31T14:00:00Z or 2025-01-31T16:00:00+02:00',
     );
 
+    // By revision, as the history rows give it: the job right after that change.
+    expect(history.map((h) => h.revision)).toEqual([3, 2, 1, 0]);
+    const atRevision = async (revision: string) => admin.get(`${P}/${job.id}?asOfRevision=${revision}`);
+    expect((await atRevision('1')).body).toMatchObject({ quote: '150', appointment: '', stage: 'Quote', revision: 1 });
+    expect((await atRevision('1')).headers.get('etag')).toBeNull();
+    expect((await atRevision('99')).body).toMatchObject({ stage: 'Scheduled', revision: 3 });
+    for (const bad of ['-1', 'one', '1.5', '99999999999'])
+      expectProblem(await atRevision(bad), 400, "asOfRevision must be a whole number from 0 (a revision from the record's history)");
+    // Both: whichever comes first.
+    expect((await admin.get(`${P}/${job.id}?asOfRevision=1&asOf=${encodeURIComponent(history[0]!.timestamp)}`)).body.revision).toBe(1);
+    expect((await admin.get(`${P}/${job.id}?asOfRevision=3&asOf=${encodeURIComponent(history[3]!.timestamp)}`)).body.revision).toBe(0);
+
     // A deleted job can still be looked at as it was.
     await admin.delete(`${P}/${job.id}`);
     expect((await asOf(history[0]!.timestamp)).body.stage).toBe('Scheduled');
+  });
+
+  test('one save that records two changes in one instant: each history row shows its own version by revision', async () => {
+    const job = await create(admin, { name: 'Two At Once', quote: '100' });
+    const saved = await admin.put(`${P}/${job.id}`, { quote: '200', stage: 'Scheduled' });
+    expect(saved.status, saved.text).toBe(200);
+    const history = (await admin.get(`${P}/${job.id}/history`)).body as Array<{ action: string; revision: number }>;
+    expect(history.map((h) => [h.action, h.revision])).toEqual([
+      ['stage-changed', 2],
+      ['updated', 1],
+      ['created', 0],
+    ]);
+    // The edit's row: the new quote, the stage not yet changed (the next row's change).
+    expect((await admin.get(`${P}/${job.id}?asOfRevision=1`)).body).toMatchObject({ quote: '200', stage: 'Quote' });
+    expect((await admin.get(`${P}/${job.id}?asOfRevision=2`)).body).toMatchObject({ quote: '200', stage: 'Scheduled' });
   });
 });
 

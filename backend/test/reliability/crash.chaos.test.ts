@@ -88,7 +88,11 @@ describe('kill -9', () => {
     const shop = await createShop(first.url, 'burst');
     let client = shop.client;
     const load = startLoad(() => client, { writers: 8, label: 'burst' });
-    await sleep(3_000);
+    // The kill lands mid-burst once enough writes were acknowledged to prove something: at
+    // least 3 s of load and 30 acknowledged writes (a busy machine takes longer to get there).
+    const burstStarted = Date.now();
+    const acknowledged = () => load.answers.filter((a) => a.kind !== 'read' && a.status >= 200 && a.status < 300).length;
+    while (Date.now() - burstStarted < 3_000 || (acknowledged() < 30 && Date.now() - burstStarted < 120_000)) await sleep(100);
     await first.kill9();
     const killedAt = Date.now();
     await sleep(300);

@@ -199,6 +199,78 @@ describe('import', () => {
     await expect(importEvents(targetKnex, linesOf('{"not":"an event"}'))).rejects.toThrow(/line 1/);
     expect(await count()).toBe(before);
   });
+
+  test('refuses, writing nothing and naming the event and field, any file that is not one whole valid shop', async () => {
+    const exported = (await superAdmin.get(`/api/crm-instances/${shop.id}/export`)).text;
+    const count = async () => Number((await targetKnex('events').count<{ count: string }[]>('* as count'))[0]!.count);
+    // The store is emptied of the shop first (the test before may have left it there).
+    const scratch = await createTestDatabase();
+    const scratchKnex = knexFactory({ client: 'pg', connection: scratch.url, pool: { min: 0, max: 4 } });
+    try {
+      await migrate(scratchKnex);
+      const events = exported
+        .trim()
+        .split('\n')
+        .map(
+          (line) =>
+            JSON.parse(line) as {
+              id: string;
+              streamId: string;
+              revision: number;
+              type: string;
+              data: Record<string, unknown>;
+              metadata: Record<string, unknown>;
+            },
+        );
+      const text = (list: unknown[]) => list.map((e) => JSON.stringify(e)).join('\n');
+      const changed = (index: number, change: (e: (typeof events)[number]) => void) => {
+        const copy = structuredClone(events);
+        change(copy[index]!);
+        return text(copy);
+      };
+      const customerAt = events.findIndex((e) => e.type === 'CustomerCreated');
+      const refusals: Array<[string, string, RegExp]> = [
+        [
+          'an unknown event type',
+          changed(customerAt, (e) => (e.type = 'CustomerTeleported')),
+          new RegExp(`event ${events[customerAt]!.id}, CustomerTeleported\\): unknown event type`),
+        ],
+        ['data its schema refuses', changed(customerAt, (e) => (e.data.name = 7)), /CustomerCreated\): field data\.name/],
+        [
+          'another instance id',
+          changed(customerAt, (e) => (e.metadata.instanceId = other.id)),
+          new RegExp(`field metadata\\.instanceId is "${other.id}"`),
+        ],
+        [
+          'a missing reservation stream',
+          text(events.filter((e) => !e.streamId.startsWith('username-'))),
+          /UserCreated\): its username reservation is missing/,
+        ],
+        [
+          'no instance creation',
+          text(events.filter((e) => !e.streamId.startsWith('crminstance-') && !e.streamId.startsWith('subdomain-'))),
+          /no CrmInstanceCreated/,
+        ],
+        ['a line of 2 MB', changed(customerAt, (e) => (e.data.notes = 'x'.repeat(2_000_000))), /longer than 1 MB/],
+        ['a file cut mid-line', exported.slice(0, Math.floor(exported.length / 2)), /not an exported event/],
+        ['an event id twice', text([...events, { ...events.at(-1)!, streamId: 'customer-twice', revision: 0 }]), /appears twice/],
+      ];
+      for (const [what, file, message] of refusals) {
+        await expect(importEvents(scratchKnex, linesOf(file)), what).rejects.toThrow(message);
+        expect(await scratchKnex('events').count<{ count: string }[]>('* as count'), what).toEqual([{ count: '0' }]);
+      }
+      // An event id the store already has (under another stream) is refused before anything is written.
+      const first = await importEvents(scratchKnex, linesOf(exported));
+      expect(first.events).toBe(events.length);
+      const written = await count();
+      const again = text(events.map((e) => ({ ...e, streamId: `${e.streamId}-copy` })));
+      await expect(importEvents(scratchKnex, linesOf(again))).rejects.toThrow(/already in this store/);
+      expect(await count()).toBe(written);
+    } finally {
+      await scratchKnex.destroy();
+      await scratch.drop();
+    }
+  });
 });
 
 describe('npm run export / npm run import', () => {

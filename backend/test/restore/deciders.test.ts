@@ -3,6 +3,7 @@ import { EMPTY_CUSTOMER_FIELDS } from '@crm/projections/customers';
 import { EMPTY_JOB_FIELDS, type JobFields } from '@crm/projections/pipeline';
 import { customerDecider, type CustomerEvent } from '../../src/customers/customer-decider.ts';
 import { jobDecider, type JobCommand, type JobEvent } from '../../src/pipeline/job-decider.ts';
+import { deciderSpec } from '../support/decider.ts';
 
 /** The deciders' side of undo and restore: revert tags, restore events, and what they refuse. */
 
@@ -17,10 +18,7 @@ const label = { jobId: JOB_ID, jobNumber: '7', name: 'Ann Lee' };
 const created: JobEvent = { type: 'JobCreated', data: { jobId: JOB_ID, instanceId: INSTANCE_ID, ...fields } };
 const deleted: JobEvent = { type: 'JobDeleted', data: label };
 
-function given(...events: JobEvent[]) {
-  const state = events.reduce(jobDecider.evolve, jobDecider.initialState);
-  return { when: (command: JobCommand) => () => jobDecider.decide(command, state), state };
-}
+const given = deciderSpec(jobDecider);
 
 const restore = (instanceId = INSTANCE_ID, jobNumber = '7'): JobCommand => ({
   type: 'RestoreJob',

@@ -132,6 +132,31 @@ describe('two API processes and two projectors on one database', () => {
     expect((await other.request(b.url, 'GET', '/api/user/current')).status).toBe(401);
   });
 
+  test('a lock or a permission change on one process takes effect on the other at its next request (sessions are cached per process)', async () => {
+    const [a, b] = apis as [ServerProcess, ServerProcess];
+    const created = await owner.request(a.url, 'POST', '/api/admin/users', { username: 'cached', pin: '2468' });
+    expect(created.status, created.text).toBe(201);
+    const user = new SharedSessionClient();
+    expect((await user.request(b.url, 'POST', '/api/auth/login', { instance, username: 'cached', pin: '2468' })).status).toBe(200);
+    // Read on both processes, so each holds the session (with its user) in its cache.
+    for (const base of [a.url, b.url, a.url, b.url]) expect((await user.request(base, 'GET', '/api/user/current')).status).toBe(200);
+    expect((await user.request(b.url, 'GET', '/api/user-info')).status).toBe(200);
+
+    // Read permission taken away through A: B refuses the very next read.
+    const limited = await owner.request(a.url, 'PATCH', `/api/admin/users/${created.body.id}/permissions`, { canRead: false });
+    expect(limited.status, limited.text).toBe(200);
+    expect((await user.request(b.url, 'GET', '/api/user-info')).status).toBe(403);
+    expect((await owner.request(b.url, 'PATCH', `/api/admin/users/${created.body.id}/permissions`, { canRead: true })).status).toBe(200);
+    expect((await user.request(a.url, 'GET', '/api/user-info')).status).toBe(200);
+    expect((await user.request(b.url, 'GET', '/api/user-info')).status).toBe(200);
+
+    // Locked through B: neither process serves the session any more.
+    const locked = await owner.request(b.url, 'PATCH', `/api/admin/users/${created.body.id}/lock`, { isLocked: true });
+    expect(locked.status, locked.text).toBe(200);
+    expect((await user.request(a.url, 'GET', '/api/user/current')).status).toBe(401);
+    expect((await user.request(b.url, 'GET', '/api/user/current')).status).toBe(401);
+  });
+
   test('the sign-in limit counts attempts on both processes together', async () => {
     const [a, b] = apis as [ServerProcess, ServerProcess];
     const guesser = new SharedSessionClient({ 'x-forwarded-for': '203.0.113.50' });

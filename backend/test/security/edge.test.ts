@@ -1,4 +1,6 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { isApiPath } from '../../src/http/security.ts';
 import { signInHashing } from '../../src/http/sign-in-pace.ts';
 import { ApiClient, createTestInstance, SUPER_ADMIN, signInUser, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -88,6 +90,61 @@ describe('one path rule: the guard, no-store and problem details hold whatever t
     expect(res.headers.get('cache-control')).toBe('no-store');
     // The job was never cancelled.
     expect((await admin.get(`/api/user-info/${jobId}`)).body.stage).not.toBe('Canceled');
+  });
+
+  test('every spelling of an API path is the API or a 404 problem, no-store, never the app shell', async () => {
+    for (const path of [
+      '//api/customers',
+      '/./api/customers',
+      '/%2Fapi/customers',
+      '/api%5Ccustomers',
+      '/x/../api/customers',
+      '///api//customers',
+    ]) {
+      const res = await fetch(server.url + path, { headers: { cookie: admin.cookieHeader() } });
+      const text = await res.text();
+      expect(res.headers.get('cache-control'), path).toBe('no-store');
+      expect(res.headers.get('content-type'), path).not.toMatch(/html/);
+      expect(text, path).not.toMatch(/<!doctype html/i);
+      // The API reads it (200, or its 400 for a path it will not take) or it is a 404: always a problem, never the shell.
+      if (res.status !== 200) {
+        expect([400, 404], path).toContain(res.status);
+        expect(res.headers.get('content-type'), path).toMatch(/application\/problem\+json/);
+      }
+    }
+    // A raw backslash (not escaped) is read the same way.
+    const raw = await new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
+      (resolve, reject) => {
+        const url = new URL(server.url);
+        const req = request({ host: url.hostname, port: url.port, path: '/api\\customers', method: 'GET' }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      },
+    );
+    expect(raw.headers['cache-control']).toBe('no-store');
+    expect(raw.body).not.toMatch(/<!doctype html/i);
+    // The one rule the app shell's fallback asks too (it serves HTML only where this says no).
+    for (const path of ['//api/x', '/./api/x', '/%2Fapi/x', '/api\\x', '/API/x', '/a/../api', '/%61pi/x'])
+      expect(isApiPath(path), path).toBe(true);
+    for (const path of ['/', '/customers', '/apiary', '/x/api/y']) expect(isApiPath(path), path).toBe(false);
+  });
+
+  test('the cross-site check compares the scheme too: an https Origin on the http server is refused', async () => {
+    const host = new URL(server.url).host;
+    for (const origin of [`https://${host}`, `http://${host}`]) {
+      const res = await fetch(`${server.url}/api/user-info/${jobId}/cancel`, {
+        method: 'POST',
+        headers: { cookie: admin.cookieHeader(), origin, 'content-type': 'application/json', 'x-crm-request': '1' },
+        body: '{}',
+      });
+      if (origin.startsWith('https')) expect(res.status, origin).toBe(403);
+      else expect(res.status, origin).toBeLessThan(400);
+    }
+    await admin.post(`/api/user-info/${jobId}/reopen`, {});
   });
 
   test('GET /API/... is a no-store problem, not the app shell', async () => {

@@ -90,6 +90,7 @@ describe('submitting', () => {
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       number: 1,
       ...REQUEST,
+      contactPhone: '',
       status: 'open',
       source: 'staff',
       jobId: null,
@@ -475,5 +476,24 @@ describe('the public request page', () => {
     const { id: otherId, provider: p2 } = await freshShop('srlimit2');
     await setPublic(p2, otherId, true);
     expect((await visitor.post(publicUrl('srlimit2'), REQUEST, from('10.4.0.1'))).status).toBe(201);
+  });
+
+  test("junk counts against its own address only: 30 junk posts from 6 addresses leave the shop's page open", async () => {
+    const { id, client, provider } = await freshShop('srjunk');
+    await setPublic(provider, id, true);
+    const visitor = new ApiClient(server.url);
+    const from = (ip: string) => ({ 'X-Forwarded-For': ip });
+    for (let address = 1; address <= 6; address++) {
+      for (let i = 0; i < 5; i++) {
+        const junk = i % 2 === 0 ? { ...REQUEST, website: 'http://spam.example' } : { customerName: 'Bad', contactEmail: 'not-an-email' };
+        expect((await visitor.post(publicUrl('srjunk'), junk, from(`10.9.0.${address}`))).status).toBeLessThan(429);
+      }
+      // That address has used up its own window.
+      expectProblem(await visitor.post(publicUrl('srjunk'), REQUEST, from(`10.9.0.${address}`)), 429);
+    }
+    const real = await visitor.post(publicUrl('srjunk'), { ...REQUEST, customerName: 'Real Customer' }, from('10.9.1.1'));
+    expect(real.status, real.text).toBe(201);
+    const stored = (await client.get('/api/service-requests')).body as ServiceRequestPage;
+    expect(stored.items.map((r) => r.customerName)).toEqual(['Real Customer']);
   });
 });

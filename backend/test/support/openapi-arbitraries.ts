@@ -89,7 +89,7 @@ export class SchemaArbitraries {
     }
     const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : inferTypes(schema);
     if (types.length > 1) return fc.oneof(...types.map((type) => this.of({ ...schema, type }, depth)));
-    switch (types[0]) {
+    switch (types[0] ?? 'any') {
       case 'null':
         return fc.constant(null);
       case 'boolean':

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { EMPTY_VEHICLE_FIELDS, type VehicleFields } from '@crm/projections/vehicles';
 import { vehicleDecider, type VehicleCommand, type VehicleEvent } from '../../src/vehicles/vehicle-decider.ts';
+import { deciderSpec } from '../support/decider.ts';
 
 const VEHICLE_ID = '00000000-0000-4000-8000-000000000e01';
 const INSTANCE_ID = '00000000-0000-4000-8000-0000000000aa';
@@ -25,10 +26,7 @@ const read = (mileage: number, previous: number | null): VehicleEvent => ({
   data: readData(mileage, previous),
 });
 
-function given(...events: VehicleEvent[]) {
-  const state = events.reduce(vehicleDecider.evolve, vehicleDecider.initialState);
-  return { when: (command: VehicleCommand) => () => vehicleDecider.decide(command, state) };
-}
+const given = deciderSpec(vehicleDecider);
 
 describe('vehicle decider', () => {
   test('created with its fields and customer', () => {

@@ -37,7 +37,7 @@ const platformRoutes: RouteObject[] = [
 /** Pages for a shop's customers, without signing in (before /:subdomain/…, which they would tie with). */
 const customerRoutes: RouteObject[] = [{ path: '/estimate/:token', lazy: () => import('./routes/public-estimate-page') }];
 
-/** Redirects named in spec-platform.md §2; /crm takes a signed-in staff member to their dashboard. */
+/** The old short addresses redirect; /crm takes a signed-in staff member to their dashboard. */
 const redirectRoutes: RouteObject[] = [
   { path: paths.crmTemplate, element: <CrmEntryRedirect /> },
   { path: paths.legacyLogin, element: <Navigate to={paths.crmTemplate} replace /> },
@@ -77,6 +77,12 @@ function instanceScreens({ home, canonical }: { home: string; canonical: boolean
           : []),
       ],
     },
+    ...(canonical
+      ? [
+          { path: 'messages', lazy: () => import('./routes/instance/messages-page') },
+          { path: 'messages/templates', lazy: () => import('./routes/instance/message-templates-page') },
+        ]
+      : []),
     {
       element: <RequireFeature feature="calendar" />,
       children: [{ path: 'calendar', lazy: () => import('./routes/instance/calendar-page') }],
@@ -124,7 +130,7 @@ const SUBDOMAIN_PAGES = ['customers', 'pipeline', 'calendar', 'admin'] as const 
 const SESSION_PAGES = ['dashboard', 'pipeline', 'calendar', 'admin', 'customers'] as const;
 
 /**
- * CRM instance screens (DECISIONS.md §1). Static segments outrank dynamic ones, so /crm-selection,
+ * CRM instance screens. Static segments outrank dynamic ones, so /crm-selection,
  * /profile, /maven/… and the like are never taken for a subdomain; among equal ranks the
  * earlier route wins, so /crm/… comes before /:subdomain/….
  */
@@ -141,7 +147,7 @@ const instanceRoutes: RouteObject[] = [
       },
     ],
   },
-  // /pipeline → /crm/pipeline → the signed-in user's instance (spec-platform.md §2).
+  // /pipeline → /crm/pipeline → the signed-in user's instance.
   ...(['pipeline', 'calendar', 'admin'] as const).map((page): RouteObject => ({
     path: `/${page}`,
     element: <Navigate to={`${paths.crmTemplate}/${page}`} replace />,

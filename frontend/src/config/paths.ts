@@ -1,6 +1,6 @@
 import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 
-/** Paths of the platform screens (spec-platform.md §2). Instance routes live under /crm/{instance}. */
+/** Paths of the platform screens. Instance routes live under /crm/{instance}. */
 
 const instanceBase = (subdomain: string) => `/crm/${encodeURIComponent(subdomain)}`;
 
@@ -24,7 +24,7 @@ export const paths = {
   instanceAudit: (subdomain: string) => `${instanceBase(subdomain)}/admin/audit`,
   instanceServiceForm: (subdomain: string) => `${instanceBase(subdomain)}/service-form`,
   instanceServiceList: (subdomain: string) => `${instanceBase(subdomain)}/service-list`,
-  /** The provider's own instance (DECISIONS.md §1): entry and pages. */
+  /** The provider's own instance: entry and pages. */
   maven: '/maven',
   mavenHome: '/maven/home',
   mavenPipeline: '/maven/pipeline',
@@ -44,7 +44,7 @@ export const paths = {
   register: '/register',
 } as const;
 
-/** Which route family a page belongs to: /crm/{instance}/… or the provider's own /maven/… (DECISIONS.md §1). */
+/** Which route family a page belongs to: /crm/{instance}/… or the provider's own /maven/…. */
 export type InstanceFamily = 'crm' | 'maven';
 
 export function instanceFamilyOf(pathname: string): InstanceFamily {
@@ -97,7 +97,7 @@ export function instanceLinks(subdomain: string, family: InstanceFamily = 'crm')
   };
 }
 
-/** The sign-in page for an instance, or /crm when no instance is known (spec-platform.md §2). */
+/** The sign-in page for an instance, or /crm when no instance is known. */
 export function instanceEntry(subdomain: string | undefined, family: InstanceFamily = 'crm'): string {
   if (family === 'maven') return paths.maven;
   return subdomain ? paths.instance(subdomain) : paths.crmTemplate;

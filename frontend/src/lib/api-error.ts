@@ -26,7 +26,7 @@ export class ApiError extends Error {
 
 /**
  * Builds the error for a failed response body: the problem's `message` when there is one,
- * else spec-platform.md §8's "{status}: {text}" (the status text when the body is empty).
+ * else "{status}: {text}" (the status text when the body is empty).
  */
 export function apiErrorFromResponse(status: number, statusText: string, bodyText: string): ApiError {
   let problem: ProblemDetails | undefined;

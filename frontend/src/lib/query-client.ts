@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 
 /**
- * spec-platform.md §9: no refetch on window focus, no polling, no retries for reads or writes.
+ * No refetch on window focus, no polling, no retries for reads or writes.
  * Reads refetch when a screen mounts again (staleTime 0) so staff see each other's changes;
  * mutations invalidate the queries they affect.
  */

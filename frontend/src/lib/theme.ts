@@ -4,7 +4,7 @@ export type Theme = 'light' | 'dark';
 /** What the user chose on the settings page: a theme, or to follow the operating system. */
 export type ThemePreference = Theme | 'system';
 
-/** localStorage key (spec-platform.md §9). index.html reads it too, before first paint. */
+/** localStorage key. index.html reads it too, before first paint. */
 export const THEME_STORAGE_KEY = 'theme';
 
 function storedTheme(): Theme | null {

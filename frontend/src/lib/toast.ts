@@ -2,7 +2,7 @@ import { localizeTimesInText } from '@crm/projections/contract';
 import { atom } from 'jotai';
 import { appStore } from './store';
 
-/** spec-platform.md §9: one toast at a time; dismissed toasts are dropped after this delay. */
+/** One toast at a time; dismissed toasts are dropped after this delay. */
 export const TOAST_LIMIT = 1;
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 export const TOAST_DURATION_MS = 5000;

@@ -18,7 +18,7 @@ export const PIN_REQUIRED_MESSAGE = 'PIN is required';
 
 /**
  * A new user's form checked with the shared schema, the rules the server applies
- * (spec-working-screens.md §5): username and PIN required, PIN exactly 4 digits.
+ *: username and PIN required, PIN exactly 4 digits.
  */
 export function validateNewUser(
   form: NewUserForm,

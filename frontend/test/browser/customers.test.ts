@@ -197,6 +197,8 @@ describe('customers', () => {
         vehicles: ['2019 Honda Civic'],
       });
       expect(updated.status, updated.text).toBe(200);
+      // A job made after both changes: the customer as she was before has none yet.
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Ada Lovelace', customerId: ada.id, part: 'Wiper blades' });
       const { page } = await signedInPage(browser, shop.owner);
       await openCustomers(page, shop);
       await card(page, 'Ada Lovelace').getByRole('link', { name: 'Ada Lovelace' }).click();
@@ -213,7 +215,7 @@ describe('customers', () => {
       await expect.poll(updatedRow).toMatch(/2019 Honda Civic, 2020 Ford F-150\s*→\s*changed to\s*2019 Honda Civic\n/);
       await expect.poll(updatedRow).toContain('Prefers mornings');
       await expect.poll(() => rows.nth(1).innerText()).toContain('Created');
-      await expect.poll(() => page.getByText('No pipeline jobs for this customer.').count()).toBe(1);
+      await expect.poll(() => page.getByRole('link', { name: /Wiper blades/ }).count()).toBe(1);
       await snap(page, 'customer-page');
 
       await rows.nth(1).getByRole('button').click();
@@ -221,9 +223,12 @@ describe('customers', () => {
       await expect.poll(() => new URL(page.url()).searchParams.get('asOf')).toBeTruthy();
       await expect.poll(() => page.getByText('555-123-4567').count()).toBeGreaterThan(1);
       await expect.poll(() => page.getByRole('definition').filter({ hasText: '2020 Ford F-150' }).count()).toBe(1);
+      await expect.poll(() => page.getByText('No pipeline jobs for this customer by then.').count()).toBe(1);
+      expect(await page.getByRole('link', { name: /Wiper blades/ }).count()).toBe(0);
       await snap(page, 'customer-page-as-of');
       await page.getByRole('button', { name: 'Back to current' }).click();
       await expect.poll(() => page.getByText('Showing this customer as it was on').count()).toBe(0);
+      await expect.poll(() => page.getByRole('link', { name: /Wiper blades/ }).count()).toBe(1);
     },
     TEST_TIMEOUT,
   );
@@ -406,7 +411,7 @@ describe('customers', () => {
       const { page } = await signedInPage(browser, clerk);
       await openCustomers(page, shop);
       await expect.poll(() => card(page, 'Gina Gasket').count()).toBe(1);
-      // Role user: read and write, no delete (DECISIONS.md §3).
+      // Role user: read and write, no delete.
       await expect.poll(() => page.getByRole('button', { name: 'Add Customer' }).count()).toBe(1);
       await expect.poll(() => page.getByRole('button', { name: 'Edit Gina Gasket' }).count()).toBe(1);
       await expect.poll(() => page.getByRole('button', { name: /^Delete / }).count()).toBe(0);

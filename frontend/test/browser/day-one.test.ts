@@ -244,7 +244,7 @@ describe('what a shop can do on day one', () => {
       const nav = page.getByRole('navigation', { name: 'Main' });
       await expect
         .poll(() => nav.getByRole('link').allInnerTexts())
-        .toEqual(['Pipeline', 'Customers', 'Service Requests', 'Insights', 'Users']);
+        .toEqual(['Pipeline', 'Customers', 'Service Requests', 'Insights', 'Takings', 'Shop', 'Messages', 'Users']);
       await nav.getByRole('link', { name: 'Users' }).click();
       await eventually(() => pathOf(page)).toBe(`/crm/${shop.subdomain}/admin`);
       await eventually(() => page.getByRole('heading', { level: 1, name: 'Users' }).count()).toBe(1);

@@ -151,7 +151,12 @@ describe('the entry dialog', () => {
       await expect.poll(() => page.getByLabel(/Stage for .*Rita Readonly.*: Quote/).count()).toBeGreaterThan(0);
       await page.getByRole('button', { name: /View Rita Readonly/ }).click();
       await expect.poll(() => dialog(page).getByRole('heading').first().textContent()).toBe('View Rita Readonly');
-      await expect.poll(() => dialog(page).getByRole('definition').filter({ hasText: '$89.95' }).count()).toBe(1);
+      // The Quote row itself (the repair-order totals below repeat the amount as Total and Balance).
+      const quote = dialog(page)
+        .getByRole('term')
+        .filter({ hasText: /^Quote$/ })
+        .locator('xpath=following-sibling::dd[1]');
+      await expect.poll(() => quote.textContent()).toBe('$89.95');
       await expect.poll(() => dialog(page).getByRole('textbox').count()).toBe(0);
       await expect.poll(() => dialog(page).getByRole('button', { name: 'Cancel Job' }).count()).toBe(0);
       await expect.poll(() => dialog(page).getByRole('button', { name: 'Save Changes' }).count()).toBe(0);

@@ -251,6 +251,15 @@ describe('pipeline', () => {
         .toBeGreaterThan(0);
       await snapViewport(page, 'pipeline-history');
 
+      // The last save recorded its edit and its stage change in one instant: the edit's version
+      // has the new quote and still the stage before (the next row's change).
+      await history.getByRole('button', { name: /^Updated/ }).click();
+      const edited = page.getByRole('dialog', { name: /^Dana Diesel as of / });
+      await expect.poll(() => edited.getByText('$1,500', { exact: true }).count()).toBe(1);
+      await expect.poll(() => edited.innerText()).toMatch(/\bStage\s+Parts Ordered\b/);
+      expect(await edited.innerText()).not.toContain('Scheduled');
+      await edited.getByRole('button', { name: 'Back' }).click();
+
       await history.getByRole('button', { name: /^Created/ }).click();
       const version = page.getByRole('dialog', { name: /^Dana Diesel as of / });
       await expect.poll(() => version.getByText('$1,250', { exact: true }).count()).toBe(1);
@@ -498,7 +507,7 @@ describe('pipeline', () => {
     async () => {
       const shop = await shopWithTech('piperole');
       await postOne(shop.tina, jobsPath(shop), { name: 'Tina Job', part: 'Wiper blades' });
-      // Role user: may write, not delete (DECISIONS.md §3), so no Delete buttons.
+      // Role user: may write, not delete, so no Delete buttons.
       const { page } = await signedInPage(browser, shop.tina);
       await openPipeline(page, shop);
       await expect.poll(() => page.getByRole('button', { name: 'Edit Tina Job' }).count()).toBe(1);

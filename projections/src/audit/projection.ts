@@ -1,5 +1,5 @@
 import { customerChangesForTimeline, customerLabel } from '../customers/timeline.ts';
-import type { StoredDomainEvent } from '../events.ts';
+import { EVENT_TYPES, type StoredDomainEvent } from '../events.ts';
 import { PERMISSION_KEYS, type Permissions } from '../identity/permissions.ts';
 import { MESSAGE_KIND_LABELS } from '../messages/kinds.ts';
 import { describeJobEvent } from '../pipeline/timeline.ts';
@@ -298,6 +298,8 @@ export const auditProjection: Projection = {
   name: 'audit',
   // Asynchronous (it reads across records); its readers wait for the projector themselves.
   awaitedByReads: true,
+  // Every event: describeEvent decides per type (exhaustively) which ones the timeline shows.
+  eventTypes: EVENT_TYPES,
   async apply(event, ctx) {
     await insertActivity([event], ctx);
   },

@@ -24,7 +24,7 @@ import {
 
 // ---- requests -------------------------------------------------------------------------
 
-/** Paging of the customer list and the autocomplete (server-side, DECISIONS.md §5). */
+/** Paging of the customer list and the autocomplete (server-side). */
 export const CUSTOMER_PAGE_SIZE = 50;
 export const CUSTOMER_PAGE_SIZE_MAX = 200;
 export const CUSTOMER_SUGGESTIONS = 10;
@@ -102,7 +102,7 @@ export const customerChangesInput = bodyObject(
 export type CustomerChanges = Partial<CustomerFields>;
 export type CustomerChangesInput = z.input<typeof customerChangesInput>;
 
-/** A new customer: every field optional, but not all of them empty (spec §5). */
+/** A new customer: every field optional, but not all of them empty. */
 export const customerInput = customerChangesInput
   .transform((value): CustomerFields => {
     const fields = { ...EMPTY_CUSTOMER_FIELDS };
@@ -212,8 +212,10 @@ export const customerHistoryEntrySchema = z.object({
   id: z.string(),
   action: z.enum(CUSTOMER_HISTORY_ACTIONS),
   userDisplayName: z.string(),
-  /** ISO time; `GET …/customers/{id}?asOf=` with it shows the customer right after this change. */
+  /** ISO time; `GET …/customers/{id}?asOf=` with it shows the customer as of that instant. */
   timestamp: z.string(),
+  /** The customer's revision this change made; `GET …/customers/{id}?asOfRevision=` with it shows the customer right after this change. */
+  revision: z.number().int(),
   changes: z.array(customerFieldChangeSchema),
   /** This change undid the change with this id (a revert from the history). */
   revertOf: z.string().nullable().optional(),

@@ -1,5 +1,6 @@
+import { assertNever } from '../shared/never.ts';
 import type { StoredDomainEvent } from '../events.ts';
-import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
+import { chunked, defineProjection, insertRecordset, type ProjectionContext } from '../runtime/projection.ts';
 import { CUSTOMER_FIELDS, type CustomerField } from './fields.ts';
 
 /** Read-model columns of the customer fields (the search text is a generated column). */
@@ -77,10 +78,11 @@ async function createCustomers(events: CustomerCreatedEvent[], ctx: ProjectionCo
   for (const [instanceId, count] of added) await countCustomers(ctx, instanceId, count);
 }
 
-export const customersProjection: Projection = {
+export const customersProjection = defineProjection({
   name: 'customers',
   // The record's own rows: written with its events (runtime/inline.ts).
   inline: true,
+  eventTypes: ['CustomerCreated', 'CustomerUpdated', 'CustomerRestored', 'CustomerDeleted'],
   async apply(event, ctx) {
     const { table } = ctx;
     switch (event.type) {
@@ -129,7 +131,7 @@ export const customersProjection: Projection = {
         return;
       }
       default:
-        return;
+        return assertNever(event, 'event');
     }
   },
   /** Runs of creations (what imports and seeding make) in multi-row statements; the rest event by event, in order. */
@@ -146,4 +148,4 @@ export const customersProjection: Projection = {
     }
     if (run.length > 0) await createCustomers(run, ctx);
   },
-};
+});

@@ -28,6 +28,12 @@ export interface EmbeddedPostgresHandle {
   stop(): Promise<void>;
 }
 
+/** What the watchdog saw: PostgreSQL died, came back, or failed to come back (it tries again). */
+export type EmbeddedPostgresEvent =
+  | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null }
+  | { kind: 'restarted'; attempt: number }
+  | { kind: 'restart-failed'; attempt: number; error: string };
+
 /** A start that cannot work, said in one line that names the directory and what to set. */
 export class EmbeddedPostgresError extends Error {}
 
@@ -297,6 +303,12 @@ export async function startEmbeddedPostgres(options: {
   port?: number;
   persistent?: boolean;
   onLog?: (line: string) => void;
+  /**
+   * Start PostgreSQL again when it dies while we own it (killed, out of memory), with
+   * backoff, on the same port and data: connections fail fast meanwhile and recover by
+   * themselves once it is back. Called with what happened, for the log.
+   */
+  watch?: (event: EmbeddedPostgresEvent) => void;
 }): Promise<EmbeddedPostgresHandle> {
   const requested = path.resolve(options.dataDir);
   const user = postgresUser();
@@ -321,6 +333,41 @@ export async function startEmbeddedPostgres(options: {
     await stopChild(child);
     throw error;
   }
+  let current = child;
+  let stopping = false;
+  const watch = options.watch;
+  const relaunch = async (): Promise<void> => {
+    for (let attempt = 1; !stopping; attempt++) {
+      // 0.2 s, 0.4 s, … up to 5 s: a postmaster killed with -9 leaves backends that hold its
+      // shared memory for a moment, and a start before they have gone is refused.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(200 * 2 ** (attempt - 1), 5_000)));
+      if (stopping) return;
+      const next = launch(binaries, dataDir, port, user, options.onLog);
+      try {
+        await next.ready;
+      } catch (error) {
+        watch?.({ kind: 'restart-failed', attempt, error: error instanceof Error ? error.message.split('\n')[0]! : String(error) });
+        await stopChild(next.child);
+        continue;
+      }
+      if (stopping) {
+        await stopChild(next.child);
+        return;
+      }
+      current = next.child;
+      follow(current);
+      watch?.({ kind: 'restarted', attempt });
+      return;
+    }
+  };
+  const follow = (running: ChildProcess) => {
+    running.once('exit', (code, signal) => {
+      if (stopping || !watch) return;
+      watch({ kind: 'exited', code, signal });
+      void relaunch();
+    });
+  };
+  follow(current);
   if (legacy) {
     await rotateLegacyPassword(port, password);
     writePassword(passwordFile, password);
@@ -330,7 +377,8 @@ export async function startEmbeddedPostgres(options: {
     adminUrl: urlFor('postgres'),
     urlFor,
     async stop() {
-      await stopChild(child);
+      stopping = true;
+      await stopChild(current);
       if (options.persistent === false) {
         rmSync(dataDir, { recursive: true, force: true });
         rmSync(passwordFile, { force: true });

@@ -8,6 +8,8 @@ import * as idempotencyKeys from './migrations/0006_idempotency_keys.ts';
 import * as publicRequestHits from './migrations/0006_public_request_hits.ts';
 import * as rateLimits from './migrations/0006_rate_limits.ts';
 import * as cascadeRestore from './migrations/0007_cascade_restore.ts';
+import * as authNotify from './migrations/0008_auth_notify.ts';
+import * as endedSessionsNotify from './migrations/0009_ended_sessions_notify.ts';
 import { auditMigrations } from '../audit/migrations.ts';
 import { customersMigrations } from '../customers/migrations.ts';
 import { identityMigrations } from '../identity/migrations.ts';
@@ -68,6 +70,8 @@ export async function migrate(knex: Knex): Promise<{ readModelsChanged: boolean 
       '0006_public_request_hits': publicRequestHits,
       '0006_rate_limits': rateLimits,
       '0007_cascade_restore': cascadeRestore,
+      '0008_auth_notify': authNotify,
+      '0009_ended_sessions_notify': endedSessionsNotify,
     }),
   });
   const [, applied] = await migrateReadModels(knex, READ_MODEL_SCHEMA);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { applyInline } from '../runtime/inline.ts';
+import { applyInline, InlineProjectionError } from '../runtime/inline.ts';
 import type { Projection } from '../runtime/projection.ts';
 import {
   START,
@@ -54,6 +54,8 @@ const HELD_BACK_MIN_MS = 2;
  * one page, and the projector behind it gets batches, not a read and a transaction per event.
  */
 const MIN_READ_INTERVAL_MS = 4;
+/** How often an inline append is tried when concurrent appends deadlock on their rows. */
+const INLINE_ATTEMPTS = 3;
 
 const VISIBLE = 'tx_id < pg_snapshot_xmin(pg_current_snapshot())';
 // The text aliases must differ from the column names: ORDER BY tx_id would otherwise sort
@@ -197,6 +199,19 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
    * PostgreSQL stored them (the JSON the append sent, positions and times it answered).
    */
   async function appendInline(appends: StreamAppend[], projecting: NonNullable<typeof inline>): Promise<AppendResult[]> {
+    // A deadlock or serialization failure between concurrent appends' rows rolls the whole
+    // append back; it is tried again (the same event ids, so it can only be recorded once).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await appendInlineOnce(appends, projecting);
+      } catch (error) {
+        const code = ((error instanceof InlineProjectionError ? error.cause : error) as { code?: unknown } | null)?.code;
+        if (attempt >= INLINE_ATTEMPTS || (code !== '40P01' && code !== '40001')) throw error;
+      }
+    }
+  }
+
+  async function appendInlineOnce(appends: StreamAppend[], projecting: NonNullable<typeof inline>): Promise<AppendResult[]> {
     const prepared = appends.map((a) => ({ ...a, ...appendValues(a.streamId, a.events, a.expectedRevision) }));
     const results = await projecting.knex.transaction(async (trx) => {
       const answers: AppendResult[] = [];

@@ -106,8 +106,29 @@ export const currentUserViewSchema = z.object({
 });
 export type CurrentUserView = z.infer<typeof currentUserViewSchema>;
 
-/** GET /api/session: who is signed in (each null when nobody is). */
-export const sessionViewSchema = z.object({ user: currentUserViewSchema.nullable(), superAdmin: superAdminViewSchema.nullable() });
+/**
+ * Why the server ended a user's session while they were working: an admin locked or removed
+ * their account or reset its PIN, the PIN was changed in another session, or the provider
+ * closed their CRM. A session that merely expired, or was signed out, has no reason.
+ */
+export const SESSION_ENDED_REASONS = ['account-locked', 'account-removed', 'pin-reset', 'pin-changed', 'instance-closed'] as const;
+export type SessionEndedReason = (typeof SESSION_ENDED_REASONS)[number];
+
+/** What the sign-in page says after such an end (and the 401's message). */
+export const SESSION_ENDED_MESSAGES: Record<SessionEndedReason, string> = {
+  'account-locked': 'You were signed out because your account was locked. Ask an admin of your shop to unlock it.',
+  'account-removed': 'You were signed out because your account no longer exists. Ask an admin of your shop.',
+  'pin-reset': 'You were signed out because an admin reset your PIN. Sign in with the new one.',
+  'pin-changed': 'You were signed out because your PIN was changed in another session. Sign in with the new one.',
+  'instance-closed': 'You were signed out because this CRM was closed. Ask your provider to open it again.',
+};
+
+/** GET /api/session: who is signed in (each null when nobody is); `ended` says why a session just ended, if the server ended it. */
+export const sessionViewSchema = z.object({
+  user: currentUserViewSchema.nullable(),
+  superAdmin: superAdminViewSchema.nullable(),
+  ended: z.enum(SESSION_ENDED_REASONS).nullable().optional(),
+});
 export type SessionView = z.infer<typeof sessionViewSchema>;
 
 /** A choice in the entry dialog's CSR and Tech selects: an active user of the instance. */

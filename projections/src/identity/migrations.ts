@@ -57,4 +57,21 @@ const userSignInLock: SchemaMigration = {
   },
 };
 
-export const identityMigrations: SchemaMigration[] = [userListOrder, userRevision, userSignInLock];
+/**
+ * A change to a user, its permissions or an instance notifies `crm_auth` at commit (public
+ * crm_notify_auth): API processes drop the sessions they cached with their users, so a lock,
+ * a role or permission change or a deactivation reaches every process's next request.
+ */
+const authNotify: SchemaMigration = {
+  name: '0070_auth_notify',
+  async up(knex, schema) {
+    for (const table of ['users', 'user_permissions', 'crm_instances']) {
+      await knex.raw(
+        `CREATE TRIGGER ?? AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ??.?? FOR EACH STATEMENT EXECUTE FUNCTION public.crm_notify_auth()`,
+        [`${table}_notify_auth`, schema, table],
+      );
+    }
+  },
+};
+
+export const identityMigrations: SchemaMigration[] = [userListOrder, userRevision, userSignInLock, authNotify];

@@ -15,7 +15,7 @@ export type Permissions = z.infer<typeof permissionsSchema>;
 
 export const PERMISSION_KEYS = ['canRead', 'canWrite', 'canDelete', 'canManageUsers'] as const satisfies readonly (keyof Permissions)[];
 
-/** DECISIONS.md §3: role user → read + write; role admin → all four. */
+/** Role user → read + write; role admin → all four. */
 export function defaultPermissions(role: Role): Permissions {
   return role === 'admin'
     ? { canRead: true, canWrite: true, canDelete: true, canManageUsers: true }

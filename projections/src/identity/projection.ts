@@ -1,4 +1,5 @@
-import type { Projection } from '../runtime/projection.ts';
+import { assertNever } from '../shared/never.ts';
+import { defineProjection } from '../runtime/projection.ts';
 import type { Permissions } from './permissions.ts';
 
 function permissionColumns(p: Permissions) {
@@ -9,10 +10,22 @@ function permissionColumns(p: Permissions) {
  * users and user_permissions. A user row's `revision` follows the account record's events
  * (USER_RECORD_EVENT_TYPES), never sign-ins.
  */
-export const identityProjection: Projection = {
+export const identityProjection = defineProjection({
   name: 'identity',
   // The record's own rows: written with its events (runtime/inline.ts).
   inline: true,
+  eventTypes: [
+    'UserCreated',
+    'UserRoleChanged',
+    'UserPermissionsChanged',
+    'UserLocked',
+    'UserUnlocked',
+    'UserSignedIn',
+    'UserPinChanged',
+    'UserSignInLockCleared',
+    'UserSignInThrottled',
+    'UserDeleted',
+  ],
   async apply(event, { table }) {
     switch (event.type) {
       case 'UserCreated': {
@@ -83,7 +96,7 @@ export const identityProjection: Projection = {
         await table('users').where({ id: event.data.userId }).delete();
         return;
       default:
-        return;
+        return assertNever(event, 'event');
     }
   },
-};
+});

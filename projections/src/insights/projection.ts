@@ -2,6 +2,7 @@ import type { StoredDomainEvent } from '../events.ts';
 import { applyJobEvent, isJobStreamEvent, type JobStreamEvent } from '../pipeline/events.ts';
 import type { Stage } from '../pipeline/stages.ts';
 import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
+import { assertNever } from '../shared/never.ts';
 
 type StoredJobEvent = StoredDomainEvent & JobStreamEvent;
 
@@ -62,8 +63,14 @@ function stageAfter(event: StoredJobEvent): Stage | null {
       return 'Canceled';
     case 'JobReopened':
       return event.data.stage;
-    default:
+    case 'JobCreated':
+    case 'JobUpdated':
+    case 'JobRescheduled':
+    case 'JobDeleted':
+    case 'JobRestored':
       return null;
+    default:
+      return assertNever(event, 'event');
   }
 }
 

@@ -1,5 +1,6 @@
+import { assertNever } from '../shared/never.ts';
 import { DEFAULT_TEMPLATES } from './kinds.ts';
-import type { Projection } from '../runtime/projection.ts';
+import { defineProjection } from '../runtime/projection.ts';
 
 const SETTING_COLUMNS = { fromAddress: 'from_address', shopPhone: 'shop_phone', reminderHour: 'reminder_hour' } as const;
 const TEMPLATE_COLUMNS = { subject: 'subject', emailBody: 'email_body', smsBody: 'sms_body' } as const;
@@ -10,7 +11,7 @@ const TEMPLATE_COLUMNS = { subject: 'subject', emailBody: 'email_body', smsBody:
  * stream, so a replayed event never moves a row backwards. Times are when the event store
  * recorded the events.
  */
-export const messagesProjection: Projection = {
+export const messagesProjection = defineProjection({
   name: 'messages',
   eventTypes: [
     'MessageQueued',
@@ -147,7 +148,7 @@ export const messagesProjection: Projection = {
         return;
       }
       default:
-        return;
+        return assertNever(event, 'event');
     }
   },
-};
+});

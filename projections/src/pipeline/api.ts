@@ -372,8 +372,10 @@ export const jobHistoryEntrySchema = z.object({
   id: z.string(),
   action: z.enum(JOB_HISTORY_ACTIONS),
   userDisplayName: z.string(),
-  /** ISO time; `GET …/{id}?asOf=` with it shows the job right after this change. */
+  /** ISO time; `GET …/{id}?asOf=` with it shows the job as of that instant. */
   timestamp: z.string(),
+  /** The job's revision this change made; `GET …/{id}?asOfRevision=` with it shows the job right after this change. */
+  revision: z.number().int(),
   changes: z.array(jobFieldChangeSchema),
   /** This change undid the change with this id (a revert from the history). */
   revertOf: z.string().nullable().optional(),
@@ -392,12 +394,8 @@ export const appointmentListSchema = z.object({ items: z.array(appointmentViewSc
 
 /** A field's value as the API shows it. */
 export function jobApiValue(field: JobField, value: JobFields[JobField]): string | number | null {
-  switch (field) {
-    case 'quote':
-      return value === null ? '' : quoteText(value as number);
-    case 'appointment':
-      return value ?? '';
-    default:
-      return value;
-  }
+  // Only two fields read differently; every other is shown as stored.
+  if (field === 'quote') return value === null ? '' : quoteText(value as number);
+  if (field === 'appointment') return value ?? '';
+  return value;
 }

@@ -1,10 +1,17 @@
 import type { StoredDomainEvent } from '../events.ts';
 import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { formatPhone } from '../shared/phone.ts';
-import { applyJobEvent, isJobStreamEvent, jobEventChanges, jobHistoryAction, type JobStreamEvent } from './events.ts';
+import {
+  applyJobEvent,
+  isJobStreamEvent,
+  JOB_STREAM_EVENT_TYPES,
+  jobEventChanges,
+  jobHistoryAction,
+  type JobStreamEvent,
+} from './events.ts';
 import type { JobFields } from './fields.ts';
 import { formatQuote, quoteText } from './format.ts';
-import { isRepairOrderJobEvent, type RepairOrderJobEvent } from '../repair-orders/events.ts';
+import { isRepairOrderJobEvent, REPAIR_ORDER_JOB_EVENT_TYPES, type RepairOrderJobEvent } from '../repair-orders/events.ts';
 import { repairOrderEventChanges, repairOrderHistoryAction } from '../repair-orders/timeline.ts';
 import { DEFAULT_DURATION_MINUTES, stageOrder, type Stage } from './stages.ts';
 
@@ -386,7 +393,11 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
     if (state.present) move(state.instanceId, stageOrder(state.fields.stage), +1);
   }
   for (const row of created) move(row.instance_id, row.stage_order, +1);
-  const moved = [...deltas.values()].filter((entry) => entry.delta !== 0);
+  // In one order everywhere (instance, stage): concurrent appends writing these counts in the
+  // same transaction as their events lock the rows in the same order, so never in a cycle.
+  const moved = [...deltas.values()]
+    .filter((entry) => entry.delta !== 0)
+    .sort((a, b) => (a.instanceId === b.instanceId ? a.stageOrder - b.stageOrder : a.instanceId < b.instanceId ? -1 : 1));
   if (moved.length > 0) {
     const values = moved.map(() => '(?::uuid, ?::smallint, ?::integer)').join(', ');
     await trx.raw(
@@ -408,6 +419,8 @@ export const pipelineProjection: Projection = {
   name: 'pipeline',
   // The record's own rows: written with its events (runtime/inline.ts).
   inline: true,
+  // A job's own events, and the repair-order events that change its totals on the board.
+  eventTypes: [...JOB_STREAM_EVENT_TYPES, ...REPAIR_ORDER_JOB_EVENT_TYPES],
   async apply(event, ctx) {
     await applyJobEvents([event], ctx);
   },

@@ -1,5 +1,5 @@
 /**
- * The pipeline's vocabulary: its stages (DECISIONS.md §2) and job types, what they may be
+ * The pipeline's vocabulary: its stages and job types, what they may be
  * typed as, and their order on the board. Browser-safe.
  */
 
@@ -69,8 +69,8 @@ export function normalizeJobType(value: string): JobType | null {
   return JOB_TYPE_BY_KEY.get(vocabularyKey(value)) ?? null;
 }
 
-/** Calendar-created appointments without a type are in-shop (spec §9). */
+/** Calendar-created appointments without a type are in-shop. */
 export const DEFAULT_CALENDAR_JOB_TYPE: JobType = 'In Shop';
-/** An appointment without a duration lasts this long on the calendar (spec §9). */
+/** An appointment without a duration lasts this long on the calendar. */
 export const DEFAULT_DURATION_MINUTES = 60;
 export const DURATION_CHOICES = [30, 60, 90, 120, 180, 240, 480] as const;

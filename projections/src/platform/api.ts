@@ -194,3 +194,29 @@ export const appInfoSchema = z.object({
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
 export * from './dashboard-api.ts';
+
+/**
+ * An event a projector or reactor could not handle and skipped (parked): a change the
+ * screens do not show until an operator fixes the cause and replays it.
+ */
+export const parkedEventSchema = z.object({
+  eventId: z.string(),
+  type: z.string(),
+  streamId: z.string(),
+  /** The record the event belongs to: its stream's id without the kind prefix. */
+  recordId: z.string(),
+  /** The shop it was recorded in (null: unknown, or a provider event). */
+  instanceId: z.string().nullable(),
+  subdomain: z.string().nullable(),
+  /** Which projector or reactor parked it ("main": the read models). */
+  checkpoint: z.string(),
+  error: z.string(),
+  parkedAt: z.string(),
+});
+export type ParkedEventView = z.infer<typeof parkedEventSchema>;
+export const parkedEventListSchema = z.array(parkedEventSchema);
+
+/** Whether a record has changes that could not be shown (parked events), for a notice on it. */
+export const parkedChangesQuery = z.object({ record: z.string().trim().min(1).max(200) });
+export const parkedChangesSchema = z.object({ count: z.number().int(), lastParkedAt: z.string().nullable() });
+export type ParkedChanges = z.infer<typeof parkedChangesSchema>;

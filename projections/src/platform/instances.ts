@@ -77,7 +77,7 @@ export function isRouteSubdomain(subdomain: string): boolean {
   return (ROUTE_SUBDOMAINS as readonly string[]).includes(subdomain);
 }
 
-/** Lower-case, a-z and 0-9 only (spec-platform.md §5). */
+/** Lower-case, a-z and 0-9 only. */
 export function normalizeSubdomain(value: string): string {
   return value.toLowerCase().replace(/[^a-z0-9]/g, '');
 }

@@ -1,10 +1,12 @@
-import type { Projection } from '../runtime/projection.ts';
+import { assertNever } from '../shared/never.ts';
+import { defineProjection } from '../runtime/projection.ts';
 
 /** crm_instances: one row per CRM instance, open or closed. */
-export const platformProjection: Projection = {
+export const platformProjection = defineProjection({
   name: 'platform',
   // The record's own rows: written with its events (runtime/inline.ts).
   inline: true,
+  eventTypes: ['CrmInstanceCreated', 'CrmInstanceUpdated', 'CrmInstanceDeactivated', 'CrmInstanceReactivated'],
   async apply(event, { table }) {
     switch (event.type) {
       case 'CrmInstanceCreated': {
@@ -57,7 +59,7 @@ export const platformProjection: Projection = {
           .update({ is_active: event.type === 'CrmInstanceReactivated' });
         return;
       default:
-        return;
+        return assertNever(event, 'event');
     }
   },
-};
+});

@@ -1,4 +1,5 @@
-import type { Projection } from '../runtime/projection.ts';
+import { assertNever } from '../shared/never.ts';
+import { defineProjection } from '../runtime/projection.ts';
 
 /**
  * rm.deleted_records: one row per deleted job or customer, from its deletion event (who
@@ -6,7 +7,7 @@ import type { Projection } from '../runtime/projection.ts';
  * a replayed deletion cannot overwrite a newer one. A job deleted with its customer keeps
  * the customer's deletion event id (its causation): the list shows which customer it went with.
  */
-export const deletedRecordsProjection: Projection = {
+export const deletedRecordsProjection = defineProjection({
   name: 'deleted-records',
   // The record's own rows: written with its events (runtime/inline.ts).
   inline: true,
@@ -43,7 +44,7 @@ export const deletedRecordsProjection: Projection = {
         return;
       }
       default:
-        return;
+        return assertNever(event, 'event');
     }
   },
-};
+});

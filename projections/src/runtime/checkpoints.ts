@@ -3,6 +3,12 @@ import pg from 'pg';
 import { comparePositions, START, type GlobalPosition } from '../eventstore/port.ts';
 
 export const CHECKPOINT_CHANNEL = 'projection_checkpoints';
+
+/**
+ * Notified (by triggers, at commit) when a session ends or a user, a user's permissions or an
+ * instance changes: what a process may have cached about a session is no longer true.
+ */
+export const AUTH_CHANNEL = 'crm_auth';
 export const MAIN_CHECKPOINT = 'main';
 
 export async function readCheckpoint(db: Knex | Knex.Transaction, name: string, forUpdate = false): Promise<GlobalPosition | null> {
@@ -64,6 +70,7 @@ export class CheckpointWatcher {
   private waiters = new Set<{ name: string; target: GlobalPosition; resolve: (reached: boolean) => void }>();
   private poller: NodeJS.Timeout | null = null;
   private advanceListeners = new Set<(name: string, position: GlobalPosition) => void>();
+  private authListeners = new Set<() => void>();
   private reconnecting: NodeJS.Timeout | null = null;
   private started = false;
   private stopped = false;
@@ -93,6 +100,8 @@ export class CheckpointWatcher {
     const dropped = () => {
       if (this.listener !== client && this.listener !== null) return;
       this.listener = null;
+      // Changes to sessions and users go unheard from now on: nothing cached may be trusted.
+      this.authChanged();
       if (this.stopped || this.reconnecting) return;
       this.reconnecting = setTimeout(() => {
         this.reconnecting = null;
@@ -104,6 +113,10 @@ export class CheckpointWatcher {
     client.on('error', dropped);
     client.on('end', dropped);
     client.on('notification', (message) => {
+      if (message.channel === AUTH_CHANNEL) {
+        this.authChanged();
+        return;
+      }
       const payload = message.payload ?? '';
       // Names may hold ':' ('reactor:…'); the position is after the last one.
       const at = payload.lastIndexOf(':');
@@ -113,7 +126,7 @@ export class CheckpointWatcher {
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${CHECKPOINT_CHANNEL}`);
+      await client.query(`LISTEN ${CHECKPOINT_CHANNEL}; LISTEN ${AUTH_CHANNEL}`);
     } catch (error) {
       await client.end().catch(() => undefined);
       if (this.started) dropped();
@@ -125,6 +138,8 @@ export class CheckpointWatcher {
     }
     this.listener = client;
     this.started = true;
+    // What changed while nobody listened (before the first start, or during a reconnect).
+    this.authChanged();
   }
 
   /** After a reconnect: what was committed while nobody listened. */
@@ -186,8 +201,22 @@ export class CheckpointWatcher {
     return () => this.advanceListeners.delete(listener);
   }
 
+  /**
+   * Told when sessions or the users and instances they name may have changed, in any process
+   * (AUTH_CHANNEL), and whenever the LISTEN connection drops or comes back. Returns the unsubscribe.
+   */
+  onAuthChanged(listener: () => void): () => void {
+    this.authListeners.add(listener);
+    return () => this.authListeners.delete(listener);
+  }
+
+  private authChanged(): void {
+    for (const listener of this.authListeners) listener();
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
+    this.authChanged();
     if (this.reconnecting) clearTimeout(this.reconnecting);
     if (this.poller) clearInterval(this.poller);
     for (const waiter of [...this.waiters]) waiter.resolve(false);

@@ -88,3 +88,13 @@ export async function parkedPositions(db: Knex, checkpointName: string): Promise
   }>;
   return new Set(rows.map((row) => `${row.position_commit}/${row.position_prepare}`));
 }
+
+/** The errors the checkpoint parked these events with, by event id. */
+export async function parkedReasons(db: Knex, checkpointName: string, eventIds: string[]): Promise<Map<string, string>> {
+  if (eventIds.length === 0) return new Map();
+  const rows = (await db('parked_events')
+    .where({ checkpoint_name: checkpointName })
+    .whereIn('event_id', eventIds)
+    .select('event_id', 'error')) as Array<{ event_id: string; error: string }>;
+  return new Map(rows.map((row) => [row.event_id, row.error]));
+}

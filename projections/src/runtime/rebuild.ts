@@ -5,7 +5,7 @@ import type { Projection } from './projection.ts';
 import { applyBatch } from './projector.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT, readCheckpoint } from './checkpoints.ts';
 import { newestCommittedPosition, readInlineSince, STOP_APPENDS_SQL } from './inline.ts';
-import { parkedPositions } from './parked.ts';
+import { parkedPositions, parkedReasons } from './parked.ts';
 
 const REBUILD_SCHEMA = 'rm_rebuild';
 const REBUILD_CHECKPOINT = 'rebuild';
@@ -22,7 +22,19 @@ export interface RebuildReport {
   eventsReplayed: number;
   position: GlobalPosition;
   tables: TableComparison[];
+  /**
+   * Events the live projector parked, which the rebuild skipped too: changes the read
+   * models do not show. Any of them makes the report a difference, never "identical".
+   */
+  parked: SkippedEvent[];
   identical: boolean;
+}
+
+export interface SkippedEvent {
+  eventId: string;
+  streamId: string;
+  type: string;
+  error: string;
 }
 
 export interface RebuildOptions {
@@ -53,9 +65,15 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
   // What the live projector parked, the rebuild skips too: the result matches the live tables.
   const parked = await parkedPositions(knex, MAIN_CHECKPOINT);
   const skip = (event: RecordedEvent) => parked.has(positionToString(event.position));
+  const skipped = new Map<string, RecordedEvent>();
+  const skipAndCount = (event: RecordedEvent) => {
+    if (!skip(event)) return false;
+    skipped.set(event.id, event);
+    return true;
+  };
   let replayed = 0;
   const apply = async (db: Knex, events: RecordedEvent[]) => {
-    await applyBatch(db, { schema: REBUILD_SCHEMA, checkpointName: REBUILD_CHECKPOINT, projections, skip }, events);
+    await applyBatch(db, { schema: REBUILD_SCHEMA, checkpointName: REBUILD_CHECKPOINT, projections, skip: skipAndCount }, events);
     replayed += events.length;
     options.onProgress?.({ replayed, total: total === null ? null : Math.max(total, replayed) });
   };
@@ -91,7 +109,20 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
     await trx.raw('ALTER SCHEMA ?? RENAME TO ??', [REBUILD_SCHEMA, READ_MODEL_SCHEMA]);
     await trx.raw('DROP SCHEMA ?? CASCADE', [RETIRED_SCHEMA]);
     await trx('projection_checkpoints').where({ name: REBUILD_CHECKPOINT }).delete();
-    return { eventsReplayed: replayed, position: live, tables, identical: tables.every((t) => t.identical) };
+    const reasons = await parkedReasons(trx, MAIN_CHECKPOINT, [...skipped.keys()]);
+    const skippedEvents = [...skipped.values()].map((e) => ({
+      eventId: e.id,
+      streamId: e.streamId,
+      type: e.type,
+      error: reasons.get(e.id) ?? '',
+    }));
+    return {
+      eventsReplayed: replayed,
+      position: live,
+      tables,
+      parked: skippedEvents,
+      identical: tables.every((t) => t.identical) && skippedEvents.length === 0,
+    };
   });
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { phoneInput } from '../shared/phone.ts';
 import { queryParam, recordListParams } from '../shared/list-query.ts';
 import { atLeastOneFilled, blankOr, bodyObject, textInput } from '../shared/schemas.ts';
 import {
@@ -62,6 +63,7 @@ const scheduledDate = textInput('Scheduled date', 40)
 const serviceRequestShape = {
   customerName: textInput('Customer name', SERVICE_REQUEST_LIMITS.customerName).optional(),
   contactEmail: contactEmail.optional(),
+  contactPhone: phoneInput('Contact phone must be text').optional(),
   vehicleType: textInput('Vehicle type', SERVICE_REQUEST_LIMITS.vehicleType).optional(),
   serviceType: serviceType.optional(),
   scheduledDate: scheduledDate.optional(),
@@ -171,6 +173,8 @@ export const serviceRequestViewSchema = z.object({
   number: z.number().int().positive(),
   customerName: z.string(),
   contactEmail: z.string(),
+  /** XXX-XXX-XXXX on one request; masked ('•••-•••-1234') in lists. */
+  contactPhone: z.string(),
   vehicleType: z.string(),
   serviceType: z.string(),
   /** YYYY-MM-DD or ''. */

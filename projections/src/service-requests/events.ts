@@ -20,6 +20,8 @@ export const serviceRequestEventSchemas = {
     source: z.enum(SERVICE_REQUEST_SOURCES),
     customerName: z.string(),
     contactEmail: z.string(),
+    // Requests submitted before the phone was asked for have none.
+    contactPhone: z.string().default(''),
     vehicleType: z.string(),
     serviceType: z.string(),
     scheduledDate: z.string(),

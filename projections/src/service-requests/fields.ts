@@ -7,6 +7,7 @@
 export const SERVICE_REQUEST_FIELDS = [
   'customerName',
   'contactEmail',
+  'contactPhone',
   'vehicleType',
   'serviceType',
   'scheduledDate',
@@ -14,12 +15,13 @@ export const SERVICE_REQUEST_FIELDS = [
 ] as const;
 export type ServiceRequestField = (typeof SERVICE_REQUEST_FIELDS)[number];
 
-/** As stored: every field text, '' when empty; scheduledDate a calendar date YYYY-MM-DD. */
+/** As stored: every field text, '' when empty; scheduledDate a calendar date YYYY-MM-DD; contactPhone digits only. */
 export type ServiceRequestFields = Record<ServiceRequestField, string>;
 
 export const EMPTY_SERVICE_REQUEST_FIELDS: ServiceRequestFields = {
   customerName: '',
   contactEmail: '',
+  contactPhone: '',
   vehicleType: '',
   serviceType: '',
   scheduledDate: '',
@@ -29,6 +31,7 @@ export const EMPTY_SERVICE_REQUEST_FIELDS: ServiceRequestFields = {
 export const SERVICE_REQUEST_FIELD_LABELS: Record<ServiceRequestField, string> = {
   customerName: 'Customer Name',
   contactEmail: 'Contact Email',
+  contactPhone: 'Contact Phone',
   vehicleType: 'Vehicle Type',
   serviceType: 'Service Type',
   scheduledDate: 'Scheduled Date',

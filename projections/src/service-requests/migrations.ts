@@ -59,4 +59,18 @@ const serviceRequestTables: SchemaMigration = {
   },
 };
 
-export const serviceRequestsMigrations: SchemaMigration[] = [serviceRequestTables];
+/** A phone to call back on (digits; '' for none, as every request before it has). */
+const serviceRequestPhone: SchemaMigration = {
+  name: '0042_service_request_contact_phone',
+  async up(knex, schema) {
+    await knex.raw(`ALTER TABLE ??.service_requests ADD COLUMN contact_phone text NOT NULL DEFAULT ''`, [schema]);
+    // A view's `SELECT *` is expanded when it is created: recreate it so it carries the new column.
+    await knex.raw(
+      `CREATE OR REPLACE VIEW ??.service_requests_of_instance AS
+         SELECT * FROM ??.service_requests WHERE instance_id = nullif(current_setting('app.instance_id', true), '')::uuid`,
+      [schema, schema],
+    );
+  },
+};
+
+export const serviceRequestsMigrations: SchemaMigration[] = [serviceRequestTables, serviceRequestPhone];

@@ -1,10 +1,12 @@
-import type { Projection } from '../runtime/projection.ts';
+import { assertNever } from '../shared/never.ts';
+import { defineProjection } from '../runtime/projection.ts';
 import type { ServiceRequestField } from './fields.ts';
 
 /** Read-model columns of the fields (the search text is a generated column). */
 export const SERVICE_REQUEST_COLUMNS: Record<ServiceRequestField, string> = {
   customerName: 'customer_name',
   contactEmail: 'contact_email',
+  contactPhone: 'contact_phone',
   vehicleType: 'vehicle_type',
   serviceType: 'service_type',
   scheduledDate: 'scheduled_date',
@@ -17,7 +19,7 @@ export const SERVICE_REQUEST_COLUMNS: Record<ServiceRequestField, string> = {
  * over an older revision, so a replayed event never moves a row backwards. Whatever staff
  * do to a public request (edit, convert, archive) makes it no longer new.
  */
-export const serviceRequestsProjection: Projection = {
+export const serviceRequestsProjection = defineProjection({
   name: 'service-requests',
   // The record's own rows: written with its events (runtime/inline.ts).
   inline: true,
@@ -41,6 +43,7 @@ export const serviceRequestsProjection: Projection = {
             number: d.number,
             customer_name: d.customerName,
             contact_email: d.contactEmail,
+            contact_phone: d.contactPhone,
             vehicle_type: d.vehicleType,
             service_type: d.serviceType,
             scheduled_date: d.scheduledDate,
@@ -78,7 +81,7 @@ export const serviceRequestsProjection: Projection = {
         await newer(event.data.serviceRequestId).update({ status: 'archived', ...touched });
         return;
       default:
-        return;
+        return assertNever(event, 'event');
     }
   },
-};
+});

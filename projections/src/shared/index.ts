@@ -10,3 +10,4 @@ export * from './phone.ts';
 export * from './format.ts';
 export * from './schemas.ts';
 export * from './timeline.ts';
+export * from './never.ts';

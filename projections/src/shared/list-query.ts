@@ -99,5 +99,20 @@ export function isoTimeQuery(name: string, options: IsoTimeOptions = {}) {
     );
 }
 
-/** `?asOf=`: time travel to one instant (absent: now). */
-export const asOfQuery = z.object({ asOf: isoTimeQuery('asOf').optional() });
+const REVISION_MAX = 2_147_483_647;
+const revisionMessage = "asOfRevision must be a whole number from 0 (a revision from the record's history)";
+
+/**
+ * Time travel: `?asOf=` an instant, or `?asOfRevision=` the record right after its change with
+ * that revision (as its history rows give it). Two changes saved in the same instant (an edit
+ * that also moved the stage) differ only by revision. Neither: now; both: whichever comes first.
+ */
+export const asOfQuery = z.object({
+  asOf: isoTimeQuery('asOf').optional(),
+  asOfRevision: queryParam('asOfRevision')
+    .regex(/^\d+$/, revisionMessage)
+    .transform(Number)
+    .pipe(z.number().int().min(0, revisionMessage).max(REVISION_MAX, revisionMessage))
+    .meta(wholeNumberParam(0, REVISION_MAX))
+    .optional(),
+});

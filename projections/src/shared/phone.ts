@@ -23,7 +23,7 @@ export function formatPhone(value: string): string {
   return digits.length === 10 ? `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}` : digits;
 }
 
-/** Lists show the last 4 digits only (DECISIONS.md §3): '•••-•••-1234'. Empty stays empty. */
+/** Lists show the last 4 digits only: '•••-•••-1234'. Empty stays empty. */
 export function maskPhone(value: string): string {
   const digits = phoneDigits(value);
   return digits ? `•••-•••-${digits.slice(-4)}` : '';

@@ -19,7 +19,7 @@ export interface ActivityDescription {
 }
 
 /**
- * The timeline is a list, so a phone in it shows its last 4 digits only (DECISIONS.md §3),
+ * The timeline is a list, so a phone in it shows its last 4 digits only,
  * whoever's phone it is: customers' and jobs' alike, for every reader of the timeline.
  */
 export function maskPhoneChange(change: FieldChange): FieldChange {

@@ -1,5 +1,6 @@
+import { assertNever } from '../shared/never.ts';
 import type { StoredDomainEvent } from '../events.ts';
-import { insertRecordset, type Projection } from '../runtime/projection.ts';
+import { insertRecordset, defineProjection } from '../runtime/projection.ts';
 import type { VehicleField } from './fields.ts';
 
 /** Read-model columns of the vehicle fields. */
@@ -40,7 +41,7 @@ const CREATED_COLUMNS: Record<string, string> = {
  * replayed event never moves a row backwards; a deleted vehicle leaves the table (its
  * stream keeps its history).
  */
-export const vehiclesProjection: Projection = {
+export const vehiclesProjection = defineProjection({
   name: 'vehicles',
   // The record's own rows: written with its events (runtime/inline.ts).
   inline: true,
@@ -95,7 +96,7 @@ export const vehiclesProjection: Projection = {
         await table('vehicles').where('id', event.data.vehicleId).delete();
         return;
       default:
-        return;
+        return assertNever(event, 'event');
     }
   },
-};
+});

@@ -13,7 +13,7 @@ import { useInstanceShellRoute } from './instance-shell-route';
 
 /**
  * The header's right side on instance screens: the navigation and account menu when signed
- * in (spec-platform.md §2), Login and Register links when not. On phones the navigation gets
+ * in, Login and Register links when not. On phones the navigation gets
  * a row of its own below the title.
  */
 export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typeof useInstanceShellRoute>> }) {
@@ -54,6 +54,11 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
         ...(user.role === 'admin' ? [{ label: 'Shop', to: `${links.admin}/shop` }] : []),
       ];
       items.splice(admin < 0 ? items.length : admin, 0, ...reports);
+    }
+    // The shop's outbox, for everyone who reads (the canonical family has the screen).
+    if (route.family === 'crm' && canRead(user)) {
+      const admin = items.findIndex((item) => item.to === links.admin);
+      items.splice(admin < 0 ? items.length : admin, 0, { label: 'Messages', to: `${links.entry}/messages` });
     }
     return (
       <>

@@ -1,10 +1,11 @@
 import type { LiveChange, LiveKind } from '@crm/projections/contract';
-import { type Query, type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { isCancelledError, type Query, type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useAtom } from 'jotai';
 import { useEffect } from 'react';
 import { currentUserQueryOptions } from '@/features/identity/api/get-current-user';
 import { userSessionState } from '@/features/identity/states/user-session-state';
 import { connectLive, onLiveMessage } from '@/lib/live';
+import { reportFailure } from '@/lib/report-failure';
 
 /**
  * Which queries each kind of change makes stale, by the first part of their keys. Only the
@@ -52,8 +53,15 @@ export function LiveUpdates() {
   useEffect(() => {
     if (!instance || !userId) return;
     const refreshSession = async () => {
-      const user = await queryClient.fetchQuery({ ...currentUserQueryOptions(), staleTime: 0 });
-      setSession(user ? { status: 'signed-in', user } : { status: 'signed-out', instance });
+      try {
+        const user = await queryClient.fetchQuery({ ...currentUserQueryOptions(), staleTime: 0 });
+        setSession(user ? { status: 'signed-in', user } : { status: 'signed-out', instance });
+      } catch (error) {
+        // Signing out in this tab drops every query while this check may be on its way: the
+        // check is called off (CancelledError), and the sign-out already set the session.
+        if (isCancelledError(error)) return;
+        reportFailure('Session check failed', error);
+      }
     };
     // Changes that arrive close together are read once: a burst costs one read per screen.
     let pending: LiveChange | null = null;

@@ -7,7 +7,7 @@ import { CreateInstanceForm } from '@/features/platform/components/create-instan
 import { publicOrigin } from '@/features/platform/utils/shop-addresses';
 import { usePageTitle } from '@/lib/use-page-title';
 
-/** The full create-instance page (spec-platform.md §2 "Create CRM page"). */
+/** The full create-instance page. */
 export function Component() {
   usePageTitle('Create CRM');
   const navigate = useNavigate();

@@ -8,6 +8,7 @@ import { useAppInfo } from '@/features/app-info/api/get-app-info';
 import { useCrmInstances } from '@/features/platform/api/get-crm-instances';
 import { CreateCrmInstanceDialog } from '@/features/platform/components/create-crm-instance-dialog';
 import { CrmInstanceCard, CrmTemplateCard } from '@/features/platform/components/crm-instance-card';
+import { ParkedEventsSection } from '@/features/platform/components/parked-events-section';
 import { ProviderInstanceSection } from '@/features/platform/components/provider-instance-section';
 import { selectableInstances } from '@/features/platform/utils/selectable-instances';
 import { publicOrigin } from '@/features/platform/utils/shop-addresses';
@@ -46,7 +47,7 @@ function InstanceList() {
   );
 }
 
-/** Choose a CRM instance or create one (spec-platform.md §2). */
+/** Choose a CRM instance or create one. */
 export function Component() {
   usePageTitle('Select a CRM');
   const { data: appInfo } = useAppInfo();
@@ -78,6 +79,7 @@ export function Component() {
         <InstanceList />
       </section>
       <ProviderInstanceSection />
+      <ParkedEventsSection />
     </div>
   );
 }

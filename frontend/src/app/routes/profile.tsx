@@ -7,7 +7,7 @@ import { usePageTitle } from '@/lib/use-page-title';
 
 const PERMISSION_NAMES = { canRead: 'Read', canWrite: 'Write', canDelete: 'Delete', canManageUsers: 'Manage users' } as const;
 
-/** The signed-in user and a form to change their own PIN (DECISIONS.md §1). */
+/** The signed-in user and a form to change their own PIN. */
 export function Component() {
   usePageTitle('Your Profile');
   const user = useSignedInUser();

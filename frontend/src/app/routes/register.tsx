@@ -9,7 +9,7 @@ import { useSuperAdminSession } from '@/features/platform/hooks/use-super-admin-
 import { usePageTitle } from '@/lib/use-page-title';
 
 /**
- * No self-service sign-up (DECISIONS.md §1): accounts come from the shop's admin. It leads back
+ * No self-service sign-up: accounts come from the shop's admin. It leads back
  * to the CRM the visitor came from (?instance=, or the session's), never to the provider's pages
  * for staff.
  */

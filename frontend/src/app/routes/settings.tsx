@@ -2,7 +2,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { ThemePreferenceForm } from '@/features/instance-shell/components/theme-preference-form';
 import { usePageTitle } from '@/lib/use-page-title';
 
-/** Settings of this browser: the theme (DECISIONS.md §1). */
+/** Settings of this browser: the theme. */
 export function Component() {
   usePageTitle('Settings');
   return (

@@ -6,7 +6,7 @@ import { XIcon } from './icons';
 
 /**
  * Renders the toasts queued by `toast()`. Mounted once, in the app providers.
- * spec-platform.md §9: 5000 ms, swipe right past 50 px, F8 focuses the viewport, max 420 px wide.
+ * Toasts: 5000 ms, swipe right past 50 px, F8 focuses the viewport, max 420 px wide.
  */
 export function Toaster() {
   const toasts = useAtomValue(toastsAtom);

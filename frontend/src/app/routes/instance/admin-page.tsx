@@ -5,7 +5,7 @@ import { PublicRequestsCard } from '@/features/platform/components/public-reques
 import { usePageTitle } from '@/lib/use-page-title';
 
 /**
- * The Admin Dashboard (spec-working-screens.md §2); the router lets only user managers in. With
+ * The Admin Dashboard; the router lets only user managers in. With
  * the instance's admin feature off it is their user management only (no audit log). The shop's
  * admins also switch its public request page here, while it has service requests.
  */

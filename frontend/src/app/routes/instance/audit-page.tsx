@@ -7,7 +7,7 @@ import { useSignedInUser } from '@/features/identity/hooks/use-signed-in-user';
 import { useUserChoices } from '@/features/pipeline/api/get-user-choices';
 import { usePageTitle } from '@/lib/use-page-title';
 
-/** /crm/{instance}/admin/audit: the admins' audit log (DECISIONS.md §4). Behind RequireUser and RequireUserManager. */
+/** /crm/{instance}/admin/audit: the admins' audit log. Behind RequireUser and RequireUserManager. */
 export function Component() {
   usePageTitle('Audit Log');
   const user = useSignedInUser();

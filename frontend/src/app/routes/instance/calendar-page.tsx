@@ -25,7 +25,7 @@ function AppointmentHistory({ instance, jobId }: { instance: string; jobId: stri
         </Button>
         <span className="text-sm text-muted-foreground">As of {formatDateTime(version.timestamp)}</span>
       </div>
-      <JobSnapshotView instance={instance} jobId={jobId} asOf={version.timestamp} />
+      <JobSnapshotView instance={instance} jobId={jobId} revision={version.revision} />
     </div>
   );
 }

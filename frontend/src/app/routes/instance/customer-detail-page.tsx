@@ -3,7 +3,7 @@ import { CustomerDetailScreen } from '@/features/customers/components/customer-d
 import { CustomerVehicles } from '@/features/vehicles/components/customer-vehicles';
 import { useCustomerRouteContext } from './customer-route-context';
 
-/** /crm/{instance}/customers/{id}: details, jobs and history with time travel (DECISIONS.md §4). */
+/** /crm/{instance}/customers/{id}: details, jobs and history with time travel. */
 export function Component() {
   const { id = '' } = useParams();
   const { instance, paths, pipelinePath, permissions } = useCustomerRouteContext();

@@ -1,3 +1,4 @@
+import { formatPhoneAsTyped } from '@crm/projections/shared';
 import type { JobChangesInput } from '@crm/projections/pipeline';
 import type { ServiceRequestView } from '@crm/projections/service-requests';
 import { useQueryClient } from '@tanstack/react-query';
@@ -29,6 +30,8 @@ function entryDraft(request: ServiceRequestView): Partial<EntryForm> {
   ].filter(Boolean);
   return {
     name: request.customerName,
+    // The phone to call back on: whole on one request, and formatted as the dialog's box types it.
+    phone: formatPhoneAsTyped(request.contactPhone),
     makeModel: request.vehicleType,
     part: request.serviceType,
     appointment: request.scheduledDate ? `${request.scheduledDate}T09:00` : '',

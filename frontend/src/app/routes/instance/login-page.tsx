@@ -14,9 +14,9 @@ import { useSuperAdminSession } from '@/features/platform/hooks/use-super-admin-
 import { usePageTitle } from '@/lib/use-page-title';
 
 /**
- * Instance login (spec-platform.md §2) at /crm/{instance}, /{subdomain}/login and /maven.
+ * Instance login at /crm/{instance}, /{subdomain}/login and /maven.
  * The title is the instance's name upper-cased (the slug until the lookup answers); an
- * unknown slug gets a clear "No such CRM" page (DECISIONS.md §1).
+ * unknown slug gets a clear "No such CRM" page.
  */
 export function Component() {
   const params = useParams();

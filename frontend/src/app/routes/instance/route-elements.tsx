@@ -16,14 +16,14 @@ export function CrmInstanceGuard() {
   return <RequireUser instance={instance ?? ''} />;
 }
 
-/** /{subdomain}/… serves the canonical /crm/{subdomain}/… screens (DECISIONS.md §1). */
+/** /{subdomain}/… serves the canonical /crm/{subdomain}/… screens. */
 export function SubdomainRedirect({ page }: { page: InstancePage }) {
   const { subdomain = '' } = useParams();
   return <Navigate to={instanceLinks(subdomain)[page]} replace />;
 }
 
 /**
- * /crm/pipeline, /crm/calendar, … (where /pipeline, /calendar and /admin lead, spec-platform.md §2):
+ * /crm/pipeline, /crm/calendar, … (where /pipeline, /calendar and /admin lead):
  * the page of the signed-in user's instance. Inside RequireUser.
  */
 export function SignedInInstanceRedirect({ page }: { page: InstancePage }) {
@@ -33,7 +33,7 @@ export function SignedInInstanceRedirect({ page }: { page: InstancePage }) {
 
 /**
  * /crm (where /login leads): a signed-in staff member lands on their dashboard, not on the
- * provider's pages; without a staff session it leads to / as spec-platform.md §2 says.
+ * provider's pages; without a staff session it leads to /.
  */
 export function CrmEntryRedirect() {
   const target = crmEntryTarget(useUserSession());

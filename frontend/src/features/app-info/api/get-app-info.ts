@@ -2,7 +2,7 @@ import { appInfoSchema, type AppInfo } from '@crm/projections/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 
-/** Shown when /api/app-info cannot be read (DECISIONS.md §5: "© 2025 Maven" style). */
+/** Shown when /api/app-info cannot be read. */
 export const FALLBACK_PROVIDER_NAME = 'Maven';
 
 export const appInfoQueryKey = ['app-info'] as const;

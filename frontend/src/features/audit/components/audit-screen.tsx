@@ -29,7 +29,7 @@ function loadErrorText(error: unknown): string {
 }
 
 /**
- * The admins' audit log (DECISIONS.md §4): the instance's timeline, filtered by entity,
+ * The admins' audit log: the instance's timeline, filtered by entity,
  * user, dates and text, a page at a time, and the same selection as a CSV download.
  */
 export function AuditScreen({ instance, users, backLink }: { instance: string; users: UserChoice[]; backLink?: ReactNode }) {

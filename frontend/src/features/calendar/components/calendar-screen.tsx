@@ -61,6 +61,14 @@ const FORMATS = {
   ) => (localizer ? `${localizer.format(start, 't', culture)} – ${localizer.format(end, 't', culture)}` : ''),
 };
 
+/**
+ * A day's column heading in the week and day views, as plain text: the library's own puts role="columnheader" on a span with
+ * no row or grid around it, which assistive technology cannot place (and axe reports as critical).
+ */
+function ColumnHeader({ label }: { label: ReactNode }) {
+  return <span>{label}</span>;
+}
+
 function EventLabel({ event }: { event: CalendarEvent }) {
   return (
     <span className="block truncate" title={event.title}>
@@ -129,19 +137,26 @@ export function CalendarScreen({
     };
   }, []);
 
-  // Swipe: at least 50 px sideways and more than twice the vertical movement.
-  const touch = useRef<{ x: number; y: number } | null>(null);
+  // Swipe: at least 50 px sideways and more than twice the vertical movement. The end of the
+  // touch is heard on the element the finger first touched, not on the section: when that
+  // element leaves the page mid-swipe (a loading line replaced by the day's grid), its
+  // touchend no longer bubbles up to any ancestor, and the swipe would be lost.
+  const navigateLatest = useRef(navigate);
+  navigateLatest.current = navigate;
   const onTouchStart = (event: React.TouchEvent) => {
-    const point = event.touches[0];
-    touch.current = point && event.touches.length === 1 ? { x: point.clientX, y: point.clientY } : null;
-  };
-  const onTouchEnd = (event: React.TouchEvent) => {
-    const start = touch.current;
-    const point = event.changedTouches[0];
-    touch.current = null;
-    if (!start || !point) return;
-    const action = swipeAction(point.clientX - start.x, point.clientY - start.y);
-    if (action) navigate(action);
+    const first = event.touches[0];
+    if (!first || event.touches.length !== 1) return;
+    const start = { x: first.clientX, y: first.clientY };
+    const target = event.target;
+    const finish = (end: Event) => {
+      target.removeEventListener('touchend', finish);
+      target.removeEventListener('touchcancel', finish);
+      const point = end.type === 'touchend' ? (end as TouchEvent).changedTouches[0] : undefined;
+      const action = point ? swipeAction(point.clientX - start.x, point.clientY - start.y) : null;
+      if (action) navigateLatest.current(action);
+    };
+    target.addEventListener('touchend', finish);
+    target.addEventListener('touchcancel', finish);
   };
 
   const move = useCallback(
@@ -216,9 +231,10 @@ export function CalendarScreen({
       <section
         aria-label="Calendar"
         aria-busy={calendar.isFetching || undefined}
-        className="grid gap-4 rounded-xl border bg-card p-3 text-card-foreground shadow-sm sm:p-4"
+        // Sideways moves belong to the swipe, not to the browser: with only vertical panning
+        // (and pinch zoom) left to it, a busy page cannot lose the swipe to a pan it started.
+        className="grid touch-pan-y touch-pinch-zoom gap-4 rounded-xl border bg-card p-3 text-card-foreground shadow-sm sm:p-4"
         onTouchStart={onTouchStart}
-        onTouchEnd={onTouchEnd}
       >
         <div className="flex flex-wrap items-center justify-between gap-3">
           <div className="flex items-center gap-2">
@@ -294,7 +310,7 @@ export function CalendarScreen({
               eventPropGetter={(event) => ({
                 className: event.job ? `crm-event crm-event--${jobTypeColor(event.job.jobType)}` : 'crm-event crm-event--more',
               })}
-              components={{ event: EventLabel }}
+              components={{ event: EventLabel, week: { header: ColumnHeader }, day: { header: ColumnHeader } }}
               showMultiDayTimes
               dayLayoutAlgorithm="no-overlap"
             />

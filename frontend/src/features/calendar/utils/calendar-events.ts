@@ -63,18 +63,8 @@ export const JOB_TYPE_LEGEND: ReadonlyArray<{ color: JobTypeColor; label: string
 /** A job without a type is an in-shop job on the calendar (spec §3). */
 export function jobTypeColor(jobType: string): JobTypeColor {
   if (!jobType.trim()) return 'in-shop';
-  switch (normalizeJobType(jobType)) {
-    case 'Mobile':
-      return 'mobile';
-    case 'In Shop':
-      return 'in-shop';
-    case 'Pickup':
-      return 'pickup';
-    case 'Delivery':
-      return 'delivery';
-    default:
-      return 'other';
-  }
+  const colors: Partial<Record<string, JobTypeColor>> = { Mobile: 'mobile', 'In Shop': 'in-shop', Pickup: 'pickup', Delivery: 'delivery' };
+  return colors[normalizeJobType(jobType) ?? ''] ?? 'other';
 }
 
 export function eventTitle(job: Pick<AppointmentView, 'name' | 'part'>): string {

@@ -6,7 +6,7 @@ import { customerHistoryQueryKey } from './get-customer-history';
 import { customersListQueryKey } from './get-customers';
 import { customersApiPath } from './customers-api-path';
 
-/** Deletes the customer and every pipeline job linked to it (DECISIONS.md §5). */
+/** Deletes the customer and every pipeline job linked to it. */
 export async function deleteCustomer(instance: string, id: string): Promise<CustomerDeletedView> {
   return customerDeletedSchema.parse(await apiFetch(customersApiPath(instance, id), { method: 'DELETE' }));
 }
@@ -21,7 +21,7 @@ export function useDeleteCustomer(instance: string) {
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: customersListQueryKey(instance) }),
         queryClient.invalidateQueries({ queryKey: customerHistoryQueryKey(instance, id) }),
-        // Its jobs went with it (spec §7: customers and pipeline data are refreshed). The
+        // Its jobs went with it. The
         // pipeline feature keys its queries ['pipeline', instance]; features do not import
         // each other, so the key is named here.
         queryClient.invalidateQueries({ queryKey: ['pipeline', instance] }),

@@ -8,7 +8,7 @@ export const customerQueryKey = (instance: string, id: string) => [...customersQ
 
 /**
  * One customer with the phone whole. With `asOf` (an ISO time), the customer as it was
- * right then, folded from its events (DECISIONS.md §4).
+ * right then, folded from its events.
  */
 export async function getCustomer(instance: string, id: string, asOf?: string, signal?: AbortSignal): Promise<CustomerView> {
   const query = asOf ? `?${new URLSearchParams({ asOf })}` : '';

@@ -1,3 +1,4 @@
+import { ParkedChangesNotice } from '@/components/parked-changes-notice';
 import { formatDateTime } from '@crm/projections/contract';
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -16,6 +17,7 @@ import { CustomerDetails } from './customer-details';
 import { type CustomerDialogTarget, CustomerFormDialog } from './customer-form-dialog';
 import { CustomerHistory } from './customer-history';
 import { CustomerJobs } from './customer-jobs';
+import { MessageList } from '@/components/messages/message-list';
 import { type CustomerToDelete, DeleteCustomerDialog } from './delete-customer-dialog';
 
 /** The customer "as of" a history row: the details of that moment, fetched by time. */
@@ -39,7 +41,7 @@ function CustomerAsOf({ instance, id, asOf, onBack }: { instance: string; id: st
 }
 
 /**
- * The customer page (new, DECISIONS.md §4): details with the whole phone, the customer's
+ * The customer page (new): details with the whole phone, the customer's
  * pipeline jobs, and the field history; choosing a history row shows the customer as it
  * was at that moment (kept in the address as ?asOf=).
  */
@@ -169,6 +171,7 @@ export function CustomerDetailScreen({
         ) : null}
       </div>
 
+      <ParkedChangesNotice instance={instance} recordId={id} />
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="grid gap-6">
           <Card id="customer-details" className="scroll-mt-20">
@@ -189,7 +192,21 @@ export function CustomerDetailScreen({
               <CardDescription>Pipeline jobs linked to this customer.</CardDescription>
             </CardHeader>
             <CardContent>
-              <CustomerJobs instance={instance} customer={current} pipelinePath={pipelinePath} />
+              <CustomerJobs instance={instance} customer={current} pipelinePath={pipelinePath} asOf={asOf} />
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>Messages</CardTitle>
+              <CardDescription>E-mail and texts to this customer, newest first.</CardDescription>
+            </CardHeader>
+            <CardContent>
+              <MessageList
+                instance={instance}
+                filter={{ customerId: id }}
+                canRetry={permissions.canWrite}
+                emptyText="No messages to this customer yet."
+              />
             </CardContent>
           </Card>
           {vehicles}

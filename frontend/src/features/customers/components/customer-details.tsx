@@ -38,7 +38,7 @@ function ListValue({ value, badges = false }: { value: string | string[]; badges
   );
 }
 
-/** Every field of one customer, the phone whole (a single-record answer, DECISIONS.md §3). */
+/** Every field of one customer, the phone whole (a single-record answer). */
 export function CustomerDetails({ customer }: { customer: CustomerView }) {
   return (
     <dl className="divide-y">

@@ -1,6 +1,8 @@
 import { formatPhoneAsTyped } from '@crm/projections/contract';
 import { CUSTOMER_MESSAGES, type CustomerField, type CustomerView } from '@crm/projections/customers';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { ConsentFields, type ConsentValue } from '@/components/messages/consent-fields';
+import { saveCustomerConsent, useCustomerConsent } from '@/components/messages/messages-api';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field, fieldControlProps } from '@/components/ui/field';
@@ -69,7 +71,16 @@ export function CustomerForm({
   const createCustomer = useCreateCustomer(instance);
   const updateCustomer = useUpdateCustomer(instance);
   const pending = createCustomer.isPending || updateCustomer.isPending;
-  const dirty = isCustomerFormDirty(initial, form);
+  // Consent to messages is a record of its own (who and when it was given), saved after the customer.
+  const recordedConsent = useCustomerConsent(instance, base?.id ?? null);
+  const [consentEdit, setConsentEdit] = useState<ConsentValue | null>(null);
+  const savedConsent: ConsentValue = {
+    emailConsent: recordedConsent.data?.emailConsent ?? false,
+    smsConsent: recordedConsent.data?.smsConsent ?? false,
+  };
+  const consent = consentEdit ?? savedConsent;
+  const consentDirty = consent.emailConsent !== savedConsent.emailConsent || consent.smsConsent !== savedConsent.smsConsent;
+  const dirty = isCustomerFormDirty(initial, form) || consentDirty;
 
   useEffect(() => {
     onDirtyChange?.(dirty);
@@ -118,6 +129,23 @@ export function CustomerForm({
   /** Someone else's newer version: `customer` is read again after a live update; it is offered, not poured over the form. */
   const newer = base && customer && customer.id === base.id && (customer.revision ?? -1) > (base.revision ?? -1) ? customer : null;
 
+  /** The customer is saved: its consent too when it changed, then the form is done. */
+  const finish = (saved: CustomerView, message: string) => {
+    if (!consentDirty) {
+      toast({ title: message });
+      onSaved(saved);
+      return;
+    }
+    saveCustomerConsent(instance, saved.id, consent).then(
+      () => {
+        toast({ title: message });
+        setConsentEdit(null);
+        onSaved(saved);
+      },
+      (error: unknown) => showServerError(error, 'The consent could not be saved'),
+    );
+  };
+
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (pending) return;
@@ -131,27 +159,22 @@ export function CustomerForm({
     setErrors({});
     if (!base) {
       createCustomer.mutate(result.value, {
-        onSuccess: (created) => {
-          toast({ title: CUSTOMER_TEXTS.created });
-          onSaved(created);
-        },
+        onSuccess: (created) => finish(created, CUSTOMER_TEXTS.created),
         onError: (error) => showServerError(error, CUSTOMER_TEXTS.createFailed),
       });
       return;
     }
     const changes = customerChanges(initial, result.value);
     if (Object.keys(changes).length === 0) {
-      onSaved(base);
+      if (consentDirty) finish(base, CUSTOMER_TEXTS.updated);
+      else onSaved(base);
       return;
     }
     // Only over the version this form was filled from: a colleague's save since is a conflict.
     updateCustomer.mutate(
       { id: base.id, changes, revision: base.revision },
       {
-        onSuccess: (updated) => {
-          toast({ title: CUSTOMER_TEXTS.updated });
-          onSaved(updated);
-        },
+        onSuccess: (updated) => finish(updated, CUSTOMER_TEXTS.updated),
         onError: (error) => {
           const current = conflictingCustomer(error);
           if (!current) return showServerError(error, CUSTOMER_TEXTS.updateFailed);
@@ -256,6 +279,7 @@ export function CustomerForm({
           true,
         )}
       </div>
+      <ConsentFields value={consent} onChange={setConsentEdit} recorded={recordedConsent.data} disabled={pending} />
       <Alert>{conflict ? <SaveErrorMessage message={conflict.message} onLoadCurrent={handleLoadCurrent} /> : null}</Alert>
       <div className={cn('grid grid-cols-2 gap-2 sm:flex sm:justify-end', actionsClassName)}>
         <Button variant="outline" onClick={onCancel}>

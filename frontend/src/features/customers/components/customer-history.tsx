@@ -47,7 +47,7 @@ function HistoryChanges({ entry }: { entry: CustomerHistoryEntry }) {
 }
 
 /**
- * The customer's history, newest first (DECISIONS.md §4): action, who, when, and each
+ * The customer's history, newest first: action, who, when, and each
  * changed field old → new. Choosing a row shows the customer as it was right after it.
  */
 export function CustomerHistory({

@@ -1,4 +1,4 @@
-import { formatDate, formatMoney, formatQuote, type CustomerView } from '@crm/projections/contract';
+import { formatDate, formatDateTime, formatMoney, formatQuote, type CustomerView } from '@crm/projections/contract';
 import { Link } from 'react-router-dom';
 import { customerJobsPath, jobPath } from '@/config/paths';
 import { Alert } from '@/components/ui/alert';
@@ -8,18 +8,49 @@ import { useCustomerJobs } from '../api/get-customer-jobs';
 import { loadErrorMessage } from '../utils/load-error-message';
 import { customerBalance, jobInvoiced, jobMoneyText } from '../utils/customer-money';
 
-/** The pipeline jobs linked to this customer, newest first (canceled ones too), each a link that opens it. */
-export function CustomerJobs({ instance, customer, pipelinePath }: { instance: string; customer: CustomerView; pipelinePath: string }) {
+/**
+ * The pipeline jobs linked to this customer, newest first (canceled ones too), each a link that
+ * opens it. While the page shows the customer as of a moment (`asOf`), only the jobs created by
+ * then are listed: a job made later did not exist yet.
+ */
+export function CustomerJobs({
+  instance,
+  customer,
+  pipelinePath,
+  asOf = null,
+}: {
+  instance: string;
+  customer: CustomerView;
+  pipelinePath: string;
+  asOf?: string | null;
+}) {
   const jobs = useCustomerJobs(instance, customer);
 
   if (jobs.isPending) return <Spinner label="Loading jobs..." />;
   if (jobs.isError) return <Alert>Could not load the jobs: {loadErrorMessage(jobs.error)}</Alert>;
-  if (jobs.data.length === 0) return <p className="text-sm text-muted-foreground">No pipeline jobs for this customer.</p>;
+  const moment = asOf ? Date.parse(asOf) : null;
+  const shown = moment === null ? jobs.data : jobs.data.filter((job) => Date.parse(job.createdAt) <= moment);
+  const asOfNote =
+    asOf !== null ? (
+      <p className="text-sm text-muted-foreground" data-jobs-as-of>
+        Jobs created by {formatDateTime(asOf, { seconds: true })}, each as it is now.
+      </p>
+    ) : null;
+  if (shown.length === 0)
+    return (
+      <div className="grid gap-2">
+        {asOfNote}
+        <p className="text-sm text-muted-foreground">
+          {asOf ? 'No pipeline jobs for this customer by then.' : 'No pipeline jobs for this customer.'}
+        </p>
+      </div>
+    );
 
-  const balance = customerBalance(jobs.data);
-  const invoiced = jobs.data.filter(jobInvoiced);
+  const balance = customerBalance(shown);
+  const invoiced = shown.filter(jobInvoiced);
   return (
     <div className="grid gap-3">
+      {asOfNote}
       {invoiced.length > 0 || balance.owed !== 0 ? (
         <div
           className="flex flex-wrap items-baseline justify-between gap-2 rounded-lg border bg-muted/30 px-3 py-2 text-sm"
@@ -35,7 +66,7 @@ export function CustomerJobs({ instance, customer, pipelinePath }: { instance: s
         </div>
       ) : null}
       <ul className="divide-y rounded-lg border">
-        {jobs.data.map((job) => (
+        {shown.map((job) => (
           <li key={job.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-3 py-2.5 text-sm">
             <div className="grid min-w-0 gap-0.5">
               <Link to={jobPath(pipelinePath, job.id)} className="font-medium text-primary underline-offset-4 hover:underline">

@@ -12,7 +12,7 @@ export const CUSTOMER_FIELD_LABELS: Record<CustomerField, string> = {
   notes: 'Notes',
 };
 
-/** spec-working-screens.md §8 and spec-platform.md §8, word for word. */
+/** The product's fixed customer-screen messages, word for word. */
 export const CUSTOMER_TEXTS = {
   unnamed: 'Unnamed Customer',
   empty: 'No customers yet.',
@@ -28,7 +28,7 @@ export const CUSTOMER_TEXTS = {
   unsavedChanges: 'You have unsaved changes. Are you sure you want to close without saving?',
 } as const;
 
-/** Cards show this many before a "+N more" note (spec §9). */
+/** Cards show this many before a "+N more" note. */
 export const CARD_APPOINTMENTS_SHOWN = 2;
 export const CARD_INVOICES_SHOWN = 3;
 

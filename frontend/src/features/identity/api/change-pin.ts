@@ -5,7 +5,7 @@ import { apiFetch } from '@/lib/api-client';
 
 export type ChangePinInput = z.input<typeof changeOwnPinInput>;
 
-/** Changes the signed-in user's own PIN; the current PIN is required (DECISIONS.md §1). */
+/** Changes the signed-in user's own PIN; the current PIN is required. */
 export async function changePin(input: ChangePinInput): Promise<void> {
   const body = changeOwnPinInput.parse(input);
   await apiFetch<void>('/api/user/pin', { method: 'PUT', body });

@@ -12,7 +12,7 @@ export async function createUser(input: CreateUserInput): Promise<UserView> {
   return userViewSchema.parse(await apiFetch('/api/admin/users', { method: 'POST', body }));
 }
 
-/** A created user joins the end of the list (spec-working-screens.md §4). */
+/** A created user joins the end of the list. */
 export function useCreateUser() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -7,7 +7,7 @@ export const currentUserQueryKey = ['user', 'current'] as const;
 
 /**
  * The signed-in instance user, or null (GET /api/session: signed out is a 200, not an error).
- * Any failure means nobody is signed in; only faults are logged (spec-platform.md §7, §8). A
+ * Any failure means nobody is signed in; only faults are logged. A
  * check called off (the query removed at sign-in) is left to the query, not taken for an answer.
  */
 export async function getCurrentUser(signal?: AbortSignal): Promise<CurrentUserView | null> {

@@ -10,7 +10,7 @@ export async function logout(): Promise<void> {
 }
 
 /**
- * Signs out. The session is cleared whatever the call's outcome (spec-platform.md §4), then
+ * Signs out. The session is cleared whatever the call's outcome, then
  * `onSignedOut` runs (the caller sends the visitor to the instance's login page). It is a
  * hook-level callback on purpose: the control that started the sign-out may be gone by then.
  */

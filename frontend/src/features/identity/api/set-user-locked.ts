@@ -12,7 +12,7 @@ export interface SetUserLockedInput {
   revision?: number;
 }
 
-/** Locking also ends the user's sessions on the server (DECISIONS.md §3). */
+/** Locking also ends the user's sessions on the server. */
 export async function setUserLocked({ userId, isLocked, revision }: SetUserLockedInput): Promise<UserView | undefined> {
   const body = setLockInput.parse({ isLocked });
   const answer = await apiFetch(`/api/admin/users/${encodeURIComponent(userId)}/lock`, {

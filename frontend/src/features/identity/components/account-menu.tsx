@@ -13,11 +13,11 @@ import { instanceEntry, instanceFamilyOf, paths } from '@/config/paths';
 import { useLogout } from '../api/logout';
 import { nameOf } from '../utils/user-access';
 
-/** The signed-in user's menu (spec-platform.md §2 "Account menu"). */
+/** The signed-in user's menu. */
 export function AccountMenu({ user }: { user: CurrentUserView }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  // Back to this instance's login, whether or not the server heard us (spec-platform.md §4).
+  // Back to this instance's login, whether or not the server heard us.
   const entry = instanceEntry(user.instance.subdomain, instanceFamilyOf(pathname));
   const logout = useLogout({ onSignedOut: () => void navigate(entry, { replace: true }) });
 

@@ -5,7 +5,7 @@ import { CustomerDataSecurity } from './customer-data-security';
 import { UsersList } from './users-list';
 
 /**
- * The Admin Dashboard (spec-working-screens.md §2): user management, the audit log link and the
+ * The Admin Dashboard: user management, the audit log link and the
  * data-security notes. Without the instance's admin feature (`auditPath` null) it is user
  * management only: the instance's user managers can always add staff.
  */

@@ -17,7 +17,7 @@ const FIELDS: Array<{ key: keyof Form; label: string; autoComplete: string; hint
 ];
 const fieldId = (key: keyof Form) => `change-pin-${key}`;
 
-/** Changes the signed-in user's own PIN (DECISIONS.md §1: the current PIN is required). */
+/** Changes the signed-in user's own PIN. */
 export function ChangePinForm() {
   const changePin = useChangePin();
   const [form, setForm] = useState<Form>(EMPTY_FORM);

@@ -26,7 +26,7 @@ import { reportFailure } from '@/lib/report-failure';
 const FIELD_ORDER: Array<keyof NewUserForm> = ['username', 'displayName', 'pin', 'role'];
 const fieldId = (field: keyof NewUserForm) => `create-user-${field}`;
 
-/** "Add New User" and its "Create New User" dialog (spec-working-screens.md §2, §4). */
+/** "Add New User" and its "Create New User" dialog. */
 export function CreateUserDialog() {
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState<NewUserForm>(EMPTY_NEW_USER);

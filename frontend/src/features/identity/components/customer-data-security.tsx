@@ -1,6 +1,6 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 
-/** The admin page's explanation of how customer data is protected (spec-working-screens.md §1). */
+/** The admin page's explanation of how customer data is protected. */
 export function CustomerDataSecurity() {
   return (
     <Card>

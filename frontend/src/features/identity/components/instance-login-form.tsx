@@ -1,3 +1,4 @@
+import { SESSION_ENDED_MESSAGES } from '@crm/projections/contract';
 import type { CurrentUserView } from '@crm/projections/identity';
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -5,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Field, fieldControlProps } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { PinInput } from '@/components/ui/pin-input';
+import { forgetSessionEnded, sessionEndedReason } from '@/lib/session-ended';
 import { useLogin } from '../api/login';
 import { loginErrorMessage } from '../utils/login-error-message';
 import { type LoginErrors, validateLogin } from '../utils/validate-login';
@@ -15,6 +17,8 @@ export function InstanceLoginForm({ instance, onSuccess }: { instance: string; o
   const [username, setUsername] = useState('');
   const [pin, setPin] = useState('');
   const [errors, setErrors] = useState<LoginErrors>({});
+  // A session the server ended (a lock, a closed CRM) is said here, not dropped in silence.
+  const [ended] = useState(sessionEndedReason);
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -26,11 +30,24 @@ export function InstanceLoginForm({ instance, onSuccess }: { instance: string; o
       document.getElementById(found.username ? 'login-username' : 'login-pin')?.focus();
       return;
     }
-    login.mutate({ username: username.trim(), pin, instance }, { onSuccess });
+    login.mutate(
+      { username: username.trim(), pin, instance },
+      {
+        onSuccess: (user) => {
+          forgetSessionEnded();
+          onSuccess(user);
+        },
+      },
+    );
   };
 
   return (
     <form onSubmit={handleSubmit} noValidate className="grid gap-5">
+      {ended ? (
+        <Alert variant="info" data-session-ended>
+          {SESSION_ENDED_MESSAGES[ended]}
+        </Alert>
+      ) : null}
       <Field id="login-username" label="Username" error={errors.username}>
         <Input
           {...fieldControlProps('login-username', { error: errors.username })}

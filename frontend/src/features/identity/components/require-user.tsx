@@ -8,7 +8,7 @@ import { useUserSession } from '../hooks/use-user-session';
 import { sessionInstance } from '../states/user-session-state';
 
 /**
- * Guards instance screens (spec-platform.md §2): "Loading..." while the session is checked,
+ * Guards instance screens: "Loading..." while the session is checked,
  * the instance's login page without a session (also once a call answers 401). With an
  * `instance` (the slug from the path), a session of another instance is sent to that
  * instance's login too, so it never sees this one's screens. Without one (profile, settings)

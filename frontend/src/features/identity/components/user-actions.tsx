@@ -30,7 +30,7 @@ function failed(error: unknown, fallback: string) {
 }
 
 /**
- * A user's row actions (spec-working-screens.md §4): Make Admin / Make User at once, Lock /
+ * A user's row actions: Make Admin / Make User at once, Lock /
  * Unlock and Delete after a confirmation, and the permissions editor. An admin's own account
  * has them disabled (the server refuses them too).
  */

@@ -25,7 +25,7 @@ function YouBadge() {
 
 type Viewer = Pick<CurrentUserView, 'role' | 'permissions'>;
 
-/** Wide screens: a table (spec-working-screens.md §2). */
+/** Wide screens: a table. */
 function UsersTable({ users, currentUserId, viewer }: { users: UserView[]; currentUserId: string; viewer: Viewer }) {
   return (
     <div className="hidden overflow-x-auto rounded-xl border bg-card md:block">

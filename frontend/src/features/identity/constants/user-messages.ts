@@ -1,4 +1,4 @@
-/** Fallback texts when the server gives no message (spec-working-screens.md §8). */
+/** Fallback texts when the server gives no message. */
 export const USER_ERRORS = {
   fetch: 'Failed to fetch users',
   create: 'Failed to create user',

@@ -2,7 +2,7 @@ import type { CurrentUserView } from '@crm/projections/identity';
 import { atom } from 'jotai';
 
 /**
- * The instance user session as the UI knows it (spec-platform.md §4): unknown until checked,
+ * The instance user session as the UI knows it: unknown until checked,
  * then signed in (set by the check or by login) or signed out (cleared by logout whatever the
  * call's outcome). A session being checked again or signed out remembers the instance it
  * belonged to, so pages without an instance in their path can still send the visitor to the

@@ -3,7 +3,7 @@ import { ApiError } from '@/lib/api-client';
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid username or PIN';
 export const LOGIN_FAILED_MESSAGE = 'Login failed. Please try again.';
 
-/** What the instance login form says about a failed sign-in (spec-platform.md §8). */
+/** What the instance login form says about a failed sign-in. */
 export function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 401) return INVALID_CREDENTIALS_MESSAGE;

@@ -1,7 +1,7 @@
 import { instanceFamilyOf, paths } from '@/config/paths';
 
 /**
- * Where a successful instance sign-in leads (spec-platform.md §4): from the /maven entry to
+ * Where a successful instance sign-in leads: from the /maven entry to
  * /maven/home; from a location under /crm/ to the instance's dashboard; otherwise /pipeline
  * (which leads on to the signed-in instance's pipeline).
  */

@@ -33,7 +33,7 @@ export function staffBackLink({
 /**
  * Where /crm leads (and /login, which leads to /crm): a signed-in staff member to their
  * dashboard, a signed-out one whose instance is known to its sign-in, anyone else to / as
- * spec-platform.md §2 says (the provider's home, or its login). Null while the session is checked.
+ * the platform leads (the provider's home, or its login). Null while the session is checked.
  */
 export function crmEntryTarget(session: UserSession): string | null {
   if (session.status === 'unknown') return null;

@@ -3,7 +3,7 @@ import type { Permissions, UserView } from '@crm/projections/identity';
 
 /**
  * Who gets the Admin link, card and screen: role admin, or a user given the canManageUsers
- * permission (the server lets them manage non-admin users, DECISIONS.md §3).
+ * permission (the server lets them manage non-admin users).
  */
 export function canManageUsers(user: Pick<CurrentUserView, 'role' | 'permissions'>): boolean {
   return hasPermission(user, 'canManageUsers');
@@ -24,7 +24,7 @@ export function canDelete(user: Pick<CurrentUserView, 'role' | 'permissions'>): 
   return hasPermission(user, 'canDelete');
 }
 
-/** The display name, or the username when there is none (spec-platform.md §1). */
+/** The display name, or the username when there is none. */
 export function nameOf(user: Pick<CurrentUserView, 'displayName' | 'username'>): string {
   return user.displayName.trim() || user.username;
 }

@@ -11,7 +11,7 @@ function firstIssue(schema: typeof usernameSchema | typeof pinSchema, value: str
 }
 
 /**
- * Client-side checks of the instance login (spec-platform.md §5): both fields required,
+ * Client-side checks of the instance login: both fields required,
  * username at least 3 characters, PIN exactly 4 digits.
  */
 export function validateLogin({ username, pin }: { username: string; pin: string }): LoginErrors {

@@ -8,7 +8,7 @@ const itemClasses =
 
 /**
  * The instance's main navigation. The current page's entry is plain text with
- * aria-current="page", not a link (spec-platform.md §2: "The link of the current page is inert").
+ * aria-current="page", not a link.
  * The row scrolls sideways when its links do not fit (a phone), instead of widening the page.
  */
 export function InstanceNav({ items, pathname, className }: { items: NavItem[]; pathname: string; className?: string }) {

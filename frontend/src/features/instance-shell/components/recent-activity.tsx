@@ -5,7 +5,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useRecentActivity } from '../api/get-recent-activity';
 import { formatRelativeTime } from '../utils/relative-time';
 
-/** The instance's latest events in words (DECISIONS.md §4: Recent Activity is real). */
+/** The instance's latest events in words. */
 export function RecentActivity({ className }: { className?: string }) {
   const { data: items, isPending, isError, refetch, isFetching } = useRecentActivity();
   const now = new Date();

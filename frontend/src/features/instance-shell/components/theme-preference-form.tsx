@@ -20,7 +20,7 @@ const CHOICES: Array<{ value: ThemePreference; label: string; description: strin
   },
 ];
 
-/** Light, dark, or the operating system's choice; saved at once (spec-platform.md §4 "Theme"). */
+/** Light, dark, or the operating system's choice; saved at once. */
 export function ThemePreferenceForm() {
   const preference = useAtomValue(themePreferenceAtom);
   const setTheme = useSetAtom(setThemeAtom);

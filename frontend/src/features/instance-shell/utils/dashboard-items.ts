@@ -15,7 +15,7 @@ export interface QuickActionsInput {
 }
 
 /**
- * The dashboard's Quick Actions (spec-platform.md §2): each only when its feature is on, and
+ * The dashboard's Quick Actions: each only when its feature is on, and
  * none for a user who may not write (they would lead to forms that cannot be saved). Null when
  * the card has nothing to offer that user at all.
  */

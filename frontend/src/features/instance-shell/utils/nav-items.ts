@@ -11,7 +11,7 @@ export interface NavItem {
 }
 
 /**
- * The signed-in navigation (spec-platform.md §2): Home, Pipeline, Customers, Calendar,
+ * The signed-in navigation: Home, Pipeline, Customers, Calendar,
  * Service Requests, and Admin for admins, in either family (/crm/{instance}/… or /maven/…). Features the instance has off are
  * left out (the dashboard shows them as Coming Soon), except that user managers always keep
  * their way to user management: "Users" when the admin feature is off.

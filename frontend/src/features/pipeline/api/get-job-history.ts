@@ -4,7 +4,7 @@ import { apiFetch } from '@/lib/api-client';
 import { jobQueryKey } from './get-job';
 import { pipelineApiPath } from './pipeline-api-path';
 
-/** Newest first; each row with its changed fields' old and new values (DECISIONS.md §4). */
+/** Newest first; each row with its changed fields' old and new values. */
 export async function getJobHistory(instance: string, jobId: string, signal?: AbortSignal): Promise<JobHistoryEntry[]> {
   return jobHistorySchema.parse(await apiFetch(pipelineApiPath(instance, jobId, 'history'), { signal }));
 }

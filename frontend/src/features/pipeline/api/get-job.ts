@@ -43,20 +43,25 @@ export function useJob(instance: string, jobId: string | null) {
   return useQuery({ ...jobQueryOptions(instance, jobId ?? ''), enabled: jobId !== null });
 }
 
-/** Time travel: the job as it was at `asOf` (an ISO time), folded from its events; read-only. */
-export async function getJobAsOf(instance: string, jobId: string, asOf: string, signal?: AbortSignal): Promise<JobView> {
-  return jobViewSchema.parse(await apiFetch(`${pipelineApiPath(instance, jobId)}?${new URLSearchParams({ asOf })}`, { signal }));
+/**
+ * Time travel: the job right after the change with this revision (a history row's), folded
+ * from its events; read-only. By revision, not time: one save can record two changes in the
+ * same instant (an edit and its stage), and each row must show its own.
+ */
+export async function getJobAsOf(instance: string, jobId: string, revision: number, signal?: AbortSignal): Promise<JobView> {
+  const query = new URLSearchParams({ asOfRevision: String(revision) });
+  return jobViewSchema.parse(await apiFetch(`${pipelineApiPath(instance, jobId)}?${query}`, { signal }));
 }
 
-export function jobAsOfQueryOptions(instance: string, jobId: string, asOf: string) {
+export function jobAsOfQueryOptions(instance: string, jobId: string, revision: number) {
   return queryOptions({
-    queryKey: [...jobQueryKey(instance, jobId), 'as-of', asOf],
-    queryFn: ({ signal }) => getJobAsOf(instance, jobId, asOf, signal),
+    queryKey: [...jobQueryKey(instance, jobId), 'as-of', revision],
+    queryFn: ({ signal }) => getJobAsOf(instance, jobId, revision, signal),
     // The past does not change.
     staleTime: Infinity,
   });
 }
 
-export function useJobAsOf(instance: string, jobId: string, asOf: string) {
-  return useQuery(jobAsOfQueryOptions(instance, jobId, asOf));
+export function useJobAsOf(instance: string, jobId: string, revision: number) {
+  return useQuery(jobAsOfQueryOptions(instance, jobId, revision));
 }

@@ -2,7 +2,7 @@ import { userChoicesSchema, type UserChoice } from '@crm/projections/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 
-/** The active users of the instance: the CSR and Tech choices (DECISIONS.md §5), the audit log's user filter. */
+/** The active users of the instance: the CSR and Tech choices, the audit log's user filter. */
 export async function getUserChoices(instance: string, signal?: AbortSignal): Promise<UserChoice[]> {
   return userChoicesSchema.parse(await apiFetch(`/api/${encodeURIComponent(instance)}/users/choices`, { signal }));
 }

@@ -4,7 +4,7 @@ import { loadedJobFrom, type LoadedJob } from './get-job';
 import { rememberSavedJob } from './job-cache';
 import { pipelineApiPath } from './pipeline-api-path';
 
-/** Brings a canceled job back to Quote (DECISIONS.md §2). */
+/** Brings a canceled job back to Quote. */
 export async function reopenJob(instance: string, jobId: string): Promise<LoadedJob> {
   const { data, headers } = await apiFetchWithHeaders(pipelineApiPath(instance, jobId, 'reopen'), { method: 'POST' });
   return loadedJobFrom(data, headers);

@@ -1,6 +1,8 @@
+import { ParkedChangesNotice } from '@/components/parked-changes-notice';
 import { formatDateTime, historyActionLabel, type JobHistoryEntry } from '@crm/projections/contract';
 import type { JobChangesInput } from '@crm/projections/pipeline';
 import { useState } from 'react';
+import { MessageList } from '@/components/messages/message-list';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -25,7 +27,7 @@ export type EntryDialogTarget =
 
 export const UNSAVED_CHANGES_MESSAGE = 'You have unsaved changes. Are you sure you want to close without saving?';
 
-type View = { kind: 'form' } | { kind: 'history' } | { kind: 'version'; row: JobHistoryEntry };
+type View = { kind: 'form' } | { kind: 'history' } | { kind: 'messages' } | { kind: 'version'; row: JobHistoryEntry };
 
 /**
  * The entry dialog: the form, the job's history, and a past version of it. Closing by
@@ -66,7 +68,9 @@ export function EntryDialog({
         : entryDialogTitle(job, !permissions.canWrite)
       : view.kind === 'history'
         ? `History for ${job ? jobLabel(job) : 'Entry'}`
-        : `${job ? jobLabel(job) : 'Entry'} as of ${formatDateTime(view.row.timestamp)}`;
+        : view.kind === 'messages'
+          ? `Messages for ${job ? jobLabel(job) : 'Entry'}`
+          : `${job ? jobLabel(job) : 'Entry'} as of ${formatDateTime(view.row.timestamp)}`;
   const description =
     view.kind === 'form'
       ? job
@@ -74,7 +78,9 @@ export function EntryDialog({
         : 'Fill in what you know; a blank Job Number is assigned automatically.'
       : view.kind === 'history'
         ? 'Newest first. Choose a change to see the whole entry as it was right after it.'
-        : `${historyActionLabel(view.row.action)}${view.row.userDisplayName ? ` by ${view.row.userDisplayName}` : ''}. Read-only.`;
+        : view.kind === 'messages'
+          ? 'What the customer was sent about this job, or will be, newest first.'
+          : `${historyActionLabel(view.row.action)}${view.row.userDisplayName ? ` by ${view.row.userDisplayName}` : ''}. Read-only.`;
 
   return (
     <Dialog open onOpenChange={handleOpenChange}>
@@ -101,6 +107,7 @@ export function EntryDialog({
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
 
+        {jobId ? <ParkedChangesNotice instance={instance} recordId={jobId} /> : null}
         {jobId && !fresh && !loaded.isError ? <Spinner label="Loading entry..." className="py-8" /> : null}
         {jobId && loaded.isError ? <Alert>{errorMessage(loaded.error, 'Failed to load entry')}</Alert> : null}
         {!jobId || fresh ? (
@@ -115,6 +122,7 @@ export function EntryDialog({
             onClose={onClose}
             onCancel={() => handleOpenChange(false)}
             onShowHistory={() => setView({ kind: 'history' })}
+            onShowMessages={() => setView({ kind: 'messages' })}
             draft={target.kind === 'new' ? target.draft : undefined}
             onCreate={target.kind === 'new' ? target.onCreate : undefined}
           />
@@ -122,7 +130,10 @@ export function EntryDialog({
         {jobId && view.kind === 'history' ? (
           <JobHistoryView instance={instance} jobId={jobId} onOpenVersion={(row) => setView({ kind: 'version', row })} />
         ) : null}
-        {jobId && view.kind === 'version' ? <JobSnapshotView instance={instance} jobId={jobId} asOf={view.row.timestamp} /> : null}
+        {jobId && view.kind === 'messages' ? (
+          <MessageList instance={instance} filter={{ jobId }} canRetry={permissions.canWrite} emptyText="No messages about this job yet." />
+        ) : null}
+        {jobId && view.kind === 'version' ? <JobSnapshotView instance={instance} jobId={jobId} revision={view.row.revision} /> : null}
       </DialogContent>
 
       <ConfirmDialog

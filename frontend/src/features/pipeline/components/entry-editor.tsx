@@ -85,6 +85,7 @@ export function EntryEditor({
   onClose,
   onCancel,
   onShowHistory,
+  onShowMessages,
   draft,
   onCreate,
 }: {
@@ -98,6 +99,8 @@ export function EntryEditor({
   /** Cancel: closes like the X, asking first when there are unsaved changes. */
   onCancel: () => void;
   onShowHistory: () => void;
+  /** The job's messages to its customer (the dialog's Messages view). */
+  onShowMessages?: () => void;
   /** A new entry's fields filled in beforehand (e.g. from a service request). */
   draft?: Partial<EntryForm>;
   /** Saves a new entry instead of creating the job here (e.g. a conversion that creates it); rejects with the error to show. */
@@ -510,6 +513,11 @@ export function EntryEditor({
                 <HistoryIcon />
                 History
               </Button>
+              {onShowMessages ? (
+                <Button variant="outline" onClick={onShowMessages}>
+                  Messages
+                </Button>
+              ) : null}
               {/* Acting on a saved job at once: away from the dialog's own Cancel. */}
               {permissions.canWrite ? (
                 canceled ? (

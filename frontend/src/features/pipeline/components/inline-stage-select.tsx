@@ -11,7 +11,7 @@ export const STATUS_UPDATE_FAILED = 'Failed to update status';
 
 /**
  * The table's and cards' stage changer: a pill in the stage's colour offering all nine
- * stages (DECISIONS.md §2). The choice shows at once and is saved with PATCH …/stage; on
+ * stages. The choice shows at once and is saved with PATCH …/stage; on
  * failure it springs back and a toast says so. A native select: one per row, so it must be
  * cheap (a popover component per row made a 200-row list take seconds), and phones get
  * their own picker.

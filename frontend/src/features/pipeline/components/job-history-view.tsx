@@ -9,8 +9,8 @@ import { useJobHistory } from '../api/get-job-history';
 import { useRevertJobChange } from '../api/revert-job-change';
 
 /**
- * Who changed what and when, newest first, each changed field with its old and new value
- * (DECISIONS.md §4). A row opens the job as it was right after that change.
+ * Who changed what and when, newest first, each changed field with its old and new value.
+ * A row opens the job as it was right after that change.
  */
 export function JobHistoryView({
   instance,

@@ -41,9 +41,9 @@ export function JobFieldList({ job, label }: { job: JobView; label: string }) {
   );
 }
 
-/** Time travel (DECISIONS.md §4): the whole job as it was at `asOf`, read-only. */
-export function JobSnapshotView({ instance, jobId, asOf }: { instance: string; jobId: string; asOf: string }) {
-  const snapshot = useJobAsOf(instance, jobId, asOf);
+/** Time travel: the whole job right after the change with this revision, read-only. */
+export function JobSnapshotView({ instance, jobId, revision }: { instance: string; jobId: string; revision: number }) {
+  const snapshot = useJobAsOf(instance, jobId, revision);
   if (snapshot.isPending) return <Spinner label="Loading this version..." className="py-6" />;
   if (snapshot.isError) return <Alert>{errorMessage(snapshot.error, 'Failed to load this version')}</Alert>;
   return <JobFieldList job={snapshot.data} label="Entry as it was" />;

@@ -5,7 +5,7 @@ import { SearchIcon } from '@/components/ui/icons';
 import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 
-/** The sort select's choices (the Maven variant's, DECISIONS.md §1). */
+/** The sort select's choices (the Maven variant's). */
 export const SORT_OPTIONS: ReadonlyArray<{ value: JobSort; label: string }> = [
   { value: 'newest', label: 'Newest First' },
   { value: 'oldest', label: 'Oldest First' },

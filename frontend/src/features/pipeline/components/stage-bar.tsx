@@ -4,7 +4,7 @@ import { cn } from '@/lib/cn';
 import { STAGE_DOTS } from '../constants/stage-styles';
 
 /**
- * The dialog's stage bar (DECISIONS.md §2): the eight non-canceled stages as steps, any of
+ * The dialog's stage bar: the eight non-canceled stages as steps, any of
  * them can be chosen; a select on narrow screens. Disabled while the job is canceled.
  */
 export function StageBar({ value, disabled, onChange }: { value: Stage; disabled: boolean; onChange: (stage: Stage) => void }) {

@@ -11,7 +11,7 @@ export interface AddInstanceAdminInput {
   admin: ValidNewAdmin;
 }
 
-/** The super admin adds an admin to any instance (DECISIONS.md §3). */
+/** The super admin adds an admin to any instance. */
 export async function addInstanceAdmin({ instanceId, admin }: AddInstanceAdminInput): Promise<UserView> {
   return userViewSchema.parse(await apiFetch(instanceUsersPath(instanceId), { method: 'POST', body: admin }));
 }

@@ -7,7 +7,7 @@ export const currentSuperAdminQueryKey = ['super-admin', 'current'] as const;
 
 /**
  * The signed-in super admin, or null (GET /api/session: signed out is a 200, not an error).
- * Any failure means nobody is signed in; only faults are logged (spec-platform.md §7, §8).
+ * Any failure means nobody is signed in; only faults are logged.
  */
 export async function getCurrentSuperAdmin(signal?: AbortSignal): Promise<SuperAdminView | null> {
   try {

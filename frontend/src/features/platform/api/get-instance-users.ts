@@ -19,7 +19,7 @@ export function instanceUsersQueryOptions(instanceId: string) {
   });
 }
 
-/** Super admin only: any instance's users, the reserved one included (DECISIONS.md §3). */
+/** Super admin only: any instance's users, the reserved one included. */
 export function useInstanceUsers(instanceId: string) {
   return useQuery(instanceUsersQueryOptions(instanceId));
 }

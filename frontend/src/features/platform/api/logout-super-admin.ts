@@ -9,7 +9,7 @@ export async function logoutSuperAdmin(): Promise<void> {
 }
 
 /**
- * Signs out. The session is cleared whatever the call's outcome (spec-platform.md §4) and
+ * Signs out. The session is cleared whatever the call's outcome and
  * there is no redirect here: guarded screens send the visitor to the login page themselves.
  */
 export function useLogoutSuperAdmin() {

@@ -17,7 +17,7 @@ import {
 } from '../utils/validate-instance-user';
 import { reportFailure } from '@/lib/report-failure';
 
-/** "Add admin": a new admin user for the instance (DECISIONS.md §3). */
+/** "Add admin": a new admin user for the instance. */
 export function AddInstanceAdminForm({ instance }: { instance: Pick<CrmInstanceView, 'id' | 'displayName'> }) {
   const [form, setForm] = useState<NewAdminForm>(EMPTY_NEW_ADMIN);
   const [errors, setErrors] = useState<NewAdminErrors>({});

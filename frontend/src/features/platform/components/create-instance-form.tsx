@@ -65,8 +65,8 @@ function Section({
 }
 
 /**
- * The one create-instance form, used by the Create dialog and the full create page
- * (spec-platform.md §2 and §5): one form state, one validator, one request and one pair of
+ * The one create-instance form, used by the Create dialog and the full create page:
+ * one form state, one validator, one request and one pair of
  * toasts. The dialog asks for a name and a display name; the page for a business name, a
  * subdomain, a display name (defaulting to the business name) and the features. `origin` is
  * where the app is reached: both show where the new shop's staff will sign in.

@@ -6,8 +6,8 @@ import { AddInstanceAdminForm } from './add-instance-admin-form';
 import { InstanceUsersList } from './instance-users-list';
 
 /**
- * "Manage users" for one instance: the super admin lists its users, resets a PIN, adds an admin
- * (DECISIONS.md §3). The content, and its query, mount only while the dialog is open.
+ * "Manage users" for one instance: the super admin lists its users, resets a PIN, adds an admin.
+ * The content, and its query, mount only while the dialog is open.
  */
 export function ManageInstanceUsersDialog({
   instance,

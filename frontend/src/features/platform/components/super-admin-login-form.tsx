@@ -10,7 +10,7 @@ import { useLoginSuperAdmin } from '../api/login-super-admin';
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid username or password';
 export const LOGIN_FAILED_MESSAGE = 'Login failed. Please try again.';
 
-/** What the form says about a failed sign-in (spec-platform.md §8). */
+/** What the form says about a failed sign-in. */
 export function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 401) return INVALID_CREDENTIALS_MESSAGE;

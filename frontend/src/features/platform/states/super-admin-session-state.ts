@@ -2,7 +2,7 @@ import type { SuperAdminView } from '@crm/projections/platform';
 import { atom } from 'jotai';
 
 /**
- * The super admin session as the UI knows it (spec-platform.md §4): unknown until checked,
+ * The super admin session as the UI knows it: unknown until checked,
  * then signed in (set by the check or by login) or signed out (cleared by logout whatever
  * the call's outcome).
  */

@@ -1,7 +1,7 @@
 /**
  * Where a shop's staff reach their CRM: the app's own routes, on the app's own origin (there
  * are no per-shop subdomains to serve). `/{subdomain}` is the short one, `/crm/{subdomain}` the
- * canonical sign-in page (DECISIONS.md §1).
+ * canonical sign-in page.
  */
 export interface ShopAddresses {
   short: string;

@@ -37,7 +37,7 @@ function failure(errors: CreateInstanceErrors): CreateInstanceValidation {
 
 /**
  * Checks a create-instance payload with the shared schema, the same rules the server applies.
- * Name and display name come first, with the dialog's message (spec-platform.md §5).
+ * Name and display name come first, with the dialog's message.
  */
 export function validateCreateInstance(input: CreateInstanceInput): CreateInstanceValidation {
   const errors: CreateInstanceErrors = {};
@@ -57,8 +57,8 @@ export function validateCreateInstance(input: CreateInstanceInput): CreateInstan
 }
 
 /**
- * The create-instance form, the dialog's and the create page's alike (spec-platform.md §2 and
- * §5). The dialog shows `businessName` as "Name" and asks for the display name; the page
+ * The create-instance form, the dialog's and the create page's alike.
+ * The dialog shows `businessName` as "Name" and asks for the display name; the page
  * also takes a subdomain and the features.
  */
 export interface CreateInstanceForm {
@@ -120,15 +120,17 @@ export function validateCreateInstanceForm(
   variant: CreateInstanceFormVariant,
 ): { ok: true; value: ValidCreateInstanceInput } | { ok: false; errors: CreateInstanceFormErrors; firstField: CreateInstanceFormField } {
   const businessName = form.businessName.trim();
+  // The payload has the server's fields only: it refuses a field it does not know (businessName).
+  const { businessName: _typedName, ...fields } = form;
   let input: CreateInstanceInput;
   if (variant === 'dialog') {
-    input = { ...form, name: form.businessName, subdomain: undefined, timeZone: form.timeZone.trim() || undefined };
+    input = { ...fields, name: form.businessName, subdomain: undefined, timeZone: form.timeZone.trim() || undefined };
   } else {
     if (!businessName) return { ok: false, errors: { businessName: BUSINESS_NAME_REQUIRED_MESSAGE }, firstField: 'businessName' };
     const subdomain = effectiveSubdomain(form);
     if (!subdomain) return { ok: false, errors: { subdomain: SUBDOMAIN_INVALID_MESSAGE }, firstField: 'subdomain' };
     input = {
-      ...form,
+      ...fields,
       name: subdomain.toUpperCase(),
       displayName: form.displayName.trim() || businessName,
       subdomain,

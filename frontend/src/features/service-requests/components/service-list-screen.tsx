@@ -163,7 +163,12 @@ function RequestTable({ items, paths }: { items: ServiceRequestView[]; paths: Se
                   <span className="block text-xs font-normal text-muted-foreground">For {formatScheduledDate(request.scheduledDate)}</span>
                 ) : null}
               </td>
-              <td className={cn(cell, 'break-all')}>{request.contactEmail || '—'}</td>
+              <td className={cn(cell, 'break-all')}>
+                {request.contactEmail || '—'}
+                {request.contactPhone ? (
+                  <span className="block whitespace-nowrap text-muted-foreground tabular-nums">{request.contactPhone}</span>
+                ) : null}
+              </td>
               <td className={cell}>{request.vehicleType || '—'}</td>
               <td className={cell}>{request.serviceType || '—'}</td>
               <td className={cell}>

@@ -1,3 +1,5 @@
+import { formatPhoneAsTyped } from '@crm/projections/shared';
+import { PhoneInput } from '@/components/phone-input';
 import {
   SERVICE_REQUEST_FIELD_LABELS,
   SERVICE_REQUEST_LIMITS,
@@ -62,6 +64,14 @@ export function ServiceRequestFieldset({
           autoComplete="email"
           maxLength={SERVICE_REQUEST_LIMITS.contactEmail}
           placeholder="jane@example.com"
+        />
+      </Field>
+      <Field id={id('contactPhone')} label={label('contactPhone')} error={errors.contactPhone}>
+        <PhoneInput
+          {...fieldControlProps(id('contactPhone'), { error: errors.contactPhone })}
+          value={formatPhoneAsTyped(form.contactPhone)}
+          onChange={(contactPhone) => onChange({ contactPhone })}
+          disabled={disabled}
         />
       </Field>
       <Field id={id('vehicleType')} label={label('vehicleType')} error={errors.vehicleType}>

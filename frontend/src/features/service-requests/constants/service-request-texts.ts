@@ -1,4 +1,4 @@
-/** The service request screens' words (spec-working-screens.md: Service Request Form, Service list, errors). */
+/** The service request screens' words. */
 export const SERVICE_REQUEST_TEXTS = {
   formTitle: 'Service Request Form',
   formSubtitle: "Request a service for a customer's vehicle.",

@@ -1,6 +1,6 @@
 import { BOARD_STAGES, CANCELED_STAGE, formatQuote, type JobSort, type JobView, type Stage, STAGES } from '@crm/projections/pipeline';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { type DragEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { type DragEvent, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
@@ -65,10 +65,19 @@ export function PipelineBoard({
   const [announcement, setAnnouncement] = useState('');
 
   // Every loaded job once, in its current column: a moved job may sit in two columns' pages until they are read again.
+  // The column it left may answer before the one it went to, so for a moment no page holds it:
+  // a job still on its way keeps its last known card, or the card (and the focus on it) would
+  // vanish and come back as a new element.
+  const lastKnown = useRef(new Map<string, JobView>());
   const placed = useMemo(() => {
     const seen = new Map<string, JobView>();
     for (const query of queries)
       for (const page of query.data?.pages ?? []) for (const job of page.items) if (!seen.has(job.id)) seen.set(job.id, job);
+    for (const id of moving.keys()) {
+      const known = lastKnown.current.get(id);
+      if (!seen.has(id) && known) seen.set(id, known);
+    }
+    lastKnown.current = seen;
     const byStage = new Map<Stage, JobView[]>(STAGES.map((s) => [s, []]));
     for (const job of seen.values()) byStage.get(moving.get(job.id) ?? job.stage)!.push(job);
     return byStage;
@@ -111,7 +120,9 @@ export function PipelineBoard({
           });
         })
         .finally(() => {
+          // A later move of the same card may be on its way: it keeps its own entry.
           setMoving((current) => {
+            if (current.get(job.id) !== to) return current;
             const next = new Map(current);
             next.delete(job.id);
             return next;
@@ -130,8 +141,9 @@ export function PipelineBoard({
   };
 
   // A card moved with the keys is drawn anew in its new column (and again when the answer
-  // comes back): focus follows it there until the user puts focus somewhere else.
-  useEffect(() => {
+  // comes back): focus follows it there until the user puts focus somewhere else. A layout
+  // effect, so no key press can arrive between the redraw and the focus.
+  useLayoutEffect(() => {
     if (!focusJob) return;
     const button = document.querySelector<HTMLButtonElement>(`[data-job-id="${focusJob}"] button.board-open`);
     const active = document.activeElement;

@@ -1,5 +1,5 @@
 import { type JobDetail, LINE_KINDS, type LineKind, type LineView, parseMoney } from '@crm/projections/contract';
-import { type FocusEvent, type KeyboardEvent, useMemo, useRef, useState } from 'react';
+import { type FocusEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { PlusIcon } from '@/components/ui/icons';
@@ -26,6 +26,9 @@ import { TotalsSummary } from './totals-summary';
 
 type Problems = Partial<Record<string, string>>;
 
+/** What a person puts the cursor in on purpose. */
+const CONTROLS = 'input, select, textarea, button, [role="combobox"]';
+
 /** The first box of a line, where the cursor goes when the line is added. */
 const FIRST_FIELD = 'description';
 
@@ -44,6 +47,7 @@ export function LinesEditor({
   rates,
   technicians,
   onSaved,
+  onBusyChange,
 }: {
   instance: string;
   loaded: LoadedJob;
@@ -54,12 +58,16 @@ export function LinesEditor({
   technicians: readonly string[];
   /** After a command: the job it answered, and the ETag the command was sent with. */
   onSaved: (saved: LoadedJob, sentWith: string) => void;
+  /** Told when lines start and stop being saved (the estimate and invoice wait for them). */
+  onBusyChange?: (busy: boolean) => void;
 }) {
   const [edits, setEdits] = useState<Record<string, LineDraft>>({});
   const [added, setAdded] = useState<LineDraft[]>([]);
   const [problems, setProblems] = useState<Record<string, Problems>>({});
   const [saving, setSaving] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<string | null>(null);
+  const busy = saving.size > 0;
+  useEffect(() => onBusyChange?.(busy), [busy, onBusyChange]);
   const addLine = useAddJobLine(instance);
   const changeLine = useChangeJobLine(instance);
   const removeLine = useRemoveJobLine(instance);
@@ -71,20 +79,44 @@ export function LinesEditor({
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   /** Lines being saved: Enter and then leaving the line must not save it twice. */
   const inFlight = useRef(new Set<string>());
+  /** New lines being added, each with the ids of the lines saved when its add was sent. */
+  const adding = useRef(new Map<string, ReadonlySet<string>>());
 
   const saved = detail.lines;
   const savedById = useMemo(() => new Map(saved.map((line) => [line.id, line])), [saved]);
-  const drafts = useMemo(() => [...saved.map((line) => edits[line.id] ?? draftFromLine(line)), ...added], [saved, edits, added]);
+  // A new line whose add the job already shows (a live update can bring it before the command's
+  // own answer) is shown once, as saved: both on screen at once, typing went into the draft and was lost.
+  const drafts = useMemo(() => {
+    const shown = added.filter((draft) => {
+      const before = adding.current.get(draft.key);
+      return !before || saved.every((line) => before.has(line.id));
+    });
+    return [...saved.map((line) => edits[line.id] ?? draftFromLine(line)), ...shown];
+    // `saving` changes when an add starts and ends, which is when `adding` does.
+  }, [saved, edits, added, saving]);
   const declined = useMemo(() => new Set(saved.filter((line) => line.status === 'declined').map((line) => line.id)), [saved]);
   const preview = rates ? draftTotals(drafts, declined, rates) : null;
 
-  const run = (keys: string[], what: string, command: (etag: string) => Promise<LoadedJob>): Promise<boolean> => {
+  /**
+   * Runs a command in turn. `settle` drops the line's draft in the same update that shows the
+   * job the command answered: were it dropped a render later, the saved line and its draft would
+   * both be on screen for a moment, and typing into that moment went into the draft and was lost.
+   */
+  const run = (
+    keys: string[],
+    what: string,
+    command: (etag: string) => Promise<LoadedJob | null>,
+    settle?: () => void,
+  ): Promise<boolean> => {
     setSaving((current) => new Set([...current, ...keys]));
     const step = queue.current.then(async () => {
       try {
         const sentWith = latest.current.etag;
         const result = await command(sentWith);
+        // Nothing left to do once the commands before it were done (see handleMove).
+        if (!result) return true;
         latest.current = result;
+        settle?.();
         onSaved(result, sentWith);
         setError(null);
         return true;
@@ -134,37 +166,68 @@ export function LinesEditor({
       return false;
     }
     if (savedLine && changes) {
-      const ok = await run([draft.key], 'Save the line', (etag) =>
-        changeLine.mutateAsync({ ...target(), etag, lineId: savedLine.id, changes }),
+      return await run(
+        [draft.key],
+        'Save the line',
+        (etag) => changeLine.mutateAsync({ ...target(), etag, lineId: savedLine.id, changes }),
+        () => setEdits(({ [draft.key]: _saved, ...rest }) => rest),
       );
-      if (ok) setEdits(({ [draft.key]: _saved, ...rest }) => rest);
-      return ok;
     }
-    const ok = await run([draft.key], 'Add the line', (etag) => addLine.mutateAsync({ ...target(), etag, line: linePayload(draft) }));
-    if (ok) setAdded((current) => current.filter((line) => line.key !== draft.key));
-    return ok;
+    adding.current.set(draft.key, new Set(saved.map((line) => line.id)));
+    try {
+      return await run(
+        [draft.key],
+        'Add the line',
+        (etag) => addLine.mutateAsync({ ...target(), etag, line: linePayload(draft) }),
+        () => setAdded((current) => current.filter((line) => line.key !== draft.key)),
+      );
+    } finally {
+      adding.current.delete(draft.key);
+    }
   };
 
-  const focusLater = (key: string, field = FIRST_FIELD) =>
-    requestAnimationFrame(() => document.getElementById(lineFieldId(key, field))?.focus());
+  /**
+   * Puts the cursor in a line's box once it is drawn; with `leftIn`, only if the person has not
+   * put it in another box or button meanwhile (the dialog itself taking focus when the saved
+   * line's draft goes away does not count).
+   */
+  const focusLater = (key: string, field = FIRST_FIELD, leftIn?: Element) =>
+    requestAnimationFrame(() => focusIfLeft(lineFieldId(key, field), leftIn));
 
-  const handleAdd = (kind: LineKind) => {
+  /**
+   * A new, empty line of this kind. `afterEnterIn` (the box Enter was pressed in) marks the
+   * line Enter starts once the line before it is saved: a save takes a moment, and what the
+   * person did meanwhile wins, so it neither displaces a line they added by hand nor takes the
+   * cursor from where they put it.
+   */
+  const handleAdd = (kind: LineKind, afterEnterIn?: Element) => {
     const draft = emptyLineDraft(kind);
-    // A new line nothing was typed into gives way to the next one.
-    setAdded((current) => [...current.filter(linePayloadHasValues), draft]);
-    focusLater(draft.key);
+    setAdded((current) => {
+      if (afterEnterIn && current.some((line) => !linePayloadHasValues(line))) return current;
+      // A new line nothing was typed into gives way to the next one.
+      return [...current.filter(linePayloadHasValues), draft];
+    });
+    focusLater(draft.key, FIRST_FIELD, afterEnterIn);
   };
 
   const handleMove = (draft: LineDraft, by: -1 | 1) => {
-    if (!draft.id) return;
-    const ids = saved.map((line) => line.id);
-    const from = ids.indexOf(draft.id);
-    const to = from + by;
-    if (from < 0 || to < 0 || to >= ids.length) return;
-    [ids[from], ids[to]] = [ids[to]!, ids[from]!];
-    const focused = document.activeElement?.id;
-    void run([draft.key], 'Move the line', (etag) => reorderLines.mutateAsync({ ...target(), etag, lineIds: ids })).then(() => {
-      if (focused) requestAnimationFrame(() => document.getElementById(focused)?.focus());
+    const lineId = draft.id;
+    if (!lineId) return;
+    const focusedElement = document.activeElement ?? undefined;
+    const focused = focusedElement?.id;
+    // The order is read when the move's turn comes, from the job the command before it answered:
+    // Alt+↓ pressed while the line just added is still being saved moves past that line too.
+    const move = (etag: string) => {
+      const ids = (latest.current.detail?.lines ?? saved).map((line) => line.id);
+      const from = ids.indexOf(lineId);
+      const to = from + by;
+      if (from < 0 || to < 0 || to >= ids.length) return Promise.resolve(null);
+      [ids[from], ids[to]] = [ids[to]!, ids[from]!];
+      return reorderLines.mutateAsync({ ...target(), etag, lineIds: ids });
+    };
+    void run([draft.key], 'Move the line', move).then(() => {
+      // Moving the row drops the cursor; it goes back unless the person put it elsewhere meanwhile.
+      if (focused) requestAnimationFrame(() => focusIfLeft(focused, focusedElement));
     });
   };
 
@@ -174,9 +237,12 @@ export function LinesEditor({
       return;
     }
     const lineId = draft.id;
-    void run([draft.key], 'Remove the line', (etag) => removeLine.mutateAsync({ ...target(), etag, lineId })).then((ok) => {
-      if (ok) setEdits(({ [draft.key]: _removed, ...rest }) => rest);
-    });
+    void run(
+      [draft.key],
+      'Remove the line',
+      (etag) => removeLine.mutateAsync({ ...target(), etag, lineId }),
+      () => setEdits(({ [draft.key]: _removed, ...rest }) => rest),
+    );
   };
 
   const handleRowKeyDown = (draft: LineDraft) => (event: KeyboardEvent<HTMLElement>) => {
@@ -184,8 +250,9 @@ export function LinesEditor({
     if (event.key === 'Enter' && !event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
       // Inside the entry form Enter would save the whole entry: here it saves this line and starts the next.
       event.preventDefault();
+      const box = event.target as Element;
       void commit(draft).then((ok) => {
-        if (ok) handleAdd(draft.kind);
+        if (ok) handleAdd(draft.kind, box);
         else focusLater(draft.key, firstProblemField(draft));
       });
       return;
@@ -272,6 +339,16 @@ export function LinesEditor({
       <TotalsSummary totals={detail.totals} preview={preview} hasLines={drafts.length > 0} />
     </section>
   );
+}
+
+/**
+ * Focuses the element with this id; with `leftIn`, only if the cursor is still there or was
+ * dropped (on the page or the dialog, as when a row is redrawn), not put in another control.
+ */
+function focusIfLeft(id: string, leftIn?: Element): void {
+  const active = document.activeElement;
+  if (leftIn && active && active !== leftIn && active.matches(CONTROLS)) return;
+  document.getElementById(id)?.focus();
 }
 
 /** The box of the first thing the server would refuse in a line, to put the cursor there. */

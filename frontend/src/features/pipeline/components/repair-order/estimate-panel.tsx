@@ -31,6 +31,7 @@ export function EstimatePanel({
   loaded,
   canWrite,
   onSaved,
+  linesSaving = false,
 }: {
   instance: string;
   job: JobDetail;
@@ -38,6 +39,8 @@ export function EstimatePanel({
   canWrite: boolean;
   /** After a command: the job it answered, and the ETag the command was sent with. */
   onSaved: (saved: LoadedJob, sentWith: string) => void;
+  /** A line is being saved: wait for the job it makes. */
+  linesSaving?: boolean;
 }) {
   const send = useSendEstimate(instance);
   const revoke = useRevokeEstimate(instance);
@@ -51,7 +54,7 @@ export function EstimatePanel({
     ids.map((id) => linesById.get(id)?.description || 'a line since removed').join(', ') || 'none';
 
   const handleSend = () => {
-    if (send.isPending || job.lines.length === 0) return;
+    if (send.isPending || linesSaving || job.lines.length === 0) return;
     setError(null);
     setCopied(false);
     send.mutate(
@@ -67,7 +70,7 @@ export function EstimatePanel({
   };
 
   const handleRevoke = () => {
-    if (revoke.isPending) return;
+    if (revoke.isPending || linesSaving) return;
     setError(null);
     revoke.mutate(
       { jobId: job.id, etag: loaded.etag },
@@ -153,11 +156,11 @@ export function EstimatePanel({
       <div className="flex flex-wrap items-center gap-2">
         {canWrite ? (
           <>
-            <Button size="sm" onClick={handleSend} aria-disabled={send.isPending || job.lines.length === 0 || undefined}>
+            <Button size="sm" onClick={handleSend} aria-disabled={send.isPending || linesSaving || job.lines.length === 0 || undefined}>
               {send.isPending ? 'Sending...' : estimate ? 'Send new version' : 'Send estimate'}
             </Button>
             {live ? (
-              <Button variant="outline" size="sm" onClick={handleRevoke} aria-disabled={revoke.isPending || undefined}>
+              <Button variant="outline" size="sm" onClick={handleRevoke} aria-disabled={revoke.isPending || linesSaving || undefined}>
                 Revoke link
               </Button>
             ) : null}

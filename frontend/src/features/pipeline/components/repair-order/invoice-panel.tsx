@@ -19,6 +19,7 @@ export function InvoicePanel({
   loaded,
   canWrite,
   onSaved,
+  linesSaving = false,
 }: {
   instance: string;
   job: JobDetail;
@@ -26,13 +27,15 @@ export function InvoicePanel({
   canWrite: boolean;
   /** After a command: the job it answered, and the ETag the command was sent with. */
   onSaved: (saved: LoadedJob, sentWith: string) => void;
+  /** A line is being saved: wait for the job it makes. */
+  linesSaving?: boolean;
 }) {
   const issue = useIssueInvoice(instance);
   const [error, setError] = useState<string | null>(null);
   const invoice = job.invoice;
 
   const handleIssue = () => {
-    if (issue.isPending) return;
+    if (issue.isPending || linesSaving) return;
     setError(null);
     issue.mutate(
       { jobId: job.id, etag: loaded.etag },
@@ -76,7 +79,7 @@ export function InvoicePanel({
       <Alert>{error}</Alert>
       <div className="flex flex-wrap items-center gap-2">
         {canWrite && (!invoice || invoice.outdated) ? (
-          <Button size="sm" onClick={handleIssue} aria-disabled={issue.isPending || undefined}>
+          <Button size="sm" onClick={handleIssue} aria-disabled={issue.isPending || linesSaving || undefined}>
             {issue.isPending ? 'Creating...' : invoice ? `Issue revision ${invoice.revision + 1}` : 'Create invoice'}
           </Button>
         ) : null}

@@ -31,6 +31,7 @@ export function PaymentsPanel({
   loaded,
   canWrite,
   onSaved,
+  linesSaving = false,
 }: {
   instance: string;
   job: JobDetail;
@@ -38,6 +39,8 @@ export function PaymentsPanel({
   canWrite: boolean;
   /** After a command: the job it answered, and the ETag the command was sent with. */
   onSaved: (saved: LoadedJob, sentWith: string) => void;
+  /** A line is being saved: wait for the job it makes. */
+  linesSaving?: boolean;
 }) {
   const record = useRecordPayment(instance);
   const [form, setForm] = useState<PaymentForm>(EMPTY);
@@ -52,7 +55,7 @@ export function PaymentsPanel({
   // The payments form sits inside the entry's form: its own submit must not save the entry.
   const handleRecord = (event?: FormEvent | KeyboardEvent) => {
     event?.preventDefault();
-    if (record.isPending) return;
+    if (record.isPending || linesSaving) return;
     const payment = paymentPayload(form);
     const checked = paymentInput.safeParse(payment);
     if (!checked.success) {
@@ -189,7 +192,7 @@ export function PaymentsPanel({
             </div>
           ) : null}
           <div className="sm:col-span-4">
-            <Button size="sm" onClick={() => handleRecord()} aria-disabled={record.isPending || undefined}>
+            <Button size="sm" onClick={() => handleRecord()} aria-disabled={record.isPending || linesSaving || undefined}>
               {record.isPending ? 'Recording...' : form.refund ? 'Record refund' : 'Record payment'}
             </Button>
           </div>

@@ -1,4 +1,5 @@
 import type { JobDetail } from '@crm/projections/contract';
+import { useState } from 'react';
 import { useShopSettings } from '@/lib/shop-settings';
 import type { LoadedJob } from '../../api/get-job';
 import { userChoiceName, useUserChoices } from '../../api/get-user-choices';
@@ -31,7 +32,10 @@ export function RepairOrderSection({
   const users = useUserChoices(instance);
   const rates = settings.data ? shopRates(settings.data.settings) : null;
   const technicians = (users.data ?? []).map(userChoiceName);
-  const panel = { instance, job: detail, loaded, canWrite, onSaved };
+  // While a line is being saved the job is about to change: an estimate sent or an invoice made
+  // then would freeze the lines as they were (or be refused as sent against an older job).
+  const [linesSaving, setLinesSaving] = useState(false);
+  const panel = { instance, job: detail, loaded, canWrite, onSaved, linesSaving };
   return (
     <div className="grid gap-4 border-t pt-4">
       <LinesEditor
@@ -42,6 +46,7 @@ export function RepairOrderSection({
         rates={rates}
         technicians={technicians}
         onSaved={onSaved}
+        onBusyChange={setLinesSaving}
       />
       <div className="grid gap-3 md:grid-cols-2">
         <EstimatePanel {...panel} />

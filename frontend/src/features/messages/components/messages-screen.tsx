@@ -1,0 +1,87 @@
+import { MESSAGE_STATUSES, type MessageStatus } from '@crm/projections/messages';
+import { Link, useSearchParams } from 'react-router-dom';
+import { MessageList } from '@/components/messages/message-list';
+import { useMessageTemplates } from '@/components/messages/messages-api';
+import { Alert } from '@/components/ui/alert';
+import { buttonVariants } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { cn } from '@/lib/cn';
+
+const FILTERS: Array<{ value: MessageStatus | ''; label: string }> = [
+  { value: '', label: 'All' },
+  { value: 'queued', label: 'Queued' },
+  { value: 'sent', label: 'Sent' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'not-sent', label: 'Not sent' },
+];
+
+/**
+ * The shop's outbox: every message with its state, the reason it failed or was not sent,
+ * and a retry. The status filter lives in the address (?status=).
+ */
+export function MessagesScreen({
+  instance,
+  templatesPath,
+  canRetry,
+  isAdmin,
+}: {
+  instance: string;
+  templatesPath: string;
+  canRetry: boolean;
+  isAdmin: boolean;
+}) {
+  const [params, setParams] = useSearchParams();
+  const raw = params.get('status') ?? '';
+  const status = (MESSAGE_STATUSES as readonly string[]).includes(raw) ? (raw as MessageStatus) : undefined;
+  const templates = useMessageTemplates(instance);
+  const delivery = templates.data?.delivery;
+  const offline = delivery ? [!delivery.email && 'e-mail', !delivery.sms && 'text messages'].filter(Boolean) : [];
+  return (
+    <div className="mx-auto grid w-full max-w-4xl gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-semibold">Messages</h1>
+        {isAdmin ? (
+          <Link to={templatesPath} className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+            Templates and settings
+          </Link>
+        ) : null}
+      </div>
+      {offline.length > 0 ? (
+        <Alert>
+          No provider is configured for {offline.join(' or ')} on this server: those messages are recorded as not sent and shown here as
+          they would have gone.
+        </Alert>
+      ) : null}
+      <Card>
+        <CardHeader>
+          <CardTitle>Outbox</CardTitle>
+          <CardDescription>Confirmations, reminders and pickup notices to customers, newest first.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-3">
+          <nav aria-label="Filter by status" className="flex flex-wrap gap-1">
+            {FILTERS.map((filter) => {
+              const current = (status ?? '') === filter.value;
+              return (
+                <button
+                  key={filter.label}
+                  type="button"
+                  aria-pressed={current}
+                  className={cn(buttonVariants({ variant: current ? 'primary' : 'ghost', size: 'sm' }))}
+                  onClick={() => {
+                    const next = new URLSearchParams(params);
+                    if (filter.value) next.set('status', filter.value);
+                    else next.delete('status');
+                    setParams(next, { replace: true });
+                  }}
+                >
+                  {filter.label}
+                </button>
+              );
+            })}
+          </nav>
+          <MessageList instance={instance} filter={{ status }} canRetry={canRetry} emptyText="No messages here yet." />
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
