@@ -4,3 +4,4 @@
  */
 export { jobWithRepairOrder, registerRepairOrderRoutes } from './routes.ts';
 export { jobDetailFromEvents, repairOrderFromEvents } from './repair-order-service.ts';
+export { revertRepairOrderChange } from './repair-order-reverts.ts';
