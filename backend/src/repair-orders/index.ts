@@ -4,4 +4,5 @@
  */
 export { jobWithRepairOrder, registerRepairOrderRoutes } from './routes.ts';
 export { jobDetailFromEvents, repairOrderFromEvents } from './repair-order-service.ts';
+export { weeklyJobMoney, type WeeklyJobMoney } from './repair-order-queries.ts';
 export { revertRepairOrderChange } from './repair-order-reverts.ts';

@@ -112,6 +112,13 @@ describe('undo of lines and payments from the history', () => {
     expect(res.status).toBe(409);
     // The refund is not undone from history (a new payment is how money comes back).
     expect((await revert(id, refund)).status).toBe(409);
+    // The pipeline's list rows carry an itemized job's totals and balance; a job without a repair order has none.
+    const listed = (await admin.get(`${P}?q=Pat Payer`)).body.items;
+    expect(listed).toHaveLength(1);
+    expect(listed[0].totals).toMatchObject({ total: '120.00', paid: '0.00', balance: '120.00' });
+    const plain = await admin.post(P, { name: 'Quinn Quote', quote: '75' });
+    expect((await admin.get(`${P}?q=Quinn Quote`)).body.items[0]).not.toHaveProperty('totals');
+    expect(plain.status).toBe(201);
     // The job's history reads the same after the projection caught up: the read model matches the answer.
     expect((await admin.get(`${P}/${id}`)).body).toMatchObject({ stage: 'Invoiced', totals: { balance: '120.00' } });
   });

@@ -80,6 +80,9 @@ export function WeeklyChart({ weeks, metric }: { weeks: Insights['weeks']; metri
           fill={metric === 'revenue' ? 'var(--success)' : 'var(--primary)'}
           radius={[4, 4, 0, 0]}
         />
+        {metric === 'revenue' ? (
+          <Bar isAnimationActive={false} dataKey="collected" name="Collected" fill="var(--primary)" radius={[4, 4, 0, 0]} />
+        ) : null}
       </BarChart>
     </ResponsiveContainer>
   );
