@@ -119,16 +119,8 @@ async function scanRoutes(page: Page, routes: Array<{ path: string; ready?: (pag
   return found;
 }
 
-/**
- * Violations known and not fixed yet, by rule and element: the user menu's trigger, whose
- * accessible name does not contain the user name it shows. Anything else fails; remove an entry
- * when it is fixed.
- */
-const KNOWN: Array<{ rule: string; target: RegExp }> = [{ rule: 'label-content-name-mismatch', target: /#radix-/ }];
-
 function expectClean(all: string[]): void {
-  const found = all.filter((line) => !KNOWN.some(({ rule, target }) => line.includes(`] ${rule} (`) && target.test(line)));
-  expect(found, `axe violations:\n${found.join('\n')}`).toEqual([]);
+  expect(all, `axe violations:\n${all.join('\n')}`).toEqual([]);
 }
 
 /** A shop with every feature on, and one of each kind of record its screens show. */

@@ -28,15 +28,17 @@ export function AccountMenu({ user }: { user: CurrentUserView }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger
-        aria-label="Account menu"
+        // The name contains the user name the trigger shows, so speech input ("click owner") finds it.
+        aria-label={`Account menu for ${user.username}`}
         className="inline-flex h-10 items-center gap-2 rounded-md px-1.5 text-sm font-medium hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring sm:px-2"
       >
+        {/* The initial is drawn by CSS, not written as text: the trigger's visible text is then
+            the user name alone, which its accessible name contains. */}
         <span
           aria-hidden="true"
-          className="flex size-7 items-center justify-center rounded-full bg-primary/12 text-xs font-semibold uppercase text-primary dark:bg-primary/20"
-        >
-          {nameOf(user).slice(0, 1)}
-        </span>
+          data-initial={nameOf(user).slice(0, 1)}
+          className="flex size-7 items-center justify-center rounded-full bg-primary/12 text-xs font-semibold uppercase text-primary before:content-[attr(data-initial)] dark:bg-primary/20"
+        />
         <span className="hidden max-w-36 truncate sm:inline">{user.username}</span>
         <ChevronDownIcon aria-hidden="true" className="hidden size-4 text-muted-foreground sm:block" />
       </DropdownMenuTrigger>
