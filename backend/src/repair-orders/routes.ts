@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   estimateSendInput,
   estimateSentSchema,
@@ -41,6 +42,9 @@ import { registerDocumentRoutes } from './document-routes.ts';
 const TAG = 'repair-orders';
 const JOB = '/api/:instance/pipeline/:id';
 
+/** A line's id in the path: what the document says of it (any other text is a line not found). */
+const lineParams = z.object({ lineId: z.uuid() });
+
 const DOCS = {
   settings: { summary: "The shop's settings for documents and money", tag: TAG, response: shopSettingsSchema },
   saveSettings: {
@@ -62,6 +66,7 @@ const DOCS = {
     answers: { 409: 'The job changed since the If-Match revision, is canceled, or the command does not fit its state' },
     summary: "Change a line's fields (If-Match)",
     tag: TAG,
+    params: lineParams,
     body: lineChangesInput,
     response: jobDetailSchema,
   },
@@ -69,6 +74,7 @@ const DOCS = {
     answers: { 409: 'The job changed since the If-Match revision, is canceled, or the command does not fit its state' },
     summary: 'Remove a line, with the discounts on it (If-Match)',
     tag: TAG,
+    params: lineParams,
     response: jobDetailSchema,
   },
   reorder: {
