@@ -12,6 +12,8 @@ import {
   stageInput,
 } from '@crm/projections/contract';
 import { JOB_MESSAGES } from '@crm/projections/pipeline';
+import { readableEvents, unshowableEntry } from '@crm/projections/events';
+import { jobStream } from './job-decider.ts';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
@@ -218,7 +220,10 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps, detail?
       async (ctx) => {
         const history = await jobHistory(deps.knex, targetOf(ctx), userOf(ctx), deps.now());
         if (!history) throw new NotFoundError(JOB_MESSAGES.notFound);
-        ctx.body = history;
+        // The read model has no row for a change whose event fails its schema (the projector
+        // parked it): the job's own stream names it, listed as a change that could not be shown.
+        const { unreadable } = readableEvents(await deps.store.readStream(jobStream(targetOf(ctx).jobId)));
+        ctx.body = unreadable.length ? [...history, ...unreadable.map(unshowableEntry)].sort((a, b) => b.revision - a.revision) : history;
       },
       { ...options, doc: DOCS.history },
     );

@@ -205,7 +205,8 @@ export const customerFieldChangeSchema = z.object({
 });
 export type CustomerFieldChange = z.infer<typeof customerFieldChangeSchema>;
 
-export const CUSTOMER_HISTORY_ACTIONS = ['created', 'updated', 'deleted', 'restored'] as const;
+/** `unshowable`: a change whose recorded event fails its schema; listed without its values. */
+export const CUSTOMER_HISTORY_ACTIONS = ['created', 'updated', 'deleted', 'restored', 'unshowable'] as const;
 
 export const customerHistoryEntrySchema = z.object({
   /** The event's id. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryParam } from '../shared/list-query.ts';
-import { textInput } from '../shared/schemas.ts';
+import { isStorableTime, textInput, timeRangeMessage } from '../shared/schemas.ts';
 import { jobViewSchema } from '../pipeline/api.ts';
 import { MONEY_MAX_CENTS, parseScaled } from './money.ts';
 import { jobTotalsSchema } from './totals-schema.ts';
@@ -427,13 +427,16 @@ export type EstimateDecisionInput = z.input<typeof estimateDecisionInput>;
 // ---- takings report --------------------------------------------------------------------
 
 const reportDay = (name: string) =>
-  queryParam(name).refine(
-    (value) =>
-      /^\d{4}-\d{2}-\d{2}$/.test(value) &&
-      !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
-      new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
-    `${name} must be a date like 2025-01-31 (a day in the shop's time zone)`,
-  );
+  queryParam(name)
+    .refine(
+      (value) =>
+        /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+        !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+        new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+      `${name} must be a date like 2025-01-31 (a day in the shop's time zone)`,
+    )
+    // A day PostgreSQL and the shop's time zone can hold (year 0000 once answered 500).
+    .refine((value) => isStorableTime(Date.parse(`${value}T00:00:00Z`)), timeRangeMessage(name));
 
 /** Days in the shop's time zone, both included; left out: today. */
 export const takingsQuery = z.object({ from: reportDay('from').optional(), to: reportDay('to').optional() }).superRefine((value, ctx) => {

@@ -15,6 +15,7 @@ const ACTION_VARIANTS: Record<CustomerHistoryEntry['action'], BadgeVariant> = {
   updated: 'default',
   deleted: 'destructive',
   restored: 'success',
+  unshowable: 'outline',
 };
 
 function HistoryChanges({ entry }: { entry: CustomerHistoryEntry }) {
