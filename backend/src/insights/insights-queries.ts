@@ -9,6 +9,7 @@ import {
 import { STAGES, type Stage } from '@crm/projections/pipeline';
 import type { Knex } from 'knex';
 import { withTenant } from '../infra/tenant-db.ts';
+import { weeklyJobMoney } from '../repair-orders/index.ts';
 import { ValidationError } from '../shared/errors.ts';
 
 const DAY_MS = 86_400_000;
@@ -133,19 +134,45 @@ export async function insightsOf(knex: Knex, instanceId: string, timeZone: strin
     const invoicedRows = (await enteredIn('Invoiced')
       .orderBy([{ column: 'i.entered_at' }, { column: 'i.job_id' }])
       .select('i.job_id', 'j.job_number', 'j.name', 'i.quote', weekOf)) as Array<JobRow & { quote: string | null; week: string }>;
+    // Revenue: what the invoices issued in the week made, and what was collected (payments
+    // less refunds). A job invoiced without lines (no invoice, the old single quote) counts
+    // the quote it had when moved to Invoiced, as before lines existed.
+    const movedIds = [...new Set(invoicedRows.map((r) => r.job_id))];
+    const money = await weeklyJobMoney(db, instanceId, timeZone, bounds.start, bounds.end, movedIds);
+    const moneyIds = [...new Set([...money.invoiced, ...money.collected].map((r) => r.jobId))];
+    const moneyJobs = new Map(
+      (moneyIds.length === 0
+        ? []
+        : ((await db
+            .withSchema('rm')
+            .from('insight_jobs')
+            .where('instance_id', instanceId)
+            .whereIn('job_id', moneyIds)
+            .andWhere('deleted', false)
+            .orderBy('job_id')
+            .select('job_id', 'job_number', 'name')) as JobRow[])
+      ).map((row) => [row.job_id, row]),
+    );
+    const cents = (rows: typeof money.invoiced, week: string) =>
+      rows.filter((r) => r.week === week && moneyJobs.has(r.jobId)).reduce((sum, r) => sum + r.cents, 0);
     const weeks: InsightWeek[] = [];
     for (let week = mondayOf(from); week <= to; week = addDays(week, 7)) {
       const completed = distinctJobs(completedRows.filter((r) => r.week === week));
-      // A job invoiced twice in one week counts once, with the quote it had when last invoiced.
-      const invoiced = new Map<string, JobRow & { quote: string | null }>();
-      for (const row of invoicedRows) if (row.week === week) invoiced.set(row.job_id, row);
-      const revenue = [...invoiced.values()].reduce((sum, row) => sum + Number(row.quote ?? 0), 0);
+      // A job moved to Invoiced twice in one week counts once, with the quote it had when last moved.
+      const legacy = new Map<string, JobRow & { quote: string | null }>();
+      for (const row of invoicedRows) if (row.week === week && !money.invoicedJobIds.has(row.job_id)) legacy.set(row.job_id, row);
+      const legacyCents = [...legacy.values()].reduce((sum, row) => sum + Math.round(Number(row.quote ?? 0) * 100), 0);
+      const invoicedJobs = [
+        ...money.invoiced.filter((r) => r.week === week && moneyJobs.has(r.jobId)).map((r) => moneyJobs.get(r.jobId)!),
+        ...legacy.values(),
+      ];
       weeks.push({
         weekStart: week,
         completed: new Set(completedRows.filter((r) => r.week === week).map((r) => r.job_id)).size,
-        revenue: Math.round(revenue * 100) / 100,
+        revenue: (cents(money.invoiced, week) + legacyCents) / 100,
+        collected: cents(money.collected, week) / 100,
         completedJobs: completed,
-        invoicedJobs: distinctJobs([...invoiced.values()]),
+        invoicedJobs: distinctJobs(invoicedJobs),
       });
     }
 

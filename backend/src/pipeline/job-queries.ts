@@ -25,6 +25,7 @@ import {
 import type { EventStore } from '@crm/projections/eventstore/port';
 import { canRevertEntry, type Reverter } from '@crm/projections/records';
 import { fieldsOfRow, type JobRow } from '@crm/projections/pipeline/projection';
+import { withListedTotals } from '@crm/projections/repair-orders/list-totals';
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { ValidationError } from '../shared/errors.ts';
@@ -284,7 +285,16 @@ export async function listJobs(knex: Knex, instanceId: string, query: JobListQue
             }),
           )
         : null;
-    return { items: items.map((row) => masked(jobViewOfRow(row))), nextCursor, total };
+    // An itemized job's total and balance ride along, for the table, the board and a customer's jobs.
+    return {
+      items: await withListedTotals(
+        db,
+        instanceId,
+        items.map((row) => masked(jobViewOfRow(row))),
+      ),
+      nextCursor,
+      total,
+    };
   });
 }
 

@@ -8,6 +8,7 @@ import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '
 import { parseInput } from '../http/validation.ts';
 import { PIPELINE_BASES, projectedJob, restoreDeletedJob, revertJobChange } from '../pipeline/index.ts';
 import { commandContext } from '../http/command-context.ts';
+import { revertRepairOrderChange } from '../repair-orders/index.ts';
 import type { InstanceContext } from '../shared/commands.ts';
 import { listDeleted } from './restore-service.ts';
 
@@ -19,7 +20,7 @@ const restoreKind = z.object({ kind: z.enum(['job', 'customer'], { error: 'kind 
 const DOCS = {
   revertJob: {
     summary:
-      "Revert one change from a job's history: its fields back as they were before it (If-Match). An admin any change; a user who may write their own changes of the last 24 h; 409 when a later change set one of its fields",
+      "Revert one change from a job's history: its fields back as they were before it (If-Match). An admin any change; a user who may write their own changes of the last 24 h; 409 when a later change set one of its fields. A line added, changed or removed comes back as the opposite line change; a payment as a refund of it; 409 when an invoice issued since froze the line",
     tag: 'records',
     response: jobViewSchema,
     status: 200,
@@ -61,7 +62,11 @@ export function registerRecordRoutes(router: ApiRouter, deps: AppDeps): void {
       async (ctx) => {
         const target = { instanceId: userOf(ctx).instance.id, jobId: (ctx.params.id ?? '').toLowerCase() };
         const expectedRevision = expectedRevisionOf(ctx);
-        const result = await revertJobChange(deps, target, ctx.params.eventId ?? '', userOf(ctx), instanceCtx(ctx), expectedRevision);
+        const eventId = ctx.params.eventId ?? '';
+        // A line or payment is undone by the repair order (the answer carries its lines); any other change by the job itself.
+        const detail = await revertRepairOrderChange(deps, target, eventId, userOf(ctx), instanceCtx(ctx), expectedRevision);
+        if (detail) return sendRecord(ctx, detail);
+        const result = await revertJobChange(deps, target, eventId, userOf(ctx), instanceCtx(ctx), expectedRevision);
         sendRecord(ctx, await projectedJob(deps, target, result));
       },
       { ...options, doc: DOCS.revertJob },

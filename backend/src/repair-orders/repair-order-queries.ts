@@ -137,3 +137,57 @@ export function takingsCsv(report: TakingsReport): string {
   ];
   return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
+
+/** Cents of one job in one week (its Monday, YYYY-MM-DD, in the shop's calendar). */
+export interface WeeklyJobMoney {
+  jobId: string;
+  week: string;
+  cents: number;
+}
+
+/**
+ * Money per job and week between two instants, for the insights: `invoiced`, what the
+ * invoices issued made (a revision counts by what it changed, as in the takings), and
+ * `collected`, the payments less refunds by when the money changed hands. `invoicedJobIds`:
+ * which of `jobIds` have an invoice at all (a job without one is an old single-quote job).
+ * `db`: a connection already scoped to the instance.
+ */
+export async function weeklyJobMoney(
+  db: Knex,
+  instanceId: string,
+  timeZone: string,
+  start: Date,
+  end: Date,
+  jobIds: string[],
+): Promise<{ invoiced: WeeklyJobMoney[]; collected: WeeklyJobMoney[]; invoicedJobIds: Set<string> }> {
+  const byWeek = async (table: 'invoices' | 'payments', at: string, amount: string) =>
+    (
+      (await db
+        .withSchema('rm')
+        .from(table)
+        .where('instance_id', instanceId)
+        .andWhere(at, '>=', start)
+        .andWhere(at, '<', end)
+        .groupBy('job_id', 'week')
+        .select(
+          'job_id',
+          db.raw(`to_char(date_trunc('week', ?? AT TIME ZONE ?), 'YYYY-MM-DD') AS week`, [at, timeZone]),
+          db.raw('sum(??)::bigint AS cents', [amount]),
+        )) as Array<{ job_id: string; week: string; cents: string }>
+    ).map((row) => ({ jobId: row.job_id, week: row.week, cents: num(row.cents) }));
+  const withInvoice =
+    jobIds.length === 0
+      ? []
+      : ((await db
+          .withSchema('rm')
+          .from('invoices')
+          .where('instance_id', instanceId)
+          .whereIn('job_id', jobIds)
+          .distinct()
+          .pluck('job_id')) as string[]);
+  return {
+    invoiced: await byWeek('invoices', 'issued_at', 'delta_total'),
+    collected: await byWeek('payments', 'received_at', 'amount'),
+    invoicedJobIds: new Set(withInvoice),
+  };
+}

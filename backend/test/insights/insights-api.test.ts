@@ -137,8 +137,8 @@ describe('insights on a seeded history', () => {
   test("completed jobs and invoiced revenue per week, in the shop's weeks", async () => {
     const { weeks } = await figures();
     expect(weeks).toEqual([
-      { weekStart: '2026-01-05', completed: 2, revenue: 500, completedJobs: [ref('A'), ref('E')], invoicedJobs: [ref('A')] },
-      { weekStart: '2026-01-12', completed: 1, revenue: 300, completedJobs: [ref('B')], invoicedJobs: [ref('B')] },
+      { weekStart: '2026-01-05', completed: 2, revenue: 500, collected: 0, completedJobs: [ref('A'), ref('E')], invoicedJobs: [ref('A')] },
+      { weekStart: '2026-01-12', completed: 1, revenue: 300, collected: 0, completedJobs: [ref('B')], invoicedJobs: [ref('B')] },
     ]);
   });
 

@@ -64,8 +64,14 @@ export const insightWeekSchema = z.object({
   weekStart: z.string(),
   /** Jobs moved to Completed that week. */
   completed: z.number().int().nonnegative(),
-  /** Dollars: the quotes of the jobs moved to Invoiced that week. */
-  revenue: z.number().nonnegative(),
+  /**
+   * Dollars invoiced that week: the totals of the invoices issued (a revision counts by what it
+   * changed, so a lowered one can take some off), and for a job moved to Invoiced without an
+   * invoice (no lines) its quote.
+   */
+  revenue: z.number(),
+  /** Dollars collected that week: payments less refunds, by when the money changed hands. */
+  collected: z.number(),
   completedJobs: z.array(insightJobSchema),
   invoicedJobs: z.array(insightJobSchema),
 });

@@ -24,7 +24,18 @@ export function mayRevert(user: Reverter, change: { actorId: string | null; reco
 }
 
 /** History actions that change fields and can be reverted (not creations, deletions or restores). */
-export const REVERTIBLE_ACTIONS: readonly string[] = ['updated', 'stage-changed', 'rescheduled', 'canceled', 'reopened'];
+export const REVERTIBLE_ACTIONS: readonly string[] = [
+  'updated',
+  'stage-changed',
+  'rescheduled',
+  'canceled',
+  'reopened',
+  // a job's repair order: its lines, and a payment (undone by a refund of it)
+  'line-added',
+  'line-changed',
+  'line-removed',
+  'payment-recorded',
+];
 
 /** Whether a history row is one this user may revert (a later change of its fields may still refuse it). */
 export function canRevertEntry(

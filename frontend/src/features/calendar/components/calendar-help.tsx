@@ -23,7 +23,8 @@ export function CalendarHelp({ phone }: { phone: boolean }) {
           <li>Drag appointments between dates to reschedule them.</li>
           <li>Drag the bottom edge in the week or day view to change the duration.</li>
           <li>Click an appointment to edit it.</li>
-          <li>Click an empty date or time to create an appointment.</li>
+          <li>Click an empty date or time to create an appointment, or use New Appointment.</li>
+          <li>With the keyboard: Tab to an appointment and press Enter to open it.</li>
           <li>In the day view, Technician lanes show each technician's day; drag between lanes to reassign.</li>
         </ul>
       </Card>

@@ -8,7 +8,7 @@ import 'react-big-calendar/lib/addons/dragAndDrop/styles.css';
 import '../calendar.css';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { ArrowLeftIcon } from '@/components/ui/icons';
+import { ArrowLeftIcon, PlusIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
@@ -71,7 +71,8 @@ function ColumnHeader({ label }: { label: ReactNode }) {
 
 function EventLabel({ event }: { event: CalendarEvent }) {
   return (
-    <span className="block truncate" title={event.title}>
+    // The key lets the focus find this appointment again when the calendar is drawn anew.
+    <span className="block truncate" title={event.title} data-focus-key={event.job ? `appointment-${event.job.id}` : undefined}>
       {event.title}
     </span>
   );
@@ -200,6 +201,20 @@ export function CalendarScreen({
     setDialog({ kind: 'new', start, ...(tech ? { tech } : {}) });
   };
 
+  // The keyboard's way to add one: the shown day at the start of the working day (the dialog
+  // takes any other time).
+  const handleNew = () => setDialog({ kind: 'new', start: hourOn(date, DAY_START_HOUR, timeZone) });
+
+  const openEvent = (event: CalendarEvent) => {
+    // '+N more' opens that day.
+    if (!event.job) {
+      setDate(event.start);
+      setView('day');
+      return;
+    }
+    setDialog({ kind: 'edit', jobId: event.id });
+  };
+
   const count = events.length;
   const dayCount = view === 'day' ? count : null;
 
@@ -213,18 +228,26 @@ export function CalendarScreen({
             <span className="ml-2 text-xs">Times in {timeZone}</span>
           </p>
         </div>
-        <div role="group" aria-label="View" className="inline-flex self-start rounded-lg border bg-card p-1 sm:self-auto">
-          {CALENDAR_VIEWS.map((option) => (
-            <Button
-              key={option}
-              size="sm"
-              variant={view === option ? 'primary' : 'ghost'}
-              aria-pressed={view === option}
-              onClick={() => setView(option)}
-            >
-              {VIEW_LABELS[option]}
+        <div className="flex flex-wrap items-center gap-2 self-start sm:self-auto">
+          {canWrite ? (
+            <Button size="sm" onClick={handleNew}>
+              <PlusIcon aria-hidden="true" />
+              New Appointment
             </Button>
-          ))}
+          ) : null}
+          <div role="group" aria-label="View" className="inline-flex rounded-lg border bg-card p-1">
+            {CALENDAR_VIEWS.map((option) => (
+              <Button
+                key={option}
+                size="sm"
+                variant={view === option ? 'primary' : 'ghost'}
+                aria-pressed={view === option}
+                onClick={() => setView(option)}
+              >
+                {VIEW_LABELS[option]}
+              </Button>
+            ))}
+          </div>
         </div>
       </div>
 
@@ -294,14 +317,14 @@ export function CalendarScreen({
               selectable={canWrite}
               longPressThreshold={250}
               onSelectSlot={handleSelectSlot}
-              onSelectEvent={(event) => {
-                // '+N more' opens that day.
-                if (!event.job) {
-                  setDate(event.start);
-                  setView('day');
-                  return;
-                }
-                setDialog({ kind: 'edit', jobId: event.id });
+              onSelectEvent={openEvent}
+              // An appointment takes the focus with Tab; Enter or Space opens it, as a click does.
+              onKeyPressEvent={(event, press) => {
+                // The library types the event loosely; it is a keydown.
+                const { key } = press as unknown as React.KeyboardEvent;
+                if (key !== 'Enter' && key !== ' ') return;
+                press.preventDefault();
+                openEvent(event);
               }}
               draggableAccessor={(event) => canWrite && event.job !== null}
               resizableAccessor={(event) => canWrite && event.job !== null && view !== 'month'}

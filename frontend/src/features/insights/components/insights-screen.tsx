@@ -89,6 +89,7 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
   const { conversion, weeks } = data;
   const completed = weeks.reduce((sum, week) => sum + week.completed, 0);
   const revenue = weeks.reduce((sum, week) => sum + week.revenue, 0);
+  const collected = weeks.reduce((sum, week) => sum + week.collected, 0);
   return (
     <div className="grid gap-4 lg:grid-cols-2">
       <Figure title="Quote → paid" description="Jobs quoted in the period, and how many of them have been paid.">
@@ -187,10 +188,15 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
       </Figure>
 
       <Figure
-        title="Revenue invoiced per week"
-        description={`${formatDollars(revenue)} in quotes of jobs moved to Invoiced in the period.`}
+        title="Revenue per week: invoiced and collected"
+        description={`${formatDollars(revenue)} invoiced in the period (invoices issued; a job without lines counts its quote when moved to Invoiced). ${formatDollars(collected)} collected (payments less refunds).`}
       >
-        <div role="img" aria-label={weeks.map((w) => `Week of ${w.weekStart}: ${formatDollars(w.revenue)}`).join('; ')}>
+        <div
+          role="img"
+          aria-label={weeks
+            .map((w) => `Week of ${w.weekStart}: ${formatDollars(w.revenue)} invoiced, ${formatDollars(w.collected)} collected`)
+            .join('; ')}
+        >
           <WeeklyChart weeks={weeks} metric="revenue" />
         </div>
         {weeks
@@ -200,7 +206,7 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
               key={week.weekStart}
               jobs={week.invoicedJobs}
               pipelinePath={pipelinePath}
-              label={`Week of ${formatDate(`${week.weekStart}T12:00:00Z`, { timeZone: 'UTC' })}: ${formatDollars(week.revenue)}`}
+              label={`Week of ${formatDate(`${week.weekStart}T12:00:00Z`, { timeZone: 'UTC' })}: ${formatDollars(week.revenue)} invoiced, ${formatDollars(week.collected)} collected`}
             />
           ))}
       </Figure>
