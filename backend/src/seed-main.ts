@@ -17,6 +17,7 @@ import { archiveServiceRequest, convertServiceRequest, submitServiceRequest } fr
 import { createProjector, openStorage } from './runtime.ts';
 import { systemContext, type InstanceContext } from './shared/commands.ts';
 import { reservationHolder } from './shared/reservations.ts';
+import { seedEstimateDecided, seedEstimateSent, seedInvoice, seedLines, seedPayment, seedShopSettings } from './seed-repair-orders.ts';
 
 /**
  * `npm run seed`: a believable shop with staff, customers, jobs, appointments and service
@@ -26,7 +27,9 @@ import { reservationHolder } from './shared/reservations.ts';
  * (past ones for work done, the coming weeks for the rest); service requests exist in every
  * state (open, from the counter and the public page; converted to a job; archived). Sizes
  * from SEED_CUSTOMERS, SEED_JOBS and SEED_REQUESTS; the instance from SEED_SUBDOMAIN (default
- * `demo`) and its zone from SEED_TIME_ZONE (default America/Chicago).
+ * `demo`) and its zone from SEED_TIME_ZONE (default America/Chicago). Most jobs are itemized
+ * (parts, labor, a fee), with estimates sent and answered, invoices and payments over the
+ * months of history (seed-repair-orders.ts).
  */
 const { config, logger } = startCli();
 const subdomain = (process.env.SEED_SUBDOMAIN ?? 'demo').toLowerCase();
@@ -201,6 +204,8 @@ try {
     }
     // The shop takes requests on its public page (the requests below came from there too).
     await updateInstance(deps, instanceId, { publicRequests: true }, ctxAt(opened, 'admin'));
+    // The shop's rates and what its documents say.
+    await seedShopSettings(deps, ctxAt(opened, 'admin'));
 
     const timeline: SeedAction[] = [];
     const customers: Array<{ id: string; name: string; phone: string; vehicle: string; since: number; at: Date }> = [];
@@ -270,14 +275,40 @@ try {
           job.id = (await createJob(deps, fields, ctx)).jobId;
         },
       });
+      // Most jobs are itemized: lines, then (past Quote, and some quotes) an estimate the
+      // customer answers; invoicing and payment move them to Invoiced and Paid.
+      const itemized = i % 5 !== 4;
+      const minutes = (at: Date, n: number) => new Date(at.getTime() + n * 60_000);
+      if (itemized) {
+        last = minutes(last, 30);
+        timeline.push({ at: last, by: 'csr', run: (ctx) => seedLines(deps, job.id, pick(PARTS, i), i, ctx) });
+        if (finalStage !== 'Canceled' && (path.length > 1 || i % 2 === 0)) {
+          last = minutes(last, 30);
+          timeline.push({ at: last, by: 'csr', run: (ctx) => seedEstimateSent(deps, job.id, ctx) });
+          // Some quotes wait for their answer.
+          if (path.length > 1 || i % 4 !== 0) {
+            const name = customer?.name ?? `Walk-in ${i + 1}`;
+            timeline.push({ at: minutes(last, 120), by: 'csr', run: (ctx) => seedEstimateDecided(deps, job.id, name, i, ctx) });
+          }
+        }
+      }
       path.slice(1).forEach((stage, step) => {
         last = after(last, pastSlot(stageDays[step + 1]!, i + step + 2));
         timeline.push({
           at: last,
           by: stage === 'In Progress' || stage === 'Completed' ? 'tech' : 'csr',
-          run: (ctx) => changeJobStage(deps, { instanceId, jobId: job.id }, stage, ctx),
+          run: (ctx) =>
+            itemized && stage === 'Invoiced'
+              ? seedInvoice(deps, job.id, ctx)
+              : itemized && stage === 'Paid'
+                ? seedPayment(deps, job.id, 1, i, ctx)
+                : changeJobStage(deps, { instanceId, jobId: job.id }, stage, ctx),
         });
       });
+      // Some invoiced jobs have a deposit on them.
+      if (itemized && finalStage === 'Invoiced' && i % 2 === 0) {
+        timeline.push({ at: minutes(last, 120), by: 'csr', run: (ctx) => seedPayment(deps, job.id, 0.5, i, ctx) });
+      }
       if (finalStage === 'Canceled') {
         timeline.push({
           at: after(last, pastSlot(Math.max(1, createdDaysAgo - 3), i + 2)),

@@ -103,3 +103,50 @@ test('seeded appointments are spread over weekdays and working hours, never a pi
     await knex.destroy();
   }
 });
+
+test('seeded repair orders: itemized jobs, estimates sent and approved, invoices and payments over past months', async () => {
+  expect(run.status, String(run.stderr)).toBe(0);
+  const knex = knexFactory({ client: 'pg', connection: db.url });
+  try {
+    const money = (await knex('rm.job_money').select('lines_count', 'estimate_status', 'invoice_number', 'total', 'paid')) as Array<{
+      lines_count: number;
+      estimate_status: string | null;
+      invoice_number: number | null;
+      total: string;
+      paid: string;
+    }>;
+    // Four jobs in five are itemized.
+    expect(money.filter((row) => row.lines_count >= 2).length).toBeGreaterThanOrEqual(30);
+    expect(money.some((row) => row.estimate_status === 'approved')).toBe(true);
+    expect(money.some((row) => row.estimate_status === 'sent' || row.estimate_status === 'expired')).toBe(true);
+    const invoices = (await knex('rm.invoices').select('invoice_number', 'issued_at', 'total')) as Array<{
+      invoice_number: number;
+      issued_at: Date;
+      total: string;
+    }>;
+    expect(invoices.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(invoices.map((row) => row.invoice_number)).size).toBe(invoices.length);
+    expect(Math.min(...invoices.map((row) => row.invoice_number))).toBe(1001);
+    // Spread over the months of history, not all today.
+    const months = new Set(invoices.map((row) => row.issued_at.toISOString().slice(0, 7)));
+    expect(months.size).toBeGreaterThanOrEqual(2);
+    const payments = (await knex('rm.payments').select('kind', 'amount', 'method', 'received_at')) as Array<{
+      kind: string;
+      amount: string;
+      method: string;
+      received_at: Date;
+    }>;
+    expect(payments.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(payments.map((row) => row.method)).size).toBeGreaterThanOrEqual(2);
+    expect(new Set(payments.map((row) => row.received_at.toISOString().slice(0, 7))).size).toBeGreaterThanOrEqual(2);
+    // A paid job owes nothing; an invoiced job with a deposit still owes.
+    const paidJobs = (await knex('rm.jobs as j')
+      .join('rm.job_money as m', 'm.job_id', 'j.id')
+      .whereNotNull('m.invoice_number')
+      .select('j.stage', 'm.invoice_total', 'm.paid')) as Array<{ stage: string; invoice_total: string; paid: string }>;
+    for (const row of paidJobs.filter((r) => r.stage === 'Paid')) expect(Number(row.paid)).toBe(Number(row.invoice_total));
+    expect(paidJobs.some((r) => r.stage === 'Invoiced' && Number(r.paid) > 0 && Number(r.paid) < Number(r.invoice_total))).toBe(true);
+  } finally {
+    await knex.destroy();
+  }
+});
