@@ -22,7 +22,8 @@ describe('undo of lines and payments', () => {
     async () => {
       const shop = await createShop(server, 'roundo');
       const jobs = `/api/${shop.subdomain}/pipeline`;
-      const job = await postOne(shop.owner, jobs, { name: 'Uma Undo', makeModel: '2016 Mazda 3' });
+      const customer = await postOne(shop.owner, '/api/customers', { name: 'Uma Undo', phone: '5550001111' });
+      const job = await postOne(shop.owner, jobs, { name: 'Uma Undo', customerId: customer.id, makeModel: '2016 Mazda 3' });
       const added = await shop.owner.post(`${jobs}/${job.id}/lines`, { kind: 'part', description: 'Wiper blades', unitPrice: '30' });
       expect(added.status, added.text).toBe(201);
       const line = added.body.lines[0];
@@ -66,6 +67,12 @@ describe('undo of lines and payments', () => {
       await expect.poll(() => invoiced.locator('[data-card-balance]').textContent(), { timeout: SLOW }).toContain('$45.00');
       await page.goto(`/crm/${shop.subdomain}/pipeline`);
       await expect.poll(() => pipelineRow.locator('td').allTextContents(), { timeout: SLOW }).toContain('$45.00');
+
+      // The customer's page lists the invoice and the balance due.
+      await page.goto(`/crm/${shop.subdomain}/customers/${customer.id}`);
+      const balance = page.locator('[data-customer-balance]');
+      await expect.poll(() => balance.textContent(), { timeout: SLOW }).toContain('1 invoice, $45.00 invoiced');
+      await expect.poll(() => balance.textContent(), { timeout: SLOW }).toContain('Balance due $45.00');
     },
     TEST_TIMEOUT,
   );

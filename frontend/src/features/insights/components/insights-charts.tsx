@@ -76,13 +76,14 @@ export function WeeklyChart({ weeks, metric }: { weeks: Insights['weeks']; metri
         <Bar
           isAnimationActive={false}
           dataKey={metric}
-          name={metric === 'revenue' ? 'Revenue invoiced' : 'Jobs completed'}
+          name={metric === 'revenue' ? 'Invoiced' : 'Jobs completed'}
           fill={metric === 'revenue' ? 'var(--success)' : 'var(--primary)'}
           radius={[4, 4, 0, 0]}
         />
         {metric === 'revenue' ? (
           <Bar isAnimationActive={false} dataKey="collected" name="Collected" fill="var(--primary)" radius={[4, 4, 0, 0]} />
         ) : null}
+        {metric === 'revenue' ? <Legend wrapperStyle={{ fontSize: 12, color: 'var(--muted-foreground)' }} /> : null}
       </BarChart>
     </ResponsiveContainer>
   );

@@ -188,7 +188,7 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
       </Figure>
 
       <Figure
-        title="Revenue invoiced per week"
+        title="Revenue per week: invoiced and collected"
         description={`${formatDollars(revenue)} invoiced in the period (invoices issued; a job without lines counts its quote when moved to Invoiced). ${formatDollars(collected)} collected (payments less refunds).`}
       >
         <div

@@ -64,7 +64,7 @@ export function TakingsScreen({ instance, timeZone, pipelinePath }: { instance: 
   ];
 
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight">Takings</h1>
@@ -129,7 +129,7 @@ export function TakingsScreen({ instance, timeZone, pipelinePath }: { instance: 
 
 function TakingsFigures({ report, pipelinePath, stale }: { report: TakingsReport; pipelinePath: string; stale: boolean }) {
   return (
-    <div className={cn('grid gap-4 md:grid-cols-3', stale && 'opacity-60')} aria-busy={stale || undefined}>
+    <div className={cn('grid grid-cols-1 gap-4 md:grid-cols-3', stale && 'opacity-60')} aria-busy={stale || undefined}>
       <Card>
         <CardHeader>
           <CardTitle>Payments</CardTitle>

@@ -83,7 +83,7 @@ function DocumentPage({
             </p>
           ))}
         </div>
-        <div className="grid gap-0.5 text-right">
+        <div className="grid gap-0.5 sm:text-right">
           <h1 className="text-xl font-semibold">{title}</h1>
           {job.jobNumber ? <p>Job #{job.jobNumber}</p> : null}
           <p className="text-muted-foreground">
