@@ -18,7 +18,8 @@ import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc, type RouteOptions } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { commandContext } from '../http/command-context.ts';
-import { NotFoundError } from '../shared/errors.ts';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import { unassignableReason } from '../identity/index.ts';
 import { type AsOf, asOfOf } from '../shared/time-travel.ts';
 import type { InstanceContext } from '../shared/commands.ts';
 import { findJob, jobAsOf, jobHistory, listJobs, type JobTarget } from './job-queries.ts';
@@ -90,6 +91,14 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps, detail?
     return { ...commandContext(ctx, deps, instanceId), instanceId };
   };
   const targetOf = (ctx: ApiContext): JobTarget => ({ instanceId: userOf(ctx).instance.id, jobId: (ctx.params.id ?? '').toLowerCase() });
+  // A technician newly put on a job must be someone who can do the work; a job keeps the one
+  // it has (a tech made read-only later does not block saving its other fields).
+  const checkTech = async (ctx: ApiContext, tech: string | undefined, current?: string) => {
+    if (tech === undefined || tech.trim() === (current ?? '').trim()) return;
+    const reason = await unassignableReason(deps.knex, userOf(ctx).instance.id, tech);
+    if (reason) throw new ValidationError(reason, { errors: [{ field: 'tech', message: reason }] });
+  };
+  const currentTech = async (target: JobTarget) => (await findJob(deps.knex, target))?.tech;
   const read = access.can('canRead');
   const write = access.can('canWrite');
 
@@ -110,6 +119,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps, detail?
       async (ctx) => {
         const input = parseInput(jobInput, ctx.request.body);
         const { mileageLowerReason } = parseInput(mileageConfirmationInput, ctx.request.body);
+        await checkTech(ctx, input.tech);
         const context = instanceCtx(ctx);
         const { jobId, appended } = await createJob(deps, input, context, { mileageLowerReason });
         const job = await projectedJob(deps, { instanceId: context.instanceId, jobId }, { appended, revision: appended.nextRevision });
@@ -152,6 +162,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps, detail?
         const expectedRevision = expectedRevisionOf(ctx);
         const changes = parseInput(jobChangesInput, ctx.request.body);
         const { mileageLowerReason } = parseInput(mileageConfirmationInput, ctx.request.body);
+        if (changes.tech !== undefined) await checkTech(ctx, changes.tech, await currentTech(target));
         const result = await updateJob(deps, target, changes, instanceCtx(ctx), expectedRevision, undefined, { mileageLowerReason });
         sendRecord(ctx, await projectedJob(deps, target, result));
       },
@@ -177,6 +188,7 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps, detail?
         const target = targetOf(ctx);
         const expectedRevision = expectedRevisionOf(ctx);
         const input = parseInput(appointmentInput, ctx.request.body);
+        if (input.tech !== undefined) await checkTech(ctx, input.tech, await currentTech(target));
         sendRecord(ctx, await projectedJob(deps, target, await rescheduleJob(deps, target, input, instanceCtx(ctx), expectedRevision)));
       },
       { ...options, doc: DOCS.appointment },
