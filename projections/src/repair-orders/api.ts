@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryParam } from '../shared/list-query.ts';
-import { blankOr, textInput } from '../shared/schemas.ts';
+import { blankOr, isStorableTime, textInput, timeRangeMessage } from '../shared/schemas.ts';
 import { jobViewSchema } from '../pipeline/api.ts';
 import { MONEY_MAX_CENTS, parseScaled } from './money.ts';
 import { jobTotalsSchema } from './totals-schema.ts';
@@ -537,6 +537,8 @@ const reportDay = (name: string) =>
         new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
       `${name} must be a date like 2025-01-31 (a day in the shop's time zone)`,
     )
+    // A day PostgreSQL and the shop's time zone can hold (year 0000 once answered 500).
+    .refine((value) => isStorableTime(Date.parse(`${value}T00:00:00Z`)), timeRangeMessage(name))
     .meta({ type: 'string', format: 'date' });
 
 /** Days in the shop's time zone, both included; left out: today. */
