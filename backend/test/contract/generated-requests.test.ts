@@ -176,6 +176,7 @@ const NOT_A_SCHEMA_RULE = [
   /^Only a refund takes a reason$/, // a payment's sign and its reason
   /does not apply to a (part|labor|fee|discount) line$/, // a change to a stored line: the fields its stored kind takes
   /^A line is named twice$/, // the two lists of a decision between them
+  /^lineIds must name every line of the job once$/, // a new order against the job's stored lines
 ];
 
 function check(operation: Operation, generated: Generated, res: ApiResponse): string | null {
