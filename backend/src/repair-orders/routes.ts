@@ -259,7 +259,10 @@ export function registerRepairOrderRoutes(router: ApiRouter, deps: AppDeps): voi
       const link = `/estimate/${token}`;
       ctx.status = 201;
       if (typeof job.revision === 'number') ctx.set('ETag', `"${job.revision}"`);
-      ctx.body = { token, link, url: `${ctx.origin}${link}`, expiresAt, version: job.estimate?.version ?? 1, job };
+      // The address customers reach: PUBLIC_URL when set (as in the e-mail), else this request's
+      // own scheme and host (Koa's ctx.origin is the Origin header, absent from API clients).
+      const base = deps.config.PUBLIC_URL ?? `${ctx.protocol}://${ctx.host}`;
+      ctx.body = { token, link, url: `${base}${link}`, expiresAt, version: job.estimate?.version ?? 1, job };
     },
     { ...options, doc: DOCS.send },
   );
