@@ -434,7 +434,11 @@ export const paymentInput = z
     method: z.enum(PAYMENT_METHODS, { error: `method must be one of: ${PAYMENT_METHODS.join(', ')}` }),
     reference: textInput('Reference', REPAIR_ORDER_LIMITS.reference).optional(),
     /** when the money changed hands (ISO time with offset); default now */
-    when: z.iso.datetime({ offset: true, error: 'when must be an ISO date and time with a time zone' }).optional(),
+    when: z.iso
+      .datetime({ offset: true, error: 'when must be an ISO date and time with a time zone' })
+      // A time PostgreSQL can hold (year 0000 was accepted, then parked by the projection).
+      .refine((value) => isStorableTime(Date.parse(value)), timeRangeMessage('when'))
+      .optional(),
     /** a refund's reason */
     reason: textInput('Reason', REPAIR_ORDER_LIMITS.reason).optional(),
   })
