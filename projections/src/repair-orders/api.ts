@@ -74,12 +74,23 @@ const amountMessage = (label: string) => `${label} must be an amount in dollars 
 /**
  * What the API document says an amount is (the server also takes "$1,250" and numbers with
  * cents; the document states the plain forms every client can send): whole dollars as a JSON
- * number, or text with at most two decimals, within the bound; '' or null clears it.
+ * number, or text with at most two decimals, within the bound; '' or null clears it. A
+ * `nonZero` amount is required and leaves zero out of every form.
  */
-function moneyDocument(options: { negative?: boolean; max?: number }) {
+function moneyDocument(options: MoneyOptions) {
   const maxDollars = Math.floor((options.max ?? MONEY_MAX_CENTS) / 100);
+  // Text stops one digit short of the bound, so every string the pattern allows is within it.
   const digits = String(maxDollars).length - 1;
   const sign = options.negative ? '-?' : '';
+  if (options.nonZero) {
+    return {
+      anyOf: [
+        { type: 'integer', minimum: 1, maximum: maxDollars },
+        ...(options.negative ? [{ type: 'integer', minimum: -maxDollars, maximum: -1 }] : []),
+        { type: 'string', pattern: `^${sign}([1-9]\\d{0,${digits - 1}}(\\.\\d{1,2})?|0\\.(0[1-9]|[1-9]\\d?))$` },
+      ],
+    };
+  }
   return {
     anyOf: [
       { type: 'integer', minimum: options.negative ? -maxDollars : 0, maximum: maxDollars },
@@ -90,8 +101,15 @@ function moneyDocument(options: { negative?: boolean; max?: number }) {
   };
 }
 
+interface MoneyOptions {
+  negative?: boolean;
+  max?: number;
+  /** for the document only: the schema that uses it refuses zero and an absent amount itself */
+  nonZero?: boolean;
+}
+
 /** Dollars and cents ("12.49", "$1,250", 89.95) → cents; null or '' → null. */
-export const moneyInput = (label: string, options: { negative?: boolean; max?: number } = {}) =>
+export const moneyInput = (label: string, options: MoneyOptions = {}) =>
   z
     .union([z.string(), z.number(), z.null()], { error: amountMessage(label) })
     .transform((value, ctx): number | null => {
@@ -424,13 +442,7 @@ export const invoiceIssueInput = z.strictObject({});
 export const paymentInput = z
   .strictObject({
     // Required and not zero (a refund is negative); the document's forms leave zero out.
-    amount: moneyInput('Amount', { negative: true }).meta({
-      anyOf: [
-        { type: 'integer', minimum: 1, maximum: Math.floor(MONEY_MAX_CENTS / 100) },
-        { type: 'integer', minimum: -Math.floor(MONEY_MAX_CENTS / 100), maximum: -1 },
-        { type: 'string', pattern: '^-?([1-9]\\d{0,5}(\\.\\d{1,2})?|0\\.(0[1-9]|[1-9]\\d?))$' },
-      ],
-    }),
+    amount: moneyInput('Amount', { negative: true, nonZero: true }),
     method: z.enum(PAYMENT_METHODS, { error: `method must be one of: ${PAYMENT_METHODS.join(', ')}` }),
     reference: textInput('Reference', REPAIR_ORDER_LIMITS.reference).optional(),
     /** when the money changed hands (ISO time with offset); default now */
