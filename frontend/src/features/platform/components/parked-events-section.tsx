@@ -26,6 +26,17 @@ export const streamKindOf = (streamId: string): string => streamId.slice(0, Math
 
 const recordKindOf = (streamId: string): string | null => RECORD_KINDS[streamKindOf(streamId)] ?? null;
 
+/** One entry per event: an event several projectors or reactors skipped is one change, skipped by each. */
+function byEvent(events: ParkedEventView[]): Array<ParkedEventView & { skippedBy: string[] }> {
+  const entries = new Map<string, ParkedEventView & { skippedBy: string[] }>();
+  for (const event of events) {
+    const seen = entries.get(event.eventId);
+    if (seen) seen.skippedBy.push(checkpointLabel(event.checkpoint));
+    else entries.set(event.eventId, { ...event, skippedBy: [checkpointLabel(event.checkpoint)] });
+  }
+  return [...entries.values()];
+}
+
 /**
  * Parked events: changes the API accepted and recorded that a projector or reactor could
  * not handle, so the screens do not show them. The provider sees every shop's (with the
@@ -41,7 +52,8 @@ export function ParkedEventsSection({
   /** The page of the record an event belongs to, when it has one. */
   recordPath?: (event: ParkedEventView) => string | null;
 }) {
-  const { data, isPending, isError, refetch, isFetching } = useParkedEvents(scope);
+  const { data: parked, isPending, isError, refetch, isFetching } = useParkedEvents(scope);
+  const data = parked ? byEvent(parked) : undefined;
   const shop = scope === 'shop';
   return (
     <section aria-labelledby="parked-events-heading" className="grid gap-3">
@@ -67,7 +79,11 @@ export function ParkedEventsSection({
           <p className="text-sm text-muted-foreground">
             {data.length === 1 ? 'One recorded change is' : `${data.length} recorded changes are`} not shown on the screens.{' '}
             {shop ? (
-              'They are kept; what their records show may be missing them until the provider fixes the cause and replays them.'
+              data.length === 1 ? (
+                'It is kept; its record may show it missing until the provider fixes the cause and replays it.'
+              ) : (
+                'They are kept; their records may show them missing until the provider fixes the cause and replays them.'
+              )
             ) : (
               <>
                 Fix the cause, then replay them (<code>npm run projections:rebuild</code> reports them until then).
@@ -79,7 +95,7 @@ export function ParkedEventsSection({
               const kind = recordKindOf(event.streamId);
               const to = recordPath?.(event) ?? null;
               return (
-                <li key={`${event.checkpoint}-${event.eventId}`}>
+                <li key={event.eventId}>
                   <Card className="grid gap-2 p-4 text-sm">
                     <div className="flex flex-wrap items-baseline justify-between gap-2">
                       <span className="font-medium break-all">{event.type}</span>
@@ -107,7 +123,7 @@ export function ParkedEventsSection({
                         )}
                       </dd>
                       <dt className="text-muted-foreground">Skipped by</dt>
-                      <dd className="break-all">{checkpointLabel(event.checkpoint)}</dd>
+                      <dd className="break-all">{event.skippedBy.join(', ')}</dd>
                       <dt className="text-muted-foreground">Event</dt>
                       <dd className="break-all">{event.eventId}</dd>
                     </dl>
