@@ -201,9 +201,7 @@ function childHandle(url: string, child: ChildProcess, logFile: string): ChildSe
   };
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { setTimeout as sleep } from 'node:timers/promises';
 
 // ---- API set-up ----------------------------------------------------------------------
 
