@@ -31,7 +31,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-
 async function create(client: ApiClient, body: Record<string, unknown>, base = '/api/customers'): Promise<CustomerView> {
   const res = await client.post(base, body);
   expect(res.status, res.text).toBe(201);
