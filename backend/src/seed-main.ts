@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { jobChangesInput, jobInput, STAGES, JOB_TYPES, type Stage } from '@crm/projections/pipeline';
 import { isValidTimeZone, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import { SERVICE_TYPES, serviceRequestInput } from '@crm/projections/service-requests';
@@ -421,7 +422,7 @@ async function userIdOf(instanceId: string, username: string): Promise<string> {
     const row = (await storage.knex.withSchema('rm').from('users').where({ instance_id: instanceId, username }).first('id')) as
       { id: string } | undefined;
     if (row) return row.id;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   throw new Error(`the seed's ${username} did not show up in the read model`);
 }
