@@ -44,7 +44,7 @@ function toUserView(row: UserRow): UserView {
 }
 
 /** Deleted users have no rows, so nothing here can return one. */
-const usersOf = (db: Knex.Transaction, instanceId: string) =>
+const usersOf = (db: Knex, instanceId: string) =>
   db
     .withSchema('rm')
     .from('users as u')
