@@ -20,7 +20,8 @@ import { customerCascadeReactor } from './pipeline/customer-cascade.ts';
 import { createKnex, openDatabase } from './infra/database.ts';
 import { openEventStore } from './infra/event-store.ts';
 import { closeLiveStreams } from './live/index.ts';
-import { MessageSender, messageOutboxReactor, transportsFromConfig } from './messages/index.ts';
+import { MessageSender, messageOutboxReactor, parseInvoiceAttachmentId, transportsFromConfig } from './messages/index.ts';
+import { renderInvoicePdf } from './repair-orders/index.ts';
 import type { Logger } from './logger.ts';
 import { ensureReservedInstance } from './platform/routes.ts';
 import { bootstrapSuperAdmin, type SuperAdminCredentials } from './platform/super-admin.ts';
@@ -168,6 +169,16 @@ export function createMessageSender(storage: Storage, config: Config, logger: Lo
     logger: logger.child({ component: 'message-sender' }),
     transports: transportsFromConfig(config),
     now,
+    attachmentLoader: async (attachment, instanceId) => {
+      const invoice = parseInvoiceAttachmentId(attachment.invoiceId);
+      if (!invoice) throw new Error(`Unknown attachment ${attachment.invoiceId}`);
+      return await renderInvoicePdf(
+        { store: storage.store, knex: storage.knex, now: now ?? (() => new Date()) },
+        instanceId,
+        invoice.jobId,
+        invoice.revision,
+      );
+    },
   });
 }
 

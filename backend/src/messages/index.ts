@@ -2,6 +2,6 @@
  * The messages slice's public module: what the runtime and other slices may use of it.
  */
 export { registerMessageRoutes } from './routes.ts';
-export { messageOutboxReactor } from './outbox-reactor.ts';
+export { messageOutboxReactor, parseInvoiceAttachmentId } from './outbox-reactor.ts';
 export { MessageSender } from './sender.ts';
 export { transportsFromConfig } from './transports.ts';

@@ -3,6 +3,7 @@ import type { StoredDomainEvent } from '@crm/projections/events';
 import type { Actor, EventStore } from '@crm/projections/eventstore/port';
 import { renderTemplate, type MessageChannel, type MessageKind } from '@crm/projections/messages';
 import { startOfDayInZone, type JobFields } from '@crm/projections/pipeline';
+import { estimateLink } from '@crm/projections/repair-orders';
 import { defineProjection, type Projection } from '@crm/projections/runtime/projection';
 import { assertNever } from '@crm/projections/shared';
 import { TransientError } from '@crm/projections/runtime/projector';
@@ -11,7 +12,7 @@ import type { Config } from '../config.ts';
 import { executeCommand, type InstanceContext } from '../shared/commands.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
 import { MESSAGE_OUTBOX } from '../shared/reactions.ts';
-import { e164, unsubscribeUrl } from './links.ts';
+import { e164, publicBaseUrl, unsubscribeUrl } from './links.ts';
 import { consentOf, customerNow, jobAt, messageIdFor, shopOf, valuesFor, type Shop } from './message-context.ts';
 import { messageDecider, messageStream, type QueuedMessage } from './message-decider.ts';
 
@@ -27,6 +28,14 @@ interface OutboxDeps {
   knex: Knex;
   config: Config;
   now: () => Date;
+}
+
+/** An invoice attachment names the job and its stream's revision at the InvoiceIssued event. */
+export const invoiceAttachmentId = (jobId: string, revision: number) => `${jobId}@${revision}`;
+
+export function parseInvoiceAttachmentId(id: string): { jobId: string; revision: number } | null {
+  const match = /^([0-9a-f-]{36})@(\d+)$/i.exec(id);
+  return match ? { jobId: match[1]!.toLowerCase(), revision: Number(match[2]) } : null;
 }
 
 /** The instant reminders go out: the day before the appointment (in the shop's zone) at the shop's hour. */
@@ -47,7 +56,8 @@ export function reminderTime(appointment: string, timeZone: string, hour: number
  * it gave; a job's messages go to its customer on each channel the customer consented to
  * and has an address for. An appointment booked or moved gets a confirmation now and a
  * reminder the day before at the shop's hour; moving or canceling it cancels the reminder
- * still waiting. A job reaching Completed gets "ready for pickup".
+ * still waiting. A job reaching Completed gets "ready for pickup". An estimate sent gets its
+ * approval link; an invoice issued (or a new revision of it) goes by e-mail with its PDF.
  *
  * Message ids come from what they are for (messageIdFor), and queuing an id that exists
  * records nothing: a batch replayed after a crash queues nothing twice.
@@ -108,7 +118,14 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
     jobId: string,
     job: JobFields,
     kind: MessageKind,
-    options: { idFor: (channel: MessageChannel) => string; sendAfter: Date; shop?: Shop; link?: string },
+    options: {
+      idFor: (channel: MessageChannel) => string;
+      sendAfter: Date;
+      shop?: Shop;
+      link?: string;
+      /** Files that go with the e-mail (a text carries none). */
+      attachments?: QueuedMessage['attachments'];
+    },
   ): Promise<number> => {
     const who = await recipients(job);
     if (!who || who.to.length === 0) return 0;
@@ -136,7 +153,7 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
         to: address,
         subject: channel === 'email' ? renderTemplate(template.subject, values) : '',
         body,
-        attachments: [],
+        attachments: channel === 'email' ? (options.attachments ?? []) : [],
         jobId,
         customerId: who.customerId,
         serviceRequestId: null,
@@ -176,7 +193,16 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
 
   return defineProjection({
     name: 'message-outbox',
-    eventTypes: ['ServiceRequestSubmitted', 'JobCreated', 'JobRescheduled', 'JobStageChanged', 'JobCanceled', 'JobDeleted'],
+    eventTypes: [
+      'ServiceRequestSubmitted',
+      'JobCreated',
+      'JobRescheduled',
+      'JobStageChanged',
+      'JobCanceled',
+      'JobDeleted',
+      'EstimateSent',
+      'InvoiceIssued',
+    ],
     takes: (event) =>
       (event.type !== 'JobCreated' || event.data.appointment !== null) &&
       (event.type !== 'JobStageChanged' || event.data.to === COMPLETED) &&
@@ -244,6 +270,35 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
               affected += await queueForJob(event, ctx, event.data.jobId, job, 'ready-for-pickup', {
                 idFor: (channel) => messageIdFor(`${event.id}:ready-for-pickup:${channel}`),
                 sendAfter: deps.now(),
+              });
+            break;
+          }
+          case 'EstimateSent': {
+            const job = await jobAt(deps.store, event.data.jobId, event.revision);
+            if (job)
+              affected += await queueForJob(event, ctx, event.data.jobId, job, 'estimate-sent', {
+                idFor: (channel) => messageIdFor(`${event.id}:estimate-sent:${channel}`),
+                sendAfter: deps.now(),
+                link: `${publicBaseUrl(deps.config)}${estimateLink(event.data.token)}`,
+              });
+            break;
+          }
+          case 'InvoiceIssued': {
+            const d = event.data;
+            const job = await jobAt(deps.store, d.jobId, event.revision);
+            const suffix = d.revision > 1 ? `-r${d.revision}` : '';
+            if (job)
+              affected += await queueForJob(event, ctx, d.jobId, job, 'invoice-issued', {
+                idFor: (channel) => messageIdFor(`${event.id}:invoice-issued:${channel}`),
+                sendAfter: deps.now(),
+                // The PDF is drawn when sent, from the job as it stood at this event: what was issued.
+                attachments: [
+                  {
+                    kind: 'invoice-pdf',
+                    invoiceId: invoiceAttachmentId(d.jobId, event.revision),
+                    filename: `invoice-${d.invoiceNumber}${suffix}.pdf`,
+                  },
+                ],
               });
             break;
           }

@@ -256,14 +256,24 @@ export class MessageSender {
     const attempt = claimed.state.attempt;
     const triesSinceRetry = claimed.state.triesSinceRetry;
     try {
+      let prepared;
+      try {
+        prepared = {
+          from: message.channel === 'email' ? await this.fromAddress(message.instanceId) : '',
+          attachments: await this.attachments(message),
+        };
+      } catch (error) {
+        // Nothing reached the provider yet: a later try may well find what it needs.
+        throw new TransportError(`Could not prepare the message: ${(error as Error).message}`, 'unreachable', true);
+      }
       const receipt = await transport.send({
         channel: message.channel,
         idempotencyKey: attemptKey(messageId, attempt),
-        from: state.message.channel === 'email' ? await this.fromAddress(message.instanceId) : '',
+        from: prepared.from,
         to: message.to,
         subject: message.subject,
         body: message.body,
-        attachments: await this.attachments(message),
+        attachments: prepared.attachments,
         unsubscribeUrl:
           message.channel === 'email' && message.customerId
             ? unsubscribeUrl(this.options.config, { instanceId: message.instanceId, customerId: message.customerId, channel: 'email' })

@@ -27,23 +27,7 @@ const DOCS = {
 export function registerDocumentRoutes(router: ApiRouter, deps: AppDeps): void {
   const load = async (ctx: ApiContext) => {
     const { instance } = userOf(ctx);
-    const target = { instanceId: instance.id, jobId: (ctx.params.id ?? '').toLowerCase() };
-    const { detail, events } = await loadJobDetail(deps, target, deps.now());
-    if (!detail) throw new NotFoundError(JOB_MESSAGES.notFound);
-    const job = jobViewFromEvents(events, instance.id)!;
-    const order = repairOrderFromEvents(events);
-    const { settings } = await loadShopSettings(deps, instance.id);
-    const row = await getInstance(deps.knex, instance.id);
-    const shop: DocumentShop = {
-      name: settings.shopName || row.displayName || row.name,
-      address: settings.address,
-      phone: settings.phone,
-      email: settings.email,
-      terms: settings.terms,
-      footer: settings.documentFooter,
-    };
-    const customer = { name: job.name, phone: job.phone, vehicle: job.makeModel, vin: job.vin };
-    return { job, order, shop, customer, timeZone: instance.timeZone };
+    return await documentContext(deps, instance.id, (ctx.params.id ?? '').toLowerCase(), null);
   };
   const send = (ctx: ApiContext, pdf: Buffer, name: string) => {
     ctx.type = 'application/pdf';
@@ -101,24 +85,59 @@ export function registerDocumentRoutes(router: ApiRouter, deps: AppDeps): void {
     '/api/:instance/pipeline/:id/invoice.pdf',
     access.can('canRead'),
     async (ctx) => {
-      const { job, order, shop, customer, timeZone } = await load(ctx);
-      const invoice = latestInvoice(order);
-      if (!invoice) throw new NotFoundError('This job has no invoice yet');
-      const pdf = await renderDocument({
-        kind: 'Invoice',
-        title: `Invoice #${invoice.invoiceNumber}`,
-        shop,
-        jobNumber: job.jobNumber,
-        customer,
-        dated: `Issued ${dateInZone(invoice.issuedAt, timeZone)}`,
-        extra: invoice.revision > 1 ? [`Revision ${invoice.revision}`] : [],
-        lines: lineViews(invoice.lines, invoice.rates, [], []).map((line) => ({ ...line, status: 'pending' as const })),
-        totals: invoice.totals,
-        paid: paidOf(order),
-        timeZone,
-      });
-      send(ctx, pdf, `invoice-${invoice.invoiceNumber}`);
+      const { pdf, invoiceNumber } = await invoicePdf(await load(ctx));
+      send(ctx, pdf, `invoice-${invoiceNumber}`);
     },
     { feature: 'pipeline', doc: DOCS.invoice },
   );
+}
+
+type DocumentDeps = Pick<AppDeps, 'store' | 'knex' | 'now'>;
+
+/** What a job's documents are drawn from; `atRevision` reads the job as it was then (null: now). */
+async function documentContext(deps: DocumentDeps, instanceId: string, jobId: string, atRevision: number | null) {
+  const { detail, events: all } = await loadJobDetail(deps, { instanceId, jobId }, deps.now());
+  if (!detail) throw new NotFoundError(JOB_MESSAGES.notFound);
+  const events = atRevision === null ? all : all.filter((event) => event.revision <= atRevision);
+  const job = jobViewFromEvents(events, instanceId)!;
+  const order = repairOrderFromEvents(events);
+  const { settings } = await loadShopSettings(deps, instanceId);
+  const row = await getInstance(deps.knex, instanceId);
+  const shop: DocumentShop = {
+    name: settings.shopName || row.displayName || row.name,
+    address: settings.address,
+    phone: settings.phone,
+    email: settings.email,
+    terms: settings.terms,
+    footer: settings.documentFooter,
+  };
+  const customer = { name: job.name, phone: job.phone, vehicle: job.makeModel, vin: job.vin };
+  return { job, order, shop, customer, timeZone: row.timeZone };
+}
+
+async function invoicePdf({ job, order, shop, customer, timeZone }: Awaited<ReturnType<typeof documentContext>>) {
+  const invoice = latestInvoice(order);
+  if (!invoice) throw new NotFoundError('This job has no invoice yet');
+  const pdf = await renderDocument({
+    kind: 'Invoice',
+    title: `Invoice #${invoice.invoiceNumber}`,
+    shop,
+    jobNumber: job.jobNumber,
+    customer,
+    dated: `Issued ${dateInZone(invoice.issuedAt, timeZone)}`,
+    extra: invoice.revision > 1 ? [`Revision ${invoice.revision}`] : [],
+    lines: lineViews(invoice.lines, invoice.rates, [], []).map((line) => ({ ...line, status: 'pending' as const })),
+    totals: invoice.totals,
+    paid: paidOf(order),
+    timeZone,
+  });
+  return { pdf, invoiceNumber: invoice.invoiceNumber };
+}
+
+/**
+ * A job's invoice as a PDF, as it was when the job's stream stood at `atRevision` (the
+ * invoice e-mailed when it was issued shows that revision, whatever came after).
+ */
+export async function renderInvoicePdf(deps: DocumentDeps, instanceId: string, jobId: string, atRevision: number): Promise<Buffer> {
+  return (await invoicePdf(await documentContext(deps, instanceId, jobId, atRevision))).pdf;
 }

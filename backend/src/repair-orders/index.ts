@@ -6,3 +6,4 @@ export { jobWithRepairOrder, registerRepairOrderRoutes } from './routes.ts';
 export { jobDetailFromEvents, repairOrderFromEvents } from './repair-order-service.ts';
 export { weeklyJobMoney, type WeeklyJobMoney } from './repair-order-queries.ts';
 export { revertRepairOrderChange } from './repair-order-reverts.ts';
+export { renderInvoicePdf } from './document-routes.ts';

@@ -49,6 +49,10 @@ function touched(event: StoredOrderEvent): string[] {
   }
 }
 
+export const REVERT_MESSAGES = {
+  quoteFollowsLines: "This job's quote is its lines' total: undo the line change instead",
+} as const;
+
 const LABELS: Record<string, string> = { line: 'this line', payment: 'this payment' };
 const labelOf = (key: string) => LABELS[key.split(':')[0] ?? ''] ?? key;
 
@@ -71,7 +75,14 @@ export async function revertRepairOrderChange(
   if ((job.status !== 'open' && job.status !== 'canceled') || job.instanceId !== target.instanceId) return null;
   const events = loaded.events.filter((event): event is StoredOrderEvent => isRepairOrderJobEvent(event));
   const index = events.findIndex((event) => event.id === eventId);
-  if (index < 0) return null;
+  if (index < 0) {
+    // A job with lines takes its quote from their total: its quote changes are undone with the lines.
+    const own = loaded.events.find((event) => event.id === eventId);
+    const quoteChange =
+      own?.type === 'JobUpdated' && (own.data as { changes: Array<{ field: string }> }).changes.some((change) => change.field === 'quote');
+    if (quoteChange && loaded.state.order.lines.length > 0) throw new ConflictError(REVERT_MESSAGES.quoteFollowsLines);
+    return null;
+  }
   if (expectedRevision !== undefined && loaded.revision !== expectedRevision) {
     throw new StaleRecordError('job', await jobAsOf(deps.store, target, null));
   }

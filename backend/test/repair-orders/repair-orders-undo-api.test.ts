@@ -68,6 +68,12 @@ describe('undo of lines and payments from the history', () => {
     expect(res.status).toBe(200);
     expect((res.body as JobDetail).lines.map((line) => line.description)).toEqual(['Filter', 'Disposal']);
 
+    // The quote follows the lines: its own history rows are not undone while the job has lines.
+    const quoteRow = (await history(id)).find((row) => row.action === 'updated' && row.changes.some((c) => c.field === 'quote'))!;
+    res = await revert(id, quoteRow);
+    expect(res.status).toBe(409);
+    expect(res.text).toContain("lines' total");
+
     // A later change of the line refuses the undo of its addition, naming it.
     expect((await admin.put(`${P}/${id}/lines/${filter.id}`, { unitPrice: '80' })).status).toBe(200);
     const filterAdded = (await history(id)).filter((row) => row.action === 'line-added' && row.revertOf === null).at(-1)!;

@@ -4,7 +4,7 @@ import { ArrowLeftIcon } from '@/components/ui/icons';
 import { instanceFamilyOf, instanceLinks } from '@/config/paths';
 import { AuditScreen } from '@/features/audit/components/audit-screen';
 import { useSignedInUser } from '@/features/identity/hooks/use-signed-in-user';
-import { useUserChoices } from '@/features/pipeline/api/get-user-choices';
+import { useUserChoices } from '@/lib/api/user-choices';
 import { usePageTitle } from '@/lib/use-page-title';
 
 /** /crm/{instance}/admin/audit: the admins' audit log. Behind RequireUser and RequireUserManager. */

@@ -1,19 +1,16 @@
-import { customerViewSchema, jobViewSchema } from '@crm/projections/contract';
+import { jobViewSchema } from '@crm/projections/contract';
 import type { AppointmentView, JobChangesInput, JobView } from '@crm/projections/pipeline';
-import { phoneDigits, revisionETag } from '@crm/projections/shared';
+import { revisionETag } from '@crm/projections/shared';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { apiFetch, apiFetchWithHeaders } from '@/lib/api-client';
+import { apiFetchWithHeaders } from '@/lib/api-client';
+import { calendarQueryKey, pipelineApiPath as pipelinePath, pipelineQueryKey } from '@/lib/api/resources';
 import { conflictCurrent } from '@/lib/concurrency';
-import { calendarQueryKey } from './get-calendar';
 
 /** A job read on its own (its phone whole) with the ETag to save over. */
 export interface LoadedAppointment {
   job: JobView;
   etag: string;
 }
-
-const pipelinePath = (instance: string, ...segments: string[]) =>
-  ['/api', encodeURIComponent(instance), 'pipeline', ...segments.map(encodeURIComponent)].join('/');
 
 async function loaded(promise: Promise<{ data: unknown; headers: Headers }>): Promise<LoadedAppointment> {
   const { data, headers } = await promise;
@@ -24,7 +21,7 @@ async function loaded(promise: Promise<{ data: unknown; headers: Headers }>): Pr
 /** Edit Appointment reads the job fresh: the calendar's list masks phones and may be a moment old. */
 export function useAppointmentJob(instance: string, jobId: string | null) {
   return useQuery({
-    queryKey: ['pipeline', instance, 'job', jobId ?? ''],
+    queryKey: [...pipelineQueryKey(instance), 'job', jobId ?? ''],
     queryFn: ({ signal }) => loaded(apiFetchWithHeaders(pipelinePath(instance, jobId!), { signal })),
     enabled: jobId !== null,
   });
@@ -34,7 +31,7 @@ export function useAppointmentJob(instance: string, jobId: string | null) {
 async function refreshAfterChange(queryClient: QueryClient, instance: string): Promise<void> {
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: calendarQueryKey(instance) }),
-    queryClient.invalidateQueries({ queryKey: ['pipeline', instance] }),
+    queryClient.invalidateQueries({ queryKey: pipelineQueryKey(instance) }),
   ]);
 }
 
@@ -109,15 +106,4 @@ export function useRescheduleAppointment(instance: string) {
     },
     onSettled: () => refreshAfterChange(queryClient, instance),
   });
-}
-
-/** Choosing a customer fills in the whole phone (suggestions carry it masked). */
-export async function getCustomerPhone(
-  instance: string,
-  customerId: string,
-): Promise<{ id: string; phoneDigits: string; vehicles: string[] }> {
-  const customer = customerViewSchema.parse(
-    await apiFetch(`/api/${encodeURIComponent(instance)}/customers/${encodeURIComponent(customerId)}`),
-  );
-  return { id: customer.id, phoneDigits: phoneDigits(customer.phone), vehicles: customer.vehicleList };
 }

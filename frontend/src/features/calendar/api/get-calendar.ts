@@ -1,9 +1,7 @@
 import { calendarSchema, type CalendarAnswer } from '@crm/projections/pipeline';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-
-/** Every calendar query of an instance starts with this key (live updates and saves invalidate it). */
-export const calendarQueryKey = (instance: string) => ['calendar', instance] as const;
+import { calendarQueryKey } from '@/lib/api/resources';
 
 /** The appointments overlapping the visible days [from, to) (dates in the shop's zone; the server resolves them). */
 export async function getCalendar(instance: string, range: { from: string; to: string }, signal?: AbortSignal): Promise<CalendarAnswer> {

@@ -18,13 +18,13 @@ import { reportFailure } from '@/lib/report-failure';
 import { toast } from '@/lib/toast';
 import {
   conflictingJob,
-  getCustomerPhone,
   type LoadedAppointment,
   useAppointmentJob,
   useCreateAppointment,
   useUpdateAppointment,
 } from '../api/appointment-api';
-import { useTechnicians } from '../api/get-technicians';
+import { useUserChoiceNames as useTechnicians } from '@/lib/api/user-choices';
+import { getCustomerContact } from '@/lib/api/customer-contact';
 import { CALENDAR_DURATIONS, SCHEDULED_STAGE } from '../constants/calendar-constants';
 import { fromLocalInput, STEP_MINUTES, toLocalInput } from '../utils/calendar-time';
 
@@ -244,7 +244,7 @@ function AppointmentEditor({
   const chooseCustomer = (customer: CustomerSuggestion) => {
     change({ name: customer.name, customerId: customer.id, makeModel: form.makeModel || customer.vehicles[0] || '' });
     // Suggestions carry the phone masked; the customer read on its own has it whole.
-    getCustomerPhone(instance, customer.id)
+    getCustomerContact(instance, customer.id)
       .then((contact) => {
         if (contact.phoneDigits)
           setForm((current) =>

@@ -16,7 +16,7 @@ import { toast } from '@/lib/toast';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { useRescheduleAppointment } from '../api/appointment-api';
 import { useCalendar } from '../api/get-calendar';
-import { useTechnicians } from '../api/get-technicians';
+import { useUserChoiceNames as useTechnicians } from '@/lib/api/user-choices';
 import { LOADING_CALENDAR } from '../constants/calendar-constants';
 import { type CalendarEvent, jobTypeColor, monthCellEvents, type TechLane, techLanes, toCalendarEvent } from '../utils/calendar-events';
 import {

@@ -2,6 +2,7 @@ import { customerDeletedSchema } from '@crm/projections/contract';
 import type { CustomerDeletedView } from '@crm/projections/customers';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
+import { pipelineQueryKey } from '@/lib/api/resources';
 import { customerHistoryQueryKey } from './get-customer-history';
 import { customersListQueryKey } from './get-customers';
 import { customersApiPath } from './customers-api-path';
@@ -21,10 +22,8 @@ export function useDeleteCustomer(instance: string) {
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: customersListQueryKey(instance) }),
         queryClient.invalidateQueries({ queryKey: customerHistoryQueryKey(instance, id) }),
-        // Its jobs went with it. The
-        // pipeline feature keys its queries ['pipeline', instance]; features do not import
-        // each other, so the key is named here.
-        queryClient.invalidateQueries({ queryKey: ['pipeline', instance] }),
+        // Its jobs went with it.
+        queryClient.invalidateQueries({ queryKey: pipelineQueryKey(instance) }),
       ]);
     },
   });

@@ -1,6 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
 import { ApiError } from '@/lib/api-client';
-import { getCustomerContact } from './get-customer-contact';
+import { getCustomerContact } from '@/lib/api/customer-contact';
 
 /**
  * Names of the customers a job's history links to, by id: the name, null for one that has

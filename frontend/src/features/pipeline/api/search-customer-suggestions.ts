@@ -1,6 +1,7 @@
 import { customerSuggestionsSchema, type CustomerSuggestion } from '@crm/projections/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
+import { customersQueryKey } from '@/lib/api/resources';
 
 export const FAILED_TO_SEARCH_CUSTOMERS = 'Failed to search customers';
 
@@ -12,7 +13,7 @@ export async function searchCustomerSuggestions(instance: string, query: string,
 export function customerSuggestionsQueryOptions(instance: string, query: string) {
   return queryOptions({
     // Customers' own key prefix, so customer changes refresh the suggestions too.
-    queryKey: ['customers', instance, 'suggestions', query],
+    queryKey: [...customersQueryKey(instance), 'suggestions', query],
     queryFn: ({ signal }) => searchCustomerSuggestions(instance, query, signal),
     staleTime: 30_000,
   });

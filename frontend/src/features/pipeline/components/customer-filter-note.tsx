@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
-import { getCustomerContact } from '../api/get-customer-contact';
+import { getCustomerContact } from '@/lib/api/customer-contact';
 import { pipelineQueryKey } from '../api/pipeline-api-path';
 
 /** Above a list narrowed to one customer's jobs: whose they are, and the way back to all jobs. */

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { customerPath } from '@/config/paths';
-import { getCustomerContact } from '../api/get-customer-contact';
+import { getCustomerContact } from '@/lib/api/customer-contact';
 import { pipelineQueryKey } from '../api/pipeline-api-path';
 
 /** "Linked to customer Ann Lee", the name a link to the customer's page (read when not known yet). */

@@ -2,6 +2,7 @@ import { customerMatchesSchema } from '@crm/projections/contract';
 import type { CustomerMatch } from '@crm/projections/customers';
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
+import { customersQueryKey } from '@/lib/api/resources';
 
 /**
  * Existing customers who may be the person behind a request (the same name or email), so a
@@ -21,7 +22,7 @@ export function useCustomerMatches(instance: string, criteria: { name: string; e
   const name = criteria.name.trim();
   const email = criteria.email.trim();
   return useQuery({
-    queryKey: ['customers', instance, 'matches', name.toLowerCase(), email.toLowerCase()] as const,
+    queryKey: [...customersQueryKey(instance), 'matches', name.toLowerCase(), email.toLowerCase()] as const,
     queryFn: ({ signal }) => getCustomerMatches(instance, { name, email }, signal),
     enabled: enabled && Boolean(name || email),
   });

@@ -1,6 +1,7 @@
 import { takingsReportSchema, type TakingsReport } from '@crm/projections/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
+import { pipelineQueryKey } from '@/lib/api/resources';
 
 /** Days in the shop's time zone, both included (YYYY-MM-DD). */
 export interface TakingsPeriod {
@@ -22,7 +23,7 @@ export async function getTakings(instance: string, { from, to }: TakingsPeriod, 
 export function takingsQueryOptions(instance: string, period: TakingsPeriod) {
   return queryOptions({
     // Under 'pipeline': a payment or an invoice anywhere (live updates) reads it again.
-    queryKey: ['pipeline', instance, 'takings', period.from, period.to],
+    queryKey: [...pipelineQueryKey(instance), 'takings', period.from, period.to],
     queryFn: ({ signal }) => getTakings(instance, period, signal),
   });
 }

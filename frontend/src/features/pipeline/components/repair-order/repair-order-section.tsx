@@ -2,7 +2,7 @@ import type { JobDetail } from '@crm/projections/contract';
 import { useState } from 'react';
 import { useShopSettings } from '@/lib/shop-settings';
 import type { LoadedJob } from '../../api/get-job';
-import { userChoiceName, useUserChoices } from '../../api/get-user-choices';
+import { userChoiceName, useUserChoices } from '@/lib/api/user-choices';
 import { shopRates } from '../../utils/line-draft';
 import { LinesEditor } from '../lines/lines-editor';
 import { EstimatePanel } from './estimate-panel';
