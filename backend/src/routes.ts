@@ -1,5 +1,6 @@
 import { registerAuditRoutes } from './audit/routes.ts';
 import { registerCalendarRoutes } from './calendar/index.ts';
+import { registerCustomerMergeRoutes } from './customer-merge/index.ts';
 import { registerCustomerRoutes } from './customers/routes.ts';
 import { registerDashboardRoutes } from './dashboard/index.ts';
 import type { AppDeps } from './deps.ts';
@@ -22,6 +23,7 @@ export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
   registerIdentityRoutes,
   registerSessionRoutes,
   registerCustomerRoutes,
+  registerCustomerMergeRoutes,
   (router, deps) => registerPipelineRoutes(router, deps, jobWithRepairOrder),
   registerBoardRoutes,
   registerRecordRoutes,

@@ -124,6 +124,9 @@ const customerRows = (base: string): Record<string, Expectation> => {
       kind: 'scoped',
       params: (w) => ({ id: w.b.customerId, eventId: w.b.customerChangeId }),
     },
+    // B's customer merged into B's customer through A: found in neither side.
+    [`POST ${base}/:id/merge`]: { kind: 'scoped', params: customer, body: (w) => ({ intoId: w.b.customerId }) },
+    [`DELETE ${base}/:id/merge`]: { kind: 'scoped', params: customer },
   };
 };
 

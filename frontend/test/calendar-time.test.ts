@@ -1,7 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import type { AppointmentView } from '@crm/projections/pipeline';
 import { appointmentFormErrors, appointmentPayload, formFromJob, newForm } from '@/features/calendar/components/appointment-dialog';
-import { eventTitle, jobTypeColor, monthCellEvents, techLanes, toCalendarEvent } from '@/features/calendar/utils/calendar-events';
+import {
+  eventTitle,
+  jobTypeColor,
+  monthCellEvents,
+  techLanes,
+  toCalendarEvent,
+  weekSlotEvents,
+} from '@/features/calendar/utils/calendar-events';
 import {
   durationMinutes,
   fromLocalInput,
@@ -99,14 +106,39 @@ describe('events, lanes and gestures', () => {
     expect(durationMinutes(new Date('2026-03-09T13:00:00Z'), new Date('2026-03-09T14:44:00Z'))).toBe(105);
   });
 
-  test('lanes: Unassigned, the active users with jobs that day, then other names on its jobs', () => {
+  test('lanes: Unassigned, every user who can do the work (booked that day or not), then other names on its jobs', () => {
     const events = [
       job({ tech: 'Tom' }),
       job({ id: 'j2', tech: '' }),
       job({ id: 'j3', tech: 'Former Tech' }),
       job({ id: 'j4', tech: 'Ann' }),
     ].map(toCalendarEvent);
-    expect(techLanes(events, ['Tom', 'Ann', 'Idle User']).map((lane) => lane.title)).toEqual(['Unassigned', 'Ann', 'Tom', 'Former Tech']);
+    expect(techLanes(events, ['Tom', 'Ann', 'Idle User']).map((lane) => lane.title)).toEqual([
+      'Unassigned',
+      'Ann',
+      'Idle User',
+      'Tom',
+      'Former Tech',
+    ]);
+  });
+
+  test("week: a group of overlapping appointments that needs more than two columns shows its first and one '+N more' for the rest", () => {
+    const at = (id: string, appointment: string, appointmentEnd: string) => toCalendarEvent(job({ id, appointment, appointmentEnd }));
+    const events = [
+      at('a', '2026-03-09T15:00:00.000Z', '2026-03-09T16:00:00.000Z'),
+      at('b', '2026-03-09T15:00:00.000Z', '2026-03-09T16:00:00.000Z'),
+      at('c', '2026-03-09T15:30:00.000Z', '2026-03-09T17:00:00.000Z'),
+      // Back to back with the group's end: a group of its own.
+      at('d', '2026-03-09T17:00:00.000Z', '2026-03-09T18:00:00.000Z'),
+      // Two side by side stay as they are.
+      at('e', '2026-03-10T15:00:00.000Z', '2026-03-10T16:00:00.000Z'),
+      at('f', '2026-03-10T15:30:00.000Z', '2026-03-10T16:30:00.000Z'),
+    ];
+    const shown = weekSlotEvents(events, 'America/Chicago');
+    expect(shown.map((event) => event.more ?? event.id)).toEqual(['a', 2, 'd', 'e', 'f']);
+    const more = shown.find((event) => event.more)!;
+    expect(more).toMatchObject({ title: '+2 more', job: null });
+    expect([more.start.toISOString(), more.end.toISOString()]).toEqual(['2026-03-09T15:00:00.000Z', '2026-03-09T17:00:00.000Z']);
   });
 
   test("a month cell shows two appointments of its day (in the zone), then one '+N more' after them", () => {

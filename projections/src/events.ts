@@ -60,3 +60,47 @@ export function parseStoredEventWith(event: RecordedEvent, chains: UpcasterChain
   const data = eventSchemas[event.type].parse(upcastData(event.type, event.metadata?.schemaVersion, event.data, chains));
   return { ...event, type: event.type, data } as StoredDomainEvent;
 }
+
+/**
+ * The stream's events that pass their schemas, and those that do not (written by a buggy or
+ * older writer straight into the log). Reads and commands fold only the first, as the read
+ * models do (the projector parks the others); a history lists the others as changes that
+ * could not be shown, so a record with one still answers instead of failing whole.
+ */
+export function readableEvents(recorded: RecordedEvent[]): { events: StoredDomainEvent[]; unreadable: RecordedEvent[] } {
+  const events: StoredDomainEvent[] = [];
+  const unreadable: RecordedEvent[] = [];
+  for (const event of recorded) {
+    let parsed: StoredDomainEvent | null;
+    try {
+      parsed = parseStoredEvent(event);
+    } catch {
+      unreadable.push(event);
+      continue;
+    }
+    if (parsed) events.push(parsed);
+  }
+  return { events, unreadable };
+}
+
+/** A history row for an event that fails its schema: when and by whom, without its values. */
+export function unshowableEntry(event: RecordedEvent): {
+  id: string;
+  action: 'unshowable';
+  userDisplayName: string;
+  timestamp: string;
+  revision: number;
+  changes: [];
+  canRevert: false;
+} {
+  const actor = (event.metadata as { actor?: { displayName?: unknown } } | undefined)?.actor;
+  return {
+    id: event.id,
+    action: 'unshowable',
+    userDisplayName: typeof actor?.displayName === 'string' ? actor.displayName : '',
+    timestamp: event.recordedAt.toISOString(),
+    revision: event.revision,
+    changes: [],
+    canRevert: false,
+  };
+}

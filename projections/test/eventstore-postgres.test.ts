@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Knex from 'knex';
 import pg from 'pg';
@@ -14,6 +17,7 @@ import {
   type EventStore,
   type RecordedEvent,
 } from '../src/eventstore/port.ts';
+import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
 import { eventStoreContract } from './eventstore-contract.ts';
@@ -111,9 +115,22 @@ describe('postgres event store', () => {
   });
 
   test('global order is numeric where xids and seqs gain a digit', async () => {
-    const db = await migratedDatabase();
-    const store = createPostgresEventStore({ connectionString: db.url });
-    const admin = new pg.Client({ connectionString: db.url });
+    // Its own new cluster: xids are cluster-wide, and on the suite's shared cluster the next
+    // power of ten can be millions of xids away after the other files have run. A cluster
+    // made now starts below a thousand, so reaching the boundary costs a few hundred xids.
+    const parent = mkdtempSync(path.join(tmpdir(), 'crm-xid-digits-'));
+    const cluster = await startEmbeddedPostgres({ dataDir: path.join(parent, 'pg'), persistent: false });
+    const url = cluster.adminUrl;
+    const knex = Knex({ client: 'pg', connection: url });
+    try {
+      await up(knex);
+      await appendFunction.up(knex);
+      await appendRecordedAt.up(knex);
+    } finally {
+      await knex.destroy();
+    }
+    const store = createPostgresEventStore({ connectionString: url });
+    const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
       const event = () => ({ id: randomUUID(), type: 'T', data: {}, metadata: metadata() });
@@ -123,15 +140,15 @@ describe('postgres event store', () => {
       const first = await store.append('digits-seq', batch, { expectedRevision: 'no_stream' });
       expect(first.position.prepare).toBe(13n);
 
-      // Then single-event appends across a power of ten in xids. Xids are cluster-wide and
-      // other test files use them too, so burn up to just below the boundary and retry.
+      // Then single-event appends across a power of ten in xids: burn up to just below the
+      // boundary, and retry should a round miss it.
       const singles: AppendResult[] = [];
       let power = 0n;
       for (let attempt = 0; ; attempt++) {
         const next = BigInt((await admin.query(`select pg_snapshot_xmax(pg_current_snapshot())::text as x`)).rows[0].x);
         power = 10n;
-        // Stop a few xids short and append ten: other test files taking an xid or two in
-        // between still leave the boundary inside this round.
+        // Stop a few xids short and append ten: the store's own bookkeeping taking an xid or
+        // two in between still leaves the boundary inside this round.
         while (power - 5n <= next) power *= 10n;
         await admin.query(`do $$ begin for i in 1..${power - 5n - next} loop perform pg_current_xact_id(); commit; end loop; end $$`);
         const round: AppendResult[] = [];
@@ -154,9 +171,10 @@ describe('postgres event store', () => {
     } finally {
       await admin.end();
       await store.close();
-      await db.drop();
+      await cluster.stop();
+      rmSync(parent, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 
   test('global readers hold back later commits while an older transaction is in flight', async () => {
     const db = await migratedDatabase();

@@ -8,7 +8,12 @@ export const customerStream = (customerId: string) => `customer-${customerId}`;
 /** Reservation of a per-instance customer number; numbers are never reused. */
 export const customerNumberStream = (instanceId: string, number: number) => `customernumber-${instanceId}-${number}`;
 
-export type CustomerEvent = DomainEventOf<'CustomerCreated' | 'CustomerUpdated' | 'CustomerDeleted' | 'CustomerRestored'>;
+export type CustomerEvent = DomainEventOf<
+  'CustomerCreated' | 'CustomerUpdated' | 'CustomerDeleted' | 'CustomerRestored' | 'CustomerMerged' | 'CustomerMergeUndone'
+>;
+
+/** What a merge records on both sides, less the side (`role`). */
+export type CustomerMerge = Omit<Extract<CustomerEvent, { type: 'CustomerMerged' }>['data'], 'customerId' | 'number' | 'name' | 'role'>;
 
 interface CustomerIdentity {
   customerId: string;
@@ -18,7 +23,10 @@ interface CustomerIdentity {
 
 export type CustomerState =
   | { status: 'empty' }
-  | ({ status: 'active'; fields: CustomerFields } & CustomerIdentity)
+  /** `mergedIn`: the merges into this customer not undone yet, by merge id. */
+  | ({ status: 'active'; fields: CustomerFields; mergedIn?: Record<string, CustomerMerge> } & CustomerIdentity)
+  /** Merged into another customer: off the lists until the merge is undone. */
+  | ({ status: 'merged'; fields: CustomerFields; merge: CustomerMerge } & CustomerIdentity)
   /** `fields`: as it was deleted (what a restore brings back). */
   | ({ status: 'deleted'; name: string; fields: CustomerFields } & CustomerIdentity);
 
@@ -32,7 +40,19 @@ export type CustomerCommand =
   | { type: 'UpdateCustomer'; instanceId: string; changes: CustomerChanges; revertOf?: string }
   | { type: 'DeleteCustomer'; instanceId: string }
   /** A deleted customer back as it was deleted, with its number. */
-  | { type: 'RestoreCustomer'; instanceId: string; createdAt: string; createdBy: string };
+  | { type: 'RestoreCustomer'; instanceId: string; createdAt: string; createdBy: string }
+  /**
+   * One side of a merge: the `from` customer (this stream is `merge.fromId`) or the `into`
+   * one. Both must be live customers of the instance, and not the same.
+   */
+  | { type: 'MergeCustomer'; instanceId: string; merge: CustomerMerge }
+  /** One side of a merge's undo; `createdAt`/`createdBy`: the `from` customer's first creation, which it keeps. */
+  | { type: 'UndoCustomerMerge'; instanceId: string; mergeId: string; createdAt: string; createdBy: string };
+
+export const MERGE_MESSAGES = {
+  self: 'A customer cannot be merged into itself',
+  notMerged: 'This merge is not in effect (undone already, or never made)',
+} as const;
 
 function existing(state: CustomerState, instanceId: string): Extract<CustomerState, { status: 'active' }> {
   if (state.status !== 'active' || state.instanceId !== instanceId) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
@@ -66,6 +86,29 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
         if (state.status !== 'deleted') return state;
         const { customerId, instanceId, number, createdAt: _createdAt, createdBy: _createdBy, ...fields } = event.data;
         return { status: 'active', customerId, instanceId, number, fields };
+      }
+      case 'CustomerMerged': {
+        if (state.status !== 'active') return state;
+        const { customerId: _c, number: _n, name: _name, role, ...merge } = event.data;
+        if (role === 'from') {
+          const { mergedIn: _mergedIn, ...rest } = state;
+          return { ...rest, status: 'merged', merge };
+        }
+        return { ...state, mergedIn: { ...state.mergedIn, [merge.mergeId]: merge } };
+      }
+      case 'CustomerMergeUndone': {
+        if (event.data.role === 'from') {
+          if (state.status !== 'merged') return state;
+          const { merge: _merge, ...rest } = state;
+          return { ...rest, status: 'active' };
+        }
+        if (state.status !== 'active') return state;
+        const { [event.data.mergeId]: _undone, ...mergedIn } = state.mergedIn ?? {};
+        return { ...state, mergedIn };
+      }
+      default: {
+        const unknown: never = event;
+        return unknown;
       }
     }
   },
@@ -109,6 +152,44 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
         const { customerId, instanceId, number, fields } = state;
         const { createdAt, createdBy } = command;
         return [{ type: 'CustomerRestored', data: { customerId, instanceId, number, ...fields, createdAt, createdBy } }];
+      }
+      case 'MergeCustomer': {
+        const customer = existing(state, command.instanceId);
+        const { merge } = command;
+        if (merge.fromId === merge.intoId) {
+          throw new ValidationError(MERGE_MESSAGES.self, { errors: [{ field: 'intoId', message: MERGE_MESSAGES.self }] });
+        }
+        const role = customer.customerId === merge.fromId ? 'from' : 'into';
+        if (role === 'into' && customer.customerId !== merge.intoId) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
+        const { customerId, number } = customer;
+        return [{ type: 'CustomerMerged', data: { customerId, number, name: customer.fields.name, role, ...merge } }];
+      }
+      case 'UndoCustomerMerge': {
+        if (state.status === 'empty' || state.instanceId !== command.instanceId) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
+        const { customerId, instanceId, number, fields } = state;
+        if (state.status === 'merged' && state.merge.mergeId === command.mergeId) {
+          const { createdAt, createdBy } = command;
+          return [
+            {
+              type: 'CustomerMergeUndone',
+              data: {
+                customerId,
+                number,
+                name: fields.name,
+                role: 'from',
+                ...state.merge,
+                restored: { instanceId, ...fields, createdAt, createdBy },
+              },
+            },
+          ];
+        }
+        const merge = state.status === 'active' ? state.mergedIn?.[command.mergeId] : undefined;
+        if (!merge) throw new ConflictError(MERGE_MESSAGES.notMerged);
+        return [{ type: 'CustomerMergeUndone', data: { customerId, number, name: fields.name, role: 'into', ...merge } }];
+      }
+      default: {
+        const unknown: never = command;
+        return unknown;
       }
     }
   },

@@ -19,7 +19,12 @@ export type CustomerStoredEvent = Extract<StoredDomainEvent, { type: CustomerEve
 export function customerEventsOf(events: StoredDomainEvent[]): CustomerStoredEvent[] {
   return events.filter(
     (e): e is CustomerStoredEvent =>
-      e.type === 'CustomerCreated' || e.type === 'CustomerUpdated' || e.type === 'CustomerDeleted' || e.type === 'CustomerRestored',
+      e.type === 'CustomerCreated' ||
+      e.type === 'CustomerUpdated' ||
+      e.type === 'CustomerDeleted' ||
+      e.type === 'CustomerRestored' ||
+      e.type === 'CustomerMerged' ||
+      e.type === 'CustomerMergeUndone',
   );
 }
 
@@ -72,6 +77,16 @@ export function customerHistory(events: CustomerStoredEvent[], reader: Reverter 
           return { ...base, action: 'deleted', changes: [] };
         case 'CustomerRestored':
           return { ...base, action: 'restored', changes: [] };
+        case 'CustomerMerged':
+        case 'CustomerMergeUndone': {
+          const { role, mergeId, fromId, fromName, intoId, intoName, jobIds, vehicleIds } = event.data;
+          const merge = { role, mergeId, fromId, fromName, intoId, intoName, jobs: jobIds.length, vehicles: vehicleIds.length };
+          return { ...base, action: event.type === 'CustomerMerged' ? 'merged' : 'merge-undone', changes: [], merge };
+        }
+        default: {
+          const unknown: never = event;
+          return unknown;
+        }
       }
     })
     .reverse();

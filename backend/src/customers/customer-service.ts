@@ -7,8 +7,14 @@ import {
   type CustomerHistoryEntry,
   type CustomerView,
 } from '@crm/projections/customers';
-import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
-import { WrongExpectedVersionError, type AppendResult, type EventStore, type StreamAppend } from '@crm/projections/eventstore/port';
+import { readableEvents, unshowableEntry } from '@crm/projections/events';
+import {
+  WrongExpectedVersionError,
+  type AppendResult,
+  type EventStore,
+  type RecordedEvent,
+  type StreamAppend,
+} from '@crm/projections/eventstore/port';
 import { latest } from '@crm/projections/runtime/reactions';
 import type { Reverter } from '@crm/projections/records';
 import { isUuid } from '@crm/projections/shared';
@@ -225,10 +231,21 @@ export async function customerStreamOf(
   customerId: string,
   asOf: AsOf | null = null,
 ): Promise<CustomerStoredEvent[]> {
-  if (!isUuid(customerId)) return [];
+  return (await readCustomerStream(store, instanceId, customerId, asOf)).events;
+}
+
+/** The customer's events that pass their schemas, and the ones that do not (for the history). */
+async function readCustomerStream(
+  store: EventStore,
+  instanceId: string,
+  customerId: string,
+  asOf: AsOf | null,
+): Promise<{ events: CustomerStoredEvent[]; unreadable: RecordedEvent[] }> {
+  if (!isUuid(customerId)) return { events: [], unreadable: [] };
   const recorded = await readStreamAsOf(store, customerStream(customerId), asOf);
-  const events = customerEventsOf(recorded.map(parseStoredEvent).filter((e): e is StoredDomainEvent => e !== null));
-  return instanceOfCustomer(events) === instanceId ? events : [];
+  const { events, unreadable } = readableEvents(recorded);
+  const mine = customerEventsOf(events);
+  return instanceOfCustomer(mine) === instanceId ? { events: mine, unreadable } : { events: [], unreadable: [] };
 }
 
 export async function getCustomer(deps: AppDeps, instanceId: string, customerId: string): Promise<CustomerView> {
@@ -254,7 +271,8 @@ export async function getCustomerHistory(
   customerId: string,
   reader: Reverter | null = null,
 ): Promise<CustomerHistoryEntry[]> {
-  const events = await customerStreamOf(deps.store, instanceId, customerId);
+  const { events, unreadable } = await readCustomerStream(deps.store, instanceId, customerId, null);
   if (events.length === 0) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
-  return customerHistory(events, reader, deps.now());
+  // A change that fails its schema is listed (when, by whom) as one that could not be shown.
+  return [...customerHistory(events, reader, deps.now()), ...unreadable.map(unshowableEntry)].sort((a, b) => b.revision - a.revision);
 }

@@ -2,7 +2,7 @@
  * The customers slice's public module: what the other slices may use of it. Anything outside
  * backend/src/customers imports the slice through this file only (ESLint).
  */
-export { customerStream } from './customer-decider.ts';
+export { customerDecider, customerStream, type CustomerMerge, type CustomerState } from './customer-decider.ts';
 export { createCustomer } from './customer-service.ts';
 export { customersWithPhone, findCustomer } from './customer-queries.ts';
 export { CUSTOMER_FAMILIES } from './routes.ts';

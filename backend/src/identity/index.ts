@@ -3,3 +3,4 @@
  * backend/src/identity imports the slice through this file only (ESLint).
  */
 export { createUser } from './user-service.ts';
+export { unassignableReason } from './user-queries.ts';

@@ -107,14 +107,41 @@ export async function countOtherUnlockedAdmins(knex: Knex, instanceId: string, u
  * deactivated users are left out (deleted ones have no row); a job that already names
  * one keeps the name, so the form shows it as its current value.
  */
+/**
+ * Who can do the work on a job (the CSR and Tech choices, the calendar's technician lanes):
+ * active users, not locked, who may change jobs (write permission, or role admin). A
+ * read-only user cannot work on a job, so is never offered.
+ */
+const assignableUsers = (db: Knex.Transaction, instanceId: string) =>
+  db
+    .withSchema('rm')
+    .from('users as u')
+    .join('user_permissions as p', 'p.user_id', 'u.id')
+    .where({ 'u.instance_id': instanceId, 'u.is_locked': false, 'u.is_active': true })
+    .andWhereRaw(`(u.role = 'admin' OR p.can_write)`);
+
 export async function listUserChoices(knex: Knex, instanceId: string): Promise<UserChoice[]> {
   const rows = (await withTenant(knex, instanceId, (db) =>
-    db
-      .withSchema('rm')
-      .from('users')
-      .where({ instance_id: instanceId, is_locked: false, is_active: true })
-      .orderByRaw(`lower(coalesce(nullif(display_name, ''), username)), id`)
-      .select('id', 'username', 'display_name'),
+    assignableUsers(db, instanceId)
+      .orderByRaw(`lower(coalesce(nullif(u.display_name, ''), u.username)), u.id`)
+      .select('u.id', 'u.username', 'u.display_name'),
   )) as Array<{ id: string; username: string; display_name: string }>;
   return rows.map((row) => ({ id: row.id, username: row.username, displayName: row.display_name }));
+}
+
+/**
+ * Whether a job may name `name` as its technician: a name no user of the instance goes by
+ * (a former or imported technician) may stay; a user's name must be one who can do the work
+ * (see listUserChoices). Null when it may; otherwise why not, for the field's error.
+ */
+export async function unassignableReason(knex: Knex, instanceId: string, name: string): Promise<string | null> {
+  const wanted = name.trim().toLowerCase();
+  if (!wanted) return null;
+  const byName = (db: Knex.QueryBuilder) => db.whereRaw(`lower(coalesce(nullif(u.display_name, ''), u.username)) = ?`, [wanted]);
+  const [named, assignable] = await withTenant(knex, instanceId, async (db) => [
+    (await byName(db.withSchema('rm').from('users as u').where('u.instance_id', instanceId)).first('u.id')) as { id: string } | undefined,
+    (await byName(assignableUsers(db, instanceId)).first('u.id')) as { id: string } | undefined,
+  ]);
+  if (!named || assignable) return null;
+  return `${name.trim()} cannot be assigned: only active users who may change jobs (not read-only, not locked) can do the work`;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
+import { readableEvents, type StoredDomainEvent } from '@crm/projections/events';
 import type { EventStore } from '@crm/projections/eventstore/port';
 import type { CustomerFields } from '@crm/projections/customers';
 import { applyJobEvent, isJobStreamEvent, type JobFields } from '@crm/projections/pipeline';
@@ -26,7 +26,7 @@ export function messageIdFor(seed: string): string {
 }
 
 async function readParsed(store: EventStore, streamId: string): Promise<StoredDomainEvent[]> {
-  return (await store.readStream(streamId)).map(parseStoredEvent).filter((e): e is StoredDomainEvent => e !== null);
+  return readableEvents(await store.readStream(streamId)).events;
 }
 
 /** The job's fields after its events up to `uptoRevision` (all when absent); null when it does not exist (then). */

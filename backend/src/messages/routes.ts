@@ -36,6 +36,10 @@ const FAMILIES: ReadonlyArray<{ base: string; options?: RouteOptions }> = [
 
 const TAG = 'messages';
 
+const tokenQuery = z.object({
+  token: z.string({ error: 'token must be given once' }).min(1, 'token is required').max(400, 'token is too long'),
+});
+
 const DOCS = {
   list: {
     summary: "The shop's customer messages (the outbox), newest first, by status, job or customer, in keyset pages",
@@ -71,11 +75,13 @@ const DOCS = {
   unsubscribePage: {
     summary: "The e-mails' unsubscribe link: a page that asks to confirm (no sign-in; the token names the customer)",
     tag: TAG,
+    query: tokenQuery,
     produces: 'text/html',
   },
   unsubscribe: {
     summary: 'Withdraw the consent the unsubscribe token names (no sign-in)',
     tag: TAG,
+    query: tokenQuery,
     produces: 'text/html',
     status: 200,
   },
@@ -97,10 +103,6 @@ function page(title: string, body: string): string {
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#111;background:#fff}@media (prefers-color-scheme:dark){body{color:#eee;background:#111}}button{font:inherit;padding:.5rem 1rem;border-radius:.375rem;border:1px solid currentColor;background:transparent;color:inherit;cursor:pointer}</style>
 </head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
 }
-
-const tokenQuery = z.object({
-  token: z.string({ error: 'token must be given once' }).min(1, 'token is required').max(400, 'token is too long'),
-});
 
 async function readForm(ctx: ApiContext, limit = 64 * 1024): Promise<Record<string, string>> {
   const chunks: Buffer[] = [];

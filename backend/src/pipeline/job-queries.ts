@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
+import { readableEvents, type StoredDomainEvent } from '@crm/projections/events';
 import {
   applyJobEvent,
   CANCELED_STAGE,
@@ -123,7 +123,7 @@ export function jobViewFromEvents(events: StoredDomainEvent[], instanceId: strin
 export async function jobAsOf(store: EventStore, target: JobTarget, asOf: AsOf | null): Promise<JobView | null> {
   if (!isUuid(target.jobId)) return null;
   const recorded = await readStreamAsOf(store, jobStream(target.jobId), asOf);
-  const events = recorded.map(parseStoredEvent).filter((e): e is StoredDomainEvent => e !== null);
+  const events = readableEvents(recorded).events;
   return jobViewFromEvents(events, target.instanceId);
 }
 

@@ -1,5 +1,5 @@
 import { estimateDecisionInput, publicEstimateSchema, type PublicEstimate } from '@crm/projections/contract';
-import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
+import { readableEvents, type StoredDomainEvent } from '@crm/projections/events';
 import { estimateStatusAt, frozenTotalsView, lineViews, type EstimateRecord, type RepairOrder } from '@crm/projections/repair-orders';
 import type { AppDeps } from '../deps.ts';
 import { access, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
@@ -58,7 +58,7 @@ async function findEstimate(deps: AppDeps, token: string): Promise<Found> {
   const jobId = jobIdOfToken(token);
   if (!jobId) throw notFound;
   const recorded = await deps.store.readStream(jobStream(jobId));
-  const events = recorded.map(parseStoredEvent).filter((event): event is StoredDomainEvent => event !== null);
+  const events = readableEvents(recorded).events;
   const created = events.find((event) => event.type === 'JobCreated');
   const instanceId = created?.type === 'JobCreated' ? created.data.instanceId : null;
   if (!instanceId) throw notFound;
@@ -157,9 +157,7 @@ export function registerPublicEstimateRoutes(router: ApiRouter, deps: AppDeps): 
         context,
       );
       await answerOf(deps, target, result);
-      const events =
-        result.stream ??
-        (await deps.store.readStream(jobStream(found.jobId))).map(parseStoredEvent).filter((e): e is StoredDomainEvent => e !== null);
+      const events = result.stream ?? readableEvents(await deps.store.readStream(jobStream(found.jobId))).events;
       const order = repairOrderFromEvents(events);
       const estimate = order.estimates.find((candidate) => candidate.token === found.estimate.token)!;
       ctx.body = await publicView(deps, { ...found, events, order, estimate });

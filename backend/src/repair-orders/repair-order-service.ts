@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
+import { readableEvents, type StoredDomainEvent } from '@crm/projections/events';
 import { JOB_MESSAGES } from '@crm/projections/pipeline';
 import {
   applyRepairOrderEvent,
@@ -45,7 +45,7 @@ export function jobDetailFromEvents(events: readonly StoredDomainEvent[], instan
 /** The job with its repair order as its stream has it now, or at `asOf`. */
 export async function loadJobDetail(deps: Pick<AppDeps, 'store'>, target: JobTarget, now: Date, asOf: AsOf | null = null) {
   const recorded = await readStreamAsOf(deps.store, jobStream(target.jobId), asOf);
-  const events = recorded.map(parseStoredEvent).filter((event): event is StoredDomainEvent => event !== null);
+  const events = readableEvents(recorded).events;
   return { detail: jobDetailFromEvents(events, target.instanceId, now), events };
 }
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   estimateSendInput,
   estimateSentSchema,
@@ -41,6 +42,9 @@ import { registerDocumentRoutes } from './document-routes.ts';
 const TAG = 'repair-orders';
 const JOB = '/api/:instance/pipeline/:id';
 
+/** A line's id in the path: what the document says of it (any other text is a line not found). */
+const lineParams = z.object({ lineId: z.uuid() });
+
 const DOCS = {
   settings: { summary: "The shop's settings for documents and money", tag: TAG, response: shopSettingsSchema },
   saveSettings: {
@@ -62,6 +66,7 @@ const DOCS = {
     answers: { 409: 'The job changed since the If-Match revision, is canceled, or the command does not fit its state' },
     summary: "Change a line's fields (If-Match)",
     tag: TAG,
+    params: lineParams,
     body: lineChangesInput,
     response: jobDetailSchema,
   },
@@ -69,6 +74,7 @@ const DOCS = {
     answers: { 409: 'The job changed since the If-Match revision, is canceled, or the command does not fit its state' },
     summary: 'Remove a line, with the discounts on it (If-Match)',
     tag: TAG,
+    params: lineParams,
     response: jobDetailSchema,
   },
   reorder: {
@@ -253,7 +259,10 @@ export function registerRepairOrderRoutes(router: ApiRouter, deps: AppDeps): voi
       const link = `/estimate/${token}`;
       ctx.status = 201;
       if (typeof job.revision === 'number') ctx.set('ETag', `"${job.revision}"`);
-      ctx.body = { token, link, url: `${ctx.origin}${link}`, expiresAt, version: job.estimate?.version ?? 1, job };
+      // The address customers reach: PUBLIC_URL when set (as in the e-mail), else this request's
+      // own scheme and host (Koa's ctx.origin is the Origin header, absent from API clients).
+      const base = deps.config.PUBLIC_URL ?? `${ctx.protocol}://${ctx.host}`;
+      ctx.body = { token, link, url: `${base}${link}`, expiresAt, version: job.estimate?.version ?? 1, job };
     },
     { ...options, doc: DOCS.send },
   );

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
+import { readableEvents } from '@crm/projections/events';
 import { WrongExpectedVersionError, type EventStore } from '@crm/projections/eventstore/port';
 import {
   EMPTY_JOB_FIELDS,
@@ -288,7 +288,7 @@ async function projected(
 async function streamOf(store: EventStore, instanceId: string, serviceRequestId: string): Promise<ServiceRequestStoredEvent[]> {
   if (!isUuid(serviceRequestId)) return [];
   const recorded = await store.readStream(serviceRequestStream(serviceRequestId.toLowerCase()));
-  const events = serviceRequestEventsOf(recorded.map(parseStoredEvent).filter((e): e is StoredDomainEvent => e !== null));
+  const events = serviceRequestEventsOf(readableEvents(recorded).events);
   return instanceOfServiceRequest(events) === instanceId ? events : [];
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseStoredEvent, type DomainEvent, type StoredDomainEvent } from '@crm/projections/events';
+import { readableEvents, type DomainEvent, type StoredDomainEvent } from '@crm/projections/events';
 import {
   WrongExpectedVersionError,
   type Actor,
@@ -69,7 +69,7 @@ export async function loadAggregate<State, Event extends DomainEvent>(
   options: { upTo?: Date } = {},
 ): Promise<LoadedStream<State>> {
   const recorded = await store.readStream(streamId, options);
-  const events = recorded.map(parseStoredEvent).filter((e): e is StoredDomainEvent => e !== null);
+  const events = readableEvents(recorded).events;
   const state = events.reduce((s, e) => decider.evolve(s, e as unknown as Event), decider.initialState);
   const last = recorded[recorded.length - 1];
   return { state, revision: last ? last.revision : null, events };

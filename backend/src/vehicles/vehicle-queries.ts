@@ -173,3 +173,12 @@ export async function vehicleJobItems(knex: Knex, instanceId: string, vehicleId:
     by: row.created_by,
   }));
 }
+
+/** The ids of a customer's live vehicles (what a customer merge moves). */
+export async function customerVehicleIds(knex: Knex, instanceId: string, customerId: string): Promise<string[]> {
+  if (!isUuid(customerId)) return [];
+  const rows = (await withTenant(knex, instanceId, (db) =>
+    db.from('rm.vehicles').where({ instance_id: instanceId, customer_id: customerId }).select('id'),
+  )) as Array<{ id: string }>;
+  return rows.map((row) => row.id);
+}

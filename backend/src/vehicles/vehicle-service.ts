@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseStoredEvent, type StoredDomainEvent } from '@crm/projections/events';
+import { readableEvents, type StoredDomainEvent } from '@crm/projections/events';
 import { isUuid } from '@crm/projections/shared';
 import {
   VEHICLE_FIELD_LABELS,
@@ -37,9 +37,9 @@ function runVehicleCommand(deps: AppDeps, vehicleId: string, command: VehicleCom
 export async function vehicleStreamOf(deps: AppDeps, instanceId: string, vehicleId: string): Promise<VehicleStoredEvent[]> {
   if (!isUuid(vehicleId)) return [];
   const recorded = await deps.store.readStream(vehicleStream(vehicleId));
-  const events = recorded
-    .map(parseStoredEvent)
-    .filter((e): e is VehicleStoredEvent => e !== null && e.type.startsWith('Vehicle') && e.type !== 'VehicleLabelsMigrated');
+  const events = readableEvents(recorded).events.filter(
+    (e): e is VehicleStoredEvent => e.type.startsWith('Vehicle') && e.type !== 'VehicleLabelsMigrated',
+  );
   const created = events.find((e) => e.type === 'VehicleCreated');
   return created?.type === 'VehicleCreated' && created.data.instanceId === instanceId ? events : [];
 }

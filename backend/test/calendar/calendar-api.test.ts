@@ -239,3 +239,45 @@ describe('PATCH /api/{instance}/pipeline/{id}/appointment', () => {
     });
   });
 });
+
+describe('who can be a technician', () => {
+  const field = (res: ApiResponse) => (res.body.errors as Array<{ field: string }> | undefined)?.map((error) => error.field);
+
+  test('the Tech choices are the active users who may change jobs: a read-only user is not offered', async () => {
+    const choices = (await admin.get('/api/calshop/users/choices')).body as Array<{ displayName: string }>;
+    expect(choices.map((choice) => choice.displayName)).toContain('Owner');
+    expect(choices.map((choice) => choice.displayName)).not.toContain('Rita Reader');
+  });
+
+  test('putting a read-only user on a job is a 400 naming tech, on create, edit and a lane change; a name no user has stays allowed', async () => {
+    const refused = await admin.post('/api/user-info', {
+      name: 'Lane Test',
+      phone: '6175550100',
+      appointment: '2026-03-02T15:00:00Z',
+      tech: 'Rita Reader',
+    });
+    expectProblem(refused, 400);
+    expect(field(refused)).toEqual(['tech']);
+
+    const job = await book(admin, 'Lane Test', '2026-03-02T15:00:00Z', { tech: 'Former Tech' });
+    expect(job.tech).toBe('Former Tech');
+    const edit = await admin.put(`/api/calshop/pipeline/${job.id}`, { tech: 'rita reader' }, { 'If-Match': `"${job.revision}"` });
+    expectProblem(edit, 400);
+    expect(field(edit)).toEqual(['tech']);
+    const lane = await admin.patch(
+      `/api/calshop/pipeline/${job.id}/appointment`,
+      { appointment: '2026-03-02T15:00:00Z', tech: 'Rita Reader' },
+      { 'If-Match': `"${job.revision}"` },
+    );
+    expectProblem(lane, 400);
+    expect(field(lane)).toEqual(['tech']);
+
+    const toOwner = await admin.patch(
+      `/api/calshop/pipeline/${job.id}/appointment`,
+      { appointment: '2026-03-02T15:00:00Z', tech: 'Owner' },
+      { 'If-Match': `"${job.revision}"` },
+    );
+    expect(toOwner.status, toOwner.text).toBe(200);
+    expect((await admin.get(`/api/calshop/pipeline/${job.id}`)).body).toMatchObject({ tech: 'Owner' });
+  });
+});

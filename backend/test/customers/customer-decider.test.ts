@@ -115,3 +115,83 @@ describe('DeleteCustomer', () => {
     expect(given(created).when(remove(OTHER_INSTANCE))).toThrow('Customer not found');
   });
 });
+
+describe('MergeCustomer and UndoCustomerMerge', () => {
+  const INTO_ID = '00000000-0000-4000-8000-000000000c02';
+  const merge = {
+    mergeId: 'merge-1',
+    fromId: CUSTOMER_ID,
+    fromName: 'Jane Doe',
+    intoId: INTO_ID,
+    intoName: 'Jane D.',
+    jobIds: ['job-1'],
+    renamedJobIds: ['job-1'],
+    vehicleIds: ['vehicle-1'],
+  };
+  const mergeCommand: CustomerCommand = { type: 'MergeCustomer', instanceId: INSTANCE_ID, merge };
+  const undo: CustomerCommand = {
+    type: 'UndoCustomerMerge',
+    instanceId: INSTANCE_ID,
+    mergeId: 'merge-1',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    createdBy: 'Owner',
+  };
+  const intoCreated: CustomerEvent = {
+    type: 'CustomerCreated',
+    data: { customerId: INTO_ID, instanceId: INSTANCE_ID, number: 8, ...fields, name: 'Jane D.' },
+  };
+  const mergedFrom: CustomerEvent = {
+    type: 'CustomerMerged',
+    data: { customerId: CUSTOMER_ID, number: 7, name: 'Jane Doe', role: 'from', ...merge },
+  };
+  const mergedInto: CustomerEvent = {
+    type: 'CustomerMerged',
+    data: { customerId: INTO_ID, number: 8, name: 'Jane D.', role: 'into', ...merge },
+  };
+
+  test('records the merge on each side, with the side it is', () => {
+    expect(given(created).when(mergeCommand)()).toEqual([mergedFrom]);
+    expect(given(intoCreated).when(mergeCommand)()).toEqual([mergedInto]);
+  });
+
+  test('refuses a merge into itself, a customer of another instance, one merged away or deleted', () => {
+    expect(given(created).when({ ...mergeCommand, merge: { ...merge, intoId: CUSTOMER_ID } })).toThrow('cannot be merged into itself');
+    expect(given(created).when({ ...mergeCommand, instanceId: OTHER_INSTANCE })).toThrow('not found');
+    expect(given(created, mergedFrom).when(mergeCommand)).toThrow('not found');
+    expect(given(created, deleted).when(mergeCommand)).toThrow('not found');
+  });
+
+  test('a merged-away customer cannot be updated or deleted until the merge is undone', () => {
+    expect(given(created, mergedFrom).when(update({ name: 'X' }))).toThrow('not found');
+    expect(given(created, mergedFrom).when(remove())).toThrow('not found');
+  });
+
+  test('the undo brings the merged-away customer back with its fields, and records it on the other side', () => {
+    expect(given(created, mergedFrom).when(undo)()).toEqual([
+      {
+        type: 'CustomerMergeUndone',
+        data: {
+          customerId: CUSTOMER_ID,
+          number: 7,
+          name: 'Jane Doe',
+          role: 'from',
+          ...merge,
+          restored: { instanceId: INSTANCE_ID, ...fields, createdAt: '2026-01-01T00:00:00.000Z', createdBy: 'Owner' },
+        },
+      },
+    ]);
+    expect(given(intoCreated, mergedInto).when(undo)()).toEqual([
+      { type: 'CustomerMergeUndone', data: { customerId: INTO_ID, number: 8, name: 'Jane D.', role: 'into', ...merge } },
+    ]);
+  });
+
+  test('an undo twice, or of a merge never made, is a conflict', () => {
+    const undoneInto: CustomerEvent = {
+      type: 'CustomerMergeUndone',
+      data: { customerId: INTO_ID, number: 8, name: 'Jane D.', role: 'into', ...merge },
+    };
+    expect(given(intoCreated, mergedInto, undoneInto).when(undo)).toThrow('not in effect');
+    expect(given(intoCreated).when(undo)).toThrow('not in effect');
+    expect(given(created, mergedFrom).when({ ...undo, instanceId: OTHER_INSTANCE })).toThrow('not found');
+  });
+});

@@ -589,14 +589,13 @@ describe('permissions and tenants', () => {
 
 describe('choices', () => {
   // The calendar's feeds (and their feature rule) are tested in test/calendar/calendar-api.test.ts.
-  test('CSR and Tech choices are the active users of the instance', async () => {
+  test('CSR and Tech choices are the active, unlocked users who may change jobs (not a read-only user)', async () => {
     const extra = await admin.post('/api/admin/users', { username: 'lockedtech', displayName: 'Locked Tech', pin: '5555' });
     expect((await admin.patch(`/api/admin/users/${extra.body.id}/lock`, { isLocked: true })).status).toBe(200);
     const res = await reader.get('/api/users/choices');
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       { id: expect.any(String), username: 'owner', displayName: 'Owner' },
-      { id: expect.any(String), username: 'reader', displayName: 'Rita Reader' },
       { id: expect.any(String), username: 'writer', displayName: 'Wendy Writer' },
     ]);
     expect((await admin.get('/api/pipeshop/users/choices')).body).toEqual(res.body);

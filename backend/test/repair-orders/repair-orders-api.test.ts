@@ -136,6 +136,8 @@ describe('the whole cycle: lines, estimate, approval, invoice, payments', () => 
     const sent = await admin.post(`${P}/${job.id}/estimate/send`, {}, ifMatch(job));
     expect(sent.status).toBe(201);
     expect(sent.body.link).toBe(`/estimate/${sent.body.token}`);
+    // A full address even without an Origin header (API clients send none).
+    expect(sent.body.url).toBe(`${server.url}/estimate/${sent.body.token}`);
     job = sent.body.job;
     const token = sent.body.token as string;
     const page = await anonymous.get(`/api/public/estimates/${token}`);

@@ -17,6 +17,11 @@ const DIALOG = '[role="dialog"], [role="alertdialog"]';
 const FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]';
 /** How long a control may be missing (a list being read again) before the heading takes the focus. */
 const WAIT_FOR_RETURN_MS = 1500;
+/**
+ * How long the page itself has to put the focus somewhere first: a screen that moves it on
+ * purpose (the lines editor to the line Enter started, in its next animation frame) wins.
+ */
+const LET_THE_PAGE_MOVE_IT_MS = 120;
 
 interface Mark {
   element: Element;
@@ -52,10 +57,11 @@ function findAgain(mark: Mark): HTMLElement | null {
       if (control && visible(control)) return control as HTMLElement;
     }
   }
-  for (const candidate of document.querySelectorAll(mark.element.tagName)) {
-    if (visible(candidate) && signatureOf(candidate) === mark.signature) return candidate as HTMLElement;
-  }
-  return null;
+  // Only one control alike: with several (the boxes of a list's rows), which one is a guess.
+  const alike = [...document.querySelectorAll(mark.element.tagName)].filter(
+    (candidate) => visible(candidate) && signatureOf(candidate) === mark.signature,
+  );
+  return alike.length === 1 ? (alike[0] as HTMLElement) : null;
 }
 
 /** The screen's heading, made focusable from script only (it stays out of the Tab order). */
@@ -95,10 +101,22 @@ export function keepFocus(): () => void {
     return null;
   };
 
-  const check = () => {
-    clearTimeout(timer);
+  const isLost = () => {
     const active = document.activeElement;
-    if ((active && active !== document.body) || !current || current.element.isConnected) {
+    return (!active || active === document.body) && current !== null && !current.element.isConnected;
+  };
+
+  /** A change to the page: if it took the focused element away, look again in a moment. */
+  const onMutation = () => {
+    if (!isLost() || lostSince !== null) return;
+    lostSince = Date.now();
+    clearTimeout(timer);
+    timer = setTimeout(restore, LET_THE_PAGE_MOVE_IT_MS);
+  };
+
+  const restore = () => {
+    clearTimeout(timer);
+    if (!isLost() || !current) {
       lostSince = null;
       return;
     }
@@ -106,12 +124,13 @@ export function keepFocus(): () => void {
     if (target) {
       target.focus({ preventScroll: true });
       if (document.activeElement === target) current = markOf(target);
+      lostSince = null;
       return;
     }
     lostSince ??= Date.now();
     const waited = Date.now() - lostSince;
     if (waited < WAIT_FOR_RETURN_MS) {
-      timer = setTimeout(check, Math.min(100, WAIT_FOR_RETURN_MS - waited));
+      timer = setTimeout(restore, Math.min(100, WAIT_FOR_RETURN_MS - waited));
       return;
     }
     const heading = screenHeading();
@@ -123,7 +142,7 @@ export function keepFocus(): () => void {
   };
 
   document.addEventListener('focusin', onFocusIn);
-  const observer = new MutationObserver(check);
+  const observer = new MutationObserver(onMutation);
   observer.observe(document.body, { childList: true, subtree: true });
   return () => {
     clearTimeout(timer);

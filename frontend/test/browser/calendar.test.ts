@@ -435,26 +435,70 @@ describe('calendar', () => {
   );
 
   test(
-    'technician lanes in the day view: dragging a job to another lane reassigns its tech',
+    'technician lanes in the day view: every user who can do the work has a lane, so a job is dragged to a free tech; read-only users are not offered',
     async () => {
       const shop = await calendarShop('callane');
       await addUser(shop.owner, { username: 'tina', displayName: 'Tina Tech', pin: '2222' });
       await addUser(shop.owner, { username: 'mike', displayName: 'Mike Mechanic', pin: '3333' });
+      await addUser(shop.owner, { username: 'fred', displayName: 'Fred Free', pin: '4444' });
+      const rita = await addUser(shop.owner, { username: 'rita', displayName: 'Rita Reader', pin: '5555' });
+      expect((await shop.owner.patch(`/api/admin/users/${rita}/permissions`, { canWrite: false })).status).toBe(200);
+      const choices = async () =>
+        ((await shop.owner.get(`/api/${shop.subdomain}/users/choices`)).body as Array<{ displayName: string }>).map((u) => u.displayName);
+      await expect.poll(choices, { timeout: SLOW }).toEqual(['Fred Free', 'Mike Mechanic', 'Owner', 'Tina Tech']);
       const dana = await book(shop, { name: 'Dana Diesel', part: 'Brake pads', appointment: todayAt(9), tech: 'Tina Tech' });
       await book(shop, { name: 'Evan Exhaust', part: 'Muffler', appointment: todayAt(11), tech: 'Mike Mechanic' });
       const { page } = await signedInPage(browser, shop.owner);
       await openCalendar(page, shop, 'Day');
       await page.getByRole('button', { name: 'Technician lanes' }).click();
       const headers = page.locator('.rbc-time-header .rbc-row-resource .rbc-header');
-      await expect.poll(() => headers.allTextContents()).toEqual(['Unassigned', 'Mike Mechanic', 'Tina Tech']);
-      // Straight across to Mike's lane: same height, same time.
+      // Fred and the owner have no job today and still have lanes; Rita (read-only) has none.
+      await expect
+        .poll(() => headers.allTextContents(), { timeout: SLOW })
+        .toEqual(['Unassigned', 'Fred Free', 'Mike Mechanic', 'Owner', 'Tina Tech']);
+      await snap(page, 'calendar-day-lanes-all-techs');
+      // Straight across to Fred's free lane: same height, same time.
       const from = await centre(eventBlock(page, 'Dana Diesel').locator('.rbc-event-content'));
       const lane = await slotPoint(page, 1, 9, 0);
       await dragTo(page, from, { x: lane.x, y: from.y });
-      await expect.poll(async () => (await job(shop, dana.id)).tech, { timeout: SLOW }).toBe('Mike Mechanic');
+      await expect.poll(async () => (await job(shop, dana.id)).tech, { timeout: SLOW }).toBe('Fred Free');
       expect((await job(shop, dana.id)).appointment).toBe(todayAt(9));
-      // Tina has no job that day any more: her lane goes; Unassigned stays.
-      await expect.poll(() => headers.allTextContents()).toEqual(['Unassigned', 'Mike Mechanic']);
+      // Tina has no job that day any more and keeps her lane: she can still take one.
+      await expect.poll(() => headers.allTextContents()).toEqual(['Unassigned', 'Fred Free', 'Mike Mechanic', 'Owner', 'Tina Tech']);
+
+      // The appointment dialog's Technician choices are the same people.
+      await eventBlock(page, 'Dana Diesel').click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('combobox', { name: 'Technician' }).click();
+      await expect
+        .poll(() => page.getByRole('option').allTextContents(), { timeout: SLOW })
+        .toEqual(['Unassigned', 'Fred Free', 'Mike Mechanic', 'Owner', 'Tina Tech']);
+      await page.keyboard.press('Escape');
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "week view: three overlapping jobs at desktop width (1280 px, narrower than 1366) show the first readable and a '+2 more' that opens that day with all of them",
+    async () => {
+      const shop = await calendarShop('calcrowd');
+      for (const name of ['Jonah Jetta', 'Wanda Wagon', 'Xena Xterra'])
+        await book(shop, { name, part: 'Brakes', appointment: todayAt(13), duration: 60 });
+      await book(shop, { name: 'Yuri Yaris', part: 'Oil', appointment: todayAt(9), duration: 60 });
+      const { page } = await signedInPage(browser, shop.owner);
+      await openCalendar(page, shop, 'Week');
+      const more = eventBlock(page, '+2 more');
+      await expect.poll(() => more.count(), { timeout: SLOW }).toBe(1);
+      await expect.poll(() => eventBlock(page, 'Jonah Jetta').count()).toBe(1);
+      await expect.poll(() => eventBlock(page, 'Wanda Wagon').count()).toBe(0);
+      // Readable: the shown job's block is wide enough for its name (not "Jo…").
+      const box = (await eventBlock(page, 'Jonah Jetta').boundingBox())!;
+      expect(box.width).toBeGreaterThan(55);
+      await snap(page, 'calendar-week-crowded-desktop');
+      await more.click();
+      await expect.poll(() => page.getByText(/· 4 appointments/).count(), { timeout: SLOW }).toBe(1);
+      for (const name of ['Jonah Jetta', 'Wanda Wagon', 'Xena Xterra']) await expect.poll(() => eventBlock(page, name).count()).toBe(1);
+      await expect.poll(() => new URL(page.url()).searchParams.get('view')).toBe('day');
     },
     TEST_TIMEOUT,
   );

@@ -47,6 +47,7 @@ const ACTION_LABELS: Record<string, string> = {
   canceled: 'Canceled',
   reopened: 'Reopened',
   deleted: 'Deleted',
+  unshowable: 'A change that could not be shown',
 };
 
 /** A history row's action: 'stage-changed' → 'Stage changed'; one this screen does not know reads as it came, capitalised. */

@@ -136,6 +136,18 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
         summary: `Restored deleted customer ${customerLabel(event.data)}`,
         changes: [],
       };
+    case 'CustomerMerged':
+    case 'CustomerMergeUndone': {
+      const d = event.data;
+      const undone = event.type === 'CustomerMergeUndone' ? 'Undid the merge of' : 'Merged';
+      const moved = d.role === 'into' ? ` (${d.jobIds.length} jobs, ${d.vehicleIds.length} vehicles)` : '';
+      return {
+        entityType: 'customer',
+        entityId: d.customerId,
+        summary: `${undone} customer ${d.fromName || 'Unnamed'} into ${d.intoName || 'Unnamed'}${moved}`,
+        changes: [],
+      };
+    }
     case 'JobCreated':
     case 'JobUpdated':
     case 'JobStageChanged':

@@ -205,7 +205,20 @@ export const customerFieldChangeSchema = z.object({
 });
 export type CustomerFieldChange = z.infer<typeof customerFieldChangeSchema>;
 
-export const CUSTOMER_HISTORY_ACTIONS = ['created', 'updated', 'deleted', 'restored'] as const;
+/** `unshowable`: a change whose recorded event fails its schema; listed without its values. */
+export const CUSTOMER_HISTORY_ACTIONS = ['created', 'updated', 'deleted', 'restored', 'merged', 'merge-undone', 'unshowable'] as const;
+
+/** A merge (or its undo) as either customer's history shows it; `role`: which side this customer was. */
+export const customerMergeEntrySchema = z.object({
+  role: z.enum(['from', 'into']),
+  mergeId: z.string(),
+  fromId: z.string(),
+  fromName: z.string(),
+  intoId: z.string(),
+  intoName: z.string(),
+  jobs: z.number().int().nonnegative(),
+  vehicles: z.number().int().nonnegative(),
+});
 
 export const customerHistoryEntrySchema = z.object({
   /** The event's id. */
@@ -221,6 +234,8 @@ export const customerHistoryEntrySchema = z.object({
   revertOf: z.string().nullable().optional(),
   /** Whether the caller may revert this change (`POST …/history/{id}/revert`); a later change of the same fields still refuses it. */
   canRevert: z.boolean().optional(),
+  /** On a merge and its undo: who was merged into whom, and how much moved. */
+  merge: customerMergeEntrySchema.optional(),
 });
 export type CustomerHistoryEntry = z.infer<typeof customerHistoryEntrySchema>;
 
@@ -244,3 +259,18 @@ export const customerMatchSchema = z.object({
 export type CustomerMatch = z.infer<typeof customerMatchSchema>;
 export const customerMatchesSchema = z.object({ items: z.array(customerMatchSchema) });
 export type CustomerMatches = z.infer<typeof customerMatchesSchema>;
+
+/** `POST …/customers/{id}/merge`: the customer this one is merged into. */
+export const customerMergeInput = z.strictObject({ intoId: z.string().uuid() });
+
+/** A merge's (or its undo's) answer: the customer that stays, and what moved. */
+export const customerMergedSchema = z.object({
+  mergeId: z.string(),
+  fromId: z.string(),
+  intoId: z.string(),
+  jobsMoved: z.number().int().nonnegative(),
+  vehiclesMoved: z.number().int().nonnegative(),
+  /** After a merge the `into` customer; after its undo the `from` customer, back. */
+  customer: customerViewSchema,
+});
+export type CustomerMergedView = z.infer<typeof customerMergedSchema>;

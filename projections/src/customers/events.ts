@@ -15,6 +15,19 @@ const customerFields = {
   notes: z.string(),
 };
 
+/** What both sides of a merge (and of its undo) record. */
+const merge = {
+  role: z.enum(['from', 'into']),
+  mergeId: z.string(),
+  fromId: z.string(),
+  fromName: z.string(),
+  intoId: z.string(),
+  intoName: z.string(),
+  jobIds: z.array(z.string()),
+  renamedJobIds: z.array(z.string()),
+  vehicleIds: z.array(z.string()),
+};
+
 /**
  * Customers (stream `customer-{id}`). Phones are digits only, lists joined by ', '.
  * Who and when live in the metadata (actor, occurredAt).
@@ -45,5 +58,24 @@ export const customerEventSchemas = {
     ...customerFields,
     createdAt: z.string(),
     createdBy: z.string(),
+  }),
+  /**
+   * One customer merged into another, recorded on both streams (`role`: which side this
+   * stream is). The `from` customer leaves the lists; its jobs (`jobIds`) and vehicles
+   * (`vehicleIds`) move to `into` in the same append. `renamedJobIds`: jobs whose name was the
+   * `from` customer's and became the `into` customer's. `mergeId` names the merge (its undo
+   * and the VehicleMoved events carry it).
+   */
+  CustomerMerged: z.object({ customerId: z.string(), number: customerNumber, name: z.string(), ...merge }),
+  /**
+   * A merge undone, on both streams: the `from` customer is back (`restored`: its fields and
+   * first creation, as the merge left them), the jobs and vehicles still on `into` move back.
+   */
+  CustomerMergeUndone: z.object({
+    customerId: z.string(),
+    number: customerNumber,
+    name: z.string(),
+    ...merge,
+    restored: z.object({ instanceId: z.string(), ...customerFields, createdAt: z.string(), createdBy: z.string() }).optional(),
   }),
 };

@@ -78,11 +78,35 @@ async function createCustomers(events: CustomerCreatedEvent[], ctx: ProjectionCo
   for (const [instanceId, count] of added) await countCustomers(ctx, instanceId, count);
 }
 
+type RestoredRow = { customerId: string; instanceId: string; number: number; createdAt: string; createdBy: string } & Record<
+  CustomerField,
+  string
+>;
+
+/** Back on the list as it was deleted (or merged away), keeping its first creation's time (a row that exists is a replay). */
+async function restoreRow(ctx: ProjectionContext, d: RestoredRow, event: StoredDomainEvent): Promise<void> {
+  const columns: Record<string, string> = {};
+  for (const field of CUSTOMER_FIELDS) columns[CUSTOMER_COLUMNS[field]] = d[field];
+  const row = {
+    id: d.customerId,
+    instance_id: d.instanceId,
+    number: d.number,
+    ...columns,
+    created_at: new Date(d.createdAt),
+    created_by: d.createdBy,
+    last_modified_at: event.recordedAt,
+    last_modified_by: event.metadata.actor.displayName,
+    revision: event.revision,
+  };
+  const inserted = await insertRecordset(ctx, 'customers', CREATED_COLUMNS, [row], 'ON CONFLICT (id) DO NOTHING RETURNING id');
+  if (inserted.length > 0) await countCustomers(ctx, d.instanceId, 1);
+}
+
 export const customersProjection = defineProjection({
   name: 'customers',
   // The record's own rows: written with its events (runtime/inline.ts).
   inline: true,
-  eventTypes: ['CustomerCreated', 'CustomerUpdated', 'CustomerRestored', 'CustomerDeleted'],
+  eventTypes: ['CustomerCreated', 'CustomerUpdated', 'CustomerRestored', 'CustomerDeleted', 'CustomerMerged', 'CustomerMergeUndone'],
   async apply(event, ctx) {
     const { table } = ctx;
     switch (event.type) {
@@ -103,26 +127,31 @@ export const customersProjection = defineProjection({
           });
         return;
       }
-      case 'CustomerRestored': {
-        // Back on the list as it was deleted, keeping its first creation's time (a row that exists is a replay).
+      case 'CustomerMerged':
+      case 'CustomerMergeUndone': {
         const d = event.data;
-        const columns: Record<string, string> = {};
-        for (const field of CUSTOMER_FIELDS) columns[CUSTOMER_COLUMNS[field]] = d[field];
-        const row = {
-          id: d.customerId,
-          instance_id: d.instanceId,
-          number: d.number,
-          ...columns,
-          created_at: new Date(d.createdAt),
-          created_by: d.createdBy,
-          last_modified_at: event.recordedAt,
-          last_modified_by: event.metadata.actor.displayName,
-          revision: event.revision,
-        };
-        const inserted = await insertRecordset(ctx, 'customers', CREATED_COLUMNS, [row], 'ON CONFLICT (id) DO NOTHING RETURNING id');
-        if (inserted.length > 0) await countCustomers(ctx, d.instanceId, 1);
+        if (event.type === 'CustomerMerged' && d.role === 'from') {
+          // Merged away: off the lists like a deleted customer (its stream keeps the history).
+          const gone = (await table('customers').where('id', d.customerId).delete().returning('instance_id')) as Array<{
+            instance_id: string;
+          }>;
+          if (gone[0]) await countCustomers(ctx, gone[0].instance_id, -1);
+          return;
+        }
+        if (event.type === 'CustomerMergeUndone' && event.data.restored) {
+          await restoreRow(ctx, { customerId: d.customerId, number: d.number, ...event.data.restored }, event);
+          return;
+        }
+        // The other side: a new revision (its ETag moves) and who changed it last.
+        await table('customers')
+          .where('id', d.customerId)
+          .andWhere('revision', '<', event.revision)
+          .update({ last_modified_at: event.recordedAt, last_modified_by: event.metadata.actor.displayName, revision: event.revision });
         return;
       }
+      case 'CustomerRestored':
+        await restoreRow(ctx, event.data, event);
+        return;
       case 'CustomerDeleted': {
         const deleted = (await table('customers').where('id', event.data.customerId).delete().returning('instance_id')) as Array<{
           instance_id: string;

@@ -21,6 +21,7 @@ const uuidParam = (name: string) =>
   queryParam(name)
     .refine((value) => z.uuid().safeParse(value).success, `${name} must be an id`)
     .transform((value) => value.toLowerCase())
+    .meta({ type: 'string', format: 'uuid' })
     .optional();
 
 const listParams = recordListParams({ searchMax: 200, pageSize: MESSAGE_PAGE_SIZE, pageSizeMax: MESSAGE_PAGE_SIZE_MAX });
@@ -32,6 +33,7 @@ export const messageListQuery = z.strictObject({
       (value): value is (typeof MESSAGE_STATUSES)[number] => (MESSAGE_STATUSES as readonly string[]).includes(value),
       `status must be one of: ${MESSAGE_STATUSES.join(', ')}`,
     )
+    .meta({ type: 'string', enum: [...MESSAGE_STATUSES] })
     .optional(),
   jobId: uuidParam('jobId'),
   customerId: uuidParam('customerId'),
@@ -93,9 +95,15 @@ const templateText = (label: string, max: number) =>
 
 export const messageTemplateInput = z.strictObject({
   kind: z.enum(MESSAGE_KINDS, { error: `kind must be one of: ${MESSAGE_KINDS.join(', ')}` }),
-  subject: templateText('Subject', MESSAGE_TEMPLATE_LIMITS.subject).pipe(z.string().trim().min(1, 'Subject must not be empty')),
-  emailBody: templateText('E-mail text', MESSAGE_TEMPLATE_LIMITS.emailBody).pipe(z.string().trim().min(1, 'E-mail text must not be empty')),
-  smsBody: templateText('Text message', MESSAGE_TEMPLATE_LIMITS.smsBody).pipe(z.string().trim().min(1, 'Text message must not be empty')),
+  subject: templateText('Subject', MESSAGE_TEMPLATE_LIMITS.subject)
+    .pipe(z.string().trim().min(1, 'Subject must not be empty'))
+    .meta({ type: 'string', pattern: '\\S', maxLength: MESSAGE_TEMPLATE_LIMITS.subject }),
+  emailBody: templateText('E-mail text', MESSAGE_TEMPLATE_LIMITS.emailBody)
+    .pipe(z.string().trim().min(1, 'E-mail text must not be empty'))
+    .meta({ type: 'string', pattern: '\\S', maxLength: MESSAGE_TEMPLATE_LIMITS.emailBody }),
+  smsBody: templateText('Text message', MESSAGE_TEMPLATE_LIMITS.smsBody)
+    .pipe(z.string().trim().min(1, 'Text message must not be empty'))
+    .meta({ type: 'string', pattern: '\\S', maxLength: MESSAGE_TEMPLATE_LIMITS.smsBody }),
 });
 export type MessageTemplateInput = z.output<typeof messageTemplateInput>;
 
@@ -106,6 +114,8 @@ export const messagingSettingsInput = z.strictObject({
     .trim()
     .max(254, 'From address must be at most 254 characters')
     .refine((value) => value === '' || EMAIL.test(value), MESSAGE_MESSAGES.fromAddressInvalid)
+    // Text: an e-mail address, or '' for the server's default sender (not null).
+    .meta({ type: undefined, maxLength: undefined, anyOf: [{ type: 'string', format: 'email', maxLength: 254 }, { const: '' }] })
     .optional(),
   shopPhone: z.string({ error: 'Shop phone must be text' }).trim().max(40, 'Shop phone must be at most 40 characters').optional(),
   reminderHour: z

@@ -364,6 +364,8 @@ export const JOB_HISTORY_ACTIONS = [
   'invoice-issued',
   'payment-recorded',
   'refund-recorded',
+  // A change whose recorded event fails its schema; listed without its values.
+  'unshowable',
 ] as const;
 export type JobHistoryAction = (typeof JOB_HISTORY_ACTIONS)[number];
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryParam } from '../shared/list-query.ts';
-import { textInput } from '../shared/schemas.ts';
+import { blankOr, isStorableTime, textInput, timeRangeMessage } from '../shared/schemas.ts';
 import { jobViewSchema } from '../pipeline/api.ts';
 import { MONEY_MAX_CENTS, parseScaled } from './money.ts';
 import { jobTotalsSchema } from './totals-schema.ts';
@@ -71,34 +71,89 @@ export const DEFAULT_ESTIMATE_LINK_DAYS = 14;
 
 const amountMessage = (label: string) => `${label} must be an amount in dollars like 12.49 (at most 2 decimals)`;
 
+/**
+ * What the API document says an amount is (the server also takes "$1,250" and numbers with
+ * cents; the document states the plain forms every client can send): whole dollars as a JSON
+ * number, or text with at most two decimals, within the bound; '' or null clears it. A
+ * `nonZero` amount is required and leaves zero out of every form.
+ */
+function moneyDocument(options: MoneyOptions) {
+  const maxDollars = Math.floor((options.max ?? MONEY_MAX_CENTS) / 100);
+  // Text stops one digit short of the bound, so every string the pattern allows is within it.
+  const digits = String(maxDollars).length - 1;
+  const sign = options.negative ? '-?' : '';
+  if (options.nonZero) {
+    return {
+      anyOf: [
+        { type: 'integer', minimum: 1, maximum: maxDollars },
+        ...(options.negative ? [{ type: 'integer', minimum: -maxDollars, maximum: -1 }] : []),
+        { type: 'string', pattern: `^${sign}([1-9]\\d{0,${digits - 1}}(\\.\\d{1,2})?|0\\.(0[1-9]|[1-9]\\d?))$` },
+      ],
+    };
+  }
+  return {
+    anyOf: [
+      { type: 'integer', minimum: options.negative ? -maxDollars : 0, maximum: maxDollars },
+      { type: 'string', pattern: `^${sign}\\d{1,${digits}}(\\.\\d{1,2})?$` },
+      { const: '' },
+      { type: 'null' },
+    ],
+  };
+}
+
+interface MoneyOptions {
+  negative?: boolean;
+  max?: number;
+  /** for the document only: the schema that uses it refuses zero and an absent amount itself */
+  nonZero?: boolean;
+}
+
 /** Dollars and cents ("12.49", "$1,250", 89.95) → cents; null or '' → null. */
-export const moneyInput = (label: string, options: { negative?: boolean; max?: number } = {}) =>
-  z.union([z.string(), z.number(), z.null()], { error: amountMessage(label) }).transform((value, ctx): number | null => {
-    if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
-    const cents = parseScaled(value, 2, { negative: options.negative });
-    const max = options.max ?? MONEY_MAX_CENTS;
-    if (cents === null) {
-      ctx.addIssue({ code: 'custom', message: amountMessage(label) });
-      return z.NEVER;
-    }
-    if (Math.abs(cents) > max) {
-      ctx.addIssue({ code: 'custom', message: `${label} must be at most ${(max / 100).toLocaleString('en-US')} dollars` });
-      return z.NEVER;
-    }
-    return cents;
-  });
+export const moneyInput = (label: string, options: MoneyOptions = {}) =>
+  z
+    .union([z.string(), z.number(), z.null()], { error: amountMessage(label) })
+    .transform((value, ctx): number | null => {
+      if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
+      const cents = parseScaled(value, 2, { negative: options.negative });
+      const max = options.max ?? MONEY_MAX_CENTS;
+      if (cents === null) {
+        ctx.addIssue({ code: 'custom', message: amountMessage(label) });
+        return z.NEVER;
+      }
+      if (Math.abs(cents) > max) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be at most ${(max / 100).toLocaleString('en-US')} dollars` });
+        return z.NEVER;
+      }
+      return cents;
+    })
+    .meta(moneyDocument(options));
+
+/** The document's plain forms of a decimal: a whole number as JSON, or text with at most `digits` decimals. */
+function decimalDocument(digits: number, max: number) {
+  return {
+    anyOf: [
+      { type: 'integer', minimum: 0, maximum: max },
+      { type: 'string', pattern: `^\\d{1,${String(max).length - 1}}(\\.\\d{1,${digits}})?$` },
+      { const: '' },
+      { type: 'null' },
+    ],
+  };
+}
 
 /** A decimal with at most `digits` decimals from 0 to `max` → integer scaled by 10^digits; null or '' → null. */
 const decimalInput = (label: string, digits: number, max: number, unit = '') =>
-  z.union([z.string(), z.number(), z.null()], { error: `${label} must be a number` }).transform((value, ctx): number | null => {
-    if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
-    const scaled = parseScaled(value, digits);
-    if (scaled === null || scaled > max * 10 ** digits) {
-      ctx.addIssue({ code: 'custom', message: `${label} must be a number from 0 to ${max}${unit} with at most ${digits} decimals` });
-      return z.NEVER;
-    }
-    return scaled;
-  });
+  z
+    .union([z.string(), z.number(), z.null()], { error: `${label} must be a number` })
+    .transform((value, ctx): number | null => {
+      if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
+      const scaled = parseScaled(value, digits);
+      if (scaled === null || scaled > max * 10 ** digits) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be a number from 0 to ${max}${unit} with at most ${digits} decimals` });
+        return z.NEVER;
+      }
+      return scaled;
+    })
+    .meta(decimalDocument(digits, max));
 
 /** A percentage like "8.25" (at most 3 decimals, 0 to 100) → thousandths of a percent. */
 export const percentInput = (label: string) => decimalInput(label, 3, 100, ' %');
@@ -117,6 +172,7 @@ export const shopSettingsInput = z.strictObject({
   phone: textInput('Phone', REPAIR_ORDER_LIMITS.phone).optional(),
   email: textInput('Email', REPAIR_ORDER_LIMITS.email)
     .refine((value) => value === '' || z.email().safeParse(value).success, 'Email must be an email address')
+    .meta(blankOr({ type: 'string', format: 'email', maxLength: REPAIR_ORDER_LIMITS.email }))
     .optional(),
   laborRate: moneyInput('Labor rate')
     .transform((value) => value ?? 0)
@@ -204,6 +260,60 @@ export function misplacedLineFields(kind: LineKind, changes: LineChanges): strin
   });
 }
 
+/** Alternatives without their blank forms ('' and null): a value that must be there. */
+function filled(document: { anyOf: Array<Record<string, unknown>> }) {
+  return { anyOf: document.anyOf.filter((alternative) => !('const' in alternative) && alternative.type !== 'null') };
+}
+
+/**
+ * What the API document says a new line is: one shape per kind (and for fees and discounts,
+ * one with an amount and one with a percent), each naming only its kind's fields and
+ * requiring what that kind needs. The server's checks say the same in code (above).
+ */
+function lineKindsDocument() {
+  const text = (max: number) => ({ type: ['string', 'null'], maxLength: max });
+  const money = moneyDocument({});
+  const fields: Record<keyof typeof lineFields, Record<string, unknown>> = {
+    description: text(REPAIR_ORDER_LIMITS.description),
+    partNumber: text(REPAIR_ORDER_LIMITS.partNumber),
+    quantity: decimalDocument(3, REPAIR_ORDER_LIMITS.quantityMax),
+    unitCost: money,
+    unitPrice: money,
+    hours: decimalDocument(2, REPAIR_ORDER_LIMITS.hoursMax),
+    rate: money,
+    technician: text(REPAIR_ORDER_LIMITS.technician),
+    amount: money,
+    percent: decimalDocument(3, 100),
+    appliesTo: { anyOf: [{ type: 'string', format: 'uuid' }, { type: 'null' }] },
+    taxable: { type: 'boolean' },
+  };
+  const shape = (kind: LineKind, needs: Partial<Record<keyof typeof lineFields, Record<string, unknown>>>, leaveOut: string[] = []) => ({
+    type: 'object',
+    properties: {
+      kind: { const: kind },
+      ...Object.fromEntries(LINE_KIND_FIELDS[kind].filter((field) => !leaveOut.includes(field)).map((field) => [field, fields[field]])),
+      ...needs,
+      position: { type: 'integer', minimum: 0, maximum: REPAIR_ORDER_LIMITS.linesMax },
+    },
+    required: ['kind', ...Object.keys(needs)],
+    additionalProperties: false,
+  });
+  return {
+    type: undefined,
+    properties: undefined,
+    required: undefined,
+    additionalProperties: undefined,
+    oneOf: [
+      shape('part', { unitPrice: filled(money) }),
+      shape('labor', { hours: filled(fields.hours as ReturnType<typeof decimalDocument>) }),
+      shape('fee', { amount: filled(money) }, ['percent']),
+      shape('fee', { percent: filled(fields.percent as ReturnType<typeof decimalDocument>) }, ['amount']),
+      shape('discount', { amount: filled(money) }, ['percent']),
+      shape('discount', { percent: filled(fields.percent as ReturnType<typeof decimalDocument>) }, ['amount']),
+    ],
+  };
+}
+
 /** A new line (`POST …/pipeline/{id}/lines`): its kind and the fields that fit it; `position` (0-based) places it, default last. */
 export const lineInput = z
   .strictObject({
@@ -225,7 +335,8 @@ export const lineInput = z
       if (hasAmount === hasPercent)
         ctx.addIssue({ code: 'custom', message: `A ${kind} line needs either an amount or a percent`, path: ['amount'] });
     }
-  });
+  })
+  .meta(lineKindsDocument());
 export type LineInput = z.input<typeof lineInput>;
 export type NewLine = z.output<typeof lineInput>;
 
@@ -330,11 +441,16 @@ export const invoiceIssueInput = z.strictObject({});
 /** A payment (positive amount) or a refund (negative amount, with a reason). */
 export const paymentInput = z
   .strictObject({
-    amount: moneyInput('Amount', { negative: true }),
+    // Required and not zero (a refund is negative); the document's forms leave zero out.
+    amount: moneyInput('Amount', { negative: true, nonZero: true }),
     method: z.enum(PAYMENT_METHODS, { error: `method must be one of: ${PAYMENT_METHODS.join(', ')}` }),
     reference: textInput('Reference', REPAIR_ORDER_LIMITS.reference).optional(),
     /** when the money changed hands (ISO time with offset); default now */
-    when: z.iso.datetime({ offset: true, error: 'when must be an ISO date and time with a time zone' }).optional(),
+    when: z.iso
+      .datetime({ offset: true, error: 'when must be an ISO date and time with a time zone' })
+      // A time PostgreSQL can hold (year 0000 was accepted, then parked by the projection).
+      .refine((value) => isStorableTime(Date.parse(value)), timeRangeMessage('when'))
+      .optional(),
     /** a refund's reason */
     reason: textInput('Reason', REPAIR_ORDER_LIMITS.reason).optional(),
   })
@@ -412,7 +528,9 @@ export const estimateDecisionInput = z
   .strictObject({
     approvedLineIds: z.array(lineId, { error: 'approvedLineIds must be a list of line ids' }).max(REPAIR_ORDER_LIMITS.linesMax),
     declinedLineIds: z.array(lineId, { error: 'declinedLineIds must be a list of line ids' }).max(REPAIR_ORDER_LIMITS.linesMax),
-    name: textInput('Name', REPAIR_ORDER_LIMITS.decisionName).refine((value) => value !== '', 'Type your name to confirm'),
+    name: textInput('Name', REPAIR_ORDER_LIMITS.decisionName)
+      .refine((value) => value !== '', 'Type your name to confirm')
+      .meta({ type: 'string', pattern: '\\S', maxLength: REPAIR_ORDER_LIMITS.decisionName }),
   })
   .superRefine((value, ctx) => {
     const approved = new Set(value.approvedLineIds);
@@ -427,13 +545,17 @@ export type EstimateDecisionInput = z.input<typeof estimateDecisionInput>;
 // ---- takings report --------------------------------------------------------------------
 
 const reportDay = (name: string) =>
-  queryParam(name).refine(
-    (value) =>
-      /^\d{4}-\d{2}-\d{2}$/.test(value) &&
-      !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
-      new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
-    `${name} must be a date like 2025-01-31 (a day in the shop's time zone)`,
-  );
+  queryParam(name)
+    .refine(
+      (value) =>
+        /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+        !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+        new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+      `${name} must be a date like 2025-01-31 (a day in the shop's time zone)`,
+    )
+    // A day PostgreSQL and the shop's time zone can hold (year 0000 once answered 500).
+    .refine((value) => isStorableTime(Date.parse(`${value}T00:00:00Z`)), timeRangeMessage(name))
+    .meta({ type: 'string', format: 'date' });
 
 /** Days in the shop's time zone, both included; left out: today. */
 export const takingsQuery = z.object({ from: reportDay('from').optional(), to: reportDay('to').optional() }).superRefine((value, ctx) => {

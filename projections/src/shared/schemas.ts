@@ -6,7 +6,9 @@ export const textInput = (label: string, max: number) =>
     .string({ error: `${label} must be text` })
     .nullable()
     .transform((value) => (value ?? '').trim())
-    .pipe(z.string().max(max, `${label} must be at most ${max} characters`));
+    .pipe(z.string().max(max, `${label} must be at most ${max} characters`))
+    // The document states the bound on what is sent (the server trims it first).
+    .meta({ type: ['string', 'null'], maxLength: max });
 
 /**
  * The instants the API takes and storage holds, one range for every time a command stores

@@ -18,7 +18,15 @@ import { useRescheduleAppointment } from '../api/appointment-api';
 import { useCalendar } from '../api/get-calendar';
 import { useUserChoiceNames as useTechnicians } from '@/lib/api/user-choices';
 import { LOADING_CALENDAR } from '../constants/calendar-constants';
-import { type CalendarEvent, jobTypeColor, monthCellEvents, type TechLane, techLanes, toCalendarEvent } from '../utils/calendar-events';
+import {
+  type CalendarEvent,
+  jobTypeColor,
+  monthCellEvents,
+  type TechLane,
+  techLanes,
+  toCalendarEvent,
+  weekSlotEvents,
+} from '../utils/calendar-events';
 import {
   type CalendarView,
   CALENDAR_VIEWS,
@@ -115,7 +123,10 @@ export function CalendarScreen({
   const reschedule = useRescheduleAppointment(instance);
 
   const events = useMemo(() => (calendar.data?.items ?? []).map(toCalendarEvent), [calendar.data]);
-  const shownEvents = useMemo(() => (view === 'month' ? monthCellEvents(events, timeZone) : events), [view, events, timeZone]);
+  const shownEvents = useMemo(
+    () => (view === 'month' ? monthCellEvents(events, timeZone) : view === 'week' ? weekSlotEvents(events, timeZone) : events),
+    [view, events, timeZone],
+  );
   const showLanes = lanes && view === 'day';
   const resources = useMemo(
     () => (showLanes ? techLanes(events, technicians.data ?? []) : undefined),
@@ -206,7 +217,7 @@ export function CalendarScreen({
   const handleNew = () => setDialog({ kind: 'new', start: hourOn(date, DAY_START_HOUR, timeZone) });
 
   const openEvent = (event: CalendarEvent) => {
-    // '+N more' opens that day.
+    // '+N more' (a month cell's, or a crowded slot of the week) opens that day.
     if (!event.job) {
       setDate(event.start);
       setView('day');

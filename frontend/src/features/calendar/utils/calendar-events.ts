@@ -92,15 +92,86 @@ export interface TechLane {
 export const UNASSIGNED_LANE: TechLane = { id: '', title: 'Unassigned' };
 
 /**
- * The day view's lanes: Unassigned, then each active user with a job that day, then any
- * other technician named on that day's jobs (a name no active user has any more), A-Z.
+ * The day view's lanes: Unassigned, then every user who can take the work (the Tech choices,
+ * booked that day or not, so a job can be dragged to a free technician), then any other
+ * technician named on that day's jobs (a name no such user has any more), A-Z.
  */
-export function techLanes(dayEvents: readonly CalendarEvent[], activeUsers: readonly string[]): TechLane[] {
+export function techLanes(dayEvents: readonly CalendarEvent[], technicians: readonly string[]): TechLane[] {
   const onJobs = new Set(dayEvents.map((event) => event.resourceId).filter((tech) => tech !== ''));
-  const users = activeUsers.filter((name) => onJobs.has(name));
-  const others = [...onJobs].filter((tech) => !activeUsers.includes(tech));
+  const others = [...onJobs].filter((tech) => !technicians.includes(tech));
   const byName = (a: string, b: string) => a.localeCompare(b);
-  return [UNASSIGNED_LANE, ...[...new Set(users)].sort(byName).map(lane), ...others.sort(byName).map(lane)];
+  const users = [...new Set(technicians.filter((name) => name.trim() !== ''))];
+  return [UNASSIGNED_LANE, ...users.sort(byName).map(lane), ...others.sort(byName).map(lane)];
 }
 
 const lane = (name: string): TechLane => ({ id: name, title: name });
+
+/** The week view draws at most this many appointments side by side; a narrower column is unreadable at 1366 px. */
+export const WEEK_SLOT_COLUMNS = 2;
+
+/**
+ * The week view's events: appointments of a day that overlap (directly or through each
+ * other) form a group; a group that would need more than two columns shows its first
+ * appointment and one '+N more' block for the rest, which opens that day (wide enough to
+ * read them all, and in lanes per technician).
+ */
+export function weekSlotEvents(events: readonly CalendarEvent[], zone: string): CalendarEvent[] {
+  const sorted = [...events].sort(
+    (a, b) => a.start.getTime() - b.start.getTime() || b.end.getTime() - a.end.getTime() || a.title.localeCompare(b.title),
+  );
+  const groups: CalendarEvent[][] = [];
+  let groupEnd = 0;
+  let groupDay = '';
+  for (const event of sorted) {
+    const day = DateTime.fromJSDate(event.start, { zone }).toISODate()!;
+    const last = groups.at(-1);
+    if (last && day === groupDay && event.start.getTime() < groupEnd) {
+      last.push(event);
+      groupEnd = Math.max(groupEnd, blockEnd(event));
+    } else {
+      groups.push([event]);
+      groupEnd = blockEnd(event);
+      groupDay = day;
+    }
+  }
+  const shown: CalendarEvent[] = [];
+  for (const group of groups) {
+    const [first, ...rest] = group;
+    if (!first) continue;
+    if (peakOverlap(group) <= WEEK_SLOT_COLUMNS) {
+      shown.push(...group);
+      continue;
+    }
+    const start = rest[0]!.start;
+    const end = new Date(Math.max(...rest.map(blockEnd)));
+    shown.push(first, {
+      id: `more-${first.id}`,
+      title: `+${rest.length} more`,
+      start,
+      end,
+      resourceId: '',
+      job: null,
+      more: rest.length,
+    });
+  }
+  return shown;
+}
+
+/** A block is at least 15 minutes tall on the grid, so a shorter appointment still covers what it covers there. */
+const blockEnd = (event: CalendarEvent) => Math.max(event.end.getTime(), event.start.getTime() + 15 * 60_000);
+
+function peakOverlap(group: readonly CalendarEvent[]): number {
+  const edges = group.flatMap((event) => [
+    { at: event.start.getTime(), step: 1 },
+    { at: blockEnd(event), step: -1 },
+  ]);
+  // An end before a start at the same instant: back-to-back appointments do not overlap.
+  edges.sort((a, b) => a.at - b.at || a.step - b.step);
+  let open = 0;
+  let peak = 0;
+  for (const edge of edges) {
+    open += edge.step;
+    peak = Math.max(peak, open);
+  }
+  return peak;
+}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { canTimeTravelTo, describeChange } from '../utils/history-format';
 import { formatDateTime, historyActionLabel } from '@crm/projections/contract';
 import type { CustomerHistoryEntry } from '@crm/projections/customers';
@@ -15,7 +16,29 @@ const ACTION_VARIANTS: Record<CustomerHistoryEntry['action'], BadgeVariant> = {
   updated: 'default',
   deleted: 'destructive',
   restored: 'success',
+  merged: 'default',
+  'merge-undone': 'default',
+  unshowable: 'outline',
 };
+
+/** Whether a merge row's merge stands: no later row undid it. */
+function mergeInEffect(entry: CustomerHistoryEntry, history: CustomerHistoryEntry[]): boolean {
+  return !history.some((other) => other.action === 'merge-undone' && other.merge?.mergeId === entry.merge?.mergeId);
+}
+
+/** A merge row in words: who went into whom, and how many jobs and vehicles moved. */
+function MergeSummary({ entry }: { entry: CustomerHistoryEntry }) {
+  const merge = entry.merge;
+  if (!merge) return null;
+  const moved = `${merge.jobs} job${merge.jobs === 1 ? '' : 's'}, ${merge.vehicles} vehicle${merge.vehicles === 1 ? '' : 's'}`;
+  const what = entry.action === 'merged' ? 'Merged' : 'Undid the merge of';
+  return (
+    <span className="text-sm" data-testid="merge-summary">
+      {what} <strong className="font-medium">{merge.fromName || 'Unnamed'}</strong> into{' '}
+      <strong className="font-medium">{merge.intoName || 'Unnamed'}</strong> ({moved})
+    </span>
+  );
+}
 
 function HistoryChanges({ entry }: { entry: CustomerHistoryEntry }) {
   if (entry.changes.length === 0) return null;
@@ -55,12 +78,15 @@ export function CustomerHistory({
   customerId,
   selected,
   onSelect,
+  mergeUndo,
 }: {
   instance: string;
   customerId: string;
   /** The timestamp of the row being shown, if any. */
   selected: string | null;
   onSelect: (entry: CustomerHistoryEntry) => void;
+  /** What a merge row still in effect offers (an admin's Undo). */
+  mergeUndo?: (entry: CustomerHistoryEntry) => ReactNode;
 }) {
   const history = useCustomerHistory(instance, customerId);
   const revert = useRevertCustomerChange(instance, customerId);
@@ -101,7 +127,11 @@ export function CustomerHistory({
                 <span className="sr-only">Show the customer as it was at this moment</span>
               </button>
             ) : (
-              <div className="grid gap-2 rounded-lg border border-dashed p-3">{header}</div>
+              <div className="grid gap-2 rounded-lg border border-dashed p-3">
+                {header}
+                <MergeSummary entry={entry} />
+                {mergeUndo && entry.action === 'merged' && mergeInEffect(entry, history.data) ? mergeUndo(entry) : null}
+              </div>
             )}
             {entry.canRevert || entry.revertOf ? (
               <div className="mt-1 flex flex-wrap items-center justify-between gap-2 px-1">

@@ -17,7 +17,8 @@ export function describeChange(change: CustomerFieldChange, action: CustomerHist
   };
 }
 
-/** A history row can show the customer as it was right after it, unless it is the deletion. */
+/** A history row can show the customer as it was right after it, unless it is the deletion or a change that could not be read. */
 export function canTimeTravelTo(entry: CustomerHistoryEntry): boolean {
-  return entry.action !== 'deleted';
+  // A merge row is read in words: a customer merged away has no version to show at that moment.
+  return entry.action !== 'deleted' && entry.action !== 'merged' && entry.action !== 'merge-undone' && entry.action !== 'unshowable';
 }

@@ -47,7 +47,8 @@ export function MessagesScreen({
         ) : null}
       </div>
       {offline.length > 0 ? (
-        <Alert>
+        // The default on one machine, not an error: shown plainly, not in the error colour.
+        <Alert variant="info">
           No provider is configured for {offline.join(' or ')} on this server: those messages are recorded as not sent and shown here as
           they would have gone.
         </Alert>
