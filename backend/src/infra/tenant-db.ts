@@ -42,8 +42,14 @@ interface TenantConnection {
   query(text: string, values?: unknown[]): Promise<unknown>;
 }
 
+/** At most this many tenant connections per process, and never more than the app's own pool. */
 const TENANT_POOL_MAX = 10;
 const pools = new WeakMap<Knex, Knex>();
+
+function tenantPoolSize(knex: Knex): number {
+  const appMax = (knex.client.config as { pool?: { max?: number } }).pool?.max;
+  return Math.max(1, Math.min(TENANT_POOL_MAX, appMax ?? TENANT_POOL_MAX));
+}
 
 /** The tenant pool of an application's knex, opened on first use and closed with it. */
 function tenantPoolOf(knex: Knex): Knex {
@@ -54,7 +60,7 @@ function tenantPoolOf(knex: Knex): Knex {
     connection: knex.client.config.connection as Knex.StaticConnectionConfig,
     pool: {
       min: 0,
-      max: TENANT_POOL_MAX,
+      max: tenantPoolSize(knex),
       afterCreate(
         connection: { query(text: string, done: (error: Error | null) => void): void },
         done: (error: Error | null, connection: unknown) => void,
