@@ -10,9 +10,9 @@ import { describeDatabase } from './infra/database.ts';
 import { createCustomer } from './customers/customer-service.ts';
 import type { AppDeps } from './deps.ts';
 import { settle } from './deps.ts';
-import { createUser } from './identity/user-service.ts';
+import { createUser, recordFirstAdmin } from './identity/index.ts';
 import { subdomainStream } from './platform/instance-decider.ts';
-import { recordInstance, updateInstance } from './platform/instances.ts';
+import { recordInstance, updateInstance } from './platform/index.ts';
 import { cancelJob, changeJobStage, createJob } from './pipeline/job-service.ts';
 import { archiveServiceRequest, convertServiceRequest, submitServiceRequest } from './service-requests/service-request-service.ts';
 import { createProjector, openStorage } from './runtime.ts';
@@ -183,6 +183,7 @@ try {
         firstAdmin: { username: 'admin', displayName: 'Dana Admin', pin: '1234' },
       },
       system,
+      recordFirstAdmin,
     );
     const adminUser = await userIdOf(instanceId, 'admin');
     const actors: Record<SeedActor, { id: string; displayName: string }> = {
