@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createPostgresEventStore } from '@crm/projections/eventstore/postgres';
-import { createTestInstance, signInUser, startTestServer, type ApiClient, type TestServer } from './support/server.ts';
+import { createTestInstance, signInSuperAdmin, signInUser, startTestServer, type ApiClient, type TestServer } from './support/server.ts';
 
 /**
  * A record whose stream holds an event its schema refuses (written by a buggy or older
@@ -136,4 +136,15 @@ test('a vehicle whose stream holds an event that fails its schema answers with i
   const changed = await client.put(`/api/${SHOP}/vehicles/${id}`, { notes: 'Still editable' });
   expect(changed.status, changed.text).toBe(200);
   expect((await client.get(`/api/${SHOP}/vehicles/${id}`)).body).toMatchObject({ notes: 'Still editable', make: 'Ford' });
+});
+
+test("a shop's own history (the provider's) lists an event of its stream that fails its schema, and the shop still changes", async () => {
+  const eventId = await appendBroken(`crminstance-${instanceId}`, 'CrmInstanceUpdated');
+  const provider = await signInSuperAdmin(server);
+  const history = await provider.get(`/api/crm-instances/${instanceId}/history`);
+  expect(history.status, history.text).toBe(200);
+  expect((history.body as Array<Record<string, unknown>>)[0]).toMatchObject({ id: eventId, action: 'unshowable', changes: [] });
+  const changed = await provider.put(`/api/crm-instances/${instanceId}`, { description: 'Still editable' });
+  expect(changed.status, changed.text).toBe(200);
+  expect((await provider.get(`/api/crm-instances/${instanceId}/history`)).body[0]).toMatchObject({ action: 'updated' });
 });

@@ -12,7 +12,7 @@ import {
   type InstanceHistoryEntry,
 } from '@crm/projections/platform';
 import { assertNever, isUuid } from '@crm/projections/shared';
-import type { StoredDomainEvent } from '@crm/projections/events';
+import { readableEvents, unshowableEntry, type StoredDomainEvent } from '@crm/projections/events';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { destroyInstanceSessions } from '../http/session-store.ts';
@@ -258,8 +258,9 @@ function changeInWords(change: InstanceFieldChange): { field: string; oldValue: 
 /** The instance's history from its own stream (a handful of events), newest first. */
 export async function getInstanceHistory(deps: AppDeps, instanceId: string | undefined): Promise<InstanceHistoryEntry[]> {
   const view = await getInstance(deps.knex, instanceId);
-  const loaded = await loadAggregate(deps.store, instanceStream(view.id), instanceDecider);
-  return loaded.events
+  const { events, unreadable } = readableEvents(await deps.store.readStream(instanceStream(view.id)));
+  const revisionOf = new Map(events.map((event) => [event.id, event.revision]));
+  const rows = events
     .filter((event): event is StoredInstanceEvent => (INSTANCE_EVENT_TYPES as readonly string[]).includes(event.type))
     .flatMap((event): InstanceHistoryEntry[] => {
       const base = { id: event.id, userDisplayName: event.metadata.actor.displayName, timestamp: event.recordedAt.toISOString() };
@@ -284,5 +285,11 @@ export async function getInstanceHistory(deps: AppDeps, instanceId: string | und
           return assertNever(event, 'event');
       }
     })
-    .reverse();
+    .map((entry) => ({ entry, revision: revisionOf.get(entry.id) ?? 0 }));
+  // A change whose event fails its schema is listed where it happened, without its values.
+  for (const event of unreadable) {
+    const { id, action, userDisplayName, timestamp, revision } = unshowableEntry(event);
+    rows.push({ entry: { id, action, userDisplayName, timestamp, changes: [] }, revision });
+  }
+  return rows.sort((a, b) => b.revision - a.revision).map(({ entry }) => entry);
 }

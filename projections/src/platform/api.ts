@@ -160,7 +160,8 @@ export const crmInstanceListSchema = z.array(crmInstanceViewSchema);
 export const publicRequestsSettingSchema = z.object({ enabled: z.boolean(), path: z.string() });
 export type PublicRequestsSetting = z.infer<typeof publicRequestsSettingSchema>;
 
-export const INSTANCE_HISTORY_ACTIONS = ['created', 'updated', 'deactivated', 'reactivated'] as const;
+/** `unshowable`: a change whose recorded event fails its schema; listed without its values. */
+export const INSTANCE_HISTORY_ACTIONS = ['created', 'updated', 'deactivated', 'reactivated', 'unshowable'] as const;
 
 /** One row of an instance's history: who changed which setting when, values in words. */
 export const instanceHistoryEntrySchema = z.object({

@@ -208,7 +208,9 @@ function InstanceHistory({ instanceId }: { instanceId: string }) {
       {history.data.map((entry) => (
         <li key={entry.id} className="grid gap-1 py-3 first:pt-0">
           <p className="text-sm">
-            <span className="font-medium capitalize">{entry.action}</span>
+            <span className="font-medium capitalize">
+              {entry.action === 'unshowable' ? 'A change that could not be shown' : entry.action}
+            </span>
             <span className="text-muted-foreground">
               {' '}
               by {entry.userDisplayName} · {formatDateTime(entry.timestamp)}
