@@ -29,6 +29,20 @@ const backendSliceZones = backendSlices.map((slice) => ({
   message: `Another slice reaches ${slice} only through its public module, backend/src/${slice}/index.ts.`,
 }));
 
+// The composition root (runtime.ts, routes.ts, the *-main.ts entry points, the bench's
+// wiring) wires the slices together; no slice imports it. config, deps and logger are the
+// kernel every slice is handed.
+const backendRootKernel = ['config.ts', 'deps.ts', 'logger.ts'];
+const backendCompositionRoot = fs
+  .readdirSync(path.join(root, 'backend/src'))
+  .filter((name) => name.endsWith('.ts') && !backendRootKernel.includes(name))
+  .map((name) => `backend/src/${name}`);
+const backendRootZone = {
+  target: 'backend/src/!(bench)/**/*',
+  from: backendCompositionRoot,
+  message: 'The composition root wires the slices together: no slice imports it (take what it hands in).',
+};
+
 // Frontend: app → features → components / lib / config, one way; features never import each other.
 const frontendFeatures = subfolders('frontend/src/features');
 const frontendZones = [
@@ -48,6 +62,27 @@ const frontendZones = [
     message: 'Features never import each other: move what both need to components or lib, or compose them in app.',
   })),
 ];
+
+// The browser gets only the core package's browser-safe doors: each slice's public module
+// (fields, contract, formatters, events), the contract and the shared helpers. Everything else
+// there (event store adapters, projector, migrations, embedded PostgreSQL) is Node-only, and so
+// are Node's own modules.
+const coreKernel = ['db', 'eventstore', 'runtime', 'shared', 'testing'];
+const coreSlices = subfolders('projections/src').filter((name) => !coreKernel.includes(name));
+const browserSafeCore = ['contract', 'shared', ...coreSlices].map((entry) => `!@crm/projections/${entry}`);
+const frontendNodeOnly = {
+  patterns: [
+    { group: ['node:*'], message: 'The frontend runs in the browser: Node modules are not there.' },
+    {
+      group: ['@crm/projections/*', ...browserSafeCore, '@crm/projections/*/**'],
+      message: "The frontend imports the core package only through a slice's public module, the contract or shared.",
+    },
+  ],
+  paths: ['fs', 'path', 'crypto', 'os', 'child_process', 'net', 'http', 'https', 'stream', 'url', 'util'].map((name) => ({
+    name,
+    message: 'The frontend runs in the browser: Node modules are not there.',
+  })),
+};
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', '.test-data/**', 'coverage/**'] },
@@ -93,8 +128,12 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': ['error', { basePath: root, zones: [...backendSliceZones, ...frontendZones] }],
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: [...backendSliceZones, backendRootZone, ...frontendZones] }],
     },
+  },
+  {
+    files: ['frontend/src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', frontendNodeOnly] },
   },
   {
     files: ['frontend/src/**/*.tsx'],

@@ -4,7 +4,7 @@ import { createProgress, startCli } from './cli.ts';
 import { describeDatabase } from './infra/database.ts';
 import { catchUpImported } from './platform/import-catch-up.ts';
 import { ImportError, importEvents } from './platform/instance-export.ts';
-import { openStorage } from './runtime.ts';
+import { createProjector, createReactors, openStorage } from './runtime.ts';
 
 /**
  * `npm run import -- <file.jsonl>`: writes a shop's export (`npm run export`) into this
@@ -30,7 +30,8 @@ try {
   progress(report.events, report.events);
   console.error(`Imported ${report.events} events in ${report.streams} streams into ${describeDatabase(config)}.`);
   const projecting = createProgress('Projecting', 'events');
-  const ms = await catchUpImported(storage, logger, (n) => projecting(n, report.events));
+  const subscribers = [createProjector(storage, logger), ...createReactors(storage, logger)] as const;
+  const ms = await catchUpImported(storage, subscribers, (n) => projecting(n, report.events));
   projecting(report.events, report.events);
   console.error(`Read models built in ${(ms / 1000).toFixed(1)} s. \`npm run projections:rebuild\` replays them again and compares.`);
 } catch (error) {

@@ -3,8 +3,8 @@ import { registerCalendarRoutes } from './calendar/index.ts';
 import { registerCustomerMergeRoutes } from './customer-merge/index.ts';
 import { registerCustomerRoutes } from './customers/routes.ts';
 import { registerDashboardRoutes } from './dashboard/index.ts';
-import type { AppDeps } from './deps.ts';
-import type { ApiRouter } from './http/router.ts';
+import type { RouteModule } from './http/app.ts';
+import { recordFirstAdmin } from './identity/index.ts';
 import { registerIdentityRoutes } from './identity/routes.ts';
 import { registerInsightsRoutes } from './insights/index.ts';
 import { registerLiveRoutes } from './live/index.ts';
@@ -15,11 +15,13 @@ import { registerPipelineRoutes } from './pipeline/routes.ts';
 import { registerRecordRoutes } from './records/index.ts';
 import { jobWithRepairOrder, registerRepairOrderRoutes } from './repair-orders/index.ts';
 import { registerExportRoutes } from './platform/export-routes.ts';
+import { registerPlatformRoutes } from './platform/index.ts';
 import { registerServiceRequestRoutes } from './service-requests/index.ts';
 import { registerVehicleRoutes } from './vehicles/index.ts';
 
 /** Each slice's routes, registered on the one guarded router (platform routes come first). */
-export const routeModules: Array<(router: ApiRouter, deps: AppDeps) => void> = [
+export const routeModules: RouteModule[] = [
+  (router, deps, version) => registerPlatformRoutes(router, deps, version, recordFirstAdmin),
   registerIdentityRoutes,
   registerSessionRoutes,
   registerCustomerRoutes,

@@ -23,8 +23,7 @@ import { closeLiveStreams } from './live/index.ts';
 import { MessageSender, messageOutboxReactor, parseInvoiceAttachmentId, transportsFromConfig } from './messages/index.ts';
 import { renderInvoicePdf } from './repair-orders/index.ts';
 import type { Logger } from './logger.ts';
-import { ensureReservedInstance } from './platform/routes.ts';
-import { bootstrapSuperAdmin, type SuperAdminCredentials } from './platform/super-admin.ts';
+import { bootstrapSuperAdmin, ensureReservedInstance, type SuperAdminCredentials } from './platform/index.ts';
 import { routeModules } from './routes.ts';
 import { CUSTOMER_CASCADE, MESSAGE_OUTBOX } from './shared/reactions.ts';
 

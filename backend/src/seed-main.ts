@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { jobChangesInput, jobInput, STAGES, JOB_TYPES, type Stage } from '@crm/projections/pipeline';
 import { isValidTimeZone, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import { SERVICE_TYPES, serviceRequestInput } from '@crm/projections/service-requests';
@@ -9,9 +10,9 @@ import { describeDatabase } from './infra/database.ts';
 import { createCustomer } from './customers/customer-service.ts';
 import type { AppDeps } from './deps.ts';
 import { settle } from './deps.ts';
-import { createUser } from './identity/user-service.ts';
+import { createUser, recordFirstAdmin } from './identity/index.ts';
 import { subdomainStream } from './platform/instance-decider.ts';
-import { recordInstance, updateInstance } from './platform/instances.ts';
+import { recordInstance, updateInstance } from './platform/index.ts';
 import { cancelJob, changeJobStage, createJob } from './pipeline/job-service.ts';
 import { archiveServiceRequest, convertServiceRequest, submitServiceRequest } from './service-requests/service-request-service.ts';
 import { createProjector, openStorage } from './runtime.ts';
@@ -182,6 +183,7 @@ try {
         firstAdmin: { username: 'admin', displayName: 'Dana Admin', pin: '1234' },
       },
       system,
+      recordFirstAdmin,
     );
     const adminUser = await userIdOf(instanceId, 'admin');
     const actors: Record<SeedActor, { id: string; displayName: string }> = {
@@ -421,7 +423,7 @@ async function userIdOf(instanceId: string, username: string): Promise<string> {
     const row = (await storage.knex.withSchema('rm').from('users').where({ instance_id: instanceId, username }).first('id')) as
       { id: string } | undefined;
     if (row) return row.id;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   throw new Error(`the seed's ${username} did not show up in the read model`);
 }

@@ -75,6 +75,38 @@ describe('fail-over when a connection dies', () => {
     await first.stop();
   });
 
+  test('a standby retrying the lock for long leaves no listener behind (no MaxListenersExceededWarning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    const make = () =>
+      new Projector({
+        store,
+        knex,
+        connectionString: db.url,
+        projections,
+        schema: READ_MODEL_SCHEMA,
+        checkpointName: 'patient',
+        standbyRetryMs: 5,
+      });
+    const leader = make();
+    const standby = make();
+    try {
+      leader.start();
+      await expect.poll(() => leader.isLeader).toBe(true);
+      standby.start();
+      // Dozens of retries: each once added an abort listener to the projector's one signal.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(standby.isLeader).toBe(false);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await standby.stop();
+      await leader.stop();
+    }
+  });
+
   test('a checkpoint watcher whose LISTEN connection is cut listens again: notifications still wake its waiters', async () => {
     // Polling once a minute: only a notification can wake the waiter in time.
     const watcher = new CheckpointWatcher(knex, db.url, 'watched', 60_000);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -84,7 +85,7 @@ export async function startApiServer(options: { databaseUrl: string; dataDir: st
       await stopChild(child);
       throw new Error(`the API server did not answer /healthz within 2 minutes; see ${options.logFile}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
   return { url, child, stop: () => stopChild(child) };
 }

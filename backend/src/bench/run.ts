@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -320,7 +321,7 @@ async function seedPhase(ctx: Context, domain: SeedDomain, instances: BenchInsta
     } else if (Date.now() - lastChange > 300_000) {
       throw new Error(`the projector made no progress for 5 minutes at ${projected} of ${events} events; see bench/results/server.log`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await sleep(1000);
   }
   const projectSeconds = (performance.now() - projectStarted) / 1000;
   // Where autovacuum would get to on its own after this many inserts: visibility map, statistics.
@@ -582,7 +583,7 @@ async function lagPhase(ctx: Context, load: LoadGenerator, apiUrl: string, insta
     );
     let measured = await checkpoints.lagsOfEventsBetween(pool, from, to);
     while (measured.unprojected > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await sleep(500);
       measured = await checkpoints.lagsOfEventsBetween(pool, from, to);
     }
     const sorted = [...measured.lagsMs].sort((a, b) => a - b);

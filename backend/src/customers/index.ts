@@ -8,3 +8,4 @@ export { customersWithPhone, findCustomer } from './customer-queries.ts';
 export { CUSTOMER_FAMILIES } from './routes.ts';
 export { restoreDeletedCustomer, revertCustomerChange } from './customer-records.ts';
 export { getCustomer } from './customer-service.ts';
+export { customerStanding } from './customer-standing.ts';

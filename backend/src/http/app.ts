@@ -8,7 +8,6 @@ import { START } from '@crm/projections/eventstore/port';
 import { countParkedEvents } from '@crm/projections/runtime/parked';
 import type { AppDeps } from '../deps.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { registerPlatformRoutes } from '../platform/index.ts';
 import { cleanBody, cleanRequestLine } from './input.ts';
 import { createMetrics, metricsAllowed, type Metrics } from './metrics.ts';
 import { registerApiDocsRoutes } from './openapi.ts';
@@ -19,14 +18,17 @@ import { createSessionStore, IDLE_TIMEOUT_MS } from './session-store.ts';
 import { NOT_AN_OBJECT } from './validation.ts';
 
 import { SESSION_COOKIE } from './session-cookie.ts';
+/** A slice's route registration; `version` is the running release (the platform's health and API document name it). */
+export type RouteModule = (router: ApiRouter, deps: AppDeps, version: string) => void;
+
 export const BODY_LIMIT = '1mb';
 
 export interface AppOptions {
   version: string;
   /** Built frontend to serve; skipped when missing. */
   frontendDir?: string;
-  /** Lets every slice register its routes on the one guarded router. */
-  registerRoutes?: Array<(router: ApiRouter, deps: AppDeps) => void>;
+  /** Lets every slice register its routes on the one guarded router (the composition root lists them). */
+  registerRoutes?: RouteModule[];
 }
 
 export async function projectionLagSeconds(deps: AppDeps): Promise<number> {
@@ -44,8 +46,7 @@ export function createApp(deps: AppDeps, options: AppOptions) {
   });
   const router = new ApiRouter(deps.knex, { checkResponses: process.env.VITEST === 'true' });
 
-  registerPlatformRoutes(router, deps, options.version);
-  for (const register of options.registerRoutes ?? []) register(router, deps);
+  for (const register of options.registerRoutes ?? []) register(router, deps, options.version);
   // Last: the API document describes every route registered before it.
   registerApiDocsRoutes(router, deps, options.version);
 

@@ -4,6 +4,7 @@ import { WrongExpectedVersionError, type AppendResult, type StreamAppend } from 
 import type { AppDeps } from '../deps.ts';
 import { settle, SETTLE_TIMEOUT_MS } from '../deps.ts';
 import { destroyUserSessions } from '../http/session-store.ts';
+import type { FirstAdminRecorder } from '../platform/index.ts';
 import {
   decideNewStream,
   executeCommand,
@@ -47,6 +48,10 @@ export interface UserTarget {
 }
 
 const PROVIDER: Requester = { kind: 'provider' };
+
+/** An instance's first admin, recorded in the same append as the instance itself (`alongside`). */
+export const recordFirstAdmin: FirstAdminRecorder = (deps, admin, ctx, alongside) =>
+  createUser(deps, { instanceId: ctx.instanceId, ...admin, role: 'admin' }, ctx, alongside);
 
 /**
  * Records the username's reservation (unique per instance, any case) and UserCreated with the

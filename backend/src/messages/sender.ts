@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import type { EventStore } from '@crm/projections/eventstore/port';
@@ -169,7 +170,7 @@ export class MessageSender {
       } catch (error) {
         if (this.stopped || attempt >= 20) throw error;
         this.options.logger.warn({ err: error, messageId }, 'could not record a message outcome yet; trying again');
-        await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 100 * 2 ** attempt)));
+        await sleep(Math.min(5000, 100 * 2 ** attempt));
       }
     }
   }

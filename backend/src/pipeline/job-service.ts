@@ -5,7 +5,7 @@ import { JOB_MESSAGES, type JobFields, type JobView, type Stage } from '@crm/pro
 import { VEHICLE_MESSAGES } from '@crm/projections/vehicles';
 import { WrongExpectedVersionError, type AppendResult, type EventStore, type StreamAppend } from '@crm/projections/eventstore/port';
 import { RECORD_MESSAGES } from '@crm/projections/records';
-import { createCustomer, customerStream } from '../customers/index.ts';
+import { createCustomer, customerStanding } from '../customers/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import {
@@ -102,10 +102,8 @@ const numberKey = (jobNumber: string) => jobNumber.toLowerCase();
 
 /** A customer of this instance that is not deleted, from its own stream (never stale). */
 async function assertCustomerOf(store: EventStore, instanceId: string, customerId: string): Promise<void> {
-  const events = await store.readStream(customerStream(customerId));
-  const created = events.find((e) => e.type === 'CustomerCreated');
-  const deleted = events.some((e) => e.type === 'CustomerDeleted');
-  if (!created || deleted || (created.data as { instanceId?: string }).instanceId !== instanceId) {
+  const customer = await customerStanding(store, customerId);
+  if (!customer || customer.status === 'deleted' || customer.instanceId !== instanceId) {
     throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
   }
 }
@@ -531,8 +529,7 @@ export async function restoreJob(
     if (state.status !== 'deleted') throw new ConflictError(RECORD_MESSAGES.notDeleted);
     const customerId = state.fields.customerId;
     if (customerId) {
-      const customerEvents = await deps.store.readStream(customerStream(customerId));
-      if (customerEvents[customerEvents.length - 1]?.type === 'CustomerDeleted')
+      if ((await customerStanding(deps.store, customerId))?.status === 'deleted')
         throw new ConflictError(RECORD_MESSAGES.customerStillDeleted);
     }
   }

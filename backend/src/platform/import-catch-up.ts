@@ -1,13 +1,21 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { comparePositions } from '@crm/projections/eventstore/port';
-import type { Logger } from '../logger.ts';
-import { createProjector, createReactors, type Storage } from '../runtime.ts';
+import type { EventStore } from '@crm/projections/eventstore/port';
+import type { Projector } from '@crm/projections/runtime/projector';
+import type { Knex } from 'knex';
 
 /**
  * After an import: the projector and the reactors run until each has passed the head of
  * the log, then stop, so the store is ready (read models built) before a server starts on
  * it, and a rebuild afterwards compares equal. Answers how many ms it took.
+ * The composition root builds the subscribers (the projector first: its count is the progress
+ * told); this slice never reaches back into it.
  */
-export async function catchUpImported(storage: Storage, logger: Logger, onProgress?: (applied: number) => void): Promise<number> {
+export async function catchUpImported(
+  storage: { knex: Knex; store: Pick<EventStore, 'headPosition'> },
+  subscribers: readonly [Projector, ...Projector[]],
+  onProgress?: (applied: number) => void,
+): Promise<number> {
   const started = Date.now();
   // The last event written, visible or not: the store shows a position only once every older
   // transaction of the cluster has ended, so its own head may still lag the committed import
@@ -18,12 +26,11 @@ export async function catchUpImported(storage: Storage, logger: Logger, onProgre
   );
   const row = last.rows[0];
   const head = row ? { commit: BigInt(row.tx), prepare: BigInt(row.seq) } : await storage.store.headPosition();
-  const subscribers = [createProjector(storage, logger), ...createReactors(storage, logger)];
   for (const subscriber of subscribers) subscriber.start();
   try {
     while (subscribers.some((s) => comparePositions(s.position, head) < 0)) {
-      onProgress?.(subscribers[0]!.eventsApplied);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      onProgress?.(subscribers[0].eventsApplied);
+      await sleep(50);
     }
   } finally {
     await Promise.all(subscribers.map((s) => s.stop()));

@@ -2,6 +2,8 @@
  * The platform slice's public module: what the other slices and the HTTP shell may use of
  * it. Anything outside backend/src/platform imports the slice through this file only (ESLint).
  */
-export { findInstanceBySubdomain, getInstance } from './instances.ts';
+export { findInstanceBySubdomain, getInstance, recordInstance, updateInstance, type FirstAdminRecorder } from './instances.ts';
+export { ensureReservedInstance } from './routes.ts';
+export { bootstrapSuperAdmin, type SuperAdminCredentials } from './super-admin.ts';
 export { registerPlatformRoutes } from './routes.ts';
 export { currentSuperAdmin } from './super-admin.ts';

@@ -16,7 +16,6 @@ import type { StoredDomainEvent } from '@crm/projections/events';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { destroyInstanceSessions } from '../http/session-store.ts';
-import { createUser } from '../identity/index.ts';
 import { parseInput } from '../http/validation.ts';
 import { decideNewStream, executeCommand, loadAggregate, toNewEvents, type CommandContext } from '../shared/commands.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
@@ -78,8 +77,26 @@ export interface NewInstance {
   features: Features;
   /** IANA zone; the server's when left out. */
   timeZone?: string;
-  firstAdmin?: { username: string; displayName: string; pin: string };
+  firstAdmin?: FirstAdmin;
 }
+
+export interface FirstAdmin {
+  username: string;
+  displayName: string;
+  pin: string;
+}
+
+/**
+ * Records an instance's first admin in the same append as the instance. Users are the
+ * identity slice's, and identity builds on platform (never the other way), so the composition
+ * root hands identity's user creation in.
+ */
+export type FirstAdminRecorder = (
+  deps: Pick<AppDeps, 'store'>,
+  admin: FirstAdmin,
+  ctx: CommandContext & { instanceId: string },
+  alongside: StreamAppend[],
+) => Promise<{ appended: AppendResult }>;
 
 /**
  * Reserves the subdomain and records the instance with its first admin (so the instance can
@@ -89,9 +106,10 @@ export async function recordInstance(
   deps: AppDeps,
   input: NewInstance,
   ctx: Omit<CommandContext, 'instanceId'>,
+  recordFirstAdmin?: FirstAdminRecorder,
 ): Promise<{ instanceId: string; appended: AppendResult | null }> {
   const instanceId = randomUUID();
-  const instanceCtx: CommandContext = { ...ctx, instanceId };
+  const instanceCtx: CommandContext & { instanceId: string } = { ...ctx, instanceId };
   // The subdomain, the instance and its first admin in one append: all or nothing (a crash
   // or a failure never leaves a subdomain taken by no instance, or an instance without its admin).
   const subdomain = subdomainStream(input.subdomain);
@@ -122,23 +140,13 @@ export async function recordInstance(
     }).append,
   ];
   try {
-    if (!input.firstAdmin) {
-      const results = await deps.store.appendMany(appends);
-      return { instanceId, appended: results[results.length - 1] ?? null };
+    if (input.firstAdmin) {
+      if (!recordFirstAdmin) throw new Error('An instance with a first admin needs the recorder of its admin');
+      const admin = await recordFirstAdmin(deps, input.firstAdmin, instanceCtx, appends);
+      return { instanceId, appended: admin.appended };
     }
-    const admin = await createUser(
-      deps,
-      {
-        instanceId,
-        username: input.firstAdmin.username,
-        displayName: input.firstAdmin.displayName,
-        pin: input.firstAdmin.pin,
-        role: 'admin',
-      },
-      instanceCtx,
-      appends,
-    );
-    return { instanceId, appended: admin.appended };
+    const results = await deps.store.appendMany(appends);
+    return { instanceId, appended: results[results.length - 1] ?? null };
   } catch (error) {
     if (error instanceof WrongExpectedVersionError && error.streamId === subdomain) throw new ConflictError(taken);
     throw error;
@@ -169,8 +177,13 @@ export async function setInstanceActive(
 }
 
 /** Records the instance and answers with its projection (read-your-writes). */
-export async function createInstance(deps: AppDeps, input: NewInstance, ctx: Omit<CommandContext, 'instanceId'>): Promise<CrmInstanceView> {
-  const { instanceId, appended } = await recordInstance(deps, input, ctx);
+export async function createInstance(
+  deps: AppDeps,
+  input: NewInstance,
+  ctx: Omit<CommandContext, 'instanceId'>,
+  recordFirstAdmin: FirstAdminRecorder,
+): Promise<CrmInstanceView> {
+  const { instanceId, appended } = await recordInstance(deps, input, ctx, recordFirstAdmin);
   await settle(deps, appended);
   return await getInstance(deps.knex, instanceId);
 }

@@ -38,6 +38,7 @@ import {
   getInstanceHistory,
   listInstances,
   recordInstance,
+  type FirstAdminRecorder,
   setInstanceActive,
   updateInstance,
 } from './instances.ts';
@@ -129,7 +130,7 @@ const DOCS = {
 } satisfies Record<string, RouteDoc>;
 
 /** Provider level: super admin sign-in and CRM instances. */
-export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version: string): void {
+export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version: string, recordFirstAdmin: FirstAdminRecorder): void {
   const signInLimit = createSharedRateLimiter(deps.knex, 'super-admin-sign-in', {
     windowMs: 60_000,
     max: deps.config.SIGN_IN_RATE_LIMIT,
@@ -342,6 +343,7 @@ export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version
           firstAdmin: { username: input.adminUsername, displayName: input.adminDisplayName, pin: input.adminPin },
         },
         commandContext(ctx, deps, null),
+        recordFirstAdmin,
       );
       ctx.status = 201;
       ctx.body = view;

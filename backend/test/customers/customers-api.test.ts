@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CustomerHistoryEntry, CustomerPage, CustomerView } from '@crm/projections/customers';
 import {
@@ -29,8 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function create(client: ApiClient, body: Record<string, unknown>, base = '/api/customers'): Promise<CustomerView> {
   const res = await client.post(base, body);

@@ -21,6 +21,7 @@ import {
   type TestInstance,
   type TestServer,
 } from '../support/server.ts';
+import { createProjector, createReactors } from '../../src/runtime.ts';
 import { REPO_ROOT, waitForCheckpoint } from './support.ts';
 
 /**
@@ -166,7 +167,8 @@ describe('import', () => {
     try {
       // What `npm run import` does after writing: the projector and reactors to the head.
       const logger = createLogger('silent');
-      await catchUpImported({ databaseUrl: target.url, knex: targetKnex, store, close: async () => undefined }, logger);
+      const storage = { databaseUrl: target.url, knex: targetKnex, store, close: async () => undefined };
+      await catchUpImported(storage, [createProjector(storage, logger), ...createReactors(storage, logger)]);
       const rebuilt = await rebuildReadModels({ store, knex: targetKnex, projections });
       expect(rebuilt.eventsReplayed).toBe(report.events);
       expect(rebuilt.tables.filter((t) => !t.identical)).toEqual([]);

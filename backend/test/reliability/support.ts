@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { freePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@crm/projections/db/embedded';
@@ -201,9 +202,7 @@ function childHandle(url: string, child: ChildProcess, logFile: string): ChildSe
   };
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { sleep };
 
 // ---- API set-up ----------------------------------------------------------------------
 

@@ -48,6 +48,21 @@ interface MigrationModule {
   down(knex: Knex): Promise<void>;
 }
 
+/** The event store's and runtime's tables in `public`, run ordered by name; the names are recorded in every database. */
+export const eventStoreMigrations: Record<string, MigrationModule> = {
+  '0001_event_store': eventStore,
+  '0002_runtime': runtime,
+  '0003_reactors': reactors,
+  '0004_append_function': appendFunction,
+  '0005_append_recorded_at': appendRecordedAt,
+  '0006_idempotency_keys': idempotencyKeys,
+  '0006_public_request_hits': publicRequestHits,
+  '0006_rate_limits': rateLimits,
+  '0007_cascade_restore': cascadeRestore,
+  '0008_auth_notify': authNotify,
+  '0009_ended_sessions_notify': endedSessionsNotify,
+};
+
 /** Migrations are listed in code (not read from a folder) so bundling cannot lose one. */
 function listSource(migrations: Record<string, MigrationModule>): Knex.MigrationSource<string> {
   return {
@@ -60,19 +75,7 @@ function listSource(migrations: Record<string, MigrationModule>): Knex.Migration
 /** Event store and runtime tables in `public`, then the read models in `rm`. */
 export async function migrate(knex: Knex): Promise<{ readModelsChanged: boolean }> {
   await knex.migrate.latest({
-    migrationSource: listSource({
-      '0001_event_store': eventStore,
-      '0002_runtime': runtime,
-      '0003_reactors': reactors,
-      '0004_append_function': appendFunction,
-      '0005_append_recorded_at': appendRecordedAt,
-      '0006_idempotency_keys': idempotencyKeys,
-      '0006_public_request_hits': publicRequestHits,
-      '0006_rate_limits': rateLimits,
-      '0007_cascade_restore': cascadeRestore,
-      '0008_auth_notify': authNotify,
-      '0009_ended_sessions_notify': endedSessionsNotify,
-    }),
+    migrationSource: listSource(eventStoreMigrations),
   });
   const [, applied] = await migrateReadModels(knex, READ_MODEL_SCHEMA);
   return { readModelsChanged: applied.length > 0 };

@@ -561,17 +561,22 @@ export class Projector {
   }
 }
 
+/**
+ * Waits ms, or less when the signal aborts. The abort listener goes when the timer fires: a
+ * standby retrying every few seconds would otherwise pile one listener per wait onto the
+ * projector's one signal (a leak, and Node's MaxListenersExceededWarning after ten).
+ */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { migrateReadModels, READ_MODEL_SCHEMA } from '../db/migrate.ts';
 import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
@@ -150,7 +151,7 @@ async function replay(
       // `upTo` is an event the live projector has applied, so it exists: a reader sees it
       // once the transactions that hold the visibility horizon back have ended.
       if (waitedMs >= HELD_BACK_LIMIT_MS) throw new Error(`rebuild: events up to ${positionToString(upTo)} did not become visible`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
       waitedMs += 20;
       next = read(position);
       continue;
