@@ -11,6 +11,7 @@ import { createCustomer } from './customers/customer-service.ts';
 import type { AppDeps } from './deps.ts';
 import { settle } from './deps.ts';
 import { createUser, recordFirstAdmin } from './identity/index.ts';
+import { addVehicle } from './vehicles/index.ts';
 import { subdomainStream } from './platform/instance-decider.ts';
 import { recordInstance, updateInstance } from './platform/index.ts';
 import { cancelJob, changeJobStage, createJob } from './pipeline/job-service.ts';
@@ -210,14 +211,14 @@ try {
     await seedShopSettings(deps, ctxAt(opened, 'admin'));
 
     const timeline: SeedAction[] = [];
-    const customers: Array<{ id: string; name: string; phone: string; vehicle: string; since: number; at: Date }> = [];
+    const customers: Array<{ id: string; name: string; phone: string; vehicle: string; vehicleId: string; since: number; at: Date }> = [];
     for (let i = 0; i < customerCount; i++) {
       const name = `${pick(FIRST, i)} ${pick(LAST, Math.floor(i / FIRST.length))}`;
       const phone = `555${String(1_000_000 + i).slice(-7)}`;
       const vehicle = pick(VEHICLES, i);
       // Customers arrive over the whole history, the first ones at the start.
       const since = HISTORY_DAYS - Math.floor((i * HISTORY_DAYS) / Math.max(1, customerCount));
-      const customer = { id: '', name, phone, vehicle, since, at: pastSlot(since, i) };
+      const customer = { id: '', name, phone, vehicle, vehicleId: '', since, at: pastSlot(since, i) };
       customers.push(customer);
       timeline.push({
         at: customer.at,
@@ -229,6 +230,11 @@ try {
             ctx,
           );
           customer.id = customerId;
+          // Its car as a vehicle record too, so the jobs, the vehicle page and the customer's
+          // vehicles agree with the "2018 Toyota Camry" its jobs name.
+          const [year, make, ...model] = vehicle.split(' ');
+          const plate = `DM${String(1000 + i).slice(-4)}`;
+          customer.vehicleId = (await addVehicle(deps, customerId, { year: Number(year), make, model: model.join(' '), plate }, ctx)).id;
         },
       });
     }
@@ -262,6 +268,7 @@ try {
             name: customer?.name ?? `Walk-in ${i + 1}`,
             phone: customer?.phone ?? `555${String(2_000_000 + i).slice(-7)}`,
             customerId: customer?.id,
+            vehicleId: customer?.vehicleId || undefined,
             part: pick(PARTS, i),
             makeModel: customer?.vehicle ?? pick(VEHICLES, i),
             // Some quotes carry cents, as real ones do.
@@ -363,6 +370,7 @@ try {
                 name,
                 phone: known?.phone ?? `555${String(3_000_000 + i).slice(-7)}`,
                 customerId: known?.id,
+                vehicleId: known?.vehicleId || undefined,
                 part: serviceType,
                 makeModel: vehicle,
                 stage: 'Scheduled',

@@ -70,19 +70,70 @@ test.each([
     type: 'JobUpdated',
     path: (id: string) => `/api/${SHOP}/pipeline/${id}`,
   },
-])('a $kind whose history holds an event that fails its schema answers, and says so', async ({ create, stream, type, path }) => {
-  const id = await create();
-  const eventId = await appendBroken(stream(id), type);
-  const record = await client.get(path(id));
-  expect(record.status, record.text).toBe(200);
-  const history = await client.get(`${path(id)}/history`);
-  expect(history.status, history.text).toBe(200);
-  const entries = (Array.isArray(history.body) ? history.body : history.body.entries) as Array<Record<string, unknown>>;
-  expect(entries.find((e) => e.id === eventId)).toMatchObject({ action: 'unshowable' });
-  const asOf = await client.get(`${path(id)}?asOf=${encodeURIComponent(new Date().toISOString())}`);
-  expect(asOf.status, asOf.text).toBe(200);
+  {
+    // The repair order's lines live on the job's stream: a line event that fails its schema.
+    kind: 'repair order',
+    create: async () => (await client.post(`/api/${SHOP}/pipeline`, { name: 'Broken Lines', part: 'Brakes' })).body.id as string,
+    stream: (id: string) => `job-${id}`,
+    type: 'LineAdded',
+    path: (id: string) => `/api/${SHOP}/pipeline/${id}`,
+  },
+  {
+    kind: 'service request',
+    create: async () =>
+      (await client.post(`/api/${SHOP}/service-requests`, { customerName: 'Broken Request', serviceType: 'Oil Change' })).body.id as string,
+    stream: (id: string) => `servicerequest-${id}`,
+    type: 'ServiceRequestUpdated',
+    path: (id: string) => `/api/${SHOP}/service-requests/${id}`,
+    noAsOf: true,
+    edit: { additionalNotes: 'Still editable' },
+  },
+])(
+  'a $kind whose history holds an event that fails its schema answers, and says so',
+  async ({ create, stream, type, path, noAsOf, edit }) => {
+    const id = await create();
+    const eventId = await appendBroken(stream(id), type);
+    const record = await client.get(path(id));
+    expect(record.status, record.text).toBe(200);
+    const history = await client.get(`${path(id)}/history`);
+    expect(history.status, history.text).toBe(200);
+    const entries = (Array.isArray(history.body) ? history.body : history.body.entries) as Array<Record<string, unknown>>;
+    expect(entries.find((e) => e.id === eventId)).toMatchObject({ action: 'unshowable' });
+    if (!noAsOf) {
+      const asOf = await client.get(`${path(id)}?asOf=${encodeURIComponent(new Date().toISOString())}`);
+      expect(asOf.status, asOf.text).toBe(200);
+    }
+    expect((await client.get(`/api/${SHOP}/parked-changes?record=${id}`)).body).toMatchObject({ count: 1 });
+    // A command still folds the record from its readable events: the record can be changed.
+    const changed = await client.put(path(id), edit ?? { notes: 'Still editable' });
+    expect(changed.status, changed.text).toBe(200);
+  },
+);
+
+test('a repair order whose job stream holds a line event that fails its schema: lines can still be added, its documents still print', async () => {
+  const id = (await client.post(`/api/${SHOP}/pipeline`, { name: 'Broken Order', part: 'Brakes' })).body.id as string;
+  await appendBroken(`job-${id}`, 'LineAdded');
+  const added = await client.post(`/api/${SHOP}/pipeline/${id}/lines`, { kind: 'labor', description: 'Pads', hours: '1', rate: '80.00' });
+  expect(added.status, added.text).toBe(201);
+  expect((added.body.lines as Array<{ description: string }>).map((l) => l.description)).toEqual(['Pads']);
+  const pdf = await client.get(`/api/${SHOP}/pipeline/${id}/estimate.pdf`);
+  expect(pdf.status, pdf.text).toBe(200);
+});
+
+test('a vehicle whose stream holds an event that fails its schema answers with its jobs, says so, and can still be changed', async () => {
+  const customer = (await client.post(`/api/${SHOP}/customers`, { name: 'Broken Vehicle Owner', phone: '5559876543' })).body.id as string;
+  const made = await client.post(`/api/${SHOP}/customers/${customer}/vehicles`, { make: 'Ford', model: 'Focus', year: 2015 });
+  expect(made.status, made.text).toBe(201);
+  const id = made.body.id as string;
+  await appendBroken(`vehicle-${id}`, 'VehicleUpdated');
+  const vehicle = await client.get(`/api/${SHOP}/vehicles/${id}`);
+  expect(vehicle.status, vehicle.text).toBe(200);
+  expect(vehicle.body).toMatchObject({ make: 'Ford', model: 'Focus' });
+  const jobs = await client.get(`/api/${SHOP}/vehicles/${id}/jobs`);
+  expect(jobs.status, jobs.text).toBe(200);
+  expect((await client.get(`/api/${SHOP}/customers/${customer}/vehicles`)).status).toBe(200);
   expect((await client.get(`/api/${SHOP}/parked-changes?record=${id}`)).body).toMatchObject({ count: 1 });
-  // A command still folds the record from its readable events: the record can be changed.
-  const changed = await client.put(path(id), { notes: 'Still editable' });
+  const changed = await client.put(`/api/${SHOP}/vehicles/${id}`, { notes: 'Still editable' });
   expect(changed.status, changed.text).toBe(200);
+  expect((await client.get(`/api/${SHOP}/vehicles/${id}`)).body).toMatchObject({ notes: 'Still editable', make: 'Ford' });
 });

@@ -67,8 +67,7 @@ export function toCustomerView(row: CustomerRow, phone: PhoneDisplay): CustomerV
  * trigram index stays usable, see the read-model migration); the explicit filter is kept
  * so every query states its instance.
  */
-const customersOf = (db: Knex.Transaction, instanceId: string) =>
-  db.withSchema('rm').from('customers_of_instance').where('instance_id', instanceId);
+const customersOf = (db: Knex, instanceId: string) => db.withSchema('rm').from('customers_of_instance').where('instance_id', instanceId);
 
 /** A live customer of this instance, phone whole; null for unknown ids, deleted ones and other instances'. */
 export async function findCustomer(knex: Knex, instanceId: string, customerId: string): Promise<CustomerView | null> {
@@ -123,7 +122,7 @@ export async function listCustomers(knex: Knex, instanceId: string, options: Lis
 }
 
 /** The instance's live customers as the projection counts them. */
-async function keptCount(db: Knex.Transaction, instanceId: string): Promise<number> {
+async function keptCount(db: Knex, instanceId: string): Promise<number> {
   const row = (await db.withSchema('rm').from('customer_counts').where('instance_id', instanceId).first({ n: 'total' })) as
     { n: string | number } | undefined;
   return Number(row?.n ?? 0);

@@ -66,3 +66,23 @@ export function bodyFieldsCheck(body: z.ZodType): (value: unknown) => void {
     });
   };
 }
+
+/**
+ * The check for a write route that takes no body (cancel, reopen, revert, archive, …): a JSON
+ * object with fields is refused naming them, as on any other route, instead of being ignored
+ * (a client that sends a reason or a flag would otherwise think it was kept).
+ */
+export function noBodyFieldsCheck(value: unknown): void {
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return;
+    throw new ValidationError(NO_BODY, { errors: [{ field: 'body', message: NO_BODY }] });
+  }
+  const fields = Object.keys(value);
+  if (fields.length === 0) return;
+  throw new ValidationError(unknownFieldsMessage(fields), {
+    errors: fields.map((field) => ({ field, message: `Unknown field: ${field}` })),
+  });
+}
+
+const NO_BODY = 'This request takes no body';

@@ -14,7 +14,7 @@ import type { FeatureKey } from '@crm/projections/platform';
 import { loadUserPrincipal, type Principal, type UserPrincipal } from './auth.ts';
 import { isDatabaseUnavailable } from '@crm/projections/db/unavailable';
 import { HTTP_STATUS_OF } from './problem.ts';
-import { bodyFieldsCheck } from './body-fields.ts';
+import { bodyFieldsCheck, noBodyFieldsCheck } from './body-fields.ts';
 import { idempotencyKeyOf, IdempotencyStore } from './idempotency.ts';
 import { routeStatuses } from './statuses.ts';
 import { sessionPrincipalOf, type SessionData } from './session-store.ts';
@@ -192,7 +192,8 @@ export class ApiRouter {
     });
     const guard = this.guard(routeAccess, options);
     const response = this.options.checkResponses ? options.doc?.response : undefined;
-    const checkBody = options.doc?.body ? bodyFieldsCheck(options.doc.body) : null;
+    // A JSON body is parsed for every method; a write route that declares none takes no fields.
+    const checkBody = options.doc?.body ? bodyFieldsCheck(options.doc.body) : method === 'GET' ? null : noBodyFieldsCheck;
     const execute = async (ctx: Context) => {
       checkBody?.((ctx.request as { body?: unknown }).body);
       await handler(ctx as ApiContext);

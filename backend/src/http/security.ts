@@ -26,9 +26,11 @@ export function isApiPath(rawPath: string): boolean {
 
 /**
  * A path as a browser, a proxy or a file server might read it: percent-escapes decoded,
- * backslashes as slashes, repeated slashes as one, `.` and `..` segments resolved. So
- * `//api/x`, `/./api/x`, `/%2Fapi/x` and `/api\x` all count as API paths: each is then
- * either a route of the API or a 404 problem, never the app's HTML.
+ * backslashes as slashes, repeated slashes as one, `.` and `..` segments resolved, a
+ * segment's `;parameters` and surrounding blanks dropped (servlet containers and some
+ * proxies route `/api;x/…` and `/api%20/…` to `/api/…`). So `//api/x`, `/./api/x`,
+ * `/%2Fapi/x`, `/api\x` and `/api;/x` all count as API paths: each is then either a route
+ * of the API or a 404 problem, never the app's HTML.
  */
 export function normalizedPath(rawPath: string): string {
   let decoded = rawPath;
@@ -38,7 +40,8 @@ export function normalizedPath(rawPath: string): string {
     // A malformed escape: judged on the raw text (the input rule answers it with a 400).
   }
   const segments: string[] = [];
-  for (const segment of decoded.replaceAll('\\', '/').split('/')) {
+  for (const raw of decoded.replaceAll('\\', '/').split('/')) {
+    const segment = raw.split(';', 1)[0]!.trim();
     if (segment === '' || segment === '.') continue;
     if (segment === '..') segments.pop();
     else segments.push(segment);

@@ -44,7 +44,7 @@ function toUserView(row: UserRow): UserView {
 }
 
 /** Deleted users have no rows, so nothing here can return one. */
-const usersOf = (db: Knex.Transaction, instanceId: string) =>
+const usersOf = (db: Knex, instanceId: string) =>
   db
     .withSchema('rm')
     .from('users as u')
@@ -112,7 +112,7 @@ export async function countOtherUnlockedAdmins(knex: Knex, instanceId: string, u
  * active users, not locked, who may change jobs (write permission, or role admin). A
  * read-only user cannot work on a job, so is never offered.
  */
-const assignableUsers = (db: Knex.Transaction, instanceId: string) =>
+const assignableUsers = (db: Knex, instanceId: string) =>
   db
     .withSchema('rm')
     .from('users as u')

@@ -1,19 +1,97 @@
+import { createRequire } from 'node:module';
 import { isUuid } from '@crm/projections/shared';
-import type { Knex } from 'knex';
+import knexFactory, { type Knex } from 'knex';
 
 /**
- * Runs read-model queries for one instance: as role crm_api (which row-level security
- * binds) with the instance set for this transaction only. A query that forgets its
- * instance filter still returns only this instance's rows.
+ * Runs read-model queries for one instance as role crm_api (which row-level security
+ * binds) with `app.instance_id` set to that instance: a query that forgets its instance
+ * filter still returns only this instance's rows.
  *
- * The role and the instance are set in one round trip: one simple-protocol query with two
- * statements. That protocol takes no parameters, so the instance id goes in as a literal,
- * and only a UUID (checked here) ever does.
+ * One round trip per query: the queries run on a pool of their own whose connections took
+ * role crm_api when they were opened and keep the instance they were last set to. Only when
+ * a connection was last used for another instance (or never) does a read send one more
+ * statement, `set_config` for the session. The queries run without BEGIN/COMMIT: each is
+ * its own snapshot (a list page and its total may be one commit apart, as with any two
+ * reads), and role crm_api may only SELECT, so nothing is written through this pool.
+ * Why not one multi-statement message per read: it needs every parameter inlined as a
+ * literal, knex's inlining is documented for debugging only, and a read of two queries
+ * (a page and its count) would still be two messages.
  */
-export async function withTenant<T>(knex: Knex, instanceId: string, fn: (db: Knex.Transaction) => Promise<T>): Promise<T> {
+export async function withTenant<T>(knex: Knex, instanceId: string, fn: (db: Knex) => Promise<T>): Promise<T> {
   if (!isUuid(instanceId)) throw new Error('withTenant: the instance id is not a UUID');
-  return await knex.transaction(async (trx) => {
-    await trx.raw(`SET LOCAL ROLE crm_api; SELECT set_config('app.instance_id', '${instanceId.toLowerCase()}', true)`);
-    return await fn(trx);
+  const instance = instanceId.toLowerCase();
+  const pool = tenantPoolOf(knex);
+  const connection = (await pool.client.acquireConnection()) as TenantConnection;
+  try {
+    if (connection[INSTANCE] !== instance) {
+      // Forgotten first: if the setting fails half-way the connection is set again next time.
+      connection[INSTANCE] = undefined;
+      await connection.query("SELECT set_config('app.instance_id', $1, false)", [instance]);
+      connection[INSTANCE] = instance;
+    }
+    return await fn(boundTo(pool, connection));
+  } finally {
+    await pool.client.releaseConnection(connection);
+  }
+}
+
+const INSTANCE = Symbol('crm.tenantInstance');
+
+interface TenantConnection {
+  [INSTANCE]?: string;
+  query(text: string, values?: unknown[]): Promise<unknown>;
+}
+
+/** At most this many tenant connections per process, and never more than the app's own pool. */
+const TENANT_POOL_MAX = 10;
+const pools = new WeakMap<Knex, Knex>();
+
+function tenantPoolSize(knex: Knex): number {
+  const appMax = (knex.client.config as { pool?: { max?: number } }).pool?.max;
+  return Math.max(1, Math.min(TENANT_POOL_MAX, appMax ?? TENANT_POOL_MAX));
+}
+
+/** The tenant pool of an application's knex, opened on first use and closed with it. */
+function tenantPoolOf(knex: Knex): Knex {
+  const existing = pools.get(knex);
+  if (existing) return existing;
+  const pool = knexFactory({
+    client: 'pg',
+    connection: knex.client.config.connection as Knex.StaticConnectionConfig,
+    pool: {
+      min: 0,
+      max: tenantPoolSize(knex),
+      afterCreate(
+        connection: { query(text: string, done: (error: Error | null) => void): void },
+        done: (error: Error | null, connection: unknown) => void,
+      ) {
+        connection.query('SET ROLE crm_api', (error) => done(error, connection));
+      },
+    },
   });
+  pools.set(knex, pool);
+  // knex.destroy() ends in its client's destroy; the tenant pool closes with it.
+  const client = knex.client as { destroy(callback?: unknown): Promise<void> };
+  const destroy = client.destroy.bind(client);
+  client.destroy = async (callback?: unknown) => {
+    await pool.destroy().catch(() => undefined);
+    await destroy(callback);
+  };
+  return pool;
+}
+
+type MakeKnex = (client: unknown) => Knex;
+const makeKnex = createRequire(import.meta.url)('knex/lib/knex-builder/make-knex.js') as MakeKnex;
+
+/**
+ * A knex whose every query runs on `connection` (as a transaction's knex does, without the
+ * transaction): the caller's queries, sequential or concurrent, queue on that connection.
+ */
+function boundTo(pool: Knex, connection: TenantConnection): Knex {
+  const client = Object.create(pool.client) as Knex.Client & { acquireConnection(): Promise<unknown>; releaseConnection(): Promise<void> };
+  client.acquireConnection = () => Promise.resolve(connection);
+  client.releaseConnection = () => Promise.resolve();
+  // Listeners of its own (makeKnex adds some), or they would pile up on the pool's client.
+  Object.assign(client, { _events: Object.create(null) as object, _eventsCount: 0 });
+  return makeKnex(client);
 }

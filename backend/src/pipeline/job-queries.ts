@@ -127,7 +127,7 @@ export async function jobAsOf(store: EventStore, target: JobTarget, asOf: AsOf |
   return jobViewFromEvents(events, target.instanceId);
 }
 
-const jobsOf = (db: Knex.Transaction, instanceId: string) => db.withSchema('rm').from('jobs').where('instance_id', instanceId);
+const jobsOf = (db: Knex, instanceId: string) => db.withSchema('rm').from('jobs').where('instance_id', instanceId);
 
 /** A job of this instance as the read model has it; null for an unknown id or one of another instance. */
 export async function findJob(knex: Knex, target: JobTarget): Promise<JobView | null> {
@@ -226,7 +226,7 @@ function whereStage(builder: Knex.QueryBuilder, query: JobListQuery): Knex.Query
  * row-level-security barrier, so LIKE can use the trigram index and a page can stop early
  * on its order's btree.
  */
-export function filtered(db: Knex.Transaction, instanceId: string, query: JobListQuery): Knex.QueryBuilder {
+export function filtered(db: Knex, instanceId: string, query: JobListQuery): Knex.QueryBuilder {
   const builder = whereStage(db.withSchema('rm').from('jobs_of_instance').where('instance_id', instanceId), query);
   if (query.customerId) builder.where('customer_id', query.customerId);
   if (query.q) {

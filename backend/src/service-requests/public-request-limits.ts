@@ -1,9 +1,11 @@
 import type { Knex } from 'knex';
 
 /**
- * How many requests the public page takes, per client IP and per instance, in a window.
- * A person asks for a service a few times at most; a shop gets a few dozen an hour at its
- * busiest. Past either limit the page answers 429, so it cannot be used to flood a shop.
+ * How many requests the public page takes in a window: per client IP (every post), and per
+ * instance the number of addresses whose requests were stored. A person asks for a service
+ * a few times at most; a shop hears from a few dozen people an hour at its busiest. Past
+ * either limit the page answers 429, so it cannot be used to flood a shop (at most
+ * perInstance × perIp stored requests an hour), and a handful of addresses cannot close it.
  */
 export const PUBLIC_REQUEST_LIMITS = {
   windowMs: 60 * 60_000,

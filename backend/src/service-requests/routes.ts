@@ -217,9 +217,14 @@ export function registerServiceRequestRoutes(router: ApiRouter, deps: AppDeps): 
       const { fields, honeypot } = parseInput(publicServiceRequestInput, ctx.request.body);
       // A filled honeypot is a bot: it gets the same receipt as a person, and nothing is recorded.
       if (!honeypot) {
-        // The shop's limit counts only requests that are stored: junk from a handful of
-        // addresses never closes the page to a new visitor from elsewhere.
-        refuse(await countPublicRequest(deps.knex, [{ key: `instance:${instance.id}`, max: PUBLIC_REQUEST_LIMITS.perInstance }]));
+        // The shop's limit counts only requests that are stored, and each address once: an
+        // address's own limit bounds what it sends, so a flood from a handful of addresses
+        // (junk or not) never closes the page to a new visitor from elsewhere; it closes
+        // only when many addresses have each sent requests in the window.
+        const newAddress = (await countPublicRequest(deps.knex, [{ key: `instance-ip:${instance.id}:${ctx.ip}`, max: 1 }])) === null;
+        if (newAddress) {
+          refuse(await countPublicRequest(deps.knex, [{ key: `instance:${instance.id}`, max: PUBLIC_REQUEST_LIMITS.perInstance }]));
+        }
         const base = commandContext(ctx, deps, instance.id);
         await submitServiceRequest(deps, fields, 'public', { ...base, instanceId: instance.id, actor: PUBLIC_ACTOR });
       }

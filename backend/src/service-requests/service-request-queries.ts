@@ -70,7 +70,7 @@ function toView(row: ServiceRequestRow, phone: 'full' | 'masked' = 'full'): Serv
  * The tenant's requests: the view filters to the transaction's instance itself (so the
  * trigram index stays usable); the explicit filter is kept so every query states its instance.
  */
-const requestsOf = (db: Knex.Transaction, instanceId: string) =>
+const requestsOf = (db: Knex, instanceId: string) =>
   db.withSchema('rm').from('service_requests_of_instance').where('instance_id', instanceId);
 
 /** A request of this instance (archived ones too); null for unknown ids and other instances'. */

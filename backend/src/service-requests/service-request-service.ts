@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { readableEvents } from '@crm/projections/events';
-import { WrongExpectedVersionError, type EventStore } from '@crm/projections/eventstore/port';
+import { readableEvents, unshowableEntry } from '@crm/projections/events';
+import { WrongExpectedVersionError, type EventStore, type RecordedEvent } from '@crm/projections/eventstore/port';
 import {
   EMPTY_JOB_FIELDS,
   isBlankJob,
@@ -286,10 +286,20 @@ async function projected(
 
 /** The request's events, when it is a request of this instance; otherwise none. */
 async function streamOf(store: EventStore, instanceId: string, serviceRequestId: string): Promise<ServiceRequestStoredEvent[]> {
-  if (!isUuid(serviceRequestId)) return [];
+  return (await readRequestStream(store, instanceId, serviceRequestId)).events;
+}
+
+/** The request's events that pass their schemas, and those that do not (for the history). */
+async function readRequestStream(
+  store: EventStore,
+  instanceId: string,
+  serviceRequestId: string,
+): Promise<{ events: ServiceRequestStoredEvent[]; unreadable: RecordedEvent[] }> {
+  if (!isUuid(serviceRequestId)) return { events: [], unreadable: [] };
   const recorded = await store.readStream(serviceRequestStream(serviceRequestId.toLowerCase()));
-  const events = serviceRequestEventsOf(readableEvents(recorded).events);
-  return instanceOfServiceRequest(events) === instanceId ? events : [];
+  const { events: readable, unreadable } = readableEvents(recorded);
+  const events = serviceRequestEventsOf(readable);
+  return instanceOfServiceRequest(events) === instanceId ? { events, unreadable } : { events: [], unreadable: [] };
 }
 
 export async function getServiceRequest(deps: AppDeps, instanceId: string, serviceRequestId: string): Promise<ServiceRequestView> {
@@ -304,7 +314,14 @@ export async function getServiceRequestHistory(
   instanceId: string,
   serviceRequestId: string,
 ): Promise<ServiceRequestHistoryEntry[]> {
-  const events = await streamOf(deps.store, instanceId, serviceRequestId);
+  const { events, unreadable } = await readRequestStream(deps.store, instanceId, serviceRequestId);
   if (events.length === 0) throw new NotFoundError(SERVICE_REQUEST_MESSAGES.notFound);
-  return serviceRequestHistory(events);
+  // A change whose event fails its schema is listed where it happened, without its values.
+  const revisionOf = new Map(events.map((event) => [event.id, event.revision]));
+  const rows = serviceRequestHistory(events).map((entry) => ({ entry, revision: revisionOf.get(entry.id) ?? 0 }));
+  for (const event of unreadable) {
+    const { id, action, userDisplayName, timestamp, revision } = unshowableEntry(event);
+    rows.push({ entry: { id, action, userDisplayName, timestamp, changes: [] }, revision });
+  }
+  return rows.sort((a, b) => b.revision - a.revision).map(({ entry }) => entry);
 }

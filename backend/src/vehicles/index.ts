@@ -6,3 +6,4 @@ export { registerVehicleRoutes } from './routes.ts';
 export { vehicleStream, vehicleDecider, MileageLowerError } from './vehicle-decider.ts';
 export { vehicleForJob, jobMileageAppends, type JobVehicle } from './vehicle-jobs.ts';
 export { customerVehicleIds } from './vehicle-queries.ts';
+export { addVehicle } from './vehicle-service.ts';

@@ -73,7 +73,7 @@ export function toVehicleView(row: VehicleRow): VehicleView {
   };
 }
 
-const vehiclesOf = (db: Knex.Transaction, instanceId: string) =>
+const vehiclesOf = (db: Knex, instanceId: string) =>
   db.from('rm.vehicles as v').leftJoin('rm.customers as c', 'c.id', 'v.customer_id').where('v.instance_id', instanceId).select(COLUMNS);
 
 /** A live vehicle of this instance; null for unknown ids, deleted ones and other instances'. */

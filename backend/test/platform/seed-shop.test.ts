@@ -61,6 +61,16 @@ test('the shop has its zone; every job has a customer name, phone, vehicle and p
     expect(job.make_model).not.toBe('');
     expect(job.part).not.toBe('');
   }
+  // A customer's jobs are on that customer's vehicle record, the one the job names.
+  const onRecords = (await knex('rm.jobs as j')
+    .join('rm.vehicles as v', 'v.id', 'j.vehicle_id')
+    .where('j.instance_id', instance.id)
+    .select('j.customer_id', 'j.make_model', 'v.customer_id as owner', 'v.year', 'v.make', 'v.model')) as Array<Record<string, string>>;
+  expect(onRecords.length).toBe(jobs.filter((job) => job.customer_id).length);
+  for (const row of onRecords) {
+    expect(row.owner).toBe(row.customer_id);
+    expect(`${row.year} ${row.make} ${row.model}`).toBe(row.make_model);
+  }
 });
 
 test("appointments fall on weekdays between 8:00 and 17:00 in the shop's zone, past and coming weeks", async () => {

@@ -100,6 +100,10 @@ describe('one path rule: the guard, no-store and problem details hold whatever t
       '/api%5Ccustomers',
       '/x/../api/customers',
       '///api//customers',
+      '/api;/customers',
+      '/api%3B/customers',
+      '/api;x',
+      '/api%20/customers',
     ]) {
       const res = await fetch(server.url + path, { headers: { cookie: admin.cookieHeader() } });
       const text = await res.text();
@@ -128,9 +132,10 @@ describe('one path rule: the guard, no-store and problem details hold whatever t
     expect(raw.headers['cache-control']).toBe('no-store');
     expect(raw.body).not.toMatch(/<!doctype html/i);
     // The one rule the app shell's fallback asks too (it serves HTML only where this says no).
-    for (const path of ['//api/x', '/./api/x', '/%2Fapi/x', '/api\\x', '/API/x', '/a/../api', '/%61pi/x'])
+    for (const path of ['//api/x', '/./api/x', '/%2Fapi/x', '/api\\x', '/API/x', '/a/../api', '/%61pi/x', '/api;/x', '/api%20/x'])
       expect(isApiPath(path), path).toBe(true);
-    for (const path of ['/', '/customers', '/apiary', '/x/api/y']) expect(isApiPath(path), path).toBe(false);
+    for (const path of ['/', '/customers', '/apiary', '/x/api/y', '/api.json', '/api%2F..%2Fcustomers'])
+      expect(isApiPath(path), path).toBe(false);
   });
 
   test('the cross-site check compares the scheme too: an https Origin on the http server is refused', async () => {

@@ -454,7 +454,7 @@ describe('the public request page', () => {
     expect(((await client.get('/api/service-requests')).body as ServiceRequestPage).total).toBe(0);
   });
 
-  test('rate limits: 5 per IP, 30 per shop, in a window; 429 with Retry-After', async () => {
+  test('rate limits: 5 per IP, 30 addresses per shop, in a window; 429 with Retry-After', async () => {
     const { id, client, provider } = await freshShop('srlimit');
     await setPublic(provider, id, true);
     const visitor = new ApiClient(server.url);
@@ -465,13 +465,15 @@ describe('the public request page', () => {
     const refused = await visitor.post(publicUrl('srlimit'), REQUEST, from('10.1.0.1'));
     expectProblem(refused, 429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    // Other visitors still get through, up to the shop's limit.
-    for (let i = 0; i < 25; i++) {
+    // Other visitors still get through, up to the shop's limit: 30 addresses in the window.
+    for (let i = 0; i < 29; i++) {
       const res = await visitor.post(publicUrl('srlimit'), { ...REQUEST, customerName: `Visitor ${i}` }, from(`10.2.0.${i + 1}`));
       expect(res.status, res.text).toBe(201);
     }
     expectProblem(await visitor.post(publicUrl('srlimit'), REQUEST, from('10.3.0.1')), 429);
-    expect(((await client.get('/api/service-requests')).body as ServiceRequestPage).total).toBe(30);
+    // An address already heard from is held to its own limit only.
+    expect((await visitor.post(publicUrl('srlimit'), { ...REQUEST, customerName: 'Visitor again' }, from('10.2.0.1'))).status).toBe(201);
+    expect(((await client.get('/api/service-requests')).body as ServiceRequestPage).total).toBe(35);
     // Another shop is not affected by this one's flood.
     const { id: otherId, provider: p2 } = await freshShop('srlimit2');
     await setPublic(p2, otherId, true);
@@ -495,5 +497,26 @@ describe('the public request page', () => {
     expect(real.status, real.text).toBe(201);
     const stored = (await client.get('/api/service-requests')).body as ServiceRequestPage;
     expect(stored.items.map((r) => r.customerName)).toEqual(['Real Customer']);
+  });
+
+  test("a flood of real requests from 6 addresses (30 stored) leaves the shop's page open to a new visitor", async () => {
+    const { id, client, provider } = await freshShop('srflood');
+    await setPublic(provider, id, true);
+    const visitor = new ApiClient(server.url);
+    const from = (ip: string) => ({ 'X-Forwarded-For': ip });
+    for (let address = 1; address <= 6; address++) {
+      for (let i = 0; i < 5; i++) {
+        const res = await visitor.post(
+          publicUrl('srflood'),
+          { ...REQUEST, customerName: `Flood ${address}-${i}` },
+          from(`10.8.0.${address}`),
+        );
+        expect(res.status, res.text).toBe(201);
+      }
+      expectProblem(await visitor.post(publicUrl('srflood'), REQUEST, from(`10.8.0.${address}`)), 429);
+    }
+    const real = await visitor.post(publicUrl('srflood'), { ...REQUEST, customerName: 'Real Customer' }, from('10.8.1.1'));
+    expect(real.status, real.text).toBe(201);
+    expect(((await client.get('/api/service-requests')).body as ServiceRequestPage).total).toBe(31);
   });
 });

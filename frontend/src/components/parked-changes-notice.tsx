@@ -19,7 +19,7 @@ export function ParkedChangesNotice({ instance, recordId }: { instance: string; 
   return (
     <Alert variant="destructive" data-testid="parked-changes-notice">
       {data && data.count > 0
-        ? `${data.count === 1 ? 'A change' : `${data.count} changes`} to this record could not be shown: what you see may be missing ${data.count === 1 ? 'it' : 'them'}. The provider sees ${data.count === 1 ? 'it' : 'them'} under Parked events.`
+        ? `${data.count === 1 ? 'A change' : `${data.count} changes`} to this record could not be shown: what you see may be missing ${data.count === 1 ? 'it' : 'them'}. The shop's admins see ${data.count === 1 ? 'it' : 'them'} under Parked events on the Admin Dashboard.`
         : null}
     </Alert>
   );

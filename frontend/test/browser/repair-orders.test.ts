@@ -146,6 +146,20 @@ describe('repair orders on the screens', () => {
       await page.goto(`/crm/${shop.subdomain}/reports/takings`);
       await expect.poll(() => page.locator('[data-figure="card"]').textContent(), { timeout: SLOW }).toBe('$250.10');
       await expect.poll(() => page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toMatch(/takings\.csv\?from=/);
+      // The period reads as days people read ('Thu, Nov 26, 2026'), never a raw 2026-11-26.
+      const period = page.getByText(/in the shop's time/);
+      await expect.poll(() => period.textContent()).toMatch(/^[A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}, \d{4}, in the shop's time/);
+      expect(await period.textContent()).not.toMatch(/\d{4}-\d\d-\d\d/);
+      // The footer's year is this year's.
+      await expect.poll(() => page.locator('footer').textContent()).toContain(`© ${new Date().getFullYear()} `);
+
+      // The invoice page's job reference leads back to that job's dialog.
+      await page.goto(`/crm/${shop.subdomain}/pipeline/${job.id}/invoice`);
+      const back = page.getByRole('link', { name: /^(Job #\d+|Open the job)$/ });
+      await expect.poll(() => back.count(), { timeout: SLOW }).toBe(1);
+      await back.click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('job'), { timeout: SLOW }).toBe(job.id);
+      await expect.poll(() => dialog(page).getByRole('heading', { name: 'Lines', exact: true }).count(), { timeout: SLOW }).toBe(1);
     },
     TEST_TIMEOUT * 2,
   );

@@ -203,7 +203,8 @@ export const serviceRequestPageSchema = z.object({
 });
 export type ServiceRequestPage = z.infer<typeof serviceRequestPageSchema>;
 
-export const SERVICE_REQUEST_HISTORY_ACTIONS = ['submitted', 'updated', 'converted', 'archived'] as const;
+/** `unshowable`: a change whose recorded event fails its schema; listed without its values. */
+export const SERVICE_REQUEST_HISTORY_ACTIONS = ['submitted', 'updated', 'converted', 'archived', 'unshowable'] as const;
 
 export const serviceRequestHistoryEntrySchema = z.object({
   id: z.string(),

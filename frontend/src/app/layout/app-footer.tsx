@@ -5,7 +5,9 @@ export function AppFooter() {
   const providerName = data?.providerName.trim() || FALLBACK_PROVIDER_NAME;
   return (
     <footer className="border-t print:hidden">
-      <div className="mx-auto w-full max-w-6xl px-4 py-5 text-center text-sm text-muted-foreground sm:px-6">© 2025 {providerName}</div>
+      <div className="mx-auto w-full max-w-6xl px-4 py-5 text-center text-sm text-muted-foreground sm:px-6">
+        © {new Date().getFullYear()} {providerName}
+      </div>
     </footer>
   );
 }

@@ -1,5 +1,5 @@
 import { Navigate, useParams } from 'react-router-dom';
-import { instanceLinks } from '@/config/paths';
+import { instanceLinks, jobPath } from '@/config/paths';
 import { useSignedInUser } from '@/features/identity/hooks/use-signed-in-user';
 import { JobDocumentView } from '@/features/pipeline/components/repair-order/job-document';
 
@@ -9,5 +9,13 @@ export function Component() {
   const user = useSignedInUser();
   const instance = user.instance.subdomain;
   if (document !== 'estimate' && document !== 'invoice') return <Navigate to={instanceLinks(instance).pipeline} replace />;
-  return <JobDocumentView key={`${id}-${document}`} instance={instance} jobId={id} document={document} />;
+  return (
+    <JobDocumentView
+      key={`${id}-${document}`}
+      instance={instance}
+      jobId={id}
+      document={document}
+      jobHref={jobPath(instanceLinks(instance).pipeline, id)}
+    />
+  );
 }

@@ -11,6 +11,7 @@ const ACTIONS: Record<ServiceRequestHistoryEntry['action'], { label: string; var
   updated: { label: 'Updated', variant: 'default' },
   converted: { label: 'Converted to job', variant: 'success' },
   archived: { label: 'Archived', variant: 'outline' },
+  unshowable: { label: 'A change that could not be shown', variant: 'outline' },
 };
 
 const FIELD_LABELS: Record<string, string> = { ...SERVICE_REQUEST_FIELD_LABELS, status: 'Status', job: 'Job' };

@@ -15,6 +15,16 @@ import { addDays, periodFromParams, todayIn } from '../utils/takings-period';
 
 const METHOD_LABELS = { cash: 'Cash', card: 'Card', check: 'Check', other: 'Other' } as const;
 
+/**
+ * A shop day (YYYY-MM-DD) as people read it, 'Thu, Nov 26, 2026'. The day is already the
+ * shop's: it is formatted at noon UTC in UTC, so no zone can move it to a neighbour.
+ */
+const dayFormat = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+function dayText(day: string): string {
+  const at = new Date(`${day}T12:00:00Z`);
+  return Number.isNaN(at.getTime()) ? day : dayFormat.format(at);
+}
+
 const money = (text: string) => formatMoney(parseMoney(text, { negative: true }) ?? 0);
 
 function loadErrorText(error: unknown): string {
@@ -69,7 +79,8 @@ export function TakingsScreen({ instance, timeZone, pipelinePath }: { instance: 
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight">Takings</h1>
           <p className="text-sm text-muted-foreground">
-            {period.from === period.to ? `The day ${period.from}` : `${period.from} to ${period.to}`}, in the shop&apos;s time ({timeZone}).
+            {period.from === period.to ? dayText(period.from) : `${dayText(period.from)} to ${dayText(period.to)}`}, in the shop&apos;s time
+            ({timeZone}).
           </p>
         </div>
         <a href={takingsCsvUrl(instance, period)} className={buttonVariants({ variant: 'outline' })} download>

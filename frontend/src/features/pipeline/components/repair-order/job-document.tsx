@@ -7,6 +7,7 @@ import {
   parseMoney,
   type ShopSettingsView,
 } from '@crm/projections/contract';
+import { Link } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { DownloadIcon } from '@/components/ui/icons';
@@ -33,7 +34,18 @@ function lineDetail(line: LineView): string {
  * footer are left off paper), beside its PDF. The invoice shows its frozen lines; the
  * estimate the job's lines, declined ones marked, and who approved what and when.
  */
-export function JobDocumentView({ instance, jobId, document }: { instance: string; jobId: string; document: JobDocument }) {
+export function JobDocumentView({
+  instance,
+  jobId,
+  document,
+  jobHref,
+}: {
+  instance: string;
+  jobId: string;
+  document: JobDocument;
+  /** The job's own address (its dialog in the pipeline): the document's "Job #" leads back to it. */
+  jobHref: string;
+}) {
   const loaded = useJob(instance, jobId);
   const settings = useShopSettings(instance);
   usePageTitle(document === 'estimate' ? 'Estimate' : 'Invoice');
@@ -42,7 +54,7 @@ export function JobDocumentView({ instance, jobId, document }: { instance: strin
     return <Alert>{errorMessage(loaded.error ?? settings.error, 'Could not load the document')}</Alert>;
   const job = loaded.data.detail;
   if (!job) return <Alert>This job has no repair order to print.</Alert>;
-  return <DocumentPage instance={instance} job={job} shop={settings.data.settings} document={document} />;
+  return <DocumentPage instance={instance} job={job} shop={settings.data.settings} document={document} jobHref={jobHref} />;
 }
 
 function DocumentPage({
@@ -50,11 +62,13 @@ function DocumentPage({
   job,
   shop,
   document,
+  jobHref,
 }: {
   instance: string;
   job: JobDetail;
   shop: ShopSettingsView;
   document: JobDocument;
+  jobHref: string;
 }) {
   const invoice = document === 'invoice' ? job.invoice : null;
   if (document === 'invoice' && !invoice) return <Alert>This job has not been invoiced yet.</Alert>;
@@ -85,7 +99,19 @@ function DocumentPage({
         </div>
         <div className="grid gap-0.5 sm:text-right">
           <h1 className="text-xl font-semibold">{title}</h1>
-          {job.jobNumber ? <p>Job #{job.jobNumber}</p> : null}
+          {job.jobNumber ? (
+            <p>
+              <Link to={jobHref} className="text-primary underline-offset-4 hover:underline print:text-foreground print:no-underline">
+                Job #{job.jobNumber}
+              </Link>
+            </p>
+          ) : (
+            <p className="print:hidden">
+              <Link to={jobHref} className="text-primary underline-offset-4 hover:underline">
+                Open the job
+              </Link>
+            </p>
+          )}
           <p className="text-muted-foreground">
             {invoice
               ? `Issued ${formatDateTime(invoice.issuedAt)}`
