@@ -25,8 +25,11 @@ export type CustomerState =
   | { status: 'empty' }
   /** `mergedIn`: the merges into this customer not undone yet, by merge id. */
   | ({ status: 'active'; fields: CustomerFields; mergedIn?: Record<string, CustomerMerge> } & CustomerIdentity)
-  /** Merged into another customer: off the lists until the merge is undone. */
-  | ({ status: 'merged'; fields: CustomerFields; merge: CustomerMerge } & CustomerIdentity)
+  /**
+   * Merged into another customer: off the lists until the merge is undone. `mergedIn` is kept:
+   * once this customer is back, the merges into it that still stand can be undone in turn.
+   */
+  | ({ status: 'merged'; fields: CustomerFields; merge: CustomerMerge; mergedIn?: Record<string, CustomerMerge> } & CustomerIdentity)
   /** `fields`: as it was deleted (what a restore brings back). */
   | ({ status: 'deleted'; name: string; fields: CustomerFields } & CustomerIdentity);
 
@@ -90,10 +93,7 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
       case 'CustomerMerged': {
         if (state.status !== 'active') return state;
         const { customerId: _c, number: _n, name: _name, role, ...merge } = event.data;
-        if (role === 'from') {
-          const { mergedIn: _mergedIn, ...rest } = state;
-          return { ...rest, status: 'merged', merge };
-        }
+        if (role === 'from') return { ...state, status: 'merged', merge };
         return { ...state, mergedIn: { ...state.mergedIn, [merge.mergeId]: merge } };
       }
       case 'CustomerMergeUndone': {

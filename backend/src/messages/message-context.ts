@@ -39,14 +39,34 @@ export async function jobAt(store: EventStore, jobId: string, uptoRevision?: num
   return fields;
 }
 
-const CUSTOMER_RECORD_EVENT_TYPES = ['CustomerCreated', 'CustomerRestored', 'CustomerUpdated', 'CustomerDeleted'] as const;
+const CUSTOMER_RECORD_EVENT_TYPES = [
+  'CustomerCreated',
+  'CustomerRestored',
+  'CustomerUpdated',
+  'CustomerDeleted',
+  'CustomerMerged',
+  'CustomerMergeUndone',
+] as const;
 type CustomerRecordEvent = Extract<StoredDomainEvent, { type: (typeof CUSTOMER_RECORD_EVENT_TYPES)[number] }>;
 const isCustomerRecordEvent = (event: StoredDomainEvent): event is CustomerRecordEvent =>
   (CUSTOMER_RECORD_EVENT_TYPES as readonly string[]).includes(event.type);
 
-/** The live customer's fields; null for one deleted or unknown. */
-export async function customerNow(store: EventStore, customerId: string): Promise<CustomerFields | null> {
+/** A customer as messages see it: the one that stands (a merged-away customer's survivor) and its fields. */
+export interface CustomerNow {
+  customerId: string;
+  fields: CustomerFields;
+}
+
+/** A merge chain is short; the bound only guards against a cycle in a damaged log. */
+const MAX_MERGE_HOPS = 10;
+
+/** One customer stream folded: its fields, or where a standing merge took it. */
+async function customerRecord(
+  store: EventStore,
+  customerId: string,
+): Promise<{ fields: CustomerFields | null; mergedInto: string | null }> {
   let fields: CustomerFields | null = null;
+  let mergedInto: string | null = null;
   for (const event of await readParsed(store, customerStream(customerId))) {
     if (!isCustomerRecordEvent(event)) continue;
     switch (event.type) {
@@ -75,11 +95,33 @@ export async function customerNow(store: EventStore, customerId: string): Promis
       case 'CustomerDeleted':
         fields = null;
         break;
+      case 'CustomerMerged':
+        // Only the side that went away follows the merge; the survivor keeps its own record.
+        if (event.data.role === 'from') mergedInto = event.data.intoId;
+        break;
+      case 'CustomerMergeUndone':
+        if (event.data.role === 'from') mergedInto = null;
+        break;
       default:
         assertNever(event, 'event');
     }
   }
-  return fields;
+  return { fields, mergedInto };
+}
+
+/**
+ * The live customer messages go to; null for one deleted or unknown. A customer merged into
+ * another is that other one: its messages (a job left on it, a reminder decided before the
+ * merge) reach the survivor's contact, under the survivor's consent.
+ */
+export async function customerNow(store: EventStore, customerId: string): Promise<CustomerNow | null> {
+  let id = customerId;
+  for (let hop = 0; hop <= MAX_MERGE_HOPS; hop++) {
+    const record = await customerRecord(store, id);
+    if (record.mergedInto === null) return record.fields ? { customerId: id, fields: record.fields } : null;
+    id = record.mergedInto;
+  }
+  return null;
 }
 
 export async function consentOf(store: EventStore, customerId: string): Promise<ConsentState> {

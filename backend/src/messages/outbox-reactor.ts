@@ -101,14 +101,15 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
   /** A job's customer's addresses on the channels it may be messaged on. */
   const recipients = async (job: JobFields) => {
     if (!job.customerId) return null;
-    const customer = await customerNow(deps.store, job.customerId);
-    if (!customer) return null;
-    const consent = await consentOf(deps.store, job.customerId);
+    const now = await customerNow(deps.store, job.customerId);
+    if (!now) return null;
+    const { customerId, fields: customer } = now;
+    const consent = await consentOf(deps.store, customerId);
     const to: Array<{ channel: MessageChannel; address: string }> = [];
     if (consent.email && customer.email) to.push({ channel: 'email', address: customer.email });
     const phone = e164(customer.phone);
     if (consent.sms && phone) to.push({ channel: 'sms', address: phone });
-    return { customerId: job.customerId, customer, to };
+    return { customerId, customer, to };
   };
 
   /** Queues one kind for a job on each channel; `idFor` names each message. */

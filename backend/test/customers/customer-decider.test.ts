@@ -185,6 +185,21 @@ describe('MergeCustomer and UndoCustomerMerge', () => {
     ]);
   });
 
+  test('a customer merged into and then merged away keeps the merge into it undoable once it is back', () => {
+    const later = { ...merge, mergeId: 'merge-2', fromId: INTO_ID, fromName: 'Jane D.', intoId: 'someone-else', intoName: 'J. Doe' };
+    const intoMergedAway: CustomerEvent = {
+      type: 'CustomerMerged',
+      data: { customerId: INTO_ID, number: 8, name: 'Jane D.', role: 'from', ...later },
+    };
+    const intoBack: CustomerEvent = {
+      type: 'CustomerMergeUndone',
+      data: { customerId: INTO_ID, number: 8, name: 'Jane D.', role: 'from', ...later },
+    };
+    expect(given(intoCreated, mergedInto, intoMergedAway, intoBack).when(undo)()).toEqual([
+      { type: 'CustomerMergeUndone', data: { customerId: INTO_ID, number: 8, name: 'Jane D.', role: 'into', ...merge } },
+    ]);
+  });
+
   test('an undo twice, or of a merge never made, is a conflict', () => {
     const undoneInto: CustomerEvent = {
       type: 'CustomerMergeUndone',

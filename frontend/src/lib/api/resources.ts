@@ -21,6 +21,9 @@ export const pipelineQueryKey = (instance: string) => ['pipeline', instance] as 
 /** Every customer query of an instance starts with this key. */
 export const customersQueryKey = (instance: string) => ['customers', instance] as const;
 
+/** Every vehicle query of an instance starts with this key (a customer merge moves vehicles). */
+export const vehiclesQueryKey = (instance: string) => ['vehicles', instance] as const;
+
 /** Every calendar query of an instance starts with this key (live updates and saves invalidate it). */
 export const calendarQueryKey = (instance: string) => ['calendar', instance] as const;
 

@@ -22,6 +22,6 @@ export function useCustomerRouteContext(): CustomerRouteContext {
     instance,
     paths: customerPaths(instance, family),
     pipelinePath: instanceLinks(instance, family).pipeline,
-    permissions: { canWrite: canWrite(user), canDelete: canDelete(user) },
+    permissions: { canWrite: canWrite(user), canDelete: canDelete(user), canMerge: user.role === 'admin' },
   };
 }

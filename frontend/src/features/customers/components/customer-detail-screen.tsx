@@ -5,7 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { ArrowLeftIcon, HistoryIcon, PencilIcon, TrashIcon } from '@/components/ui/icons';
+import { ArrowLeftIcon, HistoryIcon, PencilIcon, TrashIcon, UsersIcon } from '@/components/ui/icons';
 import { PageSpinner, Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-error';
 import { usePageTitle } from '@/lib/use-page-title';
@@ -19,6 +19,8 @@ import { CustomerHistory } from './customer-history';
 import { CustomerJobs } from './customer-jobs';
 import { MessageList } from '@/components/messages/message-list';
 import { type CustomerToDelete, DeleteCustomerDialog } from './delete-customer-dialog';
+import { MergeCustomerDialog } from './merge-customer-dialog';
+import { MergedAwayNotice, UndoMergeButton } from './merge-history';
 
 /** The customer "as of" a history row: the details of that moment, fetched by time. */
 function CustomerAsOf({ instance, id, asOf, onBack }: { instance: string; id: string; asOf: string; onBack: () => void }) {
@@ -67,6 +69,7 @@ export function CustomerDetailScreen({
   const customer = useCustomer(instance, id);
   const [dialog, setDialog] = useState<CustomerDialogTarget | null>(null);
   const [toDelete, setToDelete] = useState<CustomerToDelete | null>(null);
+  const [merging, setMerging] = useState(false);
   const name = customer.data ? customerDisplayName(customer.data) : 'Customer';
   usePageTitle(name);
 
@@ -124,7 +127,17 @@ export function CustomerDetailScreen({
         <CardDescription>Every change, newest first. Choose one to see the customer as it was then.</CardDescription>
       </CardHeader>
       <CardContent className="lg:max-h-[36rem] lg:overflow-y-auto">
-        <CustomerHistory instance={instance} customerId={id} selected={asOf} onSelect={(entry) => handleSelectHistory(entry.timestamp)} />
+        <CustomerHistory
+          instance={instance}
+          customerId={id}
+          selected={asOf}
+          onSelect={(entry) => handleSelectHistory(entry.timestamp)}
+          mergeUndo={
+            permissions.canMerge
+              ? (entry) => (entry.merge ? <UndoMergeButton instance={instance} merge={entry.merge} paths={paths} /> : null)
+              : undefined
+          }
+        />
       </CardContent>
     </Card>
   );
@@ -134,7 +147,7 @@ export function CustomerDetailScreen({
     return (
       <div className="grid gap-6">
         {backLink}
-        <Alert>Customer not found. It may have been deleted.</Alert>
+        <MergedAwayNotice instance={instance} customerId={id} paths={paths} />
         {history}
       </div>
     );
@@ -149,7 +162,7 @@ export function CustomerDetailScreen({
           <h1 className="text-2xl font-semibold tracking-tight break-words sm:text-3xl">{name}</h1>
           <p className="text-muted-foreground">Customer ID: #{current.number}</p>
         </div>
-        {permissions.canWrite || permissions.canDelete ? (
+        {permissions.canWrite || permissions.canDelete || permissions.canMerge ? (
           <div className="flex flex-wrap gap-2">
             {permissions.canWrite ? (
               <Button variant="outline" onClick={() => setDialog({ mode: 'edit', id: current.id, name })}>
@@ -165,6 +178,12 @@ export function CustomerDetailScreen({
               >
                 <TrashIcon />
                 Delete
+              </Button>
+            ) : null}
+            {permissions.canMerge ? (
+              <Button variant="outline" onClick={() => setMerging(true)}>
+                <UsersIcon />
+                Merge into…
               </Button>
             ) : null}
           </div>
@@ -215,6 +234,12 @@ export function CustomerDetailScreen({
       </div>
 
       <CustomerFormDialog instance={instance} target={dialog} onClose={() => setDialog(null)} />
+      <MergeCustomerDialog
+        instance={instance}
+        customer={merging ? current : null}
+        onClose={() => setMerging(false)}
+        onMerged={(intoId) => void navigate(paths.detail(intoId), { replace: true })}
+      />
       <DeleteCustomerDialog
         instance={instance}
         customer={toDelete}

@@ -4,6 +4,8 @@ import { type InstanceFamily, instanceLinks, paths } from '@/config/paths';
 export interface CustomerPermissions {
   canWrite: boolean;
   canDelete: boolean;
+  /** Merging two customers and undoing it: admins only. */
+  canMerge?: boolean;
 }
 
 export interface CustomerPaths {

@@ -9,8 +9,9 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { ifMatch } from '@/lib/concurrency';
+import { vehiclesQueryKey } from '@/lib/api/resources';
 
-const vehiclesKey = (instance: string) => ['vehicles', instance] as const;
+const vehiclesKey = vehiclesQueryKey;
 
 export function useVehicle(instance: string, id: string) {
   return useQuery({
