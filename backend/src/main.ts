@@ -1,13 +1,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { onShutdown, startCli } from './cli.ts';
+import { startProjectorChild } from './infra/projector-child.ts';
 import { FRONTEND_DIST, REPO_ROOT, startRuntime } from './runtime.ts';
 
 const version = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 async function main(): Promise<void> {
   const { config, logger } = startCli();
-  const runtime = await startRuntime(config, logger, { version, frontendDir: FRONTEND_DIST });
+  // RUN_PROJECTOR: the projector, reactors and message sender run in a child process of
+  // this one (their batches then never hold up a request); the API itself runs none.
+  const runtime = await startRuntime({ ...config, RUN_PROJECTOR: false }, logger, { version, frontendDir: FRONTEND_DIST });
+  const projectorChild = config.RUN_PROJECTOR ? startProjectorChild(runtime.databaseUrl, logger) : null;
 
   const { credentials } = runtime;
   const lines = [
@@ -25,7 +29,10 @@ async function main(): Promise<void> {
   ];
   console.log(lines.join('\n'));
 
-  onShutdown(runtime.stop, logger);
+  onShutdown(async () => {
+    await projectorChild?.stop();
+    await runtime.stop();
+  }, logger);
 }
 
 main().catch((error: unknown) => {

@@ -29,6 +29,9 @@ for (const reactor of reactors) reactor.start();
 sender.start();
 const server = await serveHealth(all, storage, config.PORT, config.HOST, logger, config.METRICS_TOKEN);
 logger.info('projector process running; Ctrl+C to stop');
+// Started by an API process (RUN_PROJECTOR): when that process dies, this one dies with it,
+// at once, as when both ran in one process (a stop of the API stops this one cleanly first).
+if (process.send) process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 onShutdown(async () => {
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   await sender.stop();

@@ -34,6 +34,8 @@ export interface Runtime {
   url: string;
   /** The separate metrics port's base URL (METRICS_PORT), or null. */
   metricsUrl: string | null;
+  /** The database this process works on (the embedded one's address included). */
+  databaseUrl: string;
   deps: AppDeps;
   server: Server;
   /** The one guarded router: its route list is what the cross-tenant tests walk. */
@@ -289,6 +291,7 @@ export async function startRuntime(
   let stopping: Promise<void> | null = null;
   return {
     url: `http://localhost:${port}`,
+    databaseUrl: storage.databaseUrl,
     metricsUrl: metricsServer ? `http://localhost:${(metricsServer.address() as AddressInfo).port}` : null,
     deps,
     server,

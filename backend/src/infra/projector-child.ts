@@ -1,0 +1,61 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { Logger } from '../logger.ts';
+
+/**
+ * The projector, the reactors and the message sender in a child process of the API
+ * (backend/dist/projector-main.js), so their batches never take the API's event loop. The
+ * child joins the API's database (the embedded one included) and stands for election like
+ * any `npm run projector`; the API learns its checkpoints through the database's NOTIFY, as
+ * an API process without a projector always has. A child that dies is started again after a
+ * pause; when the API stops, the child stops first (and a child whose parent vanished stops
+ * itself: see projector-main).
+ */
+export interface ProjectorChild {
+  stop(): Promise<void>;
+}
+
+const RESTART_DELAY_MS = 2_000;
+
+export function startProjectorChild(databaseUrl: string, logger: Logger): ProjectorChild {
+  const entry = path.join(import.meta.dirname, 'projector-main.js');
+  let child: ChildProcess | null = null;
+  let stopping = false;
+  let restartTimer: NodeJS.Timeout | null = null;
+
+  const spawnChild = () => {
+    const started = fork(entry, [], {
+      execArgv: ['--enable-source-maps'],
+      env: childEnv(databaseUrl),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child = started;
+    started.on('exit', (code, signal) => {
+      if (child === started) child = null;
+      if (stopping) return;
+      logger.error({ code, signal }, 'the projector process exited; starting it again');
+      restartTimer = setTimeout(spawnChild, RESTART_DELAY_MS);
+    });
+  };
+  spawnChild();
+
+  return {
+    async stop() {
+      stopping = true;
+      if (restartTimer) clearTimeout(restartTimer);
+      const running = child;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      running.kill('SIGTERM');
+      const force = setTimeout(() => running.kill('SIGKILL'), 12_000);
+      await exited;
+      clearTimeout(force);
+    },
+  };
+}
+
+function childEnv(databaseUrl: string): NodeJS.ProcessEnv {
+  // Its health endpoints on a free loopback port: PORT (and METRICS_PORT) are the API's.
+  const { METRICS_PORT: _metricsPort, ...rest } = process.env;
+  return { ...rest, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1' };
+}
