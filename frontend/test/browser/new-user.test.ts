@@ -64,6 +64,10 @@ describe("the shop's clock, seen from a browser far away", () => {
       const activity = page.getByRole('list', { name: 'Recent Activity' });
       await expect.poll(() => activity.textContent(), { timeout: SLOW }).toContain(rescheduled);
       expect(await activity.textContent()).not.toContain('UTC');
+      // Each line names its record and opens it: the job's line opens that job's dialog.
+      await activity.getByRole('link', { name: new RegExp(rescheduled) }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('job'), { timeout: SLOW }).toBe(job.id);
+      await expect.poll(() => dialog(page).getByLabel('Appointment').inputValue(), { timeout: SLOW }).toBe('2026-12-03T10:00');
 
       await page.goto(`/crm/${shop.subdomain}/admin/audit`);
       const audit = page.getByRole('main');

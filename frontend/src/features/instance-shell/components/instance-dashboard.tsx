@@ -8,7 +8,7 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { CalendarDaysIcon, MailIcon, PlusIcon, ShieldCheckIcon, SquareKanbanIcon, UsersIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
-import type { InstanceLinks } from '@/config/paths';
+import { customerPath, jobPath, vehiclePath, type InstanceLinks } from '@/config/paths';
 import { cn } from '@/lib/cn';
 import { useDashboardStats } from '../api/get-dashboard-stats';
 import { useGreeting } from '../hooks/use-greeting';
@@ -401,7 +401,16 @@ export function InstanceDashboard({
       </section>
 
       <div className="grid items-start gap-4 lg:grid-cols-3">
-        <RecentActivity className="lg:col-span-2" />
+        <RecentActivity
+          className="lg:col-span-2"
+          linkOf={(item) => {
+            if (!item.entityId) return null;
+            if (item.entityType === 'job' && features.pipeline) return jobPath(links.pipeline, item.entityId);
+            if (item.entityType === 'customer' && features.customers) return customerPath(user.instance.subdomain, item.entityId);
+            if (item.entityType === 'vehicle' && features.customers) return vehiclePath(user.instance.subdomain, item.entityId);
+            return null;
+          }}
+        />
         <div className="grid gap-4">
           {variant === 'maven' ? <QuickStats stats={stats.data} isPending={stats.isPending} isError={stats.isError} /> : null}
           <QuickActions

@@ -1,12 +1,16 @@
-import { formatDateTime, localizeTimesInText } from '@crm/projections/contract';
+import { type AuditEntry, formatDateTime, localizeTimesInText } from '@crm/projections/contract';
+import { Link } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { useRecentActivity } from '../api/get-recent-activity';
 import { formatRelativeTime } from '../utils/relative-time';
 
-/** The instance's latest events in words. */
-export function RecentActivity({ className }: { className?: string }) {
+/**
+ * The instance's latest events in words; each names its record, and one the caller can open
+ * (a job, a customer, a vehicle) links to it.
+ */
+export function RecentActivity({ className, linkOf }: { className?: string; linkOf?: (item: AuditEntry) => string | null }) {
   const { data: items, isPending, isError, refetch, isFetching } = useRecentActivity();
   const now = new Date();
 
@@ -38,7 +42,19 @@ export function RecentActivity({ className }: { className?: string }) {
               const valid = !Number.isNaN(when.getTime());
               return (
                 <li key={item.id ?? `${item.occurredAt}-${index}`} className="grid gap-0.5 py-2.5 first:pt-0 last:pb-0">
-                  <p className="text-sm">{localizeTimesInText(item.summary)}</p>
+                  <p className="text-sm">
+                    {(() => {
+                      const text = localizeTimesInText(item.summary);
+                      const to = linkOf?.(item) ?? null;
+                      return to ? (
+                        <Link to={to} className="underline-offset-4 hover:text-primary hover:underline">
+                          {text}
+                        </Link>
+                      ) : (
+                        text
+                      );
+                    })()}
+                  </p>
                   <p className="text-xs text-muted-foreground">
                     {item.actor.displayName ? <>{item.actor.displayName} · </> : null}
                     {valid ? (
