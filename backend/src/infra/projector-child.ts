@@ -32,7 +32,8 @@ export function startProjectorChild(databaseUrl: string, logger: Logger): Projec
     child = started;
     started.on('exit', (code, signal) => {
       if (child === started) child = null;
-      if (stopping) return;
+      // Stopped on purpose: by us, or by a Ctrl+C that reached the whole process group.
+      if (stopping || code === 0) return;
       logger.error({ code, signal }, 'the projector process exited; starting it again');
       restartTimer = setTimeout(spawnChild, RESTART_DELAY_MS);
     });

@@ -7,8 +7,8 @@ import { PlusIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { gettingStartedTips, quickActions, type QuickActionsInput } from '../utils/dashboard-items';
 
-export function GettingStarted({ features, showAdmin }: { features: Features; showAdmin: boolean }) {
-  const tips = gettingStartedTips({ features, showAdmin });
+export function GettingStarted({ features, showAdmin, canWrite }: { features: Features; showAdmin: boolean; canWrite: boolean }) {
+  const tips = gettingStartedTips({ features, showAdmin, canWrite });
   if (tips.length === 0) return null;
   return (
     <Card>

@@ -101,7 +101,7 @@ export function InstanceDashboard({
             canWrite={canWrite}
             {...(serviceRequests ? { serviceForm: serviceRequests.form } : {})}
           />
-          <GettingStarted features={features} showAdmin={showAdmin} />
+          <GettingStarted features={features} showAdmin={showAdmin} canWrite={canWrite} />
         </div>
       </div>
     </div>
