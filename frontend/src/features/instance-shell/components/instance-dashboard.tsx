@@ -221,8 +221,8 @@ function Tile({ area, enabled }: { area: Area; enabled: boolean }) {
   );
 }
 
-function GettingStarted({ features, showAdmin }: { features: Features; showAdmin: boolean }) {
-  const tips = gettingStartedTips({ features, showAdmin });
+function GettingStarted({ features, showAdmin, canWrite }: { features: Features; showAdmin: boolean; canWrite: boolean }) {
+  const tips = gettingStartedTips({ features, showAdmin, canWrite });
   if (tips.length === 0) return null;
   return (
     <Card>
@@ -419,7 +419,7 @@ export function InstanceDashboard({
             canWrite={canWrite}
             {...(serviceRequests ? { serviceForm: serviceRequests.form } : {})}
           />
-          <GettingStarted features={features} showAdmin={showAdmin} />
+          <GettingStarted features={features} showAdmin={showAdmin} canWrite={canWrite} />
         </div>
       </div>
     </div>
