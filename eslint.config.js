@@ -29,6 +29,18 @@ const backendSliceZones = backendSlices.map((slice) => ({
   message: `Another slice reaches ${slice} only through its public module, backend/src/${slice}/index.ts.`,
 }));
 
+// The core package: its slices reach each other only through the other slice's public
+// module (index.ts). Its kernel (db, eventstore, runtime, shared, testing) and top-level files
+// (events.ts, read-models.ts, contract.ts) compose the slices and may import them.
+const coreKernel = ['db', 'eventstore', 'runtime', 'shared', 'testing'];
+const coreSlices = subfolders('projections/src').filter((name) => !coreKernel.includes(name));
+const coreSliceZones = coreSlices.map((slice) => ({
+  target: `projections/src/!(${[slice, ...coreKernel].join('|')})/**/*`,
+  from: `projections/src/${slice}`,
+  except: ['./index.ts'],
+  message: `Another slice reaches ${slice} only through its public module, projections/src/${slice}/index.ts.`,
+}));
+
 // The composition root (runtime.ts, routes.ts, the *-main.ts entry points, the bench's
 // wiring) wires the slices together; no slice imports it. config, deps and logger are the
 // kernel every slice is handed.
@@ -67,8 +79,6 @@ const frontendZones = [
 // (fields, contract, formatters, events), the contract and the shared helpers. Everything else
 // there (event store adapters, projector, migrations, embedded PostgreSQL) is Node-only, and so
 // are Node's own modules.
-const coreKernel = ['db', 'eventstore', 'runtime', 'shared', 'testing'];
-const coreSlices = subfolders('projections/src').filter((name) => !coreKernel.includes(name));
 const browserSafeCore = ['contract', 'shared', ...coreSlices].map((entry) => `!@crm/projections/${entry}`);
 const frontendNodeOnly = {
   patterns: [
@@ -128,7 +138,10 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': ['error', { basePath: root, zones: [...backendSliceZones, backendRootZone, ...frontendZones] }],
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: root, zones: [...backendSliceZones, backendRootZone, ...coreSliceZones, ...frontendZones] },
+      ],
     },
   },
   {

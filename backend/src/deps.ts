@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppendResult, EventStore } from '@crm/projections/eventstore/port';
+import { positionToString, type AppendResult, type EventStore } from '@crm/projections/eventstore/port';
 import type { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
 import { projectorNeededFor } from '@crm/projections/read-models';
 import { newestCommittedPosition } from '@crm/projections/runtime/inline';
@@ -37,10 +37,7 @@ export async function settle(deps: AppDeps, appended: Pick<AppendResult, 'positi
   if (deps.store.projectsInline && appended.types && !projectorNeededFor(appended.types)) return true;
   const reached = await deps.watcher.waitFor(appended.position, SETTLE_TIMEOUT_MS);
   if (!reached)
-    deps.logger.warn(
-      { position: `${appended.position.commit}/${appended.position.prepare}` },
-      `projection did not catch up within ${SETTLE_TIMEOUT_MS / 1000} s`,
-    );
+    deps.logger.warn({ position: positionToString(appended.position) }, `projection did not catch up within ${SETTLE_TIMEOUT_MS / 1000} s`);
   return reached;
 }
 
@@ -59,7 +56,7 @@ export async function catchUpAsyncReadModels(deps: AppDeps): Promise<void> {
   const head = await newestCommittedPosition(deps.knex);
   if (await deps.watcher.waitFor(head, ASYNC_READ_WAIT_MS)) return;
   deps.logger.warn(
-    { position: `${head.commit}/${head.prepare}` },
+    { position: positionToString(head) },
     `asynchronous read models did not catch up within ${ASYNC_READ_WAIT_MS / 1000} s; answering with what they have`,
   );
 }

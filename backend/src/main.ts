@@ -12,6 +12,8 @@ async function main(): Promise<void> {
   // this one (their batches then never hold up a request); the API itself runs none.
   const runtime = await startRuntime({ ...config, RUN_PROJECTOR: false }, logger, { version, frontendDir: FRONTEND_DIST });
   const projectorChild = config.RUN_PROJECTOR ? startProjectorChild(runtime.databaseUrl, logger) : null;
+  // "Running" once the projector has its lock: a script started next (a seed) then stands by.
+  await projectorChild?.ready;
 
   const { credentials } = runtime;
   const lines = [

@@ -31,7 +31,18 @@ const server = await serveHealth(all, storage, config.PORT, config.HOST, logger,
 logger.info('projector process running; Ctrl+C to stop');
 // Started by an API process (RUN_PROJECTOR): when that process dies, this one dies with it,
 // at once, as when both ran in one process (a stop of the API stops this one cleanly first).
-if (process.send) process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+if (process.send) {
+  process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+  // The API says it is running once this process has won the election (or, when another
+  // projector holds the lock, after a few seconds on standby).
+  void tellParentWhenElected(projector);
+}
+
+async function tellParentWhenElected(subscriber: Projector): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!subscriber.isLeader && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  process.send?.({ ready: true });
+}
 onShutdown(async () => {
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   await sender.stop();

@@ -126,6 +126,14 @@ describe('the dashboard offers only what the user and the instance can do', () =
     expect(titles({ pipeline: false, customers: false, calendar: false, admin: false, serviceRequests: false }, false)).toEqual([]);
   });
 
+  test('getting started for a read-only user: what to look up, never to add or drag', () => {
+    const texts = gettingStartedTips({ features: { ...features, calendar: true }, showAdmin: false, canWrite: false }).map(
+      (tip) => tip.text,
+    );
+    expect(texts).toHaveLength(3);
+    for (const text of texts) expect(text).not.toMatch(/\b(add|save|drag|give)\b/i);
+  });
+
   test('write and delete follow the server: role admin has every permission', () => {
     const readOnly = { canRead: true, canWrite: false, canDelete: false, canManageUsers: false };
     expect(canWrite({ role: 'user', permissions: readOnly })).toBe(false);

@@ -12,6 +12,8 @@ import type { Logger } from '../logger.ts';
  * itself: see projector-main).
  */
 export interface ProjectorChild {
+  /** Settles once the first child has taken its place (elected, or standing by), or has exited. */
+  ready: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -22,6 +24,8 @@ export function startProjectorChild(databaseUrl: string, logger: Logger): Projec
   let child: ChildProcess | null = null;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | null = null;
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
 
   const spawnChild = () => {
     const started = fork(entry, [], {
@@ -30,9 +34,12 @@ export function startProjectorChild(databaseUrl: string, logger: Logger): Projec
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     child = started;
+    started.once('message', () => markReady());
     started.on('exit', (code, signal) => {
       if (child === started) child = null;
-      if (stopping) return;
+      markReady();
+      // Stopped on purpose: by us, or by a Ctrl+C that reached the whole process group.
+      if (stopping || code === 0) return;
       logger.error({ code, signal }, 'the projector process exited; starting it again');
       restartTimer = setTimeout(spawnChild, RESTART_DELAY_MS);
     });
@@ -40,6 +47,7 @@ export function startProjectorChild(databaseUrl: string, logger: Logger): Projec
   spawnChild();
 
   return {
+    ready,
     async stop() {
       stopping = true;
       if (restartTimer) clearTimeout(restartTimer);

@@ -57,6 +57,11 @@ const probes: Record<string, Probe> = {
       { rule: 'import-x/no-restricted-paths', module: 'routes' },
     ],
   },
+  "core package: one slice → another slice's internals": {
+    at: probe('projections/src/insights'),
+    source: ["import { STAGES } from '../pipeline/stages.ts';", 'export const used = STAGES;'].join('\n'),
+    reported: [{ rule: 'import-x/no-restricted-paths', module: 'stages' }],
+  },
 };
 
 describe('lint holds every boundary', () => {

@@ -279,6 +279,11 @@ describe('what a shop can do on day one', () => {
       await expect
         .poll(() => page.getByRole('list', { name: 'Getting Started' }).locator('li > span:first-child').allInnerTexts())
         .toEqual(['Pipeline', 'Customers', 'Calendar']);
+      // …in words for someone who reads: nothing to add, save or drag.
+      await expect
+        .poll(() => page.getByRole('list', { name: 'Getting Started' }).textContent())
+        .toContain('Follow each job through the stages');
+      expect(await page.getByRole('list', { name: 'Getting Started' }).textContent()).not.toMatch(/\b(Add|Save|drag)\b/);
       await page.getByRole('link', { name: 'View Customers' }).click();
       await eventually(() => page.getByRole('heading', { level: 1, name: 'Customers' }).count()).toBe(1);
       await eventually(() => page.getByText('No customers yet.').count()).toBe(1);

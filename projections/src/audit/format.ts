@@ -1,4 +1,4 @@
-import { formatQuote } from '../pipeline/format.ts';
+import { formatQuote } from '../pipeline/index.ts';
 import { formatDateTime, formatDuration } from '../shared/format.ts';
 import { displayPhone } from '../shared/phone.ts';
 

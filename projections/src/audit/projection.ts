@@ -1,11 +1,11 @@
-import { customerChangesForTimeline, customerLabel } from '../customers/timeline.ts';
+import { customerChangesForTimeline, customerLabel } from '../customers/index.ts';
 import { EVENT_TYPES, type StoredDomainEvent } from '../events.ts';
-import { PERMISSION_KEYS, type Permissions } from '../identity/permissions.ts';
-import { MESSAGE_KIND_LABELS } from '../messages/kinds.ts';
-import { describeJobEvent } from '../pipeline/timeline.ts';
-import { describeRepairOrderEvent } from '../repair-orders/timeline.ts';
-import { describeServiceRequestEvent } from '../service-requests/timeline.ts';
-import { describeVehicleEvent } from '../vehicles/timeline.ts';
+import { PERMISSION_KEYS, type Permissions } from '../identity/index.ts';
+import { MESSAGE_KIND_LABELS } from '../messages/index.ts';
+import { describeJobEvent } from '../pipeline/index.ts';
+import { describeRepairOrderEvent } from '../repair-orders/index.ts';
+import { describeServiceRequestEvent } from '../service-requests/index.ts';
+import { describeVehicleEvent } from '../vehicles/index.ts';
 import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { maskPhoneChange, type ActivityDescription, type FieldChange } from '../shared/timeline.ts';
 

@@ -7,3 +7,4 @@ export * from './fields.ts';
 export * from './api.ts';
 export * from './format.ts';
 export * from './events.ts';
+export { customerChangesForTimeline, customerLabel } from './timeline.ts';

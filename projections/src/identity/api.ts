@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { featuresSchema } from '../platform/instances.ts';
-import { superAdminViewSchema } from '../platform/api.ts';
-import { pinSchema, usernameSchema } from './credentials.ts';
+import { featuresSchema } from '../platform/index.ts';
+import { superAdminViewSchema } from '../platform/index.ts';
+import { pinSchema, usernameSchema } from '../shared/credentials.ts';
 import { permissionsSchema, ROLES } from './permissions.ts';
 
 /**

@@ -5,7 +5,7 @@
  * read-models.ts and db/migrate.ts.
  */
 export * from './permissions.ts';
-export * from './credentials.ts';
+export * from '../shared/credentials.ts';
 export * from './api.ts';
 export * from './records.ts';
 export * from './events.ts';

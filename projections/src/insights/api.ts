@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isStorableTime, timeRangeMessage } from '../shared/schemas.ts';
-import { STAGES } from '../pipeline/stages.ts';
+import { STAGES } from '../pipeline/index.ts';
 
 /**
  * Insights: figures from the event history for a chosen period, counted in the shop's time

@@ -1,6 +1,6 @@
 import type { StoredDomainEvent } from '../events.ts';
-import { applyJobEvent, isJobStreamEvent, type JobStreamEvent } from '../pipeline/events.ts';
-import type { Stage } from '../pipeline/stages.ts';
+import { applyJobEvent, isJobStreamEvent, type JobStreamEvent } from '../pipeline/index.ts';
+import type { Stage } from '../pipeline/index.ts';
 import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { assertNever } from '../shared/never.ts';
 

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { isoTimeQuery, pageLimitQuery, queryParam } from '../shared/list-query.ts';
 import { phoneInput } from '../shared/phone.ts';
 import { atLeastOneFilled, blankOr, bodyObject, isStorableTime, ONE_LINE_PATTERN, textInput, TIME_RANGE } from '../shared/schemas.ts';
-import { mileageInput } from '../vehicles/api.ts';
-import { VEHICLE_LIMITS } from '../vehicles/fields.ts';
+import { mileageInput } from '../vehicles/index.ts';
+import { VEHICLE_LIMITS } from '../vehicles/index.ts';
 import { EMPTY_JOB_FIELDS, isBlankJob, JOB_FIELDS, JOB_LIMITS, JOB_MESSAGES, type JobField, type JobFields } from './fields.ts';
-import { jobTotalsSchema } from '../repair-orders/totals-schema.ts';
+import { jobTotalsSchema } from './totals-schema.ts';
 import { parseQuote, quoteText } from './format.ts';
 import {
   INVALID_JOB_TYPE_MESSAGE,

@@ -1,4 +1,4 @@
-import { CUSTOMER_LIMITS } from '../customers/fields.ts';
+import { CUSTOMER_LIMITS } from '../customers/index.ts';
 import { INITIAL_STAGE, type Stage } from './stages.ts';
 
 /** A job's fields as events and read models record them, their limits and messages. Browser-safe. */

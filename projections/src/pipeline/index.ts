@@ -10,3 +10,5 @@ export * from './api.ts';
 export * from './calendar-api.ts';
 export * from './format.ts';
 export * from './events.ts';
+export { jobTotalsSchema, type JobTotals } from './totals-schema.ts';
+export { describeJobEvent, jobReference } from './timeline.ts';

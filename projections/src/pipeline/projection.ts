@@ -11,8 +11,8 @@ import {
 } from './events.ts';
 import type { JobFields } from './fields.ts';
 import { formatQuote, quoteText } from './format.ts';
-import { isRepairOrderJobEvent, REPAIR_ORDER_JOB_EVENT_TYPES, type RepairOrderJobEvent } from '../repair-orders/events.ts';
-import { repairOrderEventChanges, repairOrderHistoryAction } from '../repair-orders/timeline.ts';
+import { isRepairOrderJobEvent, REPAIR_ORDER_JOB_EVENT_TYPES, type RepairOrderJobEvent } from '../repair-orders/index.ts';
+import { repairOrderEventChanges, repairOrderHistoryAction } from '../repair-orders/index.ts';
 import { DEFAULT_DURATION_MINUTES, stageOrder, type Stage } from './stages.ts';
 
 /** A row of `jobs` as the database returns it. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pinSchema, usernameSchema } from '../identity/credentials.ts';
+import { pinSchema, usernameSchema } from '../shared/credentials.ts';
 import { FEATURE_KEYS, featuresSchema, isRouteSubdomain, normalizeSubdomain, parseFeatures, timeZoneSchema } from './instances.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Permissions, Role } from '../identity/permissions.ts';
+import type { Permissions, Role } from '../identity/index.ts';
 
 /**
  * Undo from history and restore of deleted records: the API's schemas and the one rule of

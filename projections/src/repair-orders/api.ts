@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { queryParam } from '../shared/list-query.ts';
 import { blankOr, isStorableTime, textInput, timeRangeMessage } from '../shared/schemas.ts';
-import { jobViewSchema } from '../pipeline/api.ts';
+import { jobViewSchema } from '../pipeline/index.ts';
 import { MONEY_MAX_CENTS, parseScaled } from './money.ts';
-import { jobTotalsSchema } from './totals-schema.ts';
+import { jobTotalsSchema } from '../pipeline/index.ts';
 import { LINE_KINDS, type LineKind } from './totals.ts';
 
 /**
@@ -376,7 +376,7 @@ export const lineViewSchema = z.object({
 });
 export type LineView = z.infer<typeof lineViewSchema>;
 
-export { jobTotalsSchema, type JobTotals } from './totals-schema.ts';
+export { jobTotalsSchema, type JobTotals } from '../pipeline/index.ts';
 
 // ---- estimate --------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { RepairOrder } from './state.ts';
-import type { JobTotals } from './totals-schema.ts';
+import type { JobTotals } from '../pipeline/index.ts';
 import { jobTotalsView } from './views.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { jobReference } from '../pipeline/timeline.ts';
+import { jobReference } from '../pipeline/index.ts';
 import type { ActivityDescription } from '../shared/timeline.ts';
 import type { RepairOrderJobEvent, ShopSettingsEvent } from './events.ts';
 import { formatMoney, moneyText, scaledShortText } from './money.ts';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { comparePositions, START, type GlobalPosition } from '../eventstore/port.ts';
+import { comparePositions, positionToString, START, type GlobalPosition } from '../eventstore/port.ts';
 
 export const CHECKPOINT_CHANNEL = 'projection_checkpoints';
 
@@ -55,7 +55,7 @@ export async function writeCheckpoint(trx: Knex.Transaction, name: string, posit
        UPDATE projection_checkpoints SET position_commit = ?, position_prepare = ?, updated_at = now() WHERE name = ?
      )
      SELECT pg_notify(?, ?)`,
-    [position.commit.toString(), position.prepare.toString(), name, CHECKPOINT_CHANNEL, `${name}:${position.commit}/${position.prepare}`],
+    [position.commit.toString(), position.prepare.toString(), name, CHECKPOINT_CHANNEL, `${name}:${positionToString(position)}`],
   );
 }
 

@@ -6,3 +6,4 @@
 export * from './fields.ts';
 export * from './api.ts';
 export * from './events.ts';
+export { describeServiceRequestEvent } from './timeline.ts';

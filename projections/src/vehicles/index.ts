@@ -8,3 +8,4 @@ export * from './vin.ts';
 export * from './wmi.ts';
 export * from './api.ts';
 export * from './events.ts';
+export { describeVehicleEvent } from './timeline.ts';

@@ -15,11 +15,15 @@ export async function undoCustomerMerge(instance: string, fromId: string): Promi
   return customerMergedSchema.parse(await apiFetch(customersApiPath(instance, fromId, 'merge'), { method: 'DELETE' }));
 }
 
-/** A merge or its undo changes two customers, their jobs and vehicles: every such read is refreshed. */
+/**
+ * A merge or its undo changes two customers, their jobs and vehicles: every such read is
+ * refreshed, without waiting: the refreshed customer (now gone, or back) swaps the page the
+ * button is on, and the caller's own success handler (toast, navigation) must still run.
+ */
 function useRefreshAfterMerge(instance: string) {
   const queryClient = useQueryClient();
   return () =>
-    Promise.all([
+    void Promise.all([
       queryClient.invalidateQueries({ queryKey: customersQueryKey(instance) }),
       queryClient.invalidateQueries({ queryKey: pipelineQueryKey(instance) }),
       queryClient.invalidateQueries({ queryKey: vehiclesQueryKey(instance) }),

@@ -39,16 +39,40 @@ export interface Tip {
  * Getting Started: a tip per feature the instance has on, and for user managers the staff tip
  * (user management is theirs whatever the admin feature says; its place is named accordingly).
  */
-export function gettingStartedTips({ features, showAdmin }: { features: Features; showAdmin: boolean }): Tip[] {
+export function gettingStartedTips({
+  features,
+  showAdmin,
+  canWrite = true,
+}: {
+  features: Features;
+  showAdmin: boolean;
+  /** A read-only user is told what they can look up, not to add or drag what the server refuses them. */
+  canWrite?: boolean;
+}): Tip[] {
   const tips: Tip[] = [];
   if (features.pipeline) {
-    tips.push({ title: 'Pipeline', text: 'Add each job as it comes in and move it through the stages from Quote to Paid.' });
+    tips.push({
+      title: 'Pipeline',
+      text: canWrite
+        ? 'Add each job as it comes in and move it through the stages from Quote to Paid.'
+        : 'Follow each job through the stages from Quote to Paid; open one to see its lines, estimate and invoice.',
+    });
   }
   if (features.customers) {
-    tips.push({ title: 'Customers', text: 'Save customers with their vehicles, so a new job can be filled in from their record.' });
+    tips.push({
+      title: 'Customers',
+      text: canWrite
+        ? 'Save customers with their vehicles, so a new job can be filled in from their record.'
+        : 'Look up a customer to see their vehicles and every job done for them.',
+    });
   }
   if (features.calendar) {
-    tips.push({ title: 'Calendar', text: 'Give jobs an appointment time, then drag them on the calendar to reschedule.' });
+    tips.push({
+      title: 'Calendar',
+      text: canWrite
+        ? 'Give jobs an appointment time, then drag them on the calendar to reschedule.'
+        : "See the shop's appointments by day, week or month.",
+    });
   }
   if (showAdmin) {
     tips.push({
