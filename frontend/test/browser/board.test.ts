@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import type { TestServer } from '../../../backend/test/support/server.ts';
-import { createShop, postAll, type Shop, signedInPage, SLOW, snap, TEST_TIMEOUT, serverAndBrowserForFile } from './support.ts';
+import { createShop, postAll, postOne, type Shop, signedInPage, SLOW, snap, TEST_TIMEOUT, serverAndBrowserForFile } from './support.ts';
 
 // One server and one browser for the file; every test makes its own instance, records and browser context.
 let server: TestServer;
@@ -161,6 +161,45 @@ describe('stage board', () => {
       await expect.poll(() => card(page, 'Scheduled', 'Fay Filter').count()).toBe(0);
       await expect.poll(() => heading(page, 'Quote').textContent()).toContain('3');
       expect(await stageOf(shop, jobs['Fay Filter'].id)).toBe('Quote');
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "a card's vehicle opens the vehicle's page, on the board and on a phone's list; the rest of the card opens the job",
+    async () => {
+      const shop = await createShop(server, 'boardcar');
+      const customers = `/api/${shop.subdomain}/customers`;
+      const customer = await postOne(shop.owner, customers, { name: 'Vera Vehicle', phone: '5550102030' });
+      const vehicle = await postOne(shop.owner, `${customers}/${customer.id}/vehicles`, { year: 2017, make: 'Subaru', model: 'Outback' });
+      await postOne(shop.owner, jobsPath(shop), {
+        name: 'Vera Vehicle',
+        customerId: customer.id,
+        vehicleId: vehicle.id,
+        part: 'Timing belt',
+      });
+      const vehiclePage = new RegExp(`/crm/${shop.subdomain}/vehicles/${vehicle.id}$`);
+      for (const phone of [false, true]) {
+        const { page, context } = await signedInPage(browser, shop.owner, { phone });
+        if (phone) await page.goto(`/crm/${shop.subdomain}/pipeline`);
+        else await openBoard(page, shop);
+        const where = phone ? page.getByRole('list', { name: 'Entries' }).getByRole('listitem') : card(page, 'Quote', 'Vera Vehicle');
+        const link = where.filter({ hasText: 'Vera Vehicle' }).getByRole('link', { name: /Subaru Outback/ });
+        await expect.poll(() => link.count(), { timeout: SLOW }).toBe(1);
+        // The job's own button still opens the job.
+        await where
+          .filter({ hasText: 'Vera Vehicle' })
+          .getByRole('button', { name: /Vera Vehicle/ })
+          .first()
+          .click();
+        await expect.poll(() => page.getByRole('dialog', { name: /Vera Vehicle/ }).count(), { timeout: SLOW }).toBe(1);
+        await page.keyboard.press('Escape');
+        await expect.poll(() => page.getByRole('dialog').count(), { timeout: SLOW }).toBe(0);
+        await link.click();
+        await expect.poll(() => page.url(), { timeout: SLOW }).toMatch(vehiclePage);
+        await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: SLOW }).toContain('Subaru Outback');
+        await context.close();
+      }
     },
     TEST_TIMEOUT,
   );

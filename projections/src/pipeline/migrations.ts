@@ -209,6 +209,22 @@ const appointmentRanges: SchemaMigration = {
   },
 };
 
+/**
+ * The vehicle columns (0041, vehicles slice) were added to `jobs` after `jobs_of_instance`
+ * was made, and a view's `SELECT *` is expanded when it is created: the API's job list and
+ * board answered every job with `vehicleId: null`. Recreated so it has them.
+ */
+const jobsViewVehicleColumns: SchemaMigration = {
+  name: '0043_jobs_view_vehicle_columns',
+  async up(knex, schema) {
+    await knex.raw(
+      `CREATE OR REPLACE VIEW ??.jobs_of_instance AS
+         SELECT * FROM ??.jobs WHERE instance_id = nullif(current_setting('app.instance_id', true), '')::uuid`,
+      [schema, schema],
+    );
+  },
+};
+
 export const pipelineMigrations: SchemaMigration[] = [
   pipelineTables,
   quoteCents,
@@ -216,4 +232,5 @@ export const pipelineMigrations: SchemaMigration[] = [
   jobsAtScale,
   historyReverts,
   appointmentRanges,
+  jobsViewVehicleColumns,
 ];

@@ -8,7 +8,8 @@ export function VehicleLink({ instance, job }: { instance: string; job: Pick<Job
   return (
     <Link
       to={vehiclePath(instance, job.vehicleId)}
-      className="text-primary underline-offset-4 hover:underline"
+      // Above a card's card-wide "open the job" button (its ::after covers the card).
+      className="relative z-10 text-primary underline-offset-4 hover:underline"
       // The row or card opens the job; the link opens the vehicle only.
       onClick={(event) => event.stopPropagation()}
     >

@@ -8,6 +8,7 @@ import { cn } from '@/lib/cn';
 import { STAGE_DOTS } from '../../constants/stage-styles';
 import { jobLabel } from '../../utils/entry-title';
 import { JobCardFact, JobCardQuote, JobCardTitle } from '../job-card-parts';
+import { VehicleLink } from '../vehicle-link';
 import { neighbourStage } from './board-stages';
 
 export const BOARD_KEYS_HINT_ID = 'board-keys-hint';
@@ -18,6 +19,7 @@ export const BOARD_KEYS_HINT_ID = 'board-keys-hint';
  * (the way on a phone, where dragging a card would fight scrolling).
  */
 export const BoardCard = memo(function BoardCard({
+  instance,
   job,
   stage,
   canWrite,
@@ -27,6 +29,7 @@ export const BoardCard = memo(function BoardCard({
   onDragStart,
   onDragEnd,
 }: {
+  instance: string;
   job: JobView;
   /** Where it shows: its stage, or the one it is being moved to. */
   stage: Stage;
@@ -101,7 +104,7 @@ export const BoardCard = memo(function BoardCard({
         <dl className="grid gap-1 text-xs text-muted-foreground">
           {job.makeModel ? (
             <JobCardFact icon={<CarIcon />} label="Vehicle" compact valueClassName="min-w-0 break-words">
-              {job.makeModel}
+              <VehicleLink instance={instance} job={job} />
             </JobCardFact>
           ) : null}
           {job.appointment ? (

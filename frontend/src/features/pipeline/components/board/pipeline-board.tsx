@@ -240,6 +240,7 @@ export function PipelineBoard({
                   {jobs.map((job) => (
                     <BoardCard
                       key={job.id}
+                      instance={instance}
                       job={job}
                       stage={column}
                       canWrite={canWrite}
