@@ -22,9 +22,9 @@ import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
 import { eventStoreContract } from './eventstore-contract.ts';
 
-async function migratedDatabase(): Promise<TestDatabase> {
-  const db = await createTestDatabase();
-  const knex = Knex({ client: 'pg', connection: db.url });
+/** The event store's own tables and append function, in the database at `url`. */
+async function migrateEventStore(url: string): Promise<void> {
+  const knex = Knex({ client: 'pg', connection: url });
   try {
     await up(knex);
     await appendFunction.up(knex);
@@ -32,6 +32,11 @@ async function migratedDatabase(): Promise<TestDatabase> {
   } finally {
     await knex.destroy();
   }
+}
+
+async function migratedDatabase(): Promise<TestDatabase> {
+  const db = await createTestDatabase();
+  await migrateEventStore(db.url);
   return db;
 }
 
@@ -121,14 +126,7 @@ describe('postgres event store', () => {
     const parent = mkdtempSync(path.join(tmpdir(), 'crm-xid-digits-'));
     const cluster = await startEmbeddedPostgres({ dataDir: path.join(parent, 'pg'), persistent: false });
     const url = cluster.adminUrl;
-    const knex = Knex({ client: 'pg', connection: url });
-    try {
-      await up(knex);
-      await appendFunction.up(knex);
-      await appendRecordedAt.up(knex);
-    } finally {
-      await knex.destroy();
-    }
+    await migrateEventStore(url);
     const store = createPostgresEventStore({ connectionString: url });
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
