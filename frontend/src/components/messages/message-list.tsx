@@ -1,8 +1,9 @@
 import { MESSAGE_CHANNEL_LABELS, MESSAGE_KIND_LABELS, type MessageStatus, type MessageView } from '@crm/projections/messages';
 import { formatDateTime } from '@crm/projections/shared';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { Badge, type BadgeVariant } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
+import { Button, buttonVariants } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
@@ -26,20 +27,33 @@ function when(message: MessageView): string {
   return `Recorded ${formatDateTime(message.updatedAt)}`;
 }
 
+/**
+ * Where a message's job and customer open, when the list is not already theirs and the shop
+ * has that screen; null leaves the link out.
+ */
+export interface MessageRecordLinks {
+  job?: (jobId: string) => string | null;
+  customer?: (customerId: string) => string | null;
+}
+
 /** One message: what, to whom, its state with the reason, and (for a failed or unsent one) a retry. */
 function MessageRow({
   message,
   onRetry,
   retrying,
   canRetry,
+  recordLinks,
 }: {
   message: MessageView;
   onRetry: () => void;
   retrying: boolean;
   canRetry: boolean;
+  recordLinks: MessageRecordLinks;
 }) {
   const [open, setOpen] = useState(false);
   const bodyId = `message-body-${message.id}`;
+  const jobHref = message.jobId ? (recordLinks.job?.(message.jobId) ?? null) : null;
+  const customerHref = message.customerId ? (recordLinks.customer?.(message.customerId) ?? null) : null;
   return (
     <li className="grid gap-2 rounded-lg border p-3" data-testid="message-row">
       <div className="flex flex-wrap items-center gap-2">
@@ -63,6 +77,16 @@ function MessageRow({
         <Button variant="ghost" size="sm" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen((v) => !v)}>
           {open ? 'Hide message' : 'Show message'}
         </Button>
+        {jobHref ? (
+          <Link to={jobHref} className={buttonVariants({ variant: 'link', size: 'sm' })}>
+            Open the job
+          </Link>
+        ) : null}
+        {customerHref ? (
+          <Link to={customerHref} className={buttonVariants({ variant: 'link', size: 'sm' })}>
+            Open the customer
+          </Link>
+        ) : null}
         {canRetry && (message.status === 'failed' || message.status === 'not-sent') ? (
           <Button variant="outline" size="sm" onClick={onRetry} disabled={retrying}>
             {retrying ? 'Retrying…' : 'Retry'}
@@ -86,11 +110,13 @@ export function MessageList({
   filter,
   canRetry,
   emptyText,
+  recordLinks = {},
 }: {
   instance: string;
   filter: MessageFilter;
   canRetry: boolean;
   emptyText: string;
+  recordLinks?: MessageRecordLinks;
 }) {
   const messages = useMessages(instance, filter);
   const retry = useRetryMessage(instance);
@@ -105,6 +131,7 @@ export function MessageList({
           key={message.id}
           message={message}
           canRetry={canRetry}
+          recordLinks={recordLinks}
           retrying={retry.isPending && retry.variables === message.id}
           onRetry={() =>
             retry.mutate(message.id, {

@@ -1,6 +1,6 @@
 import { MESSAGE_STATUSES, type MessageStatus } from '@crm/projections/messages';
 import { Link, useSearchParams } from 'react-router-dom';
-import { MessageList } from '@/components/messages/message-list';
+import { MessageList, type MessageRecordLinks } from '@/components/messages/message-list';
 import { useMessageTemplates } from '@/components/messages/messages-api';
 import { Alert } from '@/components/ui/alert';
 import { buttonVariants } from '@/components/ui/button';
@@ -24,11 +24,13 @@ export function MessagesScreen({
   templatesPath,
   canRetry,
   isAdmin,
+  recordLinks,
 }: {
   instance: string;
   templatesPath: string;
   canRetry: boolean;
   isAdmin: boolean;
+  recordLinks: MessageRecordLinks;
 }) {
   const [params, setParams] = useSearchParams();
   const raw = params.get('status') ?? '';
@@ -80,7 +82,13 @@ export function MessagesScreen({
               );
             })}
           </nav>
-          <MessageList instance={instance} filter={{ status }} canRetry={canRetry} emptyText="No messages here yet." />
+          <MessageList
+            instance={instance}
+            filter={{ status }}
+            canRetry={canRetry}
+            emptyText="No messages here yet."
+            recordLinks={recordLinks}
+          />
         </CardContent>
       </Card>
     </div>

@@ -1,0 +1,58 @@
+import type { Browser } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import type { TestServer } from '../../../backend/test/support/server.ts';
+import { createShop, postOne, serverAndBrowserForFile, signedInPage, SLOW, snap, TEST_TIMEOUT } from './support.ts';
+
+let server: TestServer;
+let browser: Browser;
+
+serverAndBrowserForFile((s, b) => ([server, browser] = [s, b]));
+
+/** The shop's outbox: each message says what it is and to whom, and opens its job and customer. */
+describe('messages', () => {
+  test(
+    "an appointment's confirmation is in the outbox, not sent (no provider here), and opens its job and its customer",
+    async () => {
+      const shop = await createShop(server, 'outbox');
+      const api = `/api/${shop.subdomain}`;
+      const customer = await postOne(shop.owner, `${api}/customers`, {
+        name: 'Olive Outbox',
+        email: 'olive@example.test',
+        phone: '5550104455',
+      });
+      expect((await shop.owner.put(`${api}/customers/${customer.id}/consent`, { emailConsent: true, smsConsent: false })).status).toBe(200);
+      const appointment = new Date(Date.now() + 5 * 24 * 3600_000);
+      appointment.setUTCHours(15, 0, 0, 0);
+      const job = await postOne(shop.owner, `${api}/pipeline`, {
+        name: 'Olive Outbox',
+        customerId: customer.id,
+        part: 'Alignment',
+        stage: 'Scheduled',
+        appointment: appointment.toISOString(),
+      });
+      await expect
+        .poll(async () => (await shop.owner.get(`${api}/messages?jobId=${job.id}`)).body.items.length, { timeout: SLOW })
+        .toBeGreaterThan(0);
+
+      const { page, context } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/messages`);
+      const row = page.getByTestId('message-row').filter({ hasText: 'olive@example.test' }).filter({ hasText: 'Appointment confirmation' });
+      await expect.poll(() => row.textContent(), { timeout: SLOW }).toContain('Not sent');
+      // The reminder waits for the day before; it links to the same records.
+      const reminder = page.getByTestId('message-row').filter({ hasText: 'Appointment reminder' });
+      await expect.poll(() => reminder.getByRole('link', { name: 'Open the job' }).count(), { timeout: SLOW }).toBe(1);
+      await snap(page, 'messages-outbox');
+
+      await row.getByRole('link', { name: 'Open the job' }).click();
+      await expect.poll(() => page.getByRole('dialog', { name: /Olive Outbox/ }).count(), { timeout: SLOW }).toBe(1);
+      expect(new URL(page.url()).searchParams.get('job')).toBe(job.id);
+
+      await page.goBack();
+      await row.getByRole('link', { name: 'Open the customer' }).click();
+      await expect.poll(() => page.url(), { timeout: SLOW }).toContain(`/customers/${customer.id}`);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: SLOW }).toContain('Olive Outbox');
+      await context.close();
+    },
+    TEST_TIMEOUT,
+  );
+});
