@@ -489,16 +489,18 @@ describe('calendar', () => {
       await openCalendar(page, shop, 'Week');
       const more = eventBlock(page, '+2 more');
       await expect.poll(() => more.count(), { timeout: SLOW }).toBe(1);
-      await expect.poll(() => eventBlock(page, 'Jonah Jetta').count()).toBe(1);
-      await expect.poll(() => eventBlock(page, 'Wanda Wagon').count()).toBe(0);
-      // Readable: the shown job's block is wide enough for its name (not "Jo…").
-      const box = (await eventBlock(page, 'Jonah Jetta').boundingBox())!;
-      expect(box.width).toBeGreaterThan(55);
+      await expect.poll(() => eventBlock(page, 'Jonah Jetta').count(), { timeout: SLOW }).toBe(1);
+      await expect.poll(() => eventBlock(page, 'Wanda Wagon').count(), { timeout: SLOW }).toBe(0);
+      // Readable: the shown job's block is wide enough for its name (not "Jo…"), once laid out.
+      await expect
+        .poll(async () => (await eventBlock(page, 'Jonah Jetta').boundingBox())?.width ?? 0, { timeout: SLOW })
+        .toBeGreaterThan(55);
       await snap(page, 'calendar-week-crowded-desktop');
       await more.click();
       await expect.poll(() => page.getByText(/· 4 appointments/).count(), { timeout: SLOW }).toBe(1);
-      for (const name of ['Jonah Jetta', 'Wanda Wagon', 'Xena Xterra']) await expect.poll(() => eventBlock(page, name).count()).toBe(1);
-      await expect.poll(() => new URL(page.url()).searchParams.get('view')).toBe('day');
+      for (const name of ['Jonah Jetta', 'Wanda Wagon', 'Xena Xterra'])
+        await expect.poll(() => eventBlock(page, name).count(), { timeout: SLOW }).toBe(1);
+      await expect.poll(() => new URL(page.url()).searchParams.get('view'), { timeout: SLOW }).toBe('day');
     },
     TEST_TIMEOUT,
   );
