@@ -12,6 +12,12 @@ async function main(): Promise<void> {
   // this one (their batches then never hold up a request); the API itself runs none.
   const runtime = await startRuntime({ ...config, RUN_PROJECTOR: false }, logger, { version, frontendDir: FRONTEND_DIST });
   const projectorChild = config.RUN_PROJECTOR ? startProjectorChild(runtime.databaseUrl, logger) : null;
+  // Before anything is awaited: a stop that comes while the child is still being elected
+  // must stop the child and the embedded PostgreSQL too, not end the process where it stands.
+  onShutdown(async () => {
+    await projectorChild?.stop();
+    await runtime.stop();
+  }, logger);
   // "Running" once the projector has its lock: a script started next (a seed) then stands by.
   await projectorChild?.ready;
 
@@ -30,11 +36,6 @@ async function main(): Promise<void> {
     '',
   ];
   console.log(lines.join('\n'));
-
-  onShutdown(async () => {
-    await projectorChild?.stop();
-    await runtime.stop();
-  }, logger);
 }
 
 main().catch((error: unknown) => {
