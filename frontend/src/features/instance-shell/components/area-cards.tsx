@@ -16,15 +16,7 @@ export function AreaCard({ area, enabled, count, note }: { area: Area; enabled: 
     <Card className={cn('flex flex-col', !enabled && 'border-dashed bg-muted/40 shadow-none')} aria-labelledby={headingId}>
       <CardHeader>
         <div className="flex items-start justify-between gap-2">
-          <span
-            aria-hidden="true"
-            className={cn(
-              'flex size-10 items-center justify-center rounded-lg [&_svg]:size-5',
-              enabled ? 'bg-primary/10 text-primary' : 'bg-muted text-muted-foreground',
-            )}
-          >
-            {area.icon}
-          </span>
+          <AreaIcon icon={area.icon} enabled={enabled} />
           {enabled ? note : <ComingSoonBadge />}
         </div>
         <CardTitle as="h3" id={headingId} className={cn('pt-2 text-base', !enabled && 'text-muted-foreground')}>
@@ -70,15 +62,7 @@ export function Tile({ area, enabled }: { area: Area; enabled: boolean }) {
         enabled ? 'hover:bg-accent/50' : 'border-dashed bg-muted/40 shadow-none',
       )}
     >
-      <span
-        aria-hidden="true"
-        className={cn(
-          'flex size-10 shrink-0 items-center justify-center rounded-lg [&_svg]:size-5',
-          enabled ? 'bg-primary/10 text-primary' : 'bg-muted text-muted-foreground',
-        )}
-      >
-        {area.icon}
-      </span>
+      <AreaIcon icon={area.icon} enabled={enabled} className="shrink-0" />
       <h3 className="min-w-0 flex-1 font-semibold">
         {enabled && primary ? (
           <Link
@@ -93,5 +77,21 @@ export function Tile({ area, enabled }: { area: Area; enabled: boolean }) {
       </h3>
       {enabled ? null : <ComingSoonBadge />}
     </Card>
+  );
+}
+
+/** An area's icon in its tinted square: primary when the area is on, muted when it is coming soon. */
+function AreaIcon({ icon, enabled, className }: { icon: ReactNode; enabled: boolean; className?: string }) {
+  return (
+    <span
+      aria-hidden="true"
+      className={cn(
+        'flex size-10 items-center justify-center rounded-lg [&_svg]:size-5',
+        enabled ? 'bg-primary/10 text-primary' : 'bg-muted text-muted-foreground',
+        className,
+      )}
+    >
+      {icon}
+    </span>
   );
 }
