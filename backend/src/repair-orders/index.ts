@@ -7,3 +7,4 @@ export { jobDetailFromEvents, repairOrderFromEvents } from './repair-order-servi
 export { weeklyJobMoney, type WeeklyJobMoney } from './repair-order-queries.ts';
 export { revertRepairOrderChange } from './repair-order-reverts.ts';
 export { renderInvoicePdf } from './document-routes.ts';
+export { loadShopSettings } from './shop-settings.ts';
