@@ -215,7 +215,7 @@ describe('axe-core over every route', () => {
         { path: `${c}/dashboard` },
         { path: `${c}/pipeline` },
         { path: `${c}/pipeline`, ready: withDialog(/Add New Entry/i) },
-        { path: `${c}/pipeline?job=${shop.jobId}` },
+        { path: `${c}/pipeline`, ready: withDialog('Edit Bob Builder') },
         { path: `${c}/pipeline/${shop.jobId}/estimate` },
         { path: `${c}/reports/takings` },
         { path: `${c}/customers` },
