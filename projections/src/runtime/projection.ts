@@ -104,7 +104,7 @@ export async function insertRecordset<Row extends Record<string, unknown>>(
 /** A statement in knex's raw form (`??` identifiers, `?` values). */
 export interface CarriedStatement {
   sql: string;
-  bindings: unknown[];
+  bindings: Knex.RawBinding[];
 }
 
 /** insertRecordset's statement, not sent: to go with another one (carry). */
