@@ -2,6 +2,8 @@ import { formatDuration, type CustomerSuggestion } from '@crm/projections/contra
 import { DEFAULT_CALENDAR_JOB_TYPE, JOB_LIMITS, JOB_TYPES, type JobChangesInput, type JobView } from '@crm/projections/pipeline';
 import { formatPhoneAsTyped, revisionETag } from '@crm/projections/shared';
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { vehiclePath } from '@/config/paths';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -339,6 +341,14 @@ function AppointmentEditor({
         <TextField
           id={id('makeModel')}
           label="Vehicle"
+          hint={
+            // The appointment's job is on a vehicle record: its page has everything done to it.
+            base?.job.vehicleId ? (
+              <Link className="font-medium text-primary underline-offset-4 hover:underline" to={vehiclePath(instance, base.job.vehicleId)}>
+                Open the vehicle&apos;s page
+              </Link>
+            ) : undefined
+          }
           value={form.makeModel}
           onChange={text('makeModel')}
           maxLength={JOB_LIMITS.makeModel}
