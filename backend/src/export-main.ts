@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { createProgress, startCli } from './cli.ts';
-import { countInstanceEvents, instanceEventLines, resolveInstance } from './platform/instance-export.ts';
+import { countInstanceEvents, instanceEventLines, resolveInstance } from './platform/index.ts';
 import { openStorage } from './runtime.ts';
 
 /**

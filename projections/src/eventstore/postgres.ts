@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
+import { PgListener } from '../db/listener.ts';
 import { applyInline, InlineProjectionError } from '../runtime/inline.ts';
 import type { Projection } from '../runtime/projection.ts';
 import {
@@ -123,8 +124,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   }
   /** Aborted by close(): stops subscriptions. */
   const closing = new AbortController();
-  /** LISTEN clients of live subscriptions, ended by close() even if a consumer never resumes. */
-  const listeners = new Set<pg.Client>();
+  /** LISTEN connections of live subscriptions, closed by close() even if a consumer never resumes. */
+  const listeners = new Set<PgListener>();
 
   /** Wakes this store's own subscriptions at once (no round trip through the server). */
   const localWakers = new Set<() => void>();
@@ -458,7 +459,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     },
     async close() {
       closing.abort();
-      await Promise.all([...listeners].map((client) => client.end().catch(() => {})));
+      await Promise.all([...listeners].map((listener) => listener.close()));
       listeners.clear();
       if (ownsPool) await pool.end();
     },
@@ -468,36 +469,29 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
 /**
  * Wakes one subscription on NOTIFY, with polling as the fallback: the visibility horizon
  * also moves when unrelated transactions finish, which sends no notification. A failed
- * LISTEN connection degrades to polling and is retried later.
+ * LISTEN connection degrades to polling and is opened again later.
  */
 class Wakeup {
-  private client: pg.Client | undefined;
-  private lastAttempt = 0;
   private notified = false;
   private wake: (() => void) | undefined;
-  private closed = false;
+  private readonly listener: PgListener;
 
   constructor(
-    private readonly connectionString: string,
-    private readonly registry: Set<pg.Client>,
-  ) {}
+    connectionString: string,
+    private readonly registry: Set<PgListener>,
+  ) {
+    this.listener = new PgListener({
+      connectionString,
+      channels: [CHANNEL],
+      retryMs: LISTEN_RETRY_MS,
+      onNotification: () => this.notify(),
+    });
+    registry.add(this.listener);
+  }
 
   async listen(): Promise<void> {
-    if (this.client || this.closed || Date.now() - this.lastAttempt < LISTEN_RETRY_MS) return;
-    this.lastAttempt = Date.now();
-    // Bounded: the subscription awaits this connect before it waits, so one that hung would stall it.
-    const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: 5_000 });
-    client.on('error', () => void this.drop(client));
-    client.on('end', () => void this.drop(client));
-    client.on('notification', () => this.notify());
-    this.registry.add(client);
-    this.client = client;
-    try {
-      await client.connect();
-      await client.query(`listen ${CHANNEL}`);
-    } catch {
-      await this.drop(client);
-    }
+    // Bounded (the listener's connect timeout): the subscription awaits this before it waits, so one that hung would stall it.
+    await this.listener.startOrRetry();
   }
 
   /** A notification (or an append of this process): cuts the current or the next wait short. */
@@ -512,7 +506,6 @@ class Wakeup {
   }
 
   async wait(ms: number, signal: AbortSignal): Promise<void> {
-    if (!this.client) await this.listen();
     if (this.notified || signal.aborted) return;
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -528,14 +521,8 @@ class Wakeup {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.client) await this.drop(this.client);
-  }
-
-  private async drop(client: pg.Client): Promise<void> {
-    this.registry.delete(client);
-    if (this.client === client) this.client = undefined;
-    await client.end().catch(() => {});
+    this.registry.delete(this.listener);
+    await this.listener.close();
   }
 }
 
