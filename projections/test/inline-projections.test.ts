@@ -3,7 +3,7 @@ import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrate, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
-import type { EventMetadata, EventStore, NewEvent } from '../src/eventstore/port.ts';
+import type { EventStore, NewEvent } from '../src/eventstore/port.ts';
 import { inlineProjections, projections, projectorNeededFor } from '../src/read-models.ts';
 import { CheckpointWatcher, readCheckpoint } from '../src/runtime/checkpoints.ts';
 import { ensureInlineSince, InlineProjectionError, readInlineSince } from '../src/runtime/inline.ts';

@@ -8,7 +8,6 @@ import {
   positionToString,
   START,
   type AppendResult,
-  type EventMetadata,
   type EventStore,
   type GlobalPosition,
   type NewEvent,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { PgListener } from '../db/listener.ts';
+import type { PgListener } from '../db/listener.ts';
+import { pause, Wakeup } from './wakeup.ts';
 import { applyInline, InlineProjectionError } from '../runtime/inline.ts';
 import type { Projection } from '../runtime/projection.ts';
 import {
@@ -45,8 +46,6 @@ export interface PostgresEventStoreOptions {
 
 const CHANNEL = 'events';
 const SUBSCRIPTION_BATCH = 500;
-/** How long a subscription waits before retrying a failed LISTEN connection. */
-const LISTEN_RETRY_MS = 5_000;
 /** First pause before looking again while committed events wait behind an older transaction. */
 const HELD_BACK_MIN_MS = 2;
 /**
@@ -392,7 +391,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   async function* subscribeAll({ from, signal }: SubscribeOptions): AsyncGenerator<RecordedEvent> {
     const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
     if (stop.aborted) return;
-    const wakeup = new Wakeup(connectionString, listeners);
+    const wakeup = new Wakeup(connectionString, CHANNEL, listeners);
     const local = () => wakeup.notify();
     localWakers.add(local);
     let position = from;
@@ -464,78 +463,4 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       if (ownsPool) await pool.end();
     },
   };
-}
-
-/**
- * Wakes one subscription on NOTIFY, with polling as the fallback: the visibility horizon
- * also moves when unrelated transactions finish, which sends no notification. A failed
- * LISTEN connection degrades to polling and is opened again later.
- */
-class Wakeup {
-  private notified = false;
-  private wake: (() => void) | undefined;
-  private readonly listener: PgListener;
-
-  constructor(
-    connectionString: string,
-    private readonly registry: Set<PgListener>,
-  ) {
-    this.listener = new PgListener({
-      connectionString,
-      channels: [CHANNEL],
-      retryMs: LISTEN_RETRY_MS,
-      onNotification: () => this.notify(),
-    });
-    registry.add(this.listener);
-  }
-
-  async listen(): Promise<void> {
-    // Bounded (the listener's connect timeout): the subscription awaits this before it waits, so one that hung would stall it.
-    await this.listener.startOrRetry();
-  }
-
-  /** A notification (or an append of this process): cuts the current or the next wait short. */
-  notify(): void {
-    this.notified = true;
-    this.wake?.();
-  }
-
-  /** Call before each read: a notification arriving after this point cuts the next wait short. */
-  arm(): void {
-    this.notified = false;
-  }
-
-  async wait(ms: number, signal: AbortSignal): Promise<void> {
-    if (this.notified || signal.aborted) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        this.wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done, { once: true });
-      this.wake = done;
-    });
-  }
-
-  async close(): Promise<void> {
-    this.registry.delete(this.listener);
-    await this.listener.close();
-  }
-}
-
-/** Waits `ms` (or until the signal aborts); a notification does not cut it short. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
