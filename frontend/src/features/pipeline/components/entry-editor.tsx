@@ -3,6 +3,7 @@ import { CANCELED_STAGE, parseQuote, type JobChangesInput, type JobView, type St
 import { revisionETag } from '@crm/projections/shared';
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { CustomerMatchOfferPanel, useCustomerMatchOffer } from '@/components/customer-match-offer';
 import { fillWholePhone } from '@/components/job-form';
 import { NewerVersionNotice } from '@/components/newer-version-notice';
 import { SaveErrorMessage } from '@/components/save-error-message';
@@ -44,6 +45,7 @@ export function EntryEditor({
   onShowMessages,
   draft,
   onCreate,
+  offerMatches = true,
 }: {
   instance: string;
   initial: LoadedJob | null;
@@ -61,15 +63,19 @@ export function EntryEditor({
   draft?: Partial<EntryForm>;
   /** Saves a new entry instead of creating the job here (e.g. a conversion that creates it); rejects with the error to show. */
   onCreate?: (entry: JobChangesInput) => Promise<void>;
+  /** Offer existing customers with the typed name or phone before a new one is made (off when the caller already did). */
+  offerMatches?: boolean;
 }) {
   const [base, setBase] = useState<LoadedJob | null>(initial);
   const [form, setForm] = useState<EntryForm>(() =>
     initial ? entryFormFromJob(initial.job) : { ...emptyEntryForm(currentUserName), ...draft },
   );
   const [creatingElsewhere, setCreatingElsewhere] = useState(false);
-  const [linked, setLinked] = useState<LinkedCustomer | null>(() =>
-    initial?.job.customerId ? { id: initial.job.customerId, label: 'Linked to a customer record' } : null,
-  );
+  // A draft may name its customer already (a request converted for an existing customer).
+  const [linked, setLinked] = useState<LinkedCustomer | null>(() => {
+    const customerId = initial ? initial.job.customerId : (draft?.customerId ?? null);
+    return customerId ? { id: customerId, label: 'Linked to a customer record' } : null;
+  });
   const [error, setError] = useState<string | null>(null);
   /** The server's refusals that name a field, shown at that field (the banner has the rest). */
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof EntryForm, string>>>({});
@@ -85,6 +91,12 @@ export function EntryEditor({
   const cancelJob = useCancelJob(instance);
   const reopenJob = useReopenJob(instance);
   const saving = createJob.isPending || updateJob.isPending || creatingElsewhere;
+  // A new job naming no chosen customer makes one: offer the ones with this name or phone first.
+  const matchOffer = useCustomerMatchOffer(
+    instance,
+    { name: form.name, phone: form.phone, email: '' },
+    offerMatches && permissions.canWrite && !base && !form.customerId,
+  );
   // The box keeps what was typed; a quote the server would refuse says why right under it.
   const quoteCheck = form.quote.trim() ? parseQuote(form.quote) : null;
   const quoteProblem = quoteCheck && 'message' in quoteCheck ? quoteCheck.message : undefined;
@@ -198,6 +210,16 @@ export function EntryEditor({
     setError(null);
     setFieldErrors({});
     setConflict(null);
+    if (!base && !payload.customerId && payload.name) {
+      void matchOffer.mustAnswer().then((mustAnswer) => {
+        if (!mustAnswer) save(payload);
+      });
+      return;
+    }
+    save(payload);
+  };
+
+  const save = (payload: JobChangesInput) => {
     const done = () => {
       onDirtyChange(false);
       onClose();
@@ -273,6 +295,7 @@ export function EntryEditor({
               onUnlink={handleUnlink}
               onChooseCustomer={handleChooseCustomer}
               vehicleChoices={vehicleChoices}
+              matches={<CustomerMatchOfferPanel offer={matchOffer} onUse={handleChooseCustomer} className="sm:col-span-2" />}
             />
           </div>
         </fieldset>

@@ -1,5 +1,6 @@
 import { type CustomerSuggestion, formatDateTime } from '@crm/projections/contract';
 import { DURATION_CHOICES, JOB_LIMITS } from '@crm/projections/pipeline';
+import type { ReactNode } from 'react';
 import { ChoiceSelect } from '@/components/choice-select';
 import { JobFields } from '@/components/job-form';
 import { TextField } from '@/components/text-field';
@@ -18,11 +19,12 @@ const SANITIZE: Partial<Record<EntryTextField, (value: string) => string>> = {
   vin: (value) => value.toUpperCase(),
 };
 
-/** The job's boxes the entry dialog shows, in its order; jobNumber, vin, vehicle, createdAt and csr are its own. */
+/** The job's boxes the entry dialog shows, in its order; jobNumber, matches, vin, vehicle, createdAt and csr are its own. */
 const ENTRY_LAYOUT = [
   'jobNumber',
   'name',
   'phone',
+  'matches',
   'part',
   'makeModel',
   'vin',
@@ -57,6 +59,7 @@ export function EntryFields({
   onUnlink,
   onChooseCustomer,
   vehicleChoices,
+  matches,
 }: {
   instance: string;
   form: EntryForm;
@@ -72,6 +75,8 @@ export function EntryFields({
   onChooseCustomer: (customer: CustomerSuggestion) => void;
   /** The chosen customer's vehicles, when there are several to pick from. */
   vehicleChoices: readonly string[];
+  /** The existing customers offered for the typed name or phone, under the Phone box. */
+  matches: ReactNode;
 }) {
   const users = useUserChoices(instance);
   const userChoices = (users.data ?? []).map((user) => ({ value: userChoiceName(user), label: userChoiceName(user) }));
@@ -88,6 +93,7 @@ export function EntryFields({
       onChange={change}
       layout={ENTRY_LAYOUT}
       own={{
+        matches,
         jobNumber: (
           <TextField
             id={fieldId('jobNumber')}
