@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createProgress, startCli } from './cli.ts';
 import { createLogger } from './logger.ts';
-import { countInstanceEvents, instanceEventLines, resolveInstance } from './platform/instance-export.ts';
+import { countInstanceEvents, instanceEventLines, resolveInstance } from './platform/index.ts';
 import { openStorage } from './runtime.ts';
 
 /**
