@@ -95,24 +95,16 @@ export async function withAdminCount(
   expectedRevision?: number,
 ): Promise<CommandResult<UserState, UserEvent>> {
   // The 409's read comes after the transaction: inside it, the pool may have no other connection to give.
-  return await answeringStale(deps, target, () => adminCountTransaction(deps, target, build, ctx, expectedRevision));
-}
-
-async function adminCountTransaction(
-  deps: AppDeps,
-  target: UserTarget,
-  build: (otherUnlockedAdmins: number) => UserCommand,
-  ctx: CommandContext,
-  expectedRevision?: number,
-): Promise<CommandResult<UserState, UserEvent>> {
-  return await deps.knex.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`crm-instance-admins:${target.instanceId}`]);
-    const caughtUp = await deps.watcher.waitFor(await deps.store.headPosition(), SETTLE_TIMEOUT_MS);
-    if (!caughtUp) throw new AppError('unavailable', 'The server is busy. Please try again in a moment.');
-    // Counted on the locked connection: waiting commands may hold every other pooled one.
-    const others = await countOtherUnlockedAdmins(trx, target.instanceId, target.userId);
-    const result = await runPinnedUserCommand(deps, target, build(others), ctx, expectedRevision);
-    await settle(deps, result.appended);
-    return result;
-  });
+  return await answeringStale(deps, target, () =>
+    deps.knex.transaction(async (trx) => {
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`crm-instance-admins:${target.instanceId}`]);
+      const caughtUp = await deps.watcher.waitFor(await deps.store.headPosition(), SETTLE_TIMEOUT_MS);
+      if (!caughtUp) throw new AppError('unavailable', 'The server is busy. Please try again in a moment.');
+      // Counted on the locked connection: waiting commands may hold every other pooled one.
+      const others = await countOtherUnlockedAdmins(trx, target.instanceId, target.userId);
+      const result = await runPinnedUserCommand(deps, target, build(others), ctx, expectedRevision);
+      await settle(deps, result.appended);
+      return result;
+    }),
+  );
 }
