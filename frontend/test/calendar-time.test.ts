@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { AppointmentView } from '@crm/projections/pipeline';
-import { appointmentFormErrors, appointmentPayload, formFromJob, newForm } from '@/features/calendar/components/appointment-dialog';
+import { appointmentFormErrors, appointmentPayload, formFromJob, newForm } from '@/features/calendar/utils/appointment-form';
 import {
   eventTitle,
   jobTypeColor,

@@ -75,6 +75,34 @@ describe('fail-over when a connection dies', () => {
     await first.stop();
   });
 
+  test('a lone leader whose lock connection is cut takes the lock again within a second, however long its backoff has grown', async () => {
+    // A lost connection says nothing about the events: it is retried at the transient pause
+    // (at most half a second), never at the long backoff meant for failures of the event
+    // itself. After a database restart the projector must be back by itself within seconds.
+    const projector = new Projector({
+      store,
+      knex,
+      connectionString: db.url,
+      projections,
+      schema: READ_MODEL_SCHEMA,
+      checkpointName: 'lone',
+      retry: { initialDelayMs: 30_000, maxDelayMs: 30_000 },
+    });
+    projector.start();
+    try {
+      await expect.poll(() => projector.isLeader).toBe(true);
+      const ended = await terminate(
+        `pid IN (SELECT l.pid FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.objid::bigint = (hashtext(?) & 4294967295))`,
+        `projector:${READ_MODEL_SCHEMA}:lone`,
+      );
+      expect(ended).toBe(1);
+      await expect.poll(() => projector.isLeader, { timeout: 5000 }).toBe(false);
+      await expect.poll(() => projector.isLeader, { timeout: 5000 }).toBe(true);
+    } finally {
+      await projector.stop();
+    }
+  });
+
   test('a standby retrying the lock for long leaves no listener behind (no MaxListenersExceededWarning)', async () => {
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);

@@ -115,7 +115,9 @@ test('PostgreSQL down: 503 with Retry-After while down, back within 5 s, nothing
   expect(after.status, after.text).toBe(201);
 
   // The standalone projector caught up by itself.
-  const catchUpMs = await waitForCheckpoint(knex, cluster.url, 'main', 10_000);
+  const catchUpMs = await waitForCheckpoint(knex, cluster.url, 'main', 10_000).catch((error: Error) => {
+    throw new Error(`${error.message}\nprojector log:\n${tail(projector.logFile, 80)}`);
+  });
   console.log(`[reliability] outage: projector at the head ${catchUpMs} ms after the check started`);
   const projected = await client.get('/api/customers?q=After%20the%20outage');
   expect(JSON.stringify(projected.body)).toContain('After the outage');

@@ -485,7 +485,8 @@ class Wakeup {
   async listen(): Promise<void> {
     if (this.client || this.closed || Date.now() - this.lastAttempt < LISTEN_RETRY_MS) return;
     this.lastAttempt = Date.now();
-    const client = new pg.Client({ connectionString: this.connectionString });
+    // Bounded: the subscription awaits this connect before it waits, so one that hung would stall it.
+    const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: 5_000 });
     client.on('error', () => void this.drop(client));
     client.on('end', () => void this.drop(client));
     client.on('notification', () => this.notify());

@@ -139,6 +139,8 @@ const HEARTBEAT_TIMEOUT_MS = 10_000;
 export const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 5000 };
 /** The longest pause after a transient failure (see Projector.delay). */
 const TRANSIENT_MAX_DELAY_MS = 500;
+/** How long the lock connection may take to open before the attempt counts as a (transient) failure. */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 export interface ProjectorOptions {
   store: EventStore;
@@ -246,7 +248,7 @@ export class Projector {
         if (this.stopping) break;
         await this.follow();
         if (this.stopping) break;
-        throw new Error('the subscription ended');
+        throw new TransientError('the subscription ended');
       } catch (error) {
         if (this.stopping) break;
         this.failures++;
@@ -269,7 +271,8 @@ export class Projector {
     this.abort.signal.addEventListener('abort', stop, { once: true });
     let lost: Error | null = null;
     this.lockLost = (error) => {
-      lost = error;
+      // The first cause is the one to report: a connection's 'error' is followed by its 'end'.
+      lost ??= error;
       session.abort();
     };
     const { knex, store } = this.options;
@@ -475,13 +478,15 @@ export class Projector {
       connectionString: this.options.connectionString,
       keepAlive: true,
       keepAliveInitialDelayMillis: LOCK_KEEPALIVE_IDLE_S * 1000,
+      // A server that takes the socket but never answers (one still starting) must not hold the election forever.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       application_name: `crm-${this.kind}`,
     });
     client.on('error', (error) => {
       this.log.error({ err: error }, `${this.kind} lock connection failed`);
       this.leadershipLost(client, error);
     });
-    client.on('end', () => this.leadershipLost(client, new Error('the leader-lock connection ended')));
+    client.on('end', () => this.leadershipLost(client, new TransientError('the leader-lock connection ended')));
     this.lockClient = client;
     await client.connect();
     // Settable by any role; a pooler that refuses them only costs the fast detection.
@@ -518,7 +523,7 @@ export class Projector {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new Error(`the leader-lock connection did not answer within ${HEARTBEAT_TIMEOUT_MS} ms`)),
+          () => reject(new TransientError(`the leader-lock connection did not answer within ${HEARTBEAT_TIMEOUT_MS} ms`)),
           HEARTBEAT_TIMEOUT_MS,
         );
       });

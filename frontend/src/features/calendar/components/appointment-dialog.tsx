@@ -1,17 +1,13 @@
-import { formatDuration, type CustomerSuggestion } from '@crm/projections/contract';
-import { DEFAULT_CALENDAR_JOB_TYPE, JOB_LIMITS, JOB_TYPES, type JobChangesInput, type JobView } from '@crm/projections/pipeline';
-import { formatPhoneAsTyped, revisionETag } from '@crm/projections/shared';
+import type { CustomerSuggestion } from '@crm/projections/contract';
+import type { JobView } from '@crm/projections/pipeline';
+import { revisionETag } from '@crm/projections/shared';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Field, fieldControlProps } from '@/components/ui/field';
 import { ArrowLeftIcon, HistoryIcon } from '@/components/ui/icons';
-import { Textarea } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
-import { ChoiceSelect } from '@/components/choice-select';
-import { PhoneInput } from '@/components/phone-input';
-import { TextField } from '@/components/text-field';
+import { fillWholePhone, JobFields, type JobFieldValues } from '@/components/job-form';
 import { SaveErrorMessage } from '@/components/save-error-message';
 import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
@@ -23,10 +19,15 @@ import {
   useCreateAppointment,
   useUpdateAppointment,
 } from '../api/appointment-api';
-import { useUserChoiceNames as useTechnicians } from '@/lib/api/user-choices';
-import { getCustomerContact } from '@/lib/api/customer-contact';
-import { CALENDAR_DURATIONS, SCHEDULED_STAGE } from '../constants/calendar-constants';
-import { fromLocalInput, STEP_MINUTES, toLocalInput } from '../utils/calendar-time';
+import { CALENDAR_DURATIONS } from '../constants/calendar-constants';
+import {
+  type AppointmentForm,
+  type AppointmentFormErrors,
+  appointmentFormErrors,
+  appointmentPayload,
+  formFromJob,
+  newForm,
+} from '../utils/appointment-form';
 
 export type AppointmentTarget = { kind: 'new'; start: Date; tech?: string } | { kind: 'edit'; jobId: string };
 
@@ -38,84 +39,6 @@ export interface CustomerFieldProps {
   onChoose: (customer: CustomerSuggestion) => void;
   /** Shown under the box by the dialog; the box is marked invalid with it. */
   error?: string | undefined;
-}
-
-export interface AppointmentForm {
-  name: string;
-  phone: string;
-  part: string;
-  makeModel: string;
-  jobType: string;
-  tech: string;
-  /** datetime-local text in the shop's zone. */
-  appointment: string;
-  duration: string;
-  quote: string;
-  notes: string;
-  customerId: string | null;
-}
-
-type FormErrors = Partial<Record<'name' | 'phone' | 'part' | 'appointment', string>>;
-
-export function formFromJob(job: JobView, zone: string): AppointmentForm {
-  return {
-    name: job.name,
-    phone: formatPhoneAsTyped(job.phone),
-    part: job.part,
-    makeModel: job.makeModel,
-    jobType: job.jobType,
-    tech: job.tech,
-    appointment: job.appointment ? toLocalInput(job.appointment, zone) : '',
-    duration: job.duration === null ? '' : String(job.duration),
-    quote: job.quote,
-    notes: job.notes,
-    customerId: job.customerId,
-  };
-}
-
-export function newForm(start: Date, zone: string, tech = ''): AppointmentForm {
-  return {
-    name: '',
-    phone: '',
-    part: '',
-    makeModel: '',
-    jobType: DEFAULT_CALENDAR_JOB_TYPE,
-    tech,
-    appointment: toLocalInput(start, zone),
-    duration: '60',
-    quote: '',
-    notes: '',
-    customerId: null,
-  };
-}
-
-/** Create New Appointment requires Customer Name, Phone and Part/Service (spec §5); a time that is no time is refused too. */
-export function appointmentFormErrors(form: AppointmentForm, zone: string, creating: boolean): FormErrors {
-  const errors: FormErrors = {};
-  if (creating && !form.name.trim()) errors.name = 'Customer Name is required';
-  if (creating && !form.phone.trim()) errors.phone = 'Phone is required';
-  if (creating && !form.part.trim()) errors.part = 'Part/Service is required';
-  if (form.appointment.trim() && !fromLocalInput(form.appointment, zone))
-    errors.appointment = 'Appointment Date & Time is not a date and time';
-  return errors;
-}
-
-/** What a save sends: the form's fields; a new appointment starts in Scheduled with its CSR. */
-export function appointmentPayload(form: AppointmentForm, zone: string, create: { csr: string } | null): JobChangesInput {
-  return {
-    name: form.name.trim(),
-    phone: form.phone,
-    part: form.part.trim(),
-    makeModel: form.makeModel.trim(),
-    jobType: form.jobType,
-    tech: form.tech,
-    appointment: fromLocalInput(form.appointment, zone) ?? '',
-    duration: form.duration,
-    quote: form.quote.trim(),
-    notes: form.notes,
-    customerId: form.customerId,
-    ...(create ? { stage: SCHEDULED_STAGE, csr: create.csr } : {}),
-  } as JobChangesInput;
 }
 
 /**
@@ -198,6 +121,9 @@ export function AppointmentDialog({
   );
 }
 
+/** The job's boxes the calendar shows, in its order. */
+const APPOINTMENT_LAYOUT = ['name', 'phone', 'part', 'makeModel', 'jobType', 'tech', 'appointment', 'duration', 'quote', 'notes'] as const;
+
 function AppointmentEditor({
   instance,
   zone,
@@ -229,29 +155,18 @@ function AppointmentEditor({
   const [form, setForm] = useState<AppointmentForm>(() =>
     initial ? formFromJob(initial.job, zone) : newForm(start ?? new Date(), zone, tech),
   );
-  const [errors, setErrors] = useState<FormErrors>({});
+  const [errors, setErrors] = useState<AppointmentFormErrors>({});
   const [saveError, setSaveError] = useState<string | null>(null);
   const [conflict, setConflict] = useState<JobView | null>(null);
-  const technicians = useTechnicians(instance);
   const create = useCreateAppointment(instance);
   const update = useUpdateAppointment(instance);
   const saving = create.isPending || update.isPending;
-  const id = (field: string) => `appointment-${field}`;
 
   const change = (patch: Partial<AppointmentForm>) => setForm((current) => ({ ...current, ...patch }));
-  const text = (field: keyof AppointmentForm) => (event: { target: { value: string } }) => change({ [field]: event.target.value });
 
   const chooseCustomer = (customer: CustomerSuggestion) => {
     change({ name: customer.name, customerId: customer.id, makeModel: form.makeModel || customer.vehicles[0] || '' });
-    // Suggestions carry the phone masked; the customer read on its own has it whole.
-    getCustomerContact(instance, customer.id)
-      .then((contact) => {
-        if (contact.phoneDigits)
-          setForm((current) =>
-            current.customerId === contact.id ? { ...current, phone: formatPhoneAsTyped(contact.phoneDigits) } : current,
-          );
-      })
-      .catch((failure: unknown) => reportFailure('Reading the chosen customer failed', failure));
+    fillWholePhone(instance, customer.id, setForm);
   };
 
   const loadCurrent = () => {
@@ -300,98 +215,46 @@ function AppointmentEditor({
     );
   };
 
-  // A resize in the week or day view can leave any quarter hour (1 h 45 min): offered in words, in order.
-  const current = Number(form.duration);
-  const durationChoices = [...new Set([...CALENDAR_DURATIONS, ...(current > 0 ? [current] : [])])]
-    .sort((a, b) => a - b)
-    .map((minutes) => ({ value: String(minutes), label: formatDuration(minutes) }));
-  const techChoices = (technicians.data ?? []).map((name) => ({ value: name, label: name }));
   const required = (label: string) => (base ? label : `${label} *`);
 
   return (
     <form onSubmit={submit} noValidate className={hidden ? 'hidden' : 'grid gap-5'}>
       <fieldset disabled={!canWrite} className="grid min-w-0 gap-4 sm:grid-cols-2">
-        <Field id={id('name')} label={required('Customer Name')} error={errors.name}>
-          {renderCustomerField({
-            id: id('name'),
-            value: form.name,
-            onChange: (name) => change({ name, customerId: name === form.name ? form.customerId : null }),
-            onChoose: chooseCustomer,
-            error: errors.name,
-          })}
-        </Field>
-        <Field id={id('phone')} label={required('Phone')} error={errors.phone}>
-          <PhoneInput
-            {...fieldControlProps(id('phone'), { error: errors.phone })}
-            value={form.phone}
-            onChange={(phone) => change({ phone })}
-          />
-        </Field>
-        <TextField
-          id={id('part')}
-          label={required('Part/Service')}
-          error={errors.part}
-          value={form.part}
-          onChange={text('part')}
-          maxLength={JOB_LIMITS.part}
-          autoComplete="off"
+        <JobFields
+          instance={instance}
+          idPrefix="appointment"
+          values={form}
+          onChange={(patch: Partial<JobFieldValues>) =>
+            // The duration cannot be cleared: an appointment always takes some time.
+            change(patch.duration === '' ? { ...patch, duration: '60' } : patch)
+          }
+          layout={APPOINTMENT_LAYOUT}
+          labels={{
+            name: required('Customer Name'),
+            phone: required('Phone'),
+            part: required('Part/Service'),
+            makeModel: 'Vehicle',
+            jobType: 'Job Type',
+            tech: 'Technician',
+            appointment: 'Appointment Date & Time',
+            duration: 'Duration',
+            quote: 'Quote Amount',
+            notes: 'Notes',
+          }}
+          errors={errors}
+          nameControl={({ id, error }) =>
+            renderCustomerField({
+              id,
+              value: form.name,
+              onChange: (name) => change({ name, customerId: name === form.name ? form.customerId : null }),
+              onChoose: chooseCustomer,
+              error,
+            })
+          }
+          durations={CALENDAR_DURATIONS}
+          empty={{ jobType: { noneLabel: null }, tech: { noneLabel: 'Unassigned' }, duration: { noneLabel: null } }}
+          quote={{ placeholder: '0' }}
         />
-        <TextField
-          id={id('makeModel')}
-          label="Vehicle"
-          value={form.makeModel}
-          onChange={text('makeModel')}
-          maxLength={JOB_LIMITS.makeModel}
-          autoComplete="off"
-        />
-        <Field id={id('jobType')} label="Job Type">
-          <ChoiceSelect
-            id={id('jobType')}
-            value={form.jobType}
-            choices={JOB_TYPES.map((type) => ({ value: type, label: type }))}
-            noneLabel={null}
-            onChange={(jobType) => change({ jobType })}
-          />
-        </Field>
-        <Field id={id('tech')} label="Technician">
-          <ChoiceSelect
-            id={id('tech')}
-            value={form.tech}
-            choices={techChoices}
-            noneLabel="Unassigned"
-            onChange={(tech) => change({ tech })}
-          />
-        </Field>
-        <TextField
-          id={id('appointment')}
-          label="Appointment Date & Time"
-          error={errors.appointment}
-          type="datetime-local"
-          step={STEP_MINUTES * 60}
-          value={form.appointment}
-          onChange={text('appointment')}
-        />
-        <Field id={id('duration')} label="Duration">
-          <ChoiceSelect
-            id={id('duration')}
-            value={form.duration}
-            choices={durationChoices}
-            noneLabel={null}
-            onChange={(duration) => change({ duration: duration || '60' })}
-          />
-        </Field>
-        <TextField
-          id={id('quote')}
-          label="Quote Amount"
-          inputMode="decimal"
-          value={form.quote}
-          onChange={text('quote')}
-          placeholder="0"
-          autoComplete="off"
-        />
-        <Field id={id('notes')} label="Notes" className="sm:col-span-2">
-          <Textarea id={id('notes')} value={form.notes} onChange={text('notes')} maxLength={JOB_LIMITS.notes} rows={3} />
-        </Field>
       </fieldset>
 
       {saveError ? (

@@ -1,25 +1,23 @@
-import { type CustomerSuggestion, formatDateTime, formatDuration } from '@crm/projections/contract';
+import { type CustomerSuggestion, formatDateTime } from '@crm/projections/contract';
 import {
   CANCELED_STAGE,
   DURATION_CHOICES,
-  JOB_LIMITS,
   parseQuote,
-  JOB_TYPES,
+  JOB_LIMITS,
   type JobChangesInput,
   type JobView,
   type Stage,
 } from '@crm/projections/pipeline';
-import { formatPhoneAsTyped, revisionETag } from '@crm/projections/shared';
+import { revisionETag } from '@crm/projections/shared';
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DialogFooter } from '@/components/ui/dialog';
-import { Field, fieldControlProps } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
 import { HistoryIcon, TrashIcon } from '@/components/ui/icons';
-import { Input, Textarea } from '@/components/ui/input';
 import { ChoiceSelect } from '@/components/choice-select';
+import { fillWholePhone, JobFields } from '@/components/job-form';
 import { NewerVersionNotice } from '@/components/newer-version-notice';
-import { PhoneInput } from '@/components/phone-input';
 import { TextField } from '@/components/text-field';
 import { SaveErrorMessage } from '@/components/save-error-message';
 import { errorMessage, problemFieldErrors } from '@/lib/api-error';
@@ -27,7 +25,6 @@ import { reportFailure } from '@/lib/report-failure';
 import { cn } from '@/lib/cn';
 import { useCancelJob } from '../api/cancel-job';
 import { useCreateJob } from '../api/create-job';
-import { getCustomerContact } from '@/lib/api/customer-contact';
 import type { LoadedJob } from '../api/get-job';
 import { userChoiceName, useUserChoices } from '@/lib/api/user-choices';
 import { useReopenJob } from '../api/reopen-job';
@@ -45,20 +42,29 @@ import { JobVehicleFields } from './job-vehicle-fields';
 
 const fieldId = (field: keyof EntryForm) => `entry-${field}`;
 
-/** What each box keeps of what is typed (spec §5; the phone box formats itself). */
+/** What each box keeps of what is typed (the phone box formats itself). */
 const SANITIZE: Partial<Record<EntryTextField, (value: string) => string>> = {
   vin: (value) => value.toUpperCase(),
 };
 
-const JOB_TYPE_CHOICES = JOB_TYPES.map((type) => ({ value: type, label: type }));
-const DURATION_OPTIONS = DURATION_CHOICES.map((minutes) => ({ value: String(minutes), label: formatDuration(minutes) }));
-
-/** The durations offered: the list, plus a current one outside it (a calendar resize can leave 1 h 45 min), in words and in order. */
-function durationOptions(current: string) {
-  const minutes = Number(current);
-  if (!(minutes > 0) || (DURATION_CHOICES as readonly number[]).includes(minutes)) return DURATION_OPTIONS;
-  return [...DURATION_CHOICES, minutes].sort((a, b) => a - b).map((m) => ({ value: String(m), label: formatDuration(m) }));
-}
+/** The job's boxes the entry dialog shows, in its order; jobNumber, vin, vehicle, createdAt and csr are its own. */
+const ENTRY_LAYOUT = [
+  'jobNumber',
+  'name',
+  'phone',
+  'part',
+  'makeModel',
+  'vin',
+  'vehicle',
+  'quote',
+  'createdAt',
+  'csr',
+  'jobType',
+  'appointment',
+  'duration',
+  'tech',
+  'notes',
+] as const;
 
 /** How a linked customer is described under the Name box. */
 interface LinkedCustomer {
@@ -164,15 +170,7 @@ export function EntryEditor({
     }));
     setEdited(true);
     onDirtyChange(true);
-    // Suggestions carry a masked phone; the customer read on its own has it whole.
-    getCustomerContact(instance, customer.id)
-      .then((contact) => {
-        if (!contact.phoneDigits) return;
-        setForm((current) =>
-          current.customerId === contact.id ? { ...current, phone: formatPhoneAsTyped(contact.phoneDigits) } : current,
-        );
-      })
-      .catch((failure: unknown) => reportFailure('Reading the chosen customer failed', failure));
+    fillWholePhone(instance, customer.id, setForm);
   };
 
   const handleUnlink = () => {
@@ -321,173 +319,122 @@ export function EntryEditor({
           </div>
 
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField
-              id={fieldId('jobNumber')}
-              label="Job Number"
-              error={fieldErrors.jobNumber}
-              value={form.jobNumber}
-              onChange={text('jobNumber')}
-              placeholder="Auto-generated"
-              maxLength={JOB_LIMITS.jobNumber}
-              autoComplete="off"
-            />
-            <Field
-              id={fieldId('name')}
-              label="Name"
-              hint={
-                linked ? (
+            <JobFields
+              instance={instance}
+              idPrefix="entry"
+              values={form}
+              onChange={change}
+              layout={ENTRY_LAYOUT}
+              own={{
+                jobNumber: (
+                  <TextField
+                    id={fieldId('jobNumber')}
+                    label="Job Number"
+                    error={fieldErrors.jobNumber}
+                    value={form.jobNumber}
+                    onChange={text('jobNumber')}
+                    placeholder="Auto-generated"
+                    maxLength={JOB_LIMITS.jobNumber}
+                    autoComplete="off"
+                  />
+                ),
+                vin: (
+                  <TextField
+                    id={fieldId('vin')}
+                    label="VIN"
+                    value={form.vin}
+                    onChange={text('vin')}
+                    maxLength={JOB_LIMITS.vin}
+                    autoComplete="off"
+                    autoCapitalize="characters"
+                    spellCheck={false}
+                    className="font-mono uppercase"
+                  />
+                ),
+                vehicle: <JobVehicleFields instance={instance} form={form} errors={fieldErrors} onChange={change} />,
+                createdAt: (
+                  <TextField
+                    id={fieldId('createdAt')}
+                    label="Date Created"
+                    value={formatDateTime(form.createdAt)}
+                    readOnly
+                    tabIndex={-1}
+                    className="bg-muted/50 text-muted-foreground"
+                  />
+                ),
+                csr: (
+                  <Field id={fieldId('csr')} label="CSR">
+                    <ChoiceSelect
+                      id={fieldId('csr')}
+                      value={form.csr}
+                      choices={userChoices}
+                      onChange={(csr) => change({ csr })}
+                      placeholder="Select CSR"
+                    />
+                  </Field>
+                ),
+              }}
+              labels={{
+                name: 'Name',
+                phone: 'Phone',
+                part: 'Part',
+                makeModel: 'Vehicle',
+                jobType: 'Job Type',
+                tech: 'Tech',
+                appointment: 'Appointment',
+                duration: 'Duration',
+                quote: 'Quote',
+                notes: 'Notes',
+              }}
+              errors={{ part: fieldErrors.part, appointment: fieldErrors.appointment, quote: quoteProblem ?? fieldErrors.quote }}
+              hints={{
+                name: linked ? (
                   <span className="flex flex-wrap items-center gap-x-2">
                     <LinkedCustomerHint instance={instance} customerId={linked.id} name={linked.name} />
                     <button type="button" className="font-medium text-primary underline-offset-4 hover:underline" onClick={handleUnlink}>
                       Unlink
                     </button>
                   </span>
-                ) : undefined
-              }
-            >
-              <CustomerNameField
-                id={fieldId('name')}
-                instance={instance}
-                value={form.name}
-                onChange={(name) => change({ name })}
-                onChoose={handleChooseCustomer}
-              />
-            </Field>
-            <Field id={fieldId('phone')} label="Phone">
-              <PhoneInput id={fieldId('phone')} value={form.phone} onChange={(phone) => change({ phone })} />
-            </Field>
-            <TextField
-              id={fieldId('part')}
-              label="Part"
-              error={fieldErrors.part}
-              value={form.part}
-              onChange={text('part')}
-              maxLength={JOB_LIMITS.part}
-              autoComplete="off"
-            />
-            <TextField
-              id={fieldId('makeModel')}
-              label="Vehicle"
-              hint={
-                vehicleChoices.length > 1 ? (
-                  <span className="flex flex-wrap items-center gap-1.5" role="group" aria-label="The customer's vehicles">
-                    <span>Customer&apos;s vehicles:</span>
-                    {vehicleChoices.map((vehicle) => (
-                      <button
-                        key={vehicle}
-                        type="button"
-                        aria-pressed={form.makeModel === vehicle}
-                        onClick={() => change({ makeModel: vehicle })}
-                        className={cn(
-                          'rounded-full border px-2 py-0.5 text-xs font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
-                          form.makeModel === vehicle ? 'border-primary bg-primary text-primary-foreground' : 'hover:bg-accent',
-                        )}
-                      >
-                        {vehicle}
-                      </button>
-                    ))}
-                  </span>
-                ) : undefined
-              }
-              value={form.makeModel}
-              onChange={text('makeModel')}
-              maxLength={JOB_LIMITS.makeModel}
-              autoComplete="off"
-            />
-            <TextField
-              id={fieldId('vin')}
-              label="VIN"
-              value={form.vin}
-              onChange={text('vin')}
-              maxLength={JOB_LIMITS.vin}
-              autoComplete="off"
-              autoCapitalize="characters"
-              spellCheck={false}
-              className="font-mono uppercase"
-            />
-            <JobVehicleFields instance={instance} form={form} errors={fieldErrors} onChange={change} />
-            <Field
-              id={fieldId('quote')}
-              label="Quote"
-              error={quoteProblem ?? fieldErrors.quote}
-              hint={itemized ? "The lines' total" : undefined}
-            >
-              <div className="relative">
-                <span
-                  aria-hidden="true"
-                  className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-muted-foreground"
-                >
-                  $
-                </span>
-                <Input
-                  {...fieldControlProps(fieldId('quote'), { error: quoteProblem ?? fieldErrors.quote, hint: itemized })}
-                  inputMode="decimal"
-                  readOnly={itemized}
-                  value={form.quote}
-                  onChange={text('quote')}
-                  placeholder="0.00"
-                  maxLength={20}
-                  autoComplete="off"
-                  className="pl-7 tabular-nums"
+                ) : undefined,
+                makeModel:
+                  vehicleChoices.length > 1 ? (
+                    <span className="flex flex-wrap items-center gap-1.5" role="group" aria-label="The customer's vehicles">
+                      <span>Customer&apos;s vehicles:</span>
+                      {vehicleChoices.map((vehicle) => (
+                        <button
+                          key={vehicle}
+                          type="button"
+                          aria-pressed={form.makeModel === vehicle}
+                          onClick={() => change({ makeModel: vehicle })}
+                          className={cn(
+                            'rounded-full border px-2 py-0.5 text-xs font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+                            form.makeModel === vehicle ? 'border-primary bg-primary text-primary-foreground' : 'hover:bg-accent',
+                          )}
+                        >
+                          {vehicle}
+                        </button>
+                      ))}
+                    </span>
+                  ) : undefined,
+                quote: itemized ? "The lines' total" : undefined,
+              }}
+              nameControl={({ id }) => (
+                <CustomerNameField
+                  id={id}
+                  instance={instance}
+                  value={form.name}
+                  onChange={(name) => change({ name })}
+                  onChoose={handleChooseCustomer}
                 />
-              </div>
-            </Field>
-            <TextField
-              id={fieldId('createdAt')}
-              label="Date Created"
-              value={formatDateTime(form.createdAt)}
-              readOnly
-              tabIndex={-1}
-              className="bg-muted/50 text-muted-foreground"
+              )}
+              durations={DURATION_CHOICES}
+              empty={{
+                jobType: { placeholder: 'Select job type' },
+                tech: { placeholder: 'Select tech' },
+                duration: { placeholder: 'Select duration' },
+              }}
+              quote={{ placeholder: '0.00', currency: true, readOnly: itemized }}
             />
-            <Field id={fieldId('csr')} label="CSR">
-              <ChoiceSelect
-                id={fieldId('csr')}
-                value={form.csr}
-                choices={userChoices}
-                onChange={(csr) => change({ csr })}
-                placeholder="Select CSR"
-              />
-            </Field>
-            <Field id={fieldId('jobType')} label="Job Type">
-              <ChoiceSelect
-                id={fieldId('jobType')}
-                value={form.jobType}
-                choices={JOB_TYPE_CHOICES}
-                onChange={(jobType) => change({ jobType })}
-                placeholder="Select job type"
-              />
-            </Field>
-            <TextField
-              id={fieldId('appointment')}
-              label="Appointment"
-              error={fieldErrors.appointment}
-              type="datetime-local"
-              step={900}
-              value={form.appointment}
-              onChange={text('appointment')}
-            />
-            <Field id={fieldId('duration')} label="Duration">
-              <ChoiceSelect
-                id={fieldId('duration')}
-                value={form.duration}
-                choices={durationOptions(form.duration)}
-                onChange={(duration) => change({ duration })}
-                placeholder="Select duration"
-              />
-            </Field>
-            <Field id={fieldId('tech')} label="Tech">
-              <ChoiceSelect
-                id={fieldId('tech')}
-                value={form.tech}
-                choices={userChoices}
-                onChange={(tech) => change({ tech })}
-                placeholder="Select tech"
-              />
-            </Field>
-            <Field id={fieldId('notes')} label="Notes" className="sm:col-span-2">
-              <Textarea id={fieldId('notes')} value={form.notes} onChange={text('notes')} maxLength={JOB_LIMITS.notes} rows={3} />
-            </Field>
           </div>
         </fieldset>
       )}
