@@ -235,6 +235,96 @@ describe('only what the caller may do', () => {
   );
 });
 
+describe('only what the caller may do, for a reader', () => {
+  test(
+    "a read-only user's job lines read as text, not boxes to type in, and the calendar's help offers no dragging or creating",
+    async () => {
+      const shop = await createShop(server, 'reader', undefined, {
+        features: { pipeline: true, customers: true, calendar: true, admin: true },
+      });
+      const readerName = unique('rdr');
+      const readerId = await addUser(shop.owner, { username: readerName, pin: '1357' });
+      expect((await shop.owner.patch(`/api/admin/users/${readerId}/permissions`, { canWrite: false })).status).toBe(200);
+      const job = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, {
+        name: 'Rhea Reader',
+        appointment: '2026-12-01T16:00:00Z',
+      });
+      const read = await shop.owner.get(`/api/${shop.subdomain}/pipeline/${job.id}`);
+      const added = await shop.owner.post(
+        `/api/${shop.subdomain}/pipeline/${job.id}/lines`,
+        { kind: 'part', description: 'Cabin filter', unitPrice: '19.99' },
+        { 'If-Match': read.headers.get('etag')! },
+      );
+      expect(added.status).toBe(201);
+      const reader = await signInUser(server, shop.subdomain, readerName, '1357');
+      const { page } = await signedInPage(browser, reader);
+      await page.goto(`/crm/${shop.subdomain}/pipeline?job=${job.id}`);
+      const description = dialog(page).getByLabel('Description');
+      await expect.poll(() => description.inputValue(), { timeout: SLOW }).toBe('Cabin filter');
+      expect(await description.getAttribute('readonly')).not.toBeNull();
+      // No border and no fill: it reads as text.
+      expect(await description.evaluate((element) => getComputedStyle(element).borderTopColor)).toBe('rgba(0, 0, 0, 0)');
+
+      await page.goto(`/crm/${shop.subdomain}/calendar?view=week&date=2026-12-01`);
+      const help = page.getByTestId('calendar-how-to');
+      await expect.poll(() => help.textContent(), { timeout: SLOW }).toContain('Click an appointment to see its job.');
+      expect(await help.textContent()).not.toMatch(/Drag|create/);
+
+      // The audit log words the line's price in dollars ('$19.99', not a bare '19.99').
+      const owner = await signedInPage(browser, shop.owner);
+      await owner.page.goto(`/crm/${shop.subdomain}/admin/audit?q=Cabin`);
+      const audit = owner.page.getByRole('main');
+      await expect.poll(() => audit.textContent(), { timeout: SLOW }).toContain('Cabin filter (part): unit price: $19.99');
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "at 1366 px an admin's every navigation link, Admin last, is on screen (not hidden in a sideways scroll)",
+    async () => {
+      const shop = await createShop(server, 'navfit', undefined, {
+        features: { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true },
+      });
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.goto(`/crm/${shop.subdomain}/dashboard`);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      const admin = nav.getByRole('link', { name: 'Admin' });
+      await expect.poll(() => admin.count(), { timeout: SLOW }).toBe(1);
+      await expect
+        .poll(() =>
+          admin.evaluate((element) => {
+            const box = element.getBoundingClientRect();
+            const row = element.closest('ul')!;
+            return box.right <= window.innerWidth && row.scrollWidth <= row.clientWidth;
+          }),
+        )
+        .toBe(true);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+describe('no layout overflow on a phone', () => {
+  test(
+    "the day view's technician lanes scroll inside the calendar: the page stays as wide as a 390 px phone",
+    async () => {
+      const shop = await createShop(server, 'lanesfit', undefined, {
+        features: { pipeline: true, customers: true, calendar: true, admin: true },
+      });
+      for (const name of ['Avery Lane', 'Blake Lane', 'Casey Lane']) {
+        await addUser(shop.owner, { username: unique('tech'), displayName: name, pin: '2468' });
+      }
+      const { page } = await signedInPage(browser, shop.owner, { phone: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`/crm/${shop.subdomain}/calendar?view=day&date=2026-12-01&lanes=1`);
+      await expect.poll(() => page.getByText('Casey Lane').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
 describe('no dead ends', () => {
   test(
     "after sign-out, /profile, /settings, /edit-service and a 404's Go home lead to the shop's sign-in, never the provider's",
