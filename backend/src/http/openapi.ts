@@ -18,13 +18,17 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 
 /**
  * A request body's schema: every object with named properties takes no others (the server
- * refuses unknown fields with a 400 naming them, see body-fields.ts).
+ * refuses unknown fields with a 400 naming them, see body-fields.ts). Only schemas typed as
+ * objects are closed: a typeless alternative beside an object's own properties (the "at least
+ * one field filled" anyOf, each naming one field) only constrains that field, and closing it
+ * would refuse every body with two fields.
  */
 function closedObjects(schema: unknown): void {
   if (Array.isArray(schema)) return schema.forEach(closedObjects);
   if (schema === null || typeof schema !== 'object') return;
   const object = schema as JsonSchema;
-  if (object.properties && object.additionalProperties === undefined) object.additionalProperties = false;
+  const typed = object.type === 'object' || (Array.isArray(object.type) && object.type.includes('object'));
+  if (typed && object.properties && object.additionalProperties === undefined) object.additionalProperties = false;
   for (const inner of Object.values(object)) closedObjects(inner);
 }
 

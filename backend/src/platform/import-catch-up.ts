@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { comparePositions } from '@crm/projections/eventstore/port';
+import { comparePositions, START } from '@crm/projections/eventstore/port';
 import type { EventStore } from '@crm/projections/eventstore/port';
+import { readCheckpoint } from '@crm/projections/runtime/checkpoints';
 import type { Projector } from '@crm/projections/runtime/projector';
 import type { Knex } from 'knex';
 
@@ -27,8 +28,16 @@ export async function catchUpImported(
   const row = last.rows[0];
   const head = row ? { commit: BigInt(row.tx), prepare: BigInt(row.seq) } : await storage.store.headPosition();
   for (const subscriber of subscribers) subscriber.start();
+  // A subscriber is done when it has passed the head itself, or when its read-model set's
+  // checkpoint has: a running server's projector holds the election lock, so ours stands by
+  // and that one projects the import (waiting for ours alone would never end).
+  const passed = async (subscriber: Projector) =>
+    comparePositions(subscriber.position, head) >= 0 ||
+    (!subscriber.isLeader && comparePositions((await readCheckpoint(storage.knex, subscriber.checkpointName)) ?? START, head) >= 0);
   try {
-    while (subscribers.some((s) => comparePositions(s.position, head) < 0)) {
+    for (;;) {
+      const done = await Promise.all(subscribers.map(passed));
+      if (done.every(Boolean)) break;
       onProgress?.(subscribers[0].eventsApplied);
       await sleep(50);
     }

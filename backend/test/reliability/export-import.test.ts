@@ -187,6 +187,39 @@ describe('import', () => {
     expect(new Date(copy.recorded_at).getTime()).toBe(new Date(original.recorded_at).getTime());
   });
 
+  test('while a running server projects the store (its projector holds the lock), the import ends once that one has passed it', async () => {
+    const source = server.runtime.deps;
+    await waitForCheckpoint(source.knex, source.config.DATABASE_URL!);
+    const exported = (await superAdmin.get(`/api/crm-instances/${shop.id}/export`)).text;
+    const busy = await createTestDatabase();
+    const knex = knexFactory({ client: 'pg', connection: busy.url, pool: { min: 0, max: 4 } });
+    const store = createPostgresEventStore({ connectionString: busy.url });
+    const logger = createLogger('silent');
+    const storage = { databaseUrl: busy.url, knex, store, close: async () => undefined };
+    // The "server": its projector and reactors win the election first and keep running.
+    const running = [createProjector(storage, logger), ...createReactors(storage, logger)];
+    try {
+      await migrate(knex);
+      for (const subscriber of running) subscriber.start();
+      await expect.poll(() => running.every((subscriber) => subscriber.isLeader), { timeout: 30_000 }).toBe(true);
+      const report = await importEvents(knex, linesOf(exported));
+      const importers = [createProjector(storage, logger), ...createReactors(storage, logger)] as const;
+      const ms = await Promise.race([
+        catchUpImported(storage, importers),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the import waited for its own projector forever')), 60_000)),
+      ]);
+      expect(ms).toBeGreaterThanOrEqual(0);
+      expect(importers.some((subscriber) => subscriber.isLeader)).toBe(false);
+      expect(report.events).toBeGreaterThan(4);
+      expect(await digests(knex, shop.id)).toEqual(await digests(source.knex, shop.id));
+    } finally {
+      await Promise.all(running.map((subscriber) => subscriber.stop()));
+      await store.close();
+      await knex.destroy();
+      await busy.drop();
+    }
+  }, 120_000);
+
   test('refuses, writing nothing, a file whose streams the store has, a gap in a stream, or a line that is no event', async () => {
     const exported = (await superAdmin.get(`/api/crm-instances/${shop.id}/export`)).text;
     const count = async () => Number((await targetKnex('events').count<{ count: string }[]>('* as count'))[0]!.count);

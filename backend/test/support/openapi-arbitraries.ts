@@ -244,7 +244,10 @@ export function satisfies(value: unknown, schema: JsonSchema): boolean {
     for (const [key, inner] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
       if (key in record && !satisfies(record[key], inner)) return false;
     }
+    if (schema.additionalProperties === false && Object.keys(record).some((key) => !(key in (schema.properties ?? {})))) return false;
   }
   if (Array.isArray(schema.anyOf) && !schema.anyOf.some((alternative: JsonSchema) => satisfies(value, alternative))) return false;
+  if (Array.isArray(schema.oneOf) && schema.oneOf.filter((alternative: JsonSchema) => satisfies(value, alternative)).length !== 1)
+    return false;
   return true;
 }

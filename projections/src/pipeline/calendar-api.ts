@@ -29,25 +29,37 @@ function calendarBound(name: string) {
   const message = `${name} must be a date (2025-01-31, that day's start in the shop's time zone) or ${ISO_TIME_FORMAT}`;
   const typeError = (issue: { input?: unknown }) =>
     Array.isArray(issue.input) ? `${name} must be given once` : issue.input === undefined ? `${name} is required` : message;
-  return z.string({ error: typeError }).transform((value, ctx): CalendarBound => {
-    const trimmed = value.trim();
-    const date = DATE_ALONE.exec(trimmed);
-    if (date) {
-      const [, y, m, d] = date.map(Number) as [number, number, number, number];
-      const check = new Date(Date.UTC(y, m - 1, d));
-      if (check.getUTCFullYear() === y && check.getUTCMonth() === m - 1 && check.getUTCDate() === d) {
-        if (isStorableTime(check.getTime())) return { kind: 'date', date: trimmed };
-        ctx.addIssue({ code: 'custom', message: timeRangeMessage(name) });
+  return (
+    z
+      .string({ error: typeError })
+      .transform((value, ctx): CalendarBound => {
+        const trimmed = value.trim();
+        const date = DATE_ALONE.exec(trimmed);
+        if (date) {
+          const [, y, m, d] = date.map(Number) as [number, number, number, number];
+          const check = new Date(Date.UTC(y, m - 1, d));
+          if (check.getUTCFullYear() === y && check.getUTCMonth() === m - 1 && check.getUTCDate() === d) {
+            if (isStorableTime(check.getTime())) return { kind: 'date', date: trimmed };
+            ctx.addIssue({ code: 'custom', message: timeRangeMessage(name) });
+            return z.NEVER;
+          }
+        } else if (z.iso.datetime({ offset: true }).safeParse(trimmed).success && !Number.isNaN(Date.parse(trimmed))) {
+          if (isStorableTime(Date.parse(trimmed))) return { kind: 'instant', at: new Date(trimmed) };
+          ctx.addIssue({ code: 'custom', message: timeRangeMessage(name) });
+          return z.NEVER;
+        }
+        ctx.addIssue({ code: 'custom', message });
         return z.NEVER;
-      }
-    } else if (z.iso.datetime({ offset: true }).safeParse(trimmed).success && !Number.isNaN(Date.parse(trimmed))) {
-      if (isStorableTime(Date.parse(trimmed))) return { kind: 'instant', at: new Date(trimmed) };
-      ctx.addIssue({ code: 'custom', message: timeRangeMessage(name) });
-      return z.NEVER;
-    }
-    ctx.addIssue({ code: 'custom', message });
-    return z.NEVER;
-  });
+      })
+      // The document's formats: a full date (that day's start in the shop's zone) or RFC 3339 date-time with its offset.
+      .meta({
+        anyOf: [
+          { type: 'string', format: 'date' },
+          { type: 'string', format: 'date-time' },
+        ],
+        type: undefined,
+      })
+  );
 }
 
 /** `GET /api/{instance}/calendar?from=&to=`: the visible range, [from, to). */

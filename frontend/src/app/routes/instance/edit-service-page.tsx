@@ -59,6 +59,8 @@ export function Component() {
   const createJob = (request: ServiceRequestView, customerId?: string) =>
     setDialog({
       kind: 'new',
+      // The request's page offered the customers with its name, phone or email already.
+      offerMatches: false,
       draft: { ...entryDraft(request), ...(customerId ? { customerId } : {}) },
       onCreate: async (entry: JobChangesInput) => {
         const result = await convert.mutateAsync({ id: request.id, entry });

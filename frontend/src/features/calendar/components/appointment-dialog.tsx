@@ -2,6 +2,8 @@ import type { CustomerSuggestion } from '@crm/projections/contract';
 import type { JobView } from '@crm/projections/pipeline';
 import { revisionETag } from '@crm/projections/shared';
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { vehiclePath } from '@/config/paths';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -242,6 +244,14 @@ function AppointmentEditor({
             notes: 'Notes',
           }}
           errors={errors}
+          hints={{
+            // The appointment's job is on a vehicle record: its page has everything done to it.
+            makeModel: base?.job.vehicleId ? (
+              <Link className="font-medium text-primary underline-offset-4 hover:underline" to={vehiclePath(instance, base.job.vehicleId)}>
+                Open the vehicle&apos;s page
+              </Link>
+            ) : undefined,
+          }}
           nameControl={({ id, error }) =>
             renderCustomerField({
               id,

@@ -1,6 +1,9 @@
 import { formatPhoneAsTyped } from '@crm/projections/contract';
 import { CUSTOMER_MESSAGES, type CustomerField, type CustomerView } from '@crm/projections/customers';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { CustomerMatchOfferPanel, useCustomerMatchOffer } from '@/components/customer-match-offer';
+import { customerPath } from '@/config/paths';
 import { ConsentFields, type ConsentValue } from '@/components/messages/consent-fields';
 import { saveCustomerConsent, useCustomerConsent } from '@/components/messages/messages-api';
 import { Alert } from '@/components/ui/alert';
@@ -71,6 +74,9 @@ export function CustomerForm({
   const createCustomer = useCreateCustomer(instance);
   const updateCustomer = useUpdateCustomer(instance);
   const pending = createCustomer.isPending || updateCustomer.isPending;
+  const navigate = useNavigate();
+  // A new customer: the ones who already have this name, phone or email are offered first.
+  const matchOffer = useCustomerMatchOffer(instance, { name: form.name, phone: form.phone, email: form.email }, !base);
   // Consent to messages is a record of its own (who and when it was given), saved after the customer.
   const recordedConsent = useCustomerConsent(instance, base?.id ?? null);
   const [consentEdit, setConsentEdit] = useState<ConsentValue | null>(null);
@@ -158,9 +164,13 @@ export function CustomerForm({
     }
     setErrors({});
     if (!base) {
-      createCustomer.mutate(result.value, {
-        onSuccess: (created) => finish(created, CUSTOMER_TEXTS.created),
-        onError: (error) => showServerError(error, CUSTOMER_TEXTS.createFailed),
+      const input = result.value;
+      void matchOffer.mustAnswer().then((mustAnswer) => {
+        if (mustAnswer) return;
+        createCustomer.mutate(input, {
+          onSuccess: (created) => finish(created, CUSTOMER_TEXTS.created),
+          onError: (error) => showServerError(error, CUSTOMER_TEXTS.createFailed),
+        });
       });
       return;
     }
@@ -231,6 +241,11 @@ export function CustomerForm({
         {textField('address', (props) => (
           <Input {...props} value={form.address} onChange={update('address')} autoComplete="off" placeholder="Street, City" />
         ))}
+        <CustomerMatchOfferPanel
+          offer={matchOffer}
+          onUse={(match) => void navigate(customerPath(instance, match.id))}
+          className="sm:col-span-2"
+        />
         <Field
           id={fieldId('vehicles')}
           label={CUSTOMER_FIELD_LABELS.vehicles}

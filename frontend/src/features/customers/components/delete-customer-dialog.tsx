@@ -58,7 +58,8 @@ function DeleteCustomerForm({
           placeholder={DELETE_CONFIRMATION_WORD}
         />
       </Field>
-      <DialogFooter>
+      {/* On a phone the dialog scrolls; its buttons stay in view at the bottom. */}
+      <DialogFooter sticky>
         <Button variant="outline" onClick={() => onDone(false)}>
           Cancel
         </Button>

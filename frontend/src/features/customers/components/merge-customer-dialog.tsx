@@ -112,7 +112,8 @@ function MergeForm({ instance, from, onDone }: { instance: string; from: Custome
         })}
       </div>
       {picked ? <WhatMoves instance={instance} from={from} into={picked} /> : null}
-      <DialogFooter>
+      {/* On a phone the dialog scrolls; its buttons stay in view at the bottom. */}
+      <DialogFooter sticky>
         <Button variant="outline" onClick={() => onDone(null)}>
           Cancel
         </Button>

@@ -23,7 +23,14 @@ import { JobSnapshotView } from './job-snapshot-view';
  * pipeline's own create: a service request's conversion), or an existing job.
  */
 export type EntryDialogTarget =
-  { kind: 'new'; draft?: Partial<EntryForm>; onCreate?: (entry: JobChangesInput) => Promise<void> } | { kind: 'edit'; jobId: string };
+  | {
+      kind: 'new';
+      draft?: Partial<EntryForm>;
+      onCreate?: (entry: JobChangesInput) => Promise<void>;
+      /** False when the caller has offered the existing customers already. */
+      offerMatches?: boolean;
+    }
+  | { kind: 'edit'; jobId: string };
 
 export const UNSAVED_CHANGES_MESSAGE = 'You have unsaved changes. Are you sure you want to close without saving?';
 
@@ -125,6 +132,7 @@ export function EntryDialog({
             onShowMessages={() => setView({ kind: 'messages' })}
             draft={target.kind === 'new' ? target.draft : undefined}
             onCreate={target.kind === 'new' ? target.onCreate : undefined}
+            offerMatches={target.kind === 'new' ? target.offerMatches : undefined}
           />
         ) : null}
         {jobId && view.kind === 'history' ? (

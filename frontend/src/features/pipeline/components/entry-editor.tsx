@@ -16,6 +16,7 @@ import { DialogFooter } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { HistoryIcon, TrashIcon } from '@/components/ui/icons';
 import { ChoiceSelect } from '@/components/choice-select';
+import { CustomerMatchOfferPanel, useCustomerMatchOffer } from '@/components/customer-match-offer';
 import { fillWholePhone, JobFields } from '@/components/job-form';
 import { NewerVersionNotice } from '@/components/newer-version-notice';
 import { TextField } from '@/components/text-field';
@@ -52,6 +53,7 @@ const ENTRY_LAYOUT = [
   'jobNumber',
   'name',
   'phone',
+  'matches',
   'part',
   'makeModel',
   'vin',
@@ -94,6 +96,7 @@ export function EntryEditor({
   onShowMessages,
   draft,
   onCreate,
+  offerMatches = true,
 }: {
   instance: string;
   initial: LoadedJob | null;
@@ -111,15 +114,19 @@ export function EntryEditor({
   draft?: Partial<EntryForm>;
   /** Saves a new entry instead of creating the job here (e.g. a conversion that creates it); rejects with the error to show. */
   onCreate?: (entry: JobChangesInput) => Promise<void>;
+  /** Offer existing customers with the typed name or phone before a new one is made (off when the caller already did). */
+  offerMatches?: boolean;
 }) {
   const [base, setBase] = useState<LoadedJob | null>(initial);
   const [form, setForm] = useState<EntryForm>(() =>
     initial ? entryFormFromJob(initial.job) : { ...emptyEntryForm(currentUserName), ...draft },
   );
   const [creatingElsewhere, setCreatingElsewhere] = useState(false);
-  const [linked, setLinked] = useState<LinkedCustomer | null>(() =>
-    initial?.job.customerId ? { id: initial.job.customerId, label: 'Linked to a customer record' } : null,
-  );
+  // A draft may name its customer already (a request converted for an existing customer).
+  const [linked, setLinked] = useState<LinkedCustomer | null>(() => {
+    const customerId = initial ? initial.job.customerId : (draft?.customerId ?? null);
+    return customerId ? { id: customerId, label: 'Linked to a customer record' } : null;
+  });
   const [error, setError] = useState<string | null>(null);
   /** The server's refusals that name a field, shown at that field (the banner has the rest). */
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof EntryForm, string>>>({});
@@ -136,6 +143,12 @@ export function EntryEditor({
   const cancelJob = useCancelJob(instance);
   const reopenJob = useReopenJob(instance);
   const saving = createJob.isPending || updateJob.isPending || creatingElsewhere;
+  // A new job naming no chosen customer makes one: offer the ones with this name or phone first.
+  const matchOffer = useCustomerMatchOffer(
+    instance,
+    { name: form.name, phone: form.phone, email: '' },
+    offerMatches && permissions.canWrite && !base && !form.customerId,
+  );
   // The box keeps what was typed; a quote the server would refuse says why right under it.
   const quoteCheck = form.quote.trim() ? parseQuote(form.quote) : null;
   const quoteProblem = quoteCheck && 'message' in quoteCheck ? quoteCheck.message : undefined;
@@ -255,6 +268,16 @@ export function EntryEditor({
     setError(null);
     setFieldErrors({});
     setConflict(null);
+    if (!base && !payload.customerId && payload.name) {
+      void matchOffer.mustAnswer().then((mustAnswer) => {
+        if (!mustAnswer) save(payload);
+      });
+      return;
+    }
+    save(payload);
+  };
+
+  const save = (payload: JobChangesInput) => {
     const done = () => {
       onDirtyChange(false);
       onClose();
@@ -351,6 +374,7 @@ export function EntryEditor({
                     className="font-mono uppercase"
                   />
                 ),
+                matches: <CustomerMatchOfferPanel offer={matchOffer} onUse={handleChooseCustomer} className="sm:col-span-2" />,
                 vehicle: <JobVehicleFields instance={instance} form={form} errors={fieldErrors} onChange={change} />,
                 createdAt: (
                   <TextField

@@ -2,6 +2,7 @@ import { formatDateTime } from '@crm/projections/contract';
 import { SERVICE_REQUEST_FIELDS, SERVICE_REQUEST_FIELD_LABELS, type ServiceRequestView } from '@crm/projections/service-requests';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { CustomerMatchOfferPanel, useCustomerMatchOffer } from '@/components/customer-match-offer';
 import { SaveErrorMessage } from '@/components/save-error-message';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -24,7 +25,6 @@ import {
   type ServiceRequestForm,
   validateServiceRequestForm,
 } from '../utils/service-request-form';
-import { ConvertCustomerMatches } from './convert-customer-matches';
 import { ServiceRequestFieldset } from './service-request-fields';
 import { ServiceRequestHistory } from './service-request-history';
 import { ServiceRequestStatusBadge } from './service-request-status-badge';
@@ -54,7 +54,7 @@ export function ServiceRequestDetailScreen({
   /**
    * Absent when the pipeline is off for the instance: the request cannot become a job then.
    * `customerId`: the existing customer the job is for (offered when one has the request's
-   * name or email); without it the job makes a new customer.
+   * name, phone or email); without it the job makes a new customer (the offer was answered).
    */
   onCreateJob?: (request: ServiceRequestView, customerId?: string) => void;
   onOpenJob?: (request: ServiceRequestView) => void;
@@ -64,6 +64,14 @@ export function ServiceRequestDetailScreen({
   const [showHistory, setShowHistory] = useState(false);
   const [confirmArchive, setConfirmArchive] = useState(false);
   const archive = useArchiveServiceRequest(instance);
+  // One customer per person: Create job offers the customers who already have this name,
+  // phone or email before the job makes a new one.
+  const read = loaded.data;
+  const offer = useCustomerMatchOffer(
+    instance,
+    { name: read?.customerName ?? '', phone: read?.contactPhone ?? '', email: read?.contactEmail ?? '' },
+    Boolean(read?.status === 'open' && permissions.canWrite && onCreateJob),
+  );
 
   const back = (
     <Link to={listPath} className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
@@ -122,7 +130,13 @@ export function ServiceRequestDetailScreen({
         </div>
         <div className="flex flex-wrap gap-2">
           {open && permissions.canWrite && onCreateJob ? (
-            <Button onClick={() => onCreateJob(request)}>
+            <Button
+              onClick={() => {
+                void offer.mustAnswer().then((mustAnswer) => {
+                  if (!mustAnswer) onCreateJob(request);
+                });
+              }}
+            >
               <PlusIcon />
               Create job
             </Button>
@@ -139,7 +153,11 @@ export function ServiceRequestDetailScreen({
           </Button>
         </div>
         {open && permissions.canWrite && onCreateJob ? (
-          <ConvertCustomerMatches instance={instance} request={request} onCreateJob={onCreateJob} />
+          <CustomerMatchOfferPanel
+            offer={offer}
+            onUse={(match) => onCreateJob(request, match.id)}
+            onCreateNew={() => onCreateJob(request)}
+          />
         ) : null}
       </div>
 
