@@ -195,6 +195,10 @@ describe('the whole cycle: lines, estimate, approval, invoice, payments', () => 
     // Payments: over the balance refused; to zero moves it to Paid; a refund moves it back.
     expect((await admin.post(`${P}/${job.id}/payments`, { amount: '400', method: 'cash' })).status).toBe(400);
     expect((await admin.post(`${P}/${job.id}/payments`, { amount: '10', method: 'bitcoin' })).status).toBe(400);
+    // Money is taken when it changes hands: a payment dated ahead would sit in a future day's takings.
+    const ahead = await admin.post(`${P}/${job.id}/payments`, { amount: '10', method: 'cash', when: '2099-01-01T00:00:00Z' });
+    expect(ahead.status).toBe(400);
+    expect(ahead.body.errors).toEqual([{ field: 'when', message: 'when must not be in the future' }]);
     res = await admin.post(`${P}/${job.id}/payments`, { amount: '100', method: 'card', reference: 'VISA 4242' });
     expect(res.status).toBe(201);
     expect(res.body.totals).toMatchObject({ paid: '100.00', balance: '255.92' });
