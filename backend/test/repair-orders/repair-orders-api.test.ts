@@ -182,6 +182,14 @@ describe('the whole cycle: lines, estimate, approval, invoice, payments', () => 
     const estimatePdf = await admin.request('GET', `${P}/${job.id}/estimate.pdf`);
     expect(estimatePdf.status).toBe(200);
     expect(estimatePdf.headers.get('content-type')).toBe('application/pdf');
+    // Read back: the estimate as sent, then the total the customer agreed to (the wipers left out).
+    const estimateBytes = await fetch(`${server.url}${P}/${job.id}/estimate.pdf`, { headers: { cookie: admin.cookieHeader() } });
+    const estimateFile = path.join(mkdtempSync(path.join(tmpdir(), 'ro-estimate-')), 'estimate.pdf');
+    writeFileSync(estimateFile, Buffer.from(await estimateBytes.arrayBuffer()));
+    const estimateText = execFileSync('pdftotext', ['-layout', estimateFile, '-'], { encoding: 'utf8' });
+    expect(estimateText).toContain('Customer decision');
+    expect(estimateText).toContain('Declined: Wiper blades');
+    expect(estimateText).toMatch(/Approved total\s+\$355\.92/);
 
     // Invoice: number, frozen lines, job moves to Invoiced; a second one with nothing changed is refused.
     res = await admin.post(`${P}/${job.id}/invoice`, {}, ifMatch(job));
