@@ -55,6 +55,25 @@ const backendRootZone = {
   message: 'The composition root wires the slices together: no slice imports it (take what it hands in).',
 };
 
+// The composition root reaches each slice through its public module too: what it wires
+// together is what the slice offers, not the slice's insides.
+const backendRootSliceZones = backendSlices.map((slice) => ({
+  target: 'backend/src/*.ts',
+  from: `backend/src/${slice}`,
+  except: ['./index.ts'],
+  message: `The composition root reaches ${slice} only through its public module, backend/src/${slice}/index.ts.`,
+}));
+
+// A migration stands alone: it must do the same on every database whenever it runs, so it
+// keeps its own copy of any value it needs instead of importing code that may change later.
+// It may use only the migration helpers (shared/migrations.ts) and knex's types.
+const coreMigrationZone = {
+  target: ['projections/src/*/migrations.ts', 'projections/src/db/migrations/*.ts'],
+  from: 'projections/src',
+  except: ['./shared/migrations.ts'],
+  message: 'A migration stands alone: copy the value it needs here instead of importing runtime code that may change later.',
+};
+
 // Frontend: app → features → components / lib / config, one way; features never import each other.
 const frontendFeatures = subfolders('frontend/src/features');
 const frontendZones = [
@@ -140,7 +159,10 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': [
         'error',
-        { basePath: root, zones: [...backendSliceZones, backendRootZone, ...coreSliceZones, ...frontendZones] },
+        {
+          basePath: root,
+          zones: [...backendSliceZones, backendRootZone, ...backendRootSliceZones, ...coreSliceZones, coreMigrationZone, ...frontendZones],
+        },
       ],
     },
   },

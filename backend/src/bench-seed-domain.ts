@@ -1,10 +1,10 @@
 import { customerInput } from '@crm/projections/customers';
 import type { DomainEvent } from '@crm/projections/events';
 import { jobInput } from '@crm/projections/pipeline';
-import { customerDecider, customerStream } from './customers/customer-decider.ts';
-import { jobCounterStream, jobDecider, jobStream } from './pipeline/job-decider.ts';
+import { customerDecider, customerStream } from './customers/index.ts';
+import { jobCounterStream, jobDecider, jobStream } from './pipeline/index.ts';
 import { toNewEvents, type InstanceContext } from './shared/commands.ts';
-import type { SeedDomain } from './bench/seed.ts';
+import type { SeedDomain } from './bench/index.ts';
 
 /** Who the seeded events say recorded them (a system actor; the correlation id ties one seeding run together). */
 export interface SeedActor {

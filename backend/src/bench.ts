@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { runBench } from './bench/run.ts';
-import { parseOptions } from './bench/options.ts';
+import { runBench, parseOptions } from './bench/index.ts';
 import { deciderSeedDomain } from './bench-seed-domain.ts';
 
 /**

@@ -3,8 +3,10 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import pino from 'pino';
 import { createProgress, startCli } from './cli.ts';
-import { countInstanceEvents, instanceEventLines, resolveInstance } from './platform/instance-export.ts';
+import { createLogger } from './logger.ts';
+import { countInstanceEvents, instanceEventLines, resolveInstance } from './platform/index.ts';
 import { openStorage } from './runtime.ts';
 
 /**
@@ -17,7 +19,11 @@ if (!values.instance) {
   console.error('Usage: npm run export -- --instance <subdomain or id> [--out file.jsonl]');
   process.exit(2);
 }
-const { config, logger } = startCli();
+const cli = startCli();
+const { config } = cli;
+// Without --out the events go to stdout, so the log lines go to stderr: a file made with
+// `npm run export -- --instance x > x.jsonl` holds events only, and imports as it is.
+const logger = values.out ? cli.logger : createLogger(config.LOG_LEVEL, pino.destination(2));
 const storage = await openStorage(config, logger);
 try {
   const instance = await resolveInstance(storage.knex, values.instance).catch(() => {

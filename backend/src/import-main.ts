@@ -2,8 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createProgress, startCli } from './cli.ts';
 import { describeDatabase } from './infra/database.ts';
-import { catchUpImported } from './platform/import-catch-up.ts';
-import { ImportError, importEvents } from './platform/instance-export.ts';
+import { catchUpImported, ImportError, importEvents } from './platform/index.ts';
 import { createProjector, createReactors, openStorage } from './runtime.ts';
 
 /**

@@ -1,21 +1,17 @@
-import { registerAuditRoutes } from './audit/routes.ts';
+import { registerAuditRoutes } from './audit/index.ts';
 import { registerCalendarRoutes } from './calendar/index.ts';
 import { registerCustomerMergeRoutes } from './customer-merge/index.ts';
-import { registerCustomerRoutes } from './customers/routes.ts';
+import { registerCustomerRoutes } from './customers/index.ts';
 import { registerDashboardRoutes } from './dashboard/index.ts';
 import type { RouteModule } from './http/app.ts';
-import { recordFirstAdmin } from './identity/index.ts';
-import { registerIdentityRoutes } from './identity/routes.ts';
+import { recordFirstAdmin, registerIdentityRoutes, registerSessionRoutes } from './identity/index.ts';
 import { registerInsightsRoutes } from './insights/index.ts';
 import { registerLiveRoutes } from './live/index.ts';
 import { registerMessageRoutes } from './messages/index.ts';
-import { registerSessionRoutes } from './identity/session-routes.ts';
-import { registerBoardRoutes } from './pipeline/board-routes.ts';
-import { registerPipelineRoutes } from './pipeline/routes.ts';
+import { registerBoardRoutes, registerPipelineRoutes } from './pipeline/index.ts';
 import { registerRecordRoutes } from './records/index.ts';
 import { jobWithRepairOrder, registerRepairOrderRoutes } from './repair-orders/index.ts';
-import { registerExportRoutes } from './platform/export-routes.ts';
-import { registerPlatformRoutes } from './platform/index.ts';
+import { registerExportRoutes, registerPlatformRoutes } from './platform/index.ts';
 import { registerServiceRequestRoutes } from './service-requests/index.ts';
 import { registerVehicleRoutes } from './vehicles/index.ts';
 

@@ -16,7 +16,7 @@ import { answerClientErrors } from './http/problem.ts';
 import type { ApiRouter } from './http/router.ts';
 import { purgeExpiredRateLimits } from './http/rate-limit-store.ts';
 import { forgetCachedSessions, purgeExpiredSessions } from './http/session-store.ts';
-import { customerCascadeReactor } from './pipeline/customer-cascade.ts';
+import { customerCascadeReactor } from './pipeline/index.ts';
 import { createKnex, openDatabase } from './infra/database.ts';
 import { openEventStore } from './infra/event-store.ts';
 import { closeLiveStreams } from './live/index.ts';

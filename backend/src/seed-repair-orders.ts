@@ -2,15 +2,18 @@ import { lineInput, shopSettingsInput } from '@crm/projections/contract';
 import type { AppDeps } from './deps.ts';
 import { loadAggregate, type InstanceContext } from './shared/commands.ts';
 import { jobStream } from './pipeline/index.ts';
-import { repairOrderDecider, type RepairOrderCommand } from './repair-orders/repair-order-decider.ts';
 import {
+  repairOrderDecider,
+  type RepairOrderCommand,
   newEstimateToken,
   newLineId,
   newPaymentId,
   reserveInvoiceNumber,
   runRepairOrderCommand,
-} from './repair-orders/repair-order-service.ts';
-import { loadShopSettings, ratesOf, updateShopSettings } from './repair-orders/shop-settings.ts';
+  loadShopSettings,
+  ratesOf,
+  updateShopSettings,
+} from './repair-orders/index.ts';
 import { balanceOf, quoteCents } from '@crm/projections/repair-orders';
 
 /**

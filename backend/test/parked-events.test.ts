@@ -7,6 +7,7 @@ import { listParkedEvents } from '@crm/projections/runtime/parked';
 import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
 import { projections } from '@crm/projections/read-models';
 import { createTestInstance, signInSuperAdmin, signInUser, startTestServer, type TestServer } from './support/server.ts';
+import { testEventMetadata } from '@crm/projections/testing/events';
 
 let server: TestServer;
 // /metrics on the API port answers only with the token.
@@ -33,14 +34,7 @@ test('a poison event is parked: the projector goes on, /readyz and /metrics coun
       id: poison.id,
       type: 'UserCreated',
       data: { userId: 'not-a-user', username: 7 },
-      metadata: {
-        instanceId: shop.id,
-        actor: { kind: 'system', id: 'test', displayName: 'Test' },
-        correlationId: randomUUID(),
-        causationId: null,
-        occurredAt: new Date().toISOString(),
-        schemaVersion: 1,
-      },
+      metadata: testEventMetadata(shop.id),
     },
   ];
   // The server's own store refuses it: its inline read model (users) cannot take it, so nothing is recorded.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createPostgresEventStore } from '@crm/projections/eventstore/postgres';
 import { createTestInstance, signInSuperAdmin, signInUser, startTestServer, type ApiClient, type TestServer } from './support/server.ts';
+import { testEventMetadata } from '@crm/projections/testing/events';
 
 /**
  * A record whose stream holds an event its schema refuses (written by a buggy or older
@@ -36,14 +37,7 @@ async function appendBroken(stream: string, type: string): Promise<string> {
           id,
           type,
           data: { broken: true, name: 7, instanceId },
-          metadata: {
-            instanceId,
-            actor: { kind: 'system', id: 'test', displayName: 'Test' },
-            correlationId: randomUUID(),
-            causationId: null,
-            occurredAt: new Date().toISOString(),
-            schemaVersion: 1,
-          },
+          metadata: testEventMetadata(instanceId),
         },
       ],
       { expectedRevision: 'any' },

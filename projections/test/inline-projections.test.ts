@@ -3,7 +3,7 @@ import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrate, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
-import type { EventMetadata, EventStore, NewEvent } from '../src/eventstore/port.ts';
+import type { EventStore, NewEvent } from '../src/eventstore/port.ts';
 import { inlineProjections, projections, projectorNeededFor } from '../src/read-models.ts';
 import { CheckpointWatcher, readCheckpoint } from '../src/runtime/checkpoints.ts';
 import { ensureInlineSince, InlineProjectionError, readInlineSince } from '../src/runtime/inline.ts';
@@ -11,6 +11,7 @@ import type { Projection } from '../src/runtime/projection.ts';
 import { Projector } from '../src/runtime/projector.ts';
 import { rebuildReadModels } from '../src/runtime/rebuild.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
+import { testEventMetadata } from '../src/testing/events.ts';
 
 let db: TestDatabase;
 let knex: Knex;
@@ -32,17 +33,6 @@ afterAll(async () => {
   await db?.drop();
 });
 
-function metadata(instanceId: string | null): EventMetadata {
-  return {
-    instanceId,
-    actor: { kind: 'system', id: 'test', displayName: 'Test' },
-    correlationId: randomUUID(),
-    causationId: null,
-    occurredAt: new Date().toISOString(),
-    schemaVersion: 1,
-  };
-}
-
 function instanceCreated(subdomain: string): { streamId: string; instanceId: string; event: NewEvent } {
   const instanceId = randomUUID();
   return {
@@ -59,7 +49,7 @@ function instanceCreated(subdomain: string): { streamId: string; instanceId: str
         description: '',
         features: { pipeline: true, customers: true, calendar: false, admin: true },
       },
-      metadata: metadata(instanceId),
+      metadata: testEventMetadata(instanceId),
     },
   };
 }
@@ -80,7 +70,7 @@ function userCreated(instanceId: string, username: string): { streamId: string; 
         permissions: { canRead: true, canWrite: true, canDelete: false, canManageUsers: false },
         pinHash: 'scrypt$x',
       },
-      metadata: metadata(instanceId),
+      metadata: testEventMetadata(instanceId),
     },
   };
 }

@@ -8,7 +8,6 @@ import {
   positionToString,
   START,
   type AppendResult,
-  type EventMetadata,
   type EventStore,
   type GlobalPosition,
   type NewEvent,
@@ -21,6 +20,7 @@ import { listParkedEvents } from '../src/runtime/parked.ts';
 import { applyBatch, isTransientFailure, Projector, TransientError } from '../src/runtime/projector.ts';
 import { rebuildReadModels } from '../src/runtime/rebuild.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
+import { testEventMetadata } from '../src/testing/events.ts';
 
 let db: TestDatabase;
 let knex: Knex;
@@ -39,17 +39,6 @@ afterAll(async () => {
   await db?.drop();
 });
 
-function metadata(instanceId: string | null): EventMetadata {
-  return {
-    instanceId,
-    actor: { kind: 'system', id: 'test', displayName: 'Test' },
-    correlationId: randomUUID(),
-    causationId: null,
-    occurredAt: new Date().toISOString(),
-    schemaVersion: 1,
-  };
-}
-
 async function createInstance(subdomain: string) {
   const instanceId = randomUUID();
   const event: NewEvent = {
@@ -63,7 +52,7 @@ async function createInstance(subdomain: string) {
       description: '',
       features: { pipeline: true, customers: true, calendar: false, admin: true },
     },
-    metadata: metadata(instanceId),
+    metadata: testEventMetadata(instanceId),
   };
   const appended = await store.append(`crminstance-${instanceId}`, [event], { expectedRevision: 'no_stream' });
   return { instanceId, appended, event };
@@ -86,7 +75,7 @@ async function createUser(instanceId: string, username: string) {
           permissions: { canRead: true, canWrite: true, canDelete: false, canManageUsers: false },
           pinHash: 'scrypt$x',
         },
-        metadata: metadata(instanceId),
+        metadata: testEventMetadata(instanceId),
       },
     ],
     { expectedRevision: 'no_stream' },
@@ -318,7 +307,7 @@ describe('failures: retried, or parked when the event is the cause', () => {
       id: randomUUID(),
       type: 'UserCreated',
       data: { userId: randomUUID(), username: 42 },
-      metadata: metadata(instanceId),
+      metadata: testEventMetadata(instanceId),
     };
     const badStream = `user-${randomUUID()}`;
     await store.append(badStream, [bad], { expectedRevision: 'no_stream' });

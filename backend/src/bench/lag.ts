@@ -1,6 +1,7 @@
 import { comparePositions, type GlobalPosition } from '@crm/projections/eventstore/port';
-import { CHECKPOINT_CHANNEL, MAIN_CHECKPOINT } from '@crm/projections/runtime/checkpoints';
-import pg from 'pg';
+import { CHECKPOINT_CHANNEL, checkpointNotice, MAIN_CHECKPOINT } from '@crm/projections/runtime/checkpoints';
+import { PgListener } from '@crm/projections/db/listener';
+import type pg from 'pg';
 
 /**
  * Projection lag as a reader sees it: for every event appended in a time window, the time
@@ -11,23 +12,26 @@ import pg from 'pg';
 export class CheckpointLog {
   private readonly passes: Array<{ position: GlobalPosition; at: number }> = [];
 
-  private constructor(private readonly client: pg.Client) {}
+  private listener: PgListener | null = null;
 
   static async start(url: string): Promise<CheckpointLog> {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    const log = new CheckpointLog(client);
-    client.on('notification', (message) => {
-      const at = performance.timeOrigin + performance.now();
-      const payload = message.payload ?? '';
-      const colon = payload.lastIndexOf(':');
-      if (colon < 0 || payload.slice(0, colon) !== MAIN_CHECKPOINT) return;
-      const [commit, prepare] = payload.slice(colon + 1).split('/');
-      if (commit === undefined || prepare === undefined) return;
-      log.passes.push({ position: { commit: BigInt(commit), prepare: BigInt(prepare) }, at });
+    const log = new CheckpointLog();
+    log.listener = new PgListener({
+      connectionString: url,
+      channels: [CHECKPOINT_CHANNEL],
+      retryMs: 1000,
+      onNotification: (message) => log.heard(message),
     });
-    await client.query(`LISTEN ${CHECKPOINT_CHANNEL}`);
+    await log.listener.start();
     return log;
+  }
+
+  private constructor() {}
+
+  private heard(message: pg.Notification): void {
+    const at = performance.timeOrigin + performance.now();
+    const notice = checkpointNotice(message.payload ?? '');
+    if (notice?.name === MAIN_CHECKPOINT) this.passes.push({ position: notice.position, at });
   }
 
   /** The lag of each event appended in [from, to); events not yet passed are counted apart. */
@@ -54,7 +58,7 @@ export class CheckpointLog {
   }
 
   async stop(): Promise<void> {
-    await this.client.end().catch(() => undefined);
+    await this.listener?.close();
   }
 }
 

@@ -27,6 +27,22 @@ export function rssBytes(pid: number): number | null {
   return ps.status === 0 && kb > 0 ? kb * 1024 : null;
 }
 
+/** The Node.js processes started by `pid` (the API server's projector child), found through /proc; empty elsewhere. */
+export function nodeChildPids(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return children.filter((child) => {
+      try {
+        return readFileSync(`/proc/${child}/comm`, 'utf8').trim() === 'node';
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return [];
+  }
+}
+
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once('exit', () => resolve()));

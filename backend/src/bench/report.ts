@@ -23,6 +23,8 @@ export interface Figure {
   target?: Target;
   /** What else the reader should know (errors, achieved rate…). */
   note?: string;
+  /** The machine's 1-minute load average when the figure was taken (set by the bench). */
+  load?: number;
 }
 
 export interface EvaluatedFigure extends Figure {
@@ -62,7 +64,7 @@ const withUnit = (n: number | null | undefined, unit: string) => (n === null || 
 
 /** A plain-text table, one section after another. */
 export function renderTable(figures: EvaluatedFigure[]): string {
-  const header = ['figure', 'value', 'baseline', 'ratio', 'target', 'result'];
+  const header = ['figure', 'value', 'baseline', 'ratio', 'target', 'result', 'load'];
   const rows = figures.map((f) => [
     `${f.section}: ${f.name}`,
     withUnit(f.value, f.unit),
@@ -70,6 +72,7 @@ export function renderTable(figures: EvaluatedFigure[]): string {
     f.ratio === null ? '' : `${f.ratio.toFixed(2)}×`,
     f.targetText ?? '',
     f.met === null ? (f.targetText ? 'n/a' : '') : f.met ? 'met' : 'MISSED',
+    f.load === undefined ? '' : f.load.toFixed(1),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
@@ -82,12 +85,12 @@ export function renderTable(figures: EvaluatedFigure[]): string {
 
 /** The same table in Markdown (for the README). */
 export function renderMarkdown(figures: EvaluatedFigure[]): string {
-  const lines = ['| figure | value | baseline | ratio | target | result |', '|---|---:|---:|---:|---:|---|'];
+  const lines = ['| figure | value | baseline | ratio | target | result | load |', '|---|---:|---:|---:|---:|---|---:|'];
   for (const f of figures) {
     lines.push(
       `| ${f.section}: ${f.name} | ${withUnit(f.value, f.unit)} | ${f.baseline === undefined ? '' : withUnit(f.baseline, f.unit)} | ${
         f.ratio === null ? '' : `${f.ratio.toFixed(2)}×`
-      } | ${f.targetText ?? ''} | ${f.met === null ? (f.targetText ? 'n/a' : '') : f.met ? 'met' : '**missed**'} |`,
+      } | ${f.targetText ?? ''} | ${f.met === null ? (f.targetText ? 'n/a' : '') : f.met ? 'met' : '**missed**'} | ${f.load === undefined ? '' : f.load.toFixed(1)} |`,
     );
   }
   return lines.join('\n');

@@ -9,3 +9,4 @@ export { CUSTOMER_FAMILIES } from './routes.ts';
 export { restoreDeletedCustomer, revertCustomerChange } from './customer-records.ts';
 export { getCustomer } from './customer-service.ts';
 export { customerStanding } from './customer-standing.ts';
+export { registerCustomerRoutes } from './routes.ts';

@@ -4,3 +4,5 @@
  */
 export { createUser, recordFirstAdmin } from './user-service.ts';
 export { unassignableReason } from './user-queries.ts';
+export { registerIdentityRoutes } from './routes.ts';
+export { registerSessionRoutes } from './session-routes.ts';

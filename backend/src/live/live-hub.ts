@@ -1,19 +1,12 @@
 import type { Writable } from 'node:stream';
-import {
-  hasPermission,
-  LIVE_EVENTS,
-  LIVE_RECORDS_MAX,
-  liveId,
-  type LiveChange,
-  type LiveCloseReason,
-  type LiveKind,
-  type LiveRecord,
-} from '@crm/projections/contract';
-import { comparePositions, type GlobalPosition, type RecordedEvent } from '@crm/projections/eventstore/port';
+import { LIVE_EVENTS } from '@crm/projections/contract';
+import { comparePositions, type GlobalPosition } from '@crm/projections/eventstore/port';
 import { MAIN_CHECKPOINT } from '@crm/projections/runtime/checkpoints';
 import type { AppDeps } from '../deps.ts';
 import { PRINCIPAL_COLUMNS, principalOfRow, type UserPrincipal, type UserRow } from '../http/auth.ts';
 import { onSessionsEnded } from '../http/session-store.ts';
+import { type Change, changeFor, summarize } from './changes.ts';
+import { LiveConnection } from './live-connection.ts';
 
 /** Streams one browser session may hold open at once (tabs); a new one past it closes the oldest. */
 export const LIVE_STREAMS_PER_SESSION = 6;
@@ -28,132 +21,9 @@ const HEARTBEAT_MS = 20_000;
 const RECHECK_MS = 10_000;
 /** When the checkpoint notifications are not arriving (LISTEN connection down), the checkpoint is read this often. */
 const FALLBACK_POLL_MS = 1_000;
-/** A stream whose client does not read: past this much unsent text it is closed (the browser reconnects and resumes). */
-const MAX_UNSENT_BYTES = 1024 * 1024;
-
-/** What a stream's records are about, by stream category (`job-{id}`, …); other streams (reservations, numbers) are not records. */
-const CATEGORY_KINDS: Record<string, Exclude<LiveKind, 'calendar' | 'audit'>> = {
-  job: 'jobs',
-  customer: 'customers',
-  user: 'users',
-  servicerequest: 'serviceRequests',
-  crminstance: 'instance',
-};
-
-/** One recorded event as the streams need it. */
-interface Change {
-  position: GlobalPosition;
-  instanceId: string;
-  kind: Exclude<LiveKind, 'calendar' | 'audit'>;
-  id: string;
-  revision: number;
-}
-
-function summarize(event: RecordedEvent): Change | null {
-  const dash = event.streamId.indexOf('-');
-  if (dash < 0) return null;
-  const kind = CATEGORY_KINDS[event.streamId.slice(0, dash)];
-  if (!kind) return null;
-  const id = event.streamId.slice(dash + 1);
-  // The provider's changes to an instance (features, closing it) carry no instance in their
-  // metadata: the instance is the stream's own.
-  const instanceId = event.metadata?.instanceId ?? (kind === 'instance' ? id : null);
-  if (!instanceId) return null;
-  return { position: event.position, instanceId, kind, id, revision: event.revision };
-}
-
-/**
- * What one user may hear of some changes: only their instance's, records of the kinds they
- * may read (jobs, customers, calendar and service requests with canRead; accounts and the
- * audit log with canManageUsers, and their own account always), the instance itself.
- * Null when nothing is left.
- */
-export function changeFor(principal: UserPrincipal, changes: readonly Change[]): LiveChange | null {
-  const canRead = hasPermission(principal, 'canRead');
-  const manages = hasPermission(principal, 'canManageUsers');
-  const kinds = new Set<LiveKind>();
-  const records = new Map<string, LiveRecord>();
-  for (const change of changes) {
-    if (change.instanceId !== principal.instance.id) continue;
-    let visible: boolean;
-    switch (change.kind) {
-      case 'jobs':
-      case 'customers':
-      case 'serviceRequests':
-        visible = canRead;
-        break;
-      case 'users':
-        visible = manages || change.id === principal.userId;
-        break;
-      case 'instance':
-        visible = true;
-        break;
-    }
-    if (!visible) continue;
-    kinds.add(change.kind);
-    if (change.kind === 'jobs') kinds.add('calendar');
-    if (manages) kinds.add('audit');
-    const key = `${change.kind}:${change.id}`;
-    const known = records.get(key);
-    if (!known || (known.revision ?? -1) < change.revision)
-      records.set(key, { kind: change.kind, id: change.id, revision: change.revision });
-  }
-  if (kinds.size === 0) return null;
-  const all = [...records.values()];
-  return { kinds: [...kinds], records: all.slice(0, LIVE_RECORDS_MAX), truncated: all.length > LIVE_RECORDS_MAX };
-}
 
 function maxPosition(a: GlobalPosition, b: GlobalPosition): GlobalPosition {
   return comparePositions(a, b) >= 0 ? a : b;
-}
-
-/** One open stream (a browser tab). */
-export class LiveConnection {
-  /** Everything up to here has been sent (or was not this user's to hear). */
-  sentUpTo: GlobalPosition;
-  closed = false;
-  /** Registered with the hub's broadcasts (after its catch-up). */
-  live = false;
-  readonly openedAt = performance.now();
-
-  constructor(
-    readonly sessionKey: string,
-    public principal: UserPrincipal,
-    private readonly out: Writable,
-    from: GlobalPosition,
-    private readonly onClose: (connection: LiveConnection) => void,
-  ) {
-    this.sentUpTo = from;
-    out.on('close', () => this.close());
-    // A client gone mid-write: the stream just ends (the browser reconnects if it is still there).
-    out.on('error', () => this.close());
-  }
-
-  /** One SSE message; `id` moves the browser's Last-Event-ID. */
-  send(event: string, id: GlobalPosition, data: unknown): void {
-    this.write(`event: ${event}\nid: ${liveId(id)}\ndata: ${JSON.stringify(data)}\n\n`);
-  }
-
-  /** A comment (ignored by the browser) that also carries the position: an id with no data moves Last-Event-ID without an event. */
-  heartbeat(): void {
-    this.write(`id: ${liveId(this.sentUpTo)}\n: keep-alive\n\n`);
-  }
-
-  private write(text: string): void {
-    if (this.closed || this.out.destroyed || this.out.writableEnded) return;
-    this.out.write(text);
-    if (this.out.writableLength > MAX_UNSENT_BYTES) this.close();
-  }
-
-  /** Ends the stream; with a reason, the browser is told not to reconnect (a plain end makes it reconnect and resume). */
-  close(reason?: LiveCloseReason): void {
-    if (this.closed) return;
-    if (reason) this.send(LIVE_EVENTS.closed, this.sentUpTo, { reason });
-    this.closed = true;
-    this.live = false;
-    this.out.end();
-    this.onClose(this);
-  }
 }
 
 /**

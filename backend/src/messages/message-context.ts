@@ -8,6 +8,7 @@ import { formatAppointment, type MessageKind, type MessageValues } from '@crm/pr
 import { customerStream } from '../customers/index.ts';
 import { jobStream } from '../pipeline/index.ts';
 import { getInstance } from '../platform/index.ts';
+import { loadShopSettings } from '../repair-orders/index.ts';
 import { assertNever } from '@crm/projections/shared';
 import { loadAggregate } from '../shared/commands.ts';
 import { consentDecider, consentStream, type ConsentState } from './consent-decider.ts';
@@ -134,13 +135,29 @@ export async function messagingOf(store: EventStore, instanceId: string): Promis
 
 export interface Shop {
   name: string;
+  /** The phone messages give: the messaging settings' own, else the one on the shop's documents. */
+  phone: string;
   timeZone: string;
   messaging: MessagingState;
 }
 
+/**
+ * The shop as its messages name it. The name and phone on its estimates and invoices (the
+ * shop settings) are what its customers know, so messages use them too; a phone set for
+ * messages alone wins, and without shop settings the name is the CRM's display name.
+ */
 export async function shopOf(deps: { knex: Knex; store: EventStore }, instanceId: string): Promise<Shop> {
-  const instance = await getInstance(deps.knex, instanceId);
-  return { name: instance.displayName || instance.name, timeZone: instance.timeZone, messaging: await messagingOf(deps.store, instanceId) };
+  const [instance, messaging, documents] = await Promise.all([
+    getInstance(deps.knex, instanceId),
+    messagingOf(deps.store, instanceId),
+    loadShopSettings(deps, instanceId),
+  ]);
+  return {
+    name: documents.settings.shopName.trim() || instance.displayName || instance.name,
+    phone: messaging.settings.shopPhone.trim() || documents.settings.phone.trim(),
+    timeZone: instance.timeZone,
+    messaging,
+  };
 }
 
 /** The placeholders' values for one message. */
@@ -154,7 +171,7 @@ export function valuesFor(
     'job.number': parts.jobNumber ?? '',
     appointment: parts.appointment ? formatAppointment(parts.appointment, shop.timeZone) : '',
     'shop.name': shop.name,
-    'shop.phone': shop.messaging.settings.shopPhone,
+    'shop.phone': shop.phone,
     link: parts.link ?? '',
   };
 }

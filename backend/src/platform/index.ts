@@ -7,3 +7,7 @@ export { ensureReservedInstance } from './routes.ts';
 export { bootstrapSuperAdmin, type SuperAdminCredentials } from './super-admin.ts';
 export { registerPlatformRoutes } from './routes.ts';
 export { currentSuperAdmin } from './super-admin.ts';
+export { registerExportRoutes } from './export-routes.ts';
+export { countInstanceEvents, ImportError, importEvents, instanceEventLines, resolveInstance } from './instance-export.ts';
+export { catchUpImported } from './import-catch-up.ts';
+export { subdomainStream } from './instance-decider.ts';

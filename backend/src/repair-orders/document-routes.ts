@@ -1,5 +1,13 @@
 import { JOB_MESSAGES } from '@crm/projections/pipeline';
-import { currentTotals, freezeTotals, latestEstimate, latestInvoice, lineViews, paidOf } from '@crm/projections/repair-orders';
+import {
+  computeTotals,
+  currentTotals,
+  freezeTotals,
+  latestEstimate,
+  latestInvoice,
+  lineViews,
+  paidOf,
+} from '@crm/projections/repair-orders';
 import type { AppDeps } from '../deps.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { getInstance } from '../platform/index.ts';
@@ -57,6 +65,11 @@ export function registerDocumentRoutes(router: ApiRouter, deps: AppDeps): void {
               estimate.decision?.declinedLineIds ?? estimate.declinedLineIds,
             ),
             totals: estimate.totals,
+            // What the customer agreed to: the estimate's total without the lines they declined.
+            approvedTotal:
+              estimate.decision && estimate.decision.declinedLineIds.length > 0
+                ? computeTotals(estimate.lines, estimate.rates, new Set(estimate.decision.declinedLineIds)).total
+                : undefined,
             decision: estimate.decision && {
               name: estimate.decision.customerName,
               decidedAt: estimate.decision.decidedAt,

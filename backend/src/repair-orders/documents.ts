@@ -28,6 +28,8 @@ export interface DocumentInput {
   extra: string[];
   lines: LineView[];
   totals: FrozenTotals;
+  /** an answered estimate with declined lines: its total without them, in cents */
+  approvedTotal?: number;
   paid?: number;
   /** an answered estimate: who, when, from where */
   decision?: { name: string; decidedAt: string; address: string } | null;
@@ -156,6 +158,7 @@ export async function renderDocument(input: DocumentInput): Promise<Buffer> {
     ['Tax', input.totals.tax],
     ['Total', input.totals.total, true],
   ];
+  if (input.approvedTotal !== undefined) rows.push(['Approved total', input.approvedTotal, true]);
   if (input.paid !== undefined) {
     rows.push(['Paid', input.paid]);
     rows.push(['Balance due', input.totals.total - input.paid, true]);

@@ -7,3 +7,6 @@ export { jobDetailFromEvents, repairOrderFromEvents } from './repair-order-servi
 export { weeklyJobMoney, type WeeklyJobMoney } from './repair-order-queries.ts';
 export { revertRepairOrderChange } from './repair-order-reverts.ts';
 export { renderInvoicePdf } from './document-routes.ts';
+export { repairOrderDecider, type RepairOrderCommand } from './repair-order-decider.ts';
+export { newEstimateToken, newLineId, newPaymentId, reserveInvoiceNumber, runRepairOrderCommand } from './repair-order-service.ts';
+export { loadShopSettings, ratesOf, updateShopSettings } from './shop-settings.ts';

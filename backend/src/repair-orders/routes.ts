@@ -21,7 +21,7 @@ import { parseInput } from '../http/validation.ts';
 import { commandContext } from '../http/command-context.ts';
 import type { JobTarget } from '../pipeline/index.ts';
 import { loadAggregate, type InstanceContext } from '../shared/commands.ts';
-import { NotFoundError } from '../shared/errors.ts';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import type { AsOf } from '../shared/time-travel.ts';
 import { jobStream } from '../pipeline/index.ts';
 import { repairOrderDecider } from './repair-order-decider.ts';
@@ -38,6 +38,9 @@ import {
 import { registerPublicEstimateRoutes } from './public-estimate.ts';
 import { loadShopSettings, ratesOf, shopSettingsView, updateShopSettings } from './shop-settings.ts';
 import { registerDocumentRoutes } from './document-routes.ts';
+
+/** How far ahead of the server's clock a payment's `when` may be (the caller's clock may run fast). */
+const PAYMENT_CLOCK_SLACK_MS = 5 * 60_000;
 
 const TAG = 'repair-orders';
 const JOB = '/api/:instance/pipeline/:id';
@@ -312,6 +315,12 @@ export function registerRepairOrderRoutes(router: ApiRouter, deps: AppDeps): voi
       const expectedRevision = expectedRevisionOf(ctx);
       const input = parseInput(paymentInput, ctx.request.body);
       const context = instanceCtx(ctx);
+      // Money is recorded when it changed hands: one dated ahead would land in a future day's
+      // takings and close a balance early. A few minutes allow for the caller's clock.
+      if (input.when && Date.parse(input.when) > context.now.getTime() + PAYMENT_CLOCK_SLACK_MS) {
+        const message = 'when must not be in the future';
+        throw new ValidationError(message, { errors: [{ field: 'when', message }] });
+      }
       const result = await runRepairOrderCommand(
         deps,
         target,

@@ -4,3 +4,4 @@
  */
 export { serviceRequestSummary } from './service-request-queries.ts';
 export { registerServiceRequestRoutes } from './routes.ts';
+export { archiveServiceRequest, convertServiceRequest, submitServiceRequest } from './service-request-service.ts';

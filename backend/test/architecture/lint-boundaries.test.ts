@@ -57,6 +57,23 @@ const probes: Record<string, Probe> = {
       { rule: 'import-x/no-restricted-paths', module: 'routes' },
     ],
   },
+  "backend: the composition root → a slice's internals": {
+    at: probe('backend/src'),
+    source: ["import { createCustomer } from './customers/customer-service.ts';", 'export const used = createCustomer;'].join('\n'),
+    reported: [{ rule: 'import-x/no-restricted-paths', module: 'customer-service' }],
+  },
+  'core package: a migration → runtime code': {
+    at: probe('projections/src/db/migrations'),
+    source: [
+      "import { DEFAULT_DURATION_MINUTES } from '../../pipeline/stages.ts';",
+      "import { maskPhone } from '../../shared/phone.ts';",
+      'export const used = [DEFAULT_DURATION_MINUTES, maskPhone];',
+    ].join('\n'),
+    reported: [
+      { rule: 'import-x/no-restricted-paths', module: 'stages' },
+      { rule: 'import-x/no-restricted-paths', module: 'phone' },
+    ],
+  },
   "core package: one slice → another slice's internals": {
     at: probe('projections/src/insights'),
     source: ["import { STAGES } from '../pipeline/stages.ts';", 'export const used = STAGES;'].join('\n'),

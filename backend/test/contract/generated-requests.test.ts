@@ -172,6 +172,7 @@ const NOT_A_SCHEMA_RULE = [
   /Vehicle not found$/, // a reference to a record that is not stored
   /^Mileage out cannot be lower than mileage in/, // a job's two readings
   /^Give a name, a phone or an email to match/, // one of several query parameters
+  /^when must not be in the future$/, // a payment's time against the server's clock
   /^A refund needs a reason$/, // a payment's sign and its reason
   /^Only a refund takes a reason$/, // a payment's sign and its reason
   /does not apply to a (part|labor|fee|discount) line$/, // a change to a stored line: the fields its stored kind takes

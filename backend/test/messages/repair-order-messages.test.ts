@@ -133,4 +133,34 @@ describe('messages from the repair order', () => {
     )!;
     expect(invoiceMessage.attachments).toEqual([expect.stringMatching(/^invoice-\d+\.pdf$/)]);
   });
+
+  test('messages name the shop and its phone as its documents do, unless a phone is set for messages', async () => {
+    const settings = await owner.put(`${BASE}/settings`, { shopName: 'Ridge Auto', phone: '555-010-7777' });
+    expect(settings.status, settings.text).toBe(200);
+    const customerId = await customerWithEmail('Phil Phone', 'phil@example.test');
+    const at = new Date(Date.now() + 3 * 86_400_000);
+    at.setUTCHours(15, 0, 0, 0);
+    const job = await owner.post(`${BASE}/pipeline`, {
+      name: 'Phil Phone',
+      customerId,
+      makeModel: '2014 Subaru Outback',
+      appointment: at.toISOString(),
+    });
+    expect(job.status, job.text).toBe(201);
+    const text = (mail: string) => decodeQuotedPrintable(mail);
+    await expect.poll(() => mailsTo('phil@example.test').length, { timeout: 30_000 }).toBe(1);
+    const confirmation = text(mailsTo('phil@example.test')[0]!);
+    expect(confirmation).toContain('Call us at 555-010-7777 if you need to change it.');
+    expect(confirmation).toContain('Ridge Auto');
+
+    // A phone of its own for messages wins over the documents' one.
+    const messaging = await owner.put(`${BASE}/message-templates`, { settings: { shopPhone: '555-010-9999' } });
+    expect(messaging.status, messaging.text).toBe(200);
+    const moved = await owner.patch(`${BASE}/pipeline/${job.body.id}/appointment`, {
+      appointment: new Date(at.getTime() + 3_600_000).toISOString(),
+    });
+    expect(moved.status, moved.text).toBe(200);
+    await expect.poll(() => mailsTo('phil@example.test').length, { timeout: 30_000 }).toBe(2);
+    expect(text(mailsTo('phil@example.test')[1]!)).toContain('Call us at 555-010-9999 if you need to change it.');
+  });
 });

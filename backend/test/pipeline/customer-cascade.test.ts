@@ -8,6 +8,7 @@ import { customerCascadeReactor } from '../../src/pipeline/customer-cascade.ts';
 import { jobNumberStream, jobStream } from '../../src/pipeline/job-decider.ts';
 import { CUSTOMER_CASCADE } from '../../src/shared/reactions.ts';
 import { createTestInstance, signInUser, startTestServer, type ApiClient, type TestInstance, type TestServer } from '../support/server.ts';
+import { testEventMetadata } from '@crm/projections/testing/events';
 
 let server: TestServer;
 let shop: TestInstance;
@@ -170,14 +171,7 @@ describe('the customer-deletion cascade reactor', () => {
               notes: '',
               customerId: customer.id,
             },
-            metadata: {
-              instanceId: shop.id,
-              actor: { kind: 'system', id: 'test', displayName: 'Test' },
-              correlationId: randomUUID(),
-              causationId: null,
-              occurredAt: new Date().toISOString(),
-              schemaVersion: 1,
-            },
+            metadata: testEventMetadata(shop.id),
           },
         ],
         { expectedRevision: 'no_stream' },

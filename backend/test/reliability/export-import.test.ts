@@ -315,13 +315,18 @@ describe('npm run export / npm run import', () => {
     const env = { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'warn', EVENTSTORE_URL: '' };
     // Run without blocking this process: the test server lives here and must keep serving
     // (a blocked event loop let its keep-alive sockets expire under the client: ECONNRESET).
-    const run = (entry: string, args: string[], databaseUrl: string) =>
-      new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const run = (entry: string, args: string[], databaseUrl: string, logLevel = 'warn') =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
         const child = execFile(
           process.execPath,
           [path.join(REPO_ROOT, 'backend/dist', entry), ...args],
-          { env: { ...env, DATABASE_URL: databaseUrl }, encoding: 'utf8', timeout: 120_000 },
-          (_error, _stdout, stderr) => resolve({ status: child.exitCode, stderr }),
+          {
+            env: { ...env, DATABASE_URL: databaseUrl, LOG_LEVEL: logLevel },
+            encoding: 'utf8',
+            timeout: 120_000,
+            maxBuffer: 64 * 1024 * 1024,
+          },
+          (_error, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
         );
       });
     const exported = await run('export-main.js', ['--instance', shop.subdomain, '--out', file], server.runtime.deps.config.DATABASE_URL!);
@@ -329,6 +334,10 @@ describe('npm run export / npm run import', () => {
     expect(exported.stderr).toMatch(/Exporting exportshop .*\d+\/\d+ events/);
     const download = (await superAdmin.get(`/api/crm-instances/${shop.id}/export`)).text;
     expect(readFileSync(file, 'utf8')).toBe(download);
+    // To stdout (`> file`), with the log at info: the same lines and nothing else (log lines go to stderr).
+    const piped = await run('export-main.js', ['--instance', shop.subdomain], server.runtime.deps.config.DATABASE_URL!, 'info');
+    expect(piped.status, piped.stderr).toBe(0);
+    expect(piped.stdout).toBe(download);
 
     const empty = await createTestDatabase();
     try {

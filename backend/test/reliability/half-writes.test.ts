@@ -11,6 +11,7 @@ import {
   type TestInstance,
   type TestServer,
 } from '../support/server.ts';
+import { testEventMetadata } from '@crm/projections/testing/events';
 
 /**
  * A command that writes several streams is recorded whole or not at all: a job created
@@ -38,14 +39,7 @@ function event(type = 'TestEvent'): NewEvent {
     id: randomUUID(),
     type,
     data: {},
-    metadata: {
-      instanceId: null,
-      actor: { kind: 'system', id: 'test', displayName: 'Test' },
-      correlationId: 'test',
-      causationId: null,
-      occurredAt: new Date().toISOString(),
-      schemaVersion: 1,
-    },
+    metadata: testEventMetadata(null, { correlationId: 'test' }),
   };
 }
 

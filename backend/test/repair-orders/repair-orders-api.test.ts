@@ -182,6 +182,14 @@ describe('the whole cycle: lines, estimate, approval, invoice, payments', () => 
     const estimatePdf = await admin.request('GET', `${P}/${job.id}/estimate.pdf`);
     expect(estimatePdf.status).toBe(200);
     expect(estimatePdf.headers.get('content-type')).toBe('application/pdf');
+    // Read back: the estimate as sent, then the total the customer agreed to (the wipers left out).
+    const estimateBytes = await fetch(`${server.url}${P}/${job.id}/estimate.pdf`, { headers: { cookie: admin.cookieHeader() } });
+    const estimateFile = path.join(mkdtempSync(path.join(tmpdir(), 'ro-estimate-')), 'estimate.pdf');
+    writeFileSync(estimateFile, Buffer.from(await estimateBytes.arrayBuffer()));
+    const estimateText = execFileSync('pdftotext', ['-layout', estimateFile, '-'], { encoding: 'utf8' });
+    expect(estimateText).toContain('Customer decision');
+    expect(estimateText).toContain('Declined: Wiper blades');
+    expect(estimateText).toMatch(/Approved total\s+\$355\.92/);
 
     // Invoice: number, frozen lines, job moves to Invoiced; a second one with nothing changed is refused.
     res = await admin.post(`${P}/${job.id}/invoice`, {}, ifMatch(job));
@@ -195,6 +203,10 @@ describe('the whole cycle: lines, estimate, approval, invoice, payments', () => 
     // Payments: over the balance refused; to zero moves it to Paid; a refund moves it back.
     expect((await admin.post(`${P}/${job.id}/payments`, { amount: '400', method: 'cash' })).status).toBe(400);
     expect((await admin.post(`${P}/${job.id}/payments`, { amount: '10', method: 'bitcoin' })).status).toBe(400);
+    // Money is taken when it changes hands: a payment dated ahead would sit in a future day's takings.
+    const ahead = await admin.post(`${P}/${job.id}/payments`, { amount: '10', method: 'cash', when: '2099-01-01T00:00:00Z' });
+    expect(ahead.status).toBe(400);
+    expect(ahead.body.errors).toEqual([{ field: 'when', message: 'when must not be in the future' }]);
     res = await admin.post(`${P}/${job.id}/payments`, { amount: '100', method: 'card', reference: 'VISA 4242' });
     expect(res.status).toBe(201);
     expect(res.body.totals).toMatchObject({ paid: '100.00', balance: '255.92' });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { signInSuperAdmin, type TestServer } from '../../../backend/test/support/server.ts';
+import { ApiClient, signInSuperAdmin, type TestServer } from '../../../backend/test/support/server.ts';
 import { createShop, newPage, postOne, serverAndBrowserForFile, signedInPage, SLOW, type Shop } from './support.ts';
 
 /**
@@ -125,7 +125,7 @@ function expectClean(all: string[]): void {
 
 /** A shop with every feature on, and one of each kind of record its screens show. */
 async function seededShop(): Promise<
-  Shop & { customerId: string; vehicleId: string; jobId: string; requestId: string; estimateLink: string }
+  Shop & { customerId: string; vehicleId: string; jobId: string; requestId: string; estimateLink: string; decidedLink: string }
 > {
   const shop = await createShop(server, 'axe', undefined, {
     features: { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true },
@@ -159,6 +159,23 @@ async function seededShop(): Promise<
   expect(line.status).toBe(201);
   const sent = await shop.owner.post(`${api}/pipeline/${job.id}/estimate/send`, {}, { 'If-Match': line.headers.get('etag')! });
   expect(sent.status).toBeLessThan(300);
+  // An estimate the customer has answered: its page then shows each line approved or declined.
+  const answered = await postOne(shop.owner, `${api}/pipeline`, { name: 'Cy Decided', customerId: customer.id });
+  await postOne(shop.owner, `${api}/pipeline/${answered.id}/lines`, { kind: 'part', description: 'Cabin filter', unitPrice: '24.00' });
+  const withFee = await postOne(shop.owner, `${api}/pipeline/${answered.id}/lines`, {
+    kind: 'fee',
+    description: 'Disposal',
+    amount: '3.50',
+  });
+  const decided = await shop.owner.post(`${api}/pipeline/${answered.id}/estimate/send`, {});
+  expect(decided.status).toBeLessThan(300);
+  const [approvedLine, declinedLine] = (withFee.lines as Array<{ id: string }>).map((l) => l.id);
+  const decision = await new ApiClient(server.url).post(`/api/public/estimates/${decided.body.token}/decision`, {
+    approvedLineIds: [approvedLine],
+    declinedLineIds: [declinedLine],
+    name: 'Cy Decided',
+  });
+  expect(decision.status, decision.text).toBe(200);
   const request = await postOne(shop.owner, `${api}/service-requests`, {
     customerName: 'Linus Torvalds',
     contactEmail: 'linus@example.com',
@@ -166,7 +183,15 @@ async function seededShop(): Promise<
     serviceType: 'Oil Change',
     scheduledDate: '2026-05-04',
   });
-  return { ...shop, customerId: customer.id, vehicleId: vehicle.id, jobId: job.id, requestId: request.id, estimateLink: sent.body.link };
+  return {
+    ...shop,
+    customerId: customer.id,
+    vehicleId: vehicle.id,
+    jobId: job.id,
+    requestId: request.id,
+    estimateLink: sent.body.link,
+    decidedLink: decided.body.link,
+  };
 }
 
 /** Opens a dialog with the button and waits for it, so the scan covers it too. */
@@ -190,6 +215,7 @@ describe('axe-core over every route', () => {
         { path: `${c}/dashboard` },
         { path: `${c}/pipeline` },
         { path: `${c}/pipeline`, ready: withDialog(/Add New Entry/i) },
+        { path: `${c}/pipeline`, ready: withDialog('Edit Bob Builder') },
         { path: `${c}/pipeline/${shop.jobId}/estimate` },
         { path: `${c}/reports/takings` },
         { path: `${c}/customers` },
@@ -239,6 +265,7 @@ describe('axe-core over every route', () => {
           { path: `/${shop.subdomain}/login` },
           { path: `/${shop.subdomain}/request` },
           { path: new URL(shop.estimateLink, server.url).pathname },
+          { path: new URL(shop.decidedLink, server.url).pathname },
           { path: '/register' },
           { path: '/crm/nosuchshop' },
           { path: '/maven' },

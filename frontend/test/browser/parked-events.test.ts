@@ -5,6 +5,7 @@ import { expect, test } from 'vitest';
 import { createPostgresEventStore } from '@crm/projections/eventstore/postgres';
 import { signInSuperAdmin, type TestServer } from '../../../backend/test/support/server.ts';
 import { createShop, serverAndBrowserForFile, signedInPage, SLOW, snap, TEST_TIMEOUT } from './support.ts';
+import { testEventMetadata } from '@crm/projections/testing/events';
 
 let server: TestServer;
 let browser: Browser;
@@ -33,14 +34,7 @@ async function appendPoison(stream: string, instanceId: string, type: string, da
           id: randomUUID(),
           type,
           data,
-          metadata: {
-            instanceId,
-            actor: { kind: 'system', id: 'test', displayName: 'Test' },
-            correlationId: randomUUID(),
-            causationId: null,
-            occurredAt: new Date().toISOString(),
-            schemaVersion: 1,
-          },
+          metadata: testEventMetadata(instanceId),
         },
       ],
       { expectedRevision: revision },

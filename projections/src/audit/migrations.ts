@@ -1,4 +1,3 @@
-import { maskPhoneChange, type FieldChange } from '../shared/timeline.ts';
 import type { SchemaMigration } from '../shared/migrations.ts';
 
 /**
@@ -12,6 +11,23 @@ import type { SchemaMigration } from '../shared/migrations.ts';
  * The timeline masks every phone now, jobs' as well as customers' (audit/projection.ts); entries
  * projected before that held jobs' phones whole, so they get the same mask here.
  */
+interface FieldChange {
+  field: string;
+  oldValue: unknown;
+  newValue: unknown;
+}
+
+/** The mask as it was when this migration was written (its last 4 digits): a migration keeps its own copy, so it does the same on every database. */
+function maskPhoneChange(change: FieldChange): FieldChange {
+  if (change.field !== 'phone') return change;
+  const mask = (value: unknown) => {
+    if (typeof value !== 'string') return value;
+    const digits = value.replace(/\D/g, '');
+    return digits ? `•••-•••-${digits.slice(-4)}` : '';
+  };
+  return { ...change, oldValue: mask(change.oldValue), newValue: mask(change.newValue) };
+}
+
 const maskedTimelinePhones: SchemaMigration = {
   name: '0005_activity_masked_phones',
   async up(knex, schema) {

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
+import type { PgListener } from '../db/listener.ts';
+import { pause, Wakeup } from './wakeup.ts';
 import { applyInline, InlineProjectionError } from '../runtime/inline.ts';
 import type { Projection } from '../runtime/projection.ts';
 import {
@@ -44,8 +46,6 @@ export interface PostgresEventStoreOptions {
 
 const CHANNEL = 'events';
 const SUBSCRIPTION_BATCH = 500;
-/** How long a subscription waits before retrying a failed LISTEN connection. */
-const LISTEN_RETRY_MS = 5_000;
 /** First pause before looking again while committed events wait behind an older transaction. */
 const HELD_BACK_MIN_MS = 2;
 /**
@@ -123,8 +123,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   }
   /** Aborted by close(): stops subscriptions. */
   const closing = new AbortController();
-  /** LISTEN clients of live subscriptions, ended by close() even if a consumer never resumes. */
-  const listeners = new Set<pg.Client>();
+  /** LISTEN connections of live subscriptions, closed by close() even if a consumer never resumes. */
+  const listeners = new Set<PgListener>();
 
   /** Wakes this store's own subscriptions at once (no round trip through the server). */
   const localWakers = new Set<() => void>();
@@ -391,7 +391,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   async function* subscribeAll({ from, signal }: SubscribeOptions): AsyncGenerator<RecordedEvent> {
     const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
     if (stop.aborted) return;
-    const wakeup = new Wakeup(connectionString, listeners);
+    const wakeup = new Wakeup(connectionString, CHANNEL, listeners);
     const local = () => wakeup.notify();
     localWakers.add(local);
     let position = from;
@@ -458,97 +458,9 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     },
     async close() {
       closing.abort();
-      await Promise.all([...listeners].map((client) => client.end().catch(() => {})));
+      await Promise.all([...listeners].map((listener) => listener.close()));
       listeners.clear();
       if (ownsPool) await pool.end();
     },
   };
-}
-
-/**
- * Wakes one subscription on NOTIFY, with polling as the fallback: the visibility horizon
- * also moves when unrelated transactions finish, which sends no notification. A failed
- * LISTEN connection degrades to polling and is retried later.
- */
-class Wakeup {
-  private client: pg.Client | undefined;
-  private lastAttempt = 0;
-  private notified = false;
-  private wake: (() => void) | undefined;
-  private closed = false;
-
-  constructor(
-    private readonly connectionString: string,
-    private readonly registry: Set<pg.Client>,
-  ) {}
-
-  async listen(): Promise<void> {
-    if (this.client || this.closed || Date.now() - this.lastAttempt < LISTEN_RETRY_MS) return;
-    this.lastAttempt = Date.now();
-    // Bounded: the subscription awaits this connect before it waits, so one that hung would stall it.
-    const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: 5_000 });
-    client.on('error', () => void this.drop(client));
-    client.on('end', () => void this.drop(client));
-    client.on('notification', () => this.notify());
-    this.registry.add(client);
-    this.client = client;
-    try {
-      await client.connect();
-      await client.query(`listen ${CHANNEL}`);
-    } catch {
-      await this.drop(client);
-    }
-  }
-
-  /** A notification (or an append of this process): cuts the current or the next wait short. */
-  notify(): void {
-    this.notified = true;
-    this.wake?.();
-  }
-
-  /** Call before each read: a notification arriving after this point cuts the next wait short. */
-  arm(): void {
-    this.notified = false;
-  }
-
-  async wait(ms: number, signal: AbortSignal): Promise<void> {
-    if (!this.client) await this.listen();
-    if (this.notified || signal.aborted) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        this.wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done, { once: true });
-      this.wake = done;
-    });
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    if (this.client) await this.drop(this.client);
-  }
-
-  private async drop(client: pg.Client): Promise<void> {
-    this.registry.delete(client);
-    if (this.client === client) this.client = undefined;
-    await client.end().catch(() => {});
-  }
-}
-
-/** Waits `ms` (or until the signal aborts); a notification does not cut it short. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,5 +1,10 @@
-import { USER_RECORD_EVENT_TYPES } from './records.ts';
 import type { SchemaMigration } from '../shared/migrations.ts';
+
+/**
+ * The events that change a user's account record, as they were when 0008_user_revision was written (a
+ * migration keeps its own copy: it must do the same on every database, whatever the code says later).
+ */
+const USER_RECORD_EVENT_TYPES = ['UserCreated', 'UserRoleChanged', 'UserPermissionsChanged', 'UserLocked', 'UserUnlocked', 'UserDeleted'];
 
 /**
  * The identity slice's read-model migrations (its tables, users and user_permissions, are

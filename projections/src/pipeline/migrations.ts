@@ -1,5 +1,7 @@
 import { isolateTenant, type SchemaMigration } from '../shared/migrations.ts';
-import { DEFAULT_DURATION_MINUTES } from './stages.ts';
+
+/** An appointment's length when it has none, as it was when 0020_appointment_ranges was written (a migration keeps its own copy). */
+const DEFAULT_DURATION_MINUTES = 60;
 
 /**
  * The pipeline slice's read-model migrations. Names are recorded in every database and

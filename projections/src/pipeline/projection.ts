@@ -1,5 +1,13 @@
 import type { StoredDomainEvent } from '../events.ts';
-import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
+import {
+  carry,
+  chunked,
+  insertRecordset,
+  recordsetInsert,
+  type CarriedStatement,
+  type Projection,
+  type ProjectionContext,
+} from '../runtime/projection.ts';
 import { formatPhone } from '../shared/phone.ts';
 import {
   applyJobEvent,
@@ -259,8 +267,19 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
     revert_of: ('revertOf' in event.data ? event.data.revertOf : undefined) ?? null,
   }));
   history.push(...orderEvents.map(repairOrderHistoryRow));
-  for (const rows of chunked(history, 5000))
-    await insertRecordset(ctx, 'job_history', HISTORY_COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
+  const historyChunks = chunked(history, 5000);
+  // The last history rows go with the next statement below (a WITH clause): one round trip
+  // less for every command. Nothing here reads them back.
+  const lastHistory = historyChunks.pop();
+  let carried: CarriedStatement | null = lastHistory
+    ? recordsetInsert(ctx, 'job_history', HISTORY_COLUMNS, lastHistory, 'ON CONFLICT (event_id) DO NOTHING')
+    : null;
+  const takeCarried = () => {
+    const taken = carried;
+    carried = null;
+    return taken;
+  };
+  for (const rows of historyChunks) await insertRecordset(ctx, 'job_history', HISTORY_COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
 
   // Rows are read only for jobs whose first event here is not their creation: a job created
   // in this batch is inserted with ON CONFLICT DO NOTHING (a replay leaves its row as it is,
@@ -275,7 +294,10 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
   }
   const states = new Map<string, JobState>();
   for (const chunk of chunked([...toRead])) {
-    const rows = (await table('jobs').whereRaw('id = any(?::uuid[])', [chunk]).select('*')) as JobRow[];
+    const read = { sql: 'SELECT * FROM ??.jobs WHERE id = any(?::uuid[])', bindings: [schema, chunk] };
+    const withHistory = takeCarried();
+    const statement = withHistory ? carry(withHistory, read) : read;
+    const rows = (await trx.raw<{ rows: JobRow[] }>(statement.sql, statement.bindings)).rows;
     for (const row of rows) {
       states.set(row.id, {
         fields: fieldsOfRow(row),
@@ -368,6 +390,7 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
         JOB_COLUMNS,
         rows,
         'ON CONFLICT (id) DO NOTHING RETURNING instance_id, stage_order',
+        takeCarried(),
       )),
     );
   }
@@ -377,7 +400,10 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
     .map((column) => `"${column}" = excluded."${column}"`)
     .join(', ');
   for (const rows of chunked(written, 5000))
-    await insertRecordset(ctx, 'jobs', JOB_COLUMNS, rows, `ON CONFLICT (id) DO UPDATE SET ${updates}`);
+    await insertRecordset(ctx, 'jobs', JOB_COLUMNS, rows, `ON CONFLICT (id) DO UPDATE SET ${updates}`, takeCarried());
+  // No row to write (events of jobs that are gone): the history rows go alone.
+  const unsent = takeCarried();
+  if (unsent) await trx.raw(unsent.sql, unsent.bindings);
 
   // The counts move by what the rows did: before the batch against after it.
   const deltas = new Map<string, { instanceId: string; stageOrder: number; delta: number }>();

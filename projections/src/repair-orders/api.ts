@@ -450,6 +450,8 @@ export const paymentInput = z
       .datetime({ offset: true, error: 'when must be an ISO date and time with a time zone' })
       // A time PostgreSQL can hold (year 0000 was accepted, then parked by the projection).
       .refine((value) => isStorableTime(Date.parse(value)), timeRangeMessage('when'))
+      // The server's clock refuses one ahead of it (more than 5 minutes): said here, as no schema can.
+      .meta({ description: 'When the money changed hands (default now); not in the future' })
       .optional(),
     /** a refund's reason */
     reason: textInput('Reason', REPAIR_ORDER_LIMITS.reason).optional(),
@@ -503,7 +505,14 @@ export type EstimateSent = z.infer<typeof estimateSentSchema>;
 
 // ---- the public estimate page ----------------------------------------------------------
 
-export const publicShopSchema = z.object({ name: z.string(), address: z.string(), phone: z.string(), email: z.string() });
+export const publicShopSchema = z.object({
+  name: z.string(),
+  address: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  /** The shop's IANA zone: the page's times are the shop's, wherever the customer opens it. */
+  timeZone: z.string(),
+});
 
 /** What the customer's page shows: the estimate exactly as it was sent (never the shop's other data). */
 export const publicEstimateSchema = z.object({

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import pg from 'pg';
+import { PgListener } from '../db/listener.ts';
 import { comparePositions, positionToString, START, type GlobalPosition } from '../eventstore/port.ts';
 
 export const CHECKPOINT_CHANNEL = 'projection_checkpoints';
@@ -59,6 +59,16 @@ export async function writeCheckpoint(trx: Knex.Transaction, name: string, posit
   );
 }
 
+/** A checkpoint notification's payload, `name:commit/prepare`: which checkpoint moved, and to where; null when it is not one. */
+export function checkpointNotice(payload: string): { name: string; position: GlobalPosition } | null {
+  // Names may hold ':' ('reactor:…'); the position is after the last one.
+  const at = payload.lastIndexOf(':');
+  if (at < 0) return null;
+  const [commit, prepare] = payload.slice(at + 1).split('/');
+  if (commit === undefined || prepare === undefined) return null;
+  return { name: payload.slice(0, at), position: { commit: BigInt(commit), prepare: BigInt(prepare) } };
+}
+
 /**
  * Read-your-writes: resolves once a checkpoint has passed a position. Works whether the
  * projector (or reactor) runs in this process or another (LISTEN, with polling behind it).
@@ -66,80 +76,53 @@ export async function writeCheckpoint(trx: Knex.Transaction, name: string, posit
  */
 export class CheckpointWatcher {
   private latest = new Map<string, GlobalPosition>();
-  private listener: pg.Client | null = null;
   private waiters = new Set<{ name: string; target: GlobalPosition; resolve: (reached: boolean) => void }>();
   private poller: NodeJS.Timeout | null = null;
   private advanceListeners = new Set<(name: string, position: GlobalPosition) => void>();
   private authListeners = new Set<() => void>();
-  private reconnecting: NodeJS.Timeout | null = null;
   private started = false;
-  private stopped = false;
+  /**
+   * The LISTEN connection. Another process's projector reaches this process's waiters only
+   * through it, so a dropped one is opened again (the poller keeps waiters moving meanwhile).
+   */
+  private readonly listener: PgListener;
 
   constructor(
     private readonly knex: Knex,
     private readonly connectionString: string,
     private readonly name = MAIN_CHECKPOINT,
     private readonly pollIntervalMs = 250,
-  ) {}
+  ) {
+    this.listener = new PgListener({
+      connectionString: this.connectionString,
+      channels: [CHECKPOINT_CHANNEL, AUTH_CHANNEL],
+      retryMs: 1000,
+      onNotification: (message) => {
+        if (message.channel === AUTH_CHANNEL) {
+          this.authChanged();
+          return;
+        }
+        const notice = checkpointNotice(message.payload ?? '');
+        if (notice) this.advance(notice.name, notice.position);
+      },
+      // Changes to sessions and users go unheard from now on: nothing cached may be trusted.
+      onDown: () => this.authChanged(),
+      onUp: () => {
+        // What changed while nobody listened (before the first start, or during a reconnect).
+        this.authChanged();
+        if (this.started) void this.refreshWaited().catch(() => undefined);
+      },
+    });
+  }
 
   async start(): Promise<void> {
-    await this.listen();
+    await this.listener.start();
+    this.started = true;
     // Read after listening: a batch committed in between is seen either way.
     await this.refresh();
     this.poller = setInterval(() => {
       for (const name of new Set([...this.waiters].map((w) => w.name))) void this.refresh(name).catch(() => undefined);
     }, this.pollIntervalMs);
-  }
-
-  /**
-   * The LISTEN connection. Another process's projector reaches this process's waiters only
-   * through it, so a dropped one is opened again (the poller keeps waiters moving meanwhile).
-   */
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString, keepAlive: true, keepAliveInitialDelayMillis: 5000 });
-    const dropped = () => {
-      if (this.listener !== client && this.listener !== null) return;
-      this.listener = null;
-      // Changes to sessions and users go unheard from now on: nothing cached may be trusted.
-      this.authChanged();
-      if (this.stopped || this.reconnecting) return;
-      this.reconnecting = setTimeout(() => {
-        this.reconnecting = null;
-        void this.listen()
-          .then(() => this.refreshWaited())
-          .catch(() => undefined);
-      }, 1000);
-    };
-    client.on('error', dropped);
-    client.on('end', dropped);
-    client.on('notification', (message) => {
-      if (message.channel === AUTH_CHANNEL) {
-        this.authChanged();
-        return;
-      }
-      const payload = message.payload ?? '';
-      // Names may hold ':' ('reactor:…'); the position is after the last one.
-      const at = payload.lastIndexOf(':');
-      if (at < 0) return;
-      const [commit, prepare] = payload.slice(at + 1).split('/');
-      this.advance(payload.slice(0, at), { commit: BigInt(commit ?? '-1'), prepare: BigInt(prepare ?? '-1') });
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHECKPOINT_CHANNEL}; LISTEN ${AUTH_CHANNEL}`);
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      if (this.started) dropped();
-      throw error;
-    }
-    if (this.stopped) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.listener = client;
-    this.started = true;
-    // What changed while nobody listened (before the first start, or during a reconnect).
-    this.authChanged();
   }
 
   /** After a reconnect: what was committed while nobody listened. */
@@ -149,7 +132,7 @@ export class CheckpointWatcher {
 
   /** Whether notifications are arriving (a LISTEN connection is up). */
   get listening(): boolean {
-    return this.listener !== null;
+    return this.listener.listening;
   }
 
   current(name = this.name): GlobalPosition {
@@ -181,7 +164,7 @@ export class CheckpointWatcher {
       // target wakes the waiter (it is sent at that batch's commit, which comes after this
       // append's): no query per wait. Without it, or for a checkpoint not heard of since
       // the start, read the checkpoint now; the poller goes on.
-      if (!this.listener || !this.latest.has(name)) void this.refresh(name).catch(() => undefined);
+      if (!this.listener.listening || !this.latest.has(name)) void this.refresh(name).catch(() => undefined);
     });
   }
 
@@ -215,12 +198,9 @@ export class CheckpointWatcher {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     this.authChanged();
-    if (this.reconnecting) clearTimeout(this.reconnecting);
     if (this.poller) clearInterval(this.poller);
     for (const waiter of [...this.waiters]) waiter.resolve(false);
-    await this.listener?.end().catch(() => undefined);
-    this.listener = null;
+    await this.listener.close();
   }
 }

@@ -89,16 +89,48 @@ export async function insertRecordset<Row extends Record<string, unknown>>(
   columns: Record<string, string>,
   rows: readonly Record<string, unknown>[],
   tail: string,
+  carried?: CarriedStatement | null,
 ): Promise<Row[]> {
-  if (rows.length === 0) return [];
+  if (rows.length === 0) {
+    if (carried) await ctx.trx.raw(carried.sql, carried.bindings);
+    return [];
+  }
+  const insert = recordsetInsert(ctx, table, columns, rows, tail);
+  const statement = carried ? carry(carried, insert) : insert;
+  const result = await ctx.trx.raw<{ rows: Row[] }>(statement.sql, statement.bindings);
+  return result.rows;
+}
+
+/** A statement in knex's raw form (`??` identifiers, `?` values). */
+export interface CarriedStatement {
+  sql: string;
+  bindings: Knex.RawBinding[];
+}
+
+/** insertRecordset's statement, not sent: to go with another one (carry). */
+export function recordsetInsert(
+  ctx: ProjectionContext,
+  table: string,
+  columns: Record<string, string>,
+  rows: readonly Record<string, unknown>[],
+  tail: string,
+): CarriedStatement {
   const names = Object.keys(columns);
   const list = names.map((name) => `"${name}"`).join(', ');
   const definitions = names.map((name) => `"${name}" ${columns[name]}`).join(', ');
-  const result = await ctx.trx.raw<{ rows: Row[] }>(
-    `INSERT INTO ??.?? AS target (${list}) SELECT ${list} FROM jsonb_to_recordset(?::jsonb) AS input(${definitions}) ${tail}`,
-    [ctx.schema, table, JSON.stringify(rows)],
-  );
-  return result.rows;
+  return {
+    sql: `INSERT INTO ??.?? AS target (${list}) SELECT ${list} FROM jsonb_to_recordset(?::jsonb) AS input(${definitions}) ${tail}`,
+    bindings: [ctx.schema, table, JSON.stringify(rows)],
+  };
+}
+
+/**
+ * `statement` with a data-modifying statement whose result nobody reads sent in the same
+ * round trip, as a WITH clause (PostgreSQL runs it whether or not the rest reads it). Both
+ * see the same snapshot, so only for writes the other part does not read back.
+ */
+export function carry(carried: CarriedStatement, statement: CarriedStatement): CarriedStatement {
+  return { sql: `WITH carried AS (${carried.sql}) ${statement.sql}`, bindings: [...carried.bindings, ...statement.bindings] };
 }
 
 /** Whether the event is of a type the projection takes (its `takes` decides further, on the parsed event). */

@@ -352,7 +352,7 @@ export function CalendarScreen({
         )}
       </section>
 
-      <CalendarHelp phone={phone} />
+      <CalendarHelp phone={phone} canWrite={canWrite} />
 
       {dialog ? (
         <AppointmentDialog

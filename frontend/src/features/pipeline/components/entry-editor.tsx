@@ -1,25 +1,11 @@
-import { type CustomerSuggestion, formatDateTime } from '@crm/projections/contract';
-import {
-  CANCELED_STAGE,
-  DURATION_CHOICES,
-  parseQuote,
-  JOB_LIMITS,
-  type JobChangesInput,
-  type JobView,
-  type Stage,
-} from '@crm/projections/pipeline';
+import type { CustomerSuggestion } from '@crm/projections/contract';
+import { CANCELED_STAGE, parseQuote, type JobChangesInput, type JobView, type Stage } from '@crm/projections/pipeline';
 import { revisionETag } from '@crm/projections/shared';
 import { type FormEvent, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { DialogFooter } from '@/components/ui/dialog';
-import { Field } from '@/components/ui/field';
-import { HistoryIcon, TrashIcon } from '@/components/ui/icons';
-import { ChoiceSelect } from '@/components/choice-select';
 import { CustomerMatchOfferPanel, useCustomerMatchOffer } from '@/components/customer-match-offer';
-import { fillWholePhone, JobFields } from '@/components/job-form';
+import { fillWholePhone } from '@/components/job-form';
 import { NewerVersionNotice } from '@/components/newer-version-notice';
-import { TextField } from '@/components/text-field';
 import { SaveErrorMessage } from '@/components/save-error-message';
 import { errorMessage, problemFieldErrors } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
@@ -27,54 +13,17 @@ import { cn } from '@/lib/cn';
 import { useCancelJob } from '../api/cancel-job';
 import { useCreateJob } from '../api/create-job';
 import type { LoadedJob } from '../api/get-job';
-import { userChoiceName, useUserChoices } from '@/lib/api/user-choices';
 import { useReopenJob } from '../api/reopen-job';
 import type { PipelinePermissions } from '../types/pipeline-permissions';
 import { conflictingJob, useUpdateJob } from '../api/update-job';
-import { type EntryForm, type EntryTextField, emptyEntryForm, entryFormFromJob, entryPayload, entryProblem } from '../utils/entry-form';
+import { type EntryForm, emptyEntryForm, entryFormFromJob, entryPayload, entryProblem } from '../utils/entry-form';
 import { saveErrorText } from '../utils/save-error';
-import { CustomerNameField } from './customer-name-field';
 import { DeleteEntryDialog } from './delete-entry-dialog';
+import { EntryFields, type LinkedCustomer } from './entry-fields';
+import { EntryFooter } from './entry-footer';
 import { JobFieldList } from './job-snapshot-view';
 import { RepairOrderSection } from './repair-order/repair-order-section';
 import { StageBar } from './stage-bar';
-import { LinkedCustomerHint } from './linked-customer-hint';
-import { JobVehicleFields } from './job-vehicle-fields';
-
-const fieldId = (field: keyof EntryForm) => `entry-${field}`;
-
-/** What each box keeps of what is typed (the phone box formats itself). */
-const SANITIZE: Partial<Record<EntryTextField, (value: string) => string>> = {
-  vin: (value) => value.toUpperCase(),
-};
-
-/** The job's boxes the entry dialog shows, in its order; jobNumber, vin, vehicle, createdAt and csr are its own. */
-const ENTRY_LAYOUT = [
-  'jobNumber',
-  'name',
-  'phone',
-  'matches',
-  'part',
-  'makeModel',
-  'vin',
-  'vehicle',
-  'quote',
-  'createdAt',
-  'csr',
-  'jobType',
-  'appointment',
-  'duration',
-  'tech',
-  'notes',
-] as const;
-
-/** How a linked customer is described under the Name box. */
-interface LinkedCustomer {
-  id: string;
-  label: string;
-  /** Known when just chosen; otherwise the hint reads it. */
-  name?: string;
-}
 
 /**
  * The entry form (add or edit). `initial` is the job read on its own (whole phone, ETag);
@@ -137,7 +86,6 @@ export function EntryEditor({
   /** The chosen customer's vehicles, when there are several to pick from. */
   const [vehicleChoices, setVehicleChoices] = useState<string[]>([]);
 
-  const users = useUserChoices(instance);
   const createJob = useCreateJob(instance);
   const updateJob = useUpdateJob(instance);
   const cancelJob = useCancelJob(instance);
@@ -153,7 +101,6 @@ export function EntryEditor({
   const quoteCheck = form.quote.trim() ? parseQuote(form.quote) : null;
   const quoteProblem = quoteCheck && 'message' in quoteCheck ? quoteCheck.message : undefined;
   const canceled = form.stage === CANCELED_STAGE;
-  const userChoices = (users.data ?? []).map((user) => ({ value: userChoiceName(user), label: userChoiceName(user) }));
 
   const change = (patch: Partial<EntryForm>) => {
     setForm((current) => ({ ...current, ...patch }));
@@ -161,11 +108,6 @@ export function EntryEditor({
     setEdited(true);
     onDirtyChange(true);
   };
-  const text = (field: EntryTextField) => (event: { target: { value: string } }) => {
-    const sanitize = SANITIZE[field];
-    change({ [field]: sanitize ? sanitize(event.target.value) : event.target.value });
-  };
-
   const handleChooseCustomer = (customer: CustomerSuggestion) => {
     setLinked({
       id: customer.id,
@@ -342,122 +284,18 @@ export function EntryEditor({
           </div>
 
           <div className="grid gap-4 sm:grid-cols-2">
-            <JobFields
+            <EntryFields
               instance={instance}
-              idPrefix="entry"
-              values={form}
-              onChange={change}
-              layout={ENTRY_LAYOUT}
-              own={{
-                jobNumber: (
-                  <TextField
-                    id={fieldId('jobNumber')}
-                    label="Job Number"
-                    error={fieldErrors.jobNumber}
-                    value={form.jobNumber}
-                    onChange={text('jobNumber')}
-                    placeholder="Auto-generated"
-                    maxLength={JOB_LIMITS.jobNumber}
-                    autoComplete="off"
-                  />
-                ),
-                vin: (
-                  <TextField
-                    id={fieldId('vin')}
-                    label="VIN"
-                    value={form.vin}
-                    onChange={text('vin')}
-                    maxLength={JOB_LIMITS.vin}
-                    autoComplete="off"
-                    autoCapitalize="characters"
-                    spellCheck={false}
-                    className="font-mono uppercase"
-                  />
-                ),
-                matches: <CustomerMatchOfferPanel offer={matchOffer} onUse={handleChooseCustomer} className="sm:col-span-2" />,
-                vehicle: <JobVehicleFields instance={instance} form={form} errors={fieldErrors} onChange={change} />,
-                createdAt: (
-                  <TextField
-                    id={fieldId('createdAt')}
-                    label="Date Created"
-                    value={formatDateTime(form.createdAt)}
-                    readOnly
-                    tabIndex={-1}
-                    className="bg-muted/50 text-muted-foreground"
-                  />
-                ),
-                csr: (
-                  <Field id={fieldId('csr')} label="CSR">
-                    <ChoiceSelect
-                      id={fieldId('csr')}
-                      value={form.csr}
-                      choices={userChoices}
-                      onChange={(csr) => change({ csr })}
-                      placeholder="Select CSR"
-                    />
-                  </Field>
-                ),
-              }}
-              labels={{
-                name: 'Name',
-                phone: 'Phone',
-                part: 'Part',
-                makeModel: 'Vehicle',
-                jobType: 'Job Type',
-                tech: 'Tech',
-                appointment: 'Appointment',
-                duration: 'Duration',
-                quote: 'Quote',
-                notes: 'Notes',
-              }}
-              errors={{ part: fieldErrors.part, appointment: fieldErrors.appointment, quote: quoteProblem ?? fieldErrors.quote }}
-              hints={{
-                name: linked ? (
-                  <span className="flex flex-wrap items-center gap-x-2">
-                    <LinkedCustomerHint instance={instance} customerId={linked.id} name={linked.name} />
-                    <button type="button" className="font-medium text-primary underline-offset-4 hover:underline" onClick={handleUnlink}>
-                      Unlink
-                    </button>
-                  </span>
-                ) : undefined,
-                makeModel:
-                  vehicleChoices.length > 1 ? (
-                    <span className="flex flex-wrap items-center gap-1.5" role="group" aria-label="The customer's vehicles">
-                      <span>Customer&apos;s vehicles:</span>
-                      {vehicleChoices.map((vehicle) => (
-                        <button
-                          key={vehicle}
-                          type="button"
-                          aria-pressed={form.makeModel === vehicle}
-                          onClick={() => change({ makeModel: vehicle })}
-                          className={cn(
-                            'rounded-full border px-2 py-0.5 text-xs font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
-                            form.makeModel === vehicle ? 'border-primary bg-primary text-primary-foreground' : 'hover:bg-accent',
-                          )}
-                        >
-                          {vehicle}
-                        </button>
-                      ))}
-                    </span>
-                  ) : undefined,
-                quote: itemized ? "The lines' total" : undefined,
-              }}
-              nameControl={({ id }) => (
-                <CustomerNameField
-                  id={id}
-                  instance={instance}
-                  value={form.name}
-                  onChange={(name) => change({ name })}
-                  onChoose={handleChooseCustomer}
-                />
-              )}
-              durations={DURATION_CHOICES}
-              empty={{
-                jobType: { placeholder: 'Select job type' },
-                tech: { placeholder: 'Select tech' },
-                duration: { placeholder: 'Select duration' },
-              }}
-              quote={{ placeholder: '0.00', currency: true, readOnly: itemized }}
+              form={form}
+              change={change}
+              fieldErrors={fieldErrors}
+              quoteProblem={quoteProblem}
+              itemized={itemized}
+              linked={linked}
+              onUnlink={handleUnlink}
+              onChooseCustomer={handleChooseCustomer}
+              vehicleChoices={vehicleChoices}
+              matches={<CustomerMatchOfferPanel offer={matchOffer} onUse={handleChooseCustomer} className="sm:col-span-2" />}
             />
           </div>
         </fieldset>
@@ -475,61 +313,19 @@ export function EntryEditor({
 
       <Alert>{error ? <SaveErrorMessage message={error} onLoadCurrent={conflict ? handleLoadCurrent : undefined} /> : null}</Alert>
 
-      <DialogFooter sticky className="sm:justify-between">
-        {/* On a phone the record's actions share rows, so the bar stays short. */}
-        <div className="flex flex-wrap gap-2 [&>button]:flex-1 sm:[&>button]:flex-none">
-          {base ? (
-            <>
-              <Button variant="outline" onClick={onShowHistory}>
-                <HistoryIcon />
-                History
-              </Button>
-              {onShowMessages ? (
-                <Button variant="outline" onClick={onShowMessages}>
-                  Messages
-                </Button>
-              ) : null}
-              {/* Acting on a saved job at once: away from the dialog's own Cancel. */}
-              {permissions.canWrite ? (
-                canceled ? (
-                  <Button variant="outline" onClick={handleReopen} aria-disabled={reopenJob.isPending || undefined}>
-                    Reopen Job
-                  </Button>
-                ) : (
-                  <Button
-                    variant="outline"
-                    className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                    onClick={handleCancelJob}
-                    aria-disabled={cancelJob.isPending || undefined}
-                  >
-                    Cancel Job
-                  </Button>
-                )
-              ) : null}
-              {permissions.canDelete ? (
-                <Button
-                  variant="outline"
-                  className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                  onClick={() => setConfirmDelete(true)}
-                >
-                  <TrashIcon />
-                  Delete Entry
-                </Button>
-              ) : null}
-            </>
-          ) : null}
-        </div>
-        <div className="grid grid-cols-2 gap-2 sm:flex">
-          <Button variant="outline" onClick={onCancel} className={permissions.canWrite ? undefined : 'col-span-2'}>
-            {permissions.canWrite ? 'Cancel' : 'Close'}
-          </Button>
-          {permissions.canWrite ? (
-            <Button type="submit" aria-disabled={saving || undefined}>
-              {saving ? 'Saving...' : base ? 'Save Changes' : 'Add Entry'}
-            </Button>
-          ) : null}
-        </div>
-      </DialogFooter>
+      <EntryFooter
+        saved={base !== null}
+        permissions={permissions}
+        canceled={canceled}
+        saving={saving}
+        stagePending={reopenJob.isPending || cancelJob.isPending}
+        onShowHistory={onShowHistory}
+        onShowMessages={onShowMessages}
+        onReopen={handleReopen}
+        onCancelJob={handleCancelJob}
+        onDelete={() => setConfirmDelete(true)}
+        onCancel={onCancel}
+      />
 
       {base ? (
         <DeleteEntryDialog

@@ -1,0 +1,2 @@
+/** The activity timeline and audit log: its routes. */
+export { registerAuditRoutes } from './routes.ts';
