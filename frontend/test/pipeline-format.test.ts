@@ -200,4 +200,13 @@ describe('history values', () => {
     expect(formatHistoryValue('name', null)).toBe(EMPTY_VALUE);
     expect(formatHistoryValue('stage', 'Paid')).toBe('Paid');
   });
+
+  test('payments, refunds, invoice totals and line prices read in dollars, not as bare decimals', () => {
+    expect(formatHistoryValue('payment', '128.16')).toBe('$128.16');
+    expect(formatHistoryValue('refund', '-1250.00')).toBe('-$1,250.00');
+    expect(formatHistoryValue('invoice total', '508.27')).toBe('$508.27');
+    expect(formatHistoryValue('Brake pads (part): unitPrice', '43.95')).toBe('$43.95');
+    expect(formatHistoryValue('Brake pads (part): quantity', '2')).toBe('2');
+    expect(formatHistoryValue('Payment method', 'card')).toBe('card');
+  });
 });

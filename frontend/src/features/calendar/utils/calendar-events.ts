@@ -108,14 +108,16 @@ const lane = (name: string): TechLane => ({ id: name, title: name });
 
 /** The week view draws at most this many appointments side by side; a narrower column is unreadable at 1366 px. */
 export const WEEK_SLOT_COLUMNS = 2;
+/** On a phone a week's day is a seventh of 390 px: one block per time, or names break letter by letter. */
+export const PHONE_WEEK_SLOT_COLUMNS = 1;
 
 /**
  * The week view's events: appointments of a day that overlap (directly or through each
- * other) form a group; a group that would need more than two columns shows its first
- * appointment and one '+N more' block for the rest, which opens that day (wide enough to
+ * other) form a group; a group that would need more than `columns` columns shows its first
+ * appointment and one '+N more' block for the rest (with one column, one 'N appointments' block), which opens that day (wide enough to
  * read them all, and in lanes per technician).
  */
-export function weekSlotEvents(events: readonly CalendarEvent[], zone: string): CalendarEvent[] {
+export function weekSlotEvents(events: readonly CalendarEvent[], zone: string, columns = WEEK_SLOT_COLUMNS): CalendarEvent[] {
   const sorted = [...events].sort(
     (a, b) => a.start.getTime() - b.start.getTime() || b.end.getTime() - a.end.getTime() || a.title.localeCompare(b.title),
   );
@@ -138,8 +140,21 @@ export function weekSlotEvents(events: readonly CalendarEvent[], zone: string): 
   for (const group of groups) {
     const [first, ...rest] = group;
     if (!first) continue;
-    if (peakOverlap(group) <= WEEK_SLOT_COLUMNS) {
+    if (peakOverlap(group) <= columns) {
       shown.push(...group);
+      continue;
+    }
+    // One column: the whole group is one block that opens its day.
+    if (columns < 2) {
+      shown.push({
+        id: `more-${first.id}`,
+        title: `${group.length} appointments`,
+        start: first.start,
+        end: new Date(Math.max(...group.map(blockEnd))),
+        resourceId: '',
+        job: null,
+        more: group.length,
+      });
       continue;
     }
     const start = rest[0]!.start;
