@@ -5,7 +5,7 @@ import { DateTime } from 'luxon';
 /** An appointment as react-big-calendar draws it. */
 export interface CalendarEvent {
   id: string;
-  /** 'name - part' (spec §3); what is missing is left out. */
+  /** 'name - part'; what is missing is left out. */
   title: string;
   start: Date;
   end: Date;
@@ -17,7 +17,7 @@ export interface CalendarEvent {
   more?: number;
 }
 
-/** A month cell shows this many appointments, then '+N more' (spec §9). */
+/** A month cell shows this many appointments, then '+N more'. */
 export const MONTH_CELL_EVENTS = 2;
 
 /**
@@ -49,7 +49,7 @@ export function monthCellEvents(events: readonly CalendarEvent[], zone: string):
   return shown;
 }
 
-/** The legend's colour families (spec §5): mobile blue, in-shop green, pickup orange, delivery purple, others grey. */
+/** The legend's colour families: mobile blue, in-shop green, pickup orange, delivery purple, others grey. */
 export type JobTypeColor = 'mobile' | 'in-shop' | 'pickup' | 'delivery' | 'other';
 
 export const JOB_TYPE_LEGEND: ReadonlyArray<{ color: JobTypeColor; label: string }> = [
@@ -60,7 +60,7 @@ export const JOB_TYPE_LEGEND: ReadonlyArray<{ color: JobTypeColor; label: string
   { color: 'other', label: 'Other' },
 ];
 
-/** A job without a type is an in-shop job on the calendar (spec §3). */
+/** A job without a type is an in-shop job on the calendar. */
 export function jobTypeColor(jobType: string): JobTypeColor {
   if (!jobType.trim()) return 'in-shop';
   const colors: Partial<Record<string, JobTypeColor>> = { Mobile: 'mobile', 'In Shop': 'in-shop', Pickup: 'pickup', Delivery: 'delivery' };
