@@ -150,7 +150,7 @@ describe('datetime-local conversion', () => {
   });
 });
 
-describe('save errors (spec §8)', () => {
+describe('save errors', () => {
   test('the server message is preferred', () => {
     const error = new ApiError(409, 'This job was changed by someone else.', { message: 'This job was changed by someone else.' });
     expect(saveErrorText(error, 'update')).toBe('This job was changed by someone else.');

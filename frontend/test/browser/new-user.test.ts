@@ -325,6 +325,31 @@ describe('no layout overflow on a phone', () => {
   );
 });
 
+describe('crowded week slots on a phone', () => {
+  test(
+    "two overlapping jobs in a phone's week are one readable 'N appointments' block that opens the day",
+    async () => {
+      const shop = await createShop(server, 'phoneweek', undefined, {
+        timeZone: SHOP_ZONE,
+        features: { pipeline: true, customers: true, calendar: true, admin: true },
+      });
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Olive Overlap', appointment: '2026-12-01T16:00:00Z' });
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Oscar Overlap', appointment: '2026-12-01T16:30:00Z' });
+      const { page } = await signedInPage(browser, shop.owner, { phone: true, timezoneId: FAR_ZONE });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`/crm/${shop.subdomain}/calendar?view=week&date=2026-12-01`);
+      const block = page.getByText('2 appointments', { exact: true });
+      await expect.poll(() => block.count(), { timeout: SLOW }).toBe(1);
+      expect(await page.getByText(/Olive Overlap/).count()).toBe(0);
+      await block.click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('view'), { timeout: SLOW }).toBe('day');
+      expect(new URL(page.url()).searchParams.get('date')).toBe('2026-12-01');
+      await expect.poll(() => page.getByText(/Olive Overlap/).count(), { timeout: SLOW }).toBeGreaterThan(0);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
 describe('no dead ends', () => {
   test(
     "after sign-out, /profile, /settings, /edit-service and a 404's Go home lead to the shop's sign-in, never the provider's",
