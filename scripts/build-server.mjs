@@ -3,7 +3,17 @@
 import { build } from 'esbuild';
 import { pathToFileURL } from 'node:url';
 
-const entries = ['main', 'projector-main', 'rebuild-main', 'bench', 'bench-screens', 'seed-main', 'export-main', 'import-main'];
+const entries = [
+  'main',
+  'projector-main',
+  'rebuild-main',
+  'bench',
+  'bench-screens',
+  'seed-main',
+  'export-main',
+  'import-main',
+  'migrate-vehicles-main',
+];
 
 // The benchmark's other processes (npm run bench): load generator, baseline server, append contestant.
 const benchEntries = {

@@ -10,6 +10,7 @@ const scripts = {
   seed: 'seed-main',
   export: 'export-main',
   import: 'import-main',
+  'vehicles-migrate': 'migrate-vehicles-main',
 };
 const name = scripts[process.argv[2] ?? 'server'];
 if (!name) {

@@ -141,6 +141,19 @@ describe('events, lanes and gestures', () => {
     expect([more.start.toISOString(), more.end.toISOString()]).toEqual(['2026-03-09T15:00:00.000Z', '2026-03-09T17:00:00.000Z']);
   });
 
+  test("week on a phone (one column): overlapping appointments become one 'N appointments' block; one alone stays", () => {
+    const at = (id: string, appointment: string, appointmentEnd: string) => toCalendarEvent(job({ id, appointment, appointmentEnd }));
+    const events = [
+      at('a', '2026-03-09T15:00:00.000Z', '2026-03-09T16:00:00.000Z'),
+      at('b', '2026-03-09T15:30:00.000Z', '2026-03-09T17:00:00.000Z'),
+      at('d', '2026-03-09T17:00:00.000Z', '2026-03-09T18:00:00.000Z'),
+    ];
+    const shown = weekSlotEvents(events, 'America/Chicago', 1);
+    expect(shown.map((event) => event.more ?? event.id)).toEqual([2, 'd']);
+    expect(shown[0]).toMatchObject({ title: '2 appointments', job: null });
+    expect([shown[0]!.start.toISOString(), shown[0]!.end.toISOString()]).toEqual(['2026-03-09T15:00:00.000Z', '2026-03-09T17:00:00.000Z']);
+  });
+
   test("a month cell shows two appointments of its day (in the zone), then one '+N more' after them", () => {
     const at = (id: string, appointment: string) => toCalendarEvent(job({ id, appointment, appointmentEnd: appointment }));
     // 23:30 in Chicago on the 8th (daylight time since that morning) is the 9th in UTC: it belongs to the 8th.

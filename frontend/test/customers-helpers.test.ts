@@ -8,7 +8,7 @@ import { moreLabel, summarizeList } from '../src/features/customers/utils/summar
 import { addVehicles, removeVehicle } from '../src/features/customers/utils/vehicle-chips.ts';
 import { ApiError, apiErrorFromResponse } from '../src/lib/api-error.ts';
 
-describe('addVehicles (the chips editor, spec §5)', () => {
+describe('addVehicles (the chips editor)', () => {
   test('adds a trimmed vehicle', () => {
     expect(addVehicles([], '  2019 Honda Civic ')).toEqual({ added: ['2019 Honda Civic'], vehicles: ['2019 Honda Civic'] });
   });

@@ -150,7 +150,7 @@ describe('datetime-local conversion', () => {
   });
 });
 
-describe('save errors (spec §8)', () => {
+describe('save errors', () => {
   test('the server message is preferred', () => {
     const error = new ApiError(409, 'This job was changed by someone else.', { message: 'This job was changed by someone else.' });
     expect(saveErrorText(error, 'update')).toBe('This job was changed by someone else.');
@@ -199,5 +199,14 @@ describe('history values', () => {
     expect(formatHistoryValue('duration', 90)).toBe('1 h 30 min');
     expect(formatHistoryValue('name', null)).toBe(EMPTY_VALUE);
     expect(formatHistoryValue('stage', 'Paid')).toBe('Paid');
+  });
+
+  test('payments, refunds, invoice totals and line prices read in dollars, not as bare decimals', () => {
+    expect(formatHistoryValue('payment', '128.16')).toBe('$128.16');
+    expect(formatHistoryValue('refund', '-1250.00')).toBe('-$1,250.00');
+    expect(formatHistoryValue('invoice total', '508.27')).toBe('$508.27');
+    expect(formatHistoryValue('Brake pads (part): unitPrice', '43.95')).toBe('$43.95');
+    expect(formatHistoryValue('Brake pads (part): quantity', '2')).toBe('2');
+    expect(formatHistoryValue('Payment method', 'card')).toBe('card');
   });
 });

@@ -298,6 +298,69 @@ describe('failures: retried, or parked when the event is the cause', () => {
     }
   });
 
+  test('a subscription that fails while a batch is being retried is taken up again: the process never sees an unhandled rejection', async () => {
+    const { schema, table } = await freshSchema('subfail');
+    const { instanceId } = await createInstance('subfail');
+    const users: AppendResult[] = [];
+    for (let i = 0; i < 3; i++) users.push(await createUser(instanceId, `subfail${i}`));
+    const instanceEvents = await visibleEvents((e) => e.metadata.instanceId === instanceId, 4);
+    const slow = instanceEvents[1]!;
+    // The database goes away: the batch fails (and is retried after a pause) and the
+    // subscription's next read fails too, while the projector is still busy with the batch.
+    let outage = true;
+    let subscriptionFailed = false;
+    const failing: EventStore = {
+      ...store,
+      async *subscribeAll(options) {
+        for await (const event of store.subscribeAll(options)) {
+          yield event;
+          if (outage && event.id === slow.id) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            subscriptionFailed = true;
+            throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+          }
+        }
+      },
+    };
+    const flaky: Projection = {
+      name: 'down-for-a-while',
+      async apply(event) {
+        if (outage && event.id === slow.id)
+          throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+      },
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const checkpointName = `subfail-${instanceId}`;
+    const projector = new Projector({
+      store: failing,
+      knex,
+      connectionString: db.url,
+      projections: [...projections, flaky],
+      schema,
+      checkpointName,
+      batchSize: 1,
+      retry: { initialDelayMs: 300, maxDelayMs: 300 },
+    });
+    projector.start();
+    try {
+      await expect.poll(() => subscriptionFailed, { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => projector.batchFailures, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      outage = false;
+      await expect.poll(() => reached(checkpointName, users[2]!.position), { timeout: 10_000 }).toBe(true);
+      expect(await table('users').where({ instance_id: instanceId }).orderBy('username').pluck('username')).toEqual([
+        'subfail0',
+        'subfail1',
+        'subfail2',
+      ]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await projector.stop();
+    }
+  });
+
   test('a poison event is parked with its error, and the events after it still reach the read models', async () => {
     const { schema, table } = await freshSchema('poison');
     const { instanceId } = await createInstance('poisoned');

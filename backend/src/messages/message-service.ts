@@ -157,11 +157,22 @@ export async function withdrawSmsConsentOf(deps: AppDeps, phone: string): Promis
 }
 
 /** The e-mail's unsubscribe link: its customer gets no more e-mail. Null when the token is not one of ours. */
-export async function unsubscribeByToken(deps: AppDeps, token: string): Promise<{ shopName: string } | null> {
+/** The shop an unsubscribe token was signed for and what it withdraws; null when the token is forged or the shop is gone. */
+export async function readUnsubscribeLink(
+  deps: AppDeps,
+  token: string,
+): Promise<{ claim: NonNullable<ReturnType<typeof readUnsubscribeToken>>; shopName: string } | null> {
   const claim = readUnsubscribeToken(deps.config.sessionSecret, token);
   if (!claim) return null;
   const instance = await getInstance(deps.knex, claim.instanceId).catch(() => null);
   if (!instance) return null;
+  return { claim, shopName: instance.displayName || instance.name };
+}
+
+export async function unsubscribeByToken(deps: AppDeps, token: string): Promise<{ shopName: string } | null> {
+  const link = await readUnsubscribeLink(deps, token);
+  if (!link) return null;
+  const { claim } = link;
   await changeConsent(
     deps,
     claim.customerId,
@@ -169,5 +180,5 @@ export async function unsubscribeByToken(deps: AppDeps, token: string): Promise<
     'unsubscribe-link',
     systemCtx(deps, claim.instanceId, 'unsubscribe-link', 'Unsubscribe link'),
   );
-  return { shopName: instance.displayName || instance.name };
+  return { shopName: link.shopName };
 }

@@ -20,6 +20,7 @@ import { listMessages } from './message-queries.ts';
 import {
   getCustomerConsent,
   getMessageTemplates,
+  readUnsubscribeLink,
   retryMessage,
   setCustomerConsent,
   unsubscribeByToken,
@@ -104,6 +105,22 @@ function page(title: string, body: string): string {
 </head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
 }
 
+const INVALID_UNSUBSCRIBE_LINK = 'This unsubscribe link is not valid';
+
+/**
+ * A forged or outdated unsubscribe link: a person who clicked it in an e-mail reads a page saying
+ * so (a 404 in words, not a JSON body); other callers get the usual problem details.
+ */
+function invalidUnsubscribeLink(ctx: ApiContext): void {
+  if (ctx.accepts('application/json', 'text/html') !== 'text/html') throw new NotFoundError(INVALID_UNSUBSCRIBE_LINK);
+  ctx.status = 404;
+  ctx.type = 'text/html';
+  ctx.body = page(
+    'Link not valid',
+    `<p>${INVALID_UNSUBSCRIBE_LINK}: it may have been copied only in part. Use the link in the shop's latest e-mail, or ask the shop to stop sending you e-mails.</p>`,
+  );
+}
+
 async function readForm(ctx: ApiContext, limit = 64 * 1024): Promise<Record<string, string>> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -161,10 +178,12 @@ export function registerMessageRoutes(router: ApiRouter, deps: AppDeps): void {
     access.public,
     async (ctx) => {
       const { token } = parseInput(tokenQuery, ctx.query);
+      const link = await readUnsubscribeLink(deps, token);
+      if (!link) return invalidUnsubscribeLink(ctx);
       ctx.type = 'text/html';
       ctx.body = page(
         'Unsubscribe',
-        `<p>Stop receiving e-mails from this shop?</p><form method="post" action="${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}"><button type="submit">Unsubscribe</button></form>`,
+        `<p>Stop receiving e-mails from ${escapeHtml(link.shopName)}?</p><form method="post" action="${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}"><button type="submit">Unsubscribe</button></form>`,
       );
     },
     { doc: DOCS.unsubscribePage },
@@ -176,7 +195,7 @@ export function registerMessageRoutes(router: ApiRouter, deps: AppDeps): void {
     async (ctx) => {
       const { token } = parseInput(tokenQuery, ctx.query);
       const done = await unsubscribeByToken(deps, token);
-      if (!done) throw new NotFoundError('This unsubscribe link is not valid');
+      if (!done) return invalidUnsubscribeLink(ctx);
       ctx.type = 'text/html';
       ctx.body = page('Unsubscribed', `<p>You will receive no more e-mails from ${escapeHtml(done.shopName)}.</p>`);
     },

@@ -84,6 +84,7 @@ async function publicView(deps: AppDeps, found: Found): Promise<PublicEstimate> 
       address: settings.address,
       phone: settings.phone,
       email: settings.email,
+      timeZone: instance.timeZone,
     },
     jobNumber: job.jobNumber,
     customerName: job.name,

@@ -3,7 +3,7 @@
  * backend/src/vehicles imports the slice through this file only (ESLint).
  */
 export { registerVehicleRoutes } from './routes.ts';
-export { vehicleStream, vehicleDecider, MileageLowerError } from './vehicle-decider.ts';
+export { vehicleStream, vehicleDecider, vehicleMigrationStream, MileageLowerError } from './vehicle-decider.ts';
 export { vehicleForJob, jobMileageAppends, type JobVehicle } from './vehicle-jobs.ts';
 export { customerVehicleIds } from './vehicle-queries.ts';
 export { addVehicle } from './vehicle-service.ts';

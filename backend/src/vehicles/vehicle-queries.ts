@@ -162,6 +162,7 @@ export async function vehicleJobItems(knex: Knex, instanceId: string, vehicleId:
   return rows.map((row) => ({
     kind: 'job' as const,
     id: row.id,
+    jobId: row.id,
     at: new Date(row.appointment ?? row.created_at).toISOString(),
     title: row.job_number ? `Job #${row.job_number}` : 'Job',
     detail: [row.part, row.notes].filter((part) => part !== '').join(' — '),
@@ -172,6 +173,74 @@ export async function vehicleJobItems(knex: Knex, instanceId: string, vehicleId:
     mileageOut: row.mileage_out,
     by: row.created_by,
   }));
+}
+
+/** What a job's repair order keeps of its estimates and invoices (rm.job_money.state). */
+interface OrderRow {
+  job_id: string;
+  job_number: string;
+  mileage_in: number | null;
+  mileage_out: number | null;
+  state: {
+    estimates?: Array<{ version: number; status: string; sentAt: string; sentBy: string; totals: { total: number } }>;
+    invoices?: Array<{ invoiceNumber: number; revision: number; issuedAt: string; issuedBy: string; totals: { total: number } }>;
+  };
+}
+
+/**
+ * The estimates sent and the invoices issued for the live jobs on a vehicle, as history
+ * items at the time each was sent or issued (an invoice by its latest revision), with the
+ * job's mileage.
+ */
+export async function vehicleOrderItems(knex: Knex, instanceId: string, vehicleId: string): Promise<VehicleHistoryItem[]> {
+  const rows = (await withTenant(knex, instanceId, (db) =>
+    db
+      .from('rm.jobs as j')
+      .join('rm.job_money as m', 'm.job_id', 'j.id')
+      .where({ 'j.instance_id': instanceId, 'j.vehicle_id': vehicleId })
+      .select('j.id as job_id', 'j.job_number', 'j.mileage_in', 'j.mileage_out', 'm.state'),
+  )) as OrderRow[];
+  const items: VehicleHistoryItem[] = [];
+  for (const row of rows) {
+    const job = {
+      jobId: row.job_id,
+      jobNumber: row.job_number || null,
+      stage: null,
+      mileageIn: row.mileage_in,
+      mileageOut: row.mileage_out,
+    };
+    const of = row.job_number ? ` for job #${row.job_number}` : '';
+    for (const estimate of row.state.estimates ?? []) {
+      items.push({
+        ...job,
+        kind: 'estimate',
+        id: `${row.job_id}:estimate:${estimate.version}`,
+        at: new Date(estimate.sentAt).toISOString(),
+        title: `Estimate v${estimate.version}${of}`,
+        detail: `Sent; ${estimate.status === 'sent' ? 'awaiting the answer' : estimate.status}`,
+        quote: quoteText(estimate.totals.total / 100),
+        by: estimate.sentBy,
+      });
+    }
+    const latest = new Map<number, NonNullable<OrderRow['state']['invoices']>[number]>();
+    for (const invoice of row.state.invoices ?? []) {
+      const seen = latest.get(invoice.invoiceNumber);
+      if (!seen || seen.revision < invoice.revision) latest.set(invoice.invoiceNumber, invoice);
+    }
+    for (const invoice of latest.values()) {
+      items.push({
+        ...job,
+        kind: 'invoice',
+        id: `${row.job_id}:invoice:${invoice.invoiceNumber}`,
+        at: new Date(invoice.issuedAt).toISOString(),
+        title: `Invoice #${invoice.invoiceNumber}${of}`,
+        detail: invoice.revision > 1 ? `Revision ${invoice.revision}` : '',
+        quote: quoteText(invoice.totals.total / 100),
+        by: invoice.issuedBy,
+      });
+    }
+  }
+  return items;
 }
 
 /** The ids of a customer's live vehicles (what a customer merge moves). */

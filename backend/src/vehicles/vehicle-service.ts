@@ -17,7 +17,7 @@ import { parseInput } from '../http/validation.ts';
 import { executeCommand, type InstanceContext } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
 import { vehicleDecider, vehicleStream, type VehicleCommand, type VehicleEvent, type VehicleState } from './vehicle-decider.ts';
-import { customerVehicles, findVehicle, searchVehicles, toVehicleView, vehicleJobItems } from './vehicle-queries.ts';
+import { customerVehicles, findVehicle, searchVehicles, toVehicleView, vehicleJobItems, vehicleOrderItems } from './vehicle-queries.ts';
 
 type VehicleStoredEvent = Extract<StoredDomainEvent, { type: VehicleEvent['type'] }>;
 
@@ -214,7 +214,11 @@ function vehicleItems(events: VehicleStoredEvent[]): VehicleHistoryItem[] {
 export async function vehicleHistory(deps: AppDeps, instanceId: string, vehicleId: string): Promise<{ items: VehicleHistoryItem[] }> {
   const events = await vehicleStreamOf(deps, instanceId, vehicleId);
   if (events.length === 0 || events.some((e) => e.type === 'VehicleDeleted')) throw new NotFoundError(VEHICLE_MESSAGES.notFound);
-  const items = [...vehicleItems(events), ...(await vehicleJobItems(deps.knex, instanceId, vehicleId))];
+  const [jobs, orders] = await Promise.all([
+    vehicleJobItems(deps.knex, instanceId, vehicleId),
+    vehicleOrderItems(deps.knex, instanceId, vehicleId),
+  ]);
+  const items = [...vehicleItems(events), ...jobs, ...orders];
   items.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
   return { items };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { VehicleView } from '@crm/projections/vehicles';
+import type { VehicleHistoryItem, VehicleView } from '@crm/projections/vehicles';
 import { ApiClient, createTestInstance, signInUser, startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -193,5 +193,30 @@ describe('jobs on vehicles', () => {
     expect(missing.status, missing.text).toBe(400);
     const foreign = await otherOwner.post(`/api/vehother/pipeline`, { vehicleId: vehicle.id });
     expect(foreign.status, foreign.text).toBe(400);
+  });
+
+  test("the vehicle's history lists each job's estimates and invoices, newest first, with the job's mileage", async () => {
+    const vehicle = await addVehicle({ year: 2012, make: 'Mazda', model: '3' });
+    const created = await owner.post(`${base}/pipeline`, { vehicleId: vehicle.id, part: 'Struts', mileageIn: '64000' });
+    expect(created.status, created.text).toBe(201);
+    const job = `${base}/pipeline/${created.body.id}`;
+    const ifMatch = async () => ({ 'if-match': `"${(await owner.get(job)).body.revision}"` });
+    const line = await owner.post(`${job}/lines`, { kind: 'fee', description: 'Alignment', amount: '80' }, await ifMatch());
+    expect(line.status, line.text).toBe(201);
+    const sent = await owner.post(`${job}/estimate/send`, {}, await ifMatch());
+    expect(sent.status, sent.text).toBe(201);
+    const invoiced = await owner.post(`${job}/invoice`, {}, await ifMatch());
+    expect(invoiced.status, invoiced.text).toBe(201);
+
+    const items = (await owner.get(`${base}/vehicles/${vehicle.id}/jobs`)).body.items as VehicleHistoryItem[];
+    const ofJob = items.filter((item) => item.jobId === created.body.id);
+    expect(ofJob.map((item) => item.kind).sort()).toEqual(['estimate', 'invoice', 'job']);
+    const invoice = ofJob.find((item) => item.kind === 'invoice')!;
+    const estimate = ofJob.find((item) => item.kind === 'estimate')!;
+    expect(invoice).toMatchObject({ quote: '80', mileageIn: 64000, title: expect.stringMatching(/^Invoice #\d+ for job #/) });
+    expect(estimate).toMatchObject({ quote: '80', mileageIn: 64000, title: expect.stringMatching(/^Estimate v1 for job #/) });
+    // Newest first: the invoice came after the estimate.
+    expect(items.indexOf(invoice)).toBeLessThan(items.indexOf(estimate));
+    expect(items.map((item) => item.at)).toEqual([...items.map((item) => item.at)].sort().reverse());
   });
 });

@@ -156,7 +156,7 @@ describe('staff are never sent to the provider pages', () => {
       await eventually(() => pathOf(page)).toBe(dashboard);
       await eventually(() => greeting.count()).toBe(1);
 
-      // The super admin: /register leads to the provider's home, /crm to it as the spec says.
+      // The super admin: /register leads to the provider's home, /crm to it too.
       const { page: provider } = await openPage({ as: await signInSuperAdmin(server) });
       await provider.goto('/register');
       await provider.getByRole('link', { name: 'Back to Home' }).click();

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { signInUser, type TestServer } from '../../../backend/test/support/server.ts';
-import { addUser, createShop, postOne, serverAndBrowserForFile, signedInPage, SLOW, TEST_TIMEOUT, unique } from './support.ts';
+import { ApiClient, signInUser, type TestServer } from '../../../backend/test/support/server.ts';
+import { addUser, createShop, newPage, postOne, serverAndBrowserForFile, signedInPage, SLOW, TEST_TIMEOUT, unique } from './support.ts';
 
 /**
  * What a new user met on every screen, class by class: the shop's clock (a Chicago shop seen
@@ -74,6 +74,37 @@ describe("the shop's clock, seen from a browser far away", () => {
       await expect.poll(() => audit.textContent(), { timeout: SLOW }).toContain(rescheduled);
       // Its times are the shop's too: the job's creation, at its instant, by the Chicago clock.
       await expect.poll(() => audit.textContent()).toContain(shopTime(job.createdAt));
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+describe("the shop's clock on the customer's own pages", () => {
+  test(
+    "the public estimate page gives its times by the shop's clock, whatever the customer's browser says",
+    async () => {
+      const shop = await createShop(server, 'estclock', undefined, { timeZone: SHOP_ZONE });
+      const job = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Esme Estimate' });
+      const read = await shop.owner.get(`/api/${shop.subdomain}/pipeline/${job.id}`);
+      const added = await shop.owner.post(
+        `/api/${shop.subdomain}/pipeline/${job.id}/lines`,
+        { kind: 'part', description: 'Wiper blade set', unitPrice: '29.99' },
+        { 'If-Match': read.headers.get('etag')! },
+      );
+      expect(added.status).toBe(201);
+      const sent = await shop.owner.post(
+        `/api/${shop.subdomain}/pipeline/${job.id}/estimate/send`,
+        {},
+        { 'If-Match': added.headers.get('etag')! },
+      );
+      expect(sent.status).toBeLessThan(300);
+      const estimate = (await new ApiClient(server.url).get(`/api/public/estimates/${sent.body.link.split('/').pop()}`)).body;
+      expect(estimate.shop.timeZone).toBe(SHOP_ZONE);
+      const { page } = await newPage(browser, { baseURL: server.url, timezoneId: FAR_ZONE });
+      await page.goto(sent.body.link);
+      const main = page.getByRole('main');
+      await expect.poll(() => main.textContent(), { timeout: SLOW }).toContain(`sent ${shopTime(estimate.sentAt)}`);
+      expect(await main.textContent()).toContain(`good until ${shopTime(estimate.expiresAt)}`);
     },
     TEST_TIMEOUT,
   );
@@ -195,6 +226,125 @@ describe('only what the caller may do', () => {
       await expect.poll(() => row(readerName).getByTestId('user-permissions').textContent()).toBe('Read only');
       await expect.poll(() => row('owner').getByTestId('user-permissions').textContent()).toBe('All permissions');
       await expect.poll(() => row(managerName).getByTestId('user-permissions').textContent()).toContain('manage users');
+      // A new user made by a manager is a regular user: no Role choice that the server would refuse.
+      await page.getByRole('button', { name: 'Add New User' }).click();
+      await expect.poll(() => dialog(page).getByTestId('new-user-role').textContent()).toContain('Only an admin can add an admin');
+      expect(await dialog(page).getByLabel('Role').count()).toBe(0);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+describe('only what the caller may do, for a reader', () => {
+  test(
+    "a read-only user's job lines read as text, not boxes to type in, and the calendar's help offers no dragging or creating",
+    async () => {
+      const shop = await createShop(server, 'reader', undefined, {
+        features: { pipeline: true, customers: true, calendar: true, admin: true },
+      });
+      const readerName = unique('rdr');
+      const readerId = await addUser(shop.owner, { username: readerName, pin: '1357' });
+      expect((await shop.owner.patch(`/api/admin/users/${readerId}/permissions`, { canWrite: false })).status).toBe(200);
+      const job = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, {
+        name: 'Rhea Reader',
+        appointment: '2026-12-01T16:00:00Z',
+      });
+      const read = await shop.owner.get(`/api/${shop.subdomain}/pipeline/${job.id}`);
+      const added = await shop.owner.post(
+        `/api/${shop.subdomain}/pipeline/${job.id}/lines`,
+        { kind: 'part', description: 'Cabin filter', unitPrice: '19.99' },
+        { 'If-Match': read.headers.get('etag')! },
+      );
+      expect(added.status).toBe(201);
+      const reader = await signInUser(server, shop.subdomain, readerName, '1357');
+      const { page } = await signedInPage(browser, reader);
+      await page.goto(`/crm/${shop.subdomain}/pipeline?job=${job.id}`);
+      const description = dialog(page).getByLabel('Description');
+      await expect.poll(() => description.inputValue(), { timeout: SLOW }).toBe('Cabin filter');
+      expect(await description.getAttribute('readonly')).not.toBeNull();
+      // No border and no fill: it reads as text.
+      expect(await description.evaluate((element) => getComputedStyle(element).borderTopColor)).toBe('rgba(0, 0, 0, 0)');
+
+      await page.goto(`/crm/${shop.subdomain}/calendar?view=week&date=2026-12-01`);
+      const help = page.getByTestId('calendar-how-to');
+      await expect.poll(() => help.textContent(), { timeout: SLOW }).toContain('Click an appointment to see its job.');
+      expect(await help.textContent()).not.toMatch(/Drag|create/);
+
+      // The audit log words the line's price in dollars ('$19.99', not a bare '19.99').
+      const owner = await signedInPage(browser, shop.owner);
+      await owner.page.goto(`/crm/${shop.subdomain}/admin/audit?q=Cabin`);
+      const audit = owner.page.getByRole('main');
+      await expect.poll(() => audit.textContent(), { timeout: SLOW }).toContain('Cabin filter (part): unit price: $19.99');
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "at 1366 px an admin's every navigation link, Admin last, is on screen (not hidden in a sideways scroll)",
+    async () => {
+      const shop = await createShop(server, 'navfit', undefined, {
+        features: { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true },
+      });
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.goto(`/crm/${shop.subdomain}/dashboard`);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      const admin = nav.getByRole('link', { name: 'Admin' });
+      await expect.poll(() => admin.count(), { timeout: SLOW }).toBe(1);
+      await expect
+        .poll(() =>
+          admin.evaluate((element) => {
+            const box = element.getBoundingClientRect();
+            const row = element.closest('ul')!;
+            return box.right <= window.innerWidth && row.scrollWidth <= row.clientWidth;
+          }),
+        )
+        .toBe(true);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+describe('no layout overflow on a phone', () => {
+  test(
+    "the day view's technician lanes scroll inside the calendar: the page stays as wide as a 390 px phone",
+    async () => {
+      const shop = await createShop(server, 'lanesfit', undefined, {
+        features: { pipeline: true, customers: true, calendar: true, admin: true },
+      });
+      for (const name of ['Avery Lane', 'Blake Lane', 'Casey Lane']) {
+        await addUser(shop.owner, { username: unique('tech'), displayName: name, pin: '2468' });
+      }
+      const { page } = await signedInPage(browser, shop.owner, { phone: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`/crm/${shop.subdomain}/calendar?view=day&date=2026-12-01&lanes=1`);
+      await expect.poll(() => page.getByText('Casey Lane').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+describe('crowded week slots on a phone', () => {
+  test(
+    "two overlapping jobs in a phone's week are one readable 'N appointments' block that opens the day",
+    async () => {
+      const shop = await createShop(server, 'phoneweek', undefined, {
+        timeZone: SHOP_ZONE,
+        features: { pipeline: true, customers: true, calendar: true, admin: true },
+      });
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Olive Overlap', appointment: '2026-12-01T16:00:00Z' });
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Oscar Overlap', appointment: '2026-12-01T16:30:00Z' });
+      const { page } = await signedInPage(browser, shop.owner, { phone: true, timezoneId: FAR_ZONE });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`/crm/${shop.subdomain}/calendar?view=week&date=2026-12-01`);
+      const block = page.getByText('2 appointments', { exact: true });
+      await expect.poll(() => block.count(), { timeout: SLOW }).toBe(1);
+      expect(await page.getByText(/Olive Overlap/).count()).toBe(0);
+      await block.click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('view'), { timeout: SLOW }).toBe('day');
+      expect(new URL(page.url()).searchParams.get('date')).toBe('2026-12-01');
+      await expect.poll(() => page.getByText(/Olive Overlap/).count(), { timeout: SLOW }).toBeGreaterThan(0);
     },
     TEST_TIMEOUT,
   );
@@ -220,6 +370,21 @@ describe('no dead ends', () => {
       await page.goto('/no/such/page');
       await page.getByRole('link', { name: 'Go home' }).click();
       await expect.poll(() => new URL(page.url()).pathname, { timeout: SLOW }).toBe(`/crm/${shop.subdomain}`);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+describe('signed-out pages say what went wrong in words', () => {
+  test(
+    'a forged unsubscribe link opened in a browser is a page saying the link is not valid, with no Unsubscribe button',
+    async () => {
+      const { page } = await newPage(browser, { baseURL: server.url, colorScheme: 'dark' });
+      const response = await page.goto('/api/public/messages/unsubscribe?token=forged.token');
+      expect(response?.status()).toBe(404);
+      await expect.poll(() => page.getByRole('heading', { name: 'Link not valid' }).count(), { timeout: SLOW }).toBe(1);
+      expect(await page.getByText('This unsubscribe link is not valid').count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Unsubscribe' }).count()).toBe(0);
     },
     TEST_TIMEOUT,
   );

@@ -1,4 +1,5 @@
 import { formatQuote } from '../pipeline/index.ts';
+import { formatMoney, parseMoney } from '../repair-orders/index.ts';
 import { formatDateTime, formatDuration } from '../shared/format.ts';
 import { displayPhone } from '../shared/phone.ts';
 
@@ -12,9 +13,18 @@ export const EMPTY_VALUE = '(empty)';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
+/** Repair-order changes that are amounts of money, kept as decimal strings ('128.16'): shown in dollars. */
+const MONEY_FIELDS = new Set(['payment', 'refund', 'invoice total']);
+const MONEY_LINE_FIELD = /: (unitPrice|unitCost|amount|rate)$/;
+
+function moneyWords(text: string): string | null {
+  const cents = parseMoney(text, { negative: true });
+  return cents === null ? null : formatMoney(cents);
+}
+
 /**
  * A field's old or new value in words: empty, yes/no, phones grouped (a masked one stays
- * masked), quotes in dollars, durations in hours and minutes, times in the reader's zone,
+ * masked), quotes, payments and line prices in dollars, durations in hours and minutes, times in the reader's zone,
  * a linked customer by name (`customerNames`, by id; null: one since deleted).
  */
 export function formatChangeValue(field: string, value: unknown, customerNames: ReadonlyMap<string, string | null> = new Map()): string {
@@ -35,6 +45,7 @@ export function formatChangeValue(field: string, value: unknown, customerNames: 
       return name === null ? 'A customer since deleted' : name || 'A customer without a name';
     }
     default:
+      if (MONEY_FIELDS.has(field) || MONEY_LINE_FIELD.test(field)) return moneyWords(text) ?? text;
       return ISO_TIME.test(text) ? formatDateTime(text) : text;
   }
 }

@@ -214,7 +214,7 @@ export const jobChangesInput = bodyObject(
 });
 export type JobChangesInput = z.input<typeof jobChangesInput>;
 
-/** A new entry: defaults for what is left out, and not everything empty (spec §5). */
+/** A new entry: defaults for what is left out, and not everything empty. */
 export const jobInput = jobChangesInput
   .transform((changes): JobFields => ({ ...EMPTY_JOB_FIELDS, ...changes }))
   .superRefine((fields, ctx) => {

@@ -35,7 +35,7 @@ export function quoteText(dollars: number): string {
 
 /**
  * '$' and the amount with thousands separators, cents shown when there are any
- * (`$1,250`, `$89.95`); empty counts as 0 (spec §2).
+ * (`$1,250`, `$89.95`); empty counts as 0.
  */
 export function formatQuote(value: string | number | null | undefined): string {
   const parsed = typeof value === 'number' ? { dollars: Math.abs(value) } : value ? parseQuote(value) : { dollars: 0 };

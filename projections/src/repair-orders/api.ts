@@ -505,7 +505,14 @@ export type EstimateSent = z.infer<typeof estimateSentSchema>;
 
 // ---- the public estimate page ----------------------------------------------------------
 
-export const publicShopSchema = z.object({ name: z.string(), address: z.string(), phone: z.string(), email: z.string() });
+export const publicShopSchema = z.object({
+  name: z.string(),
+  address: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  /** The shop's IANA zone: the page's times are the shop's, wherever the customer opens it. */
+  timeZone: z.string(),
+});
 
 /** What the customer's page shows: the estimate exactly as it was sent (never the shop's other data). */
 export const publicEstimateSchema = z.object({

@@ -293,6 +293,10 @@ export class Projector {
       const waiting: { wake: (() => void) | null } = { wake: null };
       let subscriptionDone = false;
       let lastBatchEnded = Number.NEGATIVE_INFINITY;
+      // The subscription's failure is kept, not left in a rejected promise: the loop below may
+      // be busy with a batch for seconds (retrying through an outage) before it awaits the
+      // subscription, and a rejection nobody handles by then ends the whole process.
+      const failure: { of: { error: unknown } | null } = { of: null };
       const subscription = (async () => {
         try {
           for await (const event of store.subscribeAll({ from: this.lastApplied, signal: session.signal })) {
@@ -301,6 +305,8 @@ export class Projector {
             // Back-pressure: let the writer drain before reading further ahead.
             while (buffer.length >= batchSize * 4 && !session.signal.aborted) await sleep(5);
           }
+        } catch (error) {
+          failure.of = { error };
         } finally {
           subscriptionDone = true;
           waiting.wake?.();
@@ -337,9 +343,8 @@ export class Projector {
         lastBatchEnded = performance.now();
       }
       session.abort();
-      await subscription.catch((error: unknown) => {
-        if (!this.stopping) throw error;
-      });
+      await subscription;
+      if (failure.of && !this.stopping) throw failure.of.error;
       if (lost && !this.stopping) throw lost;
     } finally {
       session.abort();

@@ -154,11 +154,16 @@ export type VehicleView = z.infer<typeof vehicleViewSchema>;
 export const vehicleListSchema = z.object({ items: z.array(vehicleViewSchema) });
 export type VehicleList = z.infer<typeof vehicleListSchema>;
 
-/** One entry of a vehicle's service history: a job on it, or a change of the vehicle itself (its notes among them). */
+/**
+ * One entry of a vehicle's service history: a job on it, an estimate sent or an invoice issued
+ * for one of those jobs, or a change of the vehicle itself (its notes among them).
+ */
 export const vehicleHistoryItemSchema = z.object({
-  kind: z.enum(['job', 'vehicle']),
-  /** The job's id (kind job) or the event's (kind vehicle). */
+  kind: z.enum(['job', 'estimate', 'invoice', 'vehicle']),
+  /** The job's id (kind job), the event's (kind vehicle), or the job's with the estimate version / invoice number. */
   id: z.string(),
+  /** The job it belongs to (kinds job, estimate and invoice). */
+  jobId: z.string().nullable().optional(),
   /** ISO time it happened (a job: its appointment, else when it was created). */
   at: z.string(),
   title: z.string(),

@@ -13,8 +13,9 @@ import { useInstanceShellRoute } from './instance-shell-route';
 
 /**
  * The header's right side on instance screens: the navigation and account menu when signed
- * in, Login and Register links when not. On phones the navigation gets
- * a row of its own below the title.
+ * in, Login and Register links when not. Below 1280 px the navigation gets a row of its own
+ * below the title: an admin's ten links beside the title and the account menu would not fit
+ * and the last ones (Admin) would hide in a sideways scroll.
  */
 export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typeof useInstanceShellRoute>> }) {
   const session = useUserSession();
@@ -65,7 +66,7 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
         <InstanceNav
           items={items}
           pathname={pathname}
-          className="order-last -mx-4 basis-[calc(100%+2rem)] border-t px-3 py-1.5 sm:-mx-6 sm:basis-[calc(100%+3rem)] sm:px-5 md:order-none md:mx-0 md:basis-auto md:flex-1 md:border-0 md:p-0"
+          className="order-last -mx-4 basis-[calc(100%+2rem)] border-t px-3 py-1.5 sm:-mx-6 sm:basis-[calc(100%+3rem)] sm:px-5 xl:order-none xl:mx-0 xl:basis-auto xl:flex-1 xl:border-0 xl:p-0"
         />
         <div className="flex items-center gap-1">
           <ThemeToggle />

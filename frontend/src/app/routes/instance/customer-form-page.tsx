@@ -3,7 +3,7 @@ import { CustomerFormScreen } from '@/features/customers/components/customer-for
 import { useCustomerRouteContext } from './customer-route-context';
 
 /**
- * The standalone customer form (spec §2): /crm/{instance}/customers/new, and with an id
+ * The standalone customer form: /crm/{instance}/customers/new, and with an id
  * /crm/{instance}/customers/{id}/edit. Users who may not write are sent back.
  */
 export function Component() {

@@ -2,7 +2,7 @@ import { CustomersScreen } from '@/features/customers/components/customers-scree
 import { usePageTitle } from '@/lib/use-page-title';
 import { useCustomerRouteContext } from './customer-route-context';
 
-/** /crm/{instance}/customers and /maven/customers (/{subdomain}/customers redirects here): spec §2 "Customers list". */
+/** /crm/{instance}/customers and /maven/customers (/{subdomain}/customers redirects here). */
 export function Component() {
   usePageTitle('Customers');
   const { instance, paths, permissions } = useCustomerRouteContext();

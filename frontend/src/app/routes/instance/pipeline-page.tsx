@@ -3,7 +3,7 @@ import { canDelete, canWrite, nameOf } from '@/features/identity/utils/user-acce
 import { PipelineScreen } from '@/features/pipeline/components/pipeline-screen';
 import { usePageTitle } from '@/lib/use-page-title';
 
-/** /crm/{instance}/pipeline, /{subdomain}/pipeline and /maven/pipeline (spec §2 "Pipeline screen"). */
+/** /crm/{instance}/pipeline, /{subdomain}/pipeline and /maven/pipeline. */
 export function Component() {
   usePageTitle('Pipeline');
   const user = useSignedInUser();

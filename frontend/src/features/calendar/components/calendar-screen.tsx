@@ -26,6 +26,8 @@ import {
   techLanes,
   toCalendarEvent,
   weekSlotEvents,
+  WEEK_SLOT_COLUMNS,
+  PHONE_WEEK_SLOT_COLUMNS,
 } from '../utils/calendar-events';
 import {
   type CalendarView,
@@ -124,8 +126,13 @@ export function CalendarScreen({
 
   const events = useMemo(() => (calendar.data?.items ?? []).map(toCalendarEvent), [calendar.data]);
   const shownEvents = useMemo(
-    () => (view === 'month' ? monthCellEvents(events, timeZone) : view === 'week' ? weekSlotEvents(events, timeZone) : events),
-    [view, events, timeZone],
+    () =>
+      view === 'month'
+        ? monthCellEvents(events, timeZone)
+        : view === 'week'
+          ? weekSlotEvents(events, timeZone, phone ? PHONE_WEEK_SLOT_COLUMNS : WEEK_SLOT_COLUMNS)
+          : events,
+    [view, events, timeZone, phone],
   );
   const showLanes = lanes && view === 'day';
   const resources = useMemo(
@@ -352,7 +359,7 @@ export function CalendarScreen({
         )}
       </section>
 
-      <CalendarHelp phone={phone} />
+      <CalendarHelp phone={phone} canWrite={canWrite} />
 
       {dialog ? (
         <AppointmentDialog

@@ -5,7 +5,7 @@ import { DateTime } from 'luxon';
 /** An appointment as react-big-calendar draws it. */
 export interface CalendarEvent {
   id: string;
-  /** 'name - part' (spec §3); what is missing is left out. */
+  /** 'name - part'; what is missing is left out. */
   title: string;
   start: Date;
   end: Date;
@@ -17,7 +17,7 @@ export interface CalendarEvent {
   more?: number;
 }
 
-/** A month cell shows this many appointments, then '+N more' (spec §9). */
+/** A month cell shows this many appointments, then '+N more'. */
 export const MONTH_CELL_EVENTS = 2;
 
 /**
@@ -49,7 +49,7 @@ export function monthCellEvents(events: readonly CalendarEvent[], zone: string):
   return shown;
 }
 
-/** The legend's colour families (spec §5): mobile blue, in-shop green, pickup orange, delivery purple, others grey. */
+/** The legend's colour families: mobile blue, in-shop green, pickup orange, delivery purple, others grey. */
 export type JobTypeColor = 'mobile' | 'in-shop' | 'pickup' | 'delivery' | 'other';
 
 export const JOB_TYPE_LEGEND: ReadonlyArray<{ color: JobTypeColor; label: string }> = [
@@ -60,7 +60,7 @@ export const JOB_TYPE_LEGEND: ReadonlyArray<{ color: JobTypeColor; label: string
   { color: 'other', label: 'Other' },
 ];
 
-/** A job without a type is an in-shop job on the calendar (spec §3). */
+/** A job without a type is an in-shop job on the calendar. */
 export function jobTypeColor(jobType: string): JobTypeColor {
   if (!jobType.trim()) return 'in-shop';
   const colors: Partial<Record<string, JobTypeColor>> = { Mobile: 'mobile', 'In Shop': 'in-shop', Pickup: 'pickup', Delivery: 'delivery' };
@@ -108,14 +108,16 @@ const lane = (name: string): TechLane => ({ id: name, title: name });
 
 /** The week view draws at most this many appointments side by side; a narrower column is unreadable at 1366 px. */
 export const WEEK_SLOT_COLUMNS = 2;
+/** On a phone a week's day is a seventh of 390 px: one block per time, or names break letter by letter. */
+export const PHONE_WEEK_SLOT_COLUMNS = 1;
 
 /**
  * The week view's events: appointments of a day that overlap (directly or through each
- * other) form a group; a group that would need more than two columns shows its first
- * appointment and one '+N more' block for the rest, which opens that day (wide enough to
+ * other) form a group; a group that would need more than `columns` columns shows its first
+ * appointment and one '+N more' block for the rest (with one column, one 'N appointments' block), which opens that day (wide enough to
  * read them all, and in lanes per technician).
  */
-export function weekSlotEvents(events: readonly CalendarEvent[], zone: string): CalendarEvent[] {
+export function weekSlotEvents(events: readonly CalendarEvent[], zone: string, columns = WEEK_SLOT_COLUMNS): CalendarEvent[] {
   const sorted = [...events].sort(
     (a, b) => a.start.getTime() - b.start.getTime() || b.end.getTime() - a.end.getTime() || a.title.localeCompare(b.title),
   );
@@ -138,8 +140,21 @@ export function weekSlotEvents(events: readonly CalendarEvent[], zone: string): 
   for (const group of groups) {
     const [first, ...rest] = group;
     if (!first) continue;
-    if (peakOverlap(group) <= WEEK_SLOT_COLUMNS) {
+    if (peakOverlap(group) <= columns) {
       shown.push(...group);
+      continue;
+    }
+    // One column: the whole group is one block that opens its day.
+    if (columns < 2) {
+      shown.push({
+        id: `more-${first.id}`,
+        title: `${group.length} appointments`,
+        start: first.start,
+        end: new Date(Math.max(...group.map(blockEnd))),
+        resourceId: '',
+        job: null,
+        more: group.length,
+      });
       continue;
     }
     const start = rest[0]!.start;

@@ -2,7 +2,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { CUSTOMER_TEXTS } from '../constants/customer-texts';
 
-/** Asks before unsaved changes are thrown away (spec §2: closing the customer form with changes). */
+/** Asks before unsaved changes are thrown away (closing the customer form with changes). */
 export function ConfirmDiscardDialog({
   open,
   onKeepEditing,

@@ -32,7 +32,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /**
- * One customer in the list (spec §2): name, number, masked phone, address, vehicles,
+ * One customer in the list: name, number, masked phone, address, vehicles,
  * the first past appointments and invoices, created date, and the allowed actions.
  */
 export function CustomerCard({

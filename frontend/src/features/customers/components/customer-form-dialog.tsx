@@ -48,7 +48,7 @@ function EditCustomerBody({ id, onClose, ...props }: BodyProps & { id: string; o
 }
 
 /**
- * The add/edit customer modal (spec §2): at most 90% of the viewport high, scrolling
+ * The add/edit customer modal: at most 90% of the viewport high, scrolling
  * inside. Closing it with unsaved changes (X, Escape, outside click, Cancel) asks first.
  */
 export function CustomerFormDialog({

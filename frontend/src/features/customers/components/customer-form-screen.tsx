@@ -14,7 +14,7 @@ import { ConfirmDiscardDialog } from './confirm-discard-dialog';
 import { CustomerForm } from './customer-form';
 
 /**
- * The standalone customer form (spec §2): /customers/new and /customers/{id}/edit, the
+ * The standalone customer form: /customers/new and /customers/{id}/edit, the
  * same form as the modal. Success returns to the customers list; leaving with unsaved
  * changes (Cancel, Back, a nav link) asks first.
  */

@@ -43,7 +43,7 @@ const HINTS: Partial<Record<CustomerField, string>> = {
 /**
  * The add/edit customer form: one component for the modal and the standalone pages.
  * `customer` (read with its whole phone) makes it an edit; without it, it creates one.
- * Saving sends only what changed on an edit, and reports through toasts (spec §8).
+ * Saving sends only what changed on an edit, and reports through toasts.
  */
 export function CustomerForm({
   instance,

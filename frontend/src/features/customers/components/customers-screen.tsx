@@ -32,7 +32,7 @@ function countText(shown: number, total: number, search: string): string {
 }
 
 /**
- * The customers list (spec §2 "Customers list"): server-side search as the user types
+ * The customers list: server-side search as the user types
  * (kept in the address as ?q=), newest first, a page at a time, with the add/edit modal
  * and the delete confirmation. Actions the user's permissions do not allow are hidden.
  */

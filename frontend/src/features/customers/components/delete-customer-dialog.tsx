@@ -72,7 +72,7 @@ function DeleteCustomerForm({
 }
 
 /**
- * Deleting a customer also deletes its pipeline jobs, for good (spec §2): the button is
+ * Deleting a customer also deletes its pipeline jobs, for good: the button is
  * enabled only once the user has typed "delete" (any case).
  */
 export function DeleteCustomerDialog({

@@ -16,7 +16,7 @@ export function isEscapeClaimed(target: EventTarget | null): boolean {
 }
 
 /**
- * Vehicles as removable chips (spec §2, §5): type one and press Enter to add it, Escape
+ * Vehicles as removable chips: type one and press Enter to add it, Escape
  * cancels the typed text. Blank and repeated (case-insensitive) vehicles are not added.
  */
 export function VehicleChipsInput({

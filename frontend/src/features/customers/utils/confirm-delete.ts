@@ -1,4 +1,4 @@
-/** The word a user types to enable 'Delete Customer' (spec §5: case does not matter). */
+/** The word a user types to enable 'Delete Customer' (case does not matter). */
 export const DELETE_CONFIRMATION_WORD = 'delete';
 
 export function isDeleteConfirmed(typed: string): boolean {

@@ -18,7 +18,7 @@ export interface CustomerPaths {
 /**
  * Where the customer screens of an instance are. The list follows the family the visitor
  * uses (/crm/{instance}/customers or /maven/customers); the form pages and the customer
- * page live under /crm/{instance} only (spec §2 names no others).
+ * page live under /crm/{instance} only (no other paths are offered).
  */
 export function customerPaths(subdomain: string, family: InstanceFamily = 'crm'): CustomerPaths {
   const canonical = paths.instanceCustomers(subdomain);

@@ -1,7 +1,7 @@
 import { ApiError } from '@/lib/api-error';
 
 /**
- * What follows "Error loading customers: " (spec §8): the server's message, else
+ * What follows "Error loading customers: ": the server's message, else
  * "Failed to fetch customers: {status}", else the network error's own text.
  */
 export function loadErrorMessage(error: unknown): string {

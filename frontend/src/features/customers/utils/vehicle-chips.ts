@@ -8,7 +8,7 @@ export type AddVehiclesResult =
 const key = (vehicle: string) => vehicle.trim().toLowerCase();
 
 /**
- * Adds the typed vehicle to the chips (spec §5): trimmed, never empty, never a repeat
+ * Adds the typed vehicle to the chips: trimmed, never empty, never a repeat
  * whatever its case. Vehicles are stored joined by ', ', so a typed comma separates two
  * vehicles rather than hiding inside one.
  */

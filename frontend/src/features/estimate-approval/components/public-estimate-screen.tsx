@@ -64,6 +64,8 @@ function EstimateDocument({ token, estimate }: { token: string; estimate: Public
   const [error, setError] = useState<string | null>(null);
   const closed = CLOSED[estimate.status];
   const open = estimate.status === 'sent' && !estimate.decision;
+  // The shop's clock, wherever the customer opens the link (nobody is signed in to name the shop).
+  const shopClock = { timeZone: estimate.shop.timeZone };
   const approvedSubtotal = estimate.lines
     .filter((line) => (estimate.decision ? estimate.decision.approvedLineIds.includes(line.id) : choices[line.id] === 'approve'))
     .reduce((sum, line) => sum + cents(line.total), 0);
@@ -114,8 +116,8 @@ function EstimateDocument({ token, estimate }: { token: string; estimate: Public
             </h1>
             {estimate.vehicle ? <p>Vehicle: {estimate.vehicle}</p> : null}
             <p className="text-muted-foreground">
-              Version {estimate.version}, sent {formatDateTime(estimate.sentAt)}.{' '}
-              {open ? `This link is good until ${formatDateTime(estimate.expiresAt)}.` : ''}
+              Version {estimate.version}, sent {formatDateTime(estimate.sentAt, shopClock)}.{' '}
+              {open ? `This link is good until ${formatDateTime(estimate.expiresAt, shopClock)}.` : ''}
             </p>
           </div>
 
@@ -129,9 +131,9 @@ function EstimateDocument({ token, estimate }: { token: string; estimate: Public
             <div role="status" className="rounded-md border border-success/40 bg-success/10 p-3 text-sm">
               <p className="font-semibold">Thank you, {estimate.decision.name}.</p>
               <p>
-                Your decision was recorded on {formatDateTime(estimate.decision.decidedAt)}: {estimate.decision.approvedLineIds.length}{' '}
-                {estimate.decision.approvedLineIds.length === 1 ? 'line' : 'lines'} approved, {estimate.decision.declinedLineIds.length}{' '}
-                declined. The shop has been told.
+                Your decision was recorded on {formatDateTime(estimate.decision.decidedAt, shopClock)}:{' '}
+                {estimate.decision.approvedLineIds.length} {estimate.decision.approvedLineIds.length === 1 ? 'line' : 'lines'} approved,{' '}
+                {estimate.decision.declinedLineIds.length} declined. The shop has been told.
               </p>
             </div>
           ) : null}

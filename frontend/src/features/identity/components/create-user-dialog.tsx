@@ -22,6 +22,8 @@ import { useCreateUser } from '../api/create-user';
 import { PIN_HINT, USER_ERRORS } from '../constants/user-messages';
 import { EMPTY_NEW_USER, type NewUserErrors, type NewUserForm, validateNewUser } from '@/lib/validate-new-user';
 import { reportFailure } from '@/lib/report-failure';
+import { useSignedInUser } from '../hooks/use-signed-in-user';
+import { mayChangeRoles } from '../utils/user-access';
 
 const FIELD_ORDER: Array<keyof NewUserForm> = ['username', 'displayName', 'pin', 'role'];
 const fieldId = (field: keyof NewUserForm) => `create-user-${field}`;
@@ -32,6 +34,8 @@ export function CreateUserDialog() {
   const [form, setForm] = useState<NewUserForm>(EMPTY_NEW_USER);
   const [errors, setErrors] = useState<NewUserErrors>({});
   const createUser = useCreateUser();
+  // Only admins make admins: a user manager's new users are regular users (the server refuses the rest).
+  const choosesRole = mayChangeRoles(useSignedInUser());
 
   const update = (field: 'username' | 'displayName' | 'pin') => (event: { target: { value: string } }) => {
     const value = event.target.value;
@@ -93,17 +97,23 @@ export function CreateUserDialog() {
               pinHint={errors.pin ? undefined : PIN_HINT}
               onChange={update}
             />
-            <Field id={fieldId('role')} label="Role">
-              <Select value={form.role} onValueChange={(role) => setForm((current) => ({ ...current, role: role as Role }))}>
-                <SelectTrigger id={fieldId('role')}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value="user">User</SelectItem>
-                  <SelectItem value="admin">Admin</SelectItem>
-                </SelectContent>
-              </Select>
-            </Field>
+            {choosesRole ? (
+              <Field id={fieldId('role')} label="Role">
+                <Select value={form.role} onValueChange={(role) => setForm((current) => ({ ...current, role: role as Role }))}>
+                  <SelectTrigger id={fieldId('role')}>
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    <SelectItem value="user">User</SelectItem>
+                    <SelectItem value="admin">Admin</SelectItem>
+                  </SelectContent>
+                </Select>
+              </Field>
+            ) : (
+              <p className="text-sm text-muted-foreground" data-testid="new-user-role">
+                The new user is a regular user who can read and change records. Only an admin can add an admin.
+              </p>
+            )}
           </div>
           <Alert>{createUser.isError ? errorMessage(createUser.error, USER_ERRORS.create) : null}</Alert>
           <DialogFooter>

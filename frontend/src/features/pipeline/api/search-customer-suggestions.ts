@@ -19,7 +19,7 @@ export function customerSuggestionsQueryOptions(instance: string, query: string)
   });
 }
 
-/** Runs only for non-empty text (spec §5). */
+/** Runs only for non-empty text. */
 export function useCustomerSuggestions(instance: string, query: string) {
   const trimmed = query.trim();
   return useQuery({ ...customerSuggestionsQueryOptions(instance, trimmed), enabled: trimmed !== '' });

@@ -8,7 +8,7 @@ import { FAILED_TO_SEARCH_CUSTOMERS, useCustomerSuggestions } from '../api/searc
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { summariseVehicles } from '../utils/vehicle-badges';
 
-/** The list hides this long after the field loses focus (spec §9), so a click on it still lands. */
+/** The list hides this long after the field loses focus, so a click on it still lands. */
 export const SUGGESTIONS_HIDE_DELAY_MS = 200;
 const SUGGEST_DEBOUNCE_MS = 200;
 

@@ -8,7 +8,7 @@ export const DELETE_ENTRY_FAILED = 'Failed to delete entry';
 
 /**
  * The text of the Confirm Delete dialog (deleted jobs are kept for the admins, who can restore
- * them, so it says so rather than "cannot be undone") (spec §5): "this entry for {name}", or the entry by
+ * them, so it says so rather than "cannot be undone"): "this entry for {name}", or the entry by
  * its number when it has no name ("for Entry #1" reads wrong).
  */
 export function deleteEntryQuestion(job: { id: string; name: string; jobNumber: string }): string {

@@ -9,7 +9,7 @@ import { InlineStageSelect } from './inline-stage-select';
 import { VehicleLink } from './vehicle-link';
 import { JobCardFact, JobCardQuote, JobCardTitle } from './job-card-parts';
 
-/** The phone list (spec §2): one card per job; tapping it opens the edit dialog. */
+/** The phone list: one card per job; tapping it opens the edit dialog. */
 export const PipelineCards = memo(function PipelineCards({
   instance,
   jobs,

@@ -25,7 +25,7 @@ export const SEARCH_DEBOUNCE_MS = 300;
 const VIEW_LABELS: Record<PipelineView, string> = { table: 'Table', cards: 'Cards', board: 'Board' };
 
 /**
- * The pipeline (spec §2 and the Maven extras): search, sorts, stage filter
+ * The pipeline (the Maven extras): search, sorts, stage filter
  * and the canceled toggle, all on the server, a page at a time; as a table, cards or a stage
  * board, which share the filters. Filters and view live in the address (search params).
  */

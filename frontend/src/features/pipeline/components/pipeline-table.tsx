@@ -28,7 +28,7 @@ function JobMoneyCells({ job }: { job: JobView }) {
   );
 }
 
-/** The desktop list (spec §2): one row per job, the stage changeable in place. */
+/** The desktop list: one row per job, the stage changeable in place. */
 export const PipelineTable = memo(function PipelineTable({
   instance,
   jobs,

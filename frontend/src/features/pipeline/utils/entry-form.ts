@@ -37,7 +37,7 @@ export interface EntryForm {
 
 export type EntryTextField = Exclude<keyof EntryForm, 'stage' | 'createdAt' | 'customerId' | 'vehicleId'>;
 
-/** A new entry (spec §3): empty, stage Quote, created now, CSR the signed-in user. */
+/** A new entry: empty, stage Quote, created now, CSR the signed-in user. */
 export function emptyEntryForm(csr: string, now: Date = new Date()): EntryForm {
   return {
     jobNumber: '',

@@ -9,7 +9,7 @@ export function jobLabel(job: NamedJob): string {
 }
 
 /**
- * The entry dialog's title (spec §2): 'Add New Entry', or 'Edit {name or Entry #number}';
+ * The entry dialog's title: 'Add New Entry', or 'Edit {name or Entry #number}';
  * 'View …' for someone who may not change it.
  */
 export function entryDialogTitle(job: NamedJob | null, readOnly = false): string {

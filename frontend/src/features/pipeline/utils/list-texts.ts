@@ -1,6 +1,6 @@
 import { ApiError } from '@/lib/api-client';
 
-/** What the list says when it cannot load (spec §2, §8). */
+/** What the list says when it cannot load. */
 export function pipelineErrorText(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 401) return 'Not authenticated';

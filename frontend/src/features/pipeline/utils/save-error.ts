@@ -1,7 +1,7 @@
 import { ApiError } from '@/lib/api-client';
 
 /**
- * The red banner's text for a failed save (spec §8): the server's message when it sent
+ * The red banner's text for a failed save: the server's message when it sent
  * one, else 'Failed to create entry' / 'Failed to update entry'; a thrown (network) error
  * reads 'An error occurred while saving'.
  */

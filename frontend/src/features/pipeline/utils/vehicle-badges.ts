@@ -1,4 +1,4 @@
-/** The autocomplete shows this many vehicle badges before '+N more' (spec §9). */
+/** The autocomplete shows this many vehicle badges before '+N more'. */
 export const VEHICLE_BADGES_SHOWN = 2;
 
 export interface VehicleBadges {

@@ -99,7 +99,7 @@ export function VehicleScreen({
         <Card>
           <CardHeader>
             <CardTitle>Service history</CardTitle>
-            <CardDescription>Every job, note and change on this vehicle, newest first.</CardDescription>
+            <CardDescription>Every job, estimate, invoice, note and change on this vehicle, newest first.</CardDescription>
           </CardHeader>
           <CardContent>
             {history.isPending ? <Spinner label="Loading history..." /> : null}
@@ -108,8 +108,8 @@ export function VehicleScreen({
               {history.data?.map((item) => (
                 <li key={`${item.kind}-${item.id}`} className="grid gap-0.5 border-l-2 pl-3">
                   <div className="flex flex-wrap items-baseline justify-between gap-2">
-                    {item.kind === 'job' ? (
-                      <Link className="font-medium text-primary underline-offset-4 hover:underline" to={jobPath(item.id)}>
+                    {item.jobId ? (
+                      <Link className="font-medium text-primary underline-offset-4 hover:underline" to={jobPath(item.jobId)}>
                         {item.title}
                       </Link>
                     ) : (
@@ -119,7 +119,7 @@ export function VehicleScreen({
                       {formatDateTime(item.at)}
                     </time>
                   </div>
-                  {item.kind === 'job' ? (
+                  {item.kind !== 'vehicle' ? (
                     <p className="text-sm">
                       {[item.stage, item.quote ? `$${item.quote}` : '', mileage(item.mileageIn, item.mileageOut)]
                         .filter(Boolean)

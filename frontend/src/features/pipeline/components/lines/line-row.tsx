@@ -47,8 +47,20 @@ function LineField({
 
 const boxClasses = cn(fieldClasses, 'h-9');
 
+/** A box that a reader who may not change the job sees as plain text (no border, no fill), not as a field to type in. */
+const readOnlyText = 'read-only:border-transparent read-only:bg-transparent read-only:px-0 read-only:shadow-none';
+
 function TextBox(props: InputHTMLAttributes<HTMLInputElement>) {
-  return <input type="text" autoComplete="off" {...props} className={cn(boxClasses, props.className)} />;
+  // A reader sees what is there: an empty box shows nothing rather than an example value.
+  return (
+    <input
+      type="text"
+      autoComplete="off"
+      {...props}
+      placeholder={props.readOnly ? undefined : props.placeholder}
+      className={cn(boxClasses, readOnlyText, props.className)}
+    />
+  );
 }
 
 function NumberBox(props: InputHTMLAttributes<HTMLInputElement>) {
