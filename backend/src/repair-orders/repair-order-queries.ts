@@ -111,6 +111,18 @@ const csvCell = (value: string | number) => {
   return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 };
 
+/** An instant as `YYYY-MM-DD HH:mm` on the shop's clock, like the days the report is cut by. */
+const localTime = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('sv-SE', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso));
+
 /** The report as CSV: one section per part, a blank line between. */
 export function takingsCsv(report: TakingsReport): string {
   const rows: (string | number)[][] = [
@@ -130,7 +142,14 @@ export function takingsCsv(report: TakingsReport): string {
     ['total', report.sales.total],
     [],
     ['Invoices issued', 'Revision', 'Job', 'Customer', 'Issued at', 'Total'],
-    ...report.invoices.items.map((row) => [row.invoiceNumber, row.revision, row.jobNumber, row.customerName, row.issuedAt, row.total]),
+    ...report.invoices.items.map((row) => [
+      row.invoiceNumber,
+      row.revision,
+      row.jobNumber,
+      row.customerName,
+      localTime(row.issuedAt, report.timeZone),
+      row.total,
+    ]),
     [],
     ['Balances outstanding', 'Count', 'Amount'],
     ['invoiced jobs', report.outstanding.count, report.outstanding.amount],
