@@ -19,6 +19,8 @@ import { messageDecider, messageStream, type QueuedMessage } from './message-dec
 export const MESSAGES_ACTOR: Actor = { kind: 'system', id: 'messages', displayName: 'Messages' };
 
 const COMPLETED = 'Completed';
+/** Stages that say the work is done: a reminder of the appointment still waiting would be wrong. */
+const WORK_DONE: ReadonlySet<string> = new Set([COMPLETED, 'Invoiced', 'Paid']);
 
 /** Events older than this when the reactor reaches them are not messaged about. */
 export const NEWS_MAX_AGE_MS = 24 * 3_600_000;
@@ -55,8 +57,9 @@ export function reminderTime(appointment: string, timeZone: string, hour: number
  * the event), which the sender delivers. A service request's e-mail goes to the address
  * it gave; a job's messages go to its customer on each channel the customer consented to
  * and has an address for. An appointment booked or moved gets a confirmation now and a
- * reminder the day before at the shop's hour; moving or canceling it cancels the reminder
- * still waiting. A job reaching Completed gets "ready for pickup". An estimate sent gets its
+ * reminder the day before at the shop's hour; moving or canceling it, or the job reaching
+ * Completed, Invoiced or Paid, cancels the reminder still waiting. A job reaching Completed
+ * gets "ready for pickup". An estimate sent gets its
  * approval link; an invoice issued (or a new revision of it) goes by e-mail with its PDF.
  *
  * Message ids come from what they are for (messageIdFor), and queuing an id that exists
@@ -206,7 +209,7 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
     ],
     takes: (event) =>
       (event.type !== 'JobCreated' || event.data.appointment !== null) &&
-      (event.type !== 'JobStageChanged' || event.data.to === COMPLETED) &&
+      (event.type !== 'JobStageChanged' || WORK_DONE.has(event.data.to)) &&
       (event.type !== 'ServiceRequestSubmitted' || event.data.contactEmail !== ''),
     async apply(event, { trx }) {
       const instanceId = event.metadata.instanceId;
@@ -267,7 +270,9 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
           }
           case 'JobStageChanged': {
             const job = await jobAt(deps.store, event.data.jobId, event.revision);
-            if (job)
+            // Done before its appointment (or on the day): the reminder of it is not sent.
+            await cancelReminders(ctx, event.data.jobId, job?.appointment ?? null, 'The work was done');
+            if (job && event.data.to === COMPLETED)
               affected += await queueForJob(event, ctx, event.data.jobId, job, 'ready-for-pickup', {
                 idFor: (channel) => messageIdFor(`${event.id}:ready-for-pickup:${channel}`),
                 sendAfter: deps.now(),

@@ -136,8 +136,15 @@ describe('messages from what happens', () => {
       )
       .toEqual(['not-sent', 'not-sent', 'queued', 'queued']);
 
+    // Done before the appointment: its reminder is not sent either.
     const done = await owner.patch(`${BASE}/pipeline/${job.body.id}/stage`, { stage: 'Completed' });
     expect(done.status, done.text).toBe(200);
+    await expect
+      .poll(
+        async () => (await messages(owner, `jobId=${job.body.id}`)).filter((m) => m.kind === 'appointment-reminder').map((m) => m.status),
+        { timeout: 20_000 },
+      )
+      .toEqual(['not-sent', 'not-sent', 'not-sent', 'not-sent']);
     await expect.poll(() => mailsTo('carl@example.test').some((m) => /ready for pickup/.test(m.raw)), { timeout: 20_000 }).toBe(true);
     await expect
       .poll(() => textsTo('+15552013344').some((r) => /ready for pickup/.test(r.params.Body ?? '')), { timeout: 20_000 })
