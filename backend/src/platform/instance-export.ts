@@ -102,18 +102,27 @@ export async function* instanceEvents(knex: Knex, instanceId: string): AsyncGene
   }
 }
 
-/** The export as JSONL text chunks (one event per line). */
+/**
+ * The last line of every export: how many events come before it. A file cut short at a
+ * line boundary would otherwise read as a smaller, valid export; without this line (or
+ * with another count) the import refuses the file.
+ */
+export const exportEndLine = z.object({ end: z.literal(EXPORT_FORMAT), events: z.number().int().min(0) }).strict();
+
+/** The export as JSONL text chunks: one event per line, then the end line. */
 export async function* instanceEventLines(knex: Knex, instanceId: string, onEvent?: () => void): AsyncGenerator<string> {
   let chunk = '';
+  let count = 0;
   for await (const event of instanceEvents(knex, instanceId)) {
     chunk += `${JSON.stringify(event)}\n`;
+    count++;
     onEvent?.();
     if (chunk.length > 64 * 1024) {
       yield chunk;
       chunk = '';
     }
   }
-  if (chunk) yield chunk;
+  yield `${chunk}${JSON.stringify({ end: EXPORT_FORMAT, events: count } satisfies z.infer<typeof exportEndLine>)}\n`;
 }
 
 interface WrittenRow {
@@ -234,7 +243,8 @@ export interface ImportReport {
 
 /**
  * Writes exported events into this store as they were recorded: same ids, streams,
- * revisions and recorded times, in the file's order, in one transaction. Refuses
+ * revisions and recorded times, in the file's order, in one transaction. Refuses a file
+ * without its end line or whose end line counts other events than it holds (cut short),
  * (before writing anything) a file whose streams already exist here, an event that is not
  * the next revision of its stream, and a line that is not an exported event. Run a rebuild
  * afterwards (`npm run projections:rebuild`): the projector would also catch up by itself.
@@ -248,15 +258,22 @@ export async function importEvents(
   const next = new Map<string, number>();
   const checks = new WholeFileChecks();
   let lineNumber = 0;
+  let end: { line: number; events: number } | null = null;
   for await (const line of lines) {
     lineNumber++;
     if (line.length > MAX_IMPORT_LINE_CHARS) {
       throw new ImportError(`line ${lineNumber}: longer than ${MAX_IMPORT_LINE_CHARS / 1_000_000} MB, which no exported event is`);
     }
     if (!line.trim()) continue;
+    if (end !== null) throw new ImportError(`line ${lineNumber}: after the end line (line ${end.line}), where the file must end`);
     let parsed: ExportedEvent;
     try {
-      parsed = exportedEvent.parse(JSON.parse(line));
+      const json: unknown = JSON.parse(line);
+      if (typeof json === 'object' && json !== null && 'end' in json) {
+        end = { line: lineNumber, events: exportEndLine.parse(json).events };
+        continue;
+      }
+      parsed = exportedEvent.parse(json);
     } catch (error) {
       throw new ImportError(
         `line ${lineNumber}: not an exported event (${error instanceof Error ? error.message.split('\n')[0] : 'invalid'})`,
@@ -272,6 +289,10 @@ export async function importEvents(
     next.set(parsed.streamId, expected + 1);
     events.push(parsed);
   }
+  if (end === null)
+    throw new ImportError(`the file ends after ${events.length} events without its end line: it was cut short, or is not an export`);
+  if (end.events !== events.length)
+    throw new ImportError(`line ${end.line}: the end line counts ${end.events} events, the file holds ${events.length}`);
   checks.finish();
   const streams = [...next.keys()];
   for (let i = 0; i < events.length; i += 5_000) {

@@ -119,9 +119,11 @@ describe('export', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/x-ndjson');
     expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="exportshop-events-\d{4}-\d{2}-\d{2}\.jsonl"/);
-    const events = res.text
-      .trim()
-      .split('\n')
+    const lines = res.text.trim().split('\n');
+    // The last line says how many events come before it: a file cut short is refused.
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ end: 'shop-crm-events', events: lines.length - 1 });
+    const events = lines
+      .slice(0, -1)
       .map((line) => JSON.parse(line) as { type: string; streamId: string; metadata: { instanceId: string | null }; data: unknown });
     expect(events.length).toBe(await countInstanceEvents(server.runtime.deps.knex, shop.id));
     expect(events.every((e) => e.metadata.instanceId === shop.id || (e.data as { instanceId?: string }).instanceId === shop.id)).toBe(true);
@@ -161,7 +163,7 @@ describe('import', () => {
     await waitForCheckpoint(source.knex, source.config.DATABASE_URL!);
     const exported = (await superAdmin.get(`/api/crm-instances/${shop.id}/export`)).text;
     const report = await importEvents(targetKnex, linesOf(exported));
-    expect(report.events).toBe(exported.trim().split('\n').length);
+    expect(report.events).toBe(exported.trim().split('\n').length - 1);
 
     const store = createPostgresEventStore({ connectionString: target.url });
     try {
@@ -246,6 +248,7 @@ describe('import', () => {
       const events = exported
         .trim()
         .split('\n')
+        .slice(0, -1)
         .map(
           (line) =>
             JSON.parse(line) as {
@@ -257,7 +260,9 @@ describe('import', () => {
               metadata: Record<string, unknown>;
             },
         );
-      const text = (list: unknown[]) => list.map((e) => JSON.stringify(e)).join('\n');
+      const endLine = (n: number) => JSON.stringify({ end: 'shop-crm-events', events: n });
+      const text = (list: unknown[]) => [...list.map((e) => JSON.stringify(e)), endLine(list.length)].join('\n');
+      const eventLines = events.map((e) => JSON.stringify(e));
       const changed = (index: number, change: (e: (typeof events)[number]) => void) => {
         const copy = structuredClone(events);
         change(copy[index]!);
@@ -288,6 +293,13 @@ describe('import', () => {
         ],
         ['a line of 2 MB', changed(customerAt, (e) => (e.data.notes = 'x'.repeat(2_000_000))), /longer than 1 MB/],
         ['a file cut mid-line', exported.slice(0, Math.floor(exported.length / 2)), /not an exported event/],
+        [
+          'a file cut at a line boundary',
+          eventLines.slice(0, Math.floor(eventLines.length / 2)).join('\n'),
+          new RegExp(`ends after ${Math.floor(eventLines.length / 2)} events without its end line`),
+        ],
+        ['an end line counting other events', [...eventLines.slice(0, -1), endLine(events.length)].join('\n'), /end line counts/],
+        ['a line after the end line', `${text(events)}\n${eventLines[0]}`, /after the end line/],
         ['an event id twice', text([...events, { ...events.at(-1)!, streamId: 'customer-twice', revision: 0 }]), /appears twice/],
       ];
       for (const [what, file, message] of refusals) {
