@@ -8,8 +8,6 @@ import {
   customerMatchesQuery,
   customerMatchesSchema,
   customerPageSchema,
-  customerRecordSchema,
-  type CustomerRecord,
   customerSuggestionsSchema,
   customerSuggestQuery,
   customerViewSchema,
@@ -73,10 +71,10 @@ const DOCS = {
     status: 201,
   },
   show: {
-    summary: 'One customer with its consent to e-mail and texts (ETag: its revision); with asOf, as it was then (no ETag, no consent)',
+    summary: 'One customer (ETag: its revision); with asOf, as it was then (no ETag)',
     tag: 'customers',
     query: asOfQuery,
-    response: customerRecordSchema,
+    response: customerViewSchema,
   },
   update: {
     summary: 'Change a customer: the fields sent (If-Match: the revision the form loaded)',
@@ -92,14 +90,7 @@ const DOCS = {
   history: { summary: "A customer's changes, field by field, newest first", tag: 'customers', response: customerHistorySchema },
 } satisfies Record<string, RouteDoc>;
 
-/** The customer's current consent per channel; kept by the messages slice, handed in by the composition root. */
-export type CustomerConsentReader = (
-  deps: AppDeps,
-  instanceId: string,
-  customerId: string,
-) => Promise<{ emailConsent: boolean; smsConsent: boolean }>;
-
-export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps, consentOf?: CustomerConsentReader): void {
+export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
   const instanceOf = (ctx: ApiContext) => userOf(ctx).instance.id;
   const idOf = (ctx: ApiContext) => ctx.params.id ?? '';
   const commandCtx = (ctx: ApiContext) => {
@@ -144,14 +135,7 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps, consent
     const asOf = asOfOf(parseInput(asOfQuery, ctx.query));
     // A moment in the past gets no ETag: it is not something to save over.
     if (asOf) ctx.body = await getCustomerAsOf(deps, instanceOf(ctx), idOf(ctx), asOf);
-    else {
-      const customer = await getCustomer(deps, instanceOf(ctx), idOf(ctx));
-      const consent = consentOf ? await consentOf(deps, instanceOf(ctx), customer.id) : null;
-      const record: CustomerRecord = consent
-        ? { ...customer, emailConsent: consent.emailConsent, smsConsent: consent.smsConsent }
-        : customer;
-      sendRecord(ctx, record);
-    }
+    else sendRecord(ctx, await getCustomer(deps, instanceOf(ctx), idOf(ctx)));
   };
 
   const update: ApiHandler = async (ctx) => {

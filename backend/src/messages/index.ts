@@ -5,4 +5,3 @@ export { registerMessageRoutes } from './routes.ts';
 export { messageOutboxReactor, parseInvoiceAttachmentId } from './outbox-reactor.ts';
 export { MessageSender } from './sender.ts';
 export { transportsFromConfig } from './transports.ts';
-export { consentForCustomerRecord } from './message-service.ts';

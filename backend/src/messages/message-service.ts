@@ -123,16 +123,6 @@ export async function getCustomerConsent(deps: AppDeps, instanceId: string, cust
   return await findConsent(deps.knex, instanceId, await liveCustomerId(deps, instanceId, customerId));
 }
 
-/** The customer's current consent per channel, for the customer record (the customer is already found). */
-export async function consentForCustomerRecord(
-  deps: AppDeps,
-  instanceId: string,
-  customerId: string,
-): Promise<{ emailConsent: boolean; smsConsent: boolean }> {
-  const { emailConsent, smsConsent } = await findConsent(deps.knex, instanceId, customerId);
-  return { emailConsent, smsConsent };
-}
-
 /** Staff record a customer's consent (the customer form's toggles). */
 export async function setCustomerConsent(
   deps: AppDeps,

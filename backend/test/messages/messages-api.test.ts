@@ -159,15 +159,6 @@ describe('messages from what happens', () => {
       emailConsent: true,
       smsConsent: false,
     });
-    // The customer record carries its consent per channel; a customer read as it was at a
-    // moment does not (consent is kept as it is now).
-    expect((await owner.get(`${BASE}/customers/${none.body.id}`)).body).toMatchObject({ emailConsent: false, smsConsent: false });
-    const record = await owner.get(`${BASE}/customers/${emailOnly}`);
-    expect(record.status, record.text).toBe(200);
-    expect(record.body).toMatchObject({ id: emailOnly, name: 'Erin Email', emailConsent: true, smsConsent: false });
-    const then = await owner.get(`${BASE}/customers/${emailOnly}?asOf=${encodeURIComponent(new Date().toISOString())}`);
-    expect(then.status, then.text).toBe(200);
-    expect(then.body).not.toHaveProperty('emailConsent');
     for (const customerId of [none.body.id as string, emailOnly]) {
       const job = await owner.post(`${BASE}/pipeline`, { name: 'x', customerId, stage: 'Scheduled', appointment: inDays(2) });
       expect(job.status, job.text).toBe(201);

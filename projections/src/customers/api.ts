@@ -175,17 +175,6 @@ export const customerViewSchema = z.object({
 });
 export type CustomerView = z.infer<typeof customerViewSchema>;
 
-/**
- * One customer as `GET …/customers/{id}` answers it: the record with the customer's current
- * consent to e-mail and to texts (recorded with `PUT …/customers/{id}/consent`). A customer
- * read as it was at a moment (`asOf`) has no consent fields: consent is kept as it is now.
- */
-export const customerRecordSchema = customerViewSchema.extend({
-  emailConsent: z.boolean().optional(),
-  smsConsent: z.boolean().optional(),
-});
-export type CustomerRecord = z.infer<typeof customerRecordSchema>;
-
 export const customerPageSchema = z.object({
   items: z.array(customerViewSchema),
   /** Opaque; pass back as `cursor` for the next page. Null on the last page. */
