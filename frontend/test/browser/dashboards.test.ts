@@ -310,7 +310,19 @@ describe('provider dashboard and instance editing', () => {
       await page.goto(`/crm/${shop.subdomain}/admin`);
       const box = page.getByLabel('Public request page');
       await eventually(() => box.isChecked()).toBe(false);
-      await box.check();
+      // The box shows what the server holds: it turns on once the server has answered, which on
+      // a busy machine is after Playwright's check() has given up waiting for the change. Click
+      // while it is still off (turning on twice is the same as once) until the server has it on.
+      await expect
+        .poll(
+          async () => {
+            if (!(await box.isChecked())) await box.click();
+            return (await shop.owner.get('/api/admin/public-requests')).body.enabled;
+          },
+          { timeout: 30_000, interval: 1_000 },
+        )
+        .toBe(true);
+      await eventually(() => box.isChecked()).toBe(true);
       await eventually(() => page.getByRole('link', { name: `/${shop.subdomain}/request` }).count()).toBe(1);
       await expect.poll(async () => (await shop.owner.get('/api/admin/public-requests')).body.enabled).toBe(true);
       await snap(page, 'admin-public-requests-desktop-light');

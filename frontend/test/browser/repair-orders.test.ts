@@ -68,10 +68,13 @@ describe('repair orders on the screens', () => {
       // Enter saves it and starts the next part line, where the cursor is.
       await line(page, 0).getByLabel('Unit price').press('Enter');
       await expect
-        .poll(() =>
-          line(page, 1)
-            .getByLabel('Description')
-            .evaluate((el) => el === document.activeElement),
+        .poll(
+          () =>
+            line(page, 1)
+              .getByLabel('Description')
+              .evaluate((el) => el === document.activeElement),
+          // The next line comes after the save's answer: slow on a busy machine.
+          { timeout: SLOW },
         )
         .toBe(true);
 
