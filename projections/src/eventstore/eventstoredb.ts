@@ -35,6 +35,7 @@ import {
   type StreamAppend,
   type SubscribeOptions,
 } from './port.ts';
+import { pause } from '../shared/pause.ts';
 
 /** Page size for reads of $all and of streams (system events are skipped client-side). */
 const PAGE = 500;
@@ -356,21 +357,6 @@ async function drain<T>(read: AsyncIterable<T>): Promise<T[]> {
 function isDroppedStream(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE';
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 }
 
 function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {

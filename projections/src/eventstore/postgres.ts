@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
 import type { PgListener } from '../db/listener.ts';
-import { pause, Wakeup } from './wakeup.ts';
+import { pause } from '../shared/pause.ts';
+import { Wakeup } from './wakeup.ts';
 import { applyInline, InlineProjectionError } from '../runtime/inline.ts';
 import type { Projection } from '../runtime/projection.ts';
 import {

@@ -64,17 +64,3 @@ export class Wakeup {
     await this.listener.close();
   }
 }
-
-/** Waits `ms` (or until the signal aborts); a notification does not cut it short. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}

@@ -6,6 +6,7 @@ import { createProjectionContext, takenBy, type Projection } from './projection.
 import { ensureCheckpoint, lockCheckpointForBatch, MAIN_CHECKPOINT, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { ensureInlineSince, projectsEvent } from './inline.ts';
 import { describeError, recordParkedEvent } from './parked.ts';
+import { pause } from '../shared/pause.ts';
 
 export interface ProjectorLogger {
   info(obj: object, msg?: string): void;
@@ -265,7 +266,7 @@ export class Projector {
           `${this.kind} failed; starting over from its checkpoint after a pause`,
         );
         await this.releaseLeadership();
-        await sleep(retryInMs, this.abort.signal);
+        await pause(retryInMs, this.abort.signal);
       }
     }
     await this.releaseLeadership();
@@ -303,7 +304,7 @@ export class Projector {
             buffer.push(event);
             waiting.wake?.();
             // Back-pressure: let the writer drain before reading further ahead.
-            while (buffer.length >= batchSize * 4 && !session.signal.aborted) await sleep(5);
+            while (buffer.length >= batchSize * 4 && !session.signal.aborted) await pause(5);
           }
         } catch (error) {
           failure.of = { error };
@@ -336,7 +337,7 @@ export class Projector {
         // one batch carries many commits' events; when quiet, a lone event goes at once.
         const window = this.options.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS;
         if (window > 0 && buffer.length < batchSize && !subscriptionDone && performance.now() - lastBatchEnded < BUSY_WITHIN_MS) {
-          await sleep(window, session.signal);
+          await pause(window, session.signal);
           if (session.signal.aborted) break;
         }
         await this.applyWithRetry(buffer.splice(0, batchSize), session.signal);
@@ -432,7 +433,7 @@ export class Projector {
           { checkpoint: this.checkpointName, failures: this.failures, retryInMs },
           `${this.kind} retries the batch after a pause`,
         );
-        await sleep(retryInMs, signal);
+        await pause(retryInMs, signal);
         if (signal.aborted) return;
       }
     }
@@ -528,7 +529,7 @@ export class Projector {
       }
       if (!announced) this.log.info({}, `another ${this.kind} is active; waiting on standby`);
       announced = true;
-      await sleep(this.options.standbyRetryMs ?? DEFAULT_STANDBY_RETRY_MS, this.abort.signal);
+      await pause(this.options.standbyRetryMs ?? DEFAULT_STANDBY_RETRY_MS, this.abort.signal);
     }
   }
 
@@ -585,24 +586,4 @@ export class Projector {
     await this.running;
     await this.releaseLeadership();
   }
-}
-
-/**
- * Waits ms, or less when the signal aborts. The abort listener goes when the timer fires: a
- * standby retrying every few seconds would otherwise pile one listener per wait onto the
- * projector's one signal (a leak, and Node's MaxListenersExceededWarning after ten).
- */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
