@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { jobChangesInput, jobInput, STAGES, JOB_TYPES, type Stage } from '@crm/projections/pipeline';
+import { jobChangesInput, jobInput, STAGES, JOB_TYPES, WORK_DONE_STAGES, type Stage } from '@crm/projections/pipeline';
 import { isValidTimeZone, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import { SERVICE_TYPES, serviceRequestInput } from '@crm/projections/service-requests';
 import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
@@ -99,8 +99,6 @@ function workingSlot(dayOffset: number, i: number, zone: string): Date {
   return zonedTime(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate(), 8 + Math.floor(halfHours / 2), (halfHours % 2) * 30, zone);
 }
 
-/** Stages whose work is done: their appointment was in the past. */
-const DONE_STAGES = new Set<Stage>(['Completed', 'Invoiced', 'Paid']);
 /** Stages that are not booked yet: no appointment. */
 const UNBOOKED_STAGES = new Set<Stage>(['Quote', 'Parts Ordered', 'Canceled']);
 
@@ -253,7 +251,7 @@ try {
       const doneAt = finalStage === 'Canceled' ? null : stageDays[Math.min(path.length - 1, WORK_STAGES.indexOf('Completed'))]!;
       const appointment = UNBOOKED_STAGES.has(finalStage)
         ? null
-        : DONE_STAGES.has(finalStage) && doneAt !== null
+        : WORK_DONE_STAGES.has(finalStage) && doneAt !== null
           ? pastSlot(doneAt, i + round)
           : workingSlot(round % 18, i + round, timeZone);
       const job = { id: '' };

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { StoredDomainEvent } from '@crm/projections/events';
 import type { Actor, EventStore } from '@crm/projections/eventstore/port';
 import { renderTemplate, type MessageChannel, type MessageKind } from '@crm/projections/messages';
-import { startOfDayInZone, type JobFields } from '@crm/projections/pipeline';
+import { startOfDayInZone, WORK_DONE_STAGES, type JobFields } from '@crm/projections/pipeline';
 import { estimateLink } from '@crm/projections/repair-orders';
 import { defineProjection, type Projection } from '@crm/projections/runtime/projection';
 import { assertNever } from '@crm/projections/shared';
@@ -19,8 +19,6 @@ import { messageDecider, messageStream, type QueuedMessage } from './message-dec
 export const MESSAGES_ACTOR: Actor = { kind: 'system', id: 'messages', displayName: 'Messages' };
 
 const COMPLETED = 'Completed';
-/** Stages that say the work is done: a reminder of the appointment still waiting would be wrong. */
-const WORK_DONE: ReadonlySet<string> = new Set([COMPLETED, 'Invoiced', 'Paid']);
 
 /** Events older than this when the reactor reaches them are not messaged about. */
 export const NEWS_MAX_AGE_MS = 24 * 3_600_000;
@@ -209,7 +207,7 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
     ],
     takes: (event) =>
       (event.type !== 'JobCreated' || event.data.appointment !== null) &&
-      (event.type !== 'JobStageChanged' || WORK_DONE.has(event.data.to)) &&
+      (event.type !== 'JobStageChanged' || WORK_DONE_STAGES.has(event.data.to)) &&
       (event.type !== 'ServiceRequestSubmitted' || event.data.contactEmail !== ''),
     async apply(event, { trx }) {
       const instanceId = event.metadata.instanceId;

@@ -19,6 +19,8 @@ export type Stage = (typeof STAGES)[number];
 
 export const CANCELED_STAGE = 'Canceled' satisfies Stage;
 export const INITIAL_STAGE = 'Quote' satisfies Stage;
+/** Stages that say the work is done: a job there no longer waits for its appointment. */
+export const WORK_DONE_STAGES: ReadonlySet<string> = new Set<Stage>(['Completed', 'Invoiced', 'Paid']);
 /** The dialog's stage bar and the board columns: every stage but Canceled. */
 export const BOARD_STAGES = STAGES.filter((stage) => stage !== CANCELED_STAGE) as Exclude<Stage, 'Canceled'>[];
 
