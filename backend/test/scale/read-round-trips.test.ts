@@ -4,11 +4,11 @@
  * statement knex or the app sends goes through it), with row-level security still binding.
  */
 import type { Knex } from 'knex';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createKnex } from '../../src/infra/database.ts';
 import { withTenant } from '../../src/infra/tenant-db.ts';
 import { createTestInstance, signInUser, startTestServer, type ApiClient, type TestServer } from '../support/server.ts';
+import { recordStatements, type StatementRecorder } from './statement-recorder.ts';
 
 let server: TestServer;
 let owner: ApiClient;
@@ -17,8 +17,7 @@ let customerId: string;
 let shopId: string;
 let otherId: string;
 let otherCustomerId: string;
-let sent: string[] | null = null;
-const originalQuery = pg.Client.prototype.query;
+let recorder: StatementRecorder | undefined;
 
 beforeAll(async () => {
   // No projector, reactors or message sender here: their polling would be counted as the
@@ -36,27 +35,19 @@ beforeAll(async () => {
   const otherCreated = await otherOwner.post('/api/customers', { name: 'Other Otto', phone: '5550002222' });
   expect(otherCreated.status).toBe(201);
   otherCustomerId = otherCreated.body.id;
-  (pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
-    const first = args[0];
-    sent?.push(typeof first === 'string' ? first : String((first as { text?: string }).text));
-    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-  };
+  recorder = recordStatements();
 }, 120_000);
 
 afterAll(async () => {
-  pg.Client.prototype.query = originalQuery;
+  recorder?.stop();
   await server?.stop();
 });
 
 /** The statements one request sent. */
 async function statementsOf(request: () => Promise<{ status: number }>, status = 200): Promise<string[]> {
-  sent = [];
-  try {
-    expect((await request()).status).toBe(status);
-    return sent;
-  } finally {
-    sent = null;
-  }
+  const { result, statements } = await recorder!.during(request);
+  expect(result.status).toBe(status);
+  return statements;
 }
 
 describe('a tenant read', () => {

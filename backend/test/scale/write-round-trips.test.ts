@@ -5,16 +5,15 @@
  * README's Performance section states; a change that adds a round trip to a command shows
  * here. (The write counterpart of read-round-trips.test.ts.)
  */
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestInstance, signInUser, startTestServer, type ApiClient, type TestServer } from '../support/server.ts';
+import { recordStatements, type StatementRecorder } from './statement-recorder.ts';
 
 let server: TestServer;
 let owner: ApiClient;
 let subdomain: string;
 let customerId: string;
-let sent: string[] | null = null;
-const originalQuery = pg.Client.prototype.query;
+let recorder: StatementRecorder | undefined;
 
 beforeAll(async () => {
   // No projector, reactors or message sender: their polling would be counted as the
@@ -26,15 +25,11 @@ beforeAll(async () => {
   const created = await owner.post('/api/customers', { name: 'Write Trip Wanda', phone: '5550003333' });
   expect(created.status).toBe(201);
   customerId = created.body.id;
-  (pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
-    const first = args[0];
-    sent?.push(typeof first === 'string' ? first : String((first as { text?: string }).text));
-    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-  };
+  recorder = recordStatements();
 }, 120_000);
 
 afterAll(async () => {
-  pg.Client.prototype.query = originalQuery;
+  recorder?.stop();
   await server?.stop();
 });
 
@@ -43,15 +38,10 @@ async function statementsOf(
   request: () => Promise<{ status: number; body: { id?: string } }>,
   status: number,
 ): Promise<{ statements: string[]; body: { id?: string } }> {
-  sent = [];
-  try {
-    const response = await request();
-    expect(response.status).toBe(status);
-    // The wake-up NOTIFY after an append's commit is sent and not waited for (eventstore/postgres.ts).
-    return { statements: sent.filter((s) => !/pg_notify\('events'/.test(s)), body: response.body };
-  } finally {
-    sent = null;
-  }
+  const { result: response, statements } = await recorder!.during(request);
+  expect(response.status).toBe(status);
+  // The wake-up NOTIFY after an append's commit is sent and not waited for (eventstore/postgres.ts).
+  return { statements: statements.filter((s) => !/pg_notify\('events'/.test(s)), body: response.body };
 }
 
 const show = (statements: string[]) => statements.map((s, i) => `${i + 1}. ${s.replace(/\s+/g, ' ').slice(0, 160)}`).join('\n');
