@@ -405,6 +405,8 @@ describe('state in the address', () => {
       await page.getByRole('button', { name: 'Next' }).click();
       await expect.poll(() => new URL(page.url()).searchParams.get('date')).toBe('2026-12-08');
       await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Day' }).click();
+      // The reload must come after the address has taken the view (on a busy machine it lags the click).
+      await expect.poll(() => new URL(page.url()).searchParams.get('view'), { timeout: SLOW }).toBe('day');
       await page.reload();
       await expect.poll(() => page.getByText('Tuesday, December 8, 2026').count(), { timeout: SLOW }).toBe(1);
       expect(new URL(page.url()).searchParams.get('view')).toBe('day');
