@@ -14,7 +14,8 @@ import { access, userOf, type ApiContext, type ApiRouter } from '../http/router.
 import { IDENTITY_DOCS as DOCS, signInNamingInstanceInput } from './route-docs.ts';
 import { createSharedRateLimiter } from '../http/rate-limit-store.ts';
 import { SESSION_COOKIE } from '../http/session-cookie.ts';
-import { destroyOtherUserSessions, IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
+import { endSession, startSession } from '../http/session-lifecycle.ts';
+import { destroyOtherUserSessions } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
 import { getInstance } from '../platform/index.ts';
 import { commandContext } from '../http/command-context.ts';
@@ -80,25 +81,14 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
           throw new AppError('locked', throttledMessage(principal.lockedUntil, context.now), { lockedUntil: principal.lockedUntil });
       }
     }
-    // A new session id at sign-in: a session fixed before it is worthless.
-    await ctx.session!.regenerate();
-    Object.assign(ctx.session!, { kind: 'user', userId: principal.userId, instanceId: principal.instance.id } satisfies SessionData);
-    ctx.session!.maxAge = IDLE_TIMEOUT_MS.user;
+    await startSession(ctx, { kind: 'user', userId: principal.userId, instanceId: principal.instance.id });
     ctx.body = toCurrentUserView(principal);
   };
 
   router.post('/api/auth/login', access.public, (ctx) => signIn(ctx, undefined), { doc: DOCS.signInNamingInstance });
   router.post('/api/:instance/auth/login', access.public, (ctx) => signIn(ctx, ctx.params.instance), { doc: DOCS.signIn });
 
-  router.post(
-    '/api/auth/logout',
-    access.public,
-    async (ctx) => {
-      ctx.session = null;
-      ctx.status = 204;
-    },
-    { doc: DOCS.signOut },
-  );
+  router.post('/api/auth/logout', access.public, async (ctx) => endSession(ctx), { doc: DOCS.signOut });
 
   router.get(
     '/api/user/current',

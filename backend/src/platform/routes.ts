@@ -14,7 +14,7 @@ import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiRouter } from '../http/router.ts';
 import { PLATFORM_DOCS as DOCS } from './route-docs.ts';
 import { createSharedRateLimiter } from '../http/rate-limit-store.ts';
-import { IDLE_TIMEOUT_MS, type SessionData } from '../http/session-store.ts';
+import { endSession, startSession } from '../http/session-lifecycle.ts';
 import { parseInput } from '../http/validation.ts';
 import { systemContext } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, UnauthorizedError } from '../shared/errors.ts';
@@ -80,10 +80,7 @@ export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version
       const input = parseInput(superAdminLoginInput, ctx.request.body);
       const admin = await signInSuperAdmin(deps, input.username, input.password, commandContext(ctx, deps, null));
       if (!admin) throw new UnauthorizedError('Invalid username or password');
-      // A new session id at sign-in: a session fixed before it is worthless.
-      await ctx.session!.regenerate();
-      Object.assign(ctx.session!, { kind: 'superadmin', superAdminId: admin.superAdminId } satisfies SessionData);
-      ctx.session!.maxAge = IDLE_TIMEOUT_MS.superadmin;
+      await startSession(ctx, { kind: 'superadmin', superAdminId: admin.superAdminId });
       ctx.body = { id: admin.superAdminId, username: admin.username, displayName: admin.displayName };
     },
     { doc: DOCS.superAdminLogin },
@@ -100,15 +97,7 @@ export function registerPlatformRoutes(router: ApiRouter, deps: AppDeps, version
     { doc: DOCS.superAdminCurrent },
   );
 
-  router.post(
-    '/api/super-admin/logout',
-    access.public,
-    async (ctx) => {
-      ctx.session = null;
-      ctx.status = 204;
-    },
-    { doc: DOCS.superAdminLogout },
-  );
+  router.post('/api/super-admin/logout', access.public, async (ctx) => endSession(ctx), { doc: DOCS.superAdminLogout });
 
   router.patch(
     '/api/crm-instances/:instanceId',

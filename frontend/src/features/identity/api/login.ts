@@ -3,7 +3,7 @@ import { type CurrentUserView, signInInput } from '@crm/projections/identity';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
 import type { z } from 'zod';
-import { apiFetch } from '@/lib/api-client';
+import { signIn } from '@/lib/session-calls';
 import { userSessionState } from '../states/user-session-state';
 import { forgetSessionData } from '../utils/forget-session-data';
 import { currentUserQueryKey } from './get-current-user';
@@ -12,9 +12,8 @@ import { reportFailure } from '@/lib/report-failure';
 /** `instance` is the subdomain slug from the address the visitor signs in at. */
 export type LoginInput = z.input<typeof signInInput>;
 
-export async function login(input: LoginInput): Promise<CurrentUserView> {
-  const body = signInInput.parse(input);
-  return currentUserViewSchema.parse(await apiFetch('/api/auth/login', { method: 'POST', body }));
+export function login(input: LoginInput): Promise<CurrentUserView> {
+  return signIn('/api/auth/login', { input: signInInput, view: currentUserViewSchema }, input);
 }
 
 /** Signs in to an instance and stores the returned user as the session. */

@@ -1,13 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAtom } from 'jotai';
-import { apiFetch } from '@/lib/api-client';
+import { signOut } from '@/lib/session-calls';
 import { sessionInstance, userSessionState } from '../states/user-session-state';
 import { forgetSessionData } from '../utils/forget-session-data';
 import { reportFailure } from '@/lib/report-failure';
 
-export async function logout(): Promise<void> {
-  await apiFetch<void>('/api/auth/logout', { method: 'POST' });
-}
+export const logout = () => signOut('/api/auth/logout');
 
 /**
  * Signs out. The session is cleared whatever the call's outcome, then

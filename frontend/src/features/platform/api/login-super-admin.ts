@@ -3,16 +3,15 @@ import { superAdminLoginInput, type SuperAdminView } from '@crm/projections/plat
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
 import type { z } from 'zod';
-import { apiFetch } from '@/lib/api-client';
+import { signIn } from '@/lib/session-calls';
 import { superAdminSessionState } from '../states/super-admin-session-state';
 import { currentSuperAdminQueryKey } from './get-current-super-admin';
 import { reportFailure } from '@/lib/report-failure';
 
 export type SuperAdminLoginInput = z.input<typeof superAdminLoginInput>;
 
-export async function loginSuperAdmin(input: SuperAdminLoginInput): Promise<SuperAdminView> {
-  const body = superAdminLoginInput.parse(input);
-  return superAdminViewSchema.parse(await apiFetch('/api/super-admin/login', { method: 'POST', body }));
+export function loginSuperAdmin(input: SuperAdminLoginInput): Promise<SuperAdminView> {
+  return signIn('/api/super-admin/login', { input: superAdminLoginInput, view: superAdminViewSchema }, input);
 }
 
 /** Signs in and stores the returned super admin as the session. */

@@ -1,12 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
-import { apiFetch } from '@/lib/api-client';
+import { signOut } from '@/lib/session-calls';
 import { superAdminSessionState } from '../states/super-admin-session-state';
 import { reportFailure } from '@/lib/report-failure';
 
-export async function logoutSuperAdmin(): Promise<void> {
-  await apiFetch<void>('/api/super-admin/logout', { method: 'POST' });
-}
+export const logoutSuperAdmin = () => signOut('/api/super-admin/logout');
 
 /**
  * Signs out. The session is cleared whatever the call's outcome and
