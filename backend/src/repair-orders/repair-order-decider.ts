@@ -1,35 +1,41 @@
-import type { DomainEvent, DomainEventOf } from '@crm/projections/events';
-import { JOB_MESSAGES, type JobFields, type Stage } from '@crm/projections/pipeline';
+import type { DomainEvent } from '@crm/projections/events';
+import type { Stage } from '@crm/projections/pipeline';
 import {
   applyRepairOrderEvent,
   balanceOf,
   billableLines,
   computeTotals,
-  currentTotals,
   EMPTY_REPAIR_ORDER,
   estimateStatusAt,
   freezeTotals,
   invoiceOutdated,
   isRepairOrderJobEvent,
   LINE_CHANGE_FIELDS,
-  LINE_KIND_FIELDS,
   latestEstimate,
   latestInvoice,
-  misplacedLineFields,
   paidOf,
   quoteCents,
   REPAIR_ORDER_LIMITS,
-  type LineChanges,
-  type NewLine,
-  type PaymentMethod,
-  type RepairLine,
-  type RepairOrder,
-  type RepairOrderJobEventType,
   type TaxRates,
 } from '@crm/projections/repair-orders';
-import { jobDecider, type JobEvent, type JobState } from '../pipeline/index.ts';
+import { jobDecider, type JobEvent } from '../pipeline/index.ts';
 import type { Decider } from '../shared/commands.ts';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { assertNever } from '@crm/projections/shared';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import type {
+  RepairOrderDecisionEvent as Event,
+  RepairOrderCommand,
+  RepairOrderEvent,
+  RepairOrderState,
+  ShopRates,
+} from './repair-order-commands.ts';
+import { dollars, existing, fold, labelOf, lineChangeEvents, open, stageFollows } from './repair-order-job.ts';
+import { assertAppliesTo, changedLine, newLine } from './repair-order-lines.ts';
+import { GoneError, REPAIR_ORDER_MESSAGES } from './repair-order-messages.ts';
+import { revertChange } from './repair-order-undo.ts';
+
+export type { RepairOrderCommand, RepairOrderEvent, RepairOrderState, ShopRates } from './repair-order-commands.ts';
+export { GoneError, REPAIR_ORDER_MESSAGES } from './repair-order-messages.ts';
 
 /**
  * A job's repair order: its lines, the estimate sent to the customer and their decision,
@@ -39,222 +45,6 @@ import { AppError, ConflictError, NotFoundError, ValidationError } from '../shar
  * quote follows the lines' total, invoicing moves it to Invoiced, a zero balance to Paid
  * and a refund back) is recorded as the job's own events in the same decision.
  */
-
-export type RepairOrderEvent = DomainEventOf<RepairOrderJobEventType>;
-type Event = RepairOrderEvent | JobEvent;
-
-export interface RepairOrderState {
-  job: JobState;
-  order: RepairOrder;
-}
-
-/** The shop's settings a line needs: its labor rate (cents per hour) and tax rates. */
-export interface ShopRates extends TaxRates {
-  laborRate: number;
-}
-
-export type RepairOrderCommand =
-  | { type: 'AddLine'; instanceId: string; lineId: string; line: NewLine; shop: ShopRates }
-  | { type: 'ChangeLine'; instanceId: string; lineId: string; changes: LineChanges; shop: ShopRates }
-  | { type: 'RemoveLine'; instanceId: string; lineId: string; shop: ShopRates }
-  | { type: 'ReorderLines'; instanceId: string; lineIds: string[] }
-  | { type: 'SendEstimate'; instanceId: string; token: string; expiresAt: string }
-  | { type: 'RevokeEstimate'; instanceId: string }
-  | {
-      type: 'DecideEstimate';
-      instanceId: string;
-      token: string;
-      approvedLineIds: string[];
-      declinedLineIds: string[];
-      customerName: string;
-      address: string;
-      now: Date;
-    }
-  /** `invoiceNumber`: the number reserved for a first invoice (a revision keeps its invoice's). */
-  | { type: 'IssueInvoice'; instanceId: string; invoiceNumber: number }
-  /** A positive amount is a payment, a negative one a refund. */
-  | {
-      type: 'RecordPayment';
-      instanceId: string;
-      paymentId: string;
-      amount: number;
-      method: PaymentMethod;
-      reference: string;
-      reason: string;
-      receivedAt: string;
-    }
-  /**
-   * Undo of one change from the job's history (`target`, the event as recorded, with its id):
-   * a compensating event that names it (`revertOf`). `invoicedSince`: the number of an invoice
-   * issued after the change (its lines froze the change), null when none. `refundId` and
-   * `now`: the compensating refund's id and time when the change is a payment.
-   */
-  | {
-      type: 'RevertChange';
-      instanceId: string;
-      target: RepairOrderEvent & { id: string };
-      invoicedSince: number | null;
-      shop: ShopRates;
-      refundId: string;
-      now: string;
-    };
-
-/** The estimate link can no longer be used (a 410). */
-export class GoneError extends AppError {
-  constructor(message: string) {
-    super('gone', message);
-  }
-}
-
-export const REPAIR_ORDER_MESSAGES = {
-  lineNotFound: 'Line not found',
-  canceled: 'This job is canceled: reopen it first',
-  tooManyLines: `A job has at most ${REPAIR_ORDER_LIMITS.linesMax} lines`,
-  appliesTo: 'appliesTo must be the id of a part, labor or fee line of this job',
-  reorder: 'lineIds must name every line of the job once',
-  noLines: 'Add lines to the job first',
-  nothingToInvoice: 'Every line was declined: there is nothing to invoice',
-  invoiceFrozen: (number: number) =>
-    `Invoice #${number} is issued and its lines are frozen; change the lines first to issue a new revision`,
-  noEstimate: 'No estimate link is open for this job',
-  estimateNotFound: 'This estimate does not exist',
-  estimateRevoked: 'The shop withdrew this estimate. Please contact the shop.',
-  estimateExpired: 'This estimate link has expired. Please contact the shop for a new one.',
-  estimateSuperseded: 'The shop has sent a newer estimate: open the latest link.',
-  estimateDecided: 'This estimate has already been answered.',
-  decisionLines: 'Approve or decline every line of the estimate',
-  overBalance: (balance: string) => `Amount is more than the balance due (${balance})`,
-  nothingDue: 'Nothing is due on this job',
-  overPaid: (paid: string) => `A refund cannot be more than what was paid (${paid})`,
-  undoFrozen: (number: number) =>
-    `Cannot undo: invoice #${number} was issued after this change and froze its lines. Change the lines instead and issue a new revision.`,
-  undoLineGone: 'Cannot undo: this line was removed since',
-  undoLineBack: 'Cannot undo: this line is on the job again',
-  undoDiscountTarget: 'Cannot undo: the line this discount applies to is gone; bring that line back first',
-  undoPaymentRefunded: (paid: string) => `Cannot undo: the payment was refunded since (paid now ${paid})`,
-  undoNotRevertible: 'Only line changes and payments of a repair order can be undone (not estimates, decisions, invoices or refunds)',
-  paymentUndoReason: 'Undo of a payment recorded by mistake',
-} as const;
-
-type Existing = Extract<JobState, { status: 'open' | 'canceled' }>;
-
-function existing(state: RepairOrderState, instanceId: string): Existing {
-  const job = state.job;
-  if ((job.status !== 'open' && job.status !== 'canceled') || job.instanceId !== instanceId) throw new NotFoundError(JOB_MESSAGES.notFound);
-  return job;
-}
-
-function open(state: RepairOrderState, instanceId: string): Existing {
-  const job = existing(state, instanceId);
-  if (job.status === 'canceled') throw new ConflictError(REPAIR_ORDER_MESSAGES.canceled);
-  return job;
-}
-
-const labelOf = (job: Existing) => ({ jobId: job.jobId, jobNumber: job.fields.jobNumber, name: job.fields.name });
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
-
-/** A new line from what the form sent: defaults for what it left out, the shop's labor rate when it named none. */
-function newLine(id: string, input: NewLine, shop: ShopRates): RepairLine {
-  const rate = input.kind === 'labor' ? (input.rate ?? null) : null;
-  return {
-    id,
-    kind: input.kind,
-    description: input.description ?? '',
-    partNumber: input.partNumber ?? '',
-    quantity: input.kind === 'part' ? (input.quantity ?? 1000) : 0,
-    unitCost: input.unitCost ?? null,
-    unitPrice: input.unitPrice ?? 0,
-    hours: input.hours ?? 0,
-    rate: input.kind === 'labor' ? (rate ?? shop.laborRate) : 0,
-    shopRate: input.kind === 'labor' && rate === null,
-    technician: input.technician ?? '',
-    amount: input.amount ?? null,
-    percent: input.percent ?? null,
-    appliesTo: input.kind === 'discount' ? (input.appliesTo ?? null) : null,
-    taxable: input.kind === 'discount' ? false : (input.taxable ?? true),
-  };
-}
-
-/** A line after a change: only its kind's fields; a fee or discount switches between amount and percent. */
-function changedLine(line: RepairLine, changes: LineChanges, shop: ShopRates): RepairLine {
-  const misplaced = misplacedLineFields(line.kind, changes);
-  if (misplaced.length > 0) throw new ValidationError(`${misplaced[0]} does not apply to a ${line.kind} line`, { field: misplaced[0] });
-  const next: RepairLine = { ...line };
-  const fields = LINE_KIND_FIELDS[line.kind];
-  const given = <K extends keyof LineChanges>(field: K) => fields.includes(field) && changes[field] !== undefined;
-  if (given('description')) next.description = changes.description ?? '';
-  if (given('partNumber')) next.partNumber = changes.partNumber ?? '';
-  if (given('quantity')) next.quantity = changes.quantity ?? 1000;
-  if (given('unitCost')) next.unitCost = changes.unitCost ?? null;
-  if (given('unitPrice')) {
-    if (changes.unitPrice === null) throw new ValidationError('A part line needs a unit price', { field: 'unitPrice' });
-    next.unitPrice = changes.unitPrice!;
-  }
-  if (given('hours')) {
-    if (changes.hours === null) throw new ValidationError('A labor line needs its hours', { field: 'hours' });
-    next.hours = changes.hours!;
-  }
-  if (given('rate')) {
-    next.rate = changes.rate ?? shop.laborRate;
-    next.shopRate = changes.rate === null;
-  }
-  if (given('technician')) next.technician = changes.technician ?? '';
-  if (given('taxable')) next.taxable = changes.taxable!;
-  if (given('appliesTo')) next.appliesTo = changes.appliesTo ?? null;
-  if (line.kind === 'fee' || line.kind === 'discount') {
-    const amount = changes.amount;
-    const percent = changes.percent;
-    if (amount !== undefined && amount !== null && percent !== undefined && percent !== null)
-      throw new ValidationError(`A ${line.kind} line takes either an amount or a percent`, { field: 'amount' });
-    if (amount !== undefined && amount !== null) [next.amount, next.percent] = [amount, null];
-    else if (percent !== undefined && percent !== null) [next.amount, next.percent] = [null, percent];
-    else if (amount === null || percent === null) {
-      // Clearing the one it has leaves it with neither.
-      if ((amount === null && line.amount !== null) || (percent === null && line.percent !== null))
-        throw new ValidationError(`A ${line.kind} line needs either an amount or a percent`, { field: 'amount' });
-    }
-  }
-  return next;
-}
-
-function assertAppliesTo(line: RepairLine, lines: readonly RepairLine[]) {
-  if (line.kind !== 'discount' || line.appliesTo === null) return;
-  const target = lines.find((other) => other.id === line.appliesTo);
-  if (!target || target.kind === 'discount' || target.id === line.id)
-    throw new ValidationError(REPAIR_ORDER_MESSAGES.appliesTo, { field: 'appliesTo' });
-}
-
-/**
- * The job's own events that follow from a change of its lines: its quote is the lines'
- * total (a job without lines keeps the quote it has).
- */
-function quoteFollows(job: Existing, before: RepairOrder, after: RepairOrder): JobEvent[] {
-  if (after.lines.length === 0) return [];
-  const total = currentTotals(after).total / 100;
-  const old = job.fields.quote;
-  if (old !== null && Math.round(old * 100) === Math.round(total * 100)) return [];
-  void before;
-  return [{ type: 'JobUpdated', data: { ...labelOf(job), changes: [{ field: 'quote', oldValue: old, newValue: total }] } }];
-}
-
-/** Invoiced with nothing due → Paid; Paid with something due again → Invoiced. */
-function stageFollows(job: Existing, order: RepairOrder, fields: JobFields = job.fields): JobEvent[] {
-  if (job.status === 'canceled' || !latestInvoice(order)) return [];
-  const balance = balanceOf(order, quoteCents(fields.quote));
-  const to: Stage = balance <= 0 ? 'Paid' : 'Invoiced';
-  const from = fields.stage;
-  if (from === to) return [];
-  // A payment on a job not yet at Invoiced (a deposit) moves nothing until it is paid up.
-  if (to === 'Invoiced' && from !== 'Paid') return [];
-  return [{ type: 'JobStageChanged', data: { ...labelOf(job), from, to } }];
-}
-
-const fold = (order: RepairOrder, events: RepairOrderEvent[]) => events.reduce((o, e) => applyRepairOrderEvent(o, e), order);
-
-function lineChangeEvents(job: Existing, order: RepairOrder, events: RepairOrderEvent[]): Event[] {
-  const after = fold(order, events);
-  return [...events, ...quoteFollows(job, order, after)];
-}
 
 export const repairOrderDecider: Decider<RepairOrderState, RepairOrderCommand, Event> = {
   initialState: { job: jobDecider.initialState, order: EMPTY_REPAIR_ORDER },
@@ -426,101 +216,10 @@ export const repairOrderDecider: Decider<RepairOrderState, RepairOrderCommand, E
       case 'RevertChange':
         return revertChange(command, state);
       default:
-        return assertNever(command);
+        return assertNever(command, 'command');
     }
   },
 };
-
-/**
- * The compensating events of an undo. A line change comes back as the opposite line event
- * (an addition as a removal, a change as the change back, a removal as the line back at its
- * place); a payment as a refund of it, so the day it was taken and the day it was undone both
- * stay true in the takings. A change an invoice froze is refused: the invoice's lines are the
- * record of what was billed.
- */
-function revertChange(command: Extract<RepairOrderCommand, { type: 'RevertChange' }>, state: RepairOrderState): Event[] {
-  const { order } = state;
-  const target = command.target;
-  const rates: TaxRates = { partsTaxRate: command.shop.partsTaxRate, laborTaxRate: command.shop.laborTaxRate };
-  const lineEvent = target.type === 'LineAdded' || target.type === 'LineChanged' || target.type === 'LineRemoved';
-  if (lineEvent && command.invoicedSince !== null) throw new ConflictError(REPAIR_ORDER_MESSAGES.undoFrozen(command.invoicedSince));
-  switch (target.type) {
-    case 'LineAdded': {
-      const job = open(state, command.instanceId);
-      const position = order.lines.findIndex((line) => line.id === target.data.line.id);
-      if (position < 0) throw new ConflictError(REPAIR_ORDER_MESSAGES.undoLineGone);
-      const line = order.lines[position]!;
-      const removed: RepairOrderEvent = { type: 'LineRemoved', data: { ...labelOf(job), line, position, ...rates, revertOf: target.id } };
-      return lineChangeEvents(job, order, [removed]);
-    }
-    case 'LineChanged': {
-      const job = open(state, command.instanceId);
-      const line = order.lines.find((candidate) => candidate.id === target.data.lineId);
-      if (!line) throw new ConflictError(REPAIR_ORDER_MESSAGES.undoLineGone);
-      const changes = target.data.changes
-        .map((change) => ({ field: change.field, oldValue: line[change.field], newValue: change.oldValue }))
-        .filter((change) => change.oldValue !== change.newValue);
-      if (changes.length === 0) return [];
-      const after = { ...line } as Record<string, unknown>;
-      for (const change of changes) after[change.field] = change.newValue;
-      const data = {
-        ...labelOf(job),
-        lineId: line.id,
-        kind: line.kind,
-        description: String(after.description ?? ''),
-        changes,
-        ...rates,
-        revertOf: target.id,
-      };
-      return lineChangeEvents(job, order, [{ type: 'LineChanged', data }]);
-    }
-    case 'LineRemoved': {
-      const job = open(state, command.instanceId);
-      const line = target.data.line;
-      if (order.lines.some((candidate) => candidate.id === line.id)) throw new ConflictError(REPAIR_ORDER_MESSAGES.undoLineBack);
-      if (order.lines.length >= REPAIR_ORDER_LIMITS.linesMax) throw new ConflictError(REPAIR_ORDER_MESSAGES.tooManyLines);
-      if (line.kind === 'discount' && line.appliesTo !== null && !order.lines.some((candidate) => candidate.id === line.appliesTo))
-        throw new ConflictError(REPAIR_ORDER_MESSAGES.undoDiscountTarget);
-      const position = Math.min(target.data.position, order.lines.length);
-      return lineChangeEvents(job, order, [
-        { type: 'LineAdded', data: { ...labelOf(job), line, position, ...rates, revertOf: target.id } },
-      ]);
-    }
-    case 'PaymentRecorded': {
-      const job = existing(state, command.instanceId);
-      const paid = paidOf(order);
-      if (target.data.amount > paid) throw new ConflictError(REPAIR_ORDER_MESSAGES.undoPaymentRefunded(dollars(paid)));
-      const refund: RepairOrderEvent = {
-        type: 'RefundRecorded',
-        data: {
-          ...labelOf(job),
-          paymentId: command.refundId,
-          amount: target.data.amount,
-          method: target.data.method,
-          reference: target.data.reference,
-          reason: REPAIR_ORDER_MESSAGES.paymentUndoReason,
-          receivedAt: command.now,
-          revertOf: target.id,
-        },
-      };
-      return [refund, ...stageFollows(job, fold(order, [refund]))];
-    }
-    case 'LinesReordered':
-    case 'EstimateSent':
-    case 'EstimateRevoked':
-    case 'EstimateApproved':
-    case 'EstimateDeclined':
-    case 'InvoiceIssued':
-    case 'RefundRecorded':
-      throw new ConflictError(REPAIR_ORDER_MESSAGES.undoNotRevertible);
-    default:
-      return assertNever(target);
-  }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unhandled command ${JSON.stringify(value)}`);
-}
 
 /** Whether an event is one a repair-order command records (for callers folding mixed streams). */
 export const isRepairOrderEvent = (event: DomainEvent): event is RepairOrderEvent => isRepairOrderJobEvent(event);

@@ -1,0 +1,68 @@
+import { JOB_MESSAGES, type JobFields, type Stage } from '@crm/projections/pipeline';
+import {
+  applyRepairOrderEvent,
+  balanceOf,
+  currentTotals,
+  latestInvoice,
+  quoteCents,
+  type RepairOrder,
+} from '@crm/projections/repair-orders';
+import type { JobEvent, JobState } from '../pipeline/index.ts';
+import { ConflictError, NotFoundError } from '../shared/errors.ts';
+import type { RepairOrderDecisionEvent as Event, RepairOrderEvent, RepairOrderState } from './repair-order-commands.ts';
+import { REPAIR_ORDER_MESSAGES } from './repair-order-messages.ts';
+
+/**
+ * The job a repair-order command acts on: whether it may (it exists in the instance, it is
+ * open), how events name it, and the job's own events that follow from its repair order
+ * (the quote follows the lines' total, the stage the balance).
+ */
+
+export type Existing = Extract<JobState, { status: 'open' | 'canceled' }>;
+
+export function existing(state: RepairOrderState, instanceId: string): Existing {
+  const job = state.job;
+  if ((job.status !== 'open' && job.status !== 'canceled') || job.instanceId !== instanceId) throw new NotFoundError(JOB_MESSAGES.notFound);
+  return job;
+}
+
+export function open(state: RepairOrderState, instanceId: string): Existing {
+  const job = existing(state, instanceId);
+  if (job.status === 'canceled') throw new ConflictError(REPAIR_ORDER_MESSAGES.canceled);
+  return job;
+}
+
+export const labelOf = (job: Existing) => ({ jobId: job.jobId, jobNumber: job.fields.jobNumber, name: job.fields.name });
+export const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/**
+ * The job's own events that follow from a change of its lines: its quote is the lines'
+ * total (a job without lines keeps the quote it has).
+ */
+function quoteFollows(job: Existing, before: RepairOrder, after: RepairOrder): JobEvent[] {
+  if (after.lines.length === 0) return [];
+  const total = currentTotals(after).total / 100;
+  const old = job.fields.quote;
+  if (old !== null && Math.round(old * 100) === Math.round(total * 100)) return [];
+  void before;
+  return [{ type: 'JobUpdated', data: { ...labelOf(job), changes: [{ field: 'quote', oldValue: old, newValue: total }] } }];
+}
+
+/** Invoiced with nothing due → Paid; Paid with something due again → Invoiced. */
+export function stageFollows(job: Existing, order: RepairOrder, fields: JobFields = job.fields): JobEvent[] {
+  if (job.status === 'canceled' || !latestInvoice(order)) return [];
+  const balance = balanceOf(order, quoteCents(fields.quote));
+  const to: Stage = balance <= 0 ? 'Paid' : 'Invoiced';
+  const from = fields.stage;
+  if (from === to) return [];
+  // A payment on a job not yet at Invoiced (a deposit) moves nothing until it is paid up.
+  if (to === 'Invoiced' && from !== 'Paid') return [];
+  return [{ type: 'JobStageChanged', data: { ...labelOf(job), from, to } }];
+}
+
+export const fold = (order: RepairOrder, events: RepairOrderEvent[]) => events.reduce((o, e) => applyRepairOrderEvent(o, e), order);
+
+export function lineChangeEvents(job: Existing, order: RepairOrder, events: RepairOrderEvent[]): Event[] {
+  const after = fold(order, events);
+  return [...events, ...quoteFollows(job, order, after)];
+}
