@@ -1,20 +1,13 @@
 import {
-  ANY,
   BACKWARDS,
   END,
   EventStoreDBClient,
-  NO_STREAM,
   START as ESDB_START,
-  CancelledError,
-  DeadlineExceededError,
-  NotLeaderError,
   StreamNotFoundError,
-  UnavailableError,
   WrongExpectedVersionError as EsdbWrongExpectedVersionError,
   excludeSystemEvents,
   streamNameFilter,
   jsonEvent,
-  type AppendExpectedRevision,
   type JSONType,
   type Position,
   type ReadPosition,
@@ -25,7 +18,6 @@ import {
   WrongExpectedVersionError,
   comparePositions,
   type AppendResult,
-  type EventMetadata,
   type EventStore,
   type ExpectedRevision,
   type GlobalPosition,
@@ -36,56 +28,32 @@ import {
   type SubscribeOptions,
 } from './port.ts';
 import { pause } from '../shared/pause.ts';
+import { EventStoreUnavailableError, isEventStoreConnectionError, withConnectionDefaults } from './eventstoredb-connection.ts';
+import {
+  drain,
+  isDroppedStream,
+  isStart,
+  isSystem,
+  isValidPosition,
+  toEsdbExpected,
+  toEsdbPosition,
+  toPosition,
+  toRecorded,
+} from './eventstoredb-mapping.ts';
+
+export {
+  EventStoreUnavailableError,
+  isEventStoreConnectionError,
+  KEEPALIVE_DEFAULTS,
+  withConnectionDefaults,
+} from './eventstoredb-connection.ts';
 
 /** Page size for reads of $all and of streams (system events are skipped client-side). */
 const PAGE = 500;
 
-/**
- * gRPC keepalive of the connection, unless the connection string sets it: a ping after 5 s
- * without traffic, the connection given up when 5 s pass without its answer. A node that
- * went away is then noticed in seconds (the client's defaults are 10 s each), and calls
- * fail over to another node or fail as unavailable.
- */
-export const KEEPALIVE_DEFAULTS = { keepAliveInterval: 5000, keepAliveTimeout: 5000 } as const;
-
 /** A dropped subscription is opened again from its last event this many times in a row before it fails. */
 const RESUBSCRIBE_ATTEMPTS = 5;
 const RESUBSCRIBE_FIRST_PAUSE_MS = 100;
-
-/**
- * EventStoreDB could not be reached (no leader, connection lost, deadline passed). It
- * carries the code of a cut connection, so every check for an unreachable store treats it
- * as one: the API answers 503 with Retry-After, the projector retries after a pause.
- */
-export class EventStoreUnavailableError extends Error {
-  override readonly name = 'EventStoreUnavailableError';
-  readonly code = 'ECONNRESET';
-  constructor(operation: string, cause: unknown) {
-    super(`EventStoreDB is unavailable (${operation}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-  }
-}
-
-/** Errors of the connection rather than of the request: the store is (briefly) out of reach. */
-export function isEventStoreConnectionError(error: unknown): boolean {
-  if (error instanceof EventStoreUnavailableError) return true;
-  if (error instanceof UnavailableError || error instanceof DeadlineExceededError || error instanceof NotLeaderError) return true;
-  // A call cancelled by the transport (not by us: our own aborts are handled before this).
-  if (error instanceof CancelledError) return true;
-  // Raw gRPC statuses the client passes on unconverted: 4 DEADLINE_EXCEEDED, 14 UNAVAILABLE.
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 14 || code === 4;
-}
-
-/** The connection string with the keepalive defaults added where it does not set them. */
-export function withConnectionDefaults(connectionString: string): string {
-  const query = connectionString.includes('?') ? connectionString.slice(connectionString.indexOf('?') + 1) : '';
-  const present = new Set(query.split('&').map((pair) => pair.split('=')[0]!.toLowerCase()));
-  const added = Object.entries(KEEPALIVE_DEFAULTS)
-    .filter(([key]) => !present.has(key.toLowerCase()))
-    .map(([key, value]) => `${key}=${value}`);
-  if (added.length === 0) return connectionString;
-  return `${connectionString}${connectionString.includes('?') ? (query ? '&' : '') : '?'}${added.join('&')}`;
-}
 
 /** The parts of the official client the adapter uses (a test may hand in a stand-in). */
 export type EventStoreDbClientLike = Pick<EventStoreDBClient, 'appendToStream' | 'readStream' | 'readAll' | 'subscribeToAll' | 'dispose'>;
@@ -340,75 +308,4 @@ export function createEventStoreDbEventStore(connectionString: string, options: 
       await client.dispose();
     },
   };
-}
-
-/**
- * Reads a server-streamed result to its end before anything is done with it. Leaving a read early
- * (break, return or a throw inside `for await`) leaves the gRPC call unfinished: the client keeps it
- * in its disposable streams and dispose(), so close(), waits for it forever.
- */
-async function drain<T>(read: AsyncIterable<T>): Promise<T[]> {
-  const items: T[] = [];
-  for await (const item of read) items.push(item);
-  return items;
-}
-
-/** A subscription stream that ended with an error of its own (a premature close, a reset). */
-function isDroppedStream(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE';
-}
-
-function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
-  if (expected === 'any') return ANY;
-  if (expected === 'no_stream') return NO_STREAM;
-  return BigInt(expected);
-}
-
-/** "No position" arrives as -1 read as an unsigned 64-bit number (the server's Position.FromInt64(-1, -1)):
- * the client always fills `position` on read events, so an absent position is this value, never undefined. */
-function isValidPosition(p: Position): boolean {
-  const max = 2n ** 63n;
-  return p.commit >= 0n && p.prepare >= 0n && p.commit < max && p.prepare < max;
-}
-
-function isStart(p: GlobalPosition): boolean {
-  return p.commit < 0n;
-}
-
-function toEsdbPosition(p: GlobalPosition): Position {
-  return { commit: p.commit, prepare: p.prepare };
-}
-
-function toPosition(p: Position): GlobalPosition {
-  return { commit: p.commit, prepare: p.prepare };
-}
-
-function isSystem(event: { type: string; streamId: string }): boolean {
-  return event.type.startsWith('$') || event.streamId.startsWith('$');
-}
-
-function toRecorded(event: EsdbRecordedEvent, prefix: string): RecordedEvent {
-  if (!event.position || !isValidPosition(event.position)) {
-    throw new Error(`Event ${event.id} has no position (EventStoreDB older than 22.6?)`);
-  }
-  return {
-    id: event.id,
-    streamId: event.streamId.slice(prefix.length),
-    revision: Number(event.revision),
-    position: toPosition(event.position),
-    type: event.type,
-    data: event.data,
-    metadata: toMetadata(event),
-    recordedAt: event.created,
-  };
-}
-
-/** Written by this adapter from EventMetadata (see append); anything else is not ours. */
-function toMetadata(event: EsdbRecordedEvent): EventMetadata {
-  const { metadata } = event;
-  if (typeof metadata !== 'object' || metadata === null || metadata instanceof Uint8Array || Array.isArray(metadata)) {
-    throw new Error(`Event ${event.id} in ${event.streamId} has no JSON metadata object`);
-  }
-  return metadata as unknown as EventMetadata;
 }
