@@ -8,6 +8,7 @@ export { bootstrapSuperAdmin, type SuperAdminCredentials } from './super-admin.t
 export { registerPlatformRoutes } from './routes.ts';
 export { currentSuperAdmin } from './super-admin.ts';
 export { registerExportRoutes } from './export-routes.ts';
-export { countInstanceEvents, ImportError, importEvents, instanceEventLines, resolveInstance } from './instance-export.ts';
+export { countInstanceEvents, instanceEventLines, resolveInstance } from './instance-export.ts';
+export { ImportError, importEvents } from './instance-import.ts';
 export { catchUpImported } from './import-catch-up.ts';
 export { subdomainStream } from './instance-decider.ts';

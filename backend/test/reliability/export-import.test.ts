@@ -11,7 +11,8 @@ import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
 import { createTestDatabase, type TestDatabase } from '@crm/projections/testing/database';
 import { createLogger } from '../../src/logger.ts';
 import { catchUpImported } from '../../src/platform/import-catch-up.ts';
-import { countInstanceEvents, importEvents, ImportError, instanceEventLines } from '../../src/platform/instance-export.ts';
+import { countInstanceEvents, instanceEventLines } from '../../src/platform/instance-export.ts';
+import { importEvents, ImportError } from '../../src/platform/instance-import.ts';
 import {
   createTestInstance,
   signInSuperAdmin,
