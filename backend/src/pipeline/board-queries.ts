@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { BoardSummary } from '@crm/projections/contract';
 import { STAGES } from '@crm/projections/pipeline';
 import { withTenant } from '../infra/tenant-db.ts';
-import { filtered } from './job-queries.ts';
+import { filtered } from './job-list.ts';
 
 /**
  * The stage board's column heads: jobs and quote totals per stage, for the list's search

@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import type { JobHistoryEntry } from '@crm/projections/pipeline';
+import { isUuid } from '@crm/projections/shared';
+import { canRevertEntry, type Reverter } from '@crm/projections/records';
+import { withTenant } from '../infra/tenant-db.ts';
+import type { JobTarget } from './job-queries.ts';
+
+/** A job's history as its read model lists it. */
+
+interface HistoryRow {
+  event_id: string;
+  action: JobHistoryEntry['action'];
+  user_display_name: string;
+  /** When the event store recorded the event (the command's own time for rows from before that was kept). */
+  recorded_at: Date;
+  changes: JobHistoryEntry['changes'];
+  actor_id: string | null;
+  revert_of: string | null;
+  revision: number;
+}
+
+/**
+ * Newest first, each at the time the event store recorded it; null when this instance has
+ * no such job (and never had). With a reader, each row says whether they may revert it.
+ */
+export async function jobHistory(
+  knex: Knex,
+  target: JobTarget,
+  reader: Reverter | null = null,
+  now = new Date(),
+): Promise<JobHistoryEntry[] | null> {
+  if (!isUuid(target.jobId)) return null;
+  const rows = (await withTenant(knex, target.instanceId, (db) =>
+    db
+      .withSchema('rm')
+      .from('job_history')
+      .where({ instance_id: target.instanceId, job_id: target.jobId })
+      .orderBy('revision', 'desc')
+      .select(
+        'event_id',
+        'action',
+        'user_display_name',
+        db.raw('coalesce(recorded_at, occurred_at) AS recorded_at'),
+        'changes',
+        'actor_id',
+        'revert_of',
+        'revision',
+      ),
+  )) as HistoryRow[];
+  if (rows.length === 0) return null;
+  return rows.map((row) => ({
+    id: row.event_id,
+    action: row.action,
+    userDisplayName: row.user_display_name,
+    // The recorded time: `asOf` at a row's time shows the job right after that change.
+    timestamp: new Date(row.recorded_at).toISOString(),
+    revision: Number(row.revision),
+    changes: row.changes,
+    revertOf: row.revert_of,
+    canRevert: canRevertEntry(reader, { action: row.action, actorId: row.actor_id, recordedAt: new Date(row.recorded_at) }, now),
+  }));
+}
