@@ -280,15 +280,33 @@ describe('the whole cycle: lines, estimate, approval, invoice, payments', () => 
     const second = await admin.post(`${P}/${job.id}/estimate/send`, { expiresInDays: 1 });
     expect(second.body.version).toBe(2);
     const third = await admin.post(`${P}/${job.id}/estimate/send`, {});
-    expect(
-      (
-        await anonymous.post(`/api/public/estimates/${second.body.token}/decision`, {
-          approvedLineIds: lineIds,
-          declinedLineIds: [],
-          name: 'Bo',
-        })
-      ).status,
-    ).toBe(410);
+    // Version 2 was superseded by version 3: gone, saying a newer one was sent; its page says so too.
+    const onSuperseded = await anonymous.post(`/api/public/estimates/${second.body.token}/decision`, {
+      approvedLineIds: lineIds,
+      declinedLineIds: [],
+      name: 'Bo',
+    });
+    expect(onSuperseded.status, onSuperseded.text).toBe(410);
+    expect(onSuperseded.body.detail).toBe('The shop has sent a newer estimate: open the latest link.');
+    expect((await anonymous.get(`/api/public/estimates/${second.body.token}`)).body.status).toBe('superseded');
+    // Version 1 was revoked by the shop before the newer ones: superseded as well.
+    expect((await anonymous.get(`/api/public/estimates/${token}`)).body.status).toBe('superseded');
     expect((await anonymous.get(`/api/public/estimates/${third.body.token}`)).body.status).toBe('sent');
+
+    // Answered, then a newer version sent: answering the old one again is the 409 of an answer that stands.
+    const answered = await anonymous.post(`/api/public/estimates/${third.body.token}/decision`, {
+      approvedLineIds: lineIds,
+      declinedLineIds: [],
+      name: 'Bo',
+    });
+    expect(answered.status, answered.text).toBe(200);
+    expect((await admin.post(`${P}/${job.id}/estimate/send`, {})).status).toBe(201);
+    const again = await anonymous.post(`/api/public/estimates/${third.body.token}/decision`, {
+      approvedLineIds: lineIds,
+      declinedLineIds: [],
+      name: 'Bo',
+    });
+    expect(again.status, again.text).toBe(409);
+    expect((await anonymous.get(`/api/public/estimates/${third.body.token}`)).body.status).toBe('approved');
   });
 });
