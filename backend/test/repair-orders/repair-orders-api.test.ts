@@ -247,19 +247,8 @@ describe('the whole cycle: lines, estimate, approval, invoice, payments', () => 
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     expect(csv.text).toContain('net,,335.92');
-    // "Issued at" is on the shop's clock, not UTC.
-    const issuedAt = report.body.invoices.items[0].issuedAt as string;
-    const local = new Intl.DateTimeFormat('sv-SE', {
-      timeZone: report.body.timeZone as string,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).format(new Date(issuedAt));
-    expect(csv.text).toContain(`,${local},`);
-    expect(csv.text).not.toContain(issuedAt);
+    // "Issued at" is on the shop's clock (takings-csv.test.ts checks a shop whose day is not UTC's).
+    expect(csv.text).not.toContain(report.body.invoices.items[0].issuedAt as string);
     expect((await admin.get('/api/roshop/reports/takings?from=2025-02-30')).status).toBe(400);
     expect((await reader.get('/api/roshop/reports/takings')).status).toBe(403);
   });
