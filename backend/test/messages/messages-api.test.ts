@@ -348,3 +348,38 @@ describe('tenants and input', () => {
     expect(shop.id).toBeTruthy();
   });
 });
+
+describe('the customer record', () => {
+  test('carries the consent per channel as it is now; another shop sees neither the customer nor its consent', async () => {
+    const created = await owner.post(`${BASE}/customers`, { name: 'Rhea Record', email: 'rhea@example.test', phone: '555-201-0099' });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    // Nothing recorded yet: no consent on either channel.
+    expect((await owner.get(`${BASE}/customers/${id}`)).body).toMatchObject({
+      id,
+      name: 'Rhea Record',
+      emailConsent: false,
+      smsConsent: false,
+    });
+
+    expect((await owner.put(`${BASE}/customers/${id}/consent`, { emailConsent: true, smsConsent: false })).status).toBe(200);
+    const given = await owner.get(`${BASE}/customers/${id}`);
+    expect(given.status, given.text).toBe(200);
+    expect(given.body).toMatchObject({ id, emailConsent: true, smsConsent: false });
+
+    expect((await owner.put(`${BASE}/customers/${id}/consent`, { emailConsent: false, smsConsent: true })).status).toBe(200);
+    expect((await owner.get(`${BASE}/customers/${id}`)).body).toMatchObject({ emailConsent: false, smsConsent: true });
+
+    // As it was at a moment: consent is kept as it is now, so the past record has none.
+    const then = await owner.get(`${BASE}/customers/${id}?asOf=${encodeURIComponent(new Date().toISOString())}`);
+    expect(then.status, then.text).toBe(200);
+    expect(then.body).toMatchObject({ id, name: 'Rhea Record' });
+    expect(then.body).not.toHaveProperty('emailConsent');
+
+    // Another shop: the customer, its consent and its record are not there.
+    expect((await otherOwner.get(`/api/msgother/customers/${id}`)).status).toBe(404);
+    expect((await otherOwner.get(`/api/msgother/customers/${id}/consent`)).status).toBe(404);
+    expect((await otherOwner.put(`/api/msgother/customers/${id}/consent`, { emailConsent: true, smsConsent: true })).status).toBe(404);
+    expect((await owner.get(`${BASE}/customers/${id}`)).body).toMatchObject({ emailConsent: false, smsConsent: true });
+  });
+});
