@@ -1,95 +1,35 @@
-import { useCalendarAddress } from '../hooks/use-calendar-address';
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Calendar, type SlotInfo } from 'react-big-calendar';
-import * as dragAndDropAddon from 'react-big-calendar/lib/addons/dragAndDrop';
+import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import type { SlotInfo } from 'react-big-calendar';
 import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
-import 'react-big-calendar/lib/css/react-big-calendar.css';
-import 'react-big-calendar/lib/addons/dragAndDrop/styles.css';
-import '../calendar.css';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { ArrowLeftIcon, PlusIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
-import { cn } from '@/lib/cn';
 import { toast } from '@/lib/toast';
 import { useMediaQuery } from '@/lib/use-media-query';
+import { useUserChoiceNames as useTechnicians } from '@/lib/api/user-choices';
 import { useRescheduleAppointment } from '../api/appointment-api';
 import { useCalendar } from '../api/get-calendar';
-import { useUserChoiceNames as useTechnicians } from '@/lib/api/user-choices';
 import { LOADING_CALENDAR } from '../constants/calendar-constants';
+import { useCalendarAddress } from '../hooks/use-calendar-address';
+import { useSwipeNavigation } from '../hooks/use-swipe-navigation';
 import {
   type CalendarEvent,
-  jobTypeColor,
   monthCellEvents,
-  type TechLane,
   techLanes,
   toCalendarEvent,
   weekSlotEvents,
   WEEK_SLOT_COLUMNS,
   PHONE_WEEK_SLOT_COLUMNS,
 } from '../utils/calendar-events';
-import {
-  type CalendarView,
-  CALENDAR_VIEWS,
-  DAY_END_HOUR,
-  DAY_START_HOUR,
-  durationMinutes,
-  fullDateLabel,
-  hourOn,
-  keepTimeOfDay,
-  monthYearLabel,
-  navigateDate,
-  STEP_MINUTES,
-  swipeAction,
-  visibleRange,
-} from '../utils/calendar-time';
+import { DAY_START_HOUR, durationMinutes, hourOn, keepTimeOfDay, navigateDate, visibleRange } from '../utils/calendar-time';
 import { zonedLocalizer } from '../utils/zoned-localizer';
 import { AppointmentDialog, type AppointmentTarget, type CustomerFieldProps } from './appointment-dialog';
+import { CalendarGrid } from './calendar-grid';
 import { CalendarHelp } from './calendar-help';
-
-type WithDragAndDrop = typeof dragAndDropAddon.default;
-/**
- * The addon is CommonJS with `exports.default`: the bundler hands over the module object as
- * the default import, TypeScript and Node the function itself. Take whichever is the function.
- */
-const addonDefault = dragAndDropAddon.default as WithDragAndDrop | { default: WithDragAndDrop };
-const withDragAndDrop: WithDragAndDrop = typeof addonDefault === 'function' ? addonDefault : addonDefault.default;
-const DragAndDropCalendar = withDragAndDrop<CalendarEvent, TechLane>(Calendar);
-
-const VIEW_LABELS: Record<CalendarView, string> = { day: 'Day', week: 'Week', month: 'Month' };
-
-const FORMATS = {
-  dateFormat: 'd',
-  timeGutterFormat: 'h a',
-  dayFormat: 'ccc d',
-  weekdayFormat: 'ccc',
-  eventTimeRangeFormat: (
-    { start, end }: { start: Date; end: Date },
-    culture: string | undefined,
-    localizer?: { format: (d: Date, f: string, c?: string) => string },
-  ) => (localizer ? `${localizer.format(start, 't', culture)} – ${localizer.format(end, 't', culture)}` : ''),
-};
+import { CalendarHeading, CalendarNavigation } from './calendar-toolbar';
 
 /**
- * A day's column heading in the week and day views, as plain text: the library's own puts role="columnheader" on a span with
- * no row or grid around it, which assistive technology cannot place (and axe reports as critical).
- */
-function ColumnHeader({ label }: { label: ReactNode }) {
-  return <span>{label}</span>;
-}
-
-function EventLabel({ event }: { event: CalendarEvent }) {
-  return (
-    // The key lets the focus find this appointment again when the calendar is drawn anew.
-    <span className="block truncate" title={event.title} data-focus-key={event.job ? `appointment-${event.job.id}` : undefined}>
-      {event.title}
-    </span>
-  );
-}
-
-/**
- * The calendar (spec "Calendar screen"): month, week and day views on react-big-calendar,
+ * The calendar screen: month, week and day views on react-big-calendar,
  * in the SHOP's time zone. Clicking an empty day or slot creates, clicking an appointment
  * edits, dragging moves (month keeps the time of day), resizing changes the duration, and
  * the day view can show one lane per technician (dragging between lanes reassigns).
@@ -145,38 +85,7 @@ export function CalendarScreen({
     [view, timeZone],
   );
 
-  // On this screen a sideways swipe moves the calendar. Without this, Chromium on a touch
-  // screen also takes a swipe to the right as the browser's "back" and leaves the page.
-  useEffect(() => {
-    const root = document.documentElement;
-    const before = root.style.overscrollBehaviorX;
-    root.style.overscrollBehaviorX = 'none';
-    return () => {
-      root.style.overscrollBehaviorX = before;
-    };
-  }, []);
-
-  // Swipe: at least 50 px sideways and more than twice the vertical movement. The end of the
-  // touch is heard on the element the finger first touched, not on the section: when that
-  // element leaves the page mid-swipe (a loading line replaced by the day's grid), its
-  // touchend no longer bubbles up to any ancestor, and the swipe would be lost.
-  const navigateLatest = useRef(navigate);
-  navigateLatest.current = navigate;
-  const onTouchStart = (event: React.TouchEvent) => {
-    const first = event.touches[0];
-    if (!first || event.touches.length !== 1) return;
-    const start = { x: first.clientX, y: first.clientY };
-    const target = event.target;
-    const finish = (end: Event) => {
-      target.removeEventListener('touchend', finish);
-      target.removeEventListener('touchcancel', finish);
-      const point = end.type === 'touchend' ? (end as TouchEvent).changedTouches[0] : undefined;
-      const action = point ? swipeAction(point.clientX - start.x, point.clientY - start.y) : null;
-      if (action) navigateLatest.current(action);
-    };
-    target.addEventListener('touchend', finish);
-    target.addEventListener('touchcancel', finish);
-  };
+  const onTouchStart = useSwipeNavigation(navigate);
 
   const move = useCallback(
     (event: CalendarEvent, start: Date, duration: number | null, tech?: string) => {
@@ -234,40 +143,17 @@ export function CalendarScreen({
   };
 
   const count = events.length;
-  const dayCount = view === 'day' ? count : null;
 
   return (
     <div className="grid gap-6">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div className="grid gap-1">
-          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Calendar</h1>
-          <p className="text-muted-foreground" aria-live="polite">
-            {calendar.data ? `${count} scheduled ${count === 1 ? 'job' : 'jobs'}` : '\u00a0'}
-            <span className="ml-2 text-xs">Times in {timeZone}</span>
-          </p>
-        </div>
-        <div className="flex flex-wrap items-center gap-2 self-start sm:self-auto">
-          {canWrite ? (
-            <Button size="sm" onClick={handleNew}>
-              <PlusIcon aria-hidden="true" />
-              New Appointment
-            </Button>
-          ) : null}
-          <div role="group" aria-label="View" className="inline-flex rounded-lg border bg-card p-1">
-            {CALENDAR_VIEWS.map((option) => (
-              <Button
-                key={option}
-                size="sm"
-                variant={view === option ? 'primary' : 'ghost'}
-                aria-pressed={view === option}
-                onClick={() => setView(option)}
-              >
-                {VIEW_LABELS[option]}
-              </Button>
-            ))}
-          </div>
-        </div>
-      </div>
+      <CalendarHeading
+        count={calendar.data ? count : null}
+        timeZone={timeZone}
+        canWrite={canWrite}
+        view={view}
+        onNew={handleNew}
+        onView={setView}
+      />
 
       <section
         aria-label="Calendar"
@@ -277,85 +163,36 @@ export function CalendarScreen({
         className="grid touch-pan-y touch-pinch-zoom gap-4 rounded-xl border bg-card p-3 text-card-foreground shadow-sm sm:p-4"
         onTouchStart={onTouchStart}
       >
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <div className="flex items-center gap-2">
-            <Button variant="outline" size="icon" aria-label="Previous" onClick={() => navigate('PREV')}>
-              <ArrowLeftIcon />
-            </Button>
-            <Button variant="outline" size="sm" onClick={() => navigate('TODAY')}>
-              Today
-            </Button>
-            <Button variant="outline" size="icon" aria-label="Next" onClick={() => navigate('NEXT')}>
-              <ArrowLeftIcon className="rotate-180" />
-            </Button>
-          </div>
-          <h2 className="text-lg font-semibold" data-testid="calendar-label">
-            {monthYearLabel(view, date, timeZone)}
-          </h2>
-          {view === 'day' ? (
-            <Button variant={lanes ? 'secondary' : 'outline'} size="sm" aria-pressed={lanes} onClick={() => setLanes((on) => !on)}>
-              Technician lanes
-            </Button>
-          ) : (
-            <span className="hidden sm:block sm:w-32" />
-          )}
-        </div>
-        {view === 'day' ? (
-          <p className="-mt-2 text-sm text-muted-foreground">
-            <span className="font-medium text-foreground">{fullDateLabel(date, timeZone)}</span>
-            {dayCount !== null && calendar.data ? ` · ${dayCount} ${dayCount === 1 ? 'appointment' : 'appointments'}` : null}
-          </p>
-        ) : null}
+        <CalendarNavigation
+          view={view}
+          date={date}
+          timeZone={timeZone}
+          lanes={lanes}
+          dayCount={view === 'day' && calendar.data ? count : null}
+          onNavigate={navigate}
+          onToggleLanes={() => setLanes((on) => !on)}
+        />
 
         {calendar.isPending ? (
           <Spinner label={LOADING_CALENDAR} className="py-16" />
         ) : calendar.isError && !calendar.data ? (
           <Alert>{errorMessage(calendar.error, 'Failed to load the calendar')}</Alert>
         ) : (
-          <div className={cn('crm-calendar', `crm-calendar--${view}`, showLanes && 'crm-calendar--lanes')}>
-            <DragAndDropCalendar
-              localizer={localizer}
-              date={date}
-              view={view}
-              views={['month', 'week', 'day']}
-              onView={(next) => setView(next as CalendarView)}
-              onNavigate={(next) => setDate(next)}
-              toolbar={false}
-              events={shownEvents}
-              {...(resources
-                ? { resources, resourceIdAccessor: (lane: TechLane) => lane.id, resourceTitleAccessor: (lane: TechLane) => lane.title }
-                : {})}
-              resourceAccessor={(event: CalendarEvent) => event.resourceId}
-              min={hourOn(date, DAY_START_HOUR, timeZone)}
-              max={hourOn(date, DAY_END_HOUR, timeZone)}
-              step={STEP_MINUTES}
-              timeslots={60 / STEP_MINUTES}
-              formats={FORMATS as never}
-              popup
-              selectable={canWrite}
-              longPressThreshold={250}
-              onSelectSlot={handleSelectSlot}
-              onSelectEvent={openEvent}
-              // An appointment takes the focus with Tab; Enter or Space opens it, as a click does.
-              onKeyPressEvent={(event, press) => {
-                // The library types the event loosely; it is a keydown.
-                const { key } = press as unknown as React.KeyboardEvent;
-                if (key !== 'Enter' && key !== ' ') return;
-                press.preventDefault();
-                openEvent(event);
-              }}
-              draggableAccessor={(event) => canWrite && event.job !== null}
-              resizableAccessor={(event) => canWrite && event.job !== null && view !== 'month'}
-              onEventDrop={handleDrop}
-              onEventResize={handleResize}
-              eventPropGetter={(event) => ({
-                className: event.job ? `crm-event crm-event--${jobTypeColor(event.job.jobType)}` : 'crm-event crm-event--more',
-              })}
-              components={{ event: EventLabel, week: { header: ColumnHeader }, day: { header: ColumnHeader } }}
-              showMultiDayTimes
-              dayLayoutAlgorithm="no-overlap"
-            />
-          </div>
+          <CalendarGrid
+            localizer={localizer}
+            date={date}
+            view={view}
+            timeZone={timeZone}
+            events={shownEvents}
+            resources={resources}
+            canWrite={canWrite}
+            onView={setView}
+            onNavigate={setDate}
+            onSelectSlot={handleSelectSlot}
+            onOpen={openEvent}
+            onEventDrop={handleDrop}
+            onEventResize={handleResize}
+          />
         )}
       </section>
 

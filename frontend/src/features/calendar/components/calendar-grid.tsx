@@ -1,0 +1,130 @@
+import type { ReactNode } from 'react';
+import { Calendar, type DateLocalizer, type SlotInfo } from 'react-big-calendar';
+import * as dragAndDropAddon from 'react-big-calendar/lib/addons/dragAndDrop';
+import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
+import 'react-big-calendar/lib/css/react-big-calendar.css';
+import 'react-big-calendar/lib/addons/dragAndDrop/styles.css';
+import '../calendar.css';
+import { cn } from '@/lib/cn';
+import { type CalendarEvent, jobTypeColor, type TechLane } from '../utils/calendar-events';
+import { type CalendarView, DAY_END_HOUR, DAY_START_HOUR, hourOn, STEP_MINUTES } from '../utils/calendar-time';
+
+type WithDragAndDrop = typeof dragAndDropAddon.default;
+/**
+ * The addon is CommonJS with `exports.default`: the bundler hands over the module object as
+ * the default import, TypeScript and Node the function itself. Take whichever is the function.
+ */
+const addonDefault = dragAndDropAddon.default as WithDragAndDrop | { default: WithDragAndDrop };
+const withDragAndDrop: WithDragAndDrop = typeof addonDefault === 'function' ? addonDefault : addonDefault.default;
+const DragAndDropCalendar = withDragAndDrop<CalendarEvent, TechLane>(Calendar);
+
+const FORMATS = {
+  dateFormat: 'd',
+  timeGutterFormat: 'h a',
+  dayFormat: 'ccc d',
+  weekdayFormat: 'ccc',
+  eventTimeRangeFormat: (
+    { start, end }: { start: Date; end: Date },
+    culture: string | undefined,
+    localizer?: { format: (d: Date, f: string, c?: string) => string },
+  ) => (localizer ? `${localizer.format(start, 't', culture)} – ${localizer.format(end, 't', culture)}` : ''),
+};
+
+/**
+ * A day's column heading in the week and day views, as plain text: the library's own puts role="columnheader" on a span with
+ * no row or grid around it, which assistive technology cannot place (and axe reports as critical).
+ */
+function ColumnHeader({ label }: { label: ReactNode }) {
+  return <span>{label}</span>;
+}
+
+function EventLabel({ event }: { event: CalendarEvent }) {
+  return (
+    // The key lets the focus find this appointment again when the calendar is drawn anew.
+    <span className="block truncate" title={event.title} data-focus-key={event.job ? `appointment-${event.job.id}` : undefined}>
+      {event.title}
+    </span>
+  );
+}
+
+/**
+ * The calendar itself (react-big-calendar with drag and drop): the view's appointments in
+ * the shop's zone, one lane per technician when `resources` are given; moving, resizing,
+ * selecting a slot and opening an appointment are the screen's to handle.
+ */
+export function CalendarGrid({
+  localizer,
+  date,
+  view,
+  timeZone,
+  events,
+  resources,
+  canWrite,
+  onView,
+  onNavigate,
+  onSelectSlot,
+  onOpen,
+  onEventDrop,
+  onEventResize,
+}: {
+  localizer: DateLocalizer;
+  date: Date;
+  view: CalendarView;
+  timeZone: string;
+  events: CalendarEvent[];
+  resources: TechLane[] | undefined;
+  canWrite: boolean;
+  onView: (view: CalendarView) => void;
+  onNavigate: (date: Date) => void;
+  onSelectSlot: (slot: SlotInfo) => void;
+  onOpen: (event: CalendarEvent) => void;
+  onEventDrop: (args: EventInteractionArgs<CalendarEvent>) => void;
+  onEventResize: (args: EventInteractionArgs<CalendarEvent>) => void;
+}) {
+  return (
+    <div className={cn('crm-calendar', `crm-calendar--${view}`, resources && 'crm-calendar--lanes')}>
+      <DragAndDropCalendar
+        localizer={localizer}
+        date={date}
+        view={view}
+        views={['month', 'week', 'day']}
+        onView={(next) => onView(next as CalendarView)}
+        onNavigate={(next) => onNavigate(next)}
+        toolbar={false}
+        events={events}
+        {...(resources
+          ? { resources, resourceIdAccessor: (lane: TechLane) => lane.id, resourceTitleAccessor: (lane: TechLane) => lane.title }
+          : {})}
+        resourceAccessor={(event: CalendarEvent) => event.resourceId}
+        min={hourOn(date, DAY_START_HOUR, timeZone)}
+        max={hourOn(date, DAY_END_HOUR, timeZone)}
+        step={STEP_MINUTES}
+        timeslots={60 / STEP_MINUTES}
+        formats={FORMATS as never}
+        popup
+        selectable={canWrite}
+        longPressThreshold={250}
+        onSelectSlot={onSelectSlot}
+        onSelectEvent={onOpen}
+        // An appointment takes the focus with Tab; Enter or Space opens it, as a click does.
+        onKeyPressEvent={(event, press) => {
+          // The library types the event loosely; it is a keydown.
+          const { key } = press as unknown as React.KeyboardEvent;
+          if (key !== 'Enter' && key !== ' ') return;
+          press.preventDefault();
+          onOpen(event);
+        }}
+        draggableAccessor={(event) => canWrite && event.job !== null}
+        resizableAccessor={(event) => canWrite && event.job !== null && view !== 'month'}
+        onEventDrop={onEventDrop}
+        onEventResize={onEventResize}
+        eventPropGetter={(event) => ({
+          className: event.job ? `crm-event crm-event--${jobTypeColor(event.job.jobType)}` : 'crm-event crm-event--more',
+        })}
+        components={{ event: EventLabel, week: { header: ColumnHeader }, day: { header: ColumnHeader } }}
+        showMultiDayTimes
+        dayLayoutAlgorithm="no-overlap"
+      />
+    </div>
+  );
+}
