@@ -3,8 +3,6 @@ import { type FocusEvent, type KeyboardEvent, useEffect, useMemo, useRef, useSta
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { PlusIcon } from '@/components/ui/icons';
-import { errorMessage } from '@/lib/api-error';
-import { reportFailure } from '@/lib/report-failure';
 import { useAddJobLine } from '../../api/add-job-line';
 import { useChangeJobLine } from '../../api/change-job-line';
 import type { LoadedJob } from '../../api/get-job';
@@ -23,14 +21,10 @@ import {
 } from '../../utils/line-draft';
 import { lineFieldId, LineRow } from './line-row';
 import { TotalsSummary } from './totals-summary';
+import { firstProblemField, FIRST_FIELD, focusIfLeft, linePayloadHasValues } from './line-focus';
+import { useLineCommandQueue } from './use-line-command-queue';
 
 type Problems = Partial<Record<string, string>>;
-
-/** What a person puts the cursor in on purpose. */
-const CONTROLS = 'input, select, textarea, button, [role="combobox"]';
-
-/** The first box of a line, where the cursor goes when the line is added. */
-const FIRST_FIELD = 'description';
 
 /**
  * The job's lines, edited in place in the job dialog: each line is saved on its own (a
@@ -64,8 +58,7 @@ export function LinesEditor({
   const [edits, setEdits] = useState<Record<string, LineDraft>>({});
   const [added, setAdded] = useState<LineDraft[]>([]);
   const [problems, setProblems] = useState<Record<string, Problems>>({});
-  const [saving, setSaving] = useState<ReadonlySet<string>>(new Set());
-  const [error, setError] = useState<string | null>(null);
+  const { run, saving, error, latest } = useLineCommandQueue(loaded, onSaved);
   const busy = saving.size > 0;
   useEffect(() => onBusyChange?.(busy), [busy, onBusyChange]);
   const addLine = useAddJobLine(instance);
@@ -73,10 +66,6 @@ export function LinesEditor({
   const removeLine = useRemoveJobLine(instance);
   const reorderLines = useReorderJobLines(instance);
 
-  // The newest copy of the job: a command waits for the one before it and uses its ETag.
-  const latest = useRef(loaded);
-  if (loaded.job.revision > latest.current.job.revision) latest.current = loaded;
-  const queue = useRef<Promise<unknown>>(Promise.resolve());
   /** Lines being saved: Enter and then leaving the line must not save it twice. */
   const inFlight = useRef(new Set<string>());
   /** New lines being added, each with the ids of the lines saved when its add was sent. */
@@ -96,41 +85,6 @@ export function LinesEditor({
   }, [saved, edits, added, saving]);
   const declined = useMemo(() => new Set(saved.filter((line) => line.status === 'declined').map((line) => line.id)), [saved]);
   const preview = rates ? draftTotals(drafts, declined, rates) : null;
-
-  /**
-   * Runs a command in turn. `settle` drops the line's draft in the same update that shows the
-   * job the command answered: were it dropped a render later, the saved line and its draft would
-   * both be on screen for a moment, and typing into that moment went into the draft and was lost.
-   */
-  const run = (
-    keys: string[],
-    what: string,
-    command: (etag: string) => Promise<LoadedJob | null>,
-    settle?: () => void,
-  ): Promise<boolean> => {
-    setSaving((current) => new Set([...current, ...keys]));
-    const step = queue.current.then(async () => {
-      try {
-        const sentWith = latest.current.etag;
-        const result = await command(sentWith);
-        // Nothing left to do once the commands before it were done (see handleMove).
-        if (!result) return true;
-        latest.current = result;
-        settle?.();
-        onSaved(result, sentWith);
-        setError(null);
-        return true;
-      } catch (failure) {
-        reportFailure(`${what} failed`, failure);
-        setError(errorMessage(failure, `Could not ${what.toLowerCase()}`));
-        return false;
-      } finally {
-        setSaving((current) => new Set([...current].filter((key) => !keys.includes(key))));
-      }
-    });
-    queue.current = step;
-    return step;
-  };
 
   const target = () => ({ jobId: detail.id, etag: latest.current.etag });
 
@@ -338,29 +292,5 @@ export function LinesEditor({
       <Alert>{error}</Alert>
       <TotalsSummary totals={detail.totals} preview={preview} hasLines={drafts.length > 0} />
     </section>
-  );
-}
-
-/**
- * Focuses the element with this id; with `leftIn`, only if the cursor is still there or was
- * dropped (on the page or the dialog, as when a row is redrawn), not put in another control.
- */
-function focusIfLeft(id: string, leftIn?: Element): void {
-  const active = document.activeElement;
-  if (leftIn && active && active !== leftIn && active.matches(CONTROLS)) return;
-  document.getElementById(id)?.focus();
-}
-
-/** The box of the first thing the server would refuse in a line, to put the cursor there. */
-function firstProblemField(draft: LineDraft): string {
-  const field = Object.keys(lineProblems(draft) ?? {})[0] ?? FIRST_FIELD;
-  return field === 'amount' || field === 'percent' ? field : field in draft ? field : FIRST_FIELD;
-}
-
-/** Whether anything was typed into a new line beyond what it starts with. */
-function linePayloadHasValues(draft: LineDraft): boolean {
-  const fresh = emptyLineDraft(draft.kind);
-  return (['description', 'partNumber', 'unitCost', 'unitPrice', 'hours', 'rate', 'technician', 'value'] as const).some(
-    (field) => draft[field] !== fresh[field],
   );
 }
