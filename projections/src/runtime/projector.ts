@@ -1,12 +1,19 @@
 import type { Knex } from 'knex';
-import pg from 'pg';
-import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
+import { parseStoredEvent } from '../events.ts';
 import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
-import { createProjectionContext, takenBy, type Projection } from './projection.ts';
+import { takenBy, type Projection } from './projection.ts';
 import { ensureCheckpoint, lockCheckpointForBatch, MAIN_CHECKPOINT, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
-import { ensureInlineSince, projectsEvent } from './inline.ts';
-import { describeError, recordParkedEvent } from './parked.ts';
+import { ensureInlineSince } from './inline.ts';
+import { describeError } from './parked.ts';
 import { pause } from '../shared/pause.ts';
+import { applyBatch, parkEvent } from './apply-batch.ts';
+import { DEFAULT_STANDBY_RETRY_MS, LeaderLock } from './leader-lock.ts';
+import { isTransientFailure, TransientError } from './transient.ts';
+
+// What callers of the projector have always taken from here.
+export { applyBatch, parkEvent, type ApplyOptions } from './apply-batch.ts';
+export { DEFAULT_STANDBY_RETRY_MS } from './leader-lock.ts';
+export { isTransientFailure, TransientError } from './transient.ts';
 
 export interface ProjectorLogger {
   info(obj: object, msg?: string): void;
@@ -15,106 +22,6 @@ export interface ProjectorLogger {
 }
 
 const silentLogger: ProjectorLogger = { info: () => {}, warn: () => {}, error: () => {} };
-
-/**
- * A handler's way of saying "this failed for a reason outside the event; try again later"
- * (a write conflict that outlived its retries, a service not answering): the batch backs
- * off and is retried, the event is never parked for it.
- */
-export class TransientError extends Error {
-  override readonly name = 'TransientError';
-}
-
-/**
- * Failures that say nothing about the event: the connection, the server's state, locks,
- * a missing table or permission. SQLSTATE classes 08 connection, 25 transaction state,
- * 28 authorization, 3D/3F catalog/schema, 40 rollback (serialization, deadlock), 42 syntax
- * or access (a schema that is not there yet), 53 resources, 55 object state (locks),
- * 57 operator intervention, 58 system, XX internal. Data errors (22, 23) and anything a
- * handler throws on its own (a schema that does not parse) are the event's.
- */
-export function isTransientFailure(error: unknown): boolean {
-  if (error instanceof TransientError) return true;
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string') {
-    if (/^(08|25|28|3D|3F|40|42|53|55|57|58|XX)[0-9A-Z]{3}$/.test(code)) return true;
-    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'].includes(code)) return true;
-  }
-  if (error instanceof Error) {
-    if (error.name === 'KnexTimeoutError') return true;
-    if (
-      /connection terminated|connection (?:is )?closed|client has encountered a connection error|cannot use a pool after/i.test(
-        error.message,
-      )
-    )
-      return true;
-  }
-  return false;
-}
-
-export interface ApplyOptions {
-  schema: string;
-  checkpointName: string;
-  projections: Projection[];
-  /** Events to pass over (a rebuild skips what the live projector parked). */
-  skip?: (event: RecordedEvent) => boolean;
-  /**
-   * Set when appends write the inline projections themselves: those then take only events
-   * at or before this position (appended before inline projection started; null: none).
-   * Undefined (a rebuild, EventStoreDB): every projection takes every event.
-   */
-  inlineUpTo?: GlobalPosition | null;
-}
-
-/**
- * Applies events to a set of read models inside one PostgreSQL transaction per batch,
- * together with the checkpoint, so each event takes effect exactly once even after a crash.
- * A handler that throws rolls the whole batch back: nothing of it is applied.
- */
-export async function applyBatch(knex: Knex, options: ApplyOptions, events: RecordedEvent[]): Promise<GlobalPosition | null> {
-  return await knex.transaction(async (trx) => {
-    // Taking the checkpoint row first serialises us with any other writer of this set
-    // (a rebuild's swap, a second projector that lost its lock).
-    const checkpoint = (await lockCheckpointForBatch(trx, options.checkpointName)) ?? START;
-    const ctx = createProjectionContext(trx, options.schema);
-    // Each projection gets the batch's events it takes, in global order: set-based when it
-    // can (applyBatch), event by event otherwise. Projections keep to their own tables, so
-    // one after the other is the same as event by event across all of them.
-    const perProjection = options.projections.map(() => [] as StoredDomainEvent[]);
-    let last: GlobalPosition | null = null;
-    for (const event of events) {
-      if (comparePositions(event.position, checkpoint) <= 0) continue;
-      last = event.position;
-      if (options.skip?.(event)) continue;
-      let parsed: StoredDomainEvent | null | undefined;
-      options.projections.forEach((projection, i) => {
-        if (!takenBy(projection, event) || !projectsEvent(projection, event, options.inlineUpTo)) return;
-        if (parsed === undefined) parsed = parseStoredEvent(event);
-        if (parsed && (!projection.takes || projection.takes(parsed))) perProjection[i]!.push(parsed);
-      });
-    }
-    for (const [i, projection] of options.projections.entries()) {
-      const taken = perProjection[i]!;
-      if (taken.length === 0) continue;
-      if (projection.applyBatch && taken.length > 1) await projection.applyBatch(taken, ctx);
-      else for (const event of taken) await projection.apply(event, ctx);
-    }
-    if (last) await writeCheckpoint(trx, options.checkpointName, last);
-    return last;
-  });
-}
-
-/** Stores a poison event and moves the checkpoint past it, in one transaction. */
-export async function parkEvent(knex: Knex, checkpointName: string, event: RecordedEvent, error: unknown): Promise<boolean> {
-  return await knex.transaction(async (trx) => {
-    const checkpoint = (await readCheckpoint(trx, checkpointName, true)) ?? START;
-    // Applied (or parked) by another writer in the meantime: nothing to park.
-    if (comparePositions(event.position, checkpoint) <= 0) return false;
-    await recordParkedEvent(trx, checkpointName, event, error);
-    await writeCheckpoint(trx, checkpointName, event.position);
-    return true;
-  });
-}
 
 export interface RetryPolicy {
   /** Pause after the first failure; doubles with each further one. */
@@ -126,22 +33,9 @@ export interface RetryPolicy {
 /** How long a reactor's checkpoint may move in memory only (batches it has nothing to do for). */
 const DEFERRED_CHECKPOINT_MS = 1000;
 
-/** How often a standby tries the leader lock (the most a takeover waits for it). */
-export const DEFAULT_STANDBY_RETRY_MS = 1000;
-/** Server-side keepalives of the lock connection: a vanished holder is noticed after idle + count × 1 s. */
-const LOCK_KEEPALIVE_IDLE_S = 2;
-const LOCK_KEEPALIVE_COUNT = 2;
-/** The leader's check of its own lock connection. */
-const HEARTBEAT_INTERVAL_MS = 1000;
-// Generous: a busy database answering slowly must not make the leader step down; a dead
-// connection is noticed by its socket at once, a cut one (no answer at all) within this.
-const HEARTBEAT_TIMEOUT_MS = 10_000;
-
 export const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 5000 };
 /** The longest pause after a transient failure (see Projector.delay). */
 const TRANSIENT_MAX_DELAY_MS = 500;
-/** How long the lock connection may take to open before the attempt counts as a (transient) failure. */
-const CONNECT_TIMEOUT_MS = 5_000;
 
 export interface ProjectorOptions {
   store: EventStore;
@@ -190,13 +84,11 @@ const BUSY_WITHIN_MS = 50;
 export class Projector {
   private readonly abort = new AbortController();
   private running: Promise<void> | null = null;
-  private lockClient: pg.Client | null = null;
   private lockLost: ((error: Error) => void) | null = null;
-  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly lock: LeaderLock;
   private lastApplied: GlobalPosition = START;
   /** See ApplyOptions.inlineUpTo; read when following starts. */
   private inlineUpTo: GlobalPosition | null | undefined = undefined;
-  private leader = false;
   /** Consecutive failures: sets the next pause, cleared by a batch that goes through. */
   private failures = 0;
   /** Since when a reactor's checkpoint has moved in memory only (null: it is stored). */
@@ -205,14 +97,24 @@ export class Projector {
   eventsParked = 0;
   batchFailures = 0;
 
-  constructor(private readonly options: ProjectorOptions) {}
+  constructor(private readonly options: ProjectorOptions) {
+    this.lock = new LeaderLock({
+      connectionString: options.connectionString,
+      key: `projector:${options.schema}:${this.checkpointName}`,
+      kind: this.kind,
+      log: this.log,
+      standbyRetryMs: options.standbyRetryMs ?? DEFAULT_STANDBY_RETRY_MS,
+      signal: this.abort.signal,
+      onLost: (error) => this.lockLost?.(error),
+    });
+  }
 
   get checkpointName(): string {
     return this.options.checkpointName ?? MAIN_CHECKPOINT;
   }
 
   get isLeader(): boolean {
-    return this.leader;
+    return this.lock.isHeld;
   }
 
   get position(): GlobalPosition {
@@ -488,97 +390,14 @@ export class Projector {
     }
   }
 
-  /**
-   * Takes the advisory lock of this read-model set on a connection of its own. The lock
-   * lives as long as that connection: when the holder dies (kill -9 included) its socket
-   * closes and PostgreSQL drops the lock at once; when its host vanishes without closing
-   * the socket, the server-side keepalives set here end the session within a few seconds.
-   * Standbys try again every `standbyRetryMs` (1 s), so one takes over well within 5 s.
-   */
+  /** Waits until this one holds its read-model set's lock (the others stand by), or is stopped. */
   private async acquireLeadership(): Promise<void> {
-    const client = new pg.Client({
-      connectionString: this.options.connectionString,
-      keepAlive: true,
-      keepAliveInitialDelayMillis: LOCK_KEEPALIVE_IDLE_S * 1000,
-      // A server that takes the socket but never answers (one still starting) must not hold the election forever.
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      application_name: `crm-${this.kind}`,
-    });
-    client.on('error', (error) => {
-      this.log.error({ err: error }, `${this.kind} lock connection failed`);
-      this.leadershipLost(client, error);
-    });
-    client.on('end', () => this.leadershipLost(client, new TransientError('the leader-lock connection ended')));
-    this.lockClient = client;
-    await client.connect();
-    // Settable by any role; a pooler that refuses them only costs the fast detection.
-    await client
-      .query(
-        `SET tcp_keepalives_idle = ${LOCK_KEEPALIVE_IDLE_S}; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = ${LOCK_KEEPALIVE_COUNT}`,
-      )
-      .catch(() => undefined);
-    const key = `projector:${this.options.schema}:${this.checkpointName}`;
-    let announced = false;
-    while (!this.stopping) {
-      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [key]);
-      if (rows[0]?.locked) {
-        this.leader = true;
-        this.log.info({ checkpoint: this.checkpointName }, `${this.kind} is the active one (holds the lock)`);
-        this.startHeartbeat(client);
-        return;
-      }
-      if (!announced) this.log.info({}, `another ${this.kind} is active; waiting on standby`);
-      announced = true;
-      await pause(this.options.standbyRetryMs ?? DEFAULT_STANDBY_RETRY_MS, this.abort.signal);
-    }
-  }
-
-  /**
-   * The leader asks its lock connection a trivial question every second: a connection that
-   * no longer answers (a network cut the socket does not report) means the lock may be gone,
-   * so it stops following before a standby's batches meet its own. (The checkpoint row lock
-   * in applyBatch keeps even an overlap from applying an event twice.)
-   */
-  private startHeartbeat(client: pg.Client): void {
-    const beat = async () => {
-      if (client !== this.lockClient || this.stopping) return;
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new TransientError(`the leader-lock connection did not answer within ${HEARTBEAT_TIMEOUT_MS} ms`)),
-          HEARTBEAT_TIMEOUT_MS,
-        );
-      });
-      try {
-        await Promise.race([client.query('SELECT 1'), timeout]);
-        if (client === this.lockClient && !this.stopping) this.heartbeat = setTimeout(() => void beat(), HEARTBEAT_INTERVAL_MS);
-      } catch (error) {
-        if (client !== this.lockClient || this.stopping) return;
-        this.log.error({ err: error }, `${this.kind} lost its lock connection; stepping down`);
-        this.leadershipLost(client, error instanceof Error ? error : new Error(String(error)));
-        // A connection that hangs is ended too, so the server lets the lock go.
-        void client.end().catch(() => undefined);
-      } finally {
-        clearTimeout(timer);
-      }
-    };
-    this.heartbeat = setTimeout(() => void beat(), HEARTBEAT_INTERVAL_MS);
-  }
-
-  /** The lock goes with its connection: stop following, so we never write as a non-leader for long. */
-  private leadershipLost(client: pg.Client, error: Error): void {
-    if (client !== this.lockClient) return;
-    this.leader = false;
-    this.lockLost?.(error);
+    await this.lock.acquire();
+    if (this.lock.isHeld) this.log.info({ checkpoint: this.checkpointName }, `${this.kind} is the active one (holds the lock)`);
   }
 
   private async releaseLeadership(): Promise<void> {
-    clearTimeout(this.heartbeat);
-    this.heartbeat = undefined;
-    const client = this.lockClient;
-    this.lockClient = null;
-    this.leader = false;
-    await client?.end().catch(() => undefined);
+    await this.lock.release();
   }
 
   async stop(): Promise<void> {

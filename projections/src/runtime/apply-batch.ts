@@ -1,0 +1,71 @@
+import type { Knex } from 'knex';
+import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
+import { comparePositions, START, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
+import { createProjectionContext, takenBy, type Projection } from './projection.ts';
+import { lockCheckpointForBatch, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
+import { projectsEvent } from './inline.ts';
+import { recordParkedEvent } from './parked.ts';
+
+export interface ApplyOptions {
+  schema: string;
+  checkpointName: string;
+  projections: Projection[];
+  /** Events to pass over (a rebuild skips what the live projector parked). */
+  skip?: (event: RecordedEvent) => boolean;
+  /**
+   * Set when appends write the inline projections themselves: those then take only events
+   * at or before this position (appended before inline projection started; null: none).
+   * Undefined (a rebuild, EventStoreDB): every projection takes every event.
+   */
+  inlineUpTo?: GlobalPosition | null;
+}
+
+/**
+ * Applies events to a set of read models inside one PostgreSQL transaction per batch,
+ * together with the checkpoint, so each event takes effect exactly once even after a crash.
+ * A handler that throws rolls the whole batch back: nothing of it is applied.
+ */
+export async function applyBatch(knex: Knex, options: ApplyOptions, events: RecordedEvent[]): Promise<GlobalPosition | null> {
+  return await knex.transaction(async (trx) => {
+    // Taking the checkpoint row first serialises us with any other writer of this set
+    // (a rebuild's swap, a second projector that lost its lock).
+    const checkpoint = (await lockCheckpointForBatch(trx, options.checkpointName)) ?? START;
+    const ctx = createProjectionContext(trx, options.schema);
+    // Each projection gets the batch's events it takes, in global order: set-based when it
+    // can (applyBatch), event by event otherwise. Projections keep to their own tables, so
+    // one after the other is the same as event by event across all of them.
+    const perProjection = options.projections.map(() => [] as StoredDomainEvent[]);
+    let last: GlobalPosition | null = null;
+    for (const event of events) {
+      if (comparePositions(event.position, checkpoint) <= 0) continue;
+      last = event.position;
+      if (options.skip?.(event)) continue;
+      let parsed: StoredDomainEvent | null | undefined;
+      options.projections.forEach((projection, i) => {
+        if (!takenBy(projection, event) || !projectsEvent(projection, event, options.inlineUpTo)) return;
+        if (parsed === undefined) parsed = parseStoredEvent(event);
+        if (parsed && (!projection.takes || projection.takes(parsed))) perProjection[i]!.push(parsed);
+      });
+    }
+    for (const [i, projection] of options.projections.entries()) {
+      const taken = perProjection[i]!;
+      if (taken.length === 0) continue;
+      if (projection.applyBatch && taken.length > 1) await projection.applyBatch(taken, ctx);
+      else for (const event of taken) await projection.apply(event, ctx);
+    }
+    if (last) await writeCheckpoint(trx, options.checkpointName, last);
+    return last;
+  });
+}
+
+/** Stores a poison event and moves the checkpoint past it, in one transaction. */
+export async function parkEvent(knex: Knex, checkpointName: string, event: RecordedEvent, error: unknown): Promise<boolean> {
+  return await knex.transaction(async (trx) => {
+    const checkpoint = (await readCheckpoint(trx, checkpointName, true)) ?? START;
+    // Applied (or parked) by another writer in the meantime: nothing to park.
+    if (comparePositions(event.position, checkpoint) <= 0) return false;
+    await recordParkedEvent(trx, checkpointName, event, error);
+    await writeCheckpoint(trx, checkpointName, event.position);
+    return true;
+  });
+}
