@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
-import type { EventMetadata, NewEvent } from '@crm/projections/eventstore/port';
+import type { NewEvent } from '@crm/projections/eventstore/port';
 import { JOB_TYPES, STAGES } from '@crm/projections/pipeline';
 import { inlineProjections } from '@crm/projections/read-models';
 import { projectWrittenEvents } from '@crm/projections/runtime/inline';
+import { writtenEvent, type WrittenRow } from '../infra/written-events.ts';
 
 /**
  * Bulk seeding for the benchmark: customers and jobs made into events by the real deciders
@@ -145,36 +146,10 @@ export async function writeStreams(knex: Knex, streams: SeedStream[]): Promise<v
          FROM appended ORDER BY seq`,
       [JSON.stringify(rows)],
     );
-    await projectWrittenEvents(
-      trx,
-      READ_MODEL_SCHEMA,
-      inlineProjections,
-      written.rows.map((row) => ({
-        id: row.event_id,
-        streamId: row.stream_id,
-        revision: row.revision,
-        position: { commit: BigInt(row.tx_text), prepare: BigInt(row.seq_text) },
-        type: row.type,
-        data: row.data,
-        metadata: row.metadata,
-        recordedAt: row.recorded_at,
-      })),
-    );
+    await projectWrittenEvents(trx, READ_MODEL_SCHEMA, inlineProjections, written.rows.map(writtenEvent));
   });
   // Wakes the projector (it would otherwise find the events at its next poll).
   await knex.raw(`SELECT pg_notify('events', '')`);
-}
-
-interface WrittenRow {
-  event_id: string;
-  stream_id: string;
-  revision: number;
-  tx_text: string;
-  seq_text: string;
-  type: string;
-  data: unknown;
-  metadata: EventMetadata;
-  recorded_at: Date;
 }
 
 /**

@@ -1,41 +1,16 @@
 import type { Knex } from 'knex';
 import { READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
-import type { EventMetadata, RecordedEvent } from '@crm/projections/eventstore/port';
 import { inlineProjections } from '@crm/projections/read-models';
 import { InlineProjectionError, projectWrittenEvents } from '@crm/projections/runtime/inline';
 import { eventSchemas, isEventType } from '@crm/projections/events';
 import { upcastData } from '@crm/projections/upcasters';
+import { writtenEvent, type WrittenRow } from '../infra/written-events.ts';
 import { exportedEvent, exportEndLine, type ExportedEvent } from './instance-export.ts';
 
 /**
  * Restoring one shop from its export (instance-export.ts): the whole file checked first,
  * then its events written as they were recorded, in one transaction.
  */
-
-interface WrittenRow {
-  event_id: string;
-  stream_id: string;
-  revision: number;
-  tx_text: string;
-  seq_text: string;
-  type: string;
-  data: unknown;
-  metadata: EventMetadata;
-  recorded_at: Date;
-}
-
-function writtenEvent(row: WrittenRow): RecordedEvent {
-  return {
-    id: row.event_id,
-    streamId: row.stream_id,
-    revision: row.revision,
-    position: { commit: BigInt(row.tx_text), prepare: BigInt(row.seq_text) },
-    type: row.type,
-    data: row.data,
-    metadata: row.metadata,
-    recordedAt: row.recorded_at,
-  };
-}
 
 /** No exported event comes near this (text fields are limited far below it). */
 export const MAX_IMPORT_LINE_CHARS = 1_000_000;
