@@ -332,7 +332,18 @@ describe('history and long words on a phone', () => {
       const shop = await createShop(server, 'phonehist', undefined, {
         features: { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true },
       });
-      const job = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Hana History', part: 'Brakes' });
+      const customer = await postOne(shop.owner, `/api/${shop.subdomain}/customers`, { name: 'Hana History' });
+      const vehicle = await postOne(shop.owner, `/api/${shop.subdomain}/customers/${customer.id}/vehicles`, {
+        year: 2018,
+        make: 'Toyota',
+        model: 'Highlander',
+      });
+      const job = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, {
+        name: 'Hana History',
+        part: 'Brakes',
+        customerId: customer.id,
+        vehicleId: vehicle.id,
+      });
       const read = await shop.owner.get(`/api/${shop.subdomain}/pipeline/${job.id}`);
       const added = await shop.owner.post(
         `/api/${shop.subdomain}/pipeline/${job.id}/lines`,
@@ -357,6 +368,9 @@ describe('history and long words on a phone', () => {
       const row = history.locator('li li').filter({ hasText: 'Ceramic brake pad set (part): description' });
       expect(await row.getByText('(empty)').count()).toBe(0);
       expect(await row.locator('ins').evaluate((element) => element.getClientRects().length)).toBe(1);
+      // The job's vehicle record reads in words, never as its id.
+      await expect.poll(() => history.textContent()).toContain('Linked vehicle');
+      expect(await history.textContent()).not.toContain(vehicle.id);
 
       await page.goto(`/edit-service/${request.id}`);
       await expect.poll(() => page.getByText('walker.wong.featherstonehaugh@example.test').count(), { timeout: SLOW }).toBeGreaterThan(0);
