@@ -380,6 +380,38 @@ describe('history and long words on a phone', () => {
   );
 });
 
+describe('whole words in the pipeline table', () => {
+  test(
+    "at 1366 px a job's part and vehicle read whole in the table, not cut to 'Front brak…'",
+    async () => {
+      const shop = await createShop(server, 'tablefit');
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, {
+        name: 'Walker Wong-Featherstonehaugh',
+        phone: '5550104040',
+        part: 'Front brake pads and rotors',
+        makeModel: '2018 Toyota Highlander',
+        quote: '18025.30',
+        appointment: '2026-12-01T20:00:00Z',
+      });
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.goto(`/crm/${shop.subdomain}/pipeline?view=table`);
+      const row = page.getByRole('row', { name: /Walker Wong/ });
+      for (const text of ['Front brake pads and rotors', '2018 Toyota Highlander']) {
+        const cell = row.getByText(text, { exact: true });
+        await expect.poll(() => cell.count(), { timeout: SLOW }).toBe(1);
+        // Not clamped: all of its text fits in the box it is drawn in.
+        expect(await cell.evaluate((element) => element.scrollHeight <= element.clientHeight), text).toBe(true);
+      }
+      // Nor does the table scroll sideways to reach the row's Delete.
+      const table = page.getByRole('table');
+      expect(await table.evaluate((element) => element.parentElement!.scrollWidth <= element.parentElement!.clientWidth)).toBe(true);
+      await expect.poll(() => row.getByRole('button', { name: /^Delete / }).isVisible()).toBe(true);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
 describe('crowded week slots on a phone', () => {
   test(
     "two overlapping jobs in a phone's week are one readable 'N appointments' block that opens the day",
