@@ -425,8 +425,13 @@ describe('crowded week slots on a phone', () => {
       const { page } = await signedInPage(browser, shop.owner, { phone: true, timezoneId: FAR_ZONE });
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`/crm/${shop.subdomain}/calendar?view=week&date=2026-12-01`);
-      const block = page.getByText('2 appointments', { exact: true });
+      // Named '2 appointments' (its tooltip and for screen readers); on a seventh of 390 px it shows the count alone, on one line.
+      const block = page.locator('[title="2 appointments"]');
       await expect.poll(() => block.count(), { timeout: SLOW }).toBe(1);
+      expect(await page.getByText('2 appointments', { exact: true }).count()).toBe(1);
+      const shown = block.locator('[aria-hidden="true"]');
+      expect(await shown.textContent()).toBe('2');
+      expect(await shown.evaluate((element) => element.getClientRects().length)).toBe(1);
       expect(await page.getByText(/Olive Overlap/).count()).toBe(0);
       await block.click();
       await expect.poll(() => new URL(page.url()).searchParams.get('view'), { timeout: SLOW }).toBe('day');
