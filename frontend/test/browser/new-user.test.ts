@@ -375,6 +375,17 @@ describe('history and long words on a phone', () => {
       await page.goto(`/edit-service/${request.id}`);
       await expect.poll(() => page.getByText('walker.wong.featherstonehaugh@example.test').count(), { timeout: SLOW }).toBeGreaterThan(0);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+
+      // Recent Activity names a request's changed fields in words ('contact email', not 'contactEmail').
+      const changed = await shop.owner.put(`/api/${shop.subdomain}/service-requests/${request.id}`, {
+        contactEmail: 'walker@example.test',
+        vehicleType: '2019 Toyota Highlander',
+      });
+      expect(changed.status, changed.text).toBe(200);
+      await page.goto(`/crm/${shop.subdomain}/dashboard`);
+      const activity = page.getByRole('list', { name: 'Recent Activity' });
+      await expect.poll(() => activity.textContent(), { timeout: SLOW }).toContain(': contact email, vehicle type');
+      expect(await activity.textContent()).not.toMatch(/contactEmail|vehicleType/);
     },
     TEST_TIMEOUT,
   );
