@@ -70,6 +70,17 @@ describe('a command', () => {
     console.log(`job create: ${statements.length} round trips\n${show(statements)}`);
     expect(statements.length, show(statements)).toBeLessThanOrEqual(CREATE_ROUND_TRIPS);
   }, 60_000);
+
+  test('a customer update takes the same path: its row update goes with the COMMIT, then its answer reads the row', async () => {
+    await statementsOf(() => owner.put(`/api/customers/${customerId}`, { notes: 'Warm-up' }), 200);
+    const { statements } = await statementsOf(() => owner.put(`/api/customers/${customerId}`, { notes: 'Prefers mornings' }), 200);
+    console.log(`customer update: ${statements.length} round trips\n${show(statements)}`);
+    expect(
+      statements.filter((s) => /append_events/.test(s)),
+      show(statements),
+    ).toHaveLength(1);
+    expect(statements.length, show(statements)).toBeLessThanOrEqual(CUSTOMER_UPDATE_ROUND_TRIPS);
+  }, 60_000);
 });
 
 /**
@@ -80,3 +91,5 @@ describe('a command', () => {
  */
 const UPDATE_ROUND_TRIPS = 3;
 const CREATE_ROUND_TRIPS = 4;
+/** The stream read, the two of the write, and the row its answer is read from (was 6). */
+const CUSTOMER_UPDATE_ROUND_TRIPS = 4;
