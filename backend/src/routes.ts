@@ -7,7 +7,7 @@ import type { RouteModule } from './http/app.ts';
 import { recordFirstAdmin, registerIdentityRoutes, registerSessionRoutes } from './identity/index.ts';
 import { registerInsightsRoutes } from './insights/index.ts';
 import { registerLiveRoutes } from './live/index.ts';
-import { registerMessageRoutes } from './messages/index.ts';
+import { consentOnCustomerRecord, registerMessageRoutes } from './messages/index.ts';
 import { registerBoardRoutes, registerPipelineRoutes } from './pipeline/index.ts';
 import { registerRecordRoutes } from './records/index.ts';
 import { jobWithRepairOrder, registerRepairOrderRoutes } from './repair-orders/index.ts';
@@ -20,7 +20,7 @@ export const routeModules: RouteModule[] = [
   (router, deps, version) => registerPlatformRoutes(router, deps, version, recordFirstAdmin),
   registerIdentityRoutes,
   registerSessionRoutes,
-  registerCustomerRoutes,
+  (router, deps) => registerCustomerRoutes(router, deps, consentOnCustomerRecord),
   registerCustomerMergeRoutes,
   (router, deps) => registerPipelineRoutes(router, deps, jobWithRepairOrder),
   registerBoardRoutes,

@@ -35,6 +35,8 @@ describe('audit values', () => {
     expect(auditFieldLabel('makeModel')).toBe('Vehicle');
     expect(auditFieldLabel('isLocked')).toBe('Locked');
     expect(auditFieldLabel('pastAppointments')).toBe('Past appointments');
+    // A repair-order line's field: the line's description as typed, the field in words.
+    expect(auditFieldLabel('Brake Pads XL (part): unitPrice')).toBe('Brake Pads XL (part): unit price');
   });
 
   test('values in words', () => {

@@ -187,7 +187,8 @@ describe('list texts', () => {
 describe('history values', () => {
   test('fields and actions in words', () => {
     expect(historyFieldLabel('makeModel')).toBe('Vehicle');
-    expect(historyFieldLabel('somethingNew')).toBe('somethingNew');
+    expect(historyFieldLabel('somethingNew')).toBe('Something new');
+    expect(historyFieldLabel('Ceramic pad set (part): unitPrice')).toBe('Ceramic pad set (part): unit price');
     expect(historyActionLabel('stage-changed')).toBe('Stage changed');
     expect(historyActionLabel('merged')).toBe('Merged');
   });

@@ -1,3 +1,5 @@
+import type { LoadResult } from './load-types.ts';
+
 /**
  * The benchmark's figures: each with its baseline (measured in the same run), the ratio,
  * the target and whether it was met. It reports; it never fails a run on a figure.
@@ -59,6 +61,10 @@ export function format(n: number | null | undefined): string {
   const digits = Math.abs(n) >= 100 ? 0 : Math.abs(n) >= 10 ? 1 : 2;
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 }
+
+/** An HTTP load run's latencies, and its failures when there were any, for a figure's note. */
+export const latencyNote = (r: LoadResult) =>
+  `p50 ${format(r.latency.p50)} ms, p99 ${format(r.latency.p99)} ms${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx ${JSON.stringify(r.statuses)}, ${r.errors} errors` : ''}`;
 
 const withUnit = (n: number | null | undefined, unit: string) => (n === null || n === undefined ? '–' : `${format(n)} ${unit}`);
 

@@ -77,6 +77,34 @@ export async function findCustomer(knex: Knex, instanceId: string, customerId: s
   return row ? toCustomerView(row, 'full') : null;
 }
 
+/**
+ * What another slice adds to the one-customer read, inside the same statement: columns it
+ * computes from the customer's row (subselects on its own read-model tables, correlated by
+ * the customer's id), read back into fields. The record GET stays one round trip.
+ */
+export interface CustomerRecordPart<Fields extends object> {
+  /** The columns to select, by alias; `customer` names the customer row's relation. */
+  columns: (db: Knex, customer: string) => Record<string, Knex.Raw>;
+  /** The fields those columns make. */
+  fields: (row: Record<string, unknown>) => Fields;
+}
+
+/** A live customer with what `part` adds, in one statement; null like findCustomer. */
+export async function findCustomerRecord<Fields extends object>(
+  knex: Knex,
+  instanceId: string,
+  customerId: string,
+  part: CustomerRecordPart<Fields>,
+): Promise<(CustomerView & Fields) | null> {
+  if (!isUuid(customerId)) return null;
+  const row = (await withTenant(knex, instanceId, (db) =>
+    customersOf(db, instanceId)
+      .where('id', customerId)
+      .first([...COLUMNS, part.columns(db, 'customers_of_instance')]),
+  )) as (CustomerRow & Record<string, unknown>) | undefined;
+  return row ? { ...toCustomerView(row, 'full'), ...part.fields(row) } : null;
+}
+
 /** The highest number in use as far as the read model knows (a hint: reservations decide). */
 export async function highestCustomerNumber(knex: Knex, instanceId: string): Promise<number> {
   const row = (await withTenant(knex, instanceId, (db) => customersOf(db, instanceId).max({ n: 'number' }).first())) as

@@ -28,7 +28,7 @@ import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocato
 import { type AsOf, readStreamAsOf } from '../shared/time-travel.ts';
 import { customerDecider, customerNumberStream, customerStream, type CustomerCommand } from './customer-decider.ts';
 import { customerEventsOf, customerHistory, foldCustomer, instanceOfCustomer, type CustomerStoredEvent } from './customer-history.ts';
-import { findCustomer, highestCustomerNumber } from './customer-queries.ts';
+import { findCustomer, findCustomerRecord, highestCustomerNumber, type CustomerRecordPart } from './customer-queries.ts';
 
 export interface NewCustomerInput {
   name?: string;
@@ -250,6 +250,18 @@ async function readCustomerStream(
 
 export async function getCustomer(deps: AppDeps, instanceId: string, customerId: string): Promise<CustomerView> {
   const customer = await findCustomer(deps.knex, instanceId, customerId);
+  if (!customer) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
+  return customer;
+}
+
+/** The customer with what another slice adds to its record (one statement); 404 like getCustomer. */
+export async function getCustomerRecord<Fields extends object>(
+  deps: AppDeps,
+  instanceId: string,
+  customerId: string,
+  part: CustomerRecordPart<Fields>,
+): Promise<CustomerView & Fields> {
+  const customer = await findCustomerRecord(deps.knex, instanceId, customerId, part);
   if (!customer) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
   return customer;
 }

@@ -4,7 +4,7 @@
  */
 export { customerDecider, customerStream, type CustomerMerge, type CustomerState } from './customer-decider.ts';
 export { createCustomer } from './customer-service.ts';
-export { customersWithPhone, findCustomer } from './customer-queries.ts';
+export { customersWithPhone, findCustomer, type CustomerRecordPart } from './customer-queries.ts';
 export { CUSTOMER_FAMILIES } from './routes.ts';
 export { restoreDeletedCustomer, revertCustomerChange } from './customer-records.ts';
 export { getCustomer } from './customer-service.ts';

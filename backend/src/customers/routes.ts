@@ -8,6 +8,7 @@ import {
   customerMatchesQuery,
   customerMatchesSchema,
   customerPageSchema,
+  customerRecordSchema,
   customerSuggestionsSchema,
   customerSuggestQuery,
   customerViewSchema,
@@ -29,8 +30,8 @@ import { parseInput } from '../http/validation.ts';
 import { commandContext } from '../http/command-context.ts';
 import { decodeNewestFirstCursor } from '../shared/list-query.ts';
 import { asOfOf } from '../shared/time-travel.ts';
-import { listCustomers, matchCustomers, suggestCustomers } from './customer-queries.ts';
-import { addCustomer, deleteCustomer, getCustomer, getCustomerAsOf, getCustomerHistory, updateCustomer } from './customer-service.ts';
+import { listCustomers, matchCustomers, suggestCustomers, type CustomerRecordPart } from './customer-queries.ts';
+import { addCustomer, deleteCustomer, getCustomerAsOf, getCustomerHistory, getCustomerRecord, updateCustomer } from './customer-service.ts';
 
 /**
  * Every customer route exists in three families:
@@ -71,10 +72,11 @@ const DOCS = {
     status: 201,
   },
   show: {
-    summary: 'One customer (ETag: its revision); with asOf, as it was then (no ETag)',
+    summary:
+      'One customer with its consent to e-mail and texts as it is now (ETag: its revision); with asOf, as it was then (no ETag, no consent fields)',
     tag: 'customers',
     query: asOfQuery,
-    response: customerViewSchema,
+    response: customerRecordSchema,
   },
   update: {
     summary: 'Change a customer: the fields sent (If-Match: the revision the form loaded)',
@@ -90,7 +92,10 @@ const DOCS = {
   history: { summary: "A customer's changes, field by field, newest first", tag: 'customers', response: customerHistorySchema },
 } satisfies Record<string, RouteDoc>;
 
-export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
+/** The customer's consent per channel, added to the record's statement by the slice that keeps it (handed in by the composition root). */
+export type CustomerConsentPart = CustomerRecordPart<{ emailConsent: boolean; smsConsent: boolean }>;
+
+export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps, consent: CustomerConsentPart): void {
   const instanceOf = (ctx: ApiContext) => userOf(ctx).instance.id;
   const idOf = (ctx: ApiContext) => ctx.params.id ?? '';
   const commandCtx = (ctx: ApiContext) => {
@@ -135,7 +140,7 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps): void {
     const asOf = asOfOf(parseInput(asOfQuery, ctx.query));
     // A moment in the past gets no ETag: it is not something to save over.
     if (asOf) ctx.body = await getCustomerAsOf(deps, instanceOf(ctx), idOf(ctx), asOf);
-    else sendRecord(ctx, await getCustomer(deps, instanceOf(ctx), idOf(ctx)));
+    else sendRecord(ctx, await getCustomerRecord(deps, instanceOf(ctx), idOf(ctx), consent));
   };
 
   const update: ApiHandler = async (ctx) => {

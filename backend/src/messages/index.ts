@@ -5,3 +5,4 @@ export { registerMessageRoutes } from './routes.ts';
 export { messageOutboxReactor, parseInvoiceAttachmentId } from './outbox-reactor.ts';
 export { MessageSender } from './sender.ts';
 export { transportsFromConfig } from './transports.ts';
+export { consentOnCustomerRecord } from './message-queries.ts';

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { CustomerConsent, MessageListQuery, MessagePage, MessageStatus, MessageView } from '@crm/projections/messages';
+import type { CustomerRecordPart } from '../customers/index.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { decodeNewestFirstCursor, newestFirstPage } from '../shared/list-query.ts';
 
@@ -124,6 +125,24 @@ interface ConsentRow {
   email_changed: CustomerConsent['emailConsentChanged'];
   sms_changed: CustomerConsent['smsConsentChanged'];
 }
+
+/**
+ * The customer's consent per channel as two columns of the customer record's own statement
+ * (correlated subselects on this slice's table), so the record GET stays one round trip.
+ * No consent recorded reads false: nothing is sent without it.
+ */
+export const consentOnCustomerRecord: CustomerRecordPart<{ emailConsent: boolean; smsConsent: boolean }> = {
+  columns: (db, customer) => {
+    const consent = (column: 'email_consent' | 'sms_consent') =>
+      db.raw(`COALESCE((SELECT c.?? FROM rm.customer_consent c WHERE c.customer_id = ??.id AND c.instance_id = ??.instance_id), false)`, [
+        column,
+        customer,
+        customer,
+      ]);
+    return { consent_email: consent('email_consent'), consent_sms: consent('sms_consent') };
+  },
+  fields: (row) => ({ emailConsent: row.consent_email === true, smsConsent: row.consent_sms === true }),
+};
 
 export async function findConsent(knex: Knex, instanceId: string, customerId: string): Promise<CustomerConsent> {
   const row = (await withTenant(knex, instanceId, (db) =>

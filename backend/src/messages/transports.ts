@@ -63,7 +63,11 @@ export function smtpTransport(smtpUrl: string): MessageTransport {
           text: message.body,
           // The attempt's key as the Message-ID: a receiving system that sees the same one twice knows it.
           messageId: `<${message.idempotencyKey}@crm.messages>`,
-          headers: message.unsubscribeUrl ? { 'List-Unsubscribe': `<${message.unsubscribeUrl}>` } : {},
+          // One-click unsubscribe (RFC 8058): the mail provider POSTs `List-Unsubscribe=One-Click`
+          // to the link itself, without a session; the link's token is what authorizes it.
+          headers: message.unsubscribeUrl
+            ? { 'List-Unsubscribe': `<${message.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
+            : {},
           attachments: message.attachments,
         });
         return { providerMessageId: info.messageId, providerResponse: info.response };

@@ -28,8 +28,8 @@ const DOCS = {
     status: 200,
     answers: {
       404: 'No estimate has this token',
-      409: 'A newer estimate was sent, or this one was answered already',
-      410: 'The shop revoked the link, or it expired',
+      409: 'This estimate was answered already: the answer stands',
+      410: 'The link no longer opens a decision: the shop revoked it, it expired, or a newer estimate was sent',
       429: 'Too many requests from this address',
     },
   },

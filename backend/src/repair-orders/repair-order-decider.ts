@@ -349,11 +349,13 @@ export const repairOrderDecider: Decider<RepairOrderState, RepairOrderCommand, E
         const job = existing(state, command.instanceId);
         const estimate = order.estimates.find((candidate) => candidate.token === command.token);
         if (!estimate) throw new NotFoundError(REPAIR_ORDER_MESSAGES.estimateNotFound);
+        // A link that no longer opens a decision is gone (410): revoked, expired or replaced by a
+        // newer version. One already answered is a conflict (409): the answer stands.
         const status = estimateStatusAt(order, estimate, command.now);
+        if (status === 'approved' || status === 'declined') throw new ConflictError(REPAIR_ORDER_MESSAGES.estimateDecided);
+        if (status === 'superseded') throw new GoneError(REPAIR_ORDER_MESSAGES.estimateSuperseded);
         if (status === 'revoked') throw new GoneError(REPAIR_ORDER_MESSAGES.estimateRevoked);
         if (status === 'expired') throw new GoneError(REPAIR_ORDER_MESSAGES.estimateExpired);
-        if (status === 'superseded') throw new ConflictError(REPAIR_ORDER_MESSAGES.estimateSuperseded);
-        if (status !== 'sent') throw new ConflictError(REPAIR_ORDER_MESSAGES.estimateDecided);
         if (job.status === 'canceled') throw new GoneError(REPAIR_ORDER_MESSAGES.estimateRevoked);
         const ids = estimate.lines.map((line) => line.id);
         const named = [...command.approvedLineIds, ...command.declinedLineIds];

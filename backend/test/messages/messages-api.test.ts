@@ -292,6 +292,44 @@ describe('consent withdrawn by the customer', () => {
     expect((await fetch(server.url + path.replace(/token=[^&]+/, 'token=forged.token'), { method: 'POST' })).status).toBe(404);
   });
 
+  test('one-click unsubscribe: the e-mail names the POST, and a POST to its link without a session records the opt-out', async () => {
+    const customerId = await customerWithConsent('Olive Oneclick', 'olive@example.test', '555-201-7777');
+    const job = await owner.post(`${BASE}/pipeline`, { name: 'Olive Oneclick', customerId, stage: 'Scheduled', appointment: inDays(3) });
+    expect(job.status, job.text).toBe(201);
+    await expect.poll(() => mailsTo('olive@example.test').length, { timeout: 20_000 }).toBe(1);
+    // What arrived at the SMTP server: the link and, beside it, that one POST to it unsubscribes (RFC 8058).
+    const raw = mailsTo('olive@example.test')[0]!.raw;
+    const link = /^List-Unsubscribe: <([^>]+)>\r?$/m.exec(raw)?.[1];
+    expect(link, raw).toMatch(new RegExp(`^${PUBLIC_URL}/api/public/messages/unsubscribe\\?token=`));
+    expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+
+    // The mail provider's POST: a form body, no cookie, no cross-site header, no Origin.
+    const oneClick = await fetch(server.url + link!.slice(PUBLIC_URL.length), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(oneClick.status, await oneClick.clone().text()).toBe(200);
+    const consent = await owner.get(`${BASE}/customers/${customerId}/consent`);
+    expect(consent.body).toMatchObject({
+      emailConsent: false,
+      smsConsent: true,
+      emailConsentChanged: { by: 'Unsubscribe link', source: 'unsubscribe-link' },
+    });
+    expect((await owner.get(`${BASE}/customers/${customerId}`)).body).toMatchObject({ emailConsent: false, smsConsent: true });
+
+    // The opt-out holds: the moved appointment's confirmation goes out by text only.
+    const moved = await owner.patch(`${BASE}/pipeline/${job.body.id}/appointment`, { appointment: inDays(4) });
+    expect(moved.status, moved.text).toBe(200);
+    // A job's message goes out on every consented channel at once: once the move's text is
+    // queued, an e-mail would be too.
+    const confirmations = async (channel: 'email' | 'sms') =>
+      (await messages(owner, `jobId=${job.body.id}`)).filter((m) => m.channel === channel && m.kind !== 'appointment-reminder');
+    await expect.poll(async () => (await confirmations('sms')).length, { timeout: 20_000 }).toBe(2);
+    expect((await confirmations('email')).map((m) => m.status)).toEqual(['sent']);
+    expect(mailsTo('olive@example.test')).toHaveLength(1);
+  });
+
   test('STOP from a phone, signed by Twilio, withdraws text consent; a bad signature is refused', async () => {
     const customerId = await customerWithConsent('Sam Stop', 'sam@example.test', '555-201-9999');
     const params = { From: '+15552019999', To: TWILIO.from, Body: ' stop ', MessageSid: 'SM123' };
@@ -346,5 +384,40 @@ describe('tenants and input', () => {
     expect(consent.status).toBe(400);
     expect(consent.text).toContain('emailConsent');
     expect(shop.id).toBeTruthy();
+  });
+});
+
+describe('the customer record', () => {
+  test('carries the consent per channel as it is now; another shop sees neither the customer nor its consent', async () => {
+    const created = await owner.post(`${BASE}/customers`, { name: 'Rhea Record', email: 'rhea@example.test', phone: '555-201-0099' });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    // Nothing recorded yet: no consent on either channel.
+    expect((await owner.get(`${BASE}/customers/${id}`)).body).toMatchObject({
+      id,
+      name: 'Rhea Record',
+      emailConsent: false,
+      smsConsent: false,
+    });
+
+    expect((await owner.put(`${BASE}/customers/${id}/consent`, { emailConsent: true, smsConsent: false })).status).toBe(200);
+    const given = await owner.get(`${BASE}/customers/${id}`);
+    expect(given.status, given.text).toBe(200);
+    expect(given.body).toMatchObject({ id, emailConsent: true, smsConsent: false });
+
+    expect((await owner.put(`${BASE}/customers/${id}/consent`, { emailConsent: false, smsConsent: true })).status).toBe(200);
+    expect((await owner.get(`${BASE}/customers/${id}`)).body).toMatchObject({ emailConsent: false, smsConsent: true });
+
+    // As it was at a moment: consent is kept as it is now, so the past record has none.
+    const then = await owner.get(`${BASE}/customers/${id}?asOf=${encodeURIComponent(new Date().toISOString())}`);
+    expect(then.status, then.text).toBe(200);
+    expect(then.body).toMatchObject({ id, name: 'Rhea Record' });
+    expect(then.body).not.toHaveProperty('emailConsent');
+
+    // Another shop: the customer, its consent and its record are not there.
+    expect((await otherOwner.get(`/api/msgother/customers/${id}`)).status).toBe(404);
+    expect((await otherOwner.get(`/api/msgother/customers/${id}/consent`)).status).toBe(404);
+    expect((await otherOwner.put(`/api/msgother/customers/${id}/consent`, { emailConsent: true, smsConsent: true })).status).toBe(404);
+    expect((await owner.get(`${BASE}/customers/${id}`)).body).toMatchObject({ emailConsent: false, smsConsent: true });
   });
 });

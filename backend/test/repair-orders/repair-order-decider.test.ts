@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { DomainEvent } from '@crm/projections/events';
 import { EMPTY_JOB_FIELDS } from '@crm/projections/pipeline';
+import { ConflictError } from '../../src/shared/errors.ts';
 import {
+  GoneError,
   repairOrderDecider,
   REPAIR_ORDER_MESSAGES,
   type RepairOrderCommand,
@@ -114,10 +116,35 @@ describe('repair order decider', () => {
       REPAIR_ORDER_MESSAGES.estimateRevoked,
     );
     expect(() => when(sent, decide('t1', ['a'], [], new Date('2029-07-01T00:00:00Z')))).toThrow(REPAIR_ORDER_MESSAGES.estimateExpired);
-    expect(() => when(after(sent, send('t2')), decide('t1', ['a'], []))).toThrow(REPAIR_ORDER_MESSAGES.estimateRevoked);
     expect(() => when(after(sent, decide('t1', ['a'], [])), decide('t1', ['a'], []))).toThrow(REPAIR_ORDER_MESSAGES.estimateDecided);
     expect(() => when(sent, decide('t1', [], []))).toThrow(REPAIR_ORDER_MESSAGES.decisionLines);
     expect(() => when(given(created), send('t1'))).toThrow(REPAIR_ORDER_MESSAGES.noLines);
+  });
+
+  test('a decision on a superseded estimate is refused as gone (410); an answered one stays a conflict (409)', () => {
+    const sent = after(given(created), addPart('a'), send('t1'));
+    // Given v1 sent, then v2 sent (which revokes v1's link): v1 cannot be decided, and says why (gone: the API's 410).
+    const superseded = after(sent, send('t2'));
+    const refusal = (() => {
+      try {
+        when(superseded, decide('t1', ['a'], []));
+      } catch (error) {
+        return error;
+      }
+      return null;
+    })();
+    expect(refusal).toBeInstanceOf(GoneError);
+    expect(refusal).toMatchObject({ kind: 'gone', message: REPAIR_ORDER_MESSAGES.estimateSuperseded });
+    // Also when v1's link had been revoked by the shop before v2 went out.
+    expect(() => when(after(sent, { type: 'RevokeEstimate', instanceId: I }, send('t2')), decide('t1', ['a'], []))).toThrow(
+      REPAIR_ORDER_MESSAGES.estimateSuperseded,
+    );
+    // v1 answered, then v2 sent: answering v1 again is the 409 of an answered estimate.
+    const answered = after(sent, decide('t1', ['a'], []), send('t2'));
+    expect(() => when(answered, decide('t1', ['a'], []))).toThrow(ConflictError);
+    expect(() => when(answered, decide('t1', ['a'], []))).toThrow(REPAIR_ORDER_MESSAGES.estimateDecided);
+    // The latest version still takes its decision.
+    expect(when(superseded, decide('t2', ['a'], []))[0]).toMatchObject({ type: 'EstimateApproved', data: { version: 2 } });
   });
 
   test('invoice: frozen lines, Invoiced, refused again while nothing changed, a revision after a change', () => {

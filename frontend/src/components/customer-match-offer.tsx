@@ -3,16 +3,20 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type RefObject, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { UsersIcon } from '@/components/ui/icons';
-import { getCustomerMatches, type MatchCriteria, useCustomerMatches } from '@/lib/api/customer-matches';
+import { getCustomerMatches, type MatchCriteria, usableCriteria, useCustomerMatches } from '@/lib/api/customer-matches';
 import { customersQueryKey } from '@/lib/api/resources';
 import { cn } from '@/lib/cn';
 
+const NONE_DECLINED: ReadonlySet<string> = new Set();
 const MATCHED_ON_WORDS = { name: 'same name', phone: 'same phone', email: 'same email' } as const;
 
 export interface CustomerMatchOffer {
   /** The matches not yet turned down with Create new anyway. */
   matches: CustomerMatch[];
-  /** Create new anyway: these matches are not the person (a new match is offered again). */
+  /**
+   * Create new anyway: these matches are not the person with this name, phone and email. A
+   * new match, or any match once the name, phone or email changes, is offered again.
+   */
   decline: () => void;
   /**
    * Before a save that would make a new customer: asks the server with what is typed now
@@ -33,21 +37,24 @@ export interface CustomerMatchOffer {
 export function useCustomerMatchOffer(instance: string, criteria: MatchCriteria, enabled: boolean): CustomerMatchOffer {
   const queryClient = useQueryClient();
   const shown = useCustomerMatches(instance, criteria, enabled);
-  const [declined, setDeclined] = useState<ReadonlySet<string>>(new Set());
+  /** Turned down for the criteria as they were then (compared as the server does: no case, no extra spaces). */
+  const [declined, setDeclined] = useState<{ key: string; ids: ReadonlySet<string> }>({ key: '', ids: new Set() });
   /** What a save found with the criteria as they were then (the shown list may still be waiting). */
   const [checked, setChecked] = useState<{ key: string; items: CustomerMatch[] } | null>(null);
   const [asked, setAsked] = useState(false);
   const regionRef = useRef<HTMLElement | null>(null);
   const key = JSON.stringify(criteria);
+  const declineKey = JSON.stringify(usableCriteria(criteria)).toLowerCase();
+  const declinedIds = declined.key === declineKey ? declined.ids : NONE_DECLINED;
   const all = enabled ? (checked?.key === key ? checked.items : (shown.data ?? [])) : [];
-  const matches = all.filter((match) => !declined.has(match.id));
+  const matches = all.filter((match) => !declinedIds.has(match.id));
 
   return {
     matches,
     asked: asked && matches.length > 0,
     regionRef,
     decline: () => {
-      setDeclined((current) => new Set([...current, ...matches.map((match) => match.id)]));
+      setDeclined({ key: declineKey, ids: new Set([...declinedIds, ...matches.map((match) => match.id)]) });
       setAsked(false);
     },
     mustAnswer: async () => {
@@ -64,7 +71,7 @@ export function useCustomerMatchOffer(instance: string, criteria: MatchCriteria,
         return false;
       }
       setChecked({ key, items });
-      const open = items.some((match) => !declined.has(match.id));
+      const open = items.some((match) => !declinedIds.has(match.id));
       if (open) {
         setAsked(true);
         // After the offer is drawn with what was found.

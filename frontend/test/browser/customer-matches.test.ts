@@ -146,4 +146,38 @@ describe('duplicate customers are offered before a new one is made', () => {
     },
     TEST_TIMEOUT,
   );
+
+  test(
+    "the job dialog offers again once the name or phone changes: after Create new anyway, and after a chosen customer's name was typed over",
+    async () => {
+      const shop = await createShop(server, 'dupagain');
+      const base = `/api/${shop.subdomain}`;
+      await postOne(shop.owner, `${base}/customers`, { name: 'Nora Nash', phone: '5550102020' });
+      await postOne(shop.owner, `${base}/customers`, { name: 'Olga Oil' });
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/pipeline`);
+      await page.getByRole('button', { name: 'Add New Entry' }).click({ timeout: SLOW });
+      const dialog = page.getByRole('dialog', { name: 'Add New Entry' });
+      const offer = offerOf(dialog);
+      const name = dialog.getByLabel('Name', { exact: true });
+
+      // Turned down for the name alone; Nora's phone typed next is a reason to ask again.
+      await name.fill('Nora Nash');
+      await dialog.getByLabel('Part').click();
+      await expect.poll(() => offer.textContent(), { timeout: SLOW }).toContain('same name');
+      await offer.getByRole('button', { name: 'Create new anyway' }).click();
+      await expect.poll(() => offer.count()).toBe(0);
+      await dialog.getByLabel('Phone').fill('5550102020');
+      await expect.poll(() => offer.textContent(), { timeout: SLOW }).toContain('same name, same phone');
+
+      // Chosen, then the name typed over with someone else's: the link goes and the new name's match is offered.
+      await offer.getByRole('button', { name: 'Use this customer: Nora Nash' }).click();
+      await expect.poll(() => dialog.getByText(/Linked to customer/).textContent()).toContain('Nora Nash');
+      await expect.poll(() => offer.count()).toBe(0);
+      await name.fill('Olga Oil');
+      await expect.poll(() => dialog.getByText(/Linked to customer/).count()).toBe(0);
+      await expect.poll(() => offer.getByRole('button', { name: 'Use this customer: Olga Oil' }).count(), { timeout: SLOW }).toBe(1);
+    },
+    TEST_TIMEOUT,
+  );
 });

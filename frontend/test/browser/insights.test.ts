@@ -39,6 +39,30 @@ describe('insights', () => {
         await expect.poll(() => page.getByText(/^\$400\.00 invoiced in the period .*\$0\.00 collected/).count()).toBe(1);
         // The charts drew (recharts renders SVG bars).
         await expect.poll(() => page.locator('.recharts-bar-rectangle').count(), { timeout: SLOW }).toBeGreaterThan(0);
+        // Every legend square is painted as its chart's bars are (same colour, same opacity), not darker.
+        await expect
+          .poll(() =>
+            page.evaluate(() => {
+              const paint = (element: Element) => {
+                const style = getComputedStyle(element);
+                return `${style.fill} ${style.fillOpacity} ${style.opacity}`;
+              };
+              // Only a chart whose every series drew bars (a series of zeros draws none) can be compared.
+              return [...document.querySelectorAll('.recharts-wrapper')].flatMap((chart) => {
+                const items = [...chart.querySelectorAll('.recharts-legend-item')];
+                const drawn = [...chart.querySelectorAll('.recharts-bar')].filter((layer) =>
+                  layer.querySelector('.recharts-bar-rectangle path'),
+                );
+                if (drawn.length !== items.length) return [];
+                const bars = new Set(drawn.map((layer) => paint(layer.querySelector('.recharts-bar-rectangle path')!)));
+                return items
+                  .filter((item) => !bars.has(paint(item.querySelector('.recharts-legend-icon')!)))
+                  .map((item) => item.textContent);
+              });
+            }),
+          )
+          .toEqual([]);
+        expect(await page.getByText('90th percentile').count()).toBeGreaterThan(0);
         await snap(page, `insights-${phone ? 'phone' : 'desktop'}-${colorScheme}`);
         if (phone || colorScheme === 'dark') continue;
 

@@ -325,6 +325,47 @@ describe('no layout overflow on a phone', () => {
   );
 });
 
+describe('history and long words on a phone', () => {
+  test(
+    "a job's history names a line's fields in words and gives each value the phone's width; a long email does not widen a request's page",
+    async () => {
+      const shop = await createShop(server, 'phonehist', undefined, {
+        features: { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true },
+      });
+      const job = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Hana History', part: 'Brakes' });
+      const read = await shop.owner.get(`/api/${shop.subdomain}/pipeline/${job.id}`);
+      const added = await shop.owner.post(
+        `/api/${shop.subdomain}/pipeline/${job.id}/lines`,
+        { kind: 'part', description: 'Ceramic brake pad set', unitPrice: '89.95', quantity: 2 },
+        { 'If-Match': read.headers.get('etag')! },
+      );
+      expect(added.status).toBe(201);
+      const request = await postOne(shop.owner, `/api/${shop.subdomain}/service-requests`, {
+        customerName: 'Walker Wong-Featherstonehaugh',
+        contactEmail: 'walker.wong.featherstonehaugh@example.test',
+        vehicleType: '2018 Toyota Highlander',
+      });
+      const { page } = await signedInPage(browser, shop.owner, { phone: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`/crm/${shop.subdomain}/pipeline?job=${job.id}`);
+      await dialog(page).getByRole('button', { name: 'History' }).click();
+      const history = page.getByRole('dialog', { name: 'History for Hana History' });
+      const price = history.getByText('Ceramic brake pad set (part): unit price');
+      await expect.poll(() => price.count(), { timeout: SLOW }).toBe(1);
+      expect(await history.getByText(/unitPrice/).count()).toBe(0);
+      // A new line has no 'before': its values are shown alone, each on one line (not a few letters wide).
+      const row = history.locator('li li').filter({ hasText: 'Ceramic brake pad set (part): description' });
+      expect(await row.getByText('(empty)').count()).toBe(0);
+      expect(await row.locator('ins').evaluate((element) => element.getClientRects().length)).toBe(1);
+
+      await page.goto(`/edit-service/${request.id}`);
+      await expect.poll(() => page.getByText('walker.wong.featherstonehaugh@example.test').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
 describe('crowded week slots on a phone', () => {
   test(
     "two overlapping jobs in a phone's week are one readable 'N appointments' block that opens the day",

@@ -175,6 +175,18 @@ export const customerViewSchema = z.object({
 });
 export type CustomerView = z.infer<typeof customerViewSchema>;
 
+/**
+ * One customer as `GET …/customers/{id}` answers it: the record with the customer's consent
+ * to e-mail and to text messages as it is now (no consent recorded: false; who changed it and
+ * when: `GET …/customers/{id}/consent`). A customer read as it was at a moment (`asOf`) has
+ * no consent fields: consent is kept as it is now, not as it was.
+ */
+export const customerRecordSchema = customerViewSchema.extend({
+  emailConsent: z.boolean().optional(),
+  smsConsent: z.boolean().optional(),
+});
+export type CustomerRecord = z.infer<typeof customerRecordSchema>;
+
 export const customerPageSchema = z.object({
   items: z.array(customerViewSchema),
   /** Opaque; pass back as `cursor` for the next page. Null on the last page. */

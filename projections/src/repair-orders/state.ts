@@ -241,10 +241,15 @@ export function balanceOf(order: RepairOrder, quoteCents: number): number {
   return amountDue(order, quoteCents) - paidOf(order);
 }
 
-/** An estimate's status at `now` (a link past its expiry reads expired; an older version superseded). */
+/**
+ * An estimate's status at `now`: an answered one keeps its answer; an older version that was
+ * not answered reads superseded (sending a newer one also revokes its link, but what the
+ * customer needs to hear is that a newer one exists); a link past its expiry reads expired.
+ */
 export function estimateStatusAt(order: RepairOrder, estimate: EstimateRecord, now: Date) {
-  if (estimate.status !== 'sent') return estimate.status;
+  if (estimate.status === 'approved' || estimate.status === 'declined') return estimate.status;
   if (latestEstimate(order)?.token !== estimate.token) return 'superseded' as const;
+  if (estimate.status === 'revoked') return 'revoked' as const;
   if (Date.parse(estimate.expiresAt) <= now.getTime()) return 'expired' as const;
   return 'sent' as const;
 }

@@ -26,7 +26,7 @@ export async function getCustomerMatches(instance: string, criteria: MatchCriter
  * Only what could match: a name of two letters or more, a phone of seven digits or more (a
  * half-typed one would match nobody or the wrong person), an email with an @.
  */
-function usableCriteria(criteria: MatchCriteria): MatchCriteria {
+export function usableCriteria(criteria: MatchCriteria): MatchCriteria {
   const name = criteria.name.trim().replace(/\s+/g, ' ');
   const phone = phoneDigits(criteria.phone);
   const email = criteria.email.trim();

@@ -1,4 +1,5 @@
 import { JOB_FIELD_LABELS } from '@crm/projections/pipeline';
+import { changeFieldLabel } from '@/lib/change-field-label';
 
 export const ENTITY_TYPE_LABELS: Record<string, string> = {
   job: 'Job',
@@ -10,12 +11,7 @@ export const ENTITY_TYPE_LABELS: Record<string, string> = {
 
 /** An entity type in words; one without a label still reads as words ('repairOrder' → 'Repair order'). */
 export function entityTypeLabel(entityType: string): string {
-  return ENTITY_TYPE_LABELS[entityType] ?? camelCaseToWords(entityType);
-}
-
-function camelCaseToWords(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return changeFieldLabel(entityType, ENTITY_TYPE_LABELS);
 }
 
 const FIELD_LABELS: Record<string, string> = {
@@ -28,9 +24,7 @@ const FIELD_LABELS: Record<string, string> = {
   signInLockedUntil: 'Sign-in blocked until',
 };
 
-/** 'makeModel' → 'Vehicle'; an unknown camelCase name → 'Camel case'. */
+/** 'makeModel' → 'Vehicle'; an unknown camelCase name → 'Camel case'; a line's field keeps the line's description as typed. */
 export function auditFieldLabel(field: string): string {
-  const known = FIELD_LABELS[field];
-  if (known) return known;
-  return camelCaseToWords(field);
+  return changeFieldLabel(field, FIELD_LABELS);
 }

@@ -2,7 +2,7 @@ import { customerViewSchema } from '@crm/projections/contract';
 import type { CustomerInput, CustomerView } from '@crm/projections/customers';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { customerQueryKey } from './get-customer';
+import { keepSavedCustomer } from './get-customer';
 import { customersListQueryKey } from './get-customers';
 import { customersApiPath } from './customers-api-path';
 
@@ -17,7 +17,7 @@ export function useCreateCustomer(instance: string) {
     mutationFn: (input: CustomerInput) => createCustomer(instance, input),
     onSuccess: (created) => {
       // The answer is the projected record (read-your-writes): no need to ask again.
-      queryClient.setQueryData(customerQueryKey(instance, created.id), created);
+      keepSavedCustomer(queryClient, instance, created);
       return queryClient.invalidateQueries({ queryKey: customersListQueryKey(instance) });
     },
   });

@@ -3,7 +3,7 @@ import type { CustomerView } from '@crm/projections/customers';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { ifMatch } from '@/lib/concurrency';
-import { customerQueryKey } from './get-customer';
+import { customerQueryKey, keepSavedCustomer } from './get-customer';
 import { customerHistoryQueryKey } from './get-customer-history';
 import { customersListQueryKey } from './get-customers';
 import { customersApiPath } from './customers-api-path';
@@ -31,7 +31,7 @@ export function useRevertCustomerChange(instance: string, customerId: string) {
       return revertCustomerChange(instance, customerId, eventId, shown?.revision ?? undefined);
     },
     onSuccess: (updated) => {
-      queryClient.setQueryData(customerQueryKey(instance, updated.id), updated);
+      keepSavedCustomer(queryClient, instance, updated);
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: customersListQueryKey(instance) }),
         queryClient.invalidateQueries({ queryKey: customerHistoryQueryKey(instance, updated.id) }),

@@ -3,7 +3,7 @@ import type { CustomerChangesInput, CustomerView } from '@crm/projections/custom
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { conflictCurrent, ifMatch } from '@/lib/concurrency';
-import { customerQueryKey } from './get-customer';
+import { keepSavedCustomer } from './get-customer';
 import { customerHistoryQueryKey } from './get-customer-history';
 import { customersListQueryKey } from './get-customers';
 import { customersApiPath } from './customers-api-path';
@@ -32,7 +32,7 @@ export function useUpdateCustomer(instance: string) {
   return useMutation({
     mutationFn: (variables: UpdateCustomerVariables) => updateCustomer(instance, variables),
     onSuccess: (updated) => {
-      queryClient.setQueryData(customerQueryKey(instance, updated.id), updated);
+      keepSavedCustomer(queryClient, instance, updated);
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: customersListQueryKey(instance) }),
         queryClient.invalidateQueries({ queryKey: customerHistoryQueryKey(instance, updated.id) }),

@@ -1,5 +1,5 @@
 import { formatDateTime } from '@crm/projections/contract';
-import { parseList, type CustomerView } from '@crm/projections/customers';
+import { parseList, type CustomerRecord } from '@crm/projections/customers';
 import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { CUSTOMER_FIELD_LABELS } from '../constants/customer-texts';
@@ -38,8 +38,28 @@ function ListValue({ value, badges = false }: { value: string | string[]; badges
   );
 }
 
-/** Every field of one customer, the phone whole (a single-record answer). */
-export function CustomerDetails({ customer }: { customer: CustomerView }) {
+/** What the customer agreed to be sent; a customer read as it was at a moment has no consent fields. */
+function ConsentValue({ customer }: { customer: CustomerRecord }) {
+  if (customer.emailConsent === undefined || customer.smsConsent === undefined) return none;
+  const channels = [
+    { label: 'E-mail', on: customer.emailConsent },
+    { label: 'Text messages', on: customer.smsConsent },
+  ];
+  return (
+    <ul className="flex flex-wrap gap-1.5" aria-label="Consent to messages">
+      {channels.map((channel) => (
+        <li key={channel.label}>
+          <Badge variant={channel.on ? 'success' : 'outline'}>
+            {channel.label}: {channel.on ? 'yes' : 'no'}
+          </Badge>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Every field of one customer, the phone whole, and its consent to messages (a single-record answer). */
+export function CustomerDetails({ customer }: { customer: CustomerRecord }) {
   return (
     <dl className="divide-y">
       <Row label={CUSTOMER_FIELD_LABELS.phone}>
@@ -53,6 +73,9 @@ export function CustomerDetails({ customer }: { customer: CustomerView }) {
         ) : (
           none
         )}
+      </Row>
+      <Row label="Messages">
+        <ConsentValue customer={customer} />
       </Row>
       <Row label={CUSTOMER_FIELD_LABELS.address}>{customer.address || none}</Row>
       <Row label={CUSTOMER_FIELD_LABELS.vehicles}>

@@ -2,6 +2,7 @@ import { formatPhoneAsTyped } from '@crm/projections/contract';
 import { CUSTOMER_MESSAGES, type CustomerField, type CustomerView } from '@crm/projections/customers';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
 import { CustomerMatchOfferPanel, useCustomerMatchOffer } from '@/components/customer-match-offer';
 import { customerPath } from '@/config/paths';
 import { ConsentFields, type ConsentValue } from '@/components/messages/consent-fields';
@@ -18,6 +19,7 @@ import { cn } from '@/lib/cn';
 import { CONFLICT_FALLBACK } from '@/lib/concurrency';
 import { toast } from '@/lib/toast';
 import { useCreateCustomer } from '../api/create-customer';
+import { customerQueryKey } from '../api/get-customer';
 import { conflictingCustomer, useUpdateCustomer } from '../api/update-customer';
 import { CUSTOMER_FIELD_LABELS, CUSTOMER_TEXTS } from '../constants/customer-texts';
 import {
@@ -79,6 +81,7 @@ export function CustomerForm({
   const matchOffer = useCustomerMatchOffer(instance, { name: form.name, phone: form.phone, email: form.email }, !base);
   // Consent to messages is a record of its own (who and when it was given), saved after the customer.
   const recordedConsent = useCustomerConsent(instance, base?.id ?? null);
+  const queryClient = useQueryClient();
   const [consentEdit, setConsentEdit] = useState<ConsentValue | null>(null);
   const savedConsent: ConsentValue = {
     emailConsent: recordedConsent.data?.emailConsent ?? false,
@@ -144,6 +147,8 @@ export function CustomerForm({
     }
     saveCustomerConsent(instance, saved.id, consent).then(
       () => {
+        // The customer's record shows its consent: read it again.
+        void queryClient.invalidateQueries({ queryKey: customerQueryKey(instance, saved.id), exact: true });
         toast({ title: message });
         setConsentEdit(null);
         onSaved(saved);

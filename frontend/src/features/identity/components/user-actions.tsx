@@ -2,6 +2,8 @@ import type { CurrentUserView } from '@crm/projections/contract';
 import type { UserView } from '@crm/projections/identity';
 import { mayChangeRoles, mayManageUser } from '../utils/user-access';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { paths } from '@/config/paths';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
@@ -31,8 +33,8 @@ function failed(error: unknown, fallback: string) {
 
 /**
  * A user's row actions: Make Admin / Make User at once, Lock /
- * Unlock and Delete after a confirmation, and the permissions editor. An admin's own account
- * has them disabled (the server refuses them too).
+ * Unlock and Delete after a confirmation, and the permissions editor. One's own account gets
+ * none (the server refuses them): the row says why and where one's own PIN is changed instead.
  */
 export function UserActions({
   user,
@@ -119,9 +121,18 @@ export function UserActions({
     );
   };
 
-  const disabledReason = isSelf ? 'You cannot change your own account' : undefined;
+  if (isSelf) {
+    return (
+      <p className={cn('text-xs text-muted-foreground', className)}>
+        You cannot change, lock or delete your own account.{' '}
+        <Link to={paths.profile} className="font-medium text-primary underline underline-offset-2">
+          Change your PIN
+        </Link>
+      </p>
+    );
+  }
 
-  if (!isSelf && !mayManageUser(viewer, user)) {
+  if (!mayManageUser(viewer, user)) {
     return (
       <p className={cn('text-xs text-muted-foreground', className)}>
         {user.role === 'admin'
@@ -134,24 +145,11 @@ export function UserActions({
   return (
     <div className={cn(layout === 'grid' ? 'grid grid-cols-2 gap-2' : 'flex flex-wrap items-center gap-2', className)}>
       {mayChangeRoles(viewer) ? (
-        <Button
-          variant="outline"
-          size="sm"
-          disabled={isSelf}
-          title={disabledReason}
-          aria-disabled={changeRole.isPending || undefined}
-          onClick={handleRoleChange}
-        >
+        <Button variant="outline" size="sm" aria-disabled={changeRole.isPending || undefined} onClick={handleRoleChange}>
           {changeRole.isPending ? 'Saving...' : user.role === 'admin' ? 'Make User' : 'Make Admin'}
         </Button>
       ) : null}
-      <Button
-        variant="outline"
-        size="sm"
-        disabled={isSelf}
-        title={disabledReason}
-        onClick={() => setConfirming(user.isLocked ? 'unlock' : 'lock')}
-      >
+      <Button variant="outline" size="sm" onClick={() => setConfirming(user.isLocked ? 'unlock' : 'lock')}>
         {user.isLocked ? 'Unlock' : 'Lock'}
       </Button>
       {lockedOut ? (
@@ -159,10 +157,10 @@ export function UserActions({
           {clearLockout.isPending ? 'Clearing...' : 'Clear Lockout'}
         </Button>
       ) : null}
-      <Button variant="outline" size="sm" disabled={isSelf} title={disabledReason} onClick={() => setEditingPermissions(true)}>
+      <Button variant="outline" size="sm" onClick={() => setEditingPermissions(true)}>
         Permissions
       </Button>
-      <Button variant="outline" size="sm" disabled={isSelf} title={disabledReason} onClick={() => setResettingPin(true)}>
+      <Button variant="outline" size="sm" onClick={() => setResettingPin(true)}>
         Reset PIN
       </Button>
       <Dialog open={resettingPin} onOpenChange={setResettingPin}>
@@ -193,8 +191,6 @@ export function UserActions({
       <Button
         variant="outline"
         size="sm"
-        disabled={isSelf}
-        title={disabledReason}
         className="text-destructive hover:bg-destructive/10 hover:text-destructive"
         onClick={() => setConfirming('delete')}
       >
@@ -231,7 +227,7 @@ export function UserActions({
         pending={deleteUser.isPending}
         onConfirm={handleDelete}
       />
-      {isSelf ? null : <PermissionsDialog user={user} open={editingPermissions} onOpenChange={setEditingPermissions} />}
+      <PermissionsDialog user={user} open={editingPermissions} onOpenChange={setEditingPermissions} />
       <UserConflictDialog conflict={conflict} onClose={() => setConflict(null)} />
     </div>
   );

@@ -25,6 +25,9 @@ import { JobFieldList } from './job-snapshot-view';
 import { RepairOrderSection } from './repair-order/repair-order-section';
 import { StageBar } from './stage-bar';
 
+/** Names compared as the customer matches compare them: no case, no extra spaces. */
+const sameName = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
+
 /**
  * The entry form (add or edit). `initial` is the job read on its own (whole phone, ETag);
  * null for a new entry. It is read again when someone else changes the job (live updates):
@@ -103,6 +106,13 @@ export function EntryEditor({
   const canceled = form.stage === CANCELED_STAGE;
 
   const change = (patch: Partial<EntryForm>) => {
+    // A new job's customer chosen here goes with the name it was chosen by: a name changed to
+    // someone else's drops the link, so the matches for the new name are offered again.
+    if (!base && linked?.chosenName !== undefined && patch.name !== undefined && !sameName(patch.name, linked.chosenName)) {
+      setLinked(null);
+      setVehicleChoices([]);
+      patch = { ...patch, customerId: null };
+    }
     setForm((current) => ({ ...current, ...patch }));
     setFieldErrors((current) => (Object.keys(patch).some((field) => field in current) ? {} : current));
     setEdited(true);
@@ -113,6 +123,7 @@ export function EntryEditor({
       id: customer.id,
       label: `Linked to customer #${customer.number} ${customer.name}`.trim(),
       name: `#${customer.number} ${customer.name}`.trim(),
+      chosenName: customer.name || form.name,
     });
     // One vehicle is taken as it is; with several, the user picks (unless one is typed already).
     setVehicleChoices(customer.vehicles.length > 1 ? customer.vehicles : []);

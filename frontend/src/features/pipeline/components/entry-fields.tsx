@@ -45,6 +45,8 @@ export interface LinkedCustomer {
   label: string;
   /** Known when just chosen; otherwise the hint reads it. */
   name?: string;
+  /** The job's name when the customer was chosen in this dialog (a new job's name changed from it unlinks). */
+  chosenName?: string;
 }
 
 /** The entry dialog's boxes: the job's shared ones (JobFields) with the entry's own between them. */

@@ -8,6 +8,8 @@ import { RevertChangeButton, RevertedNote } from '@/components/revert-change';
 import { useJobHistory } from '../api/get-job-history';
 import { useRevertJobChange } from '../api/revert-job-change';
 
+const ADDING_ACTIONS: ReadonlySet<string> = new Set(['created', 'line-added']);
+
 /**
  * Who changed what and when, newest first, each changed field with its old and new value.
  * A row opens the job as it was right after that change.
@@ -55,9 +57,11 @@ export function JobHistoryView({
                 {row.changes.map((change) => {
                   const before = formatChangeValue(change.field, change.oldValue, customerNames);
                   const after = formatChangeValue(change.field, change.newValue, customerNames);
-                  const showBefore = !(row.action === 'created' && before === EMPTY_VALUE);
+                  // Nothing was there before a creation or a new line: only its value is shown.
+                  const showBefore = !(ADDING_ACTIONS.has(row.action) && before === EMPTY_VALUE);
                   return (
-                    <li key={change.field} className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-2 text-xs sm:text-sm">
+                    // On a phone the field's name sits above its value: side by side, a line's long name left the value a few letters wide.
+                    <li key={change.field} className="grid gap-x-2 text-xs sm:grid-cols-[minmax(6rem,auto)_1fr] sm:text-sm">
                       <span className="text-muted-foreground">{historyFieldLabel(change.field)}</span>
                       <span className="min-w-0 break-words">
                         {showBefore ? (

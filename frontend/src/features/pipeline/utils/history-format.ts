@@ -1,6 +1,7 @@
-import { JOB_FIELD_LABELS, type JobField } from '@crm/projections/pipeline';
+import { JOB_FIELD_LABELS } from '@crm/projections/pipeline';
+import { changeFieldLabel } from '@/lib/change-field-label';
 
-/** A job field in words; a field this screen does not know is shown as it came. */
+/** A job field in words ('makeModel' → 'Vehicle'); a repair-order line's field names the line and the field in words. */
 export function historyFieldLabel(field: string): string {
-  return JOB_FIELD_LABELS[field as JobField] ?? field;
+  return changeFieldLabel(field, JOB_FIELD_LABELS);
 }

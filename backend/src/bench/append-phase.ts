@@ -1,0 +1,72 @@
+import { createProgress } from '../cli.ts';
+import type { AppendScenario, AppendScenarioResult, AppendStore, AppendWorkerMessage } from './append-worker.ts';
+import type { PhaseContext } from './phase.ts';
+import { startIpcWorker } from './processes.ts';
+
+/** Event store appends: ours against emmett-postgresql, each in its own worker process, on the same database. */
+
+const APPEND_MODE_NAMES: Record<AppendScenario['mode'], string> = {
+  new: 'new streams',
+  hot: '100 hot streams',
+  contended: '4 contended streams (all appenders on them)',
+};
+
+export async function appendPhase(ctx: PhaseContext): Promise<void> {
+  const { options } = ctx;
+  const rounds = options.quick ? 1 : 3;
+  const scenarios: AppendScenario[] = (['new', 'hot', 'contended'] as const).flatMap((mode) =>
+    options.appenders.map((appenders) => ({ mode, appenders, durationMs: options.appendMs / rounds })),
+  );
+  const stores = ['ours', 'emmett'] as const;
+  const workers = stores.map(() => startIpcWorker<AppendWorkerMessage, AppendScenarioResult>('bench-append.js'));
+  const results: Record<AppendStore, AppendScenarioResult[]> = { ours: [], emmett: [] };
+  try {
+    await Promise.all(workers.map((worker, i) => worker.call({ id: 0, store: stores[i]!, url: ctx.databaseUrl })));
+    const progress = createProgress(`append: ours and emmett (${rounds} round${rounds > 1 ? 's' : ''} each)`, 'runs');
+    const runs = scenarios.length * stores.length * rounds;
+    let done = 0;
+    for (const scenario of scenarios) {
+      const parts: Record<AppendStore, AppendScenarioResult[]> = { ours: [], emmett: [] };
+      // Alternating in short rounds, so load from elsewhere on the machine hits both alike.
+      for (let round = 0; round < rounds; round++) {
+        for (const [i, store] of stores.entries()) {
+          parts[store].push(await workers[i]!.call({ id: 0, scenario }));
+          progress(++done, runs);
+        }
+      }
+      for (const store of stores) {
+        const all = parts[store];
+        const events = all.reduce((sum, r) => sum + r.events, 0);
+        const seconds = all.reduce((sum, r) => sum + r.events / Math.max(r.eventsPerSecond, 1e-9), 0);
+        results[store].push({
+          ...scenario,
+          durationMs: options.appendMs,
+          events,
+          eventsPerSecond: seconds > 0 ? events / seconds : 0,
+          errors: all.reduce((sum, r) => sum + r.errors, 0),
+          firstError: all.find((r) => r.firstError)?.firstError,
+        });
+      }
+    }
+  } finally {
+    await Promise.all(workers.map((worker) => worker.stop()));
+  }
+  scenarios.forEach((scenario, i) => {
+    const ours = results.ours[i]!;
+    const peer = results.emmett[i]!;
+    const errors = ours.errors + peer.errors;
+    ctx.figures.push({
+      section: 'append',
+      name: `${APPEND_MODE_NAMES[scenario.mode]}, ${scenario.appenders} appender${scenario.appenders > 1 ? 's' : ''}`,
+      value: ours.eventsPerSecond,
+      unit: 'ev/s',
+      baseline: peer.eventsPerSecond,
+      baselineName: 'emmett-postgresql',
+      target: { ratioAtLeast: 1 },
+      note: errors ? `errors: ours ${ours.errors} (${ours.firstError ?? ''}), emmett ${peer.errors} (${peer.firstError ?? ''})` : undefined,
+    });
+  });
+  ctx.details.append = results;
+  // The API's phases start from an empty event store.
+  await ctx.pool.query('TRUNCATE events, streams');
+}

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { createProgress } from '../cli.ts';
+import type { BenchInstance } from './api-client.ts';
+import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
+import type { LoadKind, LoadResult, LoadTarget } from './load-types.ts';
+import type { PhaseContext } from './phase.ts';
+import type { LoadGenerator } from './processes.ts';
+import { latencyNote } from './report.ts';
+import type { SeededInstance } from './seed.ts';
+
+/**
+ * The command path: creating and updating jobs in one instance and spread over the others,
+ * against bare Koa with one INSERT/UPDATE and against the same save done the CRUD way.
+ */
+export async function commandsPhase(
+  ctx: PhaseContext,
+  load: LoadGenerator,
+  apiUrl: string,
+  baselineUrl: string,
+  big: BenchInstance & SeededInstance,
+  others: Array<BenchInstance & SeededInstance>,
+) {
+  const { options, pool } = ctx;
+  // Rows for the baseline's UPDATE, as many as the jobs the API updates.
+  const baselineIds = Array.from({ length: Math.min(5000, Math.max(100, big.jobIds.length)) }, () => randomUUID());
+  await pool.query(
+    `INSERT INTO ${BASELINE_TABLE} (id, instance_id, data)
+     SELECT id, $2, jsonb_build_object('notes', '') FROM unnest($1::uuid[]) AS id`,
+    [baselineIds, big.id],
+  );
+  // The CRUD-equivalent baseline updates the same number of rows, copies of one of the instance's jobs.
+  await pool.query(
+    `INSERT INTO ${CRUD_TABLES.jobs}
+     SELECT r.* FROM unnest($1::uuid[]) WITH ORDINALITY AS u(id, n),
+       LATERAL jsonb_populate_record(NULL::${CRUD_TABLES.jobs},
+         (SELECT to_jsonb(j) FROM rm.jobs j WHERE j.instance_id = $2 LIMIT 1)
+           || jsonb_build_object('id', u.id, 'number', 200000000 + u.n, 'job_number', 'U' || u.n)) AS r`,
+    [baselineIds, big.id],
+  );
+  const spreads = [
+    { name: 'one instance', instances: [big] },
+    { name: `${others.length} instances`, instances: others },
+  ].filter((s) => s.instances.length > 0);
+  const operations: Array<{ name: string; kind: LoadKind; method: string }> = [
+    { name: 'create job', kind: 'create-job', method: 'POST' },
+    { name: 'update job', kind: 'update-job', method: 'PUT' },
+  ];
+  const total = operations.length * options.commandConnections.length * (spreads.length + 2);
+  const progress = createProgress(`commands (${options.duration} s each)`, 'runs');
+  let done = 0;
+  const details: Record<string, unknown> = {};
+  for (const operation of operations) {
+    const bases = new Map<number, LoadResult>();
+    for (const connections of options.commandConnections) {
+      const targets: LoadTarget[] =
+        operation.kind === 'create-job' ? [{ path: `/jobs?instance=${big.id}` }] : [{ path: '/jobs', ids: baselineIds }];
+      bases.set(connections, await load.run({ url: baselineUrl, kind: operation.kind, targets, connections, duration: options.duration }));
+      progress(++done, total);
+    }
+    details[`${operation.name} baseline`] = Object.fromEntries(bases);
+    // The same save as a CRUD app makes it (crudSave in baseline-server.ts), with the big instance's session.
+    const cruds = new Map<number, LoadResult>();
+    for (const connections of options.commandConnections) {
+      const targets: LoadTarget[] = [
+        { path: '/crud/jobs', cookie: big.cookie, ...(operation.kind === 'update-job' ? { ids: baselineIds } : {}) },
+      ];
+      cruds.set(connections, await load.run({ url: baselineUrl, kind: operation.kind, targets, connections, duration: options.duration }));
+      progress(++done, total);
+    }
+    details[`${operation.name} CRUD equivalent`] = Object.fromEntries(cruds);
+    for (const spread of spreads) {
+      const results = new Map<number, LoadResult>();
+      const targets: LoadTarget[] = spread.instances.map((instance) => ({
+        path: `/api/${instance.subdomain}/pipeline`,
+        cookie: instance.cookie,
+        ids: operation.kind === 'create-job' ? instance.customerIds : instance.jobIds,
+      }));
+      for (const connections of options.commandConnections) {
+        const result = await load.run({ url: apiUrl, kind: operation.kind, targets, connections, duration: options.duration });
+        results.set(connections, result);
+        progress(++done, total);
+        const bare = bases.get(connections)!;
+        const top = connections === Math.max(...options.commandConnections);
+        ctx.figures.push({
+          section: 'commands',
+          name: `${operation.method} ${operation.name}, ${spread.name}, ${connections} conn (throughput)`,
+          value: result.rps,
+          unit: 'req/s',
+          baseline: bare.rps,
+          baselineName: `bare Koa + one ${operation.kind === 'create-job' ? 'INSERT' : 'UPDATE'}`,
+          target: top ? { ratioAtLeast: 0.5 } : undefined,
+          note: `API ${latencyNote(result)}; baseline ${latencyNote(bare)}`,
+        });
+        const crud = cruds.get(connections)!;
+        ctx.figures.push({
+          section: 'commands',
+          name: `${operation.method} ${operation.name}, ${spread.name}, ${connections} conn (vs CRUD equivalent)`,
+          value: result.rps,
+          unit: 'req/s',
+          baseline: crud.rps,
+          baselineName: 'CRUD equivalent: session lookup, tenant setting, jobs row + history + activity in one transaction',
+          target: { ratioAtLeast: 1 },
+          note: `CRUD ${latencyNote(crud)}`,
+        });
+        ctx.figures.push({
+          section: 'commands',
+          name: `${operation.method} ${operation.name}, ${spread.name}, ${connections} conn (p99)`,
+          value: result.latency.p99,
+          unit: 'ms',
+          baseline: bare.latency.p99,
+          target: { atMost: 50 },
+        });
+      }
+      const lowest = results.get(Math.min(...options.commandConnections))!;
+      const highest = results.get(Math.max(...options.commandConnections))!;
+      ctx.figures.push({
+        section: 'commands',
+        name: `${operation.method} ${operation.name}, ${spread.name}: throughput at ${Math.max(...options.commandConnections)} conn vs 1`,
+        value: highest.rps,
+        unit: 'req/s',
+        baseline: lowest.rps,
+        baselineName: 'the same at 1 connection',
+        target: { ratioAtLeast: 1 },
+      });
+      details[`${operation.name}, ${spread.name}`] = Object.fromEntries(results);
+    }
+  }
+  ctx.details.commands = details;
+}

@@ -1,0 +1,43 @@
+import { nodeChildPids, rssBytes } from './processes.ts';
+import { format, type Figure } from './report.ts';
+
+const MB = 1024 * 1024;
+
+/**
+ * Samples, every 500 ms, the resident memory of the API process and its projector child
+ * (RUN_PROJECTOR=true runs the projector, reactors and message sender there): each one's
+ * peak and the peak of their sum.
+ */
+export function sampleServerMemory(apiPid: number) {
+  let peakRss = 0;
+  let peakChildRss = 0;
+  let peakTotalRss = 0;
+  const sample = () => {
+    const apiRss = rssBytes(apiPid) ?? 0;
+    const childRss = nodeChildPids(apiPid).reduce((sum, pid) => sum + (rssBytes(pid) ?? 0), 0);
+    peakRss = Math.max(peakRss, apiRss);
+    peakChildRss = Math.max(peakChildRss, childRss);
+    peakTotalRss = Math.max(peakTotalRss, apiRss + childRss);
+    return { apiRss, childRss };
+  };
+  const timer = setInterval(sample, 500);
+  return {
+    stop: () => clearInterval(timer),
+    /** Stops sampling and takes a last sample: the memory figure. */
+    finish(): Figure {
+      clearInterval(timer);
+      const end = sample();
+      // Judged on the peak: what the processes needed, not what they kept.
+      return {
+        section: 'memory',
+        name: 'peak RSS during the load, API server and its projector child together',
+        value: peakTotalRss > 0 ? peakTotalRss / MB : null,
+        unit: 'MB',
+        target: { atMost: 300 },
+        note:
+          `peaks: API process ${format(peakRss / MB)} MB, projector child ${format(peakChildRss / MB)} MB; ` +
+          `at the end of the load ${format(end.apiRss / MB)} MB and ${format(end.childRss / MB)} MB`,
+      };
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { createProgress } from '../cli.ts';
+import type { BenchInstance } from './api-client.ts';
+import type { LoadKind, LoadTarget } from './load-types.ts';
+import type { PhaseContext } from './phase.ts';
+import type { LoadGenerator } from './processes.ts';
+import { latencyNote } from './report.ts';
+import type { SeededInstance } from './seed.ts';
+
+/** Reads at scale: each list, search and week of the big instance against bare Koa running the same SQL. */
+
+const SEARCH = 'garcia';
+const AUTOCOMPLETE = 'rodrig';
+
+/** One request first: a scenario whose route does not answer 2xx is reported, not timed. */
+async function probe(url: string, target: LoadTarget): Promise<string | null> {
+  const response = await fetch(url + target.path, { headers: target.cookie ? { cookie: target.cookie } : {} });
+  const text = await response.text();
+  return response.ok ? null : `${response.status} ${text.slice(0, 200)}`;
+}
+
+export async function readsPhase(
+  ctx: PhaseContext,
+  load: LoadGenerator,
+  apiUrl: string,
+  baselineUrl: string,
+  big: BenchInstance & SeededInstance,
+) {
+  const { options } = ctx;
+  const monday = new Date();
+  monday.setUTCHours(0, 0, 0, 0);
+  monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7));
+  // The week before this one: appointments fall within two weeks after a job's creation.
+  const from = new Date(monday.getTime() - 7 * 86_400_000).toISOString();
+  const to = monday.toISOString();
+  const inst = `instance=${big.id}`;
+  const scenarios: Array<{ name: string; api: string; baseline: string }> = [
+    { name: 'pipeline list, first page', api: `/api/${big.subdomain}/pipeline`, baseline: `/reads/jobs-list?${inst}` },
+    {
+      name: `pipeline search ?q=${SEARCH}`,
+      api: `/api/${big.subdomain}/pipeline?q=${SEARCH}`,
+      baseline: `/reads/jobs-list?${inst}&q=${SEARCH}`,
+    },
+    { name: 'customer list, first page', api: '/api/customers', baseline: `/reads/customers-list?${inst}` },
+    { name: `customer search ?q=${SEARCH}`, api: `/api/customers?q=${SEARCH}`, baseline: `/reads/customers-list?${inst}&q=${SEARCH}` },
+    {
+      name: `autocomplete ?query=${AUTOCOMPLETE}`,
+      api: `/api/customers/search?query=${AUTOCOMPLETE}`,
+      baseline: `/reads/autocomplete?${inst}&query=${AUTOCOMPLETE}`,
+    },
+    { name: 'audit log, first page', api: '/api/admin/audit', baseline: `/reads/audit?${inst}` },
+    {
+      name: 'calendar week',
+      api: `/api/calendar/appointments?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+      baseline: `/reads/calendar?${inst}&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+    },
+  ];
+  const progress = createProgress(`reads (${options.readConnections} connections, ${options.duration} s each)`, 'runs');
+  const details: Record<string, unknown> = {};
+  let done = 0;
+  for (const scenario of scenarios) {
+    const apiTarget: LoadTarget = { path: scenario.api, cookie: big.cookie };
+    const baseTarget: LoadTarget = { path: scenario.baseline };
+    const failed = (await probe(apiUrl, apiTarget)) ?? (await probe(baselineUrl, baseTarget));
+    if (failed) {
+      ctx.figures.push({ section: 'reads', name: scenario.name, value: null, unit: 'req/s', note: `not measured: ${failed}` });
+      progress((done += 2), scenarios.length * 2);
+      continue;
+    }
+    const spec = { kind: 'get' as LoadKind, connections: options.readConnections, duration: options.duration };
+    const ours = await load.run({ ...spec, url: apiUrl, targets: [apiTarget] });
+    progress(++done, scenarios.length * 2);
+    const bare = await load.run({ ...spec, url: baselineUrl, targets: [baseTarget] });
+    progress(++done, scenarios.length * 2);
+    details[scenario.name] = { api: ours, baseline: bare };
+    ctx.figures.push({
+      section: 'reads',
+      name: `${scenario.name} (throughput)`,
+      value: ours.rps,
+      unit: 'req/s',
+      baseline: bare.rps,
+      baselineName: 'bare Koa + same SQL',
+      target: { ratioAtLeast: 0.7 },
+      note: `API ${latencyNote(ours)}; baseline ${latencyNote(bare)}`,
+    });
+    ctx.figures.push({
+      section: 'reads',
+      name: `${scenario.name} (p99)`,
+      value: ours.latency.p99,
+      unit: 'ms',
+      baseline: bare.latency.p99,
+      target: { atMost: 30 },
+    });
+  }
+  ctx.details.reads = details;
+}
