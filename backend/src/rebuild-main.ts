@@ -20,6 +20,12 @@ try {
   progress(report.eventsReplayed, report.eventsReplayed);
   console.log(`Rebuilt the read models of ${describeDatabase(config)}.`);
   console.log(`Replayed ${report.eventsReplayed} events in ${((Date.now() - started) / 1000).toFixed(1)} s and swapped the new tables in.`);
+  // Where the time went: each step, and each projection's busy time while replaying (they overlap).
+  console.log(
+    `  ${Object.entries(report.timings)
+      .map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`)
+      .join(', ')}`,
+  );
   for (const table of report.tables) {
     console.log(
       `  ${table.identical ? 'identical' : 'DIFFERENT'}  ${table.table}  (live ${table.liveRows} rows, rebuilt ${table.rebuiltRows} rows)`,

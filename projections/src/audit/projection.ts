@@ -259,7 +259,7 @@ function assertNever(value: never): never {
 
 /** activity: the instance timeline, one row per event an instance's people would want to read about. */
 /** The activity row of an event; null when it is not part of an instance's timeline. */
-function activityRow(event: StoredDomainEvent) {
+export function activityRow(event: StoredDomainEvent) {
   const instanceId = event.metadata.instanceId;
   if (!instanceId) return null;
   const description = describeEvent(event);
@@ -282,7 +282,7 @@ function activityRow(event: StoredDomainEvent) {
   };
 }
 
-const ACTIVITY_COLUMNS = {
+export const ACTIVITY_COLUMNS = {
   event_id: 'uuid',
   instance_id: 'uuid',
   position_commit: 'numeric',

@@ -32,7 +32,7 @@ async function countCustomers(ctx: ProjectionContext, instanceId: string, delta:
  * answers time travel).
  */
 /** The columns a creation fills (the search text is generated). */
-const CREATED_COLUMNS: Record<string, string> = {
+export const CREATED_COLUMNS: Record<string, string> = {
   id: 'uuid',
   instance_id: 'uuid',
   number: 'integer',

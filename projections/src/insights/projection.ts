@@ -4,9 +4,9 @@ import type { Stage } from '../pipeline/index.ts';
 import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
 import { assertNever } from '../shared/never.ts';
 
-type StoredJobEvent = StoredDomainEvent & JobStreamEvent;
+export type StoredJobEvent = StoredDomainEvent & JobStreamEvent;
 
-interface InsightJob {
+export interface InsightJob {
   instanceId: string;
   jobNumber: string;
   name: string;
@@ -19,7 +19,7 @@ interface InsightJob {
   changed: boolean;
 }
 
-type Interval = {
+export type Interval = {
   event_id: string;
   instance_id: string;
   job_id: string;
@@ -31,7 +31,7 @@ type Interval = {
   quote: number | null;
 };
 
-const JOB_COLUMNS = {
+export const JOB_COLUMNS = {
   job_id: 'uuid',
   instance_id: 'uuid',
   job_number: 'text',
@@ -42,7 +42,7 @@ const JOB_COLUMNS = {
   revision: 'integer',
 };
 
-const INTERVAL_COLUMNS = {
+export const INTERVAL_COLUMNS = {
   event_id: 'uuid',
   instance_id: 'uuid',
   job_id: 'uuid',
@@ -123,6 +123,53 @@ async function applyInsightEvents(all: StoredDomainEvent[], ctx: ProjectionConte
   const inserted = new Map<string, Interval>();
   /** Stays that were open before this batch and end in it: entering event → when. */
   const closed = new Map<string, string>();
+  foldInsightEvents(events, jobs, inserted, closed);
+
+  const jobRows = [...jobs.entries()]
+    .filter(([, job]) => job.changed)
+    .map(([jobId, job]) => ({
+      job_id: jobId,
+      instance_id: job.instanceId,
+      job_number: job.jobNumber,
+      name: job.name,
+      tech: job.tech,
+      quote: job.quote,
+      deleted: job.deleted,
+      revision: job.revision,
+    }));
+  const updates = Object.keys(JOB_COLUMNS)
+    .filter((column) => column !== 'job_id')
+    .map((column) => `"${column}" = excluded."${column}"`)
+    .join(', ');
+  for (const rows of chunked(jobRows, 5000))
+    await insertRecordset(ctx, 'insight_jobs', JOB_COLUMNS, rows, `ON CONFLICT (job_id) DO UPDATE SET ${updates}`);
+  for (const rows of chunked([...inserted.values()], 5000))
+    await insertRecordset(ctx, 'insight_stage_intervals', INTERVAL_COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
+  for (const rows of chunked(
+    [...closed.entries()].map(([eventId, leftAt]) => ({ event_id: eventId, left_at: leftAt })),
+    5000,
+  )) {
+    await trx.raw(
+      `UPDATE ??.insight_stage_intervals AS i SET left_at = input.left_at
+         FROM jsonb_to_recordset(?::jsonb) AS input(event_id uuid, left_at timestamptz)
+        WHERE i.event_id = input.event_id AND i.left_at IS NULL`,
+      [schema, JSON.stringify(rows)],
+    );
+  }
+}
+
+/**
+ * Folds job events over the jobs as they stand (`jobs`, changed in place): stays entered go
+ * into `inserted` (left_at set when they end while still there), stays open before and
+ * ended here into `closed` (entering event → when). Events at or below a job's revision
+ * change nothing (a replay).
+ */
+export function foldInsightEvents(
+  events: readonly StoredJobEvent[],
+  jobs: Map<string, InsightJob>,
+  inserted: Map<string, Interval>,
+  closed: Map<string, string>,
+): void {
   for (const event of events) {
     const jobId = event.data.jobId;
     const at = new Date(event.metadata.occurredAt).toISOString();
@@ -189,38 +236,6 @@ async function applyInsightEvents(all: StoredDomainEvent[], ctx: ProjectionConte
       leave(job);
       enter(job, stage);
     }
-  }
-
-  const jobRows = [...jobs.entries()]
-    .filter(([, job]) => job.changed)
-    .map(([jobId, job]) => ({
-      job_id: jobId,
-      instance_id: job.instanceId,
-      job_number: job.jobNumber,
-      name: job.name,
-      tech: job.tech,
-      quote: job.quote,
-      deleted: job.deleted,
-      revision: job.revision,
-    }));
-  const updates = Object.keys(JOB_COLUMNS)
-    .filter((column) => column !== 'job_id')
-    .map((column) => `"${column}" = excluded."${column}"`)
-    .join(', ');
-  for (const rows of chunked(jobRows, 5000))
-    await insertRecordset(ctx, 'insight_jobs', JOB_COLUMNS, rows, `ON CONFLICT (job_id) DO UPDATE SET ${updates}`);
-  for (const rows of chunked([...inserted.values()], 5000))
-    await insertRecordset(ctx, 'insight_stage_intervals', INTERVAL_COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
-  for (const rows of chunked(
-    [...closed.entries()].map(([eventId, leftAt]) => ({ event_id: eventId, left_at: leftAt })),
-    5000,
-  )) {
-    await trx.raw(
-      `UPDATE ??.insight_stage_intervals AS i SET left_at = input.left_at
-         FROM jsonb_to_recordset(?::jsonb) AS input(event_id uuid, left_at timestamptz)
-        WHERE i.event_id = input.event_id AND i.left_at IS NULL`,
-      [schema, JSON.stringify(rows)],
-    );
   }
 }
 

@@ -98,7 +98,7 @@ export function appointmentEnd(fields: Pick<JobFields, 'appointment' | 'duration
   return new Date(Date.parse(fields.appointment) + (fields.duration ?? DEFAULT_DURATION_MINUTES) * 60_000).toISOString();
 }
 
-function columnsOf(fields: JobFields) {
+export function columnsOf(fields: JobFields) {
   return {
     job_number: fields.jobNumber,
     number: numericJobNumber(fields.jobNumber),
@@ -148,7 +148,7 @@ export function fieldsOfRow(row: JobRow): JobFields {
   };
 }
 
-const HISTORY_COLUMNS = {
+export const HISTORY_COLUMNS = {
   event_id: 'uuid',
   instance_id: 'uuid',
   job_id: 'uuid',
@@ -162,7 +162,7 @@ const HISTORY_COLUMNS = {
   revert_of: 'text',
 };
 
-const JOB_COLUMNS = {
+export const JOB_COLUMNS = {
   id: 'uuid',
   instance_id: 'uuid',
   job_number: 'text',
@@ -209,15 +209,33 @@ interface JobState {
   before: { instanceId: string; stageOrder: number } | null;
 }
 
-type StoredJobEvent = StoredDomainEvent & JobStreamEvent;
-type StoredRepairOrderEvent = StoredDomainEvent & RepairOrderJobEvent;
+export type StoredJobEvent = StoredDomainEvent & JobStreamEvent;
+export type StoredRepairOrderEvent = StoredDomainEvent & RepairOrderJobEvent;
+
+/** A job event's row of `job_history`. */
+export function jobHistoryRow(event: StoredJobEvent) {
+  return {
+    event_id: event.id,
+    instance_id: event.metadata.instanceId!,
+    job_id: event.data.jobId,
+    revision: event.revision,
+    action: jobHistoryAction(event),
+    user_display_name: event.metadata.actor.displayName,
+    occurred_at: event.metadata.occurredAt,
+    // The time history shows: the event store's, the clock time travel (asOf) goes by.
+    recorded_at: event.recordedAt,
+    changes: jobEventChanges(event),
+    actor_id: event.metadata.actor.id,
+    revert_of: ('revertOf' in event.data ? event.data.revertOf : undefined) ?? null,
+  };
+}
 
 /**
  * A job's repair-order events (lines, estimate, invoice, payments) share its stream: they
  * move its revision and time, and are rows of its history; their money is the
  * repair-orders slice's read model.
  */
-function repairOrderHistoryRow(event: StoredRepairOrderEvent) {
+export function repairOrderHistoryRow(event: StoredRepairOrderEvent) {
   return {
     event_id: event.id,
     instance_id: event.metadata.instanceId!,
@@ -252,20 +270,7 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
   const events = streamEvents.filter((event): event is StoredJobEvent => isJobStreamEvent(event));
   const orderEvents = streamEvents.filter((event): event is StoredRepairOrderEvent => isRepairOrderJobEvent(event));
 
-  const history = events.map((event) => ({
-    event_id: event.id,
-    instance_id: event.metadata.instanceId!,
-    job_id: event.data.jobId,
-    revision: event.revision,
-    action: jobHistoryAction(event),
-    user_display_name: event.metadata.actor.displayName,
-    occurred_at: event.metadata.occurredAt,
-    // The time history shows: the event store's, the clock time travel (asOf) goes by.
-    recorded_at: event.recordedAt,
-    changes: jobEventChanges(event),
-    actor_id: event.metadata.actor.id,
-    revert_of: ('revertOf' in event.data ? event.data.revertOf : undefined) ?? null,
-  }));
+  const history = events.map(jobHistoryRow);
   history.push(...orderEvents.map(repairOrderHistoryRow));
   const historyChunks = chunked(history, 5000);
   // The last history rows go with the next statement below (a WITH clause): one round trip

@@ -225,6 +225,8 @@ async function applyOrderEvents(all: StoredDomainEvent[], ctx: ProjectionContext
 export const repairOrdersProjection: Projection = {
   name: 'repair-orders',
   eventTypes: REPAIR_ORDER_JOB_EVENT_TYPES,
+  // A job's customer comes from the pipeline's jobs row.
+  readsFrom: ['pipeline'],
   async apply(event, ctx) {
     await applyOrderEvents([event], ctx);
   },

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { EventType, StoredDomainEvent } from '../events.ts';
+import type { TableRows } from './copy.ts';
 
 export interface ProjectionContext {
   trx: Knex.Transaction;
@@ -40,17 +41,40 @@ export interface Projection {
    * when given; `apply` stays for single events (isolating a poison event).
    */
   applyBatch?(events: StoredDomainEvent[], ctx: ProjectionContext): Promise<void>;
+  /**
+   * A rebuild's set-based path (runtime/rebuild-replay.ts): a fresh folder of the whole log
+   * into rows, written with COPY into the rebuild's fresh tables. Without it a rebuild
+   * applies the projection page by page (applyBatch or apply).
+   */
+  bulk?(): BulkRebuilder;
+  /**
+   * The projections (by name) whose tables this one reads while it applies events: a
+   * rebuild applies it once their tables are complete.
+   */
+  readsFrom?: readonly string[];
+}
+
+/**
+ * Turns the whole log, page by page in global order (only the events the projection takes),
+ * into the rows of the projection's tables, which start empty: the same rows `apply` event
+ * by event would leave. Rows that never change again (one per event) go out with their page;
+ * rows folded over many events (a record's row, counts) are kept and go out at the end.
+ */
+export interface BulkRebuilder {
+  page(events: StoredDomainEvent[]): TableRows[];
+  finish(): TableRows[];
 }
 
 /** A stored event of one of the given types. */
 export type StoredEventOf<T extends EventType> = Extract<StoredDomainEvent, { type: T }>;
 
 /** A projection as written by a slice: the events it handles, and handlers typed to exactly those. */
-export interface TypedProjection<T extends EventType> extends Omit<Projection, 'eventTypes' | 'takes' | 'apply' | 'applyBatch'> {
+export interface TypedProjection<T extends EventType> extends Omit<Projection, 'eventTypes' | 'takes' | 'apply' | 'applyBatch' | 'bulk'> {
   eventTypes: readonly T[];
   takes?(event: StoredEventOf<T>): boolean;
   apply(event: StoredEventOf<T>, ctx: ProjectionContext): Promise<void>;
   applyBatch?(events: StoredEventOf<T>[], ctx: ProjectionContext): Promise<void>;
+  bulk?(): { page(events: StoredEventOf<T>[]): TableRows[]; finish(): TableRows[] };
 }
 
 /**

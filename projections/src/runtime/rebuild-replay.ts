@@ -1,0 +1,219 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Knex } from 'knex';
+import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
+import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
+import { copyRows, type TableRows } from './copy.ts';
+import { createProjectionContext, takenBy, type BulkRebuilder, type Projection } from './projection.ts';
+
+/** How long a rebuild waits for events it knows exist to become visible. */
+const HELD_BACK_LIMIT_MS = 60_000;
+/** Events read per page while the fresh tables are filled (phase 1). */
+export const PARALLEL_BATCH = 20_000;
+/** Pages read ahead of the slowest projection. */
+const PAGES_AHEAD = 2;
+
+/**
+ * Reads the log after `from` up to `upTo` in pages of `batchSize`, the next page read while
+ * `apply` works on this one. Answers the last position applied.
+ */
+export async function replay(
+  store: EventStore,
+  from: GlobalPosition,
+  upTo: GlobalPosition,
+  batchSize: number,
+  apply: (events: RecordedEvent[]) => Promise<void>,
+): Promise<GlobalPosition> {
+  let position = from;
+  const read = (after: GlobalPosition) => {
+    if (comparePositions(after, upTo) >= 0) return Promise.resolve([] as RecordedEvent[]);
+    const reading = store.readAll(after, batchSize).then((events) => events.filter((e) => comparePositions(e.position, upTo) <= 0));
+    reading.catch(() => undefined); // awaited below; a failure while applying must not go unhandled
+    return reading;
+  };
+  let next = read(position);
+  let waitedMs = 0;
+  for (;;) {
+    const events = await next;
+    if (events.length === 0) {
+      if (comparePositions(position, upTo) >= 0) break;
+      // `upTo` is an event the live projector has applied, so it exists: a reader sees it
+      // once the transactions that hold the visibility horizon back have ended.
+      if (waitedMs >= HELD_BACK_LIMIT_MS) throw new Error(`rebuild: events up to ${positionToString(upTo)} did not become visible`);
+      await sleep(20);
+      waitedMs += 20;
+      next = read(position);
+      continue;
+    }
+    waitedMs = 0;
+    const last = events[events.length - 1]!.position;
+    next = read(last);
+    await apply(events);
+    position = last;
+  }
+  return position;
+}
+
+export interface ParallelReplay {
+  knex: Knex;
+  store: EventStore;
+  schema: string;
+  upTo: GlobalPosition;
+  batchSize: number;
+  projections: Projection[];
+  skip: (event: RecordedEvent) => boolean;
+  /** Told each page once every projection has applied it. */
+  onApplied: (count: number) => void;
+  /** Milliseconds each projection spent (they overlap: together more than the replay). */
+  busy: Record<string, number>;
+}
+
+/**
+ * Phase 1: every projection fills its own tables on its own connection, in transactions of
+ * its own, fed the events it takes in global order. Projections keep to their own tables,
+ * so running them side by side gives what one after the other gives. Each event is read and
+ * parsed once; the next pages are read while the slowest projection applies this one. No
+ * checkpoint per page: a rebuild that fails starts again from fresh tables. A projection
+ * with a bulk path turns each page into rows written with COPY, and its folded rows at the
+ * end; the others apply each page as the projector would. One that reads the tables of a
+ * projection with a bulk path (`readsFrom`) finds them complete only at the end, so it
+ * replays in a second pass over the log, when it takes any event. Answers the last event read.
+ */
+export async function replayInParallel(options: ParallelReplay): Promise<GlobalPosition> {
+  const bulkNames = new Set(options.projections.filter((projection) => projection.bulk).map((projection) => projection.name));
+  const held = options.projections.filter((projection) => projection.readsFrom?.some((name) => bulkNames.has(name)));
+  let heldEvents = 0;
+  const position = await replayPass(
+    options,
+    START,
+    options.upTo,
+    (projection, count) => {
+      if (held.includes(projection)) heldEvents += count;
+    },
+    held,
+  );
+  if (heldEvents > 0) await replayPass({ ...options, projections: held, onApplied: () => {} }, START, position, () => {}, []);
+  return position;
+}
+
+/** One pass over the log up to `upTo` for the projections of `options` but `leftOut` (only counted, through `taken`). */
+async function replayPass(
+  options: ParallelReplay,
+  from: GlobalPosition,
+  upTo: GlobalPosition,
+  taken: (projection: Projection, count: number) => void,
+  leftOut: readonly Projection[],
+): Promise<GlobalPosition> {
+  const { knex, store, schema, skip, busy } = options;
+  const projections = options.projections;
+  const limit = semaphore(concurrencyOf(knex));
+  const bulk: Array<BulkRebuilder | undefined> = projections.map((projection) =>
+    leftOut.includes(projection) ? undefined : projection.bulk?.(),
+  );
+  const lanes = projections.map(() => Promise.resolve());
+  const timed = async (name: string, work: () => Promise<void>) => {
+    const started = performance.now();
+    await work();
+    busy[name] = (busy[name] ?? 0) + performance.now() - started;
+  };
+  const pages: Promise<unknown>[] = [];
+  let failure: unknown;
+  const position = await replay(store, from, upTo, options.batchSize, async (events) => {
+    if (failure !== undefined) throw failure;
+    const perProjection = projections.map(() => [] as StoredDomainEvent[]);
+    for (const event of events) {
+      if (skip(event)) continue;
+      let parsed: StoredDomainEvent | null | undefined;
+      projections.forEach((projection, i) => {
+        if (!takenBy(projection, event)) return;
+        if (parsed === undefined) parsed = parseStoredEvent(event);
+        if (parsed && (!projection.takes || projection.takes(parsed))) perProjection[i]!.push(parsed);
+      });
+    }
+    const page = Promise.all(
+      projections.map((projection, i) => {
+        const events = perProjection[i]!;
+        taken(projection, events.length);
+        if (events.length === 0 || leftOut.includes(projection)) return lanes[i];
+        const rebuilder = bulk[i];
+        lanes[i] = lanes[i]!.then(() =>
+          limit(() =>
+            timed(projection.name, async () => {
+              if (rebuilder) await writeRows(knex, schema, rebuilder.page(events));
+              else await applyToRebuild(knex, schema, projection, events);
+            }),
+          ),
+        );
+        return lanes[i];
+      }),
+    ).then(() => options.onApplied(events.length));
+    page.catch((error: unknown) => {
+      failure ??= error;
+    });
+    pages.push(page);
+    // Reads stay at most a few pages ahead of the slowest projection (memory).
+    if (pages.length > PAGES_AHEAD) await pages.shift();
+  });
+  await Promise.all(pages);
+  // The rows folded over the whole log, each projection's on its own connection.
+  await Promise.all(
+    projections.map((projection, i) => {
+      const rebuilder = bulk[i];
+      if (!rebuilder) return undefined;
+      return limit(() => timed(projection.name, () => writeRows(knex, schema, rebuilder.finish())));
+    }),
+  );
+  return position;
+}
+
+/** Fresh tables nobody reads yet: a crash loses the rebuild anyway, so no commit waits for the disk. */
+async function inRebuildTransaction(knex: Knex, work: (trx: Knex.Transaction) => Promise<void>): Promise<void> {
+  await knex.transaction(async (trx) => {
+    await trx.raw('SET LOCAL synchronous_commit = off');
+    await work(trx);
+  });
+}
+
+async function writeRows(knex: Knex, schema: string, tables: TableRows[]): Promise<void> {
+  const filled = tables.filter((table) => table.rows.length > 0);
+  if (filled.length === 0) return;
+  await inRebuildTransaction(knex, async (trx) => {
+    for (const table of filled) await copyRows(trx, schema, table);
+  });
+}
+
+async function applyToRebuild(knex: Knex, schema: string, projection: Projection, events: StoredDomainEvent[]): Promise<void> {
+  await inRebuildTransaction(knex, async (trx) => {
+    const ctx = createProjectionContext(trx, schema);
+    if (projection.applyBatch && events.length > 1) await projection.applyBatch(events, ctx);
+    else for (const event of events) await projection.apply(event, ctx);
+  });
+}
+
+/** Connections a rebuild may hold at once: all but one of the pool's (the phase-2 lock, the app), at most four. */
+export function concurrencyOf(knex: Knex): number {
+  const max = (knex.client as { pool?: { max?: number } }).pool?.max ?? 2;
+  return Math.max(1, Math.min(4, max - 1));
+}
+
+/** Runs `task` at most `concurrency` at a time. */
+function semaphore(concurrency: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    // A finished task hands its slot straight to the next waiting one.
+    if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running += 1;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running -= 1;
+    }
+  };
+}
+
+export async function inParallel<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<unknown>): Promise<void> {
+  const limit = semaphore(concurrency);
+  await Promise.all(items.map((item) => limit(() => task(item))));
+}
