@@ -41,6 +41,7 @@ describe('audit values', () => {
 
   test('values in words', () => {
     expect(formatAuditValue('isLocked', true)).toBe('Yes');
+    expect(formatAuditValue('vehicleId', '2431bb38-2ab8-4e5e-ad12-d1ae457ae220')).toBe('Linked vehicle');
     expect(formatAuditValue('phone', '5551234567')).toBe('555-123-4567');
     expect(formatAuditValue('phone', '•••-•••-0100')).toBe('•••-•••-0100');
     // One duration formatter: the audit log reads a duration as the job's history does.

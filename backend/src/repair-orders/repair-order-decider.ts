@@ -63,7 +63,12 @@ export const repairOrderDecider: Decider<RepairOrderState, RepairOrderCommand, E
         const line = newLine(command.lineId, command.line, command.shop);
         assertAppliesTo(line, order.lines);
         const position = Math.min(command.line.position ?? order.lines.length, order.lines.length);
-        return lineChangeEvents(job, order, [{ type: 'LineAdded', data: { ...labelOf(job), line, position, ...rates(command.shop) } }]);
+        return lineChangeEvents(
+          job,
+          order,
+          [{ type: 'LineAdded', data: { ...labelOf(job), line, position, ...rates(command.shop) } }],
+          line.kind,
+        );
       }
       case 'ChangeLine': {
         const job = open(state, command.instanceId);
@@ -78,7 +83,7 @@ export const repairOrderDecider: Decider<RepairOrderState, RepairOrderCommand, E
         }));
         if (changes.length === 0) return [];
         const data = { ...labelOf(job), lineId: line.id, kind: line.kind, description: next.description, changes, ...rates(command.shop) };
-        return lineChangeEvents(job, order, [{ type: 'LineChanged', data }]);
+        return lineChangeEvents(job, order, [{ type: 'LineChanged', data }], line.kind);
       }
       case 'RemoveLine': {
         const job = open(state, command.instanceId);

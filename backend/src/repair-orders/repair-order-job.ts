@@ -1,14 +1,15 @@
-import { JOB_MESSAGES, type JobFields, type Stage } from '@crm/projections/pipeline';
+import { JOB_LIMITS, JOB_MESSAGES, type JobFields, type Stage } from '@crm/projections/pipeline';
 import {
   applyRepairOrderEvent,
   balanceOf,
   currentTotals,
   latestInvoice,
   quoteCents,
+  type LineKind,
   type RepairOrder,
 } from '@crm/projections/repair-orders';
 import type { JobEvent, JobState } from '../pipeline/index.ts';
-import { ConflictError, NotFoundError } from '../shared/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
 import type { RepairOrderDecisionEvent as Event, RepairOrderEvent, RepairOrderState } from './repair-order-commands.ts';
 import { REPAIR_ORDER_MESSAGES } from './repair-order-messages.ts';
 
@@ -62,7 +63,26 @@ export function stageFollows(job: Existing, order: RepairOrder, fields: JobField
 
 export const fold = (order: RepairOrder, events: RepairOrderEvent[]) => events.reduce((o, e) => applyRepairOrderEvent(o, e), order);
 
-export function lineChangeEvents(job: Existing, order: RepairOrder, events: RepairOrderEvent[]): Event[] {
+/** The field that carries a line's amount, for a refusal that names it. */
+const AMOUNT_FIELD: Record<LineKind, string> = { part: 'unitPrice', labor: 'hours', fee: 'amount', discount: 'amount' };
+
+/**
+ * The job's totals stay inside what its quote can hold (a job with lines takes its quote from
+ * its total), which also keeps every sum exact in whole cents: 200 lines of the largest price
+ * times the largest quantity would be past the last integer a number holds exactly.
+ */
+function assertTotalsFit(after: RepairOrder, kind: LineKind): void {
+  const totals = currentTotals(after);
+  const max = JOB_LIMITS.quoteMax * 100;
+  const parts = [totals.parts, totals.labor, totals.fees, totals.discounts, totals.tax, totals.total];
+  if (parts.some((cents) => Math.abs(cents) > max))
+    throw new ValidationError(REPAIR_ORDER_MESSAGES.totalTooLarge, {
+      errors: [{ field: AMOUNT_FIELD[kind], message: REPAIR_ORDER_MESSAGES.totalTooLarge }],
+    });
+}
+
+export function lineChangeEvents(job: Existing, order: RepairOrder, events: RepairOrderEvent[], changed?: LineKind): Event[] {
   const after = fold(order, events);
+  if (changed) assertTotalsFit(after, changed);
   return [...events, ...quoteFollows(job, order, after)];
 }

@@ -1,3 +1,4 @@
+import { JOB_LIMITS } from '@crm/projections/pipeline';
 import { REPAIR_ORDER_LIMITS } from '@crm/projections/repair-orders';
 import { AppError } from '../shared/errors.ts';
 
@@ -12,6 +13,7 @@ export const REPAIR_ORDER_MESSAGES = {
   lineNotFound: 'Line not found',
   canceled: 'This job is canceled: reopen it first',
   tooManyLines: `A job has at most ${REPAIR_ORDER_LIMITS.linesMax} lines`,
+  totalTooLarge: `A job's total must be at most ${JOB_LIMITS.quoteMax.toLocaleString('en-US')} dollars, like its quote`,
   appliesTo: 'appliesTo must be the id of a part, labor or fee line of this job',
   reorder: 'lineIds must name every line of the job once',
   noLines: 'Add lines to the job first',

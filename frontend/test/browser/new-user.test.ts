@@ -332,7 +332,18 @@ describe('history and long words on a phone', () => {
       const shop = await createShop(server, 'phonehist', undefined, {
         features: { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true },
       });
-      const job = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Hana History', part: 'Brakes' });
+      const customer = await postOne(shop.owner, `/api/${shop.subdomain}/customers`, { name: 'Hana History' });
+      const vehicle = await postOne(shop.owner, `/api/${shop.subdomain}/customers/${customer.id}/vehicles`, {
+        year: 2018,
+        make: 'Toyota',
+        model: 'Highlander',
+      });
+      const job = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, {
+        name: 'Hana History',
+        part: 'Brakes',
+        customerId: customer.id,
+        vehicleId: vehicle.id,
+      });
       const read = await shop.owner.get(`/api/${shop.subdomain}/pipeline/${job.id}`);
       const added = await shop.owner.post(
         `/api/${shop.subdomain}/pipeline/${job.id}/lines`,
@@ -357,10 +368,56 @@ describe('history and long words on a phone', () => {
       const row = history.locator('li li').filter({ hasText: 'Ceramic brake pad set (part): description' });
       expect(await row.getByText('(empty)').count()).toBe(0);
       expect(await row.locator('ins').evaluate((element) => element.getClientRects().length)).toBe(1);
+      // The job's vehicle record reads in words, never as its id.
+      await expect.poll(() => history.textContent()).toContain('Linked vehicle');
+      expect(await history.textContent()).not.toContain(vehicle.id);
 
       await page.goto(`/edit-service/${request.id}`);
       await expect.poll(() => page.getByText('walker.wong.featherstonehaugh@example.test').count(), { timeout: SLOW }).toBeGreaterThan(0);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+
+      // Recent Activity names a request's changed fields in words ('contact email', not 'contactEmail').
+      const changed = await shop.owner.put(`/api/${shop.subdomain}/service-requests/${request.id}`, {
+        contactEmail: 'walker@example.test',
+        vehicleType: '2019 Toyota Highlander',
+      });
+      expect(changed.status, changed.text).toBe(200);
+      await page.goto(`/crm/${shop.subdomain}/dashboard`);
+      const activity = page.getByRole('list', { name: 'Recent Activity' });
+      await expect.poll(() => activity.textContent(), { timeout: SLOW }).toContain(': contact email, vehicle type');
+      expect(await activity.textContent()).not.toMatch(/contactEmail|vehicleType/);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+describe('whole words in the pipeline table', () => {
+  test(
+    "at 1366 px a job's part and vehicle read whole in the table, not cut to 'Front brak…'",
+    async () => {
+      const shop = await createShop(server, 'tablefit');
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, {
+        name: 'Walker Wong-Featherstonehaugh',
+        phone: '5550104040',
+        part: 'Front brake pads and rotors',
+        makeModel: '2018 Toyota Highlander',
+        quote: '18025.30',
+        appointment: '2026-12-01T20:00:00Z',
+      });
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.goto(`/crm/${shop.subdomain}/pipeline?view=table`);
+      const row = page.getByRole('row', { name: /Walker Wong/ });
+      for (const text of ['Front brake pads and rotors', '2018 Toyota Highlander']) {
+        const cell = row.getByText(text, { exact: true });
+        await expect.poll(() => cell.count(), { timeout: SLOW }).toBe(1);
+        // Not clamped: all of its text fits in the box it is drawn in.
+        expect(await cell.evaluate((element) => element.scrollHeight <= element.clientHeight), text).toBe(true);
+      }
+      // Nor does the table scroll sideways to reach the row's Delete.
+      const table = page.getByRole('table');
+      expect(await table.evaluate((element) => element.parentElement!.scrollWidth <= element.parentElement!.clientWidth)).toBe(true);
+      await expect.poll(() => row.getByRole('button', { name: /^Delete / }).isVisible()).toBe(true);
     },
     TEST_TIMEOUT,
   );
@@ -379,8 +436,13 @@ describe('crowded week slots on a phone', () => {
       const { page } = await signedInPage(browser, shop.owner, { phone: true, timezoneId: FAR_ZONE });
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`/crm/${shop.subdomain}/calendar?view=week&date=2026-12-01`);
-      const block = page.getByText('2 appointments', { exact: true });
+      // Named '2 appointments' (its tooltip and for screen readers); on a seventh of 390 px it shows the count alone, on one line.
+      const block = page.locator('[title="2 appointments"]');
       await expect.poll(() => block.count(), { timeout: SLOW }).toBe(1);
+      expect(await page.getByText('2 appointments', { exact: true }).count()).toBe(1);
+      const shown = block.locator('[aria-hidden="true"]');
+      expect(await shown.textContent()).toBe('2');
+      expect(await shown.evaluate((element) => element.getClientRects().length)).toBe(1);
       expect(await page.getByText(/Olive Overlap/).count()).toBe(0);
       await block.click();
       await expect.poll(() => new URL(page.url()).searchParams.get('view'), { timeout: SLOW }).toBe('day');

@@ -25,7 +25,7 @@ function moneyWords(text: string): string | null {
 /**
  * A field's old or new value in words: empty, yes/no, phones grouped (a masked one stays
  * masked), quotes, payments and line prices in dollars, durations in hours and minutes, times in the reader's zone,
- * a linked customer by name (`customerNames`, by id; null: one since deleted).
+ * a linked customer by name (`customerNames`, by id; null: one since deleted), a linked vehicle in words (never its id).
  */
 export function formatChangeValue(field: string, value: unknown, customerNames: ReadonlyMap<string, string | null> = new Map()): string {
   if (value === null || value === undefined || value === '') return EMPTY_VALUE;
@@ -39,6 +39,9 @@ export function formatChangeValue(field: string, value: unknown, customerNames: 
       return formatQuote(typeof value === 'number' ? value : text);
     case 'duration':
       return formatDuration(Number(text)) || text;
+    // A record's id says nothing to a person; the job's Vehicle field beside it names the vehicle.
+    case 'vehicleId':
+      return 'Linked vehicle';
     case 'customerId': {
       const name = customerNames.get(text);
       if (name === undefined) return 'Linked customer';

@@ -28,6 +28,18 @@ function JobMoneyCells({ job }: { job: JobView }) {
   );
 }
 
+/** 'Dec 1, 2026, 2:00 PM' allowed to break only between the date and the time. */
+function DateThenTime({ text }: { text: string }) {
+  const at = text.lastIndexOf(', ');
+  if (at < 0) return <>{text}</>;
+  return (
+    <>
+      {text.slice(0, at + 2)}
+      <span className="whitespace-nowrap">{text.slice(at + 2)}</span>
+    </>
+  );
+}
+
 /** The desktop list: one row per job, the stage changeable in place. */
 export const PipelineTable = memo(function PipelineTable({
   instance,
@@ -62,11 +74,14 @@ export const PipelineTable = memo(function PipelineTable({
                 <span className="line-clamp-2 break-words">{job.name || <span className="text-muted-foreground">—</span>}</span>
               </th>
               <td className="px-3 py-2.5 whitespace-nowrap tabular-nums">{displayPhone(job.phone)}</td>
-              <td className="max-w-40 px-3 py-2.5">
-                <span className="line-clamp-2 break-words">{job.part}</span>
+              {/* At least 7rem each, up to three lines: at 1366 px the other columns squeezed a part or vehicle to 'Front brak…'. */}
+              <td className="max-w-40 min-w-28 px-3 py-2.5">
+                <span className="line-clamp-3 break-words" title={job.part || undefined}>
+                  {job.part}
+                </span>
               </td>
-              <td className="max-w-40 px-3 py-2.5">
-                <span className="line-clamp-2 break-words">
+              <td className="max-w-40 min-w-28 px-3 py-2.5">
+                <span className="line-clamp-3 break-words" title={job.makeModel || undefined}>
                   <VehicleLink instance={instance} job={job} />
                 </span>
               </td>
@@ -80,7 +95,10 @@ export const PipelineTable = memo(function PipelineTable({
                   disabled={!permissions.canWrite}
                 />
               </td>
-              <td className="px-3 py-2.5 text-xs whitespace-nowrap text-muted-foreground">{formatDateTime(job.appointment)}</td>
+              {/* The date and the time may take two lines, leaving the room to the part and the vehicle; the time keeps its AM/PM. */}
+              <td className="min-w-24 px-3 py-2.5 text-xs text-muted-foreground">
+                <DateThenTime text={formatDateTime(job.appointment)} />
+              </td>
               <td className="px-3 py-2.5">
                 <div className="flex justify-end gap-1">
                   {/* A reader opens the job to read it: no pencil promising an edit the server refuses. */}
@@ -89,9 +107,11 @@ export const PipelineTable = memo(function PipelineTable({
                     size="sm"
                     onClick={() => onEdit(job)}
                     aria-label={`${permissions.canWrite ? 'Edit' : 'View'} ${jobLabel(job)}`}
+                    title={permissions.canWrite ? 'Edit' : undefined}
                   >
                     {permissions.canWrite ? <PencilIcon /> : null}
-                    {permissions.canWrite ? 'Edit' : 'View'}
+                    {/* Below 1536 px the pencil alone (named by its label and tooltip), for the part and vehicle to have the room. */}
+                    <span className={permissions.canWrite ? 'hidden 2xl:inline' : undefined}>{permissions.canWrite ? 'Edit' : 'View'}</span>
                   </Button>
                   {permissions.canDelete ? (
                     <Button
@@ -100,9 +120,10 @@ export const PipelineTable = memo(function PipelineTable({
                       className="text-destructive hover:bg-destructive/10 hover:text-destructive"
                       onClick={() => onDelete(job)}
                       aria-label={`Delete ${jobLabel(job)}`}
+                      title="Delete"
                     >
                       <TrashIcon />
-                      Delete
+                      <span className="hidden 2xl:inline">Delete</span>
                     </Button>
                   ) : null}
                 </div>
