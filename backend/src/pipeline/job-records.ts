@@ -17,7 +17,8 @@ import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors
 import { assertMayRevert, assertNoLaterChange } from '../shared/reverts.ts';
 import { jobDecider, jobStream, type JobEvent, type JobState } from './job-decider.ts';
 import { jobAsOf, type JobTarget } from './job-queries.ts';
-import { restoreJob, updateJob } from './job-service.ts';
+import { updateJob } from './job-service.ts';
+import { restoreJob } from './job-restore.ts';
 
 /**
  * Undo from a job's history and the restore of a deleted job. A revert is a compensating

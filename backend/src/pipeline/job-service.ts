@@ -1,146 +1,35 @@
 import { randomUUID } from 'node:crypto';
-import { CUSTOMER_MESSAGES } from '@crm/projections/customers';
-import type { DomainEvent, StoredDomainEvent } from '@crm/projections/events';
+import type { StoredDomainEvent } from '@crm/projections/events';
 import { JOB_MESSAGES, type JobFields, type JobView, type Stage } from '@crm/projections/pipeline';
-import { VEHICLE_MESSAGES } from '@crm/projections/vehicles';
-import { WrongExpectedVersionError, type AppendResult, type EventStore, type StreamAppend } from '@crm/projections/eventstore/port';
-import { RECORD_MESSAGES } from '@crm/projections/records';
-import { createCustomer, customerStanding } from '../customers/index.ts';
+import type { AppendResult, EventStore, StreamAppend } from '@crm/projections/eventstore/port';
+import { createCustomer } from '../customers/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import {
   decideNewStream,
   executeCommand,
   loadAggregate,
-  toNewEvents,
   type CommandResult,
   type InstanceContext,
   type LoadedStream,
 } from '../shared/commands.ts';
-import { ConflictError, NotFoundError, StaleRecordError, ValidationError } from '../shared/errors.ts';
-import { jobMileageAppends, vehicleForJob } from '../vehicles/index.ts';
-import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocator.ts';
-import { release, reservationHolder } from '../shared/reservations.ts';
-import { jobDecider, jobNumberStream, jobStream, type JobCommand, type JobEvent, type JobState } from './job-decider.ts';
-import { findJob, highestJobNumber, jobAsOf, jobViewFromEvents, type JobTarget } from './job-queries.ts';
-import { holderOf, reservationOf } from '../shared/reservation-decider.ts';
-
-// ---- job numbers -------------------------------------------------------------------------
-
-/** Frees a number if this job holds it (never another job's). */
-async function releaseJobNumber(store: EventStore, instanceId: string, jobNumber: string, jobId: string, ctx: InstanceContext) {
-  const stream = jobNumberStream(instanceId, jobNumber);
-  const holder = await reservationHolder(store, stream);
-  if (holder?.jobId !== jobId) return null;
-  return await release(store, stream, { type: 'JobNumberReleased', data: { instanceId, jobNumber, jobId } }, ctx);
-}
-
-/** One allocator per event store (per API process; tests run several servers in one process). */
-const allocators = new WeakMap<EventStore, NumberAllocator>();
-
-function jobNumberAllocator(deps: Pick<AppDeps, 'store' | 'knex'>): NumberAllocator {
-  let allocator = allocators.get(deps.store);
-  if (!allocator) {
-    allocator = new NumberAllocator({ highest: (instanceId) => highestJobNumber(deps.knex, instanceId) });
-    allocators.set(deps.store, allocator);
-  }
-  return allocator;
-}
-
-/** A number's reservation, to be appended with the job that takes it. */
-function numberReservation(instanceId: string, jobNumber: string, jobId: string, ctx: InstanceContext, after: number | null): StreamAppend {
-  return {
-    streamId: jobNumberStream(instanceId, jobNumber),
-    events: toNewEvents([{ type: 'JobNumberReserved', data: { instanceId, jobNumber, jobId } }], ctx),
-    expectedRevision: after ?? 'no_stream',
-  };
-}
-
-/** A typed number held by another job: a 409 naming the field, so the form shows it at the Job Number box. */
-function numberInUse(jobNumber: string): ConflictError {
-  const message = JOB_MESSAGES.numberInUse(jobNumber);
-  return new ConflictError(message, { errors: [{ field: 'jobNumber', message }] });
-}
-
-/** A typed number's reservation (after its last release); a number held by a job is a 409. */
-async function typedNumberReservation(store: EventStore, instanceId: string, jobNumber: string, jobId: string, ctx: InstanceContext) {
-  const events = await store.readStream(jobNumberStream(instanceId, jobNumber));
-  const last = events[events.length - 1];
-  if (reservationOf(events).status === 'held') throw numberInUse(jobNumber);
-  return numberReservation(instanceId, jobNumber, jobId, ctx, last ? last.revision : null);
-}
-
-const isRefusal = (error: unknown, reservation: StreamAppend) =>
-  error instanceof WrongExpectedVersionError && error.streamId === reservation.streamId;
-
-/**
- * The next per-instance number on its own (a restored job whose number another job took):
- * handed out by the allocator and reserved with `no_stream`; see createJob.
- */
-async function assignJobNumber(deps: Pick<AppDeps, 'store' | 'knex'>, instanceId: string, jobId: string, ctx: InstanceContext) {
-  try {
-    const number = await jobNumberAllocator(deps).allocate(instanceId, async (candidate) => {
-      const reservation = numberReservation(instanceId, String(candidate), jobId, ctx, null);
-      try {
-        await deps.store.append(reservation.streamId, reservation.events, { expectedRevision: 'no_stream' });
-        return true;
-      } catch (error) {
-        if (isRefusal(error, reservation)) return false;
-        throw error;
-      }
-    });
-    return String(number);
-  } catch (error) {
-    if (error instanceof NumberExhaustedError) throw new ConflictError('Could not assign a job number. Please try again.');
-    throw error;
-  }
-}
-
-const numberKey = (jobNumber: string) => jobNumber.toLowerCase();
-
-// ---- customers ---------------------------------------------------------------------------
-
-/** A customer of this instance that is not deleted, from its own stream (never stale). */
-async function assertCustomerOf(store: EventStore, instanceId: string, customerId: string): Promise<void> {
-  const customer = await customerStanding(store, customerId);
-  if (!customer || customer.status === 'deleted' || customer.instanceId !== instanceId) {
-    throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
-  }
-}
-
-// ---- vehicles ----------------------------------------------------------------------------
-
-/** What a job on a vehicle says the vehicle is (its customer; its name and VIN where the job has none). */
-async function onVehicle(
-  store: EventStore,
-  instanceId: string,
-  vehicleId: string,
-  job: Pick<JobFields, 'customerId' | 'makeModel' | 'vin'>,
-): Promise<Pick<JobFields, 'customerId' | 'makeModel' | 'vin'>> {
-  const vehicle = await vehicleForJob(store, instanceId, vehicleId);
-  if (job.customerId && job.customerId !== vehicle.customerId) {
-    const message = "This vehicle belongs to another customer: choose one of this customer's vehicles";
-    throw new ValidationError(message, { errors: [{ field: 'vehicleId', message }] });
-  }
-  return { customerId: vehicle.customerId, makeModel: job.makeModel || vehicle.label, vin: job.vin || vehicle.vin };
-}
-
-function checkMileageOrder(fields: Pick<JobFields, 'mileageIn' | 'mileageOut'>): void {
-  if (fields.mileageIn !== null && fields.mileageOut !== null && fields.mileageOut < fields.mileageIn) {
-    throw new ValidationError(VEHICLE_MESSAGES.mileageOutBelowIn, {
-      errors: [{ field: 'mileageOut', message: VEHICLE_MESSAGES.mileageOutBelowIn }],
-    });
-  }
-}
-
-/** The readings a job's change took (new or changed values, or all of them when the job moved to another vehicle), in order. */
-function newReadings(after: JobFields, before: JobFields | null): number[] {
-  const moved = !before || before.vehicleId !== after.vehicleId;
-  const readings: number[] = [];
-  if (after.mileageIn !== null && (moved || after.mileageIn !== before.mileageIn)) readings.push(after.mileageIn);
-  if (after.mileageOut !== null && (moved || after.mileageOut !== before.mileageOut)) readings.push(after.mileageOut);
-  return readings;
-}
+import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
+import { jobMileageAppends } from '../vehicles/index.ts';
+import { NumberExhaustedError } from '../shared/number-allocator.ts';
+import { jobDecider, jobStream, type JobCommand, type JobEvent, type JobState } from './job-decider.ts';
+import { assertCustomerOf, checkMileageOrder, mileageOfChange, newReadings, onVehicle } from './job-links.ts';
+import {
+  isRefusal,
+  jobNumberAllocator,
+  numberInUse,
+  numberRelease,
+  numberReservation,
+  numberSwap,
+  releaseJobNumber,
+  releaseNumberOfDeleted,
+  typedNumberReservation,
+} from './job-numbers.ts';
+import { findJob, jobAsOf, jobViewFromEvents, type JobTarget } from './job-queries.ts';
 
 // ---- commands ----------------------------------------------------------------------------
 
@@ -155,7 +44,7 @@ async function staleConflict(store: EventStore, target: JobTarget, expectedRevis
   return ownConflict && current.revision === expectedRevision ? ownConflict : new StaleRecordError('job', current);
 }
 
-async function runJobCommand(
+export async function runJobCommand(
   deps: Pick<AppDeps, 'store'>,
   target: JobTarget,
   command: JobCommand,
@@ -339,42 +228,6 @@ export async function updateJob(
   );
 }
 
-/** For a save that takes odometer readings on a vehicle: their records on the vehicle's stream, as appends of the same command. */
-function mileageOfChange(store: EventStore, target: JobTarget, ctx: InstanceContext, lowerReason: string | undefined) {
-  return async (after: JobState, before: JobState): Promise<StreamAppend[]> => {
-    if ((after.status !== 'open' && after.status !== 'canceled') || !after.fields.vehicleId) return [];
-    const previous = before.status === 'open' || before.status === 'canceled' ? before.fields : null;
-    const readings = newReadings(after.fields, previous);
-    return await jobMileageAppends(store, ctx, { vehicleId: after.fields.vehicleId, jobId: target.jobId, readings, lowerReason });
-  };
-}
-
-/**
- * For a save that changes the job's number: the new number's reservation (a 409 when another
- * job holds it) and the old one's release, as appends of the same command, so a crash never
- * leaves the job holding two numbers or none. A change of letter case only keeps the number.
- */
-function numberSwap(store: EventStore, target: JobTarget, ctx: InstanceContext) {
-  return async (after: JobState, before: JobState): Promise<StreamAppend[]> => {
-    if ((after.status !== 'open' && after.status !== 'canceled') || (before.status !== 'open' && before.status !== 'canceled')) return [];
-    const [oldNumber, newNumber] = [before.fields.jobNumber, after.fields.jobNumber];
-    if (numberKey(oldNumber) === numberKey(newNumber)) return [];
-    const { instanceId, jobId } = target;
-    const appends: StreamAppend[] = [];
-    if ((await reservationHolder(store, jobNumberStream(instanceId, newNumber)))?.jobId !== jobId) {
-      appends.push(await typedNumberReservation(store, instanceId, newNumber, jobId, ctx));
-    }
-    const oldStream = jobNumberStream(instanceId, oldNumber);
-    const held = await store.readStream(oldStream);
-    const last = held[held.length - 1];
-    if (last && holderOf(held)?.jobId === jobId) {
-      const released: DomainEvent = { type: 'JobNumberReleased', data: { instanceId, jobNumber: oldNumber, jobId } };
-      appends.push({ streamId: oldStream, events: toNewEvents([released], ctx), expectedRevision: last.revision });
-    }
-    return appends;
-  };
-}
-
 /** `expectedRevision` (If-Match, optional): like a save, only over that version. */
 export async function changeJobStage(deps: AppDeps, target: JobTarget, stage: Stage, ctx: InstanceContext, expectedRevision?: number) {
   return await runJobCommand(deps, target, { type: 'ChangeStage', instanceId: target.instanceId, stage }, ctx, expectedRevision);
@@ -403,32 +256,6 @@ export async function deleteJob(deps: Pick<AppDeps, 'store'>, target: JobTarget,
     numberRelease(deps.store, target, ctx),
   );
   return await releaseNumberOfDeleted(deps.store, target, result.state, ctx, result.alongside?.at(-1) ?? result.appended);
-}
-
-/** For a deletion: the release of the number the deleted job holds, as an append of the same command. */
-function numberRelease(store: EventStore, target: JobTarget, ctx: InstanceContext) {
-  return async (state: JobState): Promise<StreamAppend[]> => {
-    if (state.status !== 'deleted' || !state.jobNumber) return [];
-    const { instanceId, jobId } = target;
-    const streamId = jobNumberStream(instanceId, state.jobNumber);
-    const events = await store.readStream(streamId);
-    const last = events[events.length - 1];
-    if (!last || holderOf(events)?.jobId !== jobId) return [];
-    const released: DomainEvent = { type: 'JobNumberReleased', data: { instanceId, jobNumber: state.jobNumber, jobId } };
-    return [{ streamId, events: toNewEvents([released], ctx), expectedRevision: last.revision }];
-  };
-}
-
-/** Frees a deleted job's number (if it still holds it); answers with the last append. */
-async function releaseNumberOfDeleted(
-  store: EventStore,
-  target: JobTarget,
-  state: JobState,
-  ctx: InstanceContext,
-  appended: AppendResult | null,
-): Promise<AppendResult | null> {
-  if (state.status !== 'deleted') return appended;
-  return (await releaseJobNumber(store, target.instanceId, state.jobNumber, target.jobId, ctx)) ?? appended;
 }
 
 /**
@@ -499,90 +326,3 @@ export async function projectedJob(
   if (!folded) throw new NotFoundError(JOB_MESSAGES.notFound);
   return folded;
 }
-
-// ---- restore (a deleted job back, see the records slice) ---------------------------------
-
-/**
- * Brings a deleted job back with its history (JobRestored, on its own stream). Its number
- * is taken again when free (or still its own); when another job took it meanwhile, the job
- * gets the next number instead. A job whose customer is still deleted is refused: its
- * customer's restore brings it back.
- *
- * `restoration` (the customer-restore cascade; ctx.causationId is the CustomerRestored
- * event's id): only a job that this customer's deletion removed comes back, and a job this
- * restoration brought back already counts without a second restore (safe to repeat).
- */
-export async function restoreJob(
-  deps: Pick<AppDeps, 'store'> & { knex?: AppDeps['knex'] },
-  target: JobTarget,
-  ctx: InstanceContext,
-  restoration?: { deletionEventId: string },
-): Promise<{ restored: boolean; appended: AppendResult | null }> {
-  const loaded = await loadAggregate(deps.store, jobStream(target.jobId), jobDecider);
-  const state = loaded.state;
-  if (state.status === 'empty' || state.instanceId !== target.instanceId) throw new NotFoundError(JOB_MESSAGES.notFound);
-  const lastOf = (type: string) => [...loaded.events].reverse().find((e) => e.type === type);
-  if (restoration) {
-    if (state.status !== 'deleted') return { restored: lastOf('JobRestored')?.metadata.causationId === ctx.causationId, appended: null };
-    if (lastOf('JobDeleted')?.metadata.causationId !== restoration.deletionEventId) return { restored: false, appended: null };
-  } else {
-    if (state.status !== 'deleted') throw new ConflictError(RECORD_MESSAGES.notDeleted);
-    const customerId = state.fields.customerId;
-    if (customerId) {
-      if ((await customerStanding(deps.store, customerId))?.status === 'deleted')
-        throw new ConflictError(RECORD_MESSAGES.customerStillDeleted);
-    }
-  }
-  const { instanceId, jobId } = target;
-  const created = loaded.events.find((e) => e.type === 'JobCreated');
-  if (!created) throw new NotFoundError(JOB_MESSAGES.notFound);
-  const restoreUnder = (jobNumber: string, alongside?: () => Promise<StreamAppend[]>) =>
-    runJobCommand(
-      deps,
-      target,
-      {
-        type: 'RestoreJob',
-        instanceId,
-        jobNumber,
-        createdAt: created.recordedAt.toISOString(),
-        createdBy: created.metadata.actor.displayName,
-      },
-      ctx,
-      undefined,
-      loaded,
-      alongside,
-    );
-  const ownNumber = state.fields.jobNumber;
-  if (ownNumber) {
-    try {
-      // Its own number again, reserved in the same append as the restore (all or nothing).
-      const result = await restoreUnder(ownNumber, async () => {
-        const holder = await reservationHolder(deps.store, jobNumberStream(instanceId, ownNumber));
-        if (holder?.jobId === jobId) return [];
-        if (holder) throw new NumberTakenError();
-        return [await typedNumberReservation(deps.store, instanceId, ownNumber, jobId, ctx)];
-      });
-      return { restored: true, appended: result.appended };
-    } catch (error) {
-      if (
-        !(error instanceof NumberTakenError) &&
-        !(error instanceof ConflictError && error.message === JOB_MESSAGES.numberInUse(ownNumber))
-      )
-        throw error;
-    }
-  }
-  // Another job has the number now: this one comes back under the next one, reserved on its
-  // own first (as a new job's would be) and freed again if the restore fails.
-  if (!deps.knex) throw new ConflictError(JOB_MESSAGES.numberInUse(ownNumber));
-  const assigned = await assignJobNumber({ store: deps.store, knex: deps.knex }, instanceId, jobId, ctx);
-  try {
-    const result = await restoreUnder(assigned);
-    return { restored: true, appended: result.appended };
-  } catch (error) {
-    await releaseJobNumber(deps.store, instanceId, assigned, jobId, ctx);
-    throw error;
-  }
-}
-
-/** A restored job's number is another job's now (see restoreJob). */
-class NumberTakenError extends Error {}

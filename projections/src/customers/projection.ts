@@ -17,10 +17,12 @@ export const CUSTOMER_COLUMNS: Record<CustomerField, string> = {
 
 /** rm.customer_counts: live customers per instance, moved only by a row actually inserted or deleted (so replays cannot skew it). */
 async function countCustomers(ctx: ProjectionContext, instanceId: string, delta: number): Promise<void> {
-  await ctx.trx.raw(
-    `INSERT INTO ??.customer_counts AS c (instance_id, total) VALUES (?, ?)
-       ON CONFLICT (instance_id) DO UPDATE SET total = c.total + excluded.total`,
-    [ctx.schema, instanceId, delta],
+  await ctx.write(
+    ctx.trx.raw(
+      `INSERT INTO ??.customer_counts AS c (instance_id, total) VALUES (?, ?)
+         ON CONFLICT (instance_id) DO UPDATE SET total = c.total + excluded.total`,
+      [ctx.schema, instanceId, delta],
+    ),
   );
 }
 
@@ -116,15 +118,17 @@ export const customersProjection = defineProjection({
       case 'CustomerUpdated': {
         const columns: Record<string, string> = {};
         for (const change of event.data.changes) columns[CUSTOMER_COLUMNS[change.field]] = change.newValue;
-        await table('customers')
-          .where('id', event.data.customerId)
-          .andWhere('revision', '<', event.revision)
-          .update({
-            ...columns,
-            last_modified_at: event.recordedAt,
-            last_modified_by: event.metadata.actor.displayName,
-            revision: event.revision,
-          });
+        await ctx.write(
+          table('customers')
+            .where('id', event.data.customerId)
+            .andWhere('revision', '<', event.revision)
+            .update({
+              ...columns,
+              last_modified_at: event.recordedAt,
+              last_modified_by: event.metadata.actor.displayName,
+              revision: event.revision,
+            }),
+        );
         return;
       }
       case 'CustomerMerged':
@@ -143,10 +147,12 @@ export const customersProjection = defineProjection({
           return;
         }
         // The other side: a new revision (its ETag moves) and who changed it last.
-        await table('customers')
-          .where('id', d.customerId)
-          .andWhere('revision', '<', event.revision)
-          .update({ last_modified_at: event.recordedAt, last_modified_by: event.metadata.actor.displayName, revision: event.revision });
+        await ctx.write(
+          table('customers')
+            .where('id', d.customerId)
+            .andWhere('revision', '<', event.revision)
+            .update({ last_modified_at: event.recordedAt, last_modified_by: event.metadata.actor.displayName, revision: event.revision }),
+        );
         return;
       }
       case 'CustomerRestored':

@@ -1,13 +1,18 @@
-import type { Knex } from 'knex';
 import pg from 'pg';
 import type { PgListener } from '../db/listener.ts';
 import { pause } from '../shared/pause.ts';
 import { Wakeup } from './wakeup.ts';
-import { applyInline, InlineProjectionError } from '../runtime/inline.ts';
-import type { Projection } from '../runtime/projection.ts';
+import {
+  APPEND_SQL,
+  appendError,
+  appendInline,
+  appendOutcome,
+  appendValues,
+  type AppendedRow,
+  type InlineProjecting,
+} from './postgres-append.ts';
 import {
   START,
-  WrongExpectedVersionError,
   type AppendResult,
   type EventMetadata,
   type EventStore,
@@ -42,7 +47,7 @@ export interface PostgresEventStoreOptions {
    * `inline: true`, runtime/inline.ts), through this knex (its pool carries the appends).
    * A projection that fails fails the append: nothing is recorded.
    */
-  inline?: { knex: Knex; schema: string; projections: readonly Projection[] };
+  inline?: InlineProjecting;
 }
 
 const CHANNEL = 'events';
@@ -55,8 +60,6 @@ const HELD_BACK_MIN_MS = 2;
  * one page, and the projector behind it gets batches, not a read and a transaction per event.
  */
 const MIN_READ_INTERVAL_MS = 4;
-/** How often an inline append is tried when concurrent appends deadlock on their rows. */
-const INLINE_ATTEMPTS = 3;
 
 const VISIBLE = 'tx_id < pg_snapshot_xmin(pg_current_snapshot())';
 // The text aliases must differ from the column names: ORDER BY tx_id would otherwise sort
@@ -74,29 +77,6 @@ interface EventRow {
   data: unknown;
   metadata: EventMetadata;
   recorded_at: Date;
-}
-
-interface StoredIdRow {
-  event_id: string;
-  stream_id: string;
-  revision: number;
-  tx_text: string;
-  seq_text: string;
-}
-
-interface AppendedRow extends StoredIdRow {
-  /** The ids were stored already: the rows are the stored ones (the adapter checks it is a replay). */
-  replay: boolean;
-  recorded_at: Date;
-}
-
-const APPEND_SQL = 'select event_id, stream_id, revision, tx_text, seq_text, replay, recorded_at from append_events($1, $2, $3::jsonb)';
-const APPEND_SQL_KNEX = 'select event_id, stream_id, revision, tx_text, seq_text, replay, recorded_at from append_events(?, ?, ?::jsonb)';
-/** SQLSTATE raised by append_events on a wrong expected revision (DETAIL: the actual revision, -1 for none). */
-const WRONG_EXPECTED_VERSION = 'CR409';
-
-function rowPosition(row: { tx_text: string; seq_text: string }): GlobalPosition {
-  return { commit: BigInt(row.tx_text), prepare: BigInt(row.seq_text) };
 }
 
 function toRecorded(row: EventRow): RecordedEvent {
@@ -162,89 +142,10 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     })();
   }
 
-  /** Turns append_events' answer (or its wrong-revision error) into the port's result. */
-  function appendOutcome(streamId: string, ids: string[], rows: AppendedRow[]): AppendResult {
-    if (rows[0]?.replay) return idempotentResult(streamId, ids, rows);
-    const last = rows[rows.length - 1];
-    if (!last) throw new Error(`Stream ${streamId}: insert returned no rows`);
-    return {
-      nextRevision: last.revision,
-      position: rowPosition(last),
-      positions: rows.map(rowPosition),
-      recordedAt: rows.map((row) => row.recorded_at),
-    };
-  }
-
-  function appendError(streamId: string, expectedRevision: ExpectedRevision, error: unknown): unknown {
-    const pgError = error as { code?: string; detail?: string };
-    if (pgError.code === WRONG_EXPECTED_VERSION) {
-      const actual = Number(pgError.detail);
-      return new WrongExpectedVersionError(streamId, expectedRevision, actual === -1 || !Number.isFinite(actual) ? 'no_stream' : actual);
-    }
-    return error;
-  }
-
-  function appendValues(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision) {
-    if (events.length === 0) throw new Error(`Stream ${streamId}: append needs at least one event`);
-    const ids = events.map((e) => e.id.toLowerCase());
-    const payload = JSON.stringify(events.map((e, i) => ({ id: ids[i], type: e.type, data: e.data, metadata: e.metadata })));
-    const expected = expectedRevision === 'any' ? -2 : expectedRevision === 'no_stream' ? -1 : expectedRevision;
-    return { ids, values: [streamId, expected, payload] };
-  }
-
   const inline = options.inline && options.inline.projections.length > 0 ? options.inline : null;
 
-  /**
-   * The appends of one command and the inline read models' rows for their events, in one
-   * transaction: the rows commit with the events or neither does. The events go to the projections as
-   * PostgreSQL stored them (the JSON the append sent, positions and times it answered).
-   */
-  async function appendInline(appends: StreamAppend[], projecting: NonNullable<typeof inline>): Promise<AppendResult[]> {
-    // A deadlock or serialization failure between concurrent appends' rows rolls the whole
-    // append back; it is tried again (the same event ids, so it can only be recorded once).
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await appendInlineOnce(appends, projecting);
-      } catch (error) {
-        const code = ((error instanceof InlineProjectionError ? error.cause : error) as { code?: unknown } | null)?.code;
-        if (attempt >= INLINE_ATTEMPTS || (code !== '40P01' && code !== '40001')) throw error;
-      }
-    }
-  }
-
-  async function appendInlineOnce(appends: StreamAppend[], projecting: NonNullable<typeof inline>): Promise<AppendResult[]> {
-    const prepared = appends.map((a) => ({ ...a, ...appendValues(a.streamId, a.events, a.expectedRevision) }));
-    const results = await projecting.knex.transaction(async (trx) => {
-      const answers: AppendResult[] = [];
-      const recorded: RecordedEvent[] = [];
-      for (const a of prepared) {
-        let rows: AppendedRow[];
-        try {
-          rows = (await trx.raw<{ rows: AppendedRow[] }>(APPEND_SQL_KNEX, a.values)).rows;
-        } catch (error) {
-          throw appendError(a.streamId, a.expectedRevision, error);
-        }
-        const result = { ...appendOutcome(a.streamId, a.ids, rows), types: a.events.map((event) => event.type) };
-        answers.push(result);
-        // A replay was projected when it was first appended.
-        if (!result.recordedAt) continue;
-        const sent = JSON.parse(a.values[2] as string) as Array<{ type: string; data: unknown; metadata: EventMetadata }>;
-        rows.forEach((row, i) =>
-          recorded.push({
-            id: row.event_id,
-            streamId: row.stream_id,
-            revision: row.revision,
-            position: rowPosition(row),
-            type: sent[i]!.type,
-            data: sent[i]!.data,
-            metadata: sent[i]!.metadata,
-            recordedAt: row.recorded_at,
-          }),
-        );
-      }
-      await applyInline(trx, projecting.schema, projecting.projections, recorded);
-      return answers;
-    });
+  async function appendInlineSignalled(appends: StreamAppend[], projecting: InlineProjecting): Promise<AppendResult[]> {
+    const results = await appendInline(appends, projecting);
     if (results.some((r) => r.recordedAt)) signalAppended();
     return results;
   }
@@ -254,7 +155,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     events: NewEvent[],
     { expectedRevision }: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
-    if (inline) return (await appendInline([{ streamId, events, expectedRevision }], inline))[0]!;
+    if (inline) return (await appendInlineSignalled([{ streamId, events, expectedRevision }], inline))[0]!;
     const { ids, values } = appendValues(streamId, events, expectedRevision);
     let rows: AppendedRow[];
     try {
@@ -276,7 +177,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
    * lock shared streams in the same order; a deadlock PostgreSQL detects anyway aborts one.
    */
   async function appendMany(appends: StreamAppend[]): Promise<AppendResult[]> {
-    if (inline) return await appendInline(appends, inline);
+    if (inline) return await appendInlineSignalled(appends, inline);
     if (appends.length === 1) {
       const [only] = appends;
       return [await append(only!.streamId, only!.events, { expectedRevision: only!.expectedRevision })];
@@ -315,34 +216,6 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       // A connection that was lost, or whose rollback failed, is destroyed, not reused.
       client.release(broken);
     }
-  }
-
-  function idempotentResult(streamId: string, ids: string[], rows: StoredIdRow[]): AppendResult {
-    const byId = new Map(rows.map((r) => [r.event_id, r]));
-    const first = byId.get(ids[0] ?? '');
-    // Only an exact replay (same ids, same stream, same order) is a retry; anything else is a bug.
-    const replay =
-      first !== undefined &&
-      rows.length === ids.length &&
-      ids.every((id, i) => {
-        const row = byId.get(id);
-        return row !== undefined && row.stream_id === streamId && row.revision === first.revision + i;
-      });
-    if (!replay) {
-      throw new Error(
-        `Stream ${streamId}: ${rows.length} of ${ids.length} event ids are already stored (in ${[
-          ...new Set(rows.map((r) => r.stream_id)),
-        ].join(', ')}) but the append is not a replay of that earlier append`,
-      );
-    }
-    const replayed = ids.map((id) => byId.get(id)!);
-    const last = replayed[replayed.length - 1];
-    if (!last) throw new Error('unreachable: replay without a last event');
-    return {
-      nextRevision: last.revision,
-      position: rowPosition(last),
-      positions: replayed.map(rowPosition),
-    };
   }
 
   async function readStream(streamId: string, readOptions: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

@@ -4,6 +4,7 @@ import {
   chunked,
   insertRecordset,
   recordsetInsert,
+  writeRecordset,
   type CarriedStatement,
   type Projection,
   type ProjectionContext,
@@ -286,23 +287,19 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
   };
   for (const rows of historyChunks) await insertRecordset(ctx, 'job_history', HISTORY_COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
 
-  // Rows are read only for jobs whose first event here is not their creation: a job created
-  // in this batch is inserted with ON CONFLICT DO NOTHING (a replay leaves its row as it is,
-  // as the revision guard would) and counted by what the insert returns.
-  const fresh = new Set<string>();
-  const toRead = new Set<string>();
-  for (const event of streamEvents) {
-    const jobId = event.data.jobId;
-    if (fresh.has(jobId) || toRead.has(jobId)) continue;
-    if (event.type === 'JobCreated') fresh.add(jobId);
-    else toRead.add(jobId);
-  }
+  const { fresh, toRead } = jobsToRead(streamEvents);
   const states = new Map<string, JobState>();
-  for (const chunk of chunked([...toRead])) {
-    const read = { sql: 'SELECT * FROM ??.jobs WHERE id = any(?::uuid[])', bindings: [schema, chunk] };
+  const readRows = async (chunk: string[]): Promise<JobRow[]> => {
+    const read = jobRowsRead(schema, chunk);
     const withHistory = takeCarried();
     const statement = withHistory ? carry(withHistory, read) : read;
-    const rows = (await trx.raw<{ rows: JobRow[] }>(statement.sql, statement.bindings)).rows;
+    return (await trx.raw<{ rows: JobRow[] }>(statement.sql, statement.bindings)).rows;
+  };
+  const rowChunks: JobRow[][] = [];
+  // In an append's own transaction the rows were read with the append (prefetch below).
+  if (ctx.prefetched) rowChunks.push((ctx.prefetched as unknown as readonly JobRow[]).filter((row) => toRead.has(row.id)));
+  else for (const chunk of chunked([...toRead])) rowChunks.push(await readRows(chunk));
+  for (const rows of rowChunks) {
     for (const row of rows) {
       states.set(row.id, {
         fields: fieldsOfRow(row),
@@ -375,7 +372,7 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
 
   const changed = [...states.entries()].filter(([, state]) => state.changed);
   const gone = changed.filter(([, state]) => !state.present && state.before).map(([id]) => id);
-  for (const chunk of chunked(gone)) await table('jobs').whereRaw('id = any(?::uuid[])', [chunk]).delete();
+  for (const chunk of chunked(gone)) await ctx.write(table('jobs').whereRaw('id = any(?::uuid[])', [chunk]).delete());
   const rowOf = ([id, state]: [string, JobState]) => ({
     id,
     instance_id: state.instanceId,
@@ -405,10 +402,10 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
     .map((column) => `"${column}" = excluded."${column}"`)
     .join(', ');
   for (const rows of chunked(written, 5000))
-    await insertRecordset(ctx, 'jobs', JOB_COLUMNS, rows, `ON CONFLICT (id) DO UPDATE SET ${updates}`, takeCarried());
+    await writeRecordset(ctx, 'jobs', JOB_COLUMNS, rows, `ON CONFLICT (id) DO UPDATE SET ${updates}`, takeCarried());
   // No row to write (events of jobs that are gone): the history rows go alone.
   const unsent = takeCarried();
-  if (unsent) await trx.raw(unsent.sql, unsent.bindings);
+  if (unsent) await ctx.write(unsent);
 
   // The counts move by what the rows did: before the batch against after it.
   const deltas = new Map<string, { instanceId: string; stageOrder: number; delta: number }>();
@@ -431,19 +428,44 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
     .sort((a, b) => (a.instanceId === b.instanceId ? a.stageOrder - b.stageOrder : a.instanceId < b.instanceId ? -1 : 1));
   if (moved.length > 0) {
     const values = moved.map(() => '(?::uuid, ?::smallint, ?::integer)').join(', ');
-    await trx.raw(
-      `INSERT INTO ??.job_counts AS c (instance_id, stage_order, total) VALUES ${values}
-         ON CONFLICT (instance_id, stage_order) DO UPDATE SET total = c.total + excluded.total`,
-      [schema, ...moved.flatMap((entry) => [entry.instanceId, entry.stageOrder, entry.delta])],
+    await ctx.write(
+      trx.raw(
+        `INSERT INTO ??.job_counts AS c (instance_id, stage_order, total) VALUES ${values}
+           ON CONFLICT (instance_id, stage_order) DO UPDATE SET total = c.total + excluded.total`,
+        [schema, ...moved.flatMap((entry) => [entry.instanceId, entry.stageOrder, entry.delta])],
+      ),
     );
     // Only counts above zero are kept, so the table does not depend on how events were batched.
     if (moved.some((entry) => entry.delta < 0)) {
-      await trx.raw('DELETE FROM ??.job_counts WHERE instance_id = any(?::uuid[]) AND total <= 0', [
-        schema,
-        [...new Set(moved.map((entry) => entry.instanceId))],
-      ]);
+      await ctx.write(
+        trx.raw('DELETE FROM ??.job_counts WHERE instance_id = any(?::uuid[]) AND total <= 0', [
+          schema,
+          [...new Set(moved.map((entry) => entry.instanceId))],
+        ]),
+      );
     }
   }
+}
+
+/**
+ * Rows are read only for jobs whose first event in a batch is not their creation: a job
+ * created in the batch is inserted with ON CONFLICT DO NOTHING (a replay leaves its row as it
+ * is, as the revision guard would) and counted by what the insert returns.
+ */
+function jobsToRead(events: ReadonlyArray<{ data: unknown; type: string }>): { fresh: Set<string>; toRead: Set<string> } {
+  const fresh = new Set<string>();
+  const toRead = new Set<string>();
+  for (const event of events) {
+    const jobId = (event.data as { jobId?: unknown } | null)?.jobId;
+    if (typeof jobId !== 'string' || fresh.has(jobId) || toRead.has(jobId)) continue;
+    if (event.type === 'JobCreated') fresh.add(jobId);
+    else toRead.add(jobId);
+  }
+  return { fresh, toRead };
+}
+
+function jobRowsRead(schema: string, ids: readonly string[]): CarriedStatement {
+  return { sql: 'SELECT * FROM ??.jobs WHERE id = any(?::uuid[])', bindings: [schema, [...ids]] };
 }
 
 export const pipelineProjection: Projection = {
@@ -456,4 +478,9 @@ export const pipelineProjection: Projection = {
     await applyJobEvents([event], ctx);
   },
   applyBatch: applyJobEvents,
+  // The rows an append's batch reads, read in the append's own round trip.
+  prefetch(events, schema) {
+    const { toRead } = jobsToRead(events.filter((event) => event.metadata.instanceId));
+    return toRead.size > 0 ? jobRowsRead(schema, [...toRead]) : null;
+  },
 };

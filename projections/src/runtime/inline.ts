@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
 import { comparePositions, START, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
-import { createProjectionContext, takenBy, type Projection } from './projection.ts';
+import { createProjectionContext, takenBy, type CarriedStatement, type PendingEvent, type Projection } from './projection.ts';
+import type { PipelinedConnection } from './pipelined-transaction.ts';
 
 /**
  * Inline projections: read models written in the same transaction as the events they come
@@ -98,9 +99,13 @@ export async function applyInline(
   schema: string,
   projections: readonly Projection[],
   events: readonly RecordedEvent[],
+  /**
+   * An append's pipelined transaction: writes nobody reads go with the COMMIT, and each
+   * projection's prefetched rows (by name) stand in for its first read.
+   */
+  pipelined?: { connection: PipelinedConnection; prefetched: ReadonlyMap<string, readonly Record<string, unknown>[]> },
 ): Promise<void> {
   if (projections.length === 0 || events.length === 0) return;
-  const ctx = createProjectionContext(trx, schema);
   const perProjection = projections.map(() => [] as StoredDomainEvent[]);
   for (const event of events) {
     let parsed: StoredDomainEvent | null | undefined;
@@ -119,6 +124,11 @@ export async function applyInline(
   for (const [i, projection] of projections.entries()) {
     const taken = perProjection[i]!;
     if (taken.length === 0) continue;
+    const prefetched = pipelined?.prefetched.get(projection.name);
+    const ctx = createProjectionContext(trx, schema, {
+      ...(pipelined ? { defer: (statement) => pipelined.connection.defer(statement, projection.name) } : {}),
+      ...(prefetched ? { prefetched } : {}),
+    });
     try {
       if (projection.applyBatch && taken.length > 1) await projection.applyBatch(taken, ctx);
       else for (const event of taken) await projection.apply(event, ctx);
@@ -126,6 +136,26 @@ export async function applyInline(
       throw new InlineProjectionError(projection.name, error);
     }
   }
+}
+
+/**
+ * The reads the inline projections' batches start with, for events about to be appended
+ * (Projection.prefetch): sent with the append, so they cost no round trip of their own.
+ */
+export function inlinePrefetches(
+  projections: readonly Projection[],
+  events: readonly PendingEvent[],
+  schema: string,
+): Array<{ projection: string; statement: CarriedStatement }> {
+  const wanted: Array<{ projection: string; statement: CarriedStatement }> = [];
+  for (const projection of projections) {
+    if (!projection.prefetch) continue;
+    const taken = events.filter((event) => takenBy(projection, event));
+    if (taken.length === 0) continue;
+    const statement = projection.prefetch(taken, schema);
+    if (statement) wanted.push({ projection: projection.name, statement });
+  }
+  return wanted;
 }
 
 /**

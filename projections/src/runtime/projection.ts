@@ -7,6 +7,24 @@ export interface ProjectionContext {
   /** Schema of the read-model set being written: the live `rm` or a rebuild's. */
   schema: string;
   table(name: string): Knex.QueryBuilder;
+  /**
+   * A write whose answer nobody reads (no RETURNING read back, no row count looked at). In
+   * an append's own transaction it goes with the next statement or with the COMMIT (one
+   * round trip less; a failure still fails the whole append); elsewhere it runs at once.
+   */
+  write(statement: Knex.QueryBuilder | Knex.Raw | CarriedStatement): Promise<void>;
+  /**
+   * In an append's own transaction: the rows the projection's `prefetch` asked for, read in
+   * the append's round trip, after the append. Undefined elsewhere (the projection reads).
+   */
+  prefetched?: readonly Record<string, unknown>[];
+}
+
+/** An event about to be appended: what a projection's `prefetch` can look at. */
+export interface PendingEvent {
+  type: string;
+  data: unknown;
+  metadata: { instanceId: string | null };
 }
 
 /** A read model: applies events inside the projector's batch transaction. Handlers must
@@ -41,6 +59,12 @@ export interface Projection {
    * when given; `apply` stays for single events (isolating a poison event).
    */
   applyBatch?(events: StoredDomainEvent[], ctx: ProjectionContext): Promise<void>;
+  /**
+   * Inline only: the read its batch would start with, for events about to be appended (e.g.
+   * the rows of the records they change), sent in the same message as the append, after it;
+   * the rows reach the batch as `ctx.prefetched`. Null: nothing to read.
+   */
+  prefetch?(events: readonly PendingEvent[], schema: string): CarriedStatement | null;
   /**
    * A rebuild's set-based path (runtime/rebuild-replay.ts): a fresh folder of the whole log
    * into rows, written with COPY into the rebuild's fresh tables. Without it a rebuild
@@ -97,8 +121,31 @@ export function chunked<T>(items: readonly T[], size = ROWS_PER_STATEMENT): T[][
   return chunks;
 }
 
-export function createProjectionContext(trx: Knex.Transaction, schema: string): ProjectionContext {
-  return { trx, schema, table: (name) => trx.withSchema(schema).table(name) };
+export function createProjectionContext(
+  trx: Knex.Transaction,
+  schema: string,
+  /** Holds back writes (an append's own transaction); without it they run at once. */
+  options: {
+    defer?: (statement: { sql: string; values: readonly unknown[] }) => void;
+    prefetched?: readonly Record<string, unknown>[];
+  } = {},
+): ProjectionContext {
+  const { defer } = options;
+  return {
+    trx,
+    schema,
+    table: (name) => trx.withSchema(schema).table(name),
+    async write(statement) {
+      const query = 'toSQL' in statement ? statement : trx.raw(statement.sql, statement.bindings);
+      if (!defer) {
+        await query;
+        return;
+      }
+      const native = query.toSQL().toNative();
+      defer({ sql: native.sql, values: native.bindings });
+    },
+    ...(options.prefetched ? { prefetched: options.prefetched } : {}),
+  };
 }
 
 /**
@@ -123,6 +170,23 @@ export async function insertRecordset<Row extends Record<string, unknown>>(
   const statement = carried ? carry(carried, insert) : insert;
   const result = await ctx.trx.raw<{ rows: Row[] }>(statement.sql, statement.bindings);
   return result.rows;
+}
+
+/** insertRecordset for rows nobody reads back: a ctx.write, with the carried statement. */
+export async function writeRecordset(
+  ctx: ProjectionContext,
+  table: string,
+  columns: Record<string, string>,
+  rows: readonly Record<string, unknown>[],
+  tail: string,
+  carried?: CarriedStatement | null,
+): Promise<void> {
+  if (rows.length === 0) {
+    if (carried) await ctx.write(carried);
+    return;
+  }
+  const insert = recordsetInsert(ctx, table, columns, rows, tail);
+  await ctx.write(carried ? carry(carried, insert) : insert);
 }
 
 /** A statement in knex's raw form (`??` identifiers, `?` values). */

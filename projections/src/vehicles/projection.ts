@@ -1,6 +1,6 @@
 import { assertNever } from '../shared/never.ts';
 import type { StoredDomainEvent } from '../events.ts';
-import { insertRecordset, defineProjection } from '../runtime/projection.ts';
+import { writeRecordset, defineProjection } from '../runtime/projection.ts';
 import type { VehicleField } from './fields.ts';
 
 /** Read-model columns of the vehicle fields. */
@@ -43,7 +43,8 @@ const CREATED_COLUMNS: Record<string, string> = {
  */
 export const vehiclesProjection = defineProjection({
   name: 'vehicles',
-  // The record's own rows: written with its events (runtime/inline.ts).
+  // The record's own rows: written with its events (runtime/inline.ts); nothing here reads
+  // what it wrote, so every write goes with the append's COMMIT (ctx.write).
   inline: true,
   eventTypes: ['VehicleCreated', 'VehicleUpdated', 'VehicleMoved', 'VehicleMileageRecorded', 'VehicleDeleted'],
   async apply(event, ctx) {
@@ -76,24 +77,24 @@ export const vehiclesProjection = defineProjection({
           last_modified_by: event.metadata.actor.displayName,
           revision: event.revision,
         };
-        await insertRecordset(ctx, 'vehicles', CREATED_COLUMNS, [row], 'ON CONFLICT (id) DO NOTHING');
+        await writeRecordset(ctx, 'vehicles', CREATED_COLUMNS, [row], 'ON CONFLICT (id) DO NOTHING');
         return;
       }
       case 'VehicleUpdated': {
         const columns: Record<string, string | number | null> = {};
         for (const change of event.data.changes) columns[VEHICLE_COLUMNS[change.field]] = change.newValue;
-        await newer(event.data.vehicleId).update({ ...columns, ...stamp(event) });
+        await ctx.write(newer(event.data.vehicleId).update({ ...columns, ...stamp(event) }));
         return;
       }
       case 'VehicleMoved':
-        await newer(event.data.vehicleId).update({ customer_id: event.data.toCustomerId, ...stamp(event) });
+        await ctx.write(newer(event.data.vehicleId).update({ customer_id: event.data.toCustomerId, ...stamp(event) }));
         return;
       case 'VehicleMileageRecorded':
         // The latest reading is the one the next must not go below (a confirmed lower one, after an odometer swap, included).
-        await newer(event.data.vehicleId).update({ last_mileage: event.data.mileage, ...stamp(event) });
+        await ctx.write(newer(event.data.vehicleId).update({ last_mileage: event.data.mileage, ...stamp(event) }));
         return;
       case 'VehicleDeleted':
-        await table('vehicles').where('id', event.data.vehicleId).delete();
+        await ctx.write(table('vehicles').where('id', event.data.vehicleId).delete());
         return;
       default:
         return assertNever(event, 'event');

@@ -1,0 +1,193 @@
+import type { Knex } from 'knex';
+import type pg from 'pg';
+import { applyInline, inlinePrefetches, InlineProjectionError } from '../runtime/inline.ts';
+import { DeferredWriteError, pipelinedTransaction, type NativeStatement } from '../runtime/pipelined-transaction.ts';
+import type { Projection } from '../runtime/projection.ts';
+import {
+  WrongExpectedVersionError,
+  type AppendResult,
+  type EventMetadata,
+  type ExpectedRevision,
+  type GlobalPosition,
+  type NewEvent,
+  type RecordedEvent,
+  type StreamAppend,
+} from './port.ts';
+
+/**
+ * How the PostgreSQL adapter appends (postgres.ts): the call of append_events
+ * (db/migrations/0004_append_function.ts), its answer as the port's result, and an append
+ * with the inline read models' rows in one transaction of few round trips.
+ */
+
+interface StoredIdRow {
+  event_id: string;
+  stream_id: string;
+  revision: number;
+  tx_text: string;
+  seq_text: string;
+}
+
+export interface AppendedRow extends StoredIdRow {
+  /** The ids were stored already: the rows are the stored ones (the adapter checks it is a replay). */
+  replay: boolean;
+  recorded_at: Date;
+}
+
+export const APPEND_SQL =
+  'select event_id, stream_id, revision, tx_text, seq_text, replay, recorded_at from append_events($1, $2, $3::jsonb)';
+/** SQLSTATE raised by append_events on a wrong expected revision (DETAIL: the actual revision, -1 for none). */
+const WRONG_EXPECTED_VERSION = 'CR409';
+/** How often an inline append is tried when concurrent appends deadlock on their rows. */
+const INLINE_ATTEMPTS = 3;
+
+/** Read models every append writes in its own transaction (runtime/inline.ts), through this knex. */
+export interface InlineProjecting {
+  knex: Knex;
+  schema: string;
+  projections: readonly Projection[];
+}
+
+export function rowPosition(row: { tx_text: string; seq_text: string }): GlobalPosition {
+  return { commit: BigInt(row.tx_text), prepare: BigInt(row.seq_text) };
+}
+
+/** Turns append_events' answer into the port's result. */
+export function appendOutcome(streamId: string, ids: string[], rows: AppendedRow[]): AppendResult {
+  if (rows[0]?.replay) return idempotentResult(streamId, ids, rows);
+  const last = rows[rows.length - 1];
+  if (!last) throw new Error(`Stream ${streamId}: insert returned no rows`);
+  return {
+    nextRevision: last.revision,
+    position: rowPosition(last),
+    positions: rows.map(rowPosition),
+    recordedAt: rows.map((row) => row.recorded_at),
+  };
+}
+
+/** append_events' wrong-revision error as the port's; any other error as it is. */
+export function appendError(streamId: string, expectedRevision: ExpectedRevision, error: unknown): unknown {
+  const pgError = error as { code?: string; detail?: string };
+  if (pgError.code === WRONG_EXPECTED_VERSION) {
+    const actual = Number(pgError.detail);
+    return new WrongExpectedVersionError(streamId, expectedRevision, actual === -1 || !Number.isFinite(actual) ? 'no_stream' : actual);
+  }
+  return error;
+}
+
+export function appendValues(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision) {
+  if (events.length === 0) throw new Error(`Stream ${streamId}: append needs at least one event`);
+  const ids = events.map((e) => e.id.toLowerCase());
+  const payload = JSON.stringify(events.map((e, i) => ({ id: ids[i], type: e.type, data: e.data, metadata: e.metadata })));
+  const expected = expectedRevision === 'any' ? -2 : expectedRevision === 'no_stream' ? -1 : expectedRevision;
+  return { ids, values: [streamId, expected, payload] };
+}
+
+function idempotentResult(streamId: string, ids: string[], rows: StoredIdRow[]): AppendResult {
+  const byId = new Map(rows.map((r) => [r.event_id, r]));
+  const first = byId.get(ids[0] ?? '');
+  // Only an exact replay (same ids, same stream, same order) is a retry; anything else is a bug.
+  const replay =
+    first !== undefined &&
+    rows.length === ids.length &&
+    ids.every((id, i) => {
+      const row = byId.get(id);
+      return row !== undefined && row.stream_id === streamId && row.revision === first.revision + i;
+    });
+  if (!replay) {
+    throw new Error(
+      `Stream ${streamId}: ${rows.length} of ${ids.length} event ids are already stored (in ${[
+        ...new Set(rows.map((r) => r.stream_id)),
+      ].join(', ')}) but the append is not a replay of that earlier append`,
+    );
+  }
+  const replayed = ids.map((id) => byId.get(id)!);
+  const last = replayed[replayed.length - 1];
+  if (!last) throw new Error('unreachable: replay without a last event');
+  return {
+    nextRevision: last.revision,
+    position: rowPosition(last),
+    positions: replayed.map(rowPosition),
+  };
+}
+
+/**
+ * The appends of one command and the inline read models' rows for their events, in one
+ * transaction: the rows commit with the events or neither does. A deadlock or serialization
+ * failure between concurrent appends' rows rolls the whole append back; it is tried again
+ * (the same event ids, so it can only be recorded once).
+ */
+export async function appendInline(appends: StreamAppend[], projecting: InlineProjecting): Promise<AppendResult[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await appendInlineOnce(appends, projecting);
+    } catch (error) {
+      const code = ((error instanceof InlineProjectionError ? error.cause : error) as { code?: unknown } | null)?.code;
+      if (attempt >= INLINE_ATTEMPTS || (code !== '40P01' && code !== '40001')) throw error;
+    }
+  }
+}
+
+/**
+ * Round trips: BEGIN, every append_events of the command and the reads the projections start
+ * with (Projection.prefetch) go as one message; then the projections' statements whose
+ * answers they read; their other writes go with the COMMIT (ProjectionContext.write). The
+ * events go to the projections as PostgreSQL stored them (the JSON the append sent, the
+ * positions and times it answered).
+ */
+async function appendInlineOnce(appends: StreamAppend[], projecting: InlineProjecting): Promise<AppendResult[]> {
+  const prepared = appends.map((a) => ({ ...a, ...appendValues(a.streamId, a.events, a.expectedRevision) }));
+  const pending = appends.flatMap((a) => a.events.map((e) => ({ type: e.type, data: e.data, metadata: e.metadata })));
+  const prefetches = inlinePrefetches(projecting.projections, pending, projecting.schema);
+  try {
+    return await pipelinedTransaction(projecting.knex, async (trx, connection) => {
+      const reads: NativeStatement[] = prefetches.map(({ statement }) => {
+        const native = trx.raw(statement.sql, statement.bindings).toSQL().toNative();
+        return { sql: native.sql, values: native.bindings };
+      });
+      let results: pg.QueryResult[];
+      try {
+        results = await connection.sendAll([...prepared.map((a) => ({ sql: APPEND_SQL, values: a.values })), ...reads]);
+      } catch (error) {
+        throw failedAppend(prepared, error);
+      }
+      const answers: AppendResult[] = [];
+      const recorded: RecordedEvent[] = [];
+      prepared.forEach((a, k) => {
+        const rows = results[k]!.rows as AppendedRow[];
+        const result = { ...appendOutcome(a.streamId, a.ids, rows), types: a.events.map((event) => event.type) };
+        answers.push(result);
+        // A replay was projected when it was first appended.
+        if (!result.recordedAt) return;
+        const sent = JSON.parse(a.values[2] as string) as Array<{ type: string; data: unknown; metadata: EventMetadata }>;
+        rows.forEach((row, i) =>
+          recorded.push({
+            id: row.event_id,
+            streamId: row.stream_id,
+            revision: row.revision,
+            position: rowPosition(row),
+            type: sent[i]!.type,
+            data: sent[i]!.data,
+            metadata: sent[i]!.metadata,
+            recordedAt: row.recorded_at,
+          }),
+        );
+      });
+      const prefetched = new Map(prefetches.map(({ projection }, j) => [projection, results[prepared.length + j]!.rows]));
+      await applyInline(trx, projecting.schema, projecting.projections, recorded, { connection, prefetched });
+      return answers;
+    });
+  } catch (error) {
+    // A write held back for the COMMIT failed there: the projection it came from failed the append.
+    if (error instanceof DeferredWriteError) throw new InlineProjectionError(error.writers.join(', ') || 'inline', error);
+    throw error;
+  }
+}
+
+/** The append of a message of several that PostgreSQL refused (its error names the stream). */
+function failedAppend(prepared: Array<StreamAppend & { values: unknown[] }>, error: unknown): unknown {
+  const message = (error as { message?: unknown } | null)?.message;
+  const refused = typeof message === 'string' ? prepared.find((a) => message.endsWith(`for stream ${a.streamId}`)) : undefined;
+  const append = refused ?? prepared[0]!;
+  return appendError(append.streamId, append.expectedRevision, error);
+}

@@ -1,0 +1,207 @@
+import { createRequire } from 'node:module';
+import type { Knex } from 'knex';
+import pg from 'pg';
+
+/**
+ * A transaction that sends fewer round trips: its BEGIN goes with its first statement, writes
+ * whose answer nobody reads (`defer`) go with the next statement or with the COMMIT, and
+ * several statements can go as one message (`sendAll`). PostgreSQL runs a message of several
+ * statements (the simple query protocol) in order and stops at the first error, which leaves
+ * the open transaction aborted: nothing of it commits, exactly as if they had gone one by one.
+ *
+ * That protocol takes no parameters: values go into the text as quoted literals, converted
+ * the way the driver converts a parameter (pg's prepareValue) and quoted by its escapeLiteral.
+ * A quoted literal has no type of its own, like an untyped parameter, so a statement means
+ * the same either way.
+ */
+
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(value: unknown): unknown };
+
+/** A statement with `$n` parameters and their values (knex's toSQL().toNative()). */
+export interface NativeStatement {
+  sql: string;
+  values: readonly unknown[];
+}
+
+/** `value` as SQL text: NULL or a quoted literal. */
+function literal(value: unknown): string {
+  const prepared = prepareValue(value);
+  if (prepared === null || prepared === undefined) return 'NULL';
+  if (Buffer.isBuffer(prepared)) return `'\\x${prepared.toString('hex')}'::bytea`;
+  return pg.escapeLiteral(String(prepared));
+}
+
+/**
+ * The statement with its `$n` parameters written in as literals. Quoted strings, quoted
+ * identifiers, comments and dollar quotes are copied as they are (a `$1` inside one is text).
+ */
+export function withLiterals({ sql, values }: NativeStatement): string {
+  if (values.length === 0) return sql;
+  let out = '';
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i]!;
+    const rest = sql.slice(i);
+    const skipped =
+      c === "'" || c === '"'
+        ? quotedEnd(sql, i, c)
+        : rest.startsWith('--')
+          ? lineEnd(sql, i)
+          : rest.startsWith('/*')
+            ? sql.indexOf('*/', i + 2) + 2 || sql.length
+            : c === '$'
+              ? dollarQuoteEnd(sql, i)
+              : null;
+    if (skipped !== null) {
+      out += sql.slice(i, skipped);
+      i = skipped;
+      continue;
+    }
+    const parameter = c === '$' ? /^\$(\d+)/.exec(rest) : null;
+    if (parameter) {
+      const index = Number(parameter[1]) - 1;
+      if (index < 0 || index >= values.length) throw new Error(`Statement names $${index + 1} but has ${values.length} values`);
+      out += literal(values[index]);
+      i += parameter[0].length;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+/** Where a '…' or "…" starting at `start` ends (a doubled quote stays inside; E'…' escapes backslashes). */
+function quotedEnd(sql: string, start: number, quote: string): number {
+  const backslashes = quote === "'" && /[eE]/.test(sql[start - 1] ?? '') && !/\w/.test(sql[start - 2] ?? '');
+  let i = start + 1;
+  while (i < sql.length) {
+    if (backslashes && sql[i] === '\\') i += 2;
+    else if (sql[i] === quote) {
+      if (sql[i + 1] === quote) i += 2;
+      else return i + 1;
+    } else i++;
+  }
+  return sql.length;
+}
+
+function lineEnd(sql: string, start: number): number {
+  const end = sql.indexOf('\n', start);
+  return end === -1 ? sql.length : end + 1;
+}
+
+/** Where a $tag$…$tag$ string starting at `start` ends; null when `$` starts no dollar quote (a parameter). */
+function dollarQuoteEnd(sql: string, start: number): number | null {
+  const tag = /^\$([A-Za-z_][A-Za-z_0-9]*)?\$/.exec(sql.slice(start));
+  if (!tag) return null;
+  const end = sql.indexOf(tag[0], start + tag[0].length);
+  return end === -1 ? sql.length : end + tag[0].length;
+}
+
+const CONTROL = /^\s*(begin|commit|rollback)\s*;?\s*$/i;
+
+/**
+ * The connection the transaction's knex runs on: it holds back BEGIN and deferred writes and
+ * sends them in front of the next statement. Knex calls `query(config, callback)` on it.
+ */
+export class PipelinedConnection {
+  private held: string[] = [];
+  /** Who deferred each held write (for the error that names it). */
+  private heldBy: string[] = [];
+  private begun = false;
+  constructor(readonly client: pg.PoolClient) {}
+
+  /** A write nobody reads the answer of: sent with the next statement (at the latest with COMMIT). */
+  defer(statement: NativeStatement, by: string): void {
+    this.held.push(withLiterals(statement));
+    this.heldBy.push(by);
+  }
+
+  /** The statements in one message (after what is held back), answering each one's result. */
+  async sendAll(statements: readonly NativeStatement[]): Promise<pg.QueryResult[]> {
+    if (statements.length === 0) return [];
+    const sent = this.takeHeld();
+    const texts = statements.map((s) => withLiterals(s));
+    const raw = (await this.client.query([...sent.texts, ...texts].join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
+    const results = Array.isArray(raw) ? raw : [raw];
+    return results.slice(results.length - statements.length);
+  }
+
+  private takeHeld(): { texts: string[]; by: string[] } {
+    const taken = { texts: this.held, by: this.heldBy };
+    this.held = [];
+    this.heldBy = [];
+    return taken;
+  }
+
+  /** Knex's way in (its PostgreSQL client calls `connection.query(config, callback)`). */
+  query(config: { text: string; values?: unknown[] }, callback: (error: Error | null, result?: unknown) => void): void {
+    void this.run(config).then(
+      (result) => callback(null, result),
+      (error: Error) => callback(error),
+    );
+  }
+
+  private async run(config: { text: string; values?: unknown[] }): Promise<unknown> {
+    const control = CONTROL.exec(config.text)?.[1]?.toLowerCase();
+    if (control === 'begin') {
+      this.held.push('BEGIN');
+      this.heldBy.push('');
+      this.begun = true;
+      return { command: 'BEGIN', rows: [], rowCount: null, fields: [] };
+    }
+    if (control === 'rollback') {
+      const sentBegin = this.begun && !this.held.includes('BEGIN');
+      this.takeHeld();
+      this.begun = false;
+      if (!sentBegin) return { command: 'ROLLBACK', rows: [], rowCount: null, fields: [] };
+      return await this.client.query('ROLLBACK');
+    }
+    if (control === 'commit') {
+      const held = this.takeHeld();
+      this.begun = false;
+      try {
+        const raw = (await this.client.query([...held.texts, 'COMMIT'].join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
+        return Array.isArray(raw) ? raw[raw.length - 1] : raw;
+      } catch (error) {
+        // A held write failed: the transaction is aborted and the COMMIT never ran; end it
+        // here, so the connection goes back to the pool outside any transaction.
+        await this.client.query('ROLLBACK').catch(() => {});
+        throw new DeferredWriteError(held.by.filter(Boolean), error);
+      }
+    }
+    if (this.held.length === 0) return await this.client.query(config.text, config.values);
+    const [result] = await this.sendAll([{ sql: config.text, values: config.values ?? [] }]);
+    return result;
+  }
+}
+
+/** A deferred write failed when the transaction committed: nothing of the transaction was recorded. */
+export class DeferredWriteError extends Error {
+  override readonly name = 'DeferredWriteError';
+  constructor(
+    readonly writers: string[],
+    override readonly cause: unknown,
+  ) {
+    super(`${cause instanceof Error ? cause.message : String(cause)}`);
+    (this as { code?: unknown }).code = (cause as { code?: unknown } | null)?.code;
+  }
+}
+
+/**
+ * Runs `work` in a knex transaction on a PipelinedConnection over a connection of knex's pool.
+ * Knex rolls back when `work` fails (through the connection, which sends ROLLBACK only when
+ * BEGIN went out); a lost connection is marked by knex and not reused by its pool.
+ */
+export async function pipelinedTransaction<T>(
+  knex: Knex,
+  work: (trx: Knex.Transaction, connection: PipelinedConnection) => Promise<T>,
+): Promise<T> {
+  const client = (await knex.client.acquireConnection()) as pg.PoolClient;
+  const connection = new PipelinedConnection(client);
+  try {
+    return await knex.transaction((trx) => work(trx, connection), { connection });
+  } finally {
+    await knex.client.releaseConnection(client);
+  }
+}
