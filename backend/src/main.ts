@@ -11,7 +11,8 @@ async function main(): Promise<void> {
   // RUN_PROJECTOR: the projector, reactors and message sender run in a child process of
   // this one (their batches then never hold up a request); the API itself runs none.
   const runtime = await startRuntime({ ...config, RUN_PROJECTOR: false }, logger, { version, frontendDir: FRONTEND_DIST });
-  const projectorChild = config.RUN_PROJECTOR ? startProjectorChild(runtime.databaseUrl, logger) : null;
+  // Without PUBLIC_URL customers reach the address this server prints.
+  const projectorChild = config.RUN_PROJECTOR ? startProjectorChild(runtime.databaseUrl, logger, config.PUBLIC_URL ?? runtime.url) : null;
   // Before anything is awaited: a stop that comes while the child is still being elected
   // must stop the child and the embedded PostgreSQL too, not end the process where it stands.
   onShutdown(async () => {

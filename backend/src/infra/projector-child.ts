@@ -19,7 +19,11 @@ export interface ProjectorChild {
 
 const RESTART_DELAY_MS = 2_000;
 
-export function startProjectorChild(databaseUrl: string, logger: Logger): ProjectorChild {
+/**
+ * `publicUrl` is where customers reach the API: the child sends the messages whose links
+ * (unsubscribe, estimate approval) point there, and its own PORT is not the API's.
+ */
+export function startProjectorChild(databaseUrl: string, logger: Logger, publicUrl: string): ProjectorChild {
   const entry = path.join(import.meta.dirname, 'projector-main.js');
   let child: ChildProcess | null = null;
   let stopping = false;
@@ -30,7 +34,7 @@ export function startProjectorChild(databaseUrl: string, logger: Logger): Projec
   const spawnChild = () => {
     const started = fork(entry, [], {
       execArgv: ['--enable-source-maps'],
-      env: childEnv(databaseUrl),
+      env: childEnv(databaseUrl, publicUrl),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     child = started;
@@ -62,8 +66,9 @@ export function startProjectorChild(databaseUrl: string, logger: Logger): Projec
   };
 }
 
-function childEnv(databaseUrl: string): NodeJS.ProcessEnv {
-  // Its health endpoints on a free loopback port: PORT (and METRICS_PORT) are the API's.
+function childEnv(databaseUrl: string, publicUrl: string): NodeJS.ProcessEnv {
+  // Its health endpoints on a free loopback port: PORT (and METRICS_PORT) are the API's. The
+  // links it puts in messages are the API's address, not that port's.
   const { METRICS_PORT: _metricsPort, ...rest } = process.env;
-  return { ...rest, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1' };
+  return { ...rest, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: publicUrl };
 }

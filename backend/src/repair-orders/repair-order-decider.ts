@@ -1,5 +1,5 @@
 import type { DomainEvent, DomainEventOf } from '@crm/projections/events';
-import { JOB_MESSAGES, type JobFields, type Stage } from '@crm/projections/pipeline';
+import { JOB_LIMITS, JOB_MESSAGES, type JobFields, type Stage } from '@crm/projections/pipeline';
 import {
   applyRepairOrderEvent,
   balanceOf,
@@ -20,6 +20,7 @@ import {
   quoteCents,
   REPAIR_ORDER_LIMITS,
   type LineChanges,
+  type LineKind,
   type NewLine,
   type PaymentMethod,
   type RepairLine,
@@ -110,6 +111,7 @@ export const REPAIR_ORDER_MESSAGES = {
   lineNotFound: 'Line not found',
   canceled: 'This job is canceled: reopen it first',
   tooManyLines: `A job has at most ${REPAIR_ORDER_LIMITS.linesMax} lines`,
+  totalTooLarge: `A job's total must be at most ${JOB_LIMITS.quoteMax.toLocaleString('en-US')} dollars, like its quote`,
   appliesTo: 'appliesTo must be the id of a part, labor or fee line of this job',
   reorder: 'lineIds must name every line of the job once',
   noLines: 'Add lines to the job first',
@@ -251,8 +253,27 @@ function stageFollows(job: Existing, order: RepairOrder, fields: JobFields = job
 
 const fold = (order: RepairOrder, events: RepairOrderEvent[]) => events.reduce((o, e) => applyRepairOrderEvent(o, e), order);
 
-function lineChangeEvents(job: Existing, order: RepairOrder, events: RepairOrderEvent[]): Event[] {
+/** The field that carries a line's amount, for a refusal that names it. */
+const AMOUNT_FIELD: Record<LineKind, string> = { part: 'unitPrice', labor: 'hours', fee: 'amount', discount: 'amount' };
+
+/**
+ * The job's totals stay inside what its quote can hold (a job with lines takes its quote from
+ * its total), which also keeps every sum exact in whole cents: 200 lines of the largest price
+ * times the largest quantity would be past the last integer a number holds exactly.
+ */
+function assertTotalsFit(after: RepairOrder, kind: LineKind): void {
+  const totals = currentTotals(after);
+  const max = JOB_LIMITS.quoteMax * 100;
+  const parts = [totals.parts, totals.labor, totals.fees, totals.discounts, totals.tax, totals.total];
+  if (parts.some((cents) => Math.abs(cents) > max))
+    throw new ValidationError(REPAIR_ORDER_MESSAGES.totalTooLarge, {
+      errors: [{ field: AMOUNT_FIELD[kind], message: REPAIR_ORDER_MESSAGES.totalTooLarge }],
+    });
+}
+
+function lineChangeEvents(job: Existing, order: RepairOrder, events: RepairOrderEvent[], changed?: LineKind): Event[] {
   const after = fold(order, events);
+  if (changed) assertTotalsFit(after, changed);
   return [...events, ...quoteFollows(job, order, after)];
 }
 
@@ -273,7 +294,12 @@ export const repairOrderDecider: Decider<RepairOrderState, RepairOrderCommand, E
         const line = newLine(command.lineId, command.line, command.shop);
         assertAppliesTo(line, order.lines);
         const position = Math.min(command.line.position ?? order.lines.length, order.lines.length);
-        return lineChangeEvents(job, order, [{ type: 'LineAdded', data: { ...labelOf(job), line, position, ...rates(command.shop) } }]);
+        return lineChangeEvents(
+          job,
+          order,
+          [{ type: 'LineAdded', data: { ...labelOf(job), line, position, ...rates(command.shop) } }],
+          line.kind,
+        );
       }
       case 'ChangeLine': {
         const job = open(state, command.instanceId);
@@ -288,7 +314,7 @@ export const repairOrderDecider: Decider<RepairOrderState, RepairOrderCommand, E
         }));
         if (changes.length === 0) return [];
         const data = { ...labelOf(job), lineId: line.id, kind: line.kind, description: next.description, changes, ...rates(command.shop) };
-        return lineChangeEvents(job, order, [{ type: 'LineChanged', data }]);
+        return lineChangeEvents(job, order, [{ type: 'LineChanged', data }], line.kind);
       }
       case 'RemoveLine': {
         const job = open(state, command.instanceId);

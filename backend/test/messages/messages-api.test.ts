@@ -228,6 +228,24 @@ describe('templates and settings', () => {
     expect(bad.text).toContain('nope');
     expect((await owner.put(`${BASE}/message-templates`, { settings: { reminderHour: 24 } })).status).toBe(400);
     expect((await owner.put(`${BASE}/message-templates`, { settings: { fromAddress: 'not an address' } })).status).toBe(400);
+    // A list or a quoted name is not one address: the mail library would send from another one than saved.
+    for (const fromAddress of ['a,b@x.test', 'a;b@x.test', '"desk"@x.test', 'desk@x.test (Desk)']) {
+      const refused = await owner.put(`${BASE}/message-templates`, { settings: { fromAddress } });
+      expect(refused.status, fromAddress).toBe(400);
+      expect(refused.body.errors[0].field).toBe('settings.fromAddress');
+    }
+    // One kind twice: one version would be saved and the other dropped without a word.
+    const twice = await owner.put(`${BASE}/message-templates`, {
+      templates: [
+        { kind: 'ready-for-pickup', subject: 'First', emailBody: 'x', smsBody: 'y' },
+        { kind: 'ready-for-pickup', subject: 'Second', emailBody: 'x', smsBody: 'y' },
+      ],
+    });
+    expect(twice.status, twice.text).toBe(400);
+    expect(twice.body.errors[0].field).toBe('templates.1.kind');
+    expect(
+      (await owner.get<MessageTemplates>(`${BASE}/message-templates`)).body.templates.find((t) => t.kind === 'ready-for-pickup'),
+    ).toMatchObject({ isDefault: true });
     expect((await owner.put(`${BASE}/message-templates`, { surprise: true })).status).toBe(400);
 
     const res = await owner.put(`${BASE}/message-templates`, {

@@ -87,6 +87,27 @@ describe('repair order decider', () => {
     expect(() => when(state, { type: 'ReorderLines', instanceId: I, lineIds: ['a', 'a'] })).toThrow(REPAIR_ORDER_MESSAGES.reorder);
   });
 
+  test("a line that takes the job's total past what its quote holds is refused, naming the line's amount", () => {
+    // Largest price times largest quantity: one line alone is past 999,999,999 dollars.
+    const huge: RepairOrderCommand = {
+      type: 'AddLine',
+      instanceId: I,
+      lineId: 'h',
+      line: { kind: 'part', description: 'Huge', unitPrice: 999_999_999, quantity: 99_999_000 },
+      shop,
+    };
+    expect(() => when(given(created), huge)).toThrow(REPAIR_ORDER_MESSAGES.totalTooLarge);
+    expect(() => when(given(created), huge)).toThrow(
+      expect.objectContaining({ kind: 'validation', extra: { errors: [expect.objectContaining({ field: 'unitPrice' })] } }),
+    );
+    // Inside the limit it is taken; a change past it is refused too.
+    const state = after(given(created), { ...huge, line: { kind: 'part', description: 'Big', unitPrice: 900_000_000, quantity: 1000 } });
+    expect(state.order.lines).toHaveLength(1);
+    expect(() => when(state, { type: 'ChangeLine', instanceId: I, lineId: 'h', changes: { quantity: 200_000 }, shop })).toThrow(
+      REPAIR_ORDER_MESSAGES.totalTooLarge,
+    );
+  });
+
   test('removing a line takes the discounts on it along', () => {
     const state = after(given(created), addPart('a'), {
       type: 'AddLine',

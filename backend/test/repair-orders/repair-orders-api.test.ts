@@ -253,6 +253,21 @@ describe('the whole cycle: lines, estimate, approval, invoice, payments', () => 
     expect((await reader.get('/api/roshop/reports/takings')).status).toBe(403);
   });
 
+  test("a line that takes the job's total past what its quote holds is a 400 naming its amount, and nothing is stored", async () => {
+    const job = await newJob('Max Out');
+    const res = await admin.post(`${P}/${job.id}/lines`, {
+      kind: 'part',
+      description: 'Too much',
+      unitPrice: '9999999.99',
+      quantity: '99999',
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors[0].field).toBe('unitPrice');
+    const after = await admin.get(`${P}/${job.id}`);
+    expect(after.body.lines).toEqual([]);
+    expect(after.body.quote).toBe(job.quote);
+  });
+
   test('a revoked or superseded link cannot be answered', async () => {
     let job = await newJob('Bo Diaz');
     job = (await admin.post(`${P}/${job.id}/lines`, { kind: 'labor', description: 'Diagnose', hours: '1' })).body;

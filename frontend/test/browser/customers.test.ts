@@ -14,6 +14,7 @@ import {
   SLOW,
   snap,
   TEST_TIMEOUT,
+  toastTexts,
   unique,
   serverAndBrowserForFile,
 } from './support.ts';
@@ -251,12 +252,8 @@ describe('customers', () => {
       await expect.poll(() => deleteButton.isDisabled()).toBe(false);
       await deleteButton.click();
       await expect
-        .poll(
-          () =>
-            page.getByText('Customer and all associated jobs have been deleted. An admin can restore them from Deleted records.').count(),
-          { timeout: SLOW },
-        )
-        .toBeGreaterThan(0);
+        .poll(() => toastTexts(page), { timeout: SLOW })
+        .toContain('Customer and all associated jobs have been deleted. An admin can restore them from Deleted records.');
       await page.waitForURL((url) => url.pathname === customersPath(shop));
       await expect.poll(() => page.getByTestId('customer-card').count()).toBe(1);
       await expect.poll(() => card(page, 'Bob Builder').count()).toBe(1);

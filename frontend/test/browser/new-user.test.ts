@@ -375,6 +375,17 @@ describe('history and long words on a phone', () => {
       await page.goto(`/edit-service/${request.id}`);
       await expect.poll(() => page.getByText('walker.wong.featherstonehaugh@example.test').count(), { timeout: SLOW }).toBeGreaterThan(0);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+
+      // Recent Activity names a request's changed fields in words ('contact email', not 'contactEmail').
+      const changed = await shop.owner.put(`/api/${shop.subdomain}/service-requests/${request.id}`, {
+        contactEmail: 'walker@example.test',
+        vehicleType: '2019 Toyota Highlander',
+      });
+      expect(changed.status, changed.text).toBe(200);
+      await page.goto(`/crm/${shop.subdomain}/dashboard`);
+      const activity = page.getByRole('list', { name: 'Recent Activity' });
+      await expect.poll(() => activity.textContent(), { timeout: SLOW }).toContain(': contact email, vehicle type');
+      expect(await activity.textContent()).not.toMatch(/contactEmail|vehicleType/);
     },
     TEST_TIMEOUT,
   );
@@ -425,8 +436,13 @@ describe('crowded week slots on a phone', () => {
       const { page } = await signedInPage(browser, shop.owner, { phone: true, timezoneId: FAR_ZONE });
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`/crm/${shop.subdomain}/calendar?view=week&date=2026-12-01`);
-      const block = page.getByText('2 appointments', { exact: true });
+      // Named '2 appointments' (its tooltip and for screen readers); on a seventh of 390 px it shows the count alone, on one line.
+      const block = page.locator('[title="2 appointments"]');
       await expect.poll(() => block.count(), { timeout: SLOW }).toBe(1);
+      expect(await page.getByText('2 appointments', { exact: true }).count()).toBe(1);
+      const shown = block.locator('[aria-hidden="true"]');
+      expect(await shown.textContent()).toBe('2');
+      expect(await shown.evaluate((element) => element.getClientRects().length)).toBe(1);
       expect(await page.getByText(/Olive Overlap/).count()).toBe(0);
       await block.click();
       await expect.poll(() => new URL(page.url()).searchParams.get('view'), { timeout: SLOW }).toBe('day');

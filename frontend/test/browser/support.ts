@@ -273,3 +273,11 @@ export async function snapViewport(page: Page, name: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`) });
 }
+
+/**
+ * The text of every toast on screen. Polled with toContain, a failure prints what the toasts
+ * did say (an error, or nothing yet) instead of only "0 matches".
+ */
+export function toastTexts(page: Page): Promise<string> {
+  return page.getByRole('region', { name: /^Notifications/ }).innerText();
+}

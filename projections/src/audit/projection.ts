@@ -7,7 +7,7 @@ import { describeRepairOrderEvent } from '../repair-orders/index.ts';
 import { describeServiceRequestEvent } from '../service-requests/index.ts';
 import { describeVehicleEvent } from '../vehicles/index.ts';
 import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
-import { maskPhoneChange, type ActivityDescription, type FieldChange } from '../shared/timeline.ts';
+import { changedFieldWords, maskPhoneChange, type ActivityDescription, type FieldChange } from '../shared/timeline.ts';
 
 /**
  * Plain words for every event of an instance: the audit log and Recent Activity read
@@ -119,7 +119,7 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
       return {
         entityType: 'customer',
         entityId: event.data.customerId,
-        summary: `Updated customer ${customerLabel(event.data)}: ${event.data.changes.map((c) => c.field).join(', ')}`,
+        summary: `Updated customer ${customerLabel(event.data)}: ${changedFieldWords(event.data.changes)}`,
         changes: customerChangesForTimeline(event.data.changes),
       };
     case 'CustomerDeleted':

@@ -82,7 +82,9 @@ export type MessagePage = z.infer<typeof messagePageSchema>;
 
 // ---- templates and settings --------------------------------------------------------------
 
-const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+// One plain address: a comma, semicolon, quote or bracket would make the From header a list
+// or a display name, and the mail library would send from another address than the one saved.
+const EMAIL = /^[^\s@<>,;:"()[\]\\]+@[^\s@<>,;:"()[\]\\]+\.[^\s@<>,;:"()[\]\\]+$/;
 
 const templateText = (label: string, max: number) =>
   z
@@ -130,7 +132,17 @@ export type MessagingSettingsInput = z.output<typeof messagingSettingsInput>;
 /** PUT /message-templates: the settings and templates sent; what is left out stays. */
 export const messageTemplatesInput = z.strictObject({
   settings: messagingSettingsInput.optional(),
-  templates: z.array(messageTemplateInput).max(MESSAGE_KINDS.length).optional(),
+  templates: z
+    .array(messageTemplateInput)
+    .max(MESSAGE_KINDS.length)
+    // Two versions of one kind: one would be saved and the other silently dropped.
+    .superRefine((templates, ctx) => {
+      templates.forEach((template, index) => {
+        if (templates.findIndex((other) => other.kind === template.kind) !== index)
+          ctx.addIssue({ code: 'custom', path: [index, 'kind'], message: `kind ${template.kind} is given more than once` });
+      });
+    })
+    .optional(),
 });
 export type MessageTemplatesInput = z.output<typeof messageTemplatesInput>;
 

@@ -1,5 +1,5 @@
 import type { StoredDomainEvent } from '../events.ts';
-import type { ActivityDescription } from '../shared/timeline.ts';
+import { changedFieldWords, type ActivityDescription } from '../shared/timeline.ts';
 import { SERVICE_REQUEST_FIELDS, serviceRequestLabel } from './fields.ts';
 
 type ServiceRequestEvent = Extract<
@@ -24,7 +24,7 @@ export function describeServiceRequestEvent(event: ServiceRequestEvent): Activit
     case 'ServiceRequestUpdated':
       return {
         ...entity,
-        summary: `Updated service request ${name}: ${event.data.changes.map((c) => c.field).join(', ')}`,
+        summary: `Updated service request ${name}: ${changedFieldWords(event.data.changes)}`,
         changes: event.data.changes.map(({ field, oldValue, newValue }) => ({ field, oldValue, newValue })),
       };
     case 'ServiceRequestConvertedToJob':

@@ -27,3 +27,11 @@ export function maskPhoneChange(change: FieldChange): FieldChange {
   const mask = (value: unknown) => (typeof value === 'string' ? maskPhone(value) : value);
   return { ...change, oldValue: mask(change.oldValue), newValue: mask(change.newValue) };
 }
+
+/**
+ * The changed fields of an update as a summary lists them: 'contactEmail, scheduledDate' read
+ * 'contact email, scheduled date' (a person reads the summary; field names are for the API).
+ */
+export function changedFieldWords(changes: readonly Pick<FieldChange, 'field'>[]): string {
+  return changes.map((change) => change.field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()).join(', ');
+}

@@ -1,5 +1,5 @@
 import type { StoredDomainEvent } from '../events.ts';
-import type { ActivityDescription } from '../shared/timeline.ts';
+import { changedFieldWords, type ActivityDescription } from '../shared/timeline.ts';
 import { VEHICLE_FIELDS, vehicleLabel } from './fields.ts';
 
 type VehicleTimelineEvent = Extract<
@@ -24,7 +24,7 @@ export function describeVehicleEvent(event: VehicleTimelineEvent): ActivityDescr
     case 'VehicleUpdated':
       return {
         ...entity,
-        summary: `Updated vehicle ${event.data.label}: ${event.data.changes.map((c) => c.field).join(', ')}`,
+        summary: `Updated vehicle ${event.data.label}: ${changedFieldWords(event.data.changes)}`,
         changes: event.data.changes.map(({ field, oldValue, newValue }) => ({ field, oldValue, newValue })),
       };
     case 'VehicleMoved':

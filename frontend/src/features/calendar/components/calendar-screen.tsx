@@ -80,6 +80,18 @@ function ColumnHeader({ label }: { label: ReactNode }) {
 }
 
 function EventLabel({ event }: { event: CalendarEvent }) {
+  // A crowded slot's block in a phone's week column (a seventh of 390 px): its words broke
+  // letter by letter, so a narrow block shows the count alone and keeps the words for screen readers.
+  if (event.more !== undefined) {
+    return (
+      <span className="block @container" title={event.title}>
+        <span aria-hidden="true" className="block text-center font-semibold @[5rem]:hidden">
+          {event.title.startsWith('+') ? `+${event.more}` : event.more}
+        </span>
+        <span className="sr-only @[5rem]:not-sr-only @[5rem]:block @[5rem]:truncate">{event.title}</span>
+      </span>
+    );
+  }
   return (
     // The key lets the focus find this appointment again when the calendar is drawn anew.
     <span className="block truncate" title={event.title} data-focus-key={event.job ? `appointment-${event.job.id}` : undefined}>
