@@ -3,6 +3,7 @@ import { auditBulk } from './audit/rebuild-rows.ts';
 import { customersProjection } from './customers/projection.ts';
 import { customersBulk } from './customers/rebuild-rows.ts';
 import { identityProjection } from './identity/projection.ts';
+import { identityBulk } from './identity/rebuild-rows.ts';
 import { insightsProjection } from './insights/projection.ts';
 import { insightsBulk } from './insights/rebuild-rows.ts';
 import { messagesProjection } from './messages/projection.ts';
@@ -22,7 +23,7 @@ import { vehiclesProjection } from './vehicles/projection.ts';
  */
 export const projections: Projection[] = [
   platformProjection,
-  identityProjection,
+  { ...identityProjection, bulk: identityBulk },
   { ...auditProjection, bulk: auditBulk },
   { ...customersProjection, bulk: customersBulk },
   { ...pipelineProjection, bulk: pipelineBulk },

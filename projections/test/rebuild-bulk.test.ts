@@ -14,7 +14,7 @@ import { rebuildReadModels } from '../src/runtime/rebuild.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
 
 /**
- * A rebuild fills the audit, pipeline, customers and insights tables through their bulk
+ * A rebuild fills the identity, audit, pipeline, customers and insights tables through their bulk
  * paths (rows folded in memory, written with COPY); the live projector applies the same
  * events one at a time. Over a log with creations, updates, deletions, restores, merges and
  * their undo, repair-order events on a job's stream, and a parked event, both must give the
@@ -157,6 +157,39 @@ async function writeMixedLog(instanceId: string): Promise<void> {
     { type: 'CustomerMergeUndone', data: { customerId: kept, number: 1, name: 'Customer 0', role: 'into', ...merge } },
   ]);
 
+  const users = [randomUUID(), randomUUID(), randomUUID()] as const;
+  const some = { canRead: true, canWrite: true, canDelete: false, canManageUsers: false };
+  const all = { canRead: true, canWrite: true, canDelete: true, canManageUsers: true };
+  for (const [i, userId] of users.entries()) {
+    await append(`user-${userId}`, instanceId, [
+      {
+        type: 'UserCreated',
+        data: { userId, instanceId, username: `user${i}`, displayName: `User ${i}`, role: 'user', permissions: some, pinHash: 'x' },
+      },
+    ]);
+  }
+  const [promoted, locked, removed] = users;
+  await append(`user-${promoted}`, instanceId, [
+    {
+      type: 'UserRoleChanged',
+      data: { userId: promoted, username: 'user0', oldRole: 'user', newRole: 'admin', oldPermissions: some, permissions: all },
+    },
+    { type: 'UserPermissionsChanged', data: { userId: promoted, username: 'user0', old: all, new: { ...all, canDelete: false } } },
+    { type: 'UserSignedIn', data: { userId: promoted, username: 'user0' } },
+  ]);
+  await append(`user-${locked}`, instanceId, [
+    { type: 'UserSignInThrottled', data: { userId: locked, username: 'user1', lockedUntil: '2025-03-01T10:00:00.000Z' } },
+    { type: 'UserLocked', data: { userId: locked, username: 'user1' } },
+    { type: 'UserUnlocked', data: { userId: locked, username: 'user1' } },
+    { type: 'UserSignInThrottled', data: { userId: locked, username: 'user1', lockedUntil: '2025-03-01T11:00:00.000Z' } },
+    { type: 'UserPinChanged', data: { userId: locked, username: 'user1', pinHash: 'y' } },
+    { type: 'UserSignInThrottled', data: { userId: locked, username: 'user1', lockedUntil: '2025-03-01T12:00:00.000Z' } },
+  ]);
+  await append(`user-${removed}`, instanceId, [
+    { type: 'UserSignedIn', data: { userId: removed, username: 'user2' } },
+    { type: 'UserDeleted', data: { userId: removed, instanceId, username: 'user2' } },
+  ]);
+
   const jobs = [randomUUID(), randomUUID(), randomUUID()] as const;
   for (const [i, jobId] of jobs.entries()) {
     await append(`job-${jobId}`, instanceId, [{ type: 'JobCreated', data: { jobId, instanceId, ...jobFields(String(i + 1), kept) } }]);
@@ -212,8 +245,10 @@ describe('rebuild through the bulk paths', () => {
   test('gives the rows the live projector gives event by event, a parked event reported as a difference', async () => {
     const instanceId = randomUUID();
     await writeMixedLog(instanceId);
-    const events: RecordedEvent[] = await store.readAll(START, 10_000);
-    expect(events.length).toBe(25);
+    // A reader sees committed events once no older transaction (of any test file on this
+    // cluster) holds the visibility horizon back.
+    let events: RecordedEvent[] = [];
+    await expect.poll(async () => (events = await store.readAll(START, 10_000)).length, { timeout: 60_000 }).toBe(39);
     // The per-event path: each event alone, as the projector applies one it isolates. One
     // job update is parked instead (as a poison event would be): the live tables never show it.
     const poisoned = events.find(
@@ -235,6 +270,12 @@ describe('rebuild through the bulk paths', () => {
     expect(live.jobs.map((job: { job_number: string }) => job.job_number).sort()).toEqual(['1', '3']);
     expect(await rm('customer_counts').where({ instance_id: instanceId }).first('total')).toEqual({ total: 3 });
     expect(live.intervals.length).toBeGreaterThan(5);
+    expect(
+      await rm('users').where({ instance_id: instanceId }).orderBy('username').select('username', 'role', 'sign_in_locked_until'),
+    ).toEqual([
+      { username: 'user0', role: 'admin', sign_in_locked_until: null },
+      { username: 'user1', role: 'user', sign_in_locked_until: new Date('2025-03-01T12:00:00.000Z') },
+    ]);
 
     const progress: number[] = [];
     const report = await rebuildReadModels({ store, knex, projections, onProgress: ({ replayed }) => progress.push(replayed) });

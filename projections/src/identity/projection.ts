@@ -2,7 +2,7 @@ import { assertNever } from '../shared/never.ts';
 import { defineProjection } from '../runtime/projection.ts';
 import type { Permissions } from './permissions.ts';
 
-function permissionColumns(p: Permissions) {
+export function permissionColumns(p: Permissions) {
   return { can_read: p.canRead, can_write: p.canWrite, can_delete: p.canDelete, can_manage_users: p.canManageUsers };
 }
 
