@@ -1,7 +1,6 @@
-import type { Knex } from 'knex';
 import { parseStoredEvent } from '../events.ts';
-import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
-import { takenBy, type Projection } from './projection.ts';
+import { comparePositions, positionToString, START, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
+import { takenBy } from './projection.ts';
 import { ensureCheckpoint, lockCheckpointForBatch, MAIN_CHECKPOINT, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { ensureInlineSince } from './inline.ts';
 import { describeError } from './parked.ts';
@@ -9,63 +8,24 @@ import { pause } from '../shared/pause.ts';
 import { applyBatch, parkEvent } from './apply-batch.ts';
 import { DEFAULT_STANDBY_RETRY_MS, LeaderLock } from './leader-lock.ts';
 import { isTransientFailure, TransientError } from './transient.ts';
+import { DEFAULT_BATCH_WINDOW_MS, DEFAULT_RETRY, silentLogger, type ProjectorLogger, type ProjectorOptions } from './projector-options.ts';
 
 // What callers of the projector have always taken from here.
 export { applyBatch, parkEvent, type ApplyOptions } from './apply-batch.ts';
 export { DEFAULT_STANDBY_RETRY_MS } from './leader-lock.ts';
 export { isTransientFailure, TransientError } from './transient.ts';
-
-export interface ProjectorLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
-const silentLogger: ProjectorLogger = { info: () => {}, warn: () => {}, error: () => {} };
-
-export interface RetryPolicy {
-  /** Pause after the first failure; doubles with each further one. */
-  initialDelayMs: number;
-  /** The longest pause. */
-  maxDelayMs: number;
-}
+export {
+  DEFAULT_BATCH_WINDOW_MS,
+  DEFAULT_RETRY,
+  type ProjectorLogger,
+  type ProjectorOptions,
+  type RetryPolicy,
+} from './projector-options.ts';
 
 /** How long a reactor's checkpoint may move in memory only (batches it has nothing to do for). */
 const DEFERRED_CHECKPOINT_MS = 1000;
-
-export const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 5000 };
 /** The longest pause after a transient failure (see Projector.delay). */
 const TRANSIENT_MAX_DELAY_MS = 500;
-
-export interface ProjectorOptions {
-  store: EventStore;
-  knex: Knex;
-  /** Used for the leader-election connection. */
-  connectionString: string;
-  /** The read models, or a reactor's handler. */
-  projections: Projection[];
-  schema: string;
-  checkpointName?: string;
-  /** Names it in logs: 'projector' (default) or 'reactor'. */
-  kind?: 'projector' | 'reactor';
-  batchSize?: number;
-  logger?: ProjectorLogger;
-  /** How often a standby projector retries the leader lock (default 1 s). */
-  standbyRetryMs?: number;
-  retry?: Partial<RetryPolicy>;
-  /** Told each checkpoint this projector has committed (a watcher in the same process need not wait for the NOTIFY). */
-  onApplied?: (checkpointName: string, position: GlobalPosition) => void;
-  /**
-   * The store's appends write the inline projections (runtime/inline.ts): this projector
-   * applies them only to events appended before that started.
-   */
-  inline?: boolean;
-  /** How long a batch collects events when the log is busy (default DEFAULT_BATCH_WINDOW_MS; 0: never waits). */
-  batchWindowMs?: number;
-}
-
-/** A batch's collecting time under load: a few ms of latency buys far fewer transactions. */
-export const DEFAULT_BATCH_WINDOW_MS = 5;
 /** The log counts as busy when the previous batch ended less than this long ago. */
 const BUSY_WITHIN_MS = 50;
 
