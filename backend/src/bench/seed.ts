@@ -5,7 +5,7 @@ import type { NewEvent } from '@crm/projections/eventstore/port';
 import { JOB_TYPES, STAGES } from '@crm/projections/pipeline';
 import { inlineProjections } from '@crm/projections/read-models';
 import { projectWrittenEvents } from '@crm/projections/runtime/inline';
-import { writtenEvent, type WrittenRow } from '../infra/written-events.ts';
+import { recordedEvent, type EventRow } from '@crm/projections/eventstore/postgres';
 
 /**
  * Bulk seeding for the benchmark: customers and jobs made into events by the real deciders
@@ -131,7 +131,7 @@ export async function writeStreams(knex: Knex, streams: SeedStream[]): Promise<v
     })),
   );
   await knex.transaction(async (trx) => {
-    const written = await trx.raw<{ rows: WrittenRow[] }>(
+    const written = await trx.raw<{ rows: EventRow[] }>(
       `WITH input AS (
          SELECT * FROM jsonb_to_recordset(?::jsonb)
            AS t(ord bigint, stream_id text, revision int, id uuid, type text, data jsonb, metadata jsonb)
@@ -146,7 +146,7 @@ export async function writeStreams(knex: Knex, streams: SeedStream[]): Promise<v
          FROM appended ORDER BY seq`,
       [JSON.stringify(rows)],
     );
-    await projectWrittenEvents(trx, READ_MODEL_SCHEMA, inlineProjections, written.rows.map(writtenEvent));
+    await projectWrittenEvents(trx, READ_MODEL_SCHEMA, inlineProjections, written.rows.map(recordedEvent));
   });
   // Wakes the projector (it would otherwise find the events at its next poll).
   await knex.raw(`SELECT pg_notify('events', '')`);

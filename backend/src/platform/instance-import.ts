@@ -4,7 +4,7 @@ import { inlineProjections } from '@crm/projections/read-models';
 import { InlineProjectionError, projectWrittenEvents } from '@crm/projections/runtime/inline';
 import { eventSchemas, isEventType } from '@crm/projections/events';
 import { upcastData } from '@crm/projections/upcasters';
-import { writtenEvent, type WrittenRow } from '../infra/written-events.ts';
+import { recordedEvent, type EventRow } from '@crm/projections/eventstore/postgres';
 import { exportedEvent, exportEndLine, type ExportedEvent } from './instance-export.ts';
 
 /**
@@ -179,7 +179,7 @@ export async function importEvents(
     for (let i = 0; i < events.length; i += 1_000) {
       const batch = events.slice(i, i + 1_000);
       // Rows in the file's order: seq (and so the global order) follows it.
-      const written = await trx.raw<{ rows: WrittenRow[] }>(
+      const written = await trx.raw<{ rows: EventRow[] }>(
         `with input as (
            select * from jsonb_to_recordset(?::jsonb)
              as t(ord int, stream_id text, revision int, id uuid, type text, data jsonb, metadata jsonb, recorded_at timestamptz)
@@ -211,7 +211,7 @@ export async function importEvents(
       );
       // The records' own rows, as an append would have written them (runtime/inline.ts).
       try {
-        await projectWrittenEvents(trx, READ_MODEL_SCHEMA, inlineProjections, written.rows.map(writtenEvent));
+        await projectWrittenEvents(trx, READ_MODEL_SCHEMA, inlineProjections, written.rows.map(recordedEvent));
       } catch (error) {
         if (error instanceof InlineProjectionError) throw new ImportError(error.message);
         throw error;

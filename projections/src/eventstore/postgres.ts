@@ -67,7 +67,8 @@ const VISIBLE = 'tx_id < pg_snapshot_xmin(pg_current_snapshot())';
 const COLUMNS = `seq::text as seq_text, tx_id::text as tx_text, stream_id, revision, event_id::text as event_id,
   type, data, metadata, recorded_at`;
 
-interface EventRow {
+/** A row of the events table as its SELECTs and INSERT … RETURNINGs answer it (positions as text). */
+export interface EventRow {
   seq_text: string;
   tx_text: string;
   stream_id: string;
@@ -79,7 +80,8 @@ interface EventRow {
   recorded_at: Date;
 }
 
-function toRecorded(row: EventRow): RecordedEvent {
+/** The recorded event an events-table row holds: what readers and the inline projections take. */
+export function recordedEvent(row: EventRow): RecordedEvent {
   return {
     id: row.event_id,
     streamId: row.stream_id,
@@ -228,7 +230,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
             `select ${COLUMNS} from events where stream_id = $1 and date_trunc('milliseconds', recorded_at) <= $2 order by revision`,
             [streamId, upTo],
           );
-    return result.rows.map(toRecorded);
+    return result.rows.map(recordedEvent);
   }
 
   async function readAll(from: GlobalPosition, limit: number): Promise<RecordedEvent[]> {
@@ -258,7 +260,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       from.commit < 0n ? [count] : [count, from.commit.toString(), from.prepare.toString()],
     );
     const heldBack = result.rows[0]?.held_back ?? false;
-    const events = result.rows.filter((row) => row.event_id !== null).map(toRecorded);
+    const events = result.rows.filter((row) => row.event_id !== null).map(recordedEvent);
     return { events, heldBack };
   }
 

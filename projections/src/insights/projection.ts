@@ -54,6 +54,20 @@ export const INTERVAL_COLUMNS = {
   quote: 'numeric',
 };
 
+/** The insight_jobs row of a job, in JOB_COLUMNS' names: one mapping for the projector and the rebuild. */
+export function insightJobRow(jobId: string, job: InsightJob): Record<keyof typeof JOB_COLUMNS, unknown> {
+  return {
+    job_id: jobId,
+    instance_id: job.instanceId,
+    job_number: job.jobNumber,
+    name: job.name,
+    tech: job.tech,
+    quote: job.quote,
+    deleted: job.deleted,
+    revision: job.revision,
+  };
+}
+
 /** The stage an event moves the job to; null when it moves none. */
 function stageAfter(event: StoredJobEvent): Stage | null {
   switch (event.type) {
@@ -125,18 +139,7 @@ async function applyInsightEvents(all: StoredDomainEvent[], ctx: ProjectionConte
   const closed = new Map<string, string>();
   foldInsightEvents(events, jobs, inserted, closed);
 
-  const jobRows = [...jobs.entries()]
-    .filter(([, job]) => job.changed)
-    .map(([jobId, job]) => ({
-      job_id: jobId,
-      instance_id: job.instanceId,
-      job_number: job.jobNumber,
-      name: job.name,
-      tech: job.tech,
-      quote: job.quote,
-      deleted: job.deleted,
-      revision: job.revision,
-    }));
+  const jobRows = [...jobs.entries()].filter(([, job]) => job.changed).map(([jobId, job]) => insightJobRow(jobId, job));
   const updates = Object.keys(JOB_COLUMNS)
     .filter((column) => column !== 'job_id')
     .map((column) => `"${column}" = excluded."${column}"`)

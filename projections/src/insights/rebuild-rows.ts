@@ -1,7 +1,15 @@
 import { isJobStreamEvent } from '../pipeline/index.ts';
 import { tableRows } from '../runtime/bulk-rows.ts';
 import type { BulkRebuilder } from '../runtime/projection.ts';
-import { foldInsightEvents, INTERVAL_COLUMNS, JOB_COLUMNS, type InsightJob, type Interval, type StoredJobEvent } from './projection.ts';
+import {
+  foldInsightEvents,
+  insightJobRow,
+  INTERVAL_COLUMNS,
+  JOB_COLUMNS,
+  type InsightJob,
+  type Interval,
+  type StoredJobEvent,
+} from './projection.ts';
 
 /**
  * The insights projection in a rebuild: the same fold as the live one over the whole log in
@@ -27,16 +35,7 @@ export function insightsBulk(): BulkRebuilder {
     },
     finish() {
       if (closed.size > 0) throw new Error('insights rebuild: a stay ended after it was written');
-      const rows = [...jobs.entries()].map(([jobId, job]) => ({
-        job_id: jobId,
-        instance_id: job.instanceId,
-        job_number: job.jobNumber,
-        name: job.name,
-        tech: job.tech,
-        quote: job.quote,
-        deleted: job.deleted,
-        revision: job.revision,
-      }));
+      const rows = [...jobs.entries()].map(([jobId, job]) => insightJobRow(jobId, job));
       const intervals = [...open.values()];
       jobs.clear();
       open.clear();

@@ -194,16 +194,33 @@ export const JOB_COLUMNS = {
   search: 'text',
 };
 
-/** A job as the batch has it: its columns (as they will be written) and whether its row exists. */
-interface JobState {
+/** A job as the events applied so far leave it: its columns and whether its row exists. */
+export interface FoldedJob {
   fields: JobFields;
   instanceId: string;
   createdAt: Date;
   createdBy: string;
   updatedAt: Date;
   revision: number;
-  /** The row exists (after the events applied so far). */
+  /** The row exists (a deleted job's does not). */
   present: boolean;
+}
+
+/** The jobs row of a folded job: one mapping for the projector and the rebuild. */
+export function jobRow(id: string, job: FoldedJob) {
+  return {
+    id,
+    instance_id: job.instanceId,
+    ...columnsOf(job.fields),
+    created_at: job.createdAt,
+    created_by: job.createdBy,
+    updated_at: job.updatedAt,
+    revision: job.revision,
+  };
+}
+
+/** A job as the batch has it: folded, and what the batch must write back. */
+interface JobState extends FoldedJob {
   /** An event of this batch changed it: it is written back. */
   changed: boolean;
   /** The row as it was before the batch (null: none), for the counts. */
@@ -373,15 +390,7 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
   const changed = [...states.entries()].filter(([, state]) => state.changed);
   const gone = changed.filter(([, state]) => !state.present && state.before).map(([id]) => id);
   for (const chunk of chunked(gone)) await ctx.write(table('jobs').whereRaw('id = any(?::uuid[])', [chunk]).delete());
-  const rowOf = ([id, state]: [string, JobState]) => ({
-    id,
-    instance_id: state.instanceId,
-    ...columnsOf(state.fields),
-    created_at: state.createdAt,
-    created_by: state.createdBy,
-    updated_at: state.updatedAt,
-    revision: state.revision,
-  });
+  const rowOf = ([id, state]: [string, JobState]) => jobRow(id, state);
   const created: Array<{ instance_id: string; stage_order: number }> = [];
   const inserted = changed.filter(([id, state]) => state.present && fresh.has(id)).map(rowOf);
   for (const rows of chunked(inserted, 5000)) {

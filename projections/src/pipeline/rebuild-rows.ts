@@ -3,28 +3,16 @@ import { isRepairOrderJobEvent } from '../repair-orders/index.ts';
 import { tableRows } from '../runtime/bulk-rows.ts';
 import type { BulkRebuilder } from '../runtime/projection.ts';
 import { applyJobEvent, isJobStreamEvent } from './events.ts';
-import type { JobFields } from './fields.ts';
 import {
-  columnsOf,
+  type FoldedJob,
   HISTORY_COLUMNS,
   JOB_COLUMNS,
   jobHistoryRow,
+  jobRow,
   repairOrderHistoryRow,
   type StoredJobEvent,
   type StoredRepairOrderEvent,
 } from './projection.ts';
-
-/** A job as the whole log so far leaves it. */
-interface FoldedJob {
-  fields: JobFields;
-  instanceId: string;
-  createdAt: Date;
-  createdBy: string;
-  updatedAt: Date;
-  revision: number;
-  /** Its row exists (a deleted job's does not). */
-  present: boolean;
-}
 
 /**
  * The pipeline projection in a rebuild: `job_history` (one row per event) goes out page by
@@ -60,15 +48,7 @@ export function pipelineBulk(): BulkRebuilder {
       const counts = new Map<string, { instance_id: string; stage_order: number; total: number }>();
       for (const [id, job] of jobs) {
         if (!job.present) continue;
-        const row = {
-          id,
-          instance_id: job.instanceId,
-          ...columnsOf(job.fields),
-          created_at: job.createdAt,
-          created_by: job.createdBy,
-          updated_at: job.updatedAt,
-          revision: job.revision,
-        };
+        const row = jobRow(id, job);
         rows.push(row);
         const key = `${row.instance_id}:${row.stage_order}`;
         const count = counts.get(key) ?? { instance_id: row.instance_id, stage_order: row.stage_order, total: 0 };
