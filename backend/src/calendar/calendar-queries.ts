@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { CANCELED_STAGE, stageOrder, type AppointmentView } from '@crm/projections/pipeline';
-import type { JobRow } from '@crm/projections/pipeline/projection';
+import type { JobRow } from '@crm/projections/pipeline/job-rows';
 import { withTenant } from '../infra/tenant-db.ts';
 import { jobViewOfRow, masked } from '../pipeline/index.ts';
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { CANCELED_STAGE, stageOrder, type JobListQuery, type JobPage, type JobSort } from '@crm/projections/pipeline';
 import { type CursorKey, type CursorValue, decodeCursor, encodeCursor, phoneSearchDigits } from '@crm/projections/shared';
-import type { JobRow } from '@crm/projections/pipeline/projection';
+import type { JobRow } from '@crm/projections/pipeline/job-rows';
 import { withListedTotals } from '@crm/projections/repair-orders/list-totals';
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';

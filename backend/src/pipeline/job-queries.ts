@@ -3,7 +3,7 @@ import { readableEvents, type StoredDomainEvent } from '@crm/projections/events'
 import { applyJobEvent, isJobStreamEvent, jobApiValue, type JobFields, type JobView } from '@crm/projections/pipeline';
 import { isUuid, maskPhone } from '@crm/projections/shared';
 import type { EventStore } from '@crm/projections/eventstore/port';
-import { fieldsOfRow, type JobRow } from '@crm/projections/pipeline/projection';
+import { fieldsOfRow, type JobRow } from '@crm/projections/pipeline/job-rows';
 import { withTenant } from '../infra/tenant-db.ts';
 import { type AsOf, readStreamAsOf } from '../shared/time-travel.ts';
 import { jobStream } from './job-decider.ts';

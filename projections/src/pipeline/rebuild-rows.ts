@@ -12,7 +12,7 @@ import {
   repairOrderHistoryRow,
   type StoredJobEvent,
   type StoredRepairOrderEvent,
-} from './projection.ts';
+} from './job-rows.ts';
 
 /**
  * The pipeline projection in a rebuild: `job_history` (one row per event) goes out page by
