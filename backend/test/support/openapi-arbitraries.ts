@@ -148,6 +148,14 @@ export class SchemaArbitraries {
     const minLength = schema.minItems ?? 0;
     const maxLength = Math.min(schema.maxItems ?? minLength + 3, minLength + 3);
     const items = schema.items ? this.of(schema.items, depth + 1) : fc.constant(null);
+    // x-unique-by: the document's extension for items unique by one property (templates by kind).
+    const uniqueBy = schema['x-unique-by'] as string | undefined;
+    if (uniqueBy)
+      return fc.uniqueArray(items, {
+        minLength,
+        maxLength,
+        selector: (value) => JSON.stringify((value as Record<string, unknown>)[uniqueBy]),
+      });
     return schema.uniqueItems
       ? fc.uniqueArray(items, { minLength, maxLength, selector: (value) => JSON.stringify(value) })
       : fc.array(items, { minLength, maxLength });

@@ -142,6 +142,8 @@ export const messageTemplatesInput = z.strictObject({
           ctx.addIssue({ code: 'custom', path: [index, 'kind'], message: `kind ${template.kind} is given more than once` });
       });
     })
+    // JSON Schema has no "unique by a property"; the document states it as an extension.
+    .meta({ 'x-unique-by': 'kind', description: 'Each kind at most once.' })
     .optional(),
 });
 export type MessageTemplatesInput = z.output<typeof messageTemplatesInput>;
