@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recordListParams, searchTextQuery } from '../shared/list-query.ts';
 import { phoneInput } from '../shared/phone.ts';
-import { atLeastOneFilled, blankOr, bodyObject, textInput } from '../shared/schemas.ts';
+import { atLeastOneFilled, blankOr, bodyObject, PHONE_FILLED_PATTERN, textInput } from '../shared/schemas.ts';
 import {
   CUSTOMER_FIELDS,
   CUSTOMER_LIMITS,
@@ -112,7 +112,7 @@ export const customerInput = customerChangesInput
   .superRefine((fields, ctx) => {
     if (isBlankCustomer(fields)) ctx.addIssue({ code: 'custom', message: CUSTOMER_MESSAGES.atLeastOne, path: ['name'] });
   })
-  .meta(atLeastOneFilled(CUSTOMER_FIELDS));
+  .meta(atLeastOneFilled(CUSTOMER_FIELDS, { phone: PHONE_FILLED_PATTERN }));
 export type CustomerInput = z.input<typeof customerInput>;
 
 /** The customer list's query string: search text, page size and the cursor of the page before. */

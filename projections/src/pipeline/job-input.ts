@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { phoneInput } from '../shared/phone.ts';
-import { atLeastOneFilled, blankOr, bodyObject, isStorableTime, ONE_LINE_PATTERN, textInput, TIME_RANGE } from '../shared/schemas.ts';
+import {
+  atLeastOneFilled,
+  blankOr,
+  bodyObject,
+  isStorableTime,
+  ONE_LINE_PATTERN,
+  PHONE_FILLED_PATTERN,
+  textInput,
+  TIME_RANGE,
+} from '../shared/schemas.ts';
 import { mileageInput, VEHICLE_LIMITS } from '../vehicles/index.ts';
 import { EMPTY_JOB_FIELDS, isBlankJob, JOB_FIELDS, JOB_LIMITS, JOB_MESSAGES, type JobFields } from './fields.ts';
 import { parseQuote } from './format.ts';
@@ -210,7 +219,12 @@ export const jobInput = jobChangesInput
   .superRefine((fields, ctx) => {
     if (isBlankJob(fields)) ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.atLeastOne, path: ['name'] });
   })
-  .meta(atLeastOneFilled(JOB_FIELDS.filter((field) => field !== 'stage' && field !== 'csr')));
+  .meta(
+    atLeastOneFilled(
+      JOB_FIELDS.filter((field) => field !== 'stage' && field !== 'csr'),
+      { phone: PHONE_FILLED_PATTERN },
+    ),
+  );
 export type JobInput = z.input<typeof jobInput>;
 
 export const stageInput = z.strictObject({

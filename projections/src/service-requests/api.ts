@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { phoneInput } from '../shared/phone.ts';
 import { queryParam, recordListParams } from '../shared/list-query.ts';
-import { atLeastOneFilled, blankOr, bodyObject, textInput } from '../shared/schemas.ts';
+import { atLeastOneFilled, blankOr, bodyObject, PHONE_FILLED_PATTERN, textInput } from '../shared/schemas.ts';
 import {
   EMPTY_SERVICE_REQUEST_FIELDS,
   isBlankServiceRequest,
@@ -107,7 +107,7 @@ export const serviceRequestInput = serviceRequestChangesInput
     if (isBlankServiceRequest(fields))
       ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.atLeastOne, path: ['customerName'] });
   })
-  .meta(atLeastOneFilled(SERVICE_REQUEST_FIELDS));
+  .meta(atLeastOneFilled(SERVICE_REQUEST_FIELDS, { contactPhone: PHONE_FILLED_PATTERN }));
 export type ServiceRequestInput = z.input<typeof serviceRequestInput>;
 
 /**

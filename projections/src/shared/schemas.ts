@@ -58,18 +58,28 @@ export function bodyObject<S extends z.ZodRawShape>(shape: S, echoed: readonly s
 /**
  * How the API document states "at least one of these fields filled in" (a refinement, which
  * JSON Schema cannot see): one of them present and not blank — text with a non-space
- * character, or a non-empty list. Put on the input schema with `.meta(...)` next to the refinement.
+ * character (or what `filledPatterns` says filled is for a field, e.g. a phone's digit), or a
+ * non-empty list. Put on the input schema with `.meta(...)` next to the refinement.
  */
-export function atLeastOneFilled(fields: readonly string[]) {
+export function atLeastOneFilled(fields: readonly string[], filledPatterns: Readonly<Record<string, string>> = {}) {
   return {
     anyOf: fields.map((field) => ({
       required: [field],
       properties: {
-        [field]: { type: ['string', 'array', 'number'], minLength: 1, pattern: '\\S', minItems: 1, items: { pattern: '\\S' } },
+        [field]: {
+          type: ['string', 'array', 'number'],
+          minLength: 1,
+          pattern: filledPatterns[field] ?? '\\S',
+          minItems: 1,
+          items: { pattern: '\\S' },
+        },
       },
     })),
   };
 }
+
+/** A phone is kept as its digits: one with no digit ('+', '-') is blank. */
+export const PHONE_FILLED_PATTERN = '[0-9]';
 
 /**
  * How the API document states a form field that is either blank ('' or null: cleared) or
