@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recordListParams, searchTextQuery } from '../shared/list-query.ts';
 import { phoneInput } from '../shared/phone.ts';
-import { atLeastOneFilled, blankOr, bodyObject, PHONE_FILLED_PATTERN, textInput } from '../shared/schemas.ts';
+import { atLeastOneFilled, blankOr, bodyObject, notAllBlanked, PHONE_FILLED_PATTERN, textInput } from '../shared/schemas.ts';
 import {
   CUSTOMER_FIELDS,
   CUSTOMER_LIMITS,
@@ -98,7 +98,7 @@ export const customerChangesInput = bodyObject(
     notes: fieldSchemas.notes.optional(),
   },
   CUSTOMER_ECHOED_FIELDS,
-);
+).meta(notAllBlanked(CUSTOMER_FIELDS, { phone: PHONE_FILLED_PATTERN }));
 export type CustomerChanges = Partial<CustomerFields>;
 export type CustomerChangesInput = z.input<typeof customerChangesInput>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { phoneInput } from '../shared/phone.ts';
 import { queryParam, recordListParams } from '../shared/list-query.ts';
-import { atLeastOneFilled, blankOr, bodyObject, PHONE_FILLED_PATTERN, textInput } from '../shared/schemas.ts';
+import { atLeastOneFilled, blankOr, bodyObject, notAllBlanked, PHONE_FILLED_PATTERN, textInput } from '../shared/schemas.ts';
 import {
   EMPTY_SERVICE_REQUEST_FIELDS,
   isBlankServiceRequest,
@@ -90,7 +90,9 @@ export const SERVICE_REQUEST_ECHOED_FIELDS = [
  * request's read-only fields (id, createdAt, … as the spec's client sends them) are
  * ignored; any other field (`name` for `customerName`) is a 400 naming it.
  */
-export const serviceRequestChangesInput = bodyObject(serviceRequestShape, SERVICE_REQUEST_ECHOED_FIELDS);
+export const serviceRequestChangesInput = bodyObject(serviceRequestShape, SERVICE_REQUEST_ECHOED_FIELDS).meta(
+  notAllBlanked(SERVICE_REQUEST_FIELDS, { contactPhone: PHONE_FILLED_PATTERN }),
+);
 export type ServiceRequestChanges = Partial<ServiceRequestFields>;
 export type ServiceRequestChangesInput = z.input<typeof serviceRequestChangesInput>;
 
