@@ -41,8 +41,10 @@ export const vinInput = z
     }
     return check.vin;
   })
-  // 17 letters (no I, O or Q) and digits; the North American check digit is checked beyond this.
-  .meta(blankOr({ type: 'string', pattern: '^\\s*[A-HJ-NPR-Za-hj-npr-z0-9]{17}\\s*$' }));
+  // 17 letters (no I, O or Q) and digits, with any spaces or hyphens between them (taken out
+  // when stored, as a VIN is often written in groups); the North American check digit is
+  // checked beyond this.
+  .meta(blankOr({ type: 'string', pattern: '^[\\s-]*(?:[A-HJ-NPR-Za-hj-npr-z0-9][\\s-]*){17}$' }));
 
 const upper = (label: string, max: number) => textInput(label, max).transform((value) => value.toUpperCase());
 
