@@ -122,7 +122,7 @@ test('an update that blanks every field is refused, and the document says so for
   }
 });
 
-test('a VIN written in groups is taken and documented as valid; a subject with a line break is refused and documented as invalid', async () => {
+test('a VIN written in groups is taken and documented as valid, a plate with an invisible character is not; a subject with a line break is refused and documented as invalid', async () => {
   const owner = await admin.post(`/api/${SHOP}/customers`, { name: 'Group Vin' });
   expect(owner.status, owner.text).toBe(201);
   const grouped = { vin: '1HGCM-82633A 004352' };
@@ -131,6 +131,16 @@ test('a VIN written in groups is taken and documented as valid; a subject with a
   expect(vehicle.body.vin).toBe('1HGCM82633A004352');
   expect(satisfies(grouped, bodySchema('post', '/api/{instance}/customers/{id}/vehicles'))).toBe(true);
   expect(satisfies({ vin: '1HGCM82633A00435' }, bodySchema('post', '/api/{instance}/customers/{id}/vehicles'))).toBe(false);
+  // A plate with an invisible character would never be found by its letters.
+  for (const plate of ['ABC\u200b123', '\u202eABC123', 'AB\u0007C']) {
+    const refused = await admin.post(`/api/${SHOP}/customers/${owner.body.id}/vehicles`, { plate });
+    expect(refused.status, `${JSON.stringify(plate)}: ${refused.text}`).toBe(400);
+    expect(refused.body.errors[0].field).toBe('plate');
+    expect(satisfies({ plate }, bodySchema('post', '/api/{instance}/customers/{id}/vehicles')), JSON.stringify(plate)).toBe(false);
+  }
+  const plated = await admin.post(`/api/${SHOP}/customers/${owner.body.id}/vehicles`, { plate: 'mü-ab 12', plateState: 'by' });
+  expect(plated.status, plated.text).toBe(201);
+  expect(plated.body).toMatchObject({ plate: 'MÜ-AB 12', plateState: 'BY' });
 
   const templates = bodySchema('put', '/api/{instance}/message-templates');
   const template = (subject: string) => ({ templates: [{ kind: 'appointment-reminder', subject, emailBody: 'Hello', smsBody: 'Hi' }] });
