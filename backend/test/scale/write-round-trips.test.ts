@@ -52,8 +52,17 @@ describe('a command', () => {
     expect(job.status).toBe(201);
     // Warm: the session is cached.
     await statementsOf(() => owner.put(`/api/${subdomain}/pipeline/${job.body.id}`, { part: 'Rotors' }), 200);
-    const { statements } = await statementsOf(() => owner.put(`/api/${subdomain}/pipeline/${job.body.id}`, { part: 'Calipers' }), 200);
+    const { statements, body } = await statementsOf(
+      () => owner.put(`/api/${subdomain}/pipeline/${job.body.id}`, { part: 'Calipers' }),
+      200,
+    );
     console.log(`job update: ${statements.length} round trips\n${show(statements)}`);
+    // The answer is the job as a GET reads it (the same row, the same mapping; the GET adds
+    // the record's other parts, such as its repair order's totals).
+    const read = await owner.get(`/api/${subdomain}/pipeline/${job.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject(body);
+    expect(body).toMatchObject({ part: 'Calipers', revision: 2 });
     expect(
       statements.filter((s) => /append_events/.test(s)),
       show(statements),
