@@ -5,7 +5,7 @@ import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 import type { LoadKind, LoadResult, LoadTarget } from './load-types.ts';
 import type { PhaseContext } from './phase.ts';
 import type { LoadGenerator } from './processes.ts';
-import { latencyNote } from './report.ts';
+import { latencyNote, p99Figure } from './report.ts';
 import type { SeededInstance } from './seed.ts';
 
 /**
@@ -105,9 +105,9 @@ export async function commandsPhase(
         ctx.figures.push({
           section: 'commands',
           name: `${operation.method} ${operation.name}, ${spread.name}, ${connections} conn (p99)`,
-          value: result.latency.p99,
+          value: p99Figure(result),
           unit: 'ms',
-          baseline: bare.latency.p99,
+          baseline: p99Figure(bare),
           target: { atMost: 50 },
         });
       }

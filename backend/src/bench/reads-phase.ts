@@ -3,7 +3,7 @@ import type { BenchInstance } from './api-client.ts';
 import type { LoadKind, LoadTarget } from './load-types.ts';
 import type { PhaseContext } from './phase.ts';
 import type { LoadGenerator } from './processes.ts';
-import { latencyNote } from './report.ts';
+import { latencyNote, p99Figure } from './report.ts';
 import type { SeededInstance } from './seed.ts';
 
 /** Reads at scale: each list, search and week of the big instance against bare Koa running the same SQL. */
@@ -85,9 +85,9 @@ export async function readsPhase(
     ctx.figures.push({
       section: 'reads',
       name: `${scenario.name} (p99)`,
-      value: ours.latency.p99,
+      value: p99Figure(ours),
       unit: 'ms',
-      baseline: bare.latency.p99,
+      baseline: p99Figure(bare),
       target: { atMost: 30 },
     });
   }

@@ -47,7 +47,8 @@ export function evaluate(figure: Figure): EvaluatedFigure {
   const { value, baseline, target } = figure;
   const ratio = value !== null && baseline ? value / baseline : null;
   let met: boolean | null = null;
-  if (target && value !== null && Number.isFinite(value)) {
+  // Infinity counts (a latency of a run where no request completed misses its target); NaN does not.
+  if (target && value !== null && !Number.isNaN(value)) {
     if ('ratioAtLeast' in target) met = ratio === null ? null : ratio >= target.ratioAtLeast;
     else if ('ratioAtMost' in target) met = ratio === null ? null : ratio <= target.ratioAtMost;
     else if ('atMost' in target) met = value <= target.atMost;
@@ -62,8 +63,15 @@ export function format(n: number | null | undefined): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 }
 
+/**
+ * A load run's p99 as a figure: a run in which no request completed has no latency to show,
+ * and its target is missed (autocannon reports 0 ms then, which read as met).
+ */
+export const p99Figure = (r: LoadResult): number => (r.ok === 0 ? Infinity : r.latency.p99);
+
 /** An HTTP load run's latencies, and its failures when there were any, for a figure's note. */
 export const latencyNote = (r: LoadResult) =>
+  (r.ok === 0 ? 'no request completed, ' : '') +
   `p50 ${format(r.latency.p50)} ms, p99 ${format(r.latency.p99)} ms${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx ${JSON.stringify(r.statuses)}, ${r.errors} errors` : ''}`;
 
 const withUnit = (n: number | null | undefined, unit: string) => (n === null || n === undefined ? '–' : `${format(n)} ${unit}`);
