@@ -1,12 +1,12 @@
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { migrate, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
-import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
+import { READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import type { EventStore } from '../src/eventstore/port.ts';
 import { projections } from '../src/read-models.ts';
 import { CheckpointWatcher, CHECKPOINT_CHANNEL } from '../src/runtime/checkpoints.ts';
 import { Projector } from '../src/runtime/projector.ts';
-import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
+import type { TestDatabase } from '../src/testing/database.ts';
+import { openStoreDatabase, type StoreDatabase } from './store-database.ts';
 
 /**
  * Connections that die under the processes of a scaled-out deployment: the leader's lock
@@ -18,19 +18,14 @@ import { createTestDatabase, type TestDatabase } from '../src/testing/database.t
 let db: TestDatabase;
 let knex: Knex;
 let store: EventStore;
+let env: StoreDatabase | undefined;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  knex = knexFactory({ client: 'pg', connection: db.url, pool: { min: 0, max: 6 } });
-  await migrate(knex);
-  store = createPostgresEventStore({ connectionString: db.url, pollIntervalMs: 50 });
+  env = await openStoreDatabase({ poolMax: 6 });
+  ({ db, knex, store } = env);
 });
 
-afterAll(async () => {
-  await store?.close();
-  await knex?.destroy();
-  await db?.drop();
-});
+afterAll(() => env?.close());
 
 /** Ends the server sessions whose current or last query matches. */
 async function terminate(where: string, binding: string): Promise<number> {

@@ -1,36 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { migrate, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
+import { READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import type { DomainEvent } from '../src/events.ts';
 import { EMPTY_JOB_FIELDS, type JobFields } from '../src/pipeline/index.ts';
-import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
 import { comparePositions, START, type EventMetadata, type EventStore, type RecordedEvent } from '../src/eventstore/port.ts';
 import { projections } from '../src/read-models.ts';
 import { readModelMigrations } from '../src/db/migrate.ts';
 import { MAIN_CHECKPOINT, readCheckpoint } from '../src/runtime/checkpoints.ts';
 import { applyBatch, Projector } from '../src/runtime/projector.ts';
 import { rebuildReadModels } from '../src/runtime/rebuild.ts';
-import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
+import type { TestDatabase } from '../src/testing/database.ts';
+import { openStoreDatabase, type StoreDatabase } from './store-database.ts';
 
 let db: TestDatabase;
 let knex: Knex;
 let store: EventStore;
+let env: StoreDatabase | undefined;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  knex = knexFactory({ client: 'pg', connection: db.url, pool: { min: 0, max: 10 } });
-  await migrate(knex);
-  store = createPostgresEventStore({ connectionString: db.url, pollIntervalMs: 50 });
+  env = await openStoreDatabase({ poolMax: 10 });
+  ({ db, knex, store } = env);
 });
 
-afterAll(async () => {
-  await store?.close();
-  await knex?.destroy();
-  await db?.drop();
-});
+afterAll(() => env?.close());
 
-const rm = (table: string) => knex.withSchema(READ_MODEL_SCHEMA).from(table);
+const rm = (table: string) => env!.rm(table);
 
 function metadata(instanceId: string, occurredAt: string, displayName = 'Sam Writer'): EventMetadata {
   return {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { migrate, migrateReadModels, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
-import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
+import { migrateReadModels, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import {
   comparePositions,
   positionToString,
@@ -19,25 +18,21 @@ import type { Projection } from '../src/runtime/projection.ts';
 import { listParkedEvents } from '../src/runtime/parked.ts';
 import { applyBatch, isTransientFailure, Projector, TransientError } from '../src/runtime/projector.ts';
 import { rebuildReadModels } from '../src/runtime/rebuild.ts';
-import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
+import type { TestDatabase } from '../src/testing/database.ts';
+import { openStoreDatabase, type StoreDatabase } from './store-database.ts';
 import { testEventMetadata } from '../src/testing/events.ts';
 
 let db: TestDatabase;
 let knex: Knex;
 let store: EventStore;
+let env: StoreDatabase | undefined;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  knex = knexFactory({ client: 'pg', connection: db.url, pool: { min: 0, max: 10 } });
-  await migrate(knex);
-  store = createPostgresEventStore({ connectionString: db.url, pollIntervalMs: 50 });
+  env = await openStoreDatabase({ poolMax: 10 });
+  ({ db, knex, store } = env);
 });
 
-afterAll(async () => {
-  await store?.close();
-  await knex?.destroy();
-  await db?.drop();
-});
+afterAll(() => env?.close());
 
 async function createInstance(subdomain: string) {
   const instanceId = randomUUID();
@@ -82,7 +77,7 @@ async function createUser(instanceId: string, username: string) {
   );
 }
 
-const rm = (table: string) => knex.withSchema(READ_MODEL_SCHEMA).from(table);
+const rm = (table: string) => env!.rm(table);
 
 /**
  * Reads the log until `count` events that `match` are visible: readers see only events

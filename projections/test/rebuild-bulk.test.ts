@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { migrate, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
+import { READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import type { DomainEvent } from '../src/events.ts';
-import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
 import { START, type EventMetadata, type EventStore, type RecordedEvent } from '../src/eventstore/port.ts';
 import { EMPTY_JOB_FIELDS, type JobFields } from '../src/pipeline/index.ts';
 import { projections } from '../src/read-models.ts';
@@ -11,7 +10,7 @@ import { ensureCheckpoint, MAIN_CHECKPOINT } from '../src/runtime/checkpoints.ts
 import { copyChunks, copyText } from '../src/runtime/copy.ts';
 import { applyBatch, parkEvent } from '../src/runtime/projector.ts';
 import { rebuildReadModels } from '../src/runtime/rebuild.ts';
-import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
+import { openStoreDatabase, type StoreDatabase } from './store-database.ts';
 
 /**
  * A rebuild fills the identity, audit, pipeline, customers and insights tables through their bulk
@@ -21,24 +20,18 @@ import { createTestDatabase, type TestDatabase } from '../src/testing/database.t
  * same rows.
  */
 
-let db: TestDatabase;
 let knex: Knex;
 let store: EventStore;
+let env: StoreDatabase | undefined;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  knex = knexFactory({ client: 'pg', connection: db.url, pool: { min: 0, max: 6 } });
-  await migrate(knex);
-  store = createPostgresEventStore({ connectionString: db.url, pollIntervalMs: 50 });
+  env = await openStoreDatabase({ poolMax: 6 });
+  ({ knex, store } = env);
 });
 
-afterAll(async () => {
-  await store?.close();
-  await knex?.destroy();
-  await db?.drop();
-});
+afterAll(() => env?.close());
 
-const rm = (table: string) => knex.withSchema(READ_MODEL_SCHEMA).from(table);
+const rm = (table: string) => env!.rm(table);
 
 let minute = 0;
 function metadata(instanceId: string): EventMetadata {

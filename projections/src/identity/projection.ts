@@ -1,9 +1,42 @@
+import type { StoredDomainEvent } from '../events.ts';
 import { assertNever } from '../shared/never.ts';
 import { defineProjection } from '../runtime/projection.ts';
 import type { Permissions } from './permissions.ts';
 
+type UserCreated = Extract<StoredDomainEvent, { type: 'UserCreated' }>;
+
 export function permissionColumns(p: Permissions) {
   return { can_read: p.canRead, can_write: p.canWrite, can_delete: p.canDelete, can_manage_users: p.canManageUsers };
+}
+
+/** A created user's `users` row: unlocked, active, never signed in, no sign-in throttle. */
+export function userRow(event: UserCreated) {
+  const d = event.data;
+  return {
+    id: d.userId,
+    instance_id: d.instanceId,
+    username: d.username,
+    display_name: d.displayName,
+    role: d.role,
+    is_locked: false,
+    is_active: true,
+    created_at: event.metadata.occurredAt,
+    last_login_at: null,
+    revision: event.revision,
+    sign_in_locked_until: null,
+  };
+}
+
+/** A created user's `user_permissions` row: the role's and the user's own permissions. */
+export function userPermissionsRow(event: UserCreated) {
+  const d = event.data;
+  return {
+    user_id: d.userId,
+    instance_id: d.instanceId,
+    role: d.role,
+    ...permissionColumns(d.permissions),
+    created_at: event.metadata.occurredAt,
+  };
 }
 
 /**
@@ -28,34 +61,10 @@ export const identityProjection = defineProjection({
   ],
   async apply(event, { table }) {
     switch (event.type) {
-      case 'UserCreated': {
-        const d = event.data;
-        await table('users')
-          .insert({
-            id: d.userId,
-            instance_id: d.instanceId,
-            username: d.username,
-            display_name: d.displayName,
-            role: d.role,
-            is_locked: false,
-            is_active: true,
-            created_at: event.metadata.occurredAt,
-            revision: event.revision,
-          })
-          .onConflict('id')
-          .ignore();
-        await table('user_permissions')
-          .insert({
-            user_id: d.userId,
-            instance_id: d.instanceId,
-            role: d.role,
-            ...permissionColumns(d.permissions),
-            created_at: event.metadata.occurredAt,
-          })
-          .onConflict('user_id')
-          .ignore();
+      case 'UserCreated':
+        await table('users').insert(userRow(event)).onConflict('id').ignore();
+        await table('user_permissions').insert(userPermissionsRow(event)).onConflict('user_id').ignore();
         return;
-      }
       case 'UserRoleChanged': {
         const d = event.data;
         await table('users').where({ id: d.userId }).update({ role: d.newRole, revision: event.revision });

@@ -2,7 +2,7 @@ import type { StoredDomainEvent } from '../events.ts';
 import { tableRows } from '../runtime/bulk-rows.ts';
 import type { BulkRebuilder } from '../runtime/projection.ts';
 import { assertNever } from '../shared/never.ts';
-import { permissionColumns } from './projection.ts';
+import { permissionColumns, userPermissionsRow, userRow } from './projection.ts';
 
 type UserEvent = Extract<
   StoredDomainEvent,
@@ -66,32 +66,10 @@ export function identityBulk(): BulkRebuilder {
       for (const event of events as UserEvent[]) {
         const id = event.data.userId;
         switch (event.type) {
-          case 'UserCreated': {
-            const d = event.data;
-            if (!users.has(id))
-              users.set(id, {
-                id,
-                instance_id: d.instanceId,
-                username: d.username,
-                display_name: d.displayName,
-                role: d.role,
-                is_locked: false,
-                is_active: true,
-                created_at: event.metadata.occurredAt,
-                last_login_at: null,
-                revision: event.revision,
-                sign_in_locked_until: null,
-              });
-            if (!permissions.has(id))
-              permissions.set(id, {
-                user_id: id,
-                instance_id: d.instanceId,
-                role: d.role,
-                ...permissionColumns(d.permissions),
-                created_at: event.metadata.occurredAt,
-              });
+          case 'UserCreated':
+            if (!users.has(id)) users.set(id, userRow(event));
+            if (!permissions.has(id)) permissions.set(id, userPermissionsRow(event));
             break;
-          }
           case 'UserRoleChanged':
             update(users, id, { role: event.data.newRole, revision: event.revision });
             update(permissions, id, { role: event.data.newRole, ...permissionColumns(event.data.permissions) });

@@ -65,16 +65,12 @@ export const jobFieldChangeSchema = z.object({
 });
 export type JobFieldChange = z.infer<typeof jobFieldChangeSchema>;
 
-export const JOB_HISTORY_ACTIONS = [
-  'created',
-  'updated',
-  'stage-changed',
-  'rescheduled',
-  'canceled',
-  'reopened',
-  'deleted',
-  'restored',
-  // The repair order's (lines, estimate, invoice, payments), on the job's own stream.
+/**
+ * The repair order's history actions (lines, estimate, invoice, payments): its events are on the
+ * job's own stream, so the job's history lists them. Named here, where the history is; the
+ * repair-orders slice maps its events onto them.
+ */
+export const REPAIR_ORDER_HISTORY_ACTIONS = [
   'line-added',
   'line-changed',
   'line-removed',
@@ -86,6 +82,19 @@ export const JOB_HISTORY_ACTIONS = [
   'invoice-issued',
   'payment-recorded',
   'refund-recorded',
+] as const;
+export type RepairOrderHistoryAction = (typeof REPAIR_ORDER_HISTORY_ACTIONS)[number];
+
+export const JOB_HISTORY_ACTIONS = [
+  'created',
+  'updated',
+  'stage-changed',
+  'rescheduled',
+  'canceled',
+  'reopened',
+  'deleted',
+  'restored',
+  ...REPAIR_ORDER_HISTORY_ACTIONS,
   // A change whose recorded event fails its schema; listed without its values.
   'unshowable',
 ] as const;

@@ -1,4 +1,4 @@
-import { jobReference } from '../pipeline/index.ts';
+import { jobReference, type RepairOrderHistoryAction } from '../pipeline/index.ts';
 import type { ActivityDescription } from '../shared/timeline.ts';
 import type { RepairOrderJobEvent, ShopSettingsEvent } from './events.ts';
 import { formatMoney, moneyText, scaledShortText } from './money.ts';
@@ -8,33 +8,6 @@ import type { RepairLine } from './totals.ts';
  * How the job's history and the instance timeline word repair-order events: an action
  * per event and, per line, its fields old → new (amounts as decimal strings). Pure.
  */
-
-export type RepairOrderHistoryAction =
-  | 'line-added'
-  | 'line-changed'
-  | 'line-removed'
-  | 'lines-reordered'
-  | 'estimate-sent'
-  | 'estimate-revoked'
-  | 'estimate-approved'
-  | 'estimate-declined'
-  | 'invoice-issued'
-  | 'payment-recorded'
-  | 'refund-recorded';
-
-export const REPAIR_ORDER_HISTORY_ACTIONS = [
-  'line-added',
-  'line-changed',
-  'line-removed',
-  'lines-reordered',
-  'estimate-sent',
-  'estimate-revoked',
-  'estimate-approved',
-  'estimate-declined',
-  'invoice-issued',
-  'payment-recorded',
-  'refund-recorded',
-] as const satisfies readonly RepairOrderHistoryAction[];
 
 export function repairOrderHistoryAction(event: RepairOrderJobEvent): RepairOrderHistoryAction {
   switch (event.type) {

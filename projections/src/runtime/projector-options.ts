@@ -21,6 +21,21 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 5000 };
 
+/** The longest pause after a transient failure (see retryDelay). */
+const TRANSIENT_MAX_DELAY_MS = 500;
+
+/**
+ * The pause before the next attempt after `failures` consecutive failures. A transient one
+ * (the database down or restarting, a lock) waits at most TRANSIENT_MAX_DELAY_MS however
+ * long it lasted: the projector is back within a second of the database, not after the
+ * backoff has grown to its maximum.
+ */
+export function retryDelay(retry: Partial<RetryPolicy> | undefined, failures: number, transient = false): number {
+  const { initialDelayMs, maxDelayMs } = { ...DEFAULT_RETRY, ...retry };
+  const backoff = Math.min(maxDelayMs, initialDelayMs * 2 ** Math.min(Math.max(failures - 1, 0), 30));
+  return transient ? Math.min(backoff, TRANSIENT_MAX_DELAY_MS) : backoff;
+}
+
 export interface ProjectorOptions {
   store: EventStore;
   knex: Knex;

@@ -8,7 +8,8 @@ import { pause } from '../shared/pause.ts';
 import { applyBatch, parkEvent } from './apply-batch.ts';
 import { DEFAULT_STANDBY_RETRY_MS, LeaderLock } from './leader-lock.ts';
 import { isTransientFailure, TransientError } from './transient.ts';
-import { DEFAULT_BATCH_WINDOW_MS, DEFAULT_RETRY, silentLogger, type ProjectorLogger, type ProjectorOptions } from './projector-options.ts';
+import { DEFAULT_BATCH_WINDOW_MS, retryDelay, silentLogger, type ProjectorLogger, type ProjectorOptions } from './projector-options.ts';
+import { SubscriptionBuffer } from './subscription-buffer.ts';
 
 // What callers of the projector have always taken from here.
 export { applyBatch, parkEvent, type ApplyOptions } from './apply-batch.ts';
@@ -24,8 +25,6 @@ export {
 
 /** How long a reactor's checkpoint may move in memory only (batches it has nothing to do for). */
 const DEFERRED_CHECKPOINT_MS = 1000;
-/** The longest pause after a transient failure (see Projector.delay). */
-const TRANSIENT_MAX_DELAY_MS = 500;
 /** The log counts as busy when the previous batch ended less than this long ago. */
 const BUSY_WITHIN_MS = 50;
 
@@ -99,18 +98,6 @@ export class Projector {
     return this.abort.signal.aborted;
   }
 
-  /**
-   * The pause before the next attempt after `failures` consecutive failures. A transient one
-   * (the database down or restarting, a lock) waits at most TRANSIENT_MAX_DELAY_MS however
-   * long it lasted: the projector is back within a second of the database, not after the
-   * backoff has grown to its maximum.
-   */
-  private delay(failures: number, transient = false): number {
-    const { initialDelayMs, maxDelayMs } = { ...DEFAULT_RETRY, ...this.options.retry };
-    const backoff = Math.min(maxDelayMs, initialDelayMs * 2 ** Math.min(Math.max(failures - 1, 0), 30));
-    return transient ? Math.min(backoff, TRANSIENT_MAX_DELAY_MS) : backoff;
-  }
-
   private async run(): Promise<void> {
     while (!this.stopping) {
       try {
@@ -122,7 +109,7 @@ export class Projector {
       } catch (error) {
         if (this.stopping) break;
         this.failures++;
-        const retryInMs = this.delay(this.failures, isTransientFailure(error));
+        const retryInMs = retryDelay(this.options.retry, this.failures, isTransientFailure(error));
         this.log.error(
           { err: error, checkpoint: this.checkpointName, failures: this.failures, retryInMs },
           `${this.kind} failed; starting over from its checkpoint after a pause`,
@@ -152,43 +139,14 @@ export class Projector {
       this.lastApplied = (await readCheckpoint(knex, this.checkpointName)) ?? START;
       this.log.info({ checkpoint: positionToString(this.lastApplied) }, `${this.kind} started`);
       const batchSize = this.options.batchSize ?? 500;
-      const buffer: RecordedEvent[] = [];
-      const waiting: { wake: (() => void) | null } = { wake: null };
-      let subscriptionDone = false;
+      const buffer = new SubscriptionBuffer(store, this.lastApplied, session.signal, batchSize * 4);
       let lastBatchEnded = Number.NEGATIVE_INFINITY;
-      // The subscription's failure is kept, not left in a rejected promise: the loop below may
-      // be busy with a batch for seconds (retrying through an outage) before it awaits the
-      // subscription, and a rejection nobody handles by then ends the whole process.
-      const failure: { of: { error: unknown } | null } = { of: null };
-      const subscription = (async () => {
-        try {
-          for await (const event of store.subscribeAll({ from: this.lastApplied, signal: session.signal })) {
-            buffer.push(event);
-            waiting.wake?.();
-            // Back-pressure: let the writer drain before reading further ahead.
-            while (buffer.length >= batchSize * 4 && !session.signal.aborted) await pause(5);
-          }
-        } catch (error) {
-          failure.of = { error };
-        } finally {
-          subscriptionDone = true;
-          waiting.wake?.();
-        }
-      })();
-      // One listener for the whole session: stopping wakes an idle wait.
-      session.signal.addEventListener('abort', () => waiting.wake?.(), { once: true });
       while (!session.signal.aborted) {
-        if (buffer.length === 0) {
-          if (subscriptionDone) break;
-          let timer: NodeJS.Timeout | undefined;
-          await new Promise<void>((resolve) => {
-            waiting.wake = resolve;
-            // A checkpoint that moved in memory only is stored when things go quiet.
-            if (this.pendingSince !== null) timer = setTimeout(resolve, DEFERRED_CHECKPOINT_MS);
-          });
-          clearTimeout(timer);
-          waiting.wake = null;
-          if (buffer.length === 0 && this.pendingSince !== null && !session.signal.aborted) {
+        if (buffer.size === 0) {
+          if (buffer.done) break;
+          // A checkpoint that moved in memory only is stored when things go quiet.
+          await buffer.wait(this.pendingSince !== null ? DEFERRED_CHECKPOINT_MS : undefined);
+          if (buffer.size === 0 && this.pendingSince !== null && !session.signal.aborted) {
             await this.flushCheckpoint().catch((error: unknown) => {
               this.log.warn({ err: error, checkpoint: this.checkpointName }, `${this.kind} could not store its checkpoint; it will again`);
             });
@@ -198,16 +156,16 @@ export class Projector {
         // Under load (the previous batch ended moments ago), collect for a few ms more so
         // one batch carries many commits' events; when quiet, a lone event goes at once.
         const window = this.options.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS;
-        if (window > 0 && buffer.length < batchSize && !subscriptionDone && performance.now() - lastBatchEnded < BUSY_WITHIN_MS) {
+        if (window > 0 && buffer.size < batchSize && !buffer.done && performance.now() - lastBatchEnded < BUSY_WITHIN_MS) {
           await pause(window, session.signal);
           if (session.signal.aborted) break;
         }
-        await this.applyWithRetry(buffer.splice(0, batchSize), session.signal);
+        await this.applyWithRetry(buffer.take(batchSize), session.signal);
         lastBatchEnded = performance.now();
       }
       session.abort();
-      await subscription;
-      if (failure.of && !this.stopping) throw failure.of.error;
+      const failure = await buffer.finish();
+      if (failure && !this.stopping) throw failure.error;
       if (lost && !this.stopping) throw lost;
     } finally {
       session.abort();
@@ -290,7 +248,7 @@ export class Projector {
           return;
         }
         if (signal.aborted) return;
-        const retryInMs = this.delay(this.failures, transient);
+        const retryInMs = retryDelay(this.options.retry, this.failures, transient);
         this.log.warn(
           { checkpoint: this.checkpointName, failures: this.failures, retryInMs },
           `${this.kind} retries the batch after a pause`,

@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
-import { Calendar, type DateLocalizer, type SlotInfo } from 'react-big-calendar';
+import { Calendar, type DateLocalizer, type HeaderProps, type SlotInfo } from 'react-big-calendar';
 import * as dragAndDropAddon from 'react-big-calendar/lib/addons/dragAndDrop';
 import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
 import 'react-big-calendar/lib/css/react-big-calendar.css';
 import 'react-big-calendar/lib/addons/dragAndDrop/styles.css';
 import '../calendar.css';
 import { cn } from '@/lib/cn';
-import { type CalendarEvent, jobTypeColor, type TechLane } from '../utils/calendar-events';
+import { type CalendarEvent, initialsOf, jobTypeColor, type TechLane } from '../utils/calendar-events';
 import { type CalendarView, DAY_END_HOUR, DAY_START_HOUR, hourOn, STEP_MINUTES } from '../utils/calendar-time';
 
 type WithDragAndDrop = typeof dragAndDropAddon.default;
@@ -38,6 +38,18 @@ function ColumnHeader({ label }: { label: ReactNode }) {
   return <span>{label}</span>;
 }
 
+/**
+ * A week's day heading: the weekday and the date, which a phone's seventh of the width
+ * (about 40 px) stacks on two lines ('Mon' over '30') instead of clipping 'Mon 30'.
+ */
+function WeekColumnHeader({ date, localizer }: HeaderProps) {
+  return (
+    <span className="crm-week-head">
+      <span>{localizer.format(date, FORMATS.weekdayFormat)}</span> <span>{localizer.format(date, FORMATS.dateFormat)}</span>
+    </span>
+  );
+}
+
 function EventLabel({ event }: { event: CalendarEvent }) {
   // A crowded slot's block in a phone's week column (a seventh of 390 px): its words broke
   // letter by letter, so a narrow block shows the count alone and keeps the words for screen readers.
@@ -53,8 +65,13 @@ function EventLabel({ event }: { event: CalendarEvent }) {
   }
   return (
     // The key lets the focus find this appointment again when the calendar is drawn anew.
-    <span className="block truncate" title={event.title} data-focus-key={event.job ? `appointment-${event.job.id}` : undefined}>
-      {event.title}
+    // Narrower than 36 px (a phone's week column) the words broke letter by letter ('Ale x Smi th'):
+    // there the block shows the customer's initials, and keeps the words for its tooltip and screen readers.
+    <span className="block @container" title={event.title} data-focus-key={event.job ? `appointment-${event.job.id}` : undefined}>
+      <span aria-hidden="true" className="block text-center font-semibold @[2.25rem]:hidden" data-initials>
+        {initialsOf(event.job?.name || event.title)}
+      </span>
+      <span className="crm-event-words sr-only @[2.25rem]:not-sr-only @[2.25rem]:block @[2.25rem]:truncate">{event.title}</span>
     </span>
   );
 }
@@ -133,7 +150,7 @@ export function CalendarGrid({
         eventPropGetter={(event) => ({
           className: event.job ? `crm-event crm-event--${jobTypeColor(event.job.jobType)}` : 'crm-event crm-event--more',
         })}
-        components={{ event: EventLabel, week: { header: ColumnHeader }, day: { header: ColumnHeader } }}
+        components={{ event: EventLabel, week: { header: WeekColumnHeader }, day: { header: ColumnHeader } }}
         showMultiDayTimes
         dayLayoutAlgorithm="no-overlap"
       />
