@@ -115,6 +115,31 @@ export function createProjector(storage: Storage, logger: Logger, onApplied?: Pr
   });
 }
 
+/**
+ * What a command-line tool that writes through the commands runs on: the storage, a checkpoint
+ * watcher, and a projector that projects what it writes (on standby, and harmless, when a
+ * running server already projects). `close` stops them, the database last.
+ */
+export async function openCommandTool(
+  config: Config,
+  logger: Logger,
+): Promise<{ storage: Storage; deps: AppDeps; close(): Promise<void> }> {
+  const storage = await openStorage(config, logger);
+  const watcher = new CheckpointWatcher(storage.knex, storage.databaseUrl);
+  await watcher.start();
+  const projector = createProjector(storage, logger);
+  projector.start();
+  return {
+    storage,
+    deps: { config, logger, knex: storage.knex, store: storage.store, watcher, now: () => new Date() },
+    async close() {
+      await projector.stop();
+      await watcher.stop();
+      await storage.close();
+    },
+  };
+}
+
 /** The reactors: checkpointed subscribers that send commands, each elected like the projector. */
 export function createReactors(
   storage: Storage,
