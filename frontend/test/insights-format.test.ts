@@ -1,5 +1,9 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, test } from 'vitest';
 import { formatHours } from '../src/features/insights/components/insights-charts';
+import { JobsBehind } from '../src/features/insights/components/insights-screen';
 
 describe('formatHours (the insights axis and figures)', () => {
   test('ticks of an axis spanning a minute and a half read as different labels', () => {
@@ -13,5 +17,35 @@ describe('formatHours (the insights axis and figures)', () => {
     expect(formatHours(0.75)).toBe('45 min');
     expect(formatHours(5.5)).toBe('5.5 h');
     expect(formatHours(76.8)).toBe('3.2 d');
+  });
+});
+
+describe('the jobs behind a figure', () => {
+  const jobs = [1, 2, 3].map((n) => ({ id: `job-${n}`, jobNumber: String(n), name: `Customer ${n}` }));
+  const render = (total?: number) =>
+    renderToStaticMarkup(
+      createElement(
+        MemoryRouter,
+        null,
+        createElement(JobsBehind, {
+          jobs,
+          pipelinePath: '/crm/demo/pipeline',
+          label: 'Quoted jobs',
+          ...(total === undefined ? {} : { total }),
+        }),
+      ),
+    ).replace(/<!-- -->/g, '');
+
+  test("a cut list counts what the figure counts and says how many more there are, never 'Quoted jobs (200)' beside 269", () => {
+    const html = render(5);
+    expect(html).toContain('Quoted jobs (5)');
+    expect(html).toContain('and 2 more');
+    expect(html.match(/href="\/crm\/demo\/pipeline\?job=job-\d"/g)).toHaveLength(3);
+  });
+
+  test('a whole list counts its jobs and adds nothing', () => {
+    const html = render();
+    expect(html).toContain('Quoted jobs (3)');
+    expect(html).not.toContain('more');
   });
 });

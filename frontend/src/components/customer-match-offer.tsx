@@ -1,6 +1,6 @@
 import type { CustomerMatch } from '@crm/projections/customers';
 import { useQueryClient } from '@tanstack/react-query';
-import { type RefObject, useId, useRef, useState } from 'react';
+import { type RefObject, useId, useLayoutEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { UsersIcon } from '@/components/ui/icons';
 import { getCustomerMatches, type MatchCriteria, usableCriteria, useCustomerMatches } from '@/lib/api/customer-matches';
@@ -43,6 +43,13 @@ export function useCustomerMatchOffer(instance: string, criteria: MatchCriteria,
   const [checked, setChecked] = useState<{ key: string; items: CustomerMatch[] } | null>(null);
   const [asked, setAsked] = useState(false);
   const regionRef = useRef<HTMLElement | null>(null);
+  /** Counts the saves that asked for an answer: each one puts the focus on the offer once it is drawn. */
+  const [focusAsks, setFocusAsks] = useState(0);
+  // After the render that draws the offer (its ref is set by then), not on a timer, which a
+  // busy machine can run before React has drawn it.
+  useLayoutEffect(() => {
+    if (focusAsks > 0) regionRef.current?.focus();
+  }, [focusAsks]);
   const key = JSON.stringify(criteria);
   const declineKey = JSON.stringify(usableCriteria(criteria)).toLowerCase();
   const declinedIds = declined.key === declineKey ? declined.ids : NONE_DECLINED;
@@ -74,8 +81,7 @@ export function useCustomerMatchOffer(instance: string, criteria: MatchCriteria,
       const open = items.some((match) => !declinedIds.has(match.id));
       if (open) {
         setAsked(true);
-        // After the offer is drawn with what was found.
-        requestAnimationFrame(() => regionRef.current?.focus());
+        setFocusAsks((asks) => asks + 1);
       }
       return open;
     },

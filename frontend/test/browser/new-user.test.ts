@@ -1,7 +1,18 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { ApiClient, signInUser, type TestServer } from '../../../backend/test/support/server.ts';
-import { addUser, createShop, newPage, postOne, serverAndBrowserForFile, signedInPage, SLOW, TEST_TIMEOUT, unique } from './support.ts';
+import {
+  addUser,
+  createShop,
+  newPage,
+  postOne,
+  serverAndBrowserForFile,
+  signedInPage,
+  SLOW,
+  snap,
+  TEST_TIMEOUT,
+  unique,
+} from './support.ts';
 
 /**
  * What a new user met on every screen, class by class: the shop's clock (a Chicago shop seen
@@ -74,6 +85,37 @@ describe("the shop's clock, seen from a browser far away", () => {
       await expect.poll(() => audit.textContent(), { timeout: SLOW }).toContain(rescheduled);
       // Its times are the shop's too: the job's creation, at its instant, by the Chicago clock.
       await expect.poll(() => audit.textContent()).toContain(shopTime(job.createdAt));
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "a revert refused for a later change names who made it and when, by the shop's clock in words, never UTC",
+    async () => {
+      const shop = await createShop(server, 'revclock', undefined, { timeZone: SHOP_ZONE });
+      const jobs = `/api/${shop.subdomain}/pipeline`;
+      const job = await postOne(shop.owner, jobs, { name: 'Rex Revert', part: 'Brake pads' });
+      expect((await shop.owner.put(`${jobs}/${job.id}`, { part: 'Rotors' })).status).toBe(200);
+      const csrName = unique('csr');
+      await addUser(shop.owner, { username: csrName, displayName: 'Chris CSR', pin: '2468' });
+      const csr = await signInUser(server, shop.subdomain, csrName, '2468');
+      expect((await csr.put(`${jobs}/${job.id}`, { part: 'Calipers' })).status).toBe(200);
+      const history = await shop.owner.get(`${jobs}/${job.id}/history`);
+      const later = (history.body as { userDisplayName: string; timestamp: string }[]).find((row) => row.userDisplayName === 'Chris CSR')!;
+
+      const { page } = await signedInPage(browser, shop.owner, { timezoneId: FAR_ZONE });
+      await page.goto(`/crm/${shop.subdomain}/pipeline?job=${job.id}`);
+      await expect.poll(() => dialog(page).getByLabel('Part').inputValue(), { timeout: SLOW }).toBe('Calipers');
+      await dialog(page).getByRole('button', { name: 'History' }).click();
+      const panel = page.getByRole('dialog', { name: 'History for Rex Revert' });
+      // Newest first: the second revertible change is the owner's Rotors, which Chris's Calipers overwrote.
+      const reverts = panel.getByRole('button', { name: /^Revert the change of/ });
+      await expect.poll(() => reverts.count(), { timeout: SLOW }).toBe(2);
+      await reverts.nth(1).click();
+      const refusal = page.getByText(/changed again later/).first();
+      await expect.poll(() => refusal.textContent(), { timeout: SLOW }).toContain(`(by Chris CSR at ${shopTime(later.timestamp)})`);
+      expect(await refusal.textContent()).not.toMatch(/UTC|\d{4}-\d\d-\d\d/);
+      await snap(page, 'revert-conflict-tokyo');
     },
     TEST_TIMEOUT,
   );
@@ -183,7 +225,7 @@ describe('links that lead to the record', () => {
         part: 'Alternator',
         customerId: customer.id,
       });
-      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Otto Other', part: 'Wipers' });
+      const otto = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Otto Other', part: 'Wipers' });
       const { page } = await signedInPage(browser, shop.owner);
       await page.goto(`/crm/${shop.subdomain}/customers/${customer.id}`);
       await page.getByRole('link', { name: /Job #\d+ · Alternator/ }).click();
@@ -198,6 +240,13 @@ describe('links that lead to the record', () => {
       await expect.poll(() => page.getByText('Otto Other').count()).toBe(0);
       await page.getByRole('button', { name: 'Show all jobs' }).click();
       await expect.poll(() => page.getByText('Otto Other').count(), { timeout: SLOW }).toBeGreaterThan(0);
+
+      // Otto's job linked to Lena afterwards: the audit log names the customer, never a bare 'Linked customer'.
+      expect((await shop.owner.put(`/api/${shop.subdomain}/pipeline/${otto.id}`, { customerId: customer.id })).status).toBe(200);
+      await page.goto(`/crm/${shop.subdomain}/admin/audit`);
+      const audit = page.getByRole('main');
+      await expect.poll(() => audit.textContent(), { timeout: SLOW }).toContain('Customer: Lena Link');
+      expect(await audit.textContent()).not.toContain('Linked customer');
     },
     TEST_TIMEOUT,
   );
@@ -444,6 +493,22 @@ describe('crowded week slots on a phone', () => {
       expect(await shown.textContent()).toBe('2');
       expect(await shown.evaluate((element) => element.getClientRects().length)).toBe(1);
       expect(await page.getByText(/Olive Overlap/).count()).toBe(0);
+      // The day headings read whole at 390 and 360 px, weekday over date: none is cut ('Mon 30' clipped to 'Mon').
+      const headings = page.locator('.rbc-time-header-content .rbc-header');
+      for (const width of [390, 360]) {
+        await page.setViewportSize({ width, height: 844 });
+        await expect.poll(() => headings.allTextContents(), { timeout: SLOW }).toContain('Tue 1');
+        await expect
+          .poll(() =>
+            headings.evaluateAll((cells) =>
+              cells
+                .filter((cell) => cell.scrollWidth > cell.clientWidth || cell.scrollHeight > cell.clientHeight)
+                .map((cell) => cell.textContent),
+            ),
+          )
+          .toEqual([]);
+      }
+      await snap(page, 'calendar-week-phone-360');
       await block.click();
       await expect.poll(() => new URL(page.url()).searchParams.get('view'), { timeout: SLOW }).toBe('day');
       expect(new URL(page.url()).searchParams.get('date')).toBe('2026-12-01');

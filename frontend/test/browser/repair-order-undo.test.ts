@@ -73,6 +73,11 @@ describe('undo of lines and payments', () => {
       const balance = page.locator('[data-customer-balance]');
       await expect.poll(() => balance.textContent(), { timeout: SLOW }).toContain('1 invoice, $45.00 invoiced');
       await expect.poll(() => balance.textContent(), { timeout: SLOW }).toContain('Balance due $45.00');
+
+      // The shop's settings name no shop: the invoice is headed with what the shop is called, as its PDF is.
+      await page.goto(`/crm/${shop.subdomain}/pipeline/${job.id}/invoice`);
+      const heading = page.locator('article header p').first();
+      await expect.poll(() => heading.textContent(), { timeout: SLOW }).toBe(`${shop.subdomain} Auto`);
     },
     TEST_TIMEOUT,
   );

@@ -16,6 +16,7 @@ export function Component() {
       jobId={id}
       document={document}
       jobHref={jobPath(instanceLinks(instance).pipeline, id)}
+      instanceName={user.instance.displayName || user.instance.name}
     />
   );
 }

@@ -2,14 +2,23 @@ import { auditFieldLabel } from '../utils/audit-format';
 import { EMPTY_VALUE, formatChangeValue } from '@crm/projections/contract';
 import type { AuditFieldChange } from '@crm/projections/audit';
 
-/** Each changed field: old → new (a value that appears from nothing shows only the new one). */
-export function AuditChanges({ changes }: { changes: AuditFieldChange[] }) {
+/**
+ * Each changed field: old → new (a value that appears from nothing shows only the new one);
+ * a linked customer by name (`customerNames`, by id).
+ */
+export function AuditChanges({
+  changes,
+  customerNames,
+}: {
+  changes: AuditFieldChange[];
+  customerNames: ReadonlyMap<string, string | null>;
+}) {
   if (changes.length === 0) return <span className="text-muted-foreground">—</span>;
   return (
     <ul className="grid gap-0.5">
       {changes.map((change, index) => {
-        const before = formatChangeValue(change.field, change.oldValue);
-        const after = formatChangeValue(change.field, change.newValue);
+        const before = formatChangeValue(change.field, change.oldValue, customerNames);
+        const after = formatChangeValue(change.field, change.newValue, customerNames);
         return (
           <li key={`${change.field}-${index}`} className="break-words">
             <span className="text-muted-foreground">{auditFieldLabel(change.field)}: </span>

@@ -84,7 +84,7 @@ export function AuditScreen({ instance, users, backLink }: { instance: string; u
         ) : entries.length === 0 ? (
           <p className="rounded-xl border border-dashed px-4 py-12 text-center text-muted-foreground">No entries match these filters.</p>
         ) : (
-          <AuditTable entries={entries} />
+          <AuditTable instance={instance} entries={entries} />
         )}
         {log.data ? (
           <div className="flex flex-col items-center gap-3 sm:flex-row sm:justify-between">

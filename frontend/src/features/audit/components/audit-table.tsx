@@ -2,6 +2,7 @@ import { entityTypeLabel } from '../utils/audit-format';
 import { formatDateTime, localizeTimesInText } from '@crm/projections/contract';
 import type { AuditEntry } from '@crm/projections/audit';
 import { Badge } from '@/components/ui/badge';
+import { useCustomerNames } from '@/lib/api/customer-names';
 import { AuditChanges } from './audit-changes';
 
 function actorName(entry: AuditEntry): string {
@@ -9,8 +10,20 @@ function actorName(entry: AuditEntry): string {
   return entry.actor.kind === 'system' ? 'System' : entry.actor.kind === 'superadmin' ? 'Provider' : 'Unknown user';
 }
 
+/** The customers the entries link jobs to (old and new), whose names the changes show. */
+function linkedCustomerIds(entries: AuditEntry[]): string[] {
+  return entries.flatMap((entry) =>
+    entry.changes
+      .filter((change) => change.field === 'customerId')
+      .flatMap((change) =>
+        [change.oldValue, change.newValue].filter((value): value is string => typeof value === 'string' && value !== ''),
+      ),
+  );
+}
+
 /** When, Who, What, Changes: a table on wide screens, a list of cards on narrow ones. */
-export function AuditTable({ entries }: { entries: AuditEntry[] }) {
+export function AuditTable({ instance, entries }: { instance: string; entries: AuditEntry[] }) {
+  const customerNames = useCustomerNames(instance, linkedCustomerIds(entries));
   return (
     <>
       <div className="hidden overflow-x-auto rounded-xl border bg-card shadow-sm md:block">
@@ -47,7 +60,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                   </div>
                 </td>
                 <td className="max-w-md px-3 py-3 text-xs">
-                  <AuditChanges changes={entry.changes} />
+                  <AuditChanges changes={entry.changes} customerNames={customerNames} />
                 </td>
               </tr>
             ))}
@@ -67,7 +80,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
             <p className="break-words">{localizeTimesInText(entry.summary)}</p>
             {entry.changes.length > 0 ? (
               <div className="text-xs">
-                <AuditChanges changes={entry.changes} />
+                <AuditChanges changes={entry.changes} customerNames={customerNames} />
               </div>
             ) : null}
           </li>

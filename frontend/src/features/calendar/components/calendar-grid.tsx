@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Calendar, type DateLocalizer, type SlotInfo } from 'react-big-calendar';
+import { Calendar, type DateLocalizer, type HeaderProps, type SlotInfo } from 'react-big-calendar';
 import * as dragAndDropAddon from 'react-big-calendar/lib/addons/dragAndDrop';
 import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
 import 'react-big-calendar/lib/css/react-big-calendar.css';
@@ -36,6 +36,18 @@ const FORMATS = {
  */
 function ColumnHeader({ label }: { label: ReactNode }) {
   return <span>{label}</span>;
+}
+
+/**
+ * A week's day heading: the weekday and the date, which a phone's seventh of the width
+ * (about 40 px) stacks on two lines ('Mon' over '30') instead of clipping 'Mon 30'.
+ */
+function WeekColumnHeader({ date, localizer }: HeaderProps) {
+  return (
+    <span className="crm-week-head">
+      <span>{localizer.format(date, FORMATS.weekdayFormat)}</span> <span>{localizer.format(date, FORMATS.dateFormat)}</span>
+    </span>
+  );
 }
 
 function EventLabel({ event }: { event: CalendarEvent }) {
@@ -133,7 +145,7 @@ export function CalendarGrid({
         eventPropGetter={(event) => ({
           className: event.job ? `crm-event crm-event--${jobTypeColor(event.job.jobType)}` : 'crm-event crm-event--more',
         })}
-        components={{ event: EventLabel, week: { header: ColumnHeader }, day: { header: ColumnHeader } }}
+        components={{ event: EventLabel, week: { header: WeekColumnHeader }, day: { header: ColumnHeader } }}
         showMultiDayTimes
         dayLayoutAlgorithm="no-overlap"
       />

@@ -47,12 +47,29 @@ function loadErrorText(error: unknown): string {
 }
 
 /** The jobs behind a figure: each opens that job. */
-function JobsBehind({ jobs, pipelinePath, label }: { jobs: InsightJob[]; pipelinePath: string; label: string }) {
+/**
+ * The jobs behind a figure, as links that open each job. The server lists the first
+ * INSIGHT_JOBS_MAX of them: past that, the list says how many more there are, so its count
+ * never contradicts the figure's ('Quoted jobs (200)' beside '269 quoted jobs').
+ */
+export function JobsBehind({
+  jobs,
+  total = jobs.length,
+  pipelinePath,
+  label,
+}: {
+  jobs: InsightJob[];
+  /** How many jobs the figure counts (more than are listed when the list was cut). */
+  total?: number;
+  pipelinePath: string;
+  label: string;
+}) {
   if (jobs.length === 0) return null;
+  const more = total - jobs.length;
   return (
     <details className="group text-sm" data-testid="jobs-behind">
       <summary className="cursor-pointer select-none text-primary hover:underline">
-        {label} ({jobs.length})
+        {label} ({Math.max(total, jobs.length)})
       </summary>
       <ul className="mt-2 flex flex-wrap gap-1.5">
         {jobs.map((job) => (
@@ -66,6 +83,11 @@ function JobsBehind({ jobs, pipelinePath, label }: { jobs: InsightJob[]; pipelin
             </Link>
           </li>
         ))}
+        {more > 0 ? (
+          <li className="self-center text-xs text-muted-foreground" data-testid="jobs-behind-more">
+            and {more} more (the first {jobs.length} are listed; a shorter period lists them all)
+          </li>
+        ) : null}
       </ul>
     </details>
   );
@@ -99,8 +121,8 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
         <p className="text-sm text-muted-foreground">
           {conversion.paid} of {conversion.quoted} quoted job{conversion.quoted === 1 ? '' : 's'} paid
         </p>
-        <JobsBehind jobs={conversion.quotedJobs} pipelinePath={pipelinePath} label="Quoted jobs" />
-        <JobsBehind jobs={conversion.paidJobs} pipelinePath={pipelinePath} label="Paid jobs" />
+        <JobsBehind jobs={conversion.quotedJobs} total={conversion.quoted} pipelinePath={pipelinePath} label="Quoted jobs" />
+        <JobsBehind jobs={conversion.paidJobs} total={conversion.paid} pipelinePath={pipelinePath} label="Paid jobs" />
       </Figure>
 
       <Figure title={`Open quotes older than ${data.staleQuotes.days} days`} description="Jobs still in Quote, oldest first: worth a call.">
@@ -160,6 +182,7 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
               <JobsBehind
                 key={tech.tech}
                 jobs={tech.jobs}
+                total={tech.completed}
                 pipelinePath={pipelinePath}
                 label={`${tech.tech}: ${tech.completed} completed`}
               />
@@ -181,6 +204,7 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
             <JobsBehind
               key={week.weekStart}
               jobs={week.completedJobs}
+              total={week.completed}
               pipelinePath={pipelinePath}
               label={`Week of ${formatDate(`${week.weekStart}T12:00:00Z`, { timeZone: 'UTC' })}: ${week.completed} completed`}
             />

@@ -3,7 +3,7 @@ import { EMPTY_VALUE, formatChangeValue, formatDateTime, historyActionLabel, typ
 import { Alert } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
-import { useCustomerNames } from '../api/get-customer-names';
+import { useCustomerNames } from '@/lib/api/customer-names';
 import { RevertChangeButton, RevertedNote } from '@/components/revert-change';
 import { useJobHistory } from '../api/get-job-history';
 import { useRevertJobChange } from '../api/revert-job-change';

@@ -1,5 +1,5 @@
 import { type JobDetail, LINE_KINDS, type LineKind, type LineView, parseMoney } from '@crm/projections/contract';
-import { type FocusEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type FocusEvent, type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { PlusIcon } from '@/components/ui/icons';
@@ -141,12 +141,18 @@ export function LinesEditor({
   };
 
   /**
-   * Puts the cursor in a line's box once it is drawn; with `leftIn`, only if the person has not
-   * put it in another box or button meanwhile (the dialog itself taking focus when the saved
-   * line's draft goes away does not count).
+   * Where the cursor goes once the box is drawn: `leftIn` as in focusIfLeft. It is applied after
+   * the render that draws the box, not on a timer: on a busy machine a frame can come before
+   * React has drawn a line just added, and the cursor was then lost.
    */
-  const focusLater = (key: string, field = FIRST_FIELD, leftIn?: Element) =>
-    requestAnimationFrame(() => focusIfLeft(lineFieldId(key, field), leftIn));
+  const [pendingFocus, setPendingFocus] = useState<{ id: string; leftIn?: Element } | null>(null);
+  const focusLater = (key: string, field = FIRST_FIELD, leftIn?: Element) => setPendingFocus({ id: lineFieldId(key, field), leftIn });
+  useLayoutEffect(() => {
+    if (!pendingFocus) return;
+    // Set in the same render as the line it names: a box not drawn now never will be (the add gave way).
+    setPendingFocus(null);
+    focusIfLeft(pendingFocus.id, pendingFocus.leftIn);
+  }, [pendingFocus]);
 
   /**
    * A new, empty line of this kind. `afterEnterIn` (the box Enter was pressed in) marks the
@@ -181,7 +187,7 @@ export function LinesEditor({
     };
     void run([draft.key], 'Move the line', move).then(() => {
       // Moving the row drops the cursor; it goes back unless the person put it elsewhere meanwhile.
-      if (focused) requestAnimationFrame(() => focusIfLeft(focused, focusedElement));
+      if (focused) setPendingFocus({ id: focused, leftIn: focusedElement });
     });
   };
 

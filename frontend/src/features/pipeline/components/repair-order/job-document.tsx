@@ -39,12 +39,15 @@ export function JobDocumentView({
   jobId,
   document,
   jobHref,
+  instanceName,
 }: {
   instance: string;
   jobId: string;
   document: JobDocument;
   /** The job's own address (its dialog in the pipeline): the document's "Job #" leads back to it. */
   jobHref: string;
+  /** What the shop is called (the instance's display name): the heading when the settings name no shop, as on the PDF. */
+  instanceName: string;
 }) {
   const loaded = useJob(instance, jobId);
   const settings = useShopSettings(instance);
@@ -54,19 +57,31 @@ export function JobDocumentView({
     return <Alert>{errorMessage(loaded.error ?? settings.error, 'Could not load the document')}</Alert>;
   const job = loaded.data.detail;
   if (!job) return <Alert>This job has no repair order to print.</Alert>;
-  return <DocumentPage instance={instance} job={job} shop={settings.data.settings} document={document} jobHref={jobHref} />;
+  const shop = settings.data.settings;
+  return (
+    <DocumentPage
+      instance={instance}
+      job={job}
+      shop={shop}
+      shopName={shop.shopName.trim() || instanceName}
+      document={document}
+      jobHref={jobHref}
+    />
+  );
 }
 
 function DocumentPage({
   instance,
   job,
   shop,
+  shopName,
   document,
   jobHref,
 }: {
   instance: string;
   job: JobDetail;
   shop: ShopSettingsView;
+  shopName: string;
   document: JobDocument;
   jobHref: string;
 }) {
@@ -90,7 +105,7 @@ function DocumentPage({
       </div>
       <header className="flex flex-wrap items-start justify-between gap-4 border-b pb-4">
         <div className="grid gap-0.5">
-          <p className="text-xl font-semibold">{shop.shopName || 'Shop'}</p>
+          <p className="text-xl font-semibold">{shopName}</p>
           {[shop.address, shop.phone, shop.email].filter(Boolean).map((text) => (
             <p key={text} className="whitespace-pre-line text-muted-foreground">
               {text}

@@ -1,9 +1,9 @@
 import { useQueries } from '@tanstack/react-query';
 import { ApiError } from '@/lib/api-client';
-import { getCustomerContact } from '@/lib/api/customer-contact';
+import { getCustomerContact } from './customer-contact';
 
 /**
- * Names of the customers a job's history links to, by id: the name, null for one that has
+ * Names of the customers a history (a job's, the audit log) links to, by id: the name, null for one that has
  * been deleted since (404), absent while loading or when it could not be read.
  */
 export function useCustomerNames(instance: string, customerIds: readonly string[]): ReadonlyMap<string, string | null> {
