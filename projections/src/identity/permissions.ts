@@ -32,7 +32,8 @@ export interface PermissionColumns {
   can_manage_users: boolean;
 }
 
-export function permissionColumns(p: Permissions): PermissionColumns {
+/** The columns of `p` (typed as the literal it is, so a rebuild's plain row records take it too). */
+export function permissionColumns(p: Permissions) {
   return { can_read: p.canRead, can_write: p.canWrite, can_delete: p.canDelete, can_manage_users: p.canManageUsers };
 }
 
