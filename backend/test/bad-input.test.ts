@@ -246,6 +246,34 @@ describe('bad input on every route', () => {
     }
   });
 
+  test('an unknown query parameter is a 400 naming it on every route, the public ones and the health checks included', async () => {
+    const answers: Array<[RouteInfo, ApiResponse]> = [];
+    for (const route of server.runtime.router.routes) {
+      const client = clientFor(route.path, route.access.kind);
+      const path = `${concretePath(route.path)}?nosuchparam=1`;
+      const res = isEventStream(route) ? await statusOfStream(client, path) : await client.request(route.method, path);
+      const what = `${route.method} ${route.path}?nosuchparam=1: ${res.status} ${res.text.slice(0, 200)}`;
+      // Refused by its access rule or feature first, or by this one: never answered as if it were not sent.
+      expect(res.status, what).toBeGreaterThanOrEqual(400);
+      expect(res.status, what).toBeLessThan(500);
+      if (res.status === 400)
+        expect(res.text, what).toContain('"errors":[{"field":"nosuchparam","message":"Unknown query parameter: nosuchparam"}]');
+      answers.push([route, res]);
+    }
+    // Every public route answers with this rule before looking anything up (estimate link, unsubscribe, public request page, sign-in).
+    const publicRoutes = answers.filter(([route]) => route.access.kind === 'public');
+    expect(publicRoutes.length).toBeGreaterThan(8);
+    for (const [route, res] of publicRoutes) expect(res.status, `${route.method} ${route.path}: ${res.text.slice(0, 200)}`).toBe(400);
+    for (const path of ['/healthz', '/readyz']) {
+      const res = await clients.anonymous.get(`${path}?nosuchparam=1`);
+      expect(res.status, path).toBe(400);
+      expect(res.body.detail).toBe('Unknown query parameter: nosuchparam');
+      expect((await clients.anonymous.get(path)).status, path).toBe(200);
+    }
+    // What a route documents it still takes.
+    expect((await clients.admin.get('/api/customers?limit=5')).status).toBe(200);
+  });
+
   test('nothing stored was lost or half-written: the records read as before', async () => {
     const customer = await clients.admin.get(`/api/customers/${ids.customerId}`);
     expect(customer.status).toBe(200);

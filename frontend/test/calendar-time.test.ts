@@ -1,3 +1,4 @@
+import { initialsOf } from '../src/features/calendar/utils/calendar-events';
 import { describe, expect, test } from 'vitest';
 import type { AppointmentView } from '@crm/projections/pipeline';
 import { appointmentFormErrors, appointmentPayload, formFromJob, newForm } from '@/features/calendar/utils/appointment-form';
@@ -205,5 +206,15 @@ describe('Create New Appointment and Edit Appointment', () => {
     expect(form).toMatchObject({ phone: '617-555-0100', appointment: '2026-03-09T09:00', duration: '90' });
     expect(appointmentFormErrors({ ...form, name: '' }, NY, false)).toEqual({});
     expect(appointmentPayload(form, NY, null)).not.toHaveProperty('stage');
+  });
+});
+
+describe("a block too narrow for a word shows the customer's initials", () => {
+  test('first letters of the first two words, upper case; stray marks and dashes are not words', () => {
+    expect(initialsOf('Alex Smith')).toBe('AS');
+    expect(initialsOf('mary ann van dyke')).toBe('MA');
+    expect(initialsOf('Olive')).toBe('O');
+    expect(initialsOf('"Zoë" Özdemir - Brake pads')).toBe('ZÖ');
+    expect(initialsOf('  ')).toBe('');
   });
 });

@@ -79,7 +79,8 @@ const DOCS = {
     response: customerRecordSchema,
   },
   update: {
-    summary: 'Change a customer: the fields sent (If-Match: the revision the form loaded)',
+    summary:
+      'Change a customer: the fields sent (If-Match: the revision the form loaded). A change that would leave every field blank, with what is stored, is a 400 (At least one field must be filled out)',
     tag: 'customers',
     body: customerChangesInput,
     response: customerViewSchema,

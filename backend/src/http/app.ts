@@ -12,6 +12,7 @@ import { cleanBody, cleanRequestLine } from './input.ts';
 import { createMetrics, metricsAllowed, type Metrics } from './metrics.ts';
 import { registerApiDocsRoutes } from './openapi.ts';
 import { problem, problemDetails } from './problem.ts';
+import { refuseUnknownQuery } from './query-fields.ts';
 import { ApiRouter } from './router.ts';
 import { crossSiteGuard, isApiPath, noStoreForApi, requestId, securityHeaders } from './security.ts';
 import { createSessionStore, IDLE_TIMEOUT_MS } from './session-store.ts';
@@ -79,6 +80,7 @@ export function createApp(deps: AppDeps, options: AppOptions) {
   app.use(cleanRequestLine);
 
   app.use(async (ctx, next) => {
+    if (ctx.path === '/healthz' || ctx.path === '/readyz') refuseUnknownQuery(Object.keys(ctx.query));
     if (ctx.path === '/healthz') {
       ctx.body = { status: 'ok' };
       return;

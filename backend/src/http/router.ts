@@ -15,6 +15,7 @@ import { loadUserPrincipal, type Principal, type UserPrincipal } from './auth.ts
 import { isDatabaseUnavailable } from '@crm/projections/db/unavailable';
 import { HTTP_STATUS_OF } from './problem.ts';
 import { bodyFieldsCheck, noBodyFieldsCheck } from './body-fields.ts';
+import { queryFieldsCheck } from './query-fields.ts';
 import { idempotencyKeyOf, IdempotencyStore } from './idempotency.ts';
 import { routeStatuses } from './statuses.ts';
 import { sessionPrincipalOf, type SessionData } from './session-store.ts';
@@ -194,7 +195,9 @@ export class ApiRouter {
     const response = this.options.checkResponses ? options.doc?.response : undefined;
     // A JSON body is parsed for every method; a write route that declares none takes no fields.
     const checkBody = options.doc?.body ? bodyFieldsCheck(options.doc.body) : method === 'GET' ? null : noBodyFieldsCheck;
+    const checkQuery = queryFieldsCheck(options.doc?.query);
     const execute = async (ctx: Context) => {
+      checkQuery(ctx.query);
       checkBody?.((ctx.request as { body?: unknown }).body);
       await handler(ctx as ApiContext);
       if (response && ctx.status < 300 && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) {

@@ -98,7 +98,7 @@ export const repairOrderDecider: Decider<RepairOrderState, RepairOrderCommand, E
           events.push({ type: 'LineRemoved', data: { ...labelOf(job), line, position, ...rates(command.shop) } });
           lines = lines.filter((candidate) => candidate.id !== line.id);
         }
-        return lineChangeEvents(job, order, events);
+        return lineChangeEvents(job, order, events, order.lines[index]!.kind);
       }
       case 'ReorderLines': {
         const job = open(state, command.instanceId);
@@ -169,7 +169,7 @@ export const repairOrderDecider: Decider<RepairOrderState, RepairOrderCommand, E
         const decided: RepairOrderEvent =
           data.approvedLineIds.length > 0 ? { type: 'EstimateApproved', data } : { type: 'EstimateDeclined', data };
         // Declined lines leave the total: the job's quote follows.
-        return lineChangeEvents(job, order, [decided]);
+        return lineChangeEvents(job, order, [decided], null);
       }
       case 'IssueInvoice': {
         const job = open(state, command.instanceId);

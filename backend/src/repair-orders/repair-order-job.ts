@@ -66,23 +66,34 @@ export const fold = (order: RepairOrder, events: RepairOrderEvent[]) => events.r
 /** The field that carries a line's amount, for a refusal that names it. */
 const AMOUNT_FIELD: Record<LineKind, string> = { part: 'unitPrice', labor: 'hours', fee: 'amount', discount: 'amount' };
 
+const sums = (order: RepairOrder) => {
+  const totals = currentTotals(order);
+  return [totals.parts, totals.labor, totals.fees, totals.discounts, totals.tax, totals.total];
+};
+
 /**
  * The job's totals stay inside what its quote can hold (a job with lines takes its quote from
  * its total), which also keeps every sum exact in whole cents: 200 lines of the largest price
- * times the largest quantity would be past the last integer a number holds exactly.
+ * times the largest quantity would be past the last integer a number holds exactly. Every
+ * change of the lines is held to it (an addition, a change, a removal of a discount, and the
+ * undo of any of them); a change that brings a sum past the limit no nearer to it is not.
  */
-function assertTotalsFit(after: RepairOrder, kind: LineKind): void {
-  const totals = currentTotals(after);
+function assertTotalsFit(before: RepairOrder, after: RepairOrder, kind: LineKind): void {
   const max = JOB_LIMITS.quoteMax * 100;
-  const parts = [totals.parts, totals.labor, totals.fees, totals.discounts, totals.tax, totals.total];
-  if (parts.some((cents) => Math.abs(cents) > max))
+  const old = sums(before);
+  if (sums(after).some((cents, i) => Math.abs(cents) > max && Math.abs(cents) > Math.abs(old[i]!)))
     throw new ValidationError(REPAIR_ORDER_MESSAGES.totalTooLarge, {
       errors: [{ field: AMOUNT_FIELD[kind], message: REPAIR_ORDER_MESSAGES.totalTooLarge }],
     });
 }
 
-export function lineChangeEvents(job: Existing, order: RepairOrder, events: RepairOrderEvent[], changed?: LineKind): Event[] {
+/**
+ * A change of the job's lines with what follows on the job. `changed` is the kind of line it
+ * changes (the refusal names its amount field); null for a customer's decision on an estimate,
+ * which only takes lines out of the total the customer was sent.
+ */
+export function lineChangeEvents(job: Existing, order: RepairOrder, events: RepairOrderEvent[], changed: LineKind | null): Event[] {
   const after = fold(order, events);
-  if (changed) assertTotalsFit(after, changed);
+  if (changed) assertTotalsFit(order, after, changed);
   return [...events, ...quoteFollows(job, order, after)];
 }

@@ -25,7 +25,7 @@ export function revertChange(command: Extract<RepairOrderCommand, { type: 'Rever
       if (position < 0) throw new ConflictError(REPAIR_ORDER_MESSAGES.undoLineGone);
       const line = order.lines[position]!;
       const removed: RepairOrderEvent = { type: 'LineRemoved', data: { ...labelOf(job), line, position, ...rates, revertOf: target.id } };
-      return lineChangeEvents(job, order, [removed]);
+      return lineChangeEvents(job, order, [removed], line.kind);
     }
     case 'LineChanged': {
       const job = open(state, command.instanceId);
@@ -46,7 +46,7 @@ export function revertChange(command: Extract<RepairOrderCommand, { type: 'Rever
         ...rates,
         revertOf: target.id,
       };
-      return lineChangeEvents(job, order, [{ type: 'LineChanged', data }]);
+      return lineChangeEvents(job, order, [{ type: 'LineChanged', data }], line.kind);
     }
     case 'LineRemoved': {
       const job = open(state, command.instanceId);
@@ -56,9 +56,12 @@ export function revertChange(command: Extract<RepairOrderCommand, { type: 'Rever
       if (line.kind === 'discount' && line.appliesTo !== null && !order.lines.some((candidate) => candidate.id === line.appliesTo))
         throw new ConflictError(REPAIR_ORDER_MESSAGES.undoDiscountTarget);
       const position = Math.min(target.data.position, order.lines.length);
-      return lineChangeEvents(job, order, [
-        { type: 'LineAdded', data: { ...labelOf(job), line, position, ...rates, revertOf: target.id } },
-      ]);
+      return lineChangeEvents(
+        job,
+        order,
+        [{ type: 'LineAdded', data: { ...labelOf(job), line, position, ...rates, revertOf: target.id } }],
+        line.kind,
+      );
     }
     case 'PaymentRecorded': {
       const job = existing(state, command.instanceId);

@@ -1,4 +1,4 @@
-import { jobChangesInput } from '@crm/projections/contract';
+import { jobChangesInput, jobConversionInput } from '@crm/projections/contract';
 import {
   publicRequestPageSchema,
   publicRequestReceiptSchema,
@@ -76,16 +76,17 @@ const DOCS = {
   },
   show: { summary: 'One service request (ETag: its revision)', tag: TAG, response: serviceRequestViewSchema },
   update: {
-    summary: 'Change a service request: the fields sent (If-Match: the revision the form loaded)',
+    summary:
+      'Change a service request: the fields sent (If-Match: the revision the form loaded). A change that would leave every field blank, with what is stored, is a 400 (At least one field must be filled out)',
     tag: TAG,
     body: serviceRequestChangesInput,
     response: serviceRequestViewSchema,
   },
   convert: {
     summary:
-      "Create the request's job and link both: the fields sent (the entry dialog's), the request's own for what is left out (name, vehicle, service as the part, wanted date at 9:00 in the shop's zone, notes); `customerId` links an existing customer, otherwise a new one is made with the request's email. Idempotent: a converted request answers with its job, 200",
+      "Create the request's job and link both: the fields sent (the entry dialog's), the request's own for what is left out (name, vehicle, service as the part, wanted date at 9:00 in the shop's zone, notes); `customerId` links an existing customer, otherwise a new one is made with the request's email. A job left with every field blank is a 400 (At least one field must be filled out). Idempotent: a converted request answers with its job, 200",
     tag: TAG,
-    body: jobChangesInput,
+    body: jobConversionInput,
     response: serviceRequestConversionSchema,
     status: 201,
     answers: { 200: 'The request was converted before: its job, unchanged' },

@@ -17,8 +17,7 @@ import {
   type ServiceRequestSource,
   type ServiceRequestView,
 } from '@crm/projections/service-requests';
-import { isValidEmail } from '@crm/projections/customers';
-import { isUuid, phoneDigits } from '@crm/projections/shared';
+import { isEmailAddress, isUuid, phoneDigits } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { parseInput } from '../http/validation.ts';
@@ -212,7 +211,7 @@ export async function convertServiceRequest(
         job,
         { ...ctx, causationId: events[0]?.id ?? null },
         // The customer it makes keeps the request's email (when a customer's email rule takes it).
-        { jobId, newCustomer: { email: isValidEmail(current.contactEmail) ? current.contactEmail : '' } },
+        { jobId, newCustomer: { email: isEmailAddress(current.contactEmail) ? current.contactEmail : '' } },
       );
       await settle(deps, appended);
     } catch (error) {

@@ -43,7 +43,8 @@ const DOCS = {
     response: vehicleViewSchema,
   },
   update: {
-    summary: 'Change a vehicle: the fields sent (If-Match: the revision the form loaded)',
+    summary:
+      'Change a vehicle: the fields sent (If-Match: the revision the form loaded). A change that would leave year, make, model, VIN and plate all blank, with what is stored, is a 400',
     tag: 'vehicles',
     body: vehicleChangesInput,
     response: vehicleViewSchema,

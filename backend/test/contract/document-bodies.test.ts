@@ -64,3 +64,60 @@ test("the calendar's from and to are documented as a date or a date-time, as the
   expect((await admin.get(`/api/${SHOP}/calendar?from=2026-03-02T00:00:00Z&to=2026-03-09T00:00:00%2B02:00`)).status).toBe(200);
   expect((await admin.get(`/api/${SHOP}/calendar?from=soon&to=later`)).status).toBe(400);
 });
+
+test('an update that blanks every field is refused, and the document says so for every record with that rule', async () => {
+  const customer = await admin.post(`/api/${SHOP}/customers`, { name: 'Blank Me', phone: '5551239999' });
+  const request = await admin.post(`/api/${SHOP}/service-requests`, { customerName: 'Blank Me Request' });
+  const convertible = await admin.post(`/api/${SHOP}/service-requests`, { customerName: 'Blank Me Job' });
+  const vehicle = await admin.post(`/api/${SHOP}/customers/${customer.body.id}/vehicles`, { make: 'Honda' });
+  for (const created of [customer, request, convertible, vehicle]) expect(created.status, created.text).toBe(201);
+  const blankCustomer = { name: null, phone: '+', email: '', address: '', vehicles: [], pastAppointments: null, invoices: [], notes: ' ' };
+  // A job's update never blanks it (its number stays), but a request's conversion may.
+  const blankJob = Object.fromEntries(
+    [
+      'jobNumber',
+      'name',
+      'phone',
+      'part',
+      'makeModel',
+      'quote',
+      'vin',
+      'jobType',
+      'appointment',
+      'duration',
+      'tech',
+      'notes',
+      'customerId',
+      'vehicleId',
+      'mileageIn',
+      'mileageOut',
+    ].map((field) => [field, null]),
+  );
+  const blankRequest = Object.fromEntries(
+    ['customerName', 'contactPhone', 'contactEmail', 'vehicleType', 'serviceType', 'scheduledDate', 'additionalNotes'].map((field) => [
+      field,
+      '',
+    ]),
+  );
+  const blankVehicle = { year: null, make: '', model: '', vin: null, plate: '' };
+  const cases: Array<['put' | 'post', string, string, Record<string, unknown>]> = [
+    ['put', '/api/{instance}/customers/{id}', `/api/${SHOP}/customers/${customer.body.id}`, blankCustomer],
+    ['put', '/api/{instance}/service-requests/{id}', `/api/${SHOP}/service-requests/${request.body.id}`, blankRequest],
+    ['put', '/api/{instance}/vehicles/{id}', `/api/${SHOP}/vehicles/${vehicle.body.id}`, blankVehicle],
+    ['post', '/api/{instance}/service-requests/{id}/convert', `/api/${SHOP}/service-requests/${convertible.body.id}/convert`, blankJob],
+  ];
+  for (const [method, documented, path, blank] of cases) {
+    const schema = bodySchema(method, documented);
+    const refused = await admin[method](path, blank);
+    expect(refused.status, `${path}: ${refused.text}`).toBe(400);
+    expect(satisfies(blank, schema), `${documented} documents ${JSON.stringify(blank)} as valid`).toBe(false);
+    // One field left out (kept as stored) or sent filled: the document allows it, the server takes it.
+    const keeping = Object.fromEntries(
+      Object.keys(blank)
+        .slice(1)
+        .map((field) => [field, blank[field]]),
+    );
+    expect(satisfies(keeping, schema), `${documented} documents ${JSON.stringify(keeping)} as invalid`).toBe(true);
+    expect(document.paths[documented]![method]!.summary, documented).toMatch(/blank.* is a 400/);
+  }
+});

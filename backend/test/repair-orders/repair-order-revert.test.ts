@@ -41,6 +41,30 @@ const addPart = (lineId: string, unitPrice = 5000): RepairOrderCommand => ({
 });
 
 describe('undo of lines and payments', () => {
+  test("an undo that would take the job's total past what its quote holds is refused as adding that line would be", () => {
+    const big = 60_000_000_000; // $600,000,000: one fits, two are past the $999,999,999 a quote holds
+    const tooLarge = expect.objectContaining({
+      message: REPAIR_ORDER_MESSAGES.totalTooLarge,
+      extra: { errors: [expect.objectContaining({ field: 'unitPrice' })] },
+    });
+    // Restore: a removed line back beside another that took its place.
+    const s1 = apply(given(created), when(given(created), addPart('a', big)));
+    const removed = when(s1, { type: 'RemoveLine', instanceId: I, lineId: 'a', shop });
+    const s2 = apply(s1, removed);
+    const s3 = apply(s2, when(s2, addPart('b', big)));
+    expect(() => when(s3, addPart('a2', big))).toThrow(tooLarge);
+    expect(() => when(s3, revert(recorded(removed, 'e-r')))).toThrow(tooLarge);
+    // Undo of a change that made a line cheap, after another line took up the room.
+    const changed = when(s1, { type: 'ChangeLine', instanceId: I, lineId: 'a', changes: { unitPrice: 100 }, shop });
+    const s4 = apply(s1, changed);
+    const s5 = apply(s4, when(s4, addPart('b', big)));
+    expect(() => when(s5, revert(recorded(changed, 'e-c')))).toThrow(tooLarge);
+    // Inside the limit the same undo is taken, and one that lowers the total always is.
+    const s6 = apply(s4, when(s4, addPart('b', 5000)));
+    expect(when(s6, revert(recorded(changed, 'e-c')))[0]).toMatchObject({ type: 'LineChanged' });
+    expect(when(s5, { type: 'RemoveLine', instanceId: I, lineId: 'b', shop })[0]).toMatchObject({ type: 'LineRemoved' });
+  });
+
   test('undo of a line added removes it and the quote follows the total', () => {
     const added = when(given(created), addPart('a'));
     const state = apply(apply(given(created), added), when(apply(given(created), added), addPart('b', 1000)));

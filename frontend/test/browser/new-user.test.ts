@@ -482,6 +482,11 @@ describe('crowded week slots on a phone', () => {
       });
       await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Olive Overlap', appointment: '2026-12-01T16:00:00Z' });
       await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Oscar Overlap', appointment: '2026-12-01T16:30:00Z' });
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, {
+        name: 'Alex Smith',
+        part: 'Brake pads',
+        appointment: '2026-12-03T16:00:00Z',
+      });
       const { page } = await signedInPage(browser, shop.owner, { phone: true, timezoneId: FAR_ZONE });
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`/crm/${shop.subdomain}/calendar?view=week&date=2026-12-01`);
@@ -508,6 +513,17 @@ describe('crowded week slots on a phone', () => {
           )
           .toEqual([]);
       }
+      // A lone appointment in a phone's column shows the customer's initials on one line, not its words broken letter by letter.
+      const lone = page.locator('[title="Alex Smith - Brake pads"] [data-initials]');
+      await expect.poll(() => lone.textContent(), { timeout: SLOW }).toBe('AS');
+      expect(await lone.isVisible()).toBe(true);
+      // One line, whole: no taller than a line of text, no wider than its block.
+      expect(
+        await lone.evaluate((element) => ({
+          oneLine: element.getBoundingClientRect().height < parseFloat(getComputedStyle(element).lineHeight) * 1.5,
+          whole: element.scrollWidth <= element.clientWidth,
+        })),
+      ).toEqual({ oneLine: true, whole: true });
       await snap(page, 'calendar-week-phone-360');
       await block.click();
       await expect.poll(() => new URL(page.url()).searchParams.get('view'), { timeout: SLOW }).toBe('day');

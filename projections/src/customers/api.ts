@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { recordListParams, recordPageSchema, searchTextQuery } from '../shared/list-query.ts';
+import { emailDocument, isEmailAddress } from '../shared/email.ts';
 import { phoneInput } from '../shared/phone.ts';
-import { atLeastOneFilled, blankOr, bodyObject, PHONE_FILLED_PATTERN, textInput } from '../shared/schemas.ts';
+import { atLeastOneFilled, blankOr, bodyObject, notAllBlanked, PHONE_FILLED_PATTERN, textInput } from '../shared/schemas.ts';
 import {
   CUSTOMER_FIELDS,
   CUSTOMER_LIMITS,
   CUSTOMER_MESSAGES,
   EMPTY_CUSTOMER_FIELDS,
   isBlankCustomer,
-  isValidEmail,
   joinList,
   parseList,
   type CustomerFields,
@@ -33,8 +33,8 @@ export const CUSTOMER_SEARCH_MAX = 200;
 const phone = phoneInput('Phone number must be text');
 
 const email = textInput('Email', CUSTOMER_LIMITS.email)
-  .refine((value) => value === '' || isValidEmail(value), CUSTOMER_MESSAGES.emailInvalid)
-  .meta(blankOr({ type: 'string', format: 'email', maxLength: CUSTOMER_LIMITS.email }));
+  .refine((value) => value === '' || isEmailAddress(value), CUSTOMER_MESSAGES.emailInvalid)
+  .meta(blankOr(emailDocument(CUSTOMER_LIMITS.email)));
 
 /**
  * Pieces of a list. Vehicles drop repeats whatever their case, invoices exact repeats;
@@ -98,7 +98,7 @@ export const customerChangesInput = bodyObject(
     notes: fieldSchemas.notes.optional(),
   },
   CUSTOMER_ECHOED_FIELDS,
-);
+).meta(notAllBlanked(CUSTOMER_FIELDS, { phone: PHONE_FILLED_PATTERN }));
 export type CustomerChanges = Partial<CustomerFields>;
 export type CustomerChangesInput = z.input<typeof customerChangesInput>;
 

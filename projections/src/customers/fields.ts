@@ -44,12 +44,6 @@ export const CUSTOMER_MESSAGES = {
   notFound: 'Customer not found',
 } as const;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function isValidEmail(value: string): boolean {
-  return EMAIL.test(value);
-}
-
 export interface ListOptions {
   /** Drop repeats; `ignoreCase` compares them without case (vehicles). */
   dedupe?: false | 'exact' | 'ignoreCase';

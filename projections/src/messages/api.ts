@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailDocument, isEmailAddress } from '../shared/email.ts';
 import { queryParam, recordListParams, recordPageSchema } from '../shared/list-query.ts';
 import { MESSAGE_CHANNELS, MESSAGE_KINDS, MESSAGE_STATUSES, MESSAGE_TEMPLATE_LIMITS, unknownPlaceholders } from './kinds.ts';
 
@@ -78,10 +79,6 @@ export type MessagePage = z.infer<typeof messagePageSchema>;
 
 // ---- templates and settings --------------------------------------------------------------
 
-// One plain address: a comma, semicolon, quote or bracket would make the From header a list
-// or a display name, and the mail library would send from another address than the one saved.
-const EMAIL = /^[^\s@<>,;:"()[\]\\]+@[^\s@<>,;:"()[\]\\]+\.[^\s@<>,;:"()[\]\\]+$/;
-
 const templateText = (label: string, max: number) =>
   z
     .string({ error: `${label} must be text` })
@@ -111,9 +108,10 @@ export const messagingSettingsInput = z.strictObject({
     .string({ error: 'From address must be text' })
     .trim()
     .max(254, 'From address must be at most 254 characters')
-    .refine((value) => value === '' || EMAIL.test(value), MESSAGE_MESSAGES.fromAddressInvalid)
+    // One plain address (see isEmailAddress): a list or a display name would send from another address than the one saved.
+    .refine((value) => value === '' || isEmailAddress(value), MESSAGE_MESSAGES.fromAddressInvalid)
     // Text: an e-mail address, or '' for the server's default sender (not null).
-    .meta({ type: undefined, maxLength: undefined, anyOf: [{ type: 'string', format: 'email', maxLength: 254 }, { const: '' }] })
+    .meta({ type: undefined, maxLength: undefined, anyOf: [emailDocument(254), { const: '' }] })
     .optional(),
   shopPhone: z.string({ error: 'Shop phone must be text' }).trim().max(40, 'Shop phone must be at most 40 characters').optional(),
   reminderHour: z

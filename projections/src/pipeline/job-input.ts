@@ -5,6 +5,7 @@ import {
   blankOr,
   bodyObject,
   isStorableTime,
+  notAllBlanked,
   ONE_LINE_PATTERN,
   PHONE_FILLED_PATTERN,
   textInput,
@@ -171,6 +172,9 @@ const vehicleId = z
 /** The read-only fields a job answers with: a client may send the job back whole. */
 export const JOB_ECHOED_FIELDS = ['id', 'createdAt', 'createdBy', 'updatedAt', 'revision', 'totals', 'appointmentEnd'] as const;
 
+/** The fields of which a job needs one filled in (its stage and CSR always have a value). */
+const FILLABLE_JOB_FIELDS = JOB_FIELDS.filter((field) => field !== 'stage' && field !== 'csr');
+
 /**
  * A pipeline entry as a form sends it. A field left out stays as it is (or takes its
  * default on create); null or '' clears it. The job's read-only fields (id, createdAt,
@@ -213,18 +217,19 @@ export const jobChangesInput = bodyObject(
 });
 export type JobChangesInput = z.input<typeof jobChangesInput>;
 
+/**
+ * A service request's conversion takes a job's changes over the request's own fields: the
+ * job may not come out blank. (A job's own update never does: its number stays.)
+ */
+export const jobConversionInput = jobChangesInput.meta(notAllBlanked(FILLABLE_JOB_FIELDS, { phone: PHONE_FILLED_PATTERN }));
+
 /** A new entry: defaults for what is left out, and not everything empty. */
 export const jobInput = jobChangesInput
   .transform((changes): JobFields => ({ ...EMPTY_JOB_FIELDS, ...changes }))
   .superRefine((fields, ctx) => {
     if (isBlankJob(fields)) ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.atLeastOne, path: ['name'] });
   })
-  .meta(
-    atLeastOneFilled(
-      JOB_FIELDS.filter((field) => field !== 'stage' && field !== 'csr'),
-      { phone: PHONE_FILLED_PATTERN },
-    ),
-  );
+  .meta(atLeastOneFilled(FILLABLE_JOB_FIELDS, { phone: PHONE_FILLED_PATTERN }));
 export type JobInput = z.input<typeof jobInput>;
 
 export const stageInput = z.strictObject({

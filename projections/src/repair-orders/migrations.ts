@@ -90,4 +90,18 @@ const repairOrderTables: SchemaMigration = {
   },
 };
 
-export const repairOrderMigrations: SchemaMigration[] = [repairOrderTables];
+/**
+ * The money tables kept the job's customer as of the event, which nothing read and which a
+ * customer merge (it moves the job, not its money rows) left stale while a rebuild would
+ * write the new one: the live tables and a rebuild differed. A job's customer is the jobs
+ * row's; the money tables key on the job.
+ */
+const moneyWithoutCustomer: SchemaMigration = {
+  name: '0075_money_without_customer',
+  async up(knex, schema) {
+    for (const table of ['job_money', 'invoices', 'payments'])
+      await knex.raw('ALTER TABLE ??.?? DROP COLUMN IF EXISTS customer_id', [schema, table]);
+  },
+};
+
+export const repairOrderMigrations: SchemaMigration[] = [repairOrderTables, moneyWithoutCustomer];

@@ -15,7 +15,6 @@ type StoredOrderEvent = StoredDomainEvent & RepairOrderJobEvent;
 
 interface Money {
   instanceId: string;
-  customerId: string | null;
   order: RepairOrder;
   revision: number;
   changed: boolean;
@@ -24,7 +23,6 @@ interface Money {
 const MONEY_COLUMNS = {
   job_id: 'uuid',
   instance_id: 'uuid',
-  customer_id: 'uuid',
   state: 'jsonb',
   lines_count: 'integer',
   parts: 'bigint',
@@ -44,7 +42,6 @@ const INVOICE_COLUMNS = {
   event_id: 'uuid',
   instance_id: 'uuid',
   job_id: 'uuid',
-  customer_id: 'uuid',
   job_number: 'text',
   customer_name: 'text',
   invoice_number: 'integer',
@@ -70,7 +67,6 @@ const PAYMENT_COLUMNS = {
   event_id: 'uuid',
   instance_id: 'uuid',
   job_id: 'uuid',
-  customer_id: 'uuid',
   kind: 'text',
   amount: 'bigint',
   method: 'text',
@@ -92,31 +88,23 @@ async function applyOrderEvents(all: StoredDomainEvent[], ctx: ProjectionContext
   if (events.length === 0) return;
   const jobIds = [...new Set(events.map((event) => event.data.jobId))];
   const states = new Map<string, Money>();
-  const customers = new Map<string, string | null>();
   for (const chunk of chunked(jobIds)) {
     const rows = (await ctx
       .table('job_money')
       .whereRaw('job_id = any(?::uuid[])', [chunk])
-      .select('job_id', 'instance_id', 'customer_id', 'state', 'revision')) as Array<{
+      .select('job_id', 'instance_id', 'state', 'revision')) as Array<{
       job_id: string;
       instance_id: string;
-      customer_id: string | null;
       state: RepairOrder;
       revision: number;
     }>;
     for (const row of rows)
       states.set(row.job_id, {
         instanceId: row.instance_id,
-        customerId: row.customer_id,
         order: row.state,
         revision: row.revision,
         changed: false,
       });
-    const jobs = (await ctx.table('jobs').whereRaw('id = any(?::uuid[])', [chunk]).select('id', 'customer_id')) as Array<{
-      id: string;
-      customer_id: string | null;
-    }>;
-    for (const job of jobs) customers.set(job.id, job.customer_id);
   }
   const invoices: Record<string, unknown>[] = [];
   const payments: Record<string, unknown>[] = [];
@@ -124,7 +112,7 @@ async function applyOrderEvents(all: StoredDomainEvent[], ctx: ProjectionContext
     const jobId = event.data.jobId;
     let state = states.get(jobId);
     if (!state) {
-      state = { instanceId: event.metadata.instanceId!, customerId: null, order: EMPTY_REPAIR_ORDER, revision: -1, changed: false };
+      state = { instanceId: event.metadata.instanceId!, order: EMPTY_REPAIR_ORDER, revision: -1, changed: false };
       states.set(jobId, state);
     }
     if (state.revision >= event.revision) continue;
@@ -132,7 +120,6 @@ async function applyOrderEvents(all: StoredDomainEvent[], ctx: ProjectionContext
     state.order = applyRepairOrderEvent(before, event, { at: event.recordedAt.toISOString(), by: event.metadata.actor.displayName });
     state.revision = event.revision;
     state.changed = true;
-    state.customerId = customers.get(jobId) ?? state.customerId;
     if (event.type === 'InvoiceIssued') {
       const previous = latestInvoice(before)?.totals;
       const totals = event.data.totals;
@@ -141,7 +128,6 @@ async function applyOrderEvents(all: StoredDomainEvent[], ctx: ProjectionContext
         event_id: event.id,
         instance_id: state.instanceId,
         job_id: jobId,
-        customer_id: state.customerId,
         job_number: event.data.jobNumber,
         customer_name: event.data.name,
         invoice_number: event.data.invoiceNumber,
@@ -170,7 +156,6 @@ async function applyOrderEvents(all: StoredDomainEvent[], ctx: ProjectionContext
         event_id: event.id,
         instance_id: state.instanceId,
         job_id: jobId,
-        customer_id: state.customerId,
         kind: refund ? 'refund' : 'payment',
         amount: refund ? -event.data.amount : event.data.amount,
         method: event.data.method,
@@ -190,7 +175,6 @@ async function applyOrderEvents(all: StoredDomainEvent[], ctx: ProjectionContext
       return {
         job_id: jobId,
         instance_id: state.instanceId,
-        customer_id: state.customerId,
         state: state.order,
         lines_count: state.order.lines.length,
         parts: totals.parts,
@@ -225,8 +209,6 @@ async function applyOrderEvents(all: StoredDomainEvent[], ctx: ProjectionContext
 export const repairOrdersProjection: Projection = {
   name: 'repair-orders',
   eventTypes: REPAIR_ORDER_JOB_EVENT_TYPES,
-  // A job's customer comes from the pipeline's jobs row.
-  readsFrom: ['pipeline'],
   async apply(event, ctx) {
     await applyOrderEvents([event], ctx);
   },

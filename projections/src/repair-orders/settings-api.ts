@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailDocument, isEmailAddress } from '../shared/email.ts';
 import { blankOr, textInput } from '../shared/schemas.ts';
 import { REPAIR_ORDER_LIMITS } from './limits.ts';
 import { moneyInput, percentInput } from './schema-pieces.ts';
@@ -12,8 +13,8 @@ export const shopSettingsInput = z.strictObject({
   address: textInput('Address', REPAIR_ORDER_LIMITS.address).optional(),
   phone: textInput('Phone', REPAIR_ORDER_LIMITS.phone).optional(),
   email: textInput('Email', REPAIR_ORDER_LIMITS.email)
-    .refine((value) => value === '' || z.email().safeParse(value).success, 'Email must be an email address')
-    .meta(blankOr({ type: 'string', format: 'email', maxLength: REPAIR_ORDER_LIMITS.email }))
+    .refine((value) => value === '' || isEmailAddress(value), 'Email must be an email address')
+    .meta(blankOr(emailDocument(REPAIR_ORDER_LIMITS.email)))
     .optional(),
   laborRate: moneyInput('Labor rate')
     .transform((value) => value ?? 0)

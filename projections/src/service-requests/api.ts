@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { emailDocument, isEmailAddress } from '../shared/email.ts';
 import { phoneInput } from '../shared/phone.ts';
 import { queryParam, recordListParams, recordPageSchema } from '../shared/list-query.ts';
-import { atLeastOneFilled, blankOr, bodyObject, PHONE_FILLED_PATTERN, textInput } from '../shared/schemas.ts';
+import { atLeastOneFilled, blankOr, bodyObject, notAllBlanked, PHONE_FILLED_PATTERN, textInput } from '../shared/schemas.ts';
 import {
   EMPTY_SERVICE_REQUEST_FIELDS,
   isBlankServiceRequest,
   isCalendarDate,
-  isValidServiceEmail,
   SERVICE_REQUEST_FIELDS,
   SERVICE_REQUEST_LIMITS,
   SERVICE_REQUEST_MESSAGES,
@@ -31,8 +31,8 @@ export const SERVICE_REQUEST_SEARCH_MAX = 200;
 export const HONEYPOT_FIELD = 'website';
 
 const contactEmail = textInput('Contact email', SERVICE_REQUEST_LIMITS.contactEmail)
-  .refine((value) => value === '' || isValidServiceEmail(value), SERVICE_REQUEST_MESSAGES.emailInvalid)
-  .meta(blankOr({ type: 'string', format: 'email', maxLength: SERVICE_REQUEST_LIMITS.contactEmail }));
+  .refine((value) => value === '' || isEmailAddress(value), SERVICE_REQUEST_MESSAGES.emailInvalid)
+  .meta(blankOr(emailDocument(SERVICE_REQUEST_LIMITS.contactEmail)));
 
 /** One of the choices, matched without case; '' (or null) is "none chosen". */
 const serviceType = textInput('Service type', 100)
@@ -90,7 +90,9 @@ export const SERVICE_REQUEST_ECHOED_FIELDS = [
  * request's read-only fields (id, createdAt, … as a client sends the record back) are
  * ignored; any other field (`name` for `customerName`) is a 400 naming it.
  */
-export const serviceRequestChangesInput = bodyObject(serviceRequestShape, SERVICE_REQUEST_ECHOED_FIELDS);
+export const serviceRequestChangesInput = bodyObject(serviceRequestShape, SERVICE_REQUEST_ECHOED_FIELDS).meta(
+  notAllBlanked(SERVICE_REQUEST_FIELDS, { contactPhone: PHONE_FILLED_PATTERN }),
+);
 export type ServiceRequestChanges = Partial<ServiceRequestFields>;
 export type ServiceRequestChangesInput = z.input<typeof serviceRequestChangesInput>;
 
@@ -125,7 +127,7 @@ export const publicServiceRequestInput = z
     allOf: [
       {
         required: ['customerName', 'contactEmail'],
-        properties: { customerName: { type: 'string', pattern: '\\S' }, contactEmail: { type: 'string', format: 'email' } },
+        properties: { customerName: { type: 'string', pattern: '\\S' }, contactEmail: emailDocument(SERVICE_REQUEST_LIMITS.contactEmail) },
       },
     ],
   });

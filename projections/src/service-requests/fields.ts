@@ -72,12 +72,6 @@ export const SERVICE_REQUEST_MESSAGES = {
   publicOff: 'This shop does not take requests online',
 } as const;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function isValidServiceEmail(value: string): boolean {
-  return EMAIL.test(value);
-}
-
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** A real calendar date written YYYY-MM-DD (2025-02-30 is not one). */

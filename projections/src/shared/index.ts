@@ -7,6 +7,7 @@ export * from './cursor.ts';
 export * from './ids.ts';
 export * from './revisions.ts';
 export * from './phone.ts';
+export * from './email.ts';
 export * from './format.ts';
 export * from './schemas.ts';
 export * from './timeline.ts';

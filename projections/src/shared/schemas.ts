@@ -62,20 +62,23 @@ export function bodyObject<S extends z.ZodRawShape>(shape: S, echoed: readonly s
  * non-empty list. Put on the input schema with `.meta(...)` next to the refinement.
  */
 export function atLeastOneFilled(fields: readonly string[], filledPatterns: Readonly<Record<string, string>> = {}) {
-  return {
-    anyOf: fields.map((field) => ({
-      required: [field],
-      properties: {
-        [field]: {
-          type: ['string', 'array', 'number'],
-          minLength: 1,
-          pattern: filledPatterns[field] ?? '\\S',
-          minItems: 1,
-          items: { pattern: '\\S' },
-        },
-      },
-    })),
-  };
+  return { anyOf: fields.map((field) => ({ required: [field], properties: { [field]: filledValue(filledPatterns[field]) } })) };
+}
+
+/**
+ * How the API document states "a change must not blank every one of these fields" on an
+ * update, whose refinement runs on the record after the change: one of them left out (kept
+ * as stored) or sent filled (`filledPatterns` as for {@link atLeastOneFilled}). A change that
+ * blanks only the fields the record has filled is refused too; that depends on what is
+ * stored, so the operation's summary says it in words.
+ */
+export function notAllBlanked(fields: readonly string[], filledPatterns: Readonly<Record<string, string>> = {}) {
+  return { anyOf: fields.map((field) => ({ properties: { [field]: filledValue(filledPatterns[field]) } })) };
+}
+
+/** A field's value that counts as filled in: text with a non-space character (or `pattern`), a number, or a non-empty list. */
+function filledValue(pattern = '\\S') {
+  return { type: ['string', 'array', 'number'], minLength: 1, pattern, minItems: 1, items: { pattern: '\\S' } };
 }
 
 /** A phone is kept as its digits: one with no digit ('+', '-') is blank. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryParam } from '../shared/list-query.ts';
-import { atLeastOneFilled, blankOr, textInput } from '../shared/schemas.ts';
+import { atLeastOneFilled, blankOr, notAllBlanked, textInput } from '../shared/schemas.ts';
 import { EMPTY_VEHICLE_FIELDS, isBlankVehicle, VEHICLE_FIELDS, VEHICLE_LIMITS, VEHICLE_MESSAGES, type VehicleFields } from './fields.ts';
 import { checkVin } from './vin.ts';
 
@@ -59,17 +59,19 @@ const fieldSchemas = {
 };
 
 /** A change to a vehicle: a field left out stays as it is; null or '' clears it. Unknown fields are refused. */
-export const vehicleChangesInput = z.strictObject({
-  year: fieldSchemas.year.optional(),
-  make: fieldSchemas.make.optional(),
-  model: fieldSchemas.model.optional(),
-  trim: fieldSchemas.trim.optional(),
-  vin: fieldSchemas.vin.optional(),
-  plate: fieldSchemas.plate.optional(),
-  plateState: fieldSchemas.plateState.optional(),
-  color: fieldSchemas.color.optional(),
-  notes: fieldSchemas.notes.optional(),
-});
+export const vehicleChangesInput = z
+  .strictObject({
+    year: fieldSchemas.year.optional(),
+    make: fieldSchemas.make.optional(),
+    model: fieldSchemas.model.optional(),
+    trim: fieldSchemas.trim.optional(),
+    vin: fieldSchemas.vin.optional(),
+    plate: fieldSchemas.plate.optional(),
+    plateState: fieldSchemas.plateState.optional(),
+    color: fieldSchemas.color.optional(),
+    notes: fieldSchemas.notes.optional(),
+  })
+  .meta(notAllBlanked(['year', 'make', 'model', 'vin', 'plate']));
 export type VehicleChanges = Partial<VehicleFields>;
 export type VehicleChangesInput = z.input<typeof vehicleChangesInput>;
 

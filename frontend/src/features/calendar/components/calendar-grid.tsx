@@ -6,7 +6,7 @@ import 'react-big-calendar/lib/css/react-big-calendar.css';
 import 'react-big-calendar/lib/addons/dragAndDrop/styles.css';
 import '../calendar.css';
 import { cn } from '@/lib/cn';
-import { type CalendarEvent, jobTypeColor, type TechLane } from '../utils/calendar-events';
+import { type CalendarEvent, initialsOf, jobTypeColor, type TechLane } from '../utils/calendar-events';
 import { type CalendarView, DAY_END_HOUR, DAY_START_HOUR, hourOn, STEP_MINUTES } from '../utils/calendar-time';
 
 type WithDragAndDrop = typeof dragAndDropAddon.default;
@@ -65,8 +65,13 @@ function EventLabel({ event }: { event: CalendarEvent }) {
   }
   return (
     // The key lets the focus find this appointment again when the calendar is drawn anew.
-    <span className="block truncate" title={event.title} data-focus-key={event.job ? `appointment-${event.job.id}` : undefined}>
-      {event.title}
+    // Narrower than 36 px (a phone's week column) the words broke letter by letter ('Ale x Smi th'):
+    // there the block shows the customer's initials, and keeps the words for its tooltip and screen readers.
+    <span className="block @container" title={event.title} data-focus-key={event.job ? `appointment-${event.job.id}` : undefined}>
+      <span aria-hidden="true" className="block text-center font-semibold @[2.25rem]:hidden" data-initials>
+        {initialsOf(event.job?.name || event.title)}
+      </span>
+      <span className="crm-event-words sr-only @[2.25rem]:not-sr-only @[2.25rem]:block @[2.25rem]:truncate">{event.title}</span>
     </span>
   );
 }

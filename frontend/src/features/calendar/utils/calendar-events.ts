@@ -190,3 +190,13 @@ function peakOverlap(group: readonly CalendarEvent[]): number {
   }
   return peak;
 }
+
+/** 'Alex Smith' → 'AS': what a block too narrow for a word shows. */
+export function initialsOf(name: string): string {
+  const words = name.split(/[\s-]+/).filter((word) => /\p{L}|\p{N}/u.test(word));
+  return words
+    .slice(0, 2)
+    .map((word) => [...word.replace(/^[^\p{L}\p{N}]+/u, '')][0] ?? '')
+    .join('')
+    .toUpperCase();
+}
