@@ -1,6 +1,6 @@
 import { startCli } from './cli.ts';
 import { describeDatabase } from './infra/database.ts';
-import { openCommandTool } from './runtime.ts';
+import { openCommandTool } from './workers.ts';
 import { systemContext } from './shared/commands.ts';
 import { migrateVehicleLabels } from './vehicle-migration/index.ts';
 

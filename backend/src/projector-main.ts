@@ -5,7 +5,7 @@ import { positionToString } from '@crm/projections/eventstore/port';
 import type { Projector } from '@crm/projections/runtime/projector';
 import { onShutdown, startCli } from './cli.ts';
 import type { Logger } from './logger.ts';
-import { createMessageSender, createProjector, createReactors, openStorage, type Storage } from './runtime.ts';
+import { createMessageSender, createProjector, createReactors, openStorage, type Storage } from './workers.ts';
 
 /**
  * `npm run projector`: the projector and the reactors on their own, for scaled-out

@@ -7,7 +7,7 @@ import { describeDatabase } from './infra/database.ts';
 import { settle } from './deps.ts';
 import { createUser, recordFirstAdmin } from './identity/index.ts';
 import { subdomainStream, recordInstance, updateInstance } from './platform/index.ts';
-import { openCommandTool } from './runtime.ts';
+import { openCommandTool } from './workers.ts';
 import { systemContext, type InstanceContext } from './shared/commands.ts';
 import { reservationHolder } from './shared/reservations.ts';
 import { pastSlot } from './seed-clock.ts';

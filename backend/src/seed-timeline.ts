@@ -75,11 +75,9 @@ export function planCustomers({ deps, timeZone, historyDays: HISTORY_DAYS, timel
       at: customer.at,
       by: 'csr',
       run: async (ctx) => {
-        const { customerId } = await createCustomer(
-          deps,
-          { name, phone, address: `${100 + i} Main St`, vehicles: [vehicle], invoices: [`INV-${1000 + i}`] },
-          ctx,
-        );
+        // No typed-in invoice numbers: the invoices the seed issues are the customer's real ones
+        // (numbered from 1001), and a made-up 'INV-1078' would name another customer's invoice.
+        const { customerId } = await createCustomer(deps, { name, phone, address: `${100 + i} Main St`, vehicles: [vehicle] }, ctx);
         customer.id = customerId;
         // Its car as a vehicle record too, so the jobs, the vehicle page and the customer's
         // vehicles agree with the "2018 Toyota Camry" its jobs name.

@@ -59,6 +59,8 @@ test("every seeded job carries its customer's name, phone and vehicle", async ()
       expect(job.phone).toBe(job.customer_phone);
       expect(job.vehicles).toContain(job.make_model);
     }
+    // A customer's invoices are the ones the seed issued to her jobs: no made-up numbers typed in beside them.
+    expect(await knex('rm.customers').whereNot('invoices', '').pluck('invoices')).toEqual([]);
   } finally {
     await knex.destroy();
   }

@@ -4,9 +4,12 @@ import { format, type Figure } from './report.ts';
 const MB = 1024 * 1024;
 
 /**
- * Samples, every 500 ms, the resident memory of the API process and its projector child
- * (RUN_PROJECTOR=true runs the projector, reactors and message sender there): each one's
- * peak and the peak of their sum.
+ * Samples, every 500 ms, the resident memory (VmRSS in /proc, as `ps` shows it) of the API
+ * process and its projector child (RUN_PROJECTOR=true runs the projector, reactors and
+ * message sender there): each one's peak and the peak of their sum. That sum is the server:
+ * what the container image runs (`node backend/dist/main.js` and the child it forks). Not
+ * counted: PostgreSQL, and the `npm` and `scripts/start.mjs` processes `npm start` keeps
+ * waiting in front of the server (each a Node process of its own, 40 MB or more).
  */
 export function sampleServerMemory(apiPid: number) {
   let peakRss = 0;
@@ -35,7 +38,7 @@ export function sampleServerMemory(apiPid: number) {
         unit: 'MB',
         target: { atMost: 300 },
         note:
-          `peaks: API process ${format(peakRss / MB)} MB, projector child ${format(peakChildRss / MB)} MB; ` +
+          `VmRSS sampled every 500 ms; peaks: API process ${format(peakRss / MB)} MB, projector child ${format(peakChildRss / MB)} MB; ` +
           `at the end of the load ${format(end.apiRss / MB)} MB and ${format(end.childRss / MB)} MB`,
       };
     },

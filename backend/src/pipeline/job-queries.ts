@@ -107,10 +107,16 @@ const jobsOf = (db: Knex, instanceId: string) => db.withSchema('rm').from('jobs'
 
 /** A job of this instance as the read model has it; null for an unknown id or one of another instance. */
 export async function findJob(knex: Knex, target: JobTarget): Promise<JobView | null> {
+  const row = await findJobRow(knex, target);
+  return row ? jobViewOfRow(row) : null;
+}
+
+/** The jobs row of a job of this instance (one round trip); null for an unknown id, a deleted job or one of another instance. */
+export async function findJobRow(knex: Knex, target: JobTarget): Promise<JobRow | null> {
   if (!isUuid(target.jobId)) return null;
   const row = (await withTenant(knex, target.instanceId, (db) => jobsOf(db, target.instanceId).where('id', target.jobId).first())) as
     JobRow | undefined;
-  return row ? jobViewOfRow(row) : null;
+  return row ?? null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { StoredDomainEvent } from '@crm/projections/events';
-import { JOB_MESSAGES, type JobFields, type JobView, type Stage } from '@crm/projections/pipeline';
-import type { AppendResult, EventStore, StreamAppend } from '@crm/projections/eventstore/port';
+import { CANCELED_STAGE, JOB_MESSAGES, type JobFields, type JobView, type Stage } from '@crm/projections/pipeline';
+import { fieldsOfRow, type JobRow } from '@crm/projections/pipeline/job-rows';
+import type { AppendResult, StreamAppend } from '@crm/projections/eventstore/port';
 import { createCustomer } from '../customers/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
@@ -29,7 +29,7 @@ import {
   releaseNumberOfDeleted,
   typedNumberReservation,
 } from './job-numbers.ts';
-import { findJob, jobAsOf, jobViewFromEvents, type JobTarget } from './job-queries.ts';
+import { findJob, findJobRow, jobAsOf, jobViewOfRow, type JobTarget } from './job-queries.ts';
 
 // ---- commands ----------------------------------------------------------------------------
 
@@ -38,14 +38,48 @@ import { findJob, jobAsOf, jobViewFromEvents, type JobTarget } from './job-queri
  * copy is stale and gets the job as it is now, to merge or reload; otherwise the conflict
  * is the job's own (e.g. reopening an open job) and stays as it was.
  */
-async function staleConflict(store: EventStore, target: JobTarget, expectedRevision: number, ownConflict?: Error): Promise<Error> {
-  const current = await jobAsOf(store, target, null);
+async function staleConflict(deps: JobDeps, target: JobTarget, expectedRevision: number, ownConflict?: Error): Promise<Error> {
+  const current = await currentJob(deps, target);
   if (!current) return new NotFoundError(JOB_MESSAGES.notFound);
   return ownConflict && current.revision === expectedRevision ? ownConflict : new StaleRecordError('job', current);
 }
 
+/** Without `knex` (no read model to read: some callers) the job is folded from its stream. */
+type JobDeps = Pick<AppDeps, 'store'> & Partial<Pick<AppDeps, 'knex'>>;
+
+/** The job as it is now: its row where every append writes it inline, else folded from its stream (EventStoreDB). */
+export async function currentJob(deps: JobDeps, target: JobTarget): Promise<JobView | null> {
+  return deps.store.projectsInline && deps.knex ? await findJob(deps.knex, target) : await jobAsOf(deps.store, target, null);
+}
+
+/**
+ * The decider's state from the job's row (one indexed read, no stream read and fold) where
+ * appends write it inline: its revision is then the stream's, since every append to the
+ * stream writes the row in its own transaction; the append expects that revision, so a
+ * row that has moved on since, or trails the stream (events the projector has still to
+ * apply), makes it fail and the retry fold the stream. The row also stands in for the
+ * pipeline projection's own read of it in the append (`read`). Null (fold the stream):
+ * EventStoreDB, or no row (an unknown, deleted or other instance's job: the fold tells which).
+ */
+export async function jobFromRow(deps: JobDeps, target: JobTarget): Promise<LoadedStream<JobState> | null> {
+  if (!deps.store.projectsInline || !deps.knex) return null;
+  const row = await findJobRow(deps.knex, target);
+  if (!row) return null;
+  const fields = fieldsOfRow(row);
+  const state: JobState = {
+    status: fields.stage === CANCELED_STAGE ? 'canceled' : 'open',
+    jobId: row.id,
+    instanceId: row.instance_id,
+    fields,
+  };
+  return { state, revision: row.revision, events: [], read: new Map([[PIPELINE_PROJECTION, [row as unknown as Record<string, unknown>]]]) };
+}
+
+/** The inline projection that writes `jobs` (its name, as AppendOptions.read keys it). */
+const PIPELINE_PROJECTION = 'pipeline';
+
 export async function runJobCommand(
-  deps: Pick<AppDeps, 'store'>,
+  deps: JobDeps,
   target: JobTarget,
   command: JobCommand,
   ctx: InstanceContext,
@@ -62,12 +96,12 @@ export async function runJobCommand(
       ctx,
       expectedRevision,
       loaded,
+      load: () => jobFromRow(deps, target),
       alongside,
     });
   } catch (error) {
     // With If-Match, any concurrent change is the caller's to resolve (no retry ran).
-    if (expectedRevision !== undefined && error instanceof ConflictError)
-      throw await staleConflict(deps.store, target, expectedRevision, error);
+    if (expectedRevision !== undefined && error instanceof ConflictError) throw await staleConflict(deps, target, expectedRevision, error);
     throw error;
   }
 }
@@ -172,7 +206,6 @@ export async function createJob(
       throw error;
     }
   }
-  if (result!.stream) createdStreams.set(result!.appended!, result!.stream);
   return { jobId, appended: result!.appended! };
 }
 
@@ -191,13 +224,13 @@ export async function updateJob(
   revertOf?: string,
   options: { mileageLowerReason?: string } = {},
 ): Promise<CommandResult<JobState, JobEvent>> {
-  const loaded = await loadAggregate(deps.store, jobStream(target.jobId), jobDecider);
+  const loaded = (await jobFromRow(deps, target)) ?? (await loadAggregate(deps.store, jobStream(target.jobId), jobDecider));
   const state = loaded.state;
   if ((state.status !== 'open' && state.status !== 'canceled') || state.instanceId !== target.instanceId) {
     throw new NotFoundError(JOB_MESSAGES.notFound);
   }
   if (expectedRevision !== undefined && loaded.revision !== expectedRevision) {
-    throw await staleConflict(deps.store, target, expectedRevision);
+    throw await staleConflict(deps, target, expectedRevision);
   }
   checkMileageOrder({ ...state.fields, ...changes });
   if (changes.vehicleId && changes.vehicleId !== state.fields.vehicleId) {
@@ -245,7 +278,7 @@ export async function reopenJob(deps: AppDeps, target: JobTarget, ctx: InstanceC
  * Deletes the job and frees its number in one append (a crash between the two would leave
  * a typed number held by a deleted job); answers with the last append (for read-your-writes).
  */
-export async function deleteJob(deps: Pick<AppDeps, 'store'>, target: JobTarget, ctx: InstanceContext): Promise<AppendResult | null> {
+export async function deleteJob(deps: JobDeps, target: JobTarget, ctx: InstanceContext): Promise<AppendResult | null> {
   const result = await runJobCommand(
     deps,
     target,
@@ -266,7 +299,7 @@ export async function deleteJob(deps: Pick<AppDeps, 'store'>, target: JobTarget,
  * or gone from the instance) does not count.
  */
 export async function deleteJobOfDeletedCustomer(
-  deps: Pick<AppDeps, 'store'>,
+  deps: JobDeps,
   target: JobTarget,
   ctx: InstanceContext & { causationId: string },
 ): Promise<{ deleted: boolean; appended: AppendResult | null }> {
@@ -297,29 +330,22 @@ export async function deleteJobOfDeletedCustomer(
   }
 }
 
-/** A new job's stream as its creation recorded it, for its answer (keyed by that append). */
-const createdStreams = new WeakMap<AppendResult, StoredDomainEvent[]>();
-
 /**
- * Read-your-writes: waits until the command's events are projected (so a list read after
- * the answer shows them), and answers with the job as the read model has it then. When the
- * command knows the whole stream with its recorded times (the PostgreSQL store says when
- * it recorded an append), the job is folded from it, the very row the projection wrote,
- * without reading it back; otherwise (and when the projector lags beyond the wait) it is
- * read, or folded from the events, so it is never older than the command.
+ * A command's answer: the job as its row was stored. Where appends write the row inline it
+ * came back with the append (AppendResult.written): the very row the list and GET read,
+ * mapped the same way, with no read and no second fold. Otherwise (EventStoreDB, a replayed
+ * append, a command that recorded nothing) read-your-writes: wait until the projector has
+ * the command's events, then read the row; a row older than the command (the projector
+ * lags beyond the wait) gives way to the job folded from its stream.
  */
 export async function projectedJob(
   deps: AppDeps,
   target: JobTarget,
-  result: { appended: AppendResult | null; revision: number | null; stream?: StoredDomainEvent[] | null },
+  result: { appended: AppendResult | null; revision: number | null },
 ): Promise<JobView> {
-  const stream = result.stream ?? (result.appended ? createdStreams.get(result.appended) : undefined);
-  const reached = await settle(deps, result.appended);
-  if (stream && reached) {
-    const folded = jobViewFromEvents(stream, target.instanceId);
-    if (!folded) throw new NotFoundError(JOB_MESSAGES.notFound);
-    return folded;
-  }
+  const written = result.appended?.written?.jobs?.find((row) => row.id === target.jobId.toLowerCase()) as JobRow | undefined;
+  if (written) return jobViewOfRow(written);
+  await settle(deps, result.appended);
   const row = await findJob(deps.knex, target);
   if (row && (result.revision === null || row.revision >= result.revision)) return row;
   const folded = await jobAsOf(deps.store, target, null);

@@ -1,5 +1,14 @@
-import PDFDocument from 'pdfkit';
+import { createRequire } from 'node:module';
+import type PDFKit from 'pdfkit';
 import { formatMoney, type FrozenTotals, type LineView } from '@crm/projections/repair-orders';
+
+/**
+ * pdfkit, loaded with the first document (about 12 MB of heap with its font metrics): a
+ * process that renders none, such as a projector that sends no invoice, never pays for it.
+ * A static import would load it in every process, since the server bundle hoists imports.
+ */
+let pdfkit: typeof PDFKit | undefined;
+const PDFDocument = (): typeof PDFKit => (pdfkit ??= createRequire(import.meta.url)('pdfkit') as typeof PDFKit);
 
 /**
  * Estimates and invoices as PDF (pdfkit, its built-in Helvetica): the shop's header, the
@@ -66,7 +75,7 @@ function lineDetail(line: LineView): string {
 const STATUS_WORDS = { approved: 'Approved', declined: 'Declined', pending: '' } as const;
 
 export async function renderDocument(input: DocumentInput): Promise<Buffer> {
-  const doc = new PDFDocument({
+  const doc = new (PDFDocument())({
     size: 'LETTER',
     margin: 50,
     info: { Title: `${input.title} — ${input.shop.name}`, Author: input.shop.name },

@@ -59,7 +59,14 @@ export interface LoadedStream<State> {
   state: State;
   /** Revision of the last event, or null when the stream does not exist. */
   revision: number | null;
+  /** The stream's events; empty when the state was read from the record's row (`read`). */
   events: StoredDomainEvent[];
+  /**
+   * The state came from the record's read-model row, not from folding its stream: those
+   * rows, by inline projection, go with the append in place of the projection's own read
+   * (AppendOptions.read; valid because the append expects `revision`, the row's).
+   */
+  read?: ReadonlyMap<string, readonly Record<string, unknown>[]>;
 }
 
 export async function loadAggregate<State, Event extends DomainEvent>(
@@ -93,8 +100,8 @@ export interface CommandResult<State, Event extends DomainEvent> {
   revision: number | null;
   /**
    * The whole stream after the command, as the event store has it (recorded times
-   * included), when the store said when it recorded the new events: a record can be folded
-   * from it without reading it back.
+   * included), when the store said when it recorded the new events and the command read
+   * the stream (not the record's row): a record can be folded from it without reading it back.
    */
   stream: StoredDomainEvent[] | null;
   /** What the command's `alongside` appended with it, in order. */
@@ -118,6 +125,14 @@ export async function executeCommand<State, Command, Event extends DomainEvent>(
   newStream?: boolean;
   /** The stream as the caller has just read it: the first attempt decides on it (a retry reads again). */
   loaded?: LoadedStream<State>;
+  /**
+   * Reads the state for the first attempt when `loaded` is not given (or is dropped after a
+   * wait for the stream's turn): the record's row where it has one, so the stream is not
+   * read and folded; null falls back to the fold. A retry always folds the stream (a row
+   * that trails it, such as one the projector has still to catch up on, is not decided on
+   * twice).
+   */
+  load?: () => Promise<LoadedStream<State> | null>;
   /**
    * Appends to other streams that belong to the decision (freeing a deleted job's number),
    * from the state after it and before it: recorded with the command's events in one appendMany, all or
@@ -165,7 +180,7 @@ async function decideAndAppend<State, Command, Event extends DomainEvent>(
         ? options.loaded
         : options.newStream && attempt === 1 && options.expectedRevision === undefined
           ? { state: options.decider.initialState, revision: null, events: [] }
-          : await loadAggregate(options.store, options.streamId, options.decider);
+          : ((attempt === 1 ? await options.load?.() : null) ?? (await loadAggregate(options.store, options.streamId, options.decider)));
     if (options.expectedRevision !== undefined && loaded.revision !== options.expectedRevision) {
       throw new ConflictError('This record was changed by someone else. Reload it and try again.', {
         currentRevision: loaded.revision,
@@ -183,13 +198,16 @@ async function decideAndAppend<State, Command, Event extends DomainEvent>(
           )
         : [];
       if (extra.length > 0) {
-        const [appended, ...others] = await options.store.appendMany([
-          { streamId: options.streamId, events: newEvents, expectedRevision },
-          ...extra,
-        ]);
+        const [appended, ...others] = await options.store.appendMany(
+          [{ streamId: options.streamId, events: newEvents, expectedRevision }, ...extra],
+          loaded.read ? { read: loaded.read } : {},
+        );
         return { ...recordedResult(options.decider, options.streamId, loaded, events, newEvents, appended!), alongside: others };
       }
-      const appended = await options.store.append(options.streamId, newEvents, { expectedRevision });
+      const appended = await options.store.append(options.streamId, newEvents, {
+        expectedRevision,
+        ...(loaded.read ? { read: loaded.read } : {}),
+      });
       return recordedResult(options.decider, options.streamId, loaded, events, newEvents, appended);
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
@@ -221,7 +239,7 @@ function recordedResult<State, Command, Event extends DomainEvent>(
   }));
   const recordedAt = appended.recordedAt;
   const stream =
-    recordedAt && recordedAt.length === recorded.length
+    recordedAt && recordedAt.length === recorded.length && !loaded.read
       ? [...loaded.events, ...recorded.map((event, i) => ({ ...event, recordedAt: recordedAt[i]! }) as unknown as StoredDomainEvent)]
       : null;
   return { state, events: recorded, appended, revision: appended.nextRevision, stream };

@@ -1,4 +1,4 @@
-import { CancelledError, DeadlineExceededError, NotLeaderError, UnavailableError } from '@eventstore/db-client';
+import { esdb } from './eventstoredb-client.ts';
 
 /** The EventStoreDB connection: its keepalive defaults, and telling a store out of reach from a refused request. */
 
@@ -25,6 +25,7 @@ export class EventStoreUnavailableError extends Error {
 
 /** Errors of the connection rather than of the request: the store is (briefly) out of reach. */
 export function isEventStoreConnectionError(error: unknown): boolean {
+  const { CancelledError, DeadlineExceededError, NotLeaderError, UnavailableError } = esdb();
   if (error instanceof EventStoreUnavailableError) return true;
   if (error instanceof UnavailableError || error instanceof DeadlineExceededError || error instanceof NotLeaderError) return true;
   // A call cancelled by the transport (not by us: our own aborts are handled before this).

@@ -1,4 +1,5 @@
-import { ANY, NO_STREAM, type AppendExpectedRevision, type Position, type RecordedEvent as EsdbRecordedEvent } from '@eventstore/db-client';
+import type { AppendExpectedRevision, Position, RecordedEvent as EsdbRecordedEvent } from '@eventstore/db-client';
+import { esdb } from './eventstoredb-client.ts';
 import type { EventMetadata, ExpectedRevision, GlobalPosition, RecordedEvent } from './port.ts';
 
 /** Between the official client's terms and the port's: revisions, positions, recorded events, and reading a result whole. */
@@ -21,8 +22,8 @@ export function isDroppedStream(error: unknown): boolean {
 }
 
 export function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
-  if (expected === 'any') return ANY;
-  if (expected === 'no_stream') return NO_STREAM;
+  if (expected === 'any') return esdb().ANY;
+  if (expected === 'no_stream') return esdb().NO_STREAM;
   return BigInt(expected);
 }
 

@@ -1,18 +1,5 @@
-import {
-  BACKWARDS,
-  END,
-  EventStoreDBClient,
-  START as ESDB_START,
-  StreamNotFoundError,
-  WrongExpectedVersionError as EsdbWrongExpectedVersionError,
-  excludeSystemEvents,
-  streamNameFilter,
-  jsonEvent,
-  type JSONType,
-  type Position,
-  type ReadPosition,
-  type RecordedEvent as EsdbRecordedEvent,
-} from '@eventstore/db-client';
+import type { EventStoreDBClient, JSONType, Position, ReadPosition, RecordedEvent as EsdbRecordedEvent } from '@eventstore/db-client';
+import { esdb } from './eventstoredb-client.ts';
 import {
   START,
   WrongExpectedVersionError,
@@ -79,6 +66,17 @@ export interface EventStoreDbOptions {
  * reach surfaces as EventStoreUnavailableError (503 in the API).
  */
 export function createEventStoreDbEventStore(connectionString: string, options: EventStoreDbOptions = {}): EventStore {
+  const {
+    BACKWARDS,
+    END,
+    EventStoreDBClient,
+    START: ESDB_START,
+    StreamNotFoundError,
+    WrongExpectedVersionError: EsdbWrongExpectedVersionError,
+    excludeSystemEvents,
+    streamNameFilter,
+    jsonEvent,
+  } = esdb();
   const client: EventStoreDbClientLike = options.client ?? EventStoreDBClient.connectionString(withConnectionDefaults(connectionString));
   /** Aborted by close(): ends subscriptions. */
   const closing = new AbortController();

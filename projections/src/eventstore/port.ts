@@ -73,6 +73,28 @@ export interface AppendResult {
   recordedAt?: Date[];
   /** The appended events' types, where the adapter knows them (which read models a command must wait for). */
   types?: string[];
+  /**
+   * The rows the inline read models wrote for the whole append (every stream of it), as
+   * PostgreSQL stored them, by table (only tables a projection reports, see
+   * ProjectionContext.written): what a command answers with, without reading them back.
+   * Absent where nothing was projected inline (EventStoreDB, a replayed append).
+   */
+  written?: WrittenRows;
+}
+
+/** Rows by table name, as the database returned them. */
+export type WrittenRows = Readonly<Record<string, readonly Record<string, unknown>[]>>;
+
+export interface AppendOptions {
+  /**
+   * Rows the command read before deciding (by inline projection name), standing in for
+   * that projection's prefetch read (Projection.prefetch) in the append's transaction.
+   * Only valid when they were read at the expected revisions this append names: the
+   * append then succeeds only if no other append moved those streams since, and every
+   * append writes its inline rows in its own transaction, so the rows are still current.
+   * Ignored by stores that do not project inline.
+   */
+  read?: ReadonlyMap<string, readonly Record<string, unknown>[]>;
 }
 
 export interface ReadStreamOptions {
@@ -95,7 +117,7 @@ export interface StreamAppend {
 
 export interface EventStore {
   readonly kind: 'postgres' | 'eventstoredb';
-  append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision } & AppendOptions): Promise<AppendResult>;
   /**
    * Appends to several streams as one command: all or nothing where the store can (PostgreSQL:
    * one transaction; a wrong expected revision on any stream records none of them). Results
@@ -103,7 +125,7 @@ export interface EventStore {
    * ids again is idempotent as with `append`. EventStoreDB has no multi-stream transaction:
    * its adapter appends in order and `atomicMultiStream` is false (see there).
    */
-  appendMany(appends: StreamAppend[]): Promise<AppendResult[]>;
+  appendMany(appends: StreamAppend[], options?: AppendOptions): Promise<AppendResult[]>;
   /** Whether appendMany is all or nothing (a crash between its streams cannot leave a part). */
   readonly atomicMultiStream: boolean;
   /**

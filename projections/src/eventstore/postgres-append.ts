@@ -5,6 +5,7 @@ import { DeferredWriteError, pipelinedTransaction, type NativeStatement } from '
 import type { Projection } from '../runtime/projection.ts';
 import {
   WrongExpectedVersionError,
+  type AppendOptions,
   type AppendResult,
   type EventMetadata,
   type ExpectedRevision,
@@ -117,10 +118,14 @@ function idempotentResult(streamId: string, ids: string[], rows: StoredIdRow[]):
  * failure between concurrent appends' rows rolls the whole append back; it is tried again
  * (the same event ids, so it can only be recorded once).
  */
-export async function appendInline(appends: StreamAppend[], projecting: InlineProjecting): Promise<AppendResult[]> {
+export async function appendInline(
+  appends: StreamAppend[],
+  projecting: InlineProjecting,
+  read?: AppendOptions['read'],
+): Promise<AppendResult[]> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await appendInlineOnce(appends, projecting);
+      return await appendInlineOnce(appends, projecting, read);
     } catch (error) {
       const code = ((error instanceof InlineProjectionError ? error.cause : error) as { code?: unknown } | null)?.code;
       if (attempt >= INLINE_ATTEMPTS || (code !== '40P01' && code !== '40001')) throw error;
@@ -130,17 +135,28 @@ export async function appendInline(appends: StreamAppend[], projecting: InlinePr
 
 /**
  * Round trips: BEGIN, every append_events of the command and the reads the projections start
- * with (Projection.prefetch) go as one message; then the projections' statements whose
- * answers they read; their other writes go with the COMMIT (ProjectionContext.write). The
- * events go to the projections as PostgreSQL stored them (the JSON the append sent, the
- * positions and times it answered).
+ * with (Projection.prefetch) go as one message, but for projections whose rows the command
+ * read already (`read`, valid under the append's expected revisions: see AppendOptions);
+ * then the projections' statements whose answers they read; their other writes go with the
+ * COMMIT (ProjectionContext.write). The events go to the projections as PostgreSQL stored
+ * them (the JSON the append sent, the positions and times it answered). The rows the
+ * projections report (ProjectionContext.written) come back as the results' `written`.
  */
-async function appendInlineOnce(appends: StreamAppend[], projecting: InlineProjecting): Promise<AppendResult[]> {
+async function appendInlineOnce(
+  appends: StreamAppend[],
+  projecting: InlineProjecting,
+  read: AppendOptions['read'],
+): Promise<AppendResult[]> {
   const prepared = appends.map((a) => ({ ...a, ...appendValues(a.streamId, a.events, a.expectedRevision) }));
   const pending = appends.flatMap((a) => a.events.map((e) => ({ type: e.type, data: e.data, metadata: e.metadata })));
-  const prefetches = inlinePrefetches(projecting.projections, pending, projecting.schema);
+  const prefetches = inlinePrefetches(
+    projecting.projections.filter((projection) => !read?.has(projection.name)),
+    pending,
+    projecting.schema,
+  );
+  const written: Record<string, Array<Record<string, unknown>>> = {};
   try {
-    return await pipelinedTransaction(projecting.knex, async (trx, connection) => {
+    const answers = await pipelinedTransaction(projecting.knex, async (trx, connection) => {
       const reads: NativeStatement[] = prefetches.map(({ statement }) => {
         const native = trx.raw(statement.sql, statement.bindings).toSQL().toNative();
         return { sql: native.sql, values: native.bindings };
@@ -173,10 +189,20 @@ async function appendInlineOnce(appends: StreamAppend[], projecting: InlineProje
           }),
         );
       });
-      const prefetched = new Map(prefetches.map(({ projection }, j) => [projection, results[prepared.length + j]!.rows]));
-      await applyInline(trx, projecting.schema, projecting.projections, recorded, { connection, prefetched });
+      const prefetched = new Map<string, readonly Record<string, unknown>[]>([
+        ...(read ?? []),
+        ...prefetches.map(({ projection }, j) => [projection, results[prepared.length + j]!.rows] as const),
+      ]);
+      await applyInline(trx, projecting.schema, projecting.projections, recorded, {
+        connection,
+        prefetched,
+        written: (table, rows) => (written[table] ??= []).push(...rows),
+      });
       return answers;
     });
+    // Filled in when the COMMIT's answer came (the writes held back for it report there).
+    if (Object.keys(written).length > 0) for (const answer of answers) if (answer.recordedAt) answer.written = written;
+    return answers;
   } catch (error) {
     // A write held back for the COMMIT failed there: the projection it came from failed the append.
     if (error instanceof DeferredWriteError) throw new InlineProjectionError(error.writers.join(', ') || 'inline', error);

@@ -13,6 +13,7 @@ import {
 } from './postgres-append.ts';
 import {
   START,
+  type AppendOptions,
   type AppendResult,
   type EventMetadata,
   type EventStore,
@@ -146,8 +147,12 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
 
   const inline = options.inline && options.inline.projections.length > 0 ? options.inline : null;
 
-  async function appendInlineSignalled(appends: StreamAppend[], projecting: InlineProjecting): Promise<AppendResult[]> {
-    const results = await appendInline(appends, projecting);
+  async function appendInlineSignalled(
+    appends: StreamAppend[],
+    projecting: InlineProjecting,
+    read: AppendOptions['read'],
+  ): Promise<AppendResult[]> {
+    const results = await appendInline(appends, projecting, read);
     if (results.some((r) => r.recordedAt)) signalAppended();
     return results;
   }
@@ -155,9 +160,9 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   async function append(
     streamId: string,
     events: NewEvent[],
-    { expectedRevision }: { expectedRevision: ExpectedRevision },
+    { expectedRevision, read }: { expectedRevision: ExpectedRevision } & AppendOptions,
   ): Promise<AppendResult> {
-    if (inline) return (await appendInlineSignalled([{ streamId, events, expectedRevision }], inline))[0]!;
+    if (inline) return (await appendInlineSignalled([{ streamId, events, expectedRevision }], inline, read))[0]!;
     const { ids, values } = appendValues(streamId, events, expectedRevision);
     let rows: AppendedRow[];
     try {
@@ -178,8 +183,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
    * together. Callers name the streams in one fixed order per command, so two such commands
    * lock shared streams in the same order; a deadlock PostgreSQL detects anyway aborts one.
    */
-  async function appendMany(appends: StreamAppend[]): Promise<AppendResult[]> {
-    if (inline) return await appendInlineSignalled(appends, inline);
+  async function appendMany(appends: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult[]> {
+    if (inline) return await appendInlineSignalled(appends, inline, options.read);
     if (appends.length === 1) {
       const [only] = appends;
       return [await append(only!.streamId, only!.events, { expectedRevision: only!.expectedRevision })];

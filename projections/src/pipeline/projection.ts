@@ -157,25 +157,35 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
   const rowOf = ([id, state]: [string, JobState]) => jobRow(id, state);
   const created: Array<{ instance_id: string; stage_order: number }> = [];
   const inserted = changed.filter(([id, state]) => state.present && fresh.has(id)).map(rowOf);
+  // In an append's own transaction the rows as stored are the command's answer (ctx.written).
+  const { written } = ctx;
   for (const rows of chunked(inserted, 5000)) {
-    created.push(
-      ...(await insertRecordset<{ instance_id: string; stage_order: number }>(
-        ctx,
-        'jobs',
-        JOB_COLUMNS,
-        rows,
-        'ON CONFLICT (id) DO NOTHING RETURNING instance_id, stage_order',
-        takeCarried(),
-      )),
+    const returned = await insertRecordset<JobRow & Record<string, unknown>>(
+      ctx,
+      'jobs',
+      JOB_COLUMNS,
+      rows,
+      `ON CONFLICT (id) DO NOTHING RETURNING ${written ? '*' : 'instance_id, stage_order'}`,
+      takeCarried(),
     );
+    written?.('jobs', returned);
+    created.push(...returned);
   }
-  const written = changed.filter(([id, state]) => state.present && !fresh.has(id)).map(rowOf);
+  const updated = changed.filter(([id, state]) => state.present && !fresh.has(id)).map(rowOf);
   const updates = Object.keys(JOB_COLUMNS)
     .filter((column) => column !== 'id')
     .map((column) => `"${column}" = excluded."${column}"`)
     .join(', ');
-  for (const rows of chunked(written, 5000))
-    await writeRecordset(ctx, 'jobs', JOB_COLUMNS, rows, `ON CONFLICT (id) DO UPDATE SET ${updates}`, takeCarried());
+  for (const rows of chunked(updated, 5000))
+    await writeRecordset(
+      ctx,
+      'jobs',
+      JOB_COLUMNS,
+      rows,
+      `ON CONFLICT (id) DO UPDATE SET ${updates}${written ? ' RETURNING *' : ''}`,
+      takeCarried(),
+      written && ((stored) => written('jobs', stored)),
+    );
   // No row to write (events of jobs that are gone): the history rows go alone.
   const unsent = takeCarried();
   if (unsent) await ctx.write(unsent);

@@ -103,7 +103,12 @@ export async function applyInline(
    * An append's pipelined transaction: writes nobody reads go with the COMMIT, and each
    * projection's prefetched rows (by name) stand in for its first read.
    */
-  pipelined?: { connection: PipelinedConnection; prefetched: ReadonlyMap<string, readonly Record<string, unknown>[]> },
+  pipelined?: {
+    connection: PipelinedConnection;
+    prefetched: ReadonlyMap<string, readonly Record<string, unknown>[]>;
+    /** Where the projections report the rows they wrote (the command answers with them). */
+    written?: (table: string, rows: readonly Record<string, unknown>[]) => void;
+  },
 ): Promise<void> {
   if (projections.length === 0 || events.length === 0) return;
   const perProjection = projections.map(() => [] as StoredDomainEvent[]);
@@ -126,8 +131,9 @@ export async function applyInline(
     if (taken.length === 0) continue;
     const prefetched = pipelined?.prefetched.get(projection.name);
     const ctx = createProjectionContext(trx, schema, {
-      ...(pipelined ? { defer: (statement) => pipelined.connection.defer(statement, projection.name) } : {}),
+      ...(pipelined ? { defer: (statement, onRows) => pipelined.connection.defer(statement, projection.name, onRows) } : {}),
       ...(prefetched ? { prefetched } : {}),
+      ...(pipelined?.written ? { written: pipelined.written } : {}),
     });
     try {
       if (projection.applyBatch && taken.length > 1) await projection.applyBatch(taken, ctx);

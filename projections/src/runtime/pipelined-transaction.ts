@@ -108,13 +108,19 @@ export class PipelinedConnection {
   private held: string[] = [];
   /** Who deferred each held write (for the error that names it). */
   private heldBy: string[] = [];
+  /** Who wants each held write's rows (its RETURNING), when it has been answered. */
+  private heldFor: Array<RowsReceiver | undefined> = [];
   private begun = false;
   constructor(readonly client: pg.PoolClient) {}
 
-  /** A write nobody reads the answer of: sent with the next statement (at the latest with COMMIT). */
-  defer(statement: NativeStatement, by: string): void {
+  /**
+   * A write whose answer the statements after it do not need: sent with the next statement
+   * (at the latest with COMMIT). `onRows` gets its rows once that message is answered.
+   */
+  defer(statement: NativeStatement, by: string, onRows?: RowsReceiver): void {
     this.held.push(withLiterals(statement));
     this.heldBy.push(by);
+    this.heldFor.push(onRows);
   }
 
   /** The statements in one message (after what is held back), answering each one's result. */
@@ -124,13 +130,15 @@ export class PipelinedConnection {
     const texts = statements.map((s) => withLiterals(s));
     const raw = (await this.client.query([...sent.texts, ...texts].join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
     const results = Array.isArray(raw) ? raw : [raw];
+    deliver(sent.for, results);
     return results.slice(results.length - statements.length);
   }
 
-  private takeHeld(): { texts: string[]; by: string[] } {
-    const taken = { texts: this.held, by: this.heldBy };
+  private takeHeld(): { texts: string[]; by: string[]; for: Array<RowsReceiver | undefined> } {
+    const taken = { texts: this.held, by: this.heldBy, for: this.heldFor };
     this.held = [];
     this.heldBy = [];
+    this.heldFor = [];
     return taken;
   }
 
@@ -147,6 +155,7 @@ export class PipelinedConnection {
     if (control === 'begin') {
       this.held.push('BEGIN');
       this.heldBy.push('');
+      this.heldFor.push(undefined);
       this.begun = true;
       return { command: 'BEGIN', rows: [], rowCount: null, fields: [] };
     }
@@ -162,7 +171,9 @@ export class PipelinedConnection {
       this.begun = false;
       try {
         const raw = (await this.client.query([...held.texts, 'COMMIT'].join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
-        return Array.isArray(raw) ? raw[raw.length - 1] : raw;
+        const results = Array.isArray(raw) ? raw : [raw];
+        deliver(held.for, results);
+        return results[results.length - 1];
       } catch (error) {
         // A held write failed: the transaction is aborted and the COMMIT never ran; end it
         // here, so the connection goes back to the pool outside any transaction.
@@ -174,6 +185,13 @@ export class PipelinedConnection {
     const [result] = await this.sendAll([{ sql: config.text, values: config.values ?? [] }]);
     return result;
   }
+}
+
+type RowsReceiver = (rows: readonly Record<string, unknown>[]) => void;
+
+/** Each held write's rows to whoever asked (a message's results are in its statements' order). */
+function deliver(receivers: ReadonlyArray<RowsReceiver | undefined>, results: readonly pg.QueryResult[]): void {
+  receivers.forEach((receive, i) => receive?.((results[i]?.rows ?? []) as Record<string, unknown>[]));
 }
 
 /** A deferred write failed when the transaction committed: nothing of the transaction was recorded. */

@@ -12,7 +12,17 @@ export interface ProjectionContext {
    * an append's own transaction it goes with the next statement or with the COMMIT (one
    * round trip less; a failure still fails the whole append); elsewhere it runs at once.
    */
-  write(statement: Knex.QueryBuilder | Knex.Raw | CarriedStatement): Promise<void>;
+  write(
+    statement: Knex.QueryBuilder | Knex.Raw | CarriedStatement,
+    onRows?: (rows: readonly Record<string, unknown>[]) => void,
+  ): Promise<void>;
+  /**
+   * In an append's own transaction: reports rows the projection wrote (as RETURNING gave
+   * them) for the command's answer (AppendResult.written), so the command answers with the
+   * stored row instead of folding its events again or reading the row back. Undefined
+   * elsewhere: the projector and a rebuild ask for no rows back.
+   */
+  written?: (table: string, rows: readonly Record<string, unknown>[]) => void;
   /**
    * In an append's own transaction: the rows the projection's `prefetch` asked for, read in
    * the append's round trip, after the append. Undefined elsewhere (the projection reads).
@@ -126,8 +136,9 @@ export function createProjectionContext(
   schema: string,
   /** Holds back writes (an append's own transaction); without it they run at once. */
   options: {
-    defer?: (statement: { sql: string; values: readonly unknown[] }) => void;
+    defer?: (statement: { sql: string; values: readonly unknown[] }, onRows?: (rows: readonly Record<string, unknown>[]) => void) => void;
     prefetched?: readonly Record<string, unknown>[];
+    written?: ProjectionContext['written'];
   } = {},
 ): ProjectionContext {
   const { defer } = options;
@@ -135,16 +146,18 @@ export function createProjectionContext(
     trx,
     schema,
     table: (name) => trx.withSchema(schema).table(name),
-    async write(statement) {
+    async write(statement, onRows) {
       const query = 'toSQL' in statement ? statement : trx.raw(statement.sql, statement.bindings);
       if (!defer) {
-        await query;
+        const result = (await query) as { rows?: Record<string, unknown>[] } | undefined;
+        onRows?.(result?.rows ?? []);
         return;
       }
       const native = query.toSQL().toNative();
-      defer({ sql: native.sql, values: native.bindings });
+      defer({ sql: native.sql, values: native.bindings }, onRows);
     },
     ...(options.prefetched ? { prefetched: options.prefetched } : {}),
+    ...(options.written ? { written: options.written } : {}),
   };
 }
 
@@ -180,13 +193,15 @@ export async function writeRecordset(
   rows: readonly Record<string, unknown>[],
   tail: string,
   carried?: CarriedStatement | null,
+  /** Gets the rows its RETURNING (in `tail`) answers, once answered. */
+  onRows?: (rows: readonly Record<string, unknown>[]) => void,
 ): Promise<void> {
   if (rows.length === 0) {
     if (carried) await ctx.write(carried);
     return;
   }
   const insert = recordsetInsert(ctx, table, columns, rows, tail);
-  await ctx.write(carried ? carry(carried, insert) : insert);
+  await ctx.write(carried ? carry(carried, insert) : insert, onRows);
 }
 
 /** A statement in knex's raw form (`??` identifiers, `?` values). */
