@@ -121,3 +121,36 @@ test('an update that blanks every field is refused, and the document says so for
     expect(document.paths[documented]![method]!.summary, documented).toMatch(/blank.* is a 400/);
   }
 });
+
+test('a VIN written in groups is taken and documented as valid, a plate with an invisible character is not; a subject with a line break is refused and documented as invalid', async () => {
+  const owner = await admin.post(`/api/${SHOP}/customers`, { name: 'Group Vin' });
+  expect(owner.status, owner.text).toBe(201);
+  const grouped = { vin: '1HGCM-82633A 004352' };
+  const vehicle = await admin.post(`/api/${SHOP}/customers/${owner.body.id}/vehicles`, grouped);
+  expect(vehicle.status, vehicle.text).toBe(201);
+  expect(vehicle.body.vin).toBe('1HGCM82633A004352');
+  expect(satisfies(grouped, bodySchema('post', '/api/{instance}/customers/{id}/vehicles'))).toBe(true);
+  expect(satisfies({ vin: '1HGCM82633A00435' }, bodySchema('post', '/api/{instance}/customers/{id}/vehicles'))).toBe(false);
+  // A plate with an invisible character would never be found by its letters.
+  for (const plate of ['ABC\u200b123', '\u202eABC123', 'AB\u0007C']) {
+    const refused = await admin.post(`/api/${SHOP}/customers/${owner.body.id}/vehicles`, { plate });
+    expect(refused.status, `${JSON.stringify(plate)}: ${refused.text}`).toBe(400);
+    expect(refused.body.errors[0].field).toBe('plate');
+    expect(satisfies({ plate }, bodySchema('post', '/api/{instance}/customers/{id}/vehicles')), JSON.stringify(plate)).toBe(false);
+  }
+  const plated = await admin.post(`/api/${SHOP}/customers/${owner.body.id}/vehicles`, { plate: 'mü-ab 12', plateState: 'by' });
+  expect(plated.status, plated.text).toBe(201);
+  expect(plated.body).toMatchObject({ plate: 'MÜ-AB 12', plateState: 'BY' });
+
+  const templates = bodySchema('put', '/api/{instance}/message-templates');
+  const template = (subject: string) => ({ templates: [{ kind: 'appointment-reminder', subject, emailBody: 'Hello', smsBody: 'Hi' }] });
+  for (const subject of ['Hi\r\nBcc: someone@example.com', 'Tab\there', '\u00a0']) {
+    const refused = await admin.put(`/api/${SHOP}/message-templates`, template(subject));
+    expect(refused.status, `${JSON.stringify(subject)}: ${refused.text}`).toBe(400);
+    expect(refused.body.errors[0].field).toBe('templates.0.subject');
+    expect(satisfies(template(subject), templates), JSON.stringify(subject)).toBe(false);
+  }
+  const taken = await admin.put(`/api/${SHOP}/message-templates`, template('Reminder for {{customer.name}}'));
+  expect(taken.status, taken.text).toBe(200);
+  expect(satisfies(template('Reminder for {{customer.name}}'), templates)).toBe(true);
+});

@@ -79,6 +79,12 @@ export type MessagePage = z.infer<typeof messagePageSchema>;
 
 // ---- templates and settings --------------------------------------------------------------
 
+// A control character is what makes a second line (or a tab) in a header.
+// eslint-disable-next-line no-control-regex
+const ONE_LINE = /^[^\u0000-\u001f\u007f]*$/;
+/** One line (no control character) with a non-space character, as the document states it. */
+const ONE_LINE_FILLED_PATTERN = '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
+
 const templateText = (label: string, max: number) =>
   z
     .string({ error: `${label} must be text` })
@@ -90,9 +96,11 @@ const templateText = (label: string, max: number) =>
 
 export const messageTemplateInput = z.strictObject({
   kind: z.enum(MESSAGE_KINDS, { error: `kind must be one of: ${MESSAGE_KINDS.join(', ')}` }),
+  // One line: a mail library folds a line break in a Subject header into a space, so a
+  // subject saved with one would not be the subject sent.
   subject: templateText('Subject', MESSAGE_TEMPLATE_LIMITS.subject)
-    .pipe(z.string().trim().min(1, 'Subject must not be empty'))
-    .meta({ type: 'string', pattern: '\\S', maxLength: MESSAGE_TEMPLATE_LIMITS.subject }),
+    .pipe(z.string().trim().min(1, 'Subject must not be empty').regex(ONE_LINE, 'Subject must be one line, without line breaks or tabs'))
+    .meta({ type: 'string', pattern: ONE_LINE_FILLED_PATTERN, maxLength: MESSAGE_TEMPLATE_LIMITS.subject }),
   emailBody: templateText('E-mail text', MESSAGE_TEMPLATE_LIMITS.emailBody)
     .pipe(z.string().trim().min(1, 'E-mail text must not be empty'))
     .meta({ type: 'string', pattern: '\\S', maxLength: MESSAGE_TEMPLATE_LIMITS.emailBody }),

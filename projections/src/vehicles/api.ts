@@ -41,10 +41,24 @@ export const vinInput = z
     }
     return check.vin;
   })
-  // 17 letters (no I, O or Q) and digits; the North American check digit is checked beyond this.
-  .meta(blankOr({ type: 'string', pattern: '^\\s*[A-HJ-NPR-Za-hj-npr-z0-9]{17}\\s*$' }));
+  // 17 letters (no I, O or Q) and digits, with any spaces or hyphens between them (taken out
+  // when stored, as a VIN is often written in groups); the North American check digit is
+  // checked beyond this.
+  .meta(blankOr({ type: 'string', pattern: '^[\\s-]*(?:[A-HJ-NPR-Za-hj-npr-z0-9][\\s-]*){17}$' }));
 
-const upper = (label: string, max: number) => textInput(label, max).transform((value) => value.toUpperCase());
+/**
+ * A plate is found by what is printed on it: a control or invisible character (a zero-width
+ * space, a direction mark pasted along) would store a plate no search for its letters finds.
+ * The same class is the document's pattern.
+ */
+const VISIBLE_CLASS = '[^\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff]';
+const VISIBLE = new RegExp(`^${VISIBLE_CLASS}*$`);
+
+const upper = (label: string, max: number) =>
+  textInput(label, max)
+    .refine((value) => VISIBLE.test(value), `${label} must not contain control or invisible characters`)
+    .transform((value) => value.toUpperCase())
+    .meta({ type: ['string', 'null'], maxLength: max, pattern: `^${VISIBLE_CLASS}*$` });
 
 const fieldSchemas = {
   year,
