@@ -26,6 +26,12 @@ try {
       .map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`)
       .join(', ')}`,
   );
+  // CPU this process used per step: unlike the times above, it does not grow with the machine's load.
+  console.log(
+    `  this process's CPU: ${Object.entries(report.processCpu)
+      .map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`)
+      .join(', ')}`,
+  );
   for (const table of report.tables) {
     console.log(
       `  ${table.identical ? 'identical' : 'DIFFERENT'}  ${table.table}  (live ${table.liveRows} rows, rebuilt ${table.rebuiltRows} rows)`,

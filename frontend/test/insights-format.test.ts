@@ -43,6 +43,14 @@ describe('the jobs behind a figure', () => {
     expect(html.match(/href="\/crm\/demo\/pipeline\?job=job-\d"/g)).toHaveLength(3);
   });
 
+  test("a list at the server's limit whose count is not known says it is the first ones listed, not a count", () => {
+    const many = Array.from({ length: 200 }, (_, n) => ({ id: `job-${n}`, jobNumber: String(n), name: '' }));
+    const html = renderToStaticMarkup(
+      createElement(MemoryRouter, null, createElement(JobsBehind, { jobs: many, pipelinePath: '/p', label: 'Quote: 245 stays' })),
+    ).replace(/<!-- -->/g, '');
+    expect(html).toContain('Quote: 245 stays (first 200 listed)');
+  });
+
   test('a whole list counts its jobs and adds nothing', () => {
     const html = render();
     expect(html).toContain('Quoted jobs (3)');

@@ -7,7 +7,7 @@ import { START, type EventMetadata, type EventStore, type RecordedEvent } from '
 import { EMPTY_JOB_FIELDS, type JobFields } from '../src/pipeline/index.ts';
 import { projections } from '../src/read-models.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT } from '../src/runtime/checkpoints.ts';
-import { copyText } from '../src/runtime/copy.ts';
+import { copyChunks, copyText } from '../src/runtime/copy.ts';
 import { applyBatch, parkEvent } from '../src/runtime/projector.ts';
 import { rebuildReadModels } from '../src/runtime/rebuild.ts';
 import { openStoreDatabase, type StoreDatabase } from './store-database.ts';
@@ -233,6 +233,18 @@ describe('rebuild through the bulk paths', () => {
     expect(copyText(12.5)).toBe('12.5');
     expect(copyText(new Date('2025-03-01T09:00:00.000Z'))).toBe('2025-03-01T09:00:00.000Z');
     expect(copyText([{ field: 'notes', newValue: 'x\ty' }])).toBe('[{"field":"notes","newValue":"x\\\\ty"}]');
+  });
+
+  test('COPY text of many rows: every row, tab-separated and newline-ended, in chunks split anywhere but whole as UTF-8', () => {
+    const long = 'é€'.repeat(400_000); // 2.8 MB of UTF-8: more than one chunk on its own
+    const rows: unknown[][] = [];
+    for (let i = 0; i < 30_000; i++) rows.push([i, `név ${i}\t€`, null, i % 2 === 0, [{ field: 'name', newValue: `ü${i}` }]]);
+    rows.push([1, long, null, false, []]);
+    const chunks = copyChunks(rows);
+    expect(chunks.length).toBeGreaterThan(2);
+    const expected = rows.map((row) => `${row.map(copyText).join('\t')}\n`).join('');
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(expected);
+    expect(copyChunks([])).toEqual([]);
   });
 
   test('gives the rows the live projector gives event by event, a parked event reported as a difference', async () => {

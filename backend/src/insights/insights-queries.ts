@@ -1,5 +1,6 @@
 import {
   DEFAULT_STALE_DAYS,
+  INSIGHT_JOBS_MAX,
   INSIGHTS_MAX_DAYS,
   type InsightJob,
   type Insights,
@@ -13,8 +14,6 @@ import { weeklyJobMoney } from '../repair-orders/index.ts';
 import { ValidationError } from '../shared/errors.ts';
 
 const DAY_MS = 86_400_000;
-/** At most this many jobs are listed behind one figure (the counts are exact). */
-export const INSIGHT_JOBS_MAX = 200;
 /** A period without a start: this many days up to its end (twelve weeks). */
 const DEFAULT_PERIOD_DAYS = 84;
 

@@ -28,6 +28,8 @@ const day = (name: string) =>
 /** The longest period one request may ask for. */
 export const INSIGHTS_MAX_DAYS = 366;
 export const DEFAULT_STALE_DAYS = 14;
+/** At most this many jobs are listed behind one figure (the counts are exact). */
+export const INSIGHT_JOBS_MAX = 200;
 
 export const insightsQuery = z
   .object({

@@ -29,6 +29,11 @@ export interface RebuildReport {
   identical: boolean;
   /** Milliseconds per step (prepare, replay, indexes, finish, compare, swap): where a rebuild's time goes. */
   timings: Record<string, number>;
+  /**
+   * This process's CPU milliseconds (user and system) per step. On a busy machine the wall
+   * time of a step grows with the load; the CPU it took does not.
+   */
+  processCpu: Record<string, number>;
 }
 
 export interface SkippedEvent {
@@ -57,11 +62,16 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
   await ensureCheckpoint(knex, MAIN_CHECKPOINT);
   const liveAtStart = (await readCheckpoint(knex, MAIN_CHECKPOINT)) ?? START;
   const timings: Record<string, number> = {};
+  const processCpu: Record<string, number> = {};
   let stepStarted = performance.now();
+  let cpuAtStepStart = process.cpuUsage();
   const step = (name: string) => {
     const now = performance.now();
     timings[name] = Math.round(now - stepStarted);
     stepStarted = now;
+    const used = process.cpuUsage(cpuAtStepStart);
+    processCpu[name] = Math.round((used.user + used.system) / 1000);
+    cpuAtStepStart = process.cpuUsage();
   };
 
   await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [REBUILD_SCHEMA]);
@@ -161,6 +171,7 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
       parked: skippedEvents,
       identical: tables.every((t) => t.identical) && skippedEvents.length === 0,
       timings,
+      processCpu,
     };
   });
 }

@@ -1,4 +1,4 @@
-import type { InsightJob, Insights } from '@crm/projections/insights';
+import { INSIGHT_JOBS_MAX, type InsightJob, type Insights } from '@crm/projections/insights';
 import { type ReactNode, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { formatDate, formatDollars } from '@crm/projections/contract';
@@ -46,7 +46,12 @@ function loadErrorText(error: unknown): string {
   return errorMessage(error, 'Failed to load the insights');
 }
 
-/** The jobs behind a figure: each opens that job. */
+/** '269' when the figure's count is known; 'first 200 listed' when the list may have been cut at the server's limit and the count of jobs is not known. */
+function countWords(listed: number, total: number | undefined): string {
+  if (total !== undefined) return String(Math.max(total, listed));
+  return listed >= INSIGHT_JOBS_MAX ? `first ${listed} listed` : String(listed);
+}
+
 /**
  * The jobs behind a figure, as links that open each job. The server lists the first
  * INSIGHT_JOBS_MAX of them: past that, the list says how many more there are, so its count
@@ -54,7 +59,7 @@ function loadErrorText(error: unknown): string {
  */
 export function JobsBehind({
   jobs,
-  total = jobs.length,
+  total,
   pipelinePath,
   label,
 }: {
@@ -65,11 +70,11 @@ export function JobsBehind({
   label: string;
 }) {
   if (jobs.length === 0) return null;
-  const more = total - jobs.length;
+  const more = total === undefined ? 0 : total - jobs.length;
   return (
     <details className="group text-sm" data-testid="jobs-behind">
       <summary className="cursor-pointer select-none text-primary hover:underline">
-        {label} ({Math.max(total, jobs.length)})
+        {label} ({countWords(jobs.length, total)})
       </summary>
       <ul className="mt-2 flex flex-wrap gap-1.5">
         {jobs.map((job) => (

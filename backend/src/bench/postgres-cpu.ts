@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import type { Knex } from 'knex';
+
+/** /proc counts CPU time in USER_HZ ticks, 100 a second on Linux whatever the kernel's own rate. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * A reader of the CPU milliseconds a PostgreSQL cluster on this machine has used so far: its
+ * postmaster's, its finished children's (backends, parallel workers, autovacuum) and its
+ * running children's. On a busy machine a step's wall time grows with the load, its CPU
+ * time does not. Null when the server is not on this machine or its process cannot be read.
+ */
+export async function postgresCpuReader(knex: Knex): Promise<(() => number) | null> {
+  try {
+    const result = await knex.raw<{ rows: Array<{ pid: string }> }>(`SELECT split_part(pg_read_file('postmaster.pid'), E'\\n', 1) AS pid`);
+    const pid = Number(result.rows[0]?.pid);
+    if (!Number.isInteger(pid) || pid <= 0) return null;
+    const read = () => {
+      // utime, stime, cutime, cstime: fields 14-17 of stat, counted after the command's ')'.
+      let ticks = statFields(`/proc/${pid}/stat`)
+        .slice(11, 15)
+        .reduce((sum, value) => sum + value, 0);
+      for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean)) {
+        try {
+          ticks += statFields(`/proc/${child}/stat`)
+            .slice(11, 13)
+            .reduce((sum, value) => sum + value, 0);
+        } catch {
+          // Ended since the list was read: its time is in the postmaster's cutime/cstime now.
+        }
+      }
+      return (ticks * 1000) / TICKS_PER_SECOND;
+    };
+    read();
+    return read;
+  } catch {
+    return null;
+  }
+}
+
+function statFields(file: string): number[] {
+  const stat = readFileSync(file, 'utf8');
+  return stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+}
