@@ -1,8 +1,6 @@
-import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
 import { startCli } from './cli.ts';
-import type { AppDeps } from './deps.ts';
 import { describeDatabase } from './infra/database.ts';
-import { createProjector, openStorage } from './runtime.ts';
+import { openCommandTool } from './workers.ts';
 import { systemContext } from './shared/commands.ts';
 import { migrateVehicleLabels } from './vehicle-migration/index.ts';
 
@@ -12,13 +10,7 @@ import { migrateVehicleLabels } from './vehicle-migration/index.ts';
  * marker, so running it again, or beside a server, changes nothing twice).
  */
 const { config, logger } = startCli();
-const storage = await openStorage(config, logger);
-const watcher = new CheckpointWatcher(storage.knex, storage.databaseUrl);
-await watcher.start();
-// Projects what we write; on standby (and harmless) when a running server already projects.
-const projector = createProjector(storage, logger);
-projector.start();
-const deps: AppDeps = { config, logger, knex: storage.knex, store: storage.store, watcher, now: () => new Date() };
+const { storage, deps, close } = await openCommandTool(config, logger);
 try {
   const instances = (await storage.knex.withSchema('rm').from('crm_instances').select('id', 'subdomain').orderBy('created_at')) as Array<{
     id: string;
@@ -35,7 +27,5 @@ try {
   }
   console.log(`Vehicle labels of ${describeDatabase(config)} migrated.`);
 } finally {
-  await projector.stop();
-  await watcher.stop();
-  await storage.close();
+  await close();
 }

@@ -1,15 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isValidTimeZone, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
-import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
 import { projections } from '@crm/projections/read-models';
 import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
 import { createProgress, startCli } from './cli.ts';
 import { describeDatabase } from './infra/database.ts';
-import type { AppDeps } from './deps.ts';
 import { settle } from './deps.ts';
 import { createUser, recordFirstAdmin } from './identity/index.ts';
 import { subdomainStream, recordInstance, updateInstance } from './platform/index.ts';
-import { createProjector, openStorage } from './runtime.ts';
+import { openCommandTool } from './workers.ts';
 import { systemContext, type InstanceContext } from './shared/commands.ts';
 import { reservationHolder } from './shared/reservations.ts';
 import { pastSlot } from './seed-clock.ts';
@@ -46,13 +44,7 @@ if (!isValidTimeZone(timeZone)) {
   process.exit(2);
 }
 
-const storage = await openStorage(config, logger);
-const watcher = new CheckpointWatcher(storage.knex, storage.databaseUrl);
-await watcher.start();
-// Projects what we write; on standby (and harmless) when a running server already projects.
-const projector = createProjector(storage, logger);
-projector.start();
-const deps: AppDeps = { config, logger, knex: storage.knex, store: storage.store, watcher, now: () => new Date() };
+const { storage, deps, close } = await openCommandTool(config, logger);
 
 /** How far back the shop's history goes (working days). */
 const HISTORY_DAYS = Number(process.env.SEED_HISTORY_DAYS ?? 90);
@@ -140,9 +132,7 @@ try {
     console.log(`Sign in at /crm/${subdomain} as admin, csr or tech (PIN 1234). The shop's time zone is ${timeZone}.`);
   }
 } finally {
-  await projector.stop();
-  await watcher.stop();
-  await storage.close();
+  await close();
 }
 
 /** The id of a user of the instance by username (the first admin, made with the instance). */

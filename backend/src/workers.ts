@@ -3,9 +3,11 @@ import pg from 'pg';
 import { migrate, READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
 import type { EventStore } from '@crm/projections/eventstore/port';
 import { projections } from '@crm/projections/read-models';
+import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
 import { ensureInlineSince } from '@crm/projections/runtime/inline';
 import { Projector, type ProjectorOptions } from '@crm/projections/runtime/projector';
 import type { Config } from './config.ts';
+import type { AppDeps } from './deps.ts';
 import { createKnex, openDatabase } from './infra/database.ts';
 import { openEventStore } from './infra/event-store.ts';
 import type { Logger } from './logger.ts';
@@ -84,6 +86,28 @@ export function createProjector(storage: Storage, logger: Logger, onApplied?: Pr
     schema: READ_MODEL_SCHEMA,
     logger: logger.child({ component: 'projector' }),
   });
+}
+
+/**
+ * What a command-line tool that writes through the commands runs on: the storage, a checkpoint
+ * watcher, and a projector that projects what it writes (on standby, and harmless, when a
+ * running server already projects). `close` stops them, the database last.
+ */
+export async function openCommandTool(config: Config, logger: Logger): Promise<{ storage: Storage; deps: AppDeps; close(): Promise<void> }> {
+  const storage = await openStorage(config, logger);
+  const watcher = new CheckpointWatcher(storage.knex, storage.databaseUrl);
+  await watcher.start();
+  const projector = createProjector(storage, logger);
+  projector.start();
+  return {
+    storage,
+    deps: { config, logger, knex: storage.knex, store: storage.store, watcher, now: () => new Date() },
+    async close() {
+      await projector.stop();
+      await watcher.stop();
+      await storage.close();
+    },
+  };
 }
 
 /** The reactors: checkpointed subscribers that send commands, each elected like the projector. */

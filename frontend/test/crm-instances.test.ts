@@ -23,7 +23,7 @@ describe('crmInstanceListSchema (the contract the server answers with)', () => {
     expect(instance?.isActive).toBe(false);
   });
 
-  test('the specs’ older shapes (features as a JSON string, missing fields) are no answer of this server: refused', () => {
+  test('older clients’ shapes (features as a JSON string, missing fields) are no answer of this server: refused', () => {
     expect(
       crmInstanceListSchema.safeParse([
         { id: 7, name: 'Acme Auto', displayName: null, description: null, features: '{"calendar":true,"admin":false}' },

@@ -14,7 +14,7 @@ import { clampTime } from '@crm/projections/shared';
 import { ValidationError } from '../shared/errors.ts';
 import { listAppointments } from './calendar-queries.ts';
 
-/** The specs' calendar feed, with and without the instance in the path (the session's instance either way). */
+/** The older clients' calendar feed, with and without the instance in the path (the session's instance either way). */
 export const LEGACY_CALENDAR_PATHS = ['/api/calendar/appointments', '/api/:instance/calendar/appointments'] as const;
 /** The legacy feed took up to 92 days (the dashboard's and older callers' ranges); the calendar screen's route takes 62. */
 export const LEGACY_RANGE_MAX_DAYS = 92;
@@ -60,7 +60,7 @@ const DOCS = {
 
 /**
  * The calendar: the visible range of a month, week or day view (server-side, indexed), and
- * the specs' legacy feed. Both belong to the calendar feature: while the instance has it
+ * the older clients' feed. Both belong to the calendar feature: while the instance has it
  * off they answer 404. Rescheduling is a pipeline command (PATCH …/pipeline/{id}/appointment).
  */
 export function registerCalendarRoutes(router: ApiRouter, deps: AppDeps): void {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Permissions, Role } from '@crm/projections/identity';
+import { permissionsOfColumns, type PermissionColumns, type Permissions, type Role } from '@crm/projections/identity';
 import type { Features } from '@crm/projections/platform';
 import { parseFeatures, runtimeTimeZone } from '@crm/projections/platform';
 import type { Actor } from '@crm/projections/eventstore/port';
@@ -41,17 +41,17 @@ export function actorOf(principal: Principal, superAdminName = 'Super admin'): A
     : { kind: 'user', id: principal.userId, displayName: principal.displayName || principal.username };
 }
 
-export interface UserRow {
+/** A user's account columns: users ⋈ user_permissions. */
+export interface UserAccountRow extends PermissionColumns {
   id: string;
   username: string;
   display_name: string;
   role: Role;
   is_locked: boolean;
   is_active: boolean;
-  can_read: boolean;
-  can_write: boolean;
-  can_delete: boolean;
-  can_manage_users: boolean;
+}
+
+export interface UserRow extends UserAccountRow {
   instance_id: string;
   instance_name: string;
   subdomain: string;
@@ -89,12 +89,7 @@ export function principalOfRow(row: UserRow): UserPrincipal {
     displayName: row.display_name,
     role: row.role,
     isLocked: row.is_locked || !row.is_active,
-    permissions: {
-      canRead: row.can_read,
-      canWrite: row.can_write,
-      canDelete: row.can_delete,
-      canManageUsers: row.can_manage_users,
-    },
+    permissions: permissionsOfColumns(row),
     instance: {
       id: row.instance_id,
       name: row.instance_name,

@@ -1,22 +1,13 @@
 import type { Knex } from 'knex';
-import type { Role, UserChoice, UserView } from '@crm/projections/identity';
+import { permissionsOfColumns, type UserChoice, type UserView } from '@crm/projections/identity';
 import { isUuid } from '@crm/projections/shared';
+import type { UserAccountRow } from '../http/auth.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { NotFoundError } from '../shared/errors.ts';
 
-interface UserRow {
-  id: string;
-  username: string;
-  display_name: string;
-  role: Role;
-  is_locked: boolean;
-  is_active: boolean;
+interface UserRow extends UserAccountRow {
   created_at: Date;
   last_login_at: Date | null;
-  can_read: boolean;
-  can_write: boolean;
-  can_delete: boolean;
-  can_manage_users: boolean;
   /** Null for a row projected before revisions were kept (see the read-model migration). */
   revision: number | null;
   sign_in_locked_until: Date | null;
@@ -32,12 +23,7 @@ function toUserView(row: UserRow): UserView {
     isActive: row.is_active,
     createdAt: new Date(row.created_at).toISOString(),
     lastLoginAt: row.last_login_at ? new Date(row.last_login_at).toISOString() : null,
-    permissions: {
-      canRead: row.can_read,
-      canWrite: row.can_write,
-      canDelete: row.can_delete,
-      canManageUsers: row.can_manage_users,
-    },
+    permissions: permissionsOfColumns(row),
     signInLockedUntil: row.sign_in_locked_until ? new Date(row.sign_in_locked_until).toISOString() : null,
     ...(row.revision === null ? {} : { revision: row.revision }),
   };

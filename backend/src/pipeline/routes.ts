@@ -32,8 +32,8 @@ import { rescheduleJob } from './job-reschedule.ts';
 import { cancelJob, changeJobStage, createJob, deleteJob, projectedJob, reopenJob, updateJob } from './job-service.ts';
 
 /**
- * The pipeline in every path family: the canonical one, the specs'
- * legacy `/api/user-info`, and the Maven variant's, which names the reserved instance.
+ * The pipeline in every path family: the canonical one, the older clients'
+ * `/api/user-info`, and the Maven variant's, which names the reserved instance.
  * Whatever the path, the instance is the session's.
  */
 export const PIPELINE_BASES: ReadonlyArray<{ base: string; options?: RouteOptions }> = [

@@ -368,7 +368,7 @@ describe('updating, history and time travel', () => {
     expect((await client.get(`/api/customers/${created.id}?asOfRevision=1`)).body).toMatchObject({ phone: '555-000-2222', notes: 'VIP' });
   });
 
-  test('PUT with the spec whole-record body works, and clearing everything is refused', async () => {
+  test('PUT with the whole record as its body works, and clearing everything is refused', async () => {
     const created = await create(owner, { name: 'Whole', phone: '5551112222' });
     const whole = { ...created, name: 'Whole Record', phone: '555-111-2222' };
     const res = await owner.put(`/api/customers/${created.id}`, whole);

@@ -10,10 +10,14 @@ export interface ReceivedMail {
 
 /**
  * A real SMTP server on a free local port: what the CRM's nodemailer sends arrives here,
- * whole (headers and body), for the test to read. `reject(address)` makes it refuse that
- * recipient with 550, as a real server refuses an unknown mailbox.
+ * whole (headers and body), for the test to read. An address added to `rejected` is refused
+ * with 550, as a real server refuses an unknown mailbox. `holdAnswer` sees each mail as it
+ * arrives; when it returns true, the server's 250 waits until the test calls `answer` (the
+ * sender is left not knowing the mail arrived, e.g. to be killed in that moment).
  */
-export async function startSmtpServer(): Promise<{ url: string; mails: ReceivedMail[]; rejected: Set<string>; stop(): Promise<void> }> {
+export async function startSmtpServer(
+  options: { holdAnswer?: (mail: ReceivedMail, answer: () => void) => boolean } = {},
+): Promise<{ url: string; mails: ReceivedMail[]; rejected: Set<string>; stop(): Promise<void> }> {
   const mails: ReceivedMail[] = [];
   const rejected = new Set<string>();
   const server = new SMTPServer({
@@ -33,15 +37,19 @@ export async function startSmtpServer(): Promise<{ url: string; mails: ReceivedM
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        mails.push({
+        const mail = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
-        });
+        };
+        mails.push(mail);
+        if (options.holdAnswer?.(mail, () => callback())) return;
         callback();
       });
     },
   });
+  // A sender killed mid-conversation resets its connection; that is no failure of the test's.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return {

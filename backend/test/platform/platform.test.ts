@@ -33,7 +33,7 @@ describe('super admin sign-in', () => {
     expect((await client.get('/api/super-admin/current')).status).toBe(401);
   });
 
-  test('a wrong password gets the spec message and no session', async () => {
+  test('a wrong password gets the sign-in failure message and no session', async () => {
     const client = new ApiClient(server.url);
     const res = await client.post('/api/super-admin/login', { username: 'superadmin', password: 'nope-nope' });
     expect(res.status).toBe(401);

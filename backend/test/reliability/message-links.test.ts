@@ -1,9 +1,8 @@
 import { rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@crm/projections/testing/database';
+import { startSmtpServer } from '../messages/fakes.ts';
 import { createShop, requireBuild, scratchDir, startServer, tail, type ChildServer } from './support.ts';
 
 /**
@@ -16,36 +15,18 @@ import { createShop, requireBuild, scratchDir, startServer, tail, type ChildServ
 let db: TestDatabase;
 let dir: string;
 let server: ChildServer | undefined;
-const mails: Array<{ to: string; raw: string }> = [];
-let stopSmtp: () => Promise<void> = async () => undefined;
-let smtpUrl = '';
+let smtp: Awaited<ReturnType<typeof startSmtpServer>> | undefined;
 
 beforeAll(async () => {
   requireBuild();
   db = await createTestDatabase();
   dir = scratchDir('message-links');
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  smtp.on('error', () => undefined);
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
-  stopSmtp = () => new Promise<void>((resolve) => smtp.close(() => resolve()));
+  smtp = await startSmtpServer();
 }, 120_000);
 
 afterAll(async () => {
   await server?.stop().catch(() => undefined);
-  await stopSmtp();
+  await smtp?.stop();
   await db?.drop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
@@ -55,7 +36,7 @@ describe('links in messages sent by npm start', () => {
     server = await startServer({
       dataDir: path.join(dir, 'api'),
       databaseUrl: db.url,
-      env: { SMTP_URL: smtpUrl, SMTP_FROM: 'crm@example.test', PUBLIC_URL: '' },
+      env: { SMTP_URL: smtp!.url, SMTP_FROM: 'crm@example.test', PUBLIC_URL: '' },
     });
     const { client } = await createShop(server.url, 'linkshop');
     const customer = await client.post('/api/linkshop/customers', { name: 'Lena Link', email: 'lena@example.test' });
@@ -67,9 +48,12 @@ describe('links in messages sent by npm start', () => {
     expect(job.status, job.text).toBe(201);
 
     await expect
-      .poll(() => mails.filter((mail) => mail.to === 'lena@example.test').length, { timeout: 60_000, message: tail(server.logFile) })
+      .poll(() => smtp!.mails.filter((mail) => mail.to.join(',') === 'lena@example.test').length, {
+        timeout: 60_000,
+        message: tail(server.logFile),
+      })
       .toBe(1);
-    const raw = mails[0]!.raw.replace(/\r?\n[ \t]+/g, ' ');
+    const raw = smtp!.mails[0]!.raw.replace(/\r?\n[ \t]+/g, ' ');
     const link = /^List-Unsubscribe: <([^>]+)>/m.exec(raw)?.[1] ?? '';
     // The server listens on 127.0.0.1:{port} and prints http://localhost:{port}.
     const port = new URL(server.url).port;

@@ -1,10 +1,9 @@
 import { rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MessagePage, MessageView } from '@crm/projections/messages';
 import { createTestDatabase, type TestDatabase } from '@crm/projections/testing/database';
+import { startSmtpServer } from '../messages/fakes.ts';
 import { createShop, requireBuild, scratchDir, signIn, startServer, tail, type ChildServer } from './support.ts';
 
 /**
@@ -24,9 +23,7 @@ const KILL_AT = 6;
 let db: TestDatabase;
 let dir: string;
 const children: ChildServer[] = [];
-const mails: Array<{ to: string; subject: string }> = [];
-let stopSmtp: () => Promise<void> = async () => undefined;
-let smtpUrl = '';
+let smtp: Awaited<ReturnType<typeof startSmtpServer>> | undefined;
 /** Resolves when the KILL_AT-th message's data has arrived (its 250 held back). */
 let held: Promise<() => void>;
 
@@ -36,34 +33,21 @@ beforeAll(async () => {
   dir = scratchDir('messages-crash');
   let hold: (release: () => void) => void = () => undefined;
   held = new Promise((resolve) => (hold = resolve));
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), subject: /^Subject: (.*)$/m.exec(raw)?.[1] ?? '' });
-        if (mails.length === KILL_AT) {
-          // The message is here; the sender has not heard so. It is killed now.
-          hold(() => callback());
-          return;
-        }
-        callback();
-      });
+  let received = 0;
+  smtp = await startSmtpServer({
+    holdAnswer: (_mail, answer) => {
+      received += 1;
+      if (received !== KILL_AT) return false;
+      // The message is here; the sender has not heard so. It is killed now.
+      hold(answer);
+      return true;
     },
   });
-  server.on('error', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  smtpUrl = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
-  stopSmtp = () => new Promise<void>((resolve) => server.close(() => resolve()));
 }, 120_000);
 
 afterAll(async () => {
   await Promise.all(children.map((c) => c.stop().catch(() => undefined)));
-  await stopSmtp();
+  await smtp?.stop();
   await db?.drop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
@@ -72,7 +56,7 @@ async function server(): Promise<ChildServer> {
   const child = await startServer({
     dataDir: path.join(dir, 'api'),
     databaseUrl: db.url,
-    env: { SMTP_URL: smtpUrl, SMTP_FROM: 'crm@example.test', LOG_LEVEL: 'info' },
+    env: { SMTP_URL: smtp!.url, SMTP_FROM: 'crm@example.test', LOG_LEVEL: 'info' },
   });
   children.push(child);
   return child;
@@ -96,7 +80,7 @@ describe('kill -9 during a burst of messages', () => {
     const release = await held;
     await first.kill9();
     release();
-    expect(mails.length).toBe(KILL_AT);
+    expect(smtp!.mails.length).toBe(KILL_AT);
 
     const second = await server();
     const client = await signIn(second.url, 'burstmsg');
@@ -113,18 +97,18 @@ describe('kill -9 during a burst of messages', () => {
       })
       .toBe(BURST);
     // Give a resend, were there one, time to arrive before counting.
-    await expect.poll(() => mails.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(BURST);
+    await expect.poll(() => smtp!.mails.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(BURST);
 
     const messages = await list();
     expect(messages).toHaveLength(BURST);
-    const received = (to: string) => mails.filter((mail) => mail.to === to).length;
+    const received = (to: string) => smtp!.mails.filter((mail) => mail.to.join(',') === to).length;
     // Never twice: every address got exactly one e-mail, the interrupted one included.
     for (let i = 0; i < BURST; i++) expect(received(address(i)), address(i)).toBe(1);
-    expect(mails).toHaveLength(BURST);
+    expect(smtp!.mails).toHaveLength(BURST);
 
     const failed = messages.filter((m) => m.status === 'failed');
     expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({ to: mails[KILL_AT - 1]!.to, retrying: false });
+    expect(failed[0]).toMatchObject({ to: smtp!.mails[KILL_AT - 1]!.to.join(','), retrying: false });
     expect(failed[0]!.error).toMatch(/Interrupted while sending/);
     expect(messages.filter((m) => m.status === 'sent')).toHaveLength(BURST - 1);
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { recordListParams, searchTextQuery } from '../shared/list-query.ts';
+import { recordListParams, recordPageSchema, searchTextQuery } from '../shared/list-query.ts';
 import { emailDocument, isEmailAddress } from '../shared/email.ts';
 import { phoneInput } from '../shared/phone.ts';
 import { atLeastOneFilled, blankOr, bodyObject, notAllBlanked, PHONE_FILLED_PATTERN, textInput } from '../shared/schemas.ts';
@@ -120,7 +120,7 @@ export const customerListQuery = z.object(
   recordListParams({ searchMax: CUSTOMER_SEARCH_MAX, pageSize: CUSTOMER_PAGE_SIZE, pageSizeMax: CUSTOMER_PAGE_SIZE_MAX }),
 );
 
-/** The autocomplete takes `query` (the spec's name) or `q`. */
+/** The autocomplete takes `query` (older clients' name for it) or `q`. */
 export const customerSuggestQuery = z.object({
   query: searchTextQuery('query', CUSTOMER_SEARCH_MAX),
   q: searchTextQuery('q', CUSTOMER_SEARCH_MAX),
@@ -187,13 +187,8 @@ export const customerRecordSchema = customerViewSchema.extend({
 });
 export type CustomerRecord = z.infer<typeof customerRecordSchema>;
 
-export const customerPageSchema = z.object({
-  items: z.array(customerViewSchema),
-  /** Opaque; pass back as `cursor` for the next page. Null on the last page. */
-  nextCursor: z.string().nullable(),
-  /** How many customers match the search (all of them without one). */
-  total: z.number().int().nonnegative(),
-});
+/** `total`: how many customers match the search (all of them without one). */
+export const customerPageSchema = recordPageSchema(customerViewSchema);
 export type CustomerPage = z.infer<typeof customerPageSchema>;
 
 /** The pipeline dialog's autocomplete. */

@@ -5,7 +5,7 @@ import { PHONE_MESSAGES } from '../shared/phone.ts';
  * email (the server validates with them, the screens format with them). Browser-safe.
  */
 
-/** The union of both spec variants' fields, in form order. */
+/** The fields of both customer form variants (the CRM's and Maven's), in form order. */
 export const CUSTOMER_FIELDS = ['name', 'phone', 'email', 'address', 'vehicles', 'pastAppointments', 'invoices', 'notes'] as const;
 export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
 

@@ -24,6 +24,23 @@ export function defaultPermissions(role: Role): Permissions {
 
 export type Permission = keyof Permissions;
 
+/** A user's permissions as the user_permissions read model stores them. */
+export interface PermissionColumns {
+  can_read: boolean;
+  can_write: boolean;
+  can_delete: boolean;
+  can_manage_users: boolean;
+}
+
+/** The columns of `p` (typed as the literal it is, so a rebuild's plain row records take it too). */
+export function permissionColumns(p: Permissions) {
+  return { can_read: p.canRead, can_write: p.canWrite, can_delete: p.canDelete, can_manage_users: p.canManageUsers };
+}
+
+export function permissionsOfColumns(row: PermissionColumns): Permissions {
+  return { canRead: row.can_read, canWrite: row.can_write, canDelete: row.can_delete, canManageUsers: row.can_manage_users };
+}
+
 /** Role admin has every permission; otherwise the per-user flags decide. The server rules by this and the screens show what it allows. */
 export function hasPermission(user: { role: Role; permissions: Permissions }, permission: Permission): boolean {
   return user.role === 'admin' || user.permissions[permission];

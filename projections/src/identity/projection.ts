@@ -1,13 +1,12 @@
 import type { StoredDomainEvent } from '../events.ts';
 import { assertNever } from '../shared/never.ts';
 import { defineProjection } from '../runtime/projection.ts';
-import type { Permissions } from './permissions.ts';
+import { permissionColumns } from './permissions.ts';
 
 type UserCreated = Extract<StoredDomainEvent, { type: 'UserCreated' }>;
 
-export function permissionColumns(p: Permissions) {
-  return { can_read: p.canRead, can_write: p.canWrite, can_delete: p.canDelete, can_manage_users: p.canManageUsers };
-}
+// The rebuild's rows take the permission columns from here too.
+export { permissionColumns };
 
 /** A created user's `users` row: unlocked, active, never signed in, no sign-in throttle. */
 export function userRow(event: UserCreated) {

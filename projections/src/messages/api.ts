@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailDocument, isEmailAddress } from '../shared/email.ts';
-import { queryParam, recordListParams } from '../shared/list-query.ts';
+import { queryParam, recordListParams, recordPageSchema } from '../shared/list-query.ts';
 import { MESSAGE_CHANNELS, MESSAGE_KINDS, MESSAGE_STATUSES, MESSAGE_TEMPLATE_LIMITS, unknownPlaceholders } from './kinds.ts';
 
 /**
@@ -74,11 +74,7 @@ export const messageViewSchema = z.object({
 });
 export type MessageView = z.infer<typeof messageViewSchema>;
 
-export const messagePageSchema = z.object({
-  items: z.array(messageViewSchema),
-  nextCursor: z.string().nullable(),
-  total: z.number().int().nonnegative(),
-});
+export const messagePageSchema = recordPageSchema(messageViewSchema);
 export type MessagePage = z.infer<typeof messagePageSchema>;
 
 // ---- templates and settings --------------------------------------------------------------

@@ -39,7 +39,7 @@ export function quoteText(dollars: number): string {
  */
 export function formatQuote(value: string | number | null | undefined): string {
   const parsed = typeof value === 'number' ? { dollars: Math.abs(value) } : value ? parseQuote(value) : { dollars: 0 };
-  // Text that is no amount shows what its leading number says, like the spec's parseInt.
+  // Text that is no amount shows what its leading number says (as parseFloat reads it), as older clients showed it.
   const leading = Number.parseFloat(String(value ?? ''));
   const dollars = 'dollars' in parsed ? parsed.dollars : Number.isFinite(leading) && leading >= 0 ? leading : 0;
   const sign = typeof value === 'number' && value < 0 ? '-' : '';

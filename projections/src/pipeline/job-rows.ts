@@ -54,7 +54,7 @@ export function numericJobNumber(jobNumber: string): number | null {
 }
 
 /**
- * What `?q=` searches, lower-cased: every field the spec names, the phone both as digits
+ * What `?q=` searches, lower-cased: every field listed below, the phone both as digits
  * and formatted, the quote both as digits and as '$1,234'.
  */
 export function jobSearchText(fields: JobFields): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordPageSchema } from '../shared/list-query.ts';
 import { JOB_FIELDS, type JobField, type JobFields } from './fields.ts';
 import { jobTotalsSchema } from './totals-schema.ts';
 import { quoteText } from './format.ts';
@@ -42,13 +43,8 @@ export const jobViewSchema = z.object({
 });
 export type JobView = z.infer<typeof jobViewSchema>;
 
-export const jobPageSchema = z.object({
-  items: z.array(jobViewSchema),
-  /** Opaque; pass back as `cursor` (with the same filters) for the next page. Null on the last page. */
-  nextCursor: z.string().nullable(),
-  /** How many jobs match the filters. */
-  total: z.number().int().nonnegative(),
-});
+/** `total`: how many jobs match the filters. */
+export const jobPageSchema = recordPageSchema(jobViewSchema);
 export type JobPage = z.infer<typeof jobPageSchema>;
 
 const changeValue = z.union([z.string(), z.number(), z.null()]);

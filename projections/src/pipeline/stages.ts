@@ -24,7 +24,7 @@ export const WORK_DONE_STAGES: ReadonlySet<string> = new Set<Stage>(['Completed'
 /** The dialog's stage bar and the board columns: every stage but Canceled. */
 export const BOARD_STAGES = STAGES.filter((stage) => stage !== CANCELED_STAGE) as Exclude<Stage, 'Canceled'>[];
 
-/** Older vocabularies (the specs' inline dropdown and Maven variant), normalised on input. */
+/** Older vocabularies (the inline dropdown's and the Maven variant's), normalised on input. */
 const STAGE_ALIASES: Record<string, Stage> = {
   quoted: 'Quote',
   complete: 'Completed',

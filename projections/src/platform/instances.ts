@@ -82,7 +82,7 @@ export function normalizeSubdomain(value: string): string {
   return value.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-/** Features may arrive as an object or as the specs' JSON string; missing flags take defaults. */
+/** Features may arrive as an object or as a JSON string (older clients send one); missing flags take defaults. */
 export function parseFeatures(value: unknown): Features {
   let raw: unknown = value;
   if (typeof raw === 'string') {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { emailDocument, isEmailAddress } from '../shared/email.ts';
 import { phoneInput } from '../shared/phone.ts';
-import { queryParam, recordListParams } from '../shared/list-query.ts';
+import { queryParam, recordListParams, recordPageSchema } from '../shared/list-query.ts';
 import { atLeastOneFilled, blankOr, bodyObject, notAllBlanked, PHONE_FILLED_PATTERN, textInput } from '../shared/schemas.ts';
 import {
   EMPTY_SERVICE_REQUEST_FIELDS,
@@ -47,7 +47,7 @@ const serviceType = textInput('Service type', 100)
   })
   .meta(blankOr({ enum: [...SERVICE_TYPES] }));
 
-/** A calendar date; an ISO time (what a datetime picker or the spec's client may send) keeps its date part. */
+/** A calendar date; an ISO time (what a datetime picker or an older client may send) keeps its date part. */
 const scheduledDate = textInput('Scheduled date', 40)
   .transform((value, ctx) => {
     if (value === '') return '';
@@ -87,7 +87,7 @@ export const SERVICE_REQUEST_ECHOED_FIELDS = [
 
 /**
  * A change to a request: a field left out stays as it is; null or '' clears it. The
- * request's read-only fields (id, createdAt, … as the spec's client sends them) are
+ * request's read-only fields (id, createdAt, … as a client sends the record back) are
  * ignored; any other field (`name` for `customerName`) is a 400 naming it.
  */
 export const serviceRequestChangesInput = bodyObject(serviceRequestShape, SERVICE_REQUEST_ECHOED_FIELDS).meta(
@@ -196,13 +196,8 @@ export const serviceRequestViewSchema = z.object({
 });
 export type ServiceRequestView = z.infer<typeof serviceRequestViewSchema>;
 
-export const serviceRequestPageSchema = z.object({
-  items: z.array(serviceRequestViewSchema),
-  /** Opaque; pass back as `cursor` for the next page. Null on the last page. */
-  nextCursor: z.string().nullable(),
-  /** How many requests match the search and status. */
-  total: z.number().int().nonnegative(),
-});
+/** `total`: how many requests match the search and status. */
+export const serviceRequestPageSchema = recordPageSchema(serviceRequestViewSchema);
 export type ServiceRequestPage = z.infer<typeof serviceRequestPageSchema>;
 
 /** `unshowable`: a change whose recorded event fails its schema; listed without its values. */

@@ -45,6 +45,18 @@ export function recordListParams({ searchMax, pageSize, pageSizeMax }: { searchM
   };
 }
 
+/**
+ * A page of a counted list: its items, `nextCursor` (opaque; passed back as `cursor`, with the
+ * same filters, for the next page; null on the last page) and `total`, how many match in all.
+ */
+export function recordPageSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    nextCursor: z.string().nullable(),
+    total: z.number().int().nonnegative(),
+  });
+}
+
 /** What every time parameter (`asOf`, `from`, `to`) must look like, in its 400's message. */
 export const ISO_TIME_FORMAT = 'an ISO 8601 date and time with a time zone offset, e.g. 2025-01-31T14:00:00Z or 2025-01-31T16:00:00+02:00';
 

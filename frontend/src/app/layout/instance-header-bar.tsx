@@ -77,7 +77,7 @@ export function InstanceHeaderBar({ route }: { route: NonNullable<ReturnType<typ
   }
 
   // Login goes to the instance named by the path (or /register's ?instance=), or the last one
-  // used, rather than the provider's page that the spec's /login leads to; Register names it too.
+  // used, rather than the provider's page that the bare /login leads to; Register names it too.
   const named = pathname === paths.register ? normalizeSubdomain(searchParams.get('instance') ?? '') || undefined : undefined;
   const instance = route.slug ?? named ?? sessionInstance(session);
   const login = instance ? instanceEntry(instance, route.family) : paths.legacyLogin;

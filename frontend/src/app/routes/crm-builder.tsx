@@ -1,11 +1,10 @@
-import { Link, useNavigate } from 'react-router-dom';
-import { buttonVariants } from '@/components/ui/button';
-import { ArrowLeftIcon } from '@/components/ui/icons';
+import { useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { useAppInfo } from '@/features/app-info/api/get-app-info';
 import { CreateInstanceForm } from '@/features/platform/components/create-instance-form';
 import { publicOrigin } from '@/features/platform/utils/shop-addresses';
 import { usePageTitle } from '@/lib/use-page-title';
+import { BackLink } from '@/components/back-link';
 
 /** The full create-instance page. */
 export function Component() {
@@ -17,12 +16,7 @@ export function Component() {
 
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-6">
-      <nav aria-label="Back">
-        <Link to={paths.crmSelection} className={buttonVariants({ variant: 'ghost', size: 'sm', className: '-ml-2' })}>
-          <ArrowLeftIcon />
-          Back to CRM selection
-        </Link>
-      </nav>
+      <BackLink to={paths.crmSelection}>Back to CRM selection</BackLink>
       <div className="grid gap-1">
         <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Create CRM</h1>
         <p className="text-muted-foreground">Set up a new CRM system for a shop.</p>

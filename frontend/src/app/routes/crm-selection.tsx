@@ -1,7 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonVariants } from '@/components/ui/button';
-import { ArrowLeftIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useAppInfo } from '@/features/app-info/api/get-app-info';
@@ -14,6 +13,7 @@ import { selectableInstances } from '@/features/platform/utils/selectable-instan
 import { publicOrigin } from '@/features/platform/utils/shop-addresses';
 import { SuperAdminSignOutButton } from '@/features/platform/components/super-admin-sign-out-button';
 import { usePageTitle } from '@/lib/use-page-title';
+import { BackLink } from '@/components/back-link';
 
 function InstanceList() {
   const { data, isPending, isError, refetch, isFetching } = useCrmInstances();
@@ -53,12 +53,7 @@ export function Component() {
   const { data: appInfo } = useAppInfo();
   return (
     <div className="grid gap-6">
-      <nav aria-label="Back">
-        <Link to={paths.home} className={buttonVariants({ variant: 'ghost', size: 'sm', className: '-ml-2' })}>
-          <ArrowLeftIcon />
-          Back
-        </Link>
-      </nav>
+      <BackLink to={paths.home}>Back</BackLink>
       <div className="flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Select a CRM</h1>

@@ -1,18 +1,16 @@
-import { Link, useLocation } from 'react-router-dom';
-import { buttonVariants } from '@/components/ui/button';
-import { ArrowLeftIcon } from '@/components/ui/icons';
-import { instanceFamilyOf, instanceLinks } from '@/config/paths';
 import { AuditScreen } from '@/features/audit/components/audit-screen';
 import { useSignedInUser } from '@/features/identity/hooks/use-signed-in-user';
 import { useUserChoices } from '@/lib/api/user-choices';
+import { useInstanceLinks } from '@/lib/use-instance-links';
 import { usePageTitle } from '@/lib/use-page-title';
+import { BackLink } from '@/components/back-link';
 
 /** /crm/{instance}/admin/audit: the admins' audit log. Behind RequireUser and RequireUserManager. */
 export function Component() {
   usePageTitle('Audit Log');
   const user = useSignedInUser();
-  const { pathname } = useLocation();
   const instance = user.instance.subdomain;
+  const links = useInstanceLinks(instance);
   // The user filter offers the instance's active users (the same list as CSR and Tech).
   const users = useUserChoices(instance);
   return (
@@ -20,17 +18,7 @@ export function Component() {
       key={instance}
       instance={instance}
       users={users.data ?? []}
-      backLink={
-        <nav aria-label="Back">
-          <Link
-            to={instanceLinks(instance, instanceFamilyOf(pathname)).admin}
-            className={buttonVariants({ variant: 'ghost', size: 'sm', className: '-ml-2' })}
-          >
-            <ArrowLeftIcon />
-            Admin Dashboard
-          </Link>
-        </nav>
-      }
+      backLink={<BackLink to={links.admin}>Admin Dashboard</BackLink>}
     />
   );
 }

@@ -31,8 +31,8 @@ function AppointmentHistory({ instance, jobId }: { instance: string; jobId: stri
 }
 
 /**
- * /crm/{instance}/calendar, /{subdomain}/calendar and /maven/calendar (spec "Calendar
- * screen"), in the shop's time zone. The app composes the pipeline's pieces in (features do
+ * /crm/{instance}/calendar, /{subdomain}/calendar and /maven/calendar: the
+ * calendar screen, in the shop's time zone. The app composes the pipeline's pieces in (features do
  * not import each other): the entry dialog's customer autocomplete for Customer Name, the
  * job's history, and the full entry dialog.
  */

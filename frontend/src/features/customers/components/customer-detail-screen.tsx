@@ -1,11 +1,11 @@
 import { ParkedChangesNotice } from '@/components/parked-changes-notice';
 import { formatDateTime } from '@crm/projections/contract';
 import { type ReactNode, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { ArrowLeftIcon, HistoryIcon, PencilIcon, TrashIcon, UsersIcon } from '@/components/ui/icons';
+import { HistoryIcon, PencilIcon, TrashIcon, UsersIcon } from '@/components/ui/icons';
 import { PageSpinner, Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-error';
 import { usePageTitle } from '@/lib/use-page-title';
@@ -21,6 +21,7 @@ import { MessageList } from '@/components/messages/message-list';
 import { type CustomerToDelete, DeleteCustomerDialog } from './delete-customer-dialog';
 import { MergeCustomerDialog } from './merge-customer-dialog';
 import { MergedAwayNotice, UndoMergeButton } from './merge-history';
+import { BackLink } from '@/components/back-link';
 
 /** The customer "as of" a history row: the details of that moment, fetched by time. */
 function CustomerAsOf({ instance, id, asOf, onBack }: { instance: string; id: string; asOf: string; onBack: () => void }) {
@@ -91,14 +92,7 @@ export function CustomerDetailScreen({
     if (details && details.getBoundingClientRect().top < 0) details.scrollIntoView({ behavior: 'smooth', block: 'start' });
   };
 
-  const backLink = (
-    <nav aria-label="Back">
-      <Link to={paths.list} className={buttonVariants({ variant: 'ghost', size: 'sm', className: '-ml-2' })}>
-        <ArrowLeftIcon />
-        Back to Customers
-      </Link>
-    </nav>
-  );
+  const backLink = <BackLink to={paths.list}>Back to Customers</BackLink>;
 
   if (customer.isPending) return <PageSpinner label="Loading customer..." />;
 

@@ -1,9 +1,8 @@
 import { useRef, useState } from 'react';
-import { Link, useBlocker, useNavigate } from 'react-router-dom';
+import { useBlocker, useNavigate } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { ArrowLeftIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { usePageTitle } from '@/lib/use-page-title';
 import { useCustomer } from '../api/get-customer';
@@ -12,6 +11,7 @@ import type { CustomerPaths } from '../utils/customer-paths';
 import { loadErrorMessage } from '../utils/load-error-message';
 import { ConfirmDiscardDialog } from './confirm-discard-dialog';
 import { CustomerForm } from './customer-form';
+import { BackLink } from '@/components/back-link';
 
 /**
  * The standalone customer form: /customers/new and /customers/{id}/edit, the
@@ -61,12 +61,7 @@ export function CustomerFormScreen({ instance, id, paths }: { instance: string; 
 
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-6">
-      <nav aria-label="Back">
-        <Link to={paths.list} className={buttonVariants({ variant: 'ghost', size: 'sm', className: '-ml-2' })}>
-          <ArrowLeftIcon />
-          Back to Customers
-        </Link>
-      </nav>
+      <BackLink to={paths.list}>Back to Customers</BackLink>
       <div className="grid gap-1">
         <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{title}</h1>
         <p className="text-muted-foreground">

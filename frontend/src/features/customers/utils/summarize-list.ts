@@ -13,7 +13,7 @@ export function summarizeList(value: string | readonly string[], max: number): L
   return { shown: items.slice(0, limit), hidden: Math.max(0, items.length - limit) };
 }
 
-/** "+N more", with the spec's trailing dots where the card uses them (Recent Services). */
+/** "+N more", with trailing dots where the card uses them (Recent Services). */
 export function moreLabel(hidden: number, { ellipsis = false }: { ellipsis?: boolean } = {}): string {
   return hidden > 0 ? `+${hidden} more${ellipsis ? '...' : ''}` : '';
 }

@@ -1,9 +1,9 @@
 import type { FeatureKey } from '@crm/projections/platform';
 import type { ReactNode } from 'react';
-import { Link, Outlet, useLocation } from 'react-router-dom';
+import { Link, Outlet } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { buttonVariants } from '@/components/ui/button';
-import { instanceFamilyOf, instanceLinks } from '@/config/paths';
+import { useInstanceLinks } from '@/lib/use-instance-links';
 import { usePageTitle } from '@/lib/use-page-title';
 import { useSignedInUser } from '../hooks/use-signed-in-user';
 
@@ -29,8 +29,7 @@ export function RequireFeature({ feature, children }: { feature: FeatureKey; chi
 function FeatureNotEnabled({ title, instanceName }: { title: string; instanceName: string }) {
   usePageTitle(title);
   const user = useSignedInUser();
-  const { pathname } = useLocation();
-  const links = instanceLinks(user.instance.subdomain, instanceFamilyOf(pathname));
+  const links = useInstanceLinks(user.instance.subdomain);
   return (
     <section className="mx-auto flex max-w-md flex-col items-center gap-4 py-16 text-center">
       <Badge variant="outline">Not enabled</Badge>

@@ -1,29 +1,26 @@
 import type { CustomerSuggestion } from '@crm/projections/contract';
-import { CANCELED_STAGE, parseQuote, type JobChangesInput, type JobView, type Stage } from '@crm/projections/pipeline';
+import { CANCELED_STAGE, parseQuote, type JobChangesInput, type Stage } from '@crm/projections/pipeline';
 import { revisionETag } from '@crm/projections/shared';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { CustomerMatchOfferPanel, useCustomerMatchOffer } from '@/components/customer-match-offer';
 import { fillWholePhone } from '@/components/job-form';
 import { NewerVersionNotice } from '@/components/newer-version-notice';
 import { SaveErrorMessage } from '@/components/save-error-message';
-import { errorMessage, problemFieldErrors } from '@/lib/api-error';
-import { reportFailure } from '@/lib/report-failure';
+import { errorMessage } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
 import { useCancelJob } from '../api/cancel-job';
-import { useCreateJob } from '../api/create-job';
 import type { LoadedJob } from '../api/get-job';
 import { useReopenJob } from '../api/reopen-job';
 import type { PipelinePermissions } from '../types/pipeline-permissions';
-import { conflictingJob, useUpdateJob } from '../api/update-job';
-import { type EntryForm, emptyEntryForm, entryFormFromJob, entryPayload, entryProblem } from '../utils/entry-form';
-import { saveErrorText } from '../utils/save-error';
+import { type EntryForm, emptyEntryForm, entryFormFromJob } from '../utils/entry-form';
 import { DeleteEntryDialog } from './delete-entry-dialog';
 import { EntryFields, type LinkedCustomer } from './entry-fields';
 import { EntryFooter } from './entry-footer';
 import { JobFieldList } from './job-snapshot-view';
 import { RepairOrderSection } from './repair-order/repair-order-section';
 import { StageBar } from './stage-bar';
+import { useEntrySave } from './use-entry-save';
 
 /** Names compared as the customer matches compare them: no case, no extra spaces. */
 const sameName = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
@@ -73,33 +70,38 @@ export function EntryEditor({
   const [form, setForm] = useState<EntryForm>(() =>
     initial ? entryFormFromJob(initial.job) : { ...emptyEntryForm(currentUserName), ...draft },
   );
-  const [creatingElsewhere, setCreatingElsewhere] = useState(false);
   // A draft may name its customer already (a request converted for an existing customer).
   const [linked, setLinked] = useState<LinkedCustomer | null>(() => {
     const customerId = initial ? initial.job.customerId : (draft?.customerId ?? null);
     return customerId ? { id: customerId, label: 'Linked to a customer record' } : null;
   });
-  const [error, setError] = useState<string | null>(null);
-  /** The server's refusals that name a field, shown at that field (the banner has the rest). */
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof EntryForm, string>>>({});
-  const [conflict, setConflict] = useState<JobView | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   /** Typed into since the version in `base` was loaded. */
   const [edited, setEdited] = useState(false);
   /** The chosen customer's vehicles, when there are several to pick from. */
   const [vehicleChoices, setVehicleChoices] = useState<string[]>([]);
 
-  const createJob = useCreateJob(instance);
-  const updateJob = useUpdateJob(instance);
   const cancelJob = useCancelJob(instance);
   const reopenJob = useReopenJob(instance);
-  const saving = createJob.isPending || updateJob.isPending || creatingElsewhere;
   // A new job naming no chosen customer makes one: offer the ones with this name or phone first.
   const matchOffer = useCustomerMatchOffer(
     instance,
     { name: form.name, phone: form.phone, email: '' },
     offerMatches && permissions.canWrite && !base && !form.customerId,
   );
+  /** Saved or deleted: nothing is left unsaved, and the dialog closes. */
+  const closeDone = () => {
+    onDirtyChange(false);
+    onClose();
+  };
+  const { saving, error, setError, fieldErrors, setFieldErrors, conflict, setConflict, handleSubmit } = useEntrySave({
+    instance,
+    form,
+    base,
+    onCreate,
+    mustAnswerMatches: matchOffer.mustAnswer,
+    onSaved: closeDone,
+  });
   // The box keeps what was typed; a quote the server would refuse says why right under it.
   const quoteCheck = form.quote.trim() ? parseQuote(form.quote) : null;
   const quoteProblem = quoteCheck && 'message' in quoteCheck ? quoteCheck.message : undefined;
@@ -199,76 +201,6 @@ export function EntryEditor({
     if (conflict) loadVersion({ job: conflict, etag: revisionETag(conflict.revision) });
   };
 
-  /** A failed save: what names one of the boxes shows there, anything else in the banner. */
-  const showSaveError = (failure: unknown, mode: 'create' | 'update') => {
-    const named = problemFieldErrors(failure);
-    const atFields = Object.fromEntries(Object.entries(named).filter(([field]) => field in form)) as Partial<
-      Record<keyof EntryForm, string>
-    >;
-    setFieldErrors(atFields);
-    setError(Object.keys(atFields).length > 0 ? null : saveErrorText(failure, mode));
-  };
-
-  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (saving) return;
-    const payload = entryPayload(form, base?.job);
-    const problem = entryProblem(payload);
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setError(null);
-    setFieldErrors({});
-    setConflict(null);
-    if (!base && !payload.customerId && payload.name) {
-      void matchOffer.mustAnswer().then((mustAnswer) => {
-        if (!mustAnswer) save(payload);
-      });
-      return;
-    }
-    save(payload);
-  };
-
-  const save = (payload: JobChangesInput) => {
-    const done = () => {
-      onDirtyChange(false);
-      onClose();
-    };
-    if (!base && onCreate) {
-      setCreatingElsewhere(true);
-      onCreate(payload)
-        .then(done)
-        .catch((failure: unknown) => {
-          reportFailure('Create entry failed', failure);
-          showSaveError(failure, 'create');
-        })
-        .finally(() => setCreatingElsewhere(false));
-      return;
-    }
-    if (!base) {
-      createJob.mutate(payload, {
-        onSuccess: done,
-        onError: (failure) => {
-          reportFailure('Create entry failed', failure);
-          showSaveError(failure, 'create');
-        },
-      });
-      return;
-    }
-    updateJob.mutate(
-      { jobId: base.job.id, entry: payload, etag: base.etag },
-      {
-        onSuccess: done,
-        onError: (failure) => {
-          reportFailure('Update entry failed', failure);
-          setConflict(conflictingJob(failure));
-          showSaveError(failure, 'update');
-        },
-      },
-    );
-  };
-
   return (
     <form onSubmit={handleSubmit} noValidate className={cn('grid gap-5', hidden && 'hidden')}>
       {/* Someone who may not change the job reads it; the server refuses a save anyway. */}
@@ -339,16 +271,7 @@ export function EntryEditor({
       />
 
       {base ? (
-        <DeleteEntryDialog
-          instance={instance}
-          job={base.job}
-          open={confirmDelete}
-          onOpenChange={setConfirmDelete}
-          onDeleted={() => {
-            onDirtyChange(false);
-            onClose();
-          }}
-        />
+        <DeleteEntryDialog instance={instance} job={base.job} open={confirmDelete} onOpenChange={setConfirmDelete} onDeleted={closeDone} />
       ) : null}
     </form>
   );

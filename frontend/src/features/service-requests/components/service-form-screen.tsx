@@ -26,7 +26,7 @@ export interface ServiceFormPaths {
 }
 
 /**
- * The Service Request Form (spec: idle, submitting, success only on 201, error). Success
+ * The Service Request Form (idle, submitting, success only on 201, error). Success
  * shows Success! with Submit Another, Back to Quote Form and View All Requests.
  */
 export function ServiceFormScreen({ instance, paths }: { instance: string; paths: ServiceFormPaths }) {

@@ -29,7 +29,7 @@ function countText(shown: number, total: number, search: string, archived: boole
 const isNewPublic = (request: ServiceRequestView) => request.source === 'public' && request.status === 'open' && request.revision === 0;
 
 /**
- * The service list (spec: search by name, email, vehicle type, service type and notes; a
+ * The service list (search by name, email, vehicle type, service type and notes; a
  * table on desktop, cards on phones; the total; View opens /edit-service/{id}). The search
  * runs on the server as the user types (kept in the address as ?q=), a page at a time.
  */

@@ -12,7 +12,7 @@ import { cn } from '@/lib/cn';
 import type { FormErrors, ServiceRequestForm } from '../utils/service-request-form';
 
 /**
- * The request's six fields (spec: Customer Name, Contact Email, Vehicle Type, Service Type,
+ * The request's six fields (Customer Name, Contact Email, Vehicle Type, Service Type,
  * Scheduled Date, Additional Notes), shared by the staff form, the edit screen and the
  * public page. `idPrefix` keeps ids unique when two forms are on a page.
  */

@@ -18,7 +18,7 @@ export function formFromRequest(request: ServiceRequestView): ServiceRequestForm
   return form;
 }
 
-/** The browser's own rule (the spec's form marks these required); the server asks only for one field. */
+/** The browser's own rule (the form marks these required); the server asks only for one field. */
 export const REQUIRED_IN_BROWSER: readonly ServiceRequestField[] = ['customerName', 'contactEmail', 'vehicleType'];
 
 export type FormErrors = Partial<Record<ServiceRequestField, string>>;
@@ -51,7 +51,7 @@ export function changedFields(form: ServiceRequestForm, loaded: ServiceRequestVi
 }
 
 /**
- * What the spec's form says when a submit fails: the server's message, or the status, or
+ * What the form says when a submit fails: the server's message, or the status, or
  * that the network failed.
  */
 export function submitErrorText(error: unknown): string {
@@ -63,7 +63,7 @@ export function submitErrorText(error: unknown): string {
   return `Error: ${SERVICE_REQUEST_TEXTS.somethingWentWrong}`;
 }
 
-/** The list's load error, in the spec's words. */
+/** The list's load error: the server's message, `Error fetching data: {status}`, or that the network failed. */
 export function loadErrorText(error: unknown): string {
   if (error instanceof ApiError) return error.problem?.message ? error.message : `Error fetching data: ${error.status}`;
   if (error instanceof TypeError) return SERVICE_REQUEST_TEXTS.networkError;

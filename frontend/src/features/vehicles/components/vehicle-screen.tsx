@@ -2,14 +2,14 @@ import { formatDateTime } from '@crm/projections/contract';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { ArrowLeftIcon } from '@/components/ui/icons';
 import { PageSpinner, Spinner } from '@/components/ui/spinner';
 import { customerPath } from '@/config/paths';
 import { usePageTitle } from '@/lib/use-page-title';
 import { useVehicle, useVehicleHistory } from '../api/vehicles-api';
 import { VehicleForm } from './vehicle-form';
+import { BackLink } from '@/components/back-link';
 
 /** A vehicle's page: its details (typed and as its VIN decodes), and every job, note and change on it, newest first, with mileage. */
 export function VehicleScreen({
@@ -45,12 +45,7 @@ export function VehicleScreen({
   ];
   return (
     <div className="grid gap-6">
-      <nav aria-label="Back">
-        <Link to={customerPath(instance, v.customerId)} className={buttonVariants({ variant: 'ghost', size: 'sm', className: '-ml-2' })}>
-          <ArrowLeftIcon />
-          Back to {v.customerName || 'the customer'}
-        </Link>
-      </nav>
+      <BackLink to={customerPath(instance, v.customerId)}>Back to {v.customerName || 'the customer'}</BackLink>
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{v.label}</h1>

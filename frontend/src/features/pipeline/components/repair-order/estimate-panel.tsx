@@ -1,4 +1,4 @@
-import { type EstimateStatus, formatDateTime, type JobDetail } from '@crm/projections/contract';
+import { type EstimateStatus, formatDateTime } from '@crm/projections/contract';
 import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeVariant } from '@/components/ui/badge';
@@ -6,10 +6,10 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
-import type { LoadedJob } from '../../api/get-job';
 import { useRevokeEstimate } from '../../api/revoke-estimate';
 import { useSendEstimate } from '../../api/send-estimate';
 import { DocumentLinks } from './document-links';
+import type { RepairOrderPanelProps } from './panel-props';
 
 const STATUS: Record<EstimateStatus, { label: string; variant: BadgeVariant }> = {
   sent: { label: 'Sent, awaiting the customer', variant: 'default' },
@@ -25,23 +25,7 @@ const STATUS: Record<EstimateStatus, { label: string; variant: BadgeVariant }> =
  * each line without signing in), copy the link, revoke it; who decided what and when shows
  * here as soon as they do (the job is read again on every change).
  */
-export function EstimatePanel({
-  instance,
-  job,
-  loaded,
-  canWrite,
-  onSaved,
-  linesSaving = false,
-}: {
-  instance: string;
-  job: JobDetail;
-  loaded: LoadedJob;
-  canWrite: boolean;
-  /** After a command: the job it answered, and the ETag the command was sent with. */
-  onSaved: (saved: LoadedJob, sentWith: string) => void;
-  /** A line is being saved: wait for the job it makes. */
-  linesSaving?: boolean;
-}) {
+export function EstimatePanel({ instance, job, loaded, canWrite, onSaved, linesSaving = false }: RepairOrderPanelProps) {
   const send = useSendEstimate(instance);
   const revoke = useRevokeEstimate(instance);
   const [error, setError] = useState<string | null>(null);

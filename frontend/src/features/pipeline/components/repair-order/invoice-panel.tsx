@@ -1,35 +1,19 @@
-import { formatDateTime, formatMoney, type JobDetail, parseMoney } from '@crm/projections/contract';
+import { formatDateTime, formatMoney, parseMoney } from '@crm/projections/contract';
 import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
-import type { LoadedJob } from '../../api/get-job';
 import { useIssueInvoice } from '../../api/issue-invoice';
 import { DocumentLinks } from './document-links';
+import type { RepairOrderPanelProps } from './panel-props';
 
 /**
  * The job's invoice: issuing one numbers it (the shop's next invoice number), freezes its
  * lines and moves the job to Invoiced; after a change to the lines a new revision is issued.
  */
-export function InvoicePanel({
-  instance,
-  job,
-  loaded,
-  canWrite,
-  onSaved,
-  linesSaving = false,
-}: {
-  instance: string;
-  job: JobDetail;
-  loaded: LoadedJob;
-  canWrite: boolean;
-  /** After a command: the job it answered, and the ETag the command was sent with. */
-  onSaved: (saved: LoadedJob, sentWith: string) => void;
-  /** A line is being saved: wait for the job it makes. */
-  linesSaving?: boolean;
-}) {
+export function InvoicePanel({ instance, job, loaded, canWrite, onSaved, linesSaving = false }: RepairOrderPanelProps) {
   const issue = useIssueInvoice(instance);
   const [error, setError] = useState<string | null>(null);
   const invoice = job.invoice;

@@ -1,7 +1,6 @@
 import {
   formatDateTime,
   formatMoney,
-  type JobDetail,
   PAYMENT_METHODS,
   type PaymentMethod,
   paymentInput,
@@ -15,9 +14,9 @@ import { fieldClasses, Input } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
 import { reportFailure } from '@/lib/report-failure';
-import type { LoadedJob } from '../../api/get-job';
 import { useRecordPayment } from '../../api/record-payment';
 import { EMPTY_PAYMENT_FORM as EMPTY, type PaymentForm, paymentPayload } from '../../utils/payment-form';
+import type { RepairOrderPanelProps } from './panel-props';
 
 export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = { cash: 'Cash', card: 'Card', check: 'Check', other: 'Other' };
 
@@ -25,23 +24,7 @@ export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = { cash: 'Cas
  * Payments and refunds: the list (newest last, with who recorded each) and the form. A job
  * whose balance reaches zero moves to Paid by itself; a refund that reopens it moves it back.
  */
-export function PaymentsPanel({
-  instance,
-  job,
-  loaded,
-  canWrite,
-  onSaved,
-  linesSaving = false,
-}: {
-  instance: string;
-  job: JobDetail;
-  loaded: LoadedJob;
-  canWrite: boolean;
-  /** After a command: the job it answered, and the ETag the command was sent with. */
-  onSaved: (saved: LoadedJob, sentWith: string) => void;
-  /** A line is being saved: wait for the job it makes. */
-  linesSaving?: boolean;
-}) {
+export function PaymentsPanel({ instance, job, loaded, canWrite, onSaved, linesSaving = false }: RepairOrderPanelProps) {
   const record = useRecordPayment(instance);
   const [form, setForm] = useState<PaymentForm>(EMPTY);
   const [error, setError] = useState<string | null>(null);
