@@ -93,7 +93,10 @@ export function createProjector(storage: Storage, logger: Logger, onApplied?: Pr
  * watcher, and a projector that projects what it writes (on standby, and harmless, when a
  * running server already projects). `close` stops them, the database last.
  */
-export async function openCommandTool(config: Config, logger: Logger): Promise<{ storage: Storage; deps: AppDeps; close(): Promise<void> }> {
+export async function openCommandTool(
+  config: Config,
+  logger: Logger,
+): Promise<{ storage: Storage; deps: AppDeps; close(): Promise<void> }> {
   const storage = await openStorage(config, logger);
   const watcher = new CheckpointWatcher(storage.knex, storage.databaseUrl);
   await watcher.start();
