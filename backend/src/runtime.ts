@@ -19,8 +19,6 @@ import { routeModules } from './routes.ts';
 
 import { createMessageSender, createProjector, createReactors, openStorage, withAdvisoryLock } from './workers.ts';
 
-const KEEP_ALIVE_MS = 65_000;
-
 export { createMessageSender, createProjector, createReactors, openStorage, withAdvisoryLock, type Storage } from './workers.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -126,11 +124,6 @@ export async function startRuntime(
   const handleRequest = app.callback();
   const server = createServer((req, res) => void handleRequest(req, res));
   answerClientErrors(server);
-  // An idle kept-alive connection is closed by the client, not the server: a server that closes
-  // it first (Node's default after 5 s) races a request the client is sending on it, which the
-  // client sees as a connection reset. Above what clients and load balancers keep (60 s).
-  server.keepAliveTimeout = KEEP_ALIVE_MS;
-  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, resolve);
