@@ -41,7 +41,12 @@ async function statementsOf(
   const { result: response, statements } = await recorder!.during(request);
   expect(response.status).toBe(status);
   // The wake-up NOTIFY after an append's commit is sent and not waited for (eventstore/postgres.ts).
-  return { statements: statements.filter((s) => !/pg_notify\('events'/.test(s)), body: response.body };
+  // The session query is the cache's, not the command's: on a loaded machine the cached
+  // session can outlive its time-to-live (5 s) between the warm-up and the counted request.
+  return {
+    statements: statements.filter((s) => !/pg_notify\('events'/.test(s) && !/FROM sessions s/.test(s)),
+    body: response.body,
+  };
 }
 
 const show = (statements: string[]) => statements.map((s, i) => `${i + 1}. ${s.replace(/\s+/g, ' ').slice(0, 160)}`).join('\n');
@@ -109,10 +114,10 @@ describe('a command', () => {
  * The wake-up NOTIFY left out (see the README's Performance section). An update: the job's
  * row read (the decider's state), then BEGIN with the append, then the history and row
  * writes with the COMMIT (the row's RETURNING is the answer). A create: the customer's
- * stream read, BEGIN with both appends, the row insert the counts are taken from (its
- * RETURNING the answer), then the counts with the COMMIT.
+ * stream read, BEGIN with both appends, then the history, the row insert and the counts of
+ * the rows it made (one statement, its RETURNING the answer) with the COMMIT (was 4).
  */
 const UPDATE_ROUND_TRIPS = 3;
-const CREATE_ROUND_TRIPS = 4;
+const CREATE_ROUND_TRIPS = 3;
 /** The stream read, the two of the write, and the row its answer is read from (was 6). */
 const CUSTOMER_UPDATE_ROUND_TRIPS = 4;
