@@ -8,7 +8,7 @@ import { addToReaction, latest } from '@crm/projections/runtime/reactions';
 import type { InstanceContext } from '../shared/commands.ts';
 import { ConflictError } from '../shared/errors.ts';
 import { CUSTOMER_CASCADE } from '../shared/reactions.ts';
-import { deleteJobOfDeletedCustomer } from './job-service.ts';
+import { deleteJobOfDeletedCustomer } from './job-commands.ts';
 import { restoreJob } from './job-restore.ts';
 
 const CASCADE_ACTOR: Actor = { kind: 'system', id: 'customer-cascade', displayName: 'System' };

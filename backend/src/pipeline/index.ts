@@ -4,10 +4,11 @@
  */
 export { jobCounterStream, jobDecider, jobStream, type JobEvent, type JobState } from './job-decider.ts';
 export { findJob, jobAsOf, jobViewFromEvents, jobViewOfRow, masked, type JobTarget } from './job-queries.ts';
-export { createJob, projectedJob } from './job-service.ts';
+export { createJob } from './job-create.ts';
+export { projectedJob } from './job-state.ts';
 export { PIPELINE_BASES } from './routes.ts';
 export { restoreDeletedJob, revertJobChange } from './job-records.ts';
 export { registerBoardRoutes } from './board-routes.ts';
 export { registerPipelineRoutes } from './routes.ts';
 export { customerCascadeReactor } from './customer-cascade.ts';
-export { cancelJob, changeJobStage } from './job-service.ts';
+export { cancelJob, changeJobStage } from './job-commands.ts';

@@ -17,7 +17,7 @@ import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors
 import { assertMayRevert, assertNoLaterChange } from '../shared/reverts.ts';
 import { jobDecider, jobStream, type JobEvent, type JobState } from './job-decider.ts';
 import { jobAsOf, type JobTarget } from './job-queries.ts';
-import { updateJob } from './job-service.ts';
+import { updateJob } from './job-commands.ts';
 import { restoreJob } from './job-restore.ts';
 
 /**

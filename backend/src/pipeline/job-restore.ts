@@ -9,7 +9,7 @@ import { reservationHolder } from '../shared/reservations.ts';
 import { jobDecider, jobNumberStream, jobStream } from './job-decider.ts';
 import { assignJobNumber, releaseJobNumber, typedNumberReservation } from './job-numbers.ts';
 import type { JobTarget } from './job-queries.ts';
-import { runJobCommand } from './job-service.ts';
+import { runJobCommand } from './job-state.ts';
 
 /**
  * Brings a deleted job back with its history (JobRestored, on its own stream). Its number

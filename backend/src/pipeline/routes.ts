@@ -29,7 +29,9 @@ import { listJobs } from './job-list.ts';
 import { findJob, jobAsOf, type JobTarget } from './job-queries.ts';
 import type { JobView } from '@crm/projections/pipeline';
 import { rescheduleJob } from './job-reschedule.ts';
-import { cancelJob, changeJobStage, createJob, deleteJob, projectedJob, reopenJob, updateJob } from './job-service.ts';
+import { cancelJob, changeJobStage, deleteJob, reopenJob, updateJob } from './job-commands.ts';
+import { createJob } from './job-create.ts';
+import { projectedJob } from './job-state.ts';
 
 /**
  * The pipeline in every path family: the canonical one, the older clients'

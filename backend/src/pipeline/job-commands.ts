@@ -1,0 +1,133 @@
+import { JOB_MESSAGES, type JobFields, type Stage } from '@crm/projections/pipeline';
+import type { AppendResult } from '@crm/projections/eventstore/port';
+import type { AppDeps } from '../deps.ts';
+import { loadAggregate, type CommandResult, type InstanceContext } from '../shared/commands.ts';
+import { NotFoundError } from '../shared/errors.ts';
+import { jobDecider, jobStream, type JobEvent, type JobState } from './job-decider.ts';
+import { assertCustomerOf, checkMileageOrder, mileageOfChange, onVehicle } from './job-links.ts';
+import { numberRelease, numberSwap, releaseNumberOfDeleted } from './job-numbers.ts';
+import type { JobTarget } from './job-queries.ts';
+import { jobFromRow, runJobCommand, staleConflict, type JobDeps } from './job-state.ts';
+
+/** The commands on an existing job: save, stage, cancel, reopen, delete. */
+
+/**
+ * Saves an entry: what is left out stays, only what differs is recorded. A new job number
+ * is reserved before and the old one freed after; `expectedRevision` (If-Match) makes a
+ * save on a stale copy a 409 that carries the current job.
+ */
+export async function updateJob(
+  deps: AppDeps,
+  target: JobTarget,
+  changes: Partial<JobFields>,
+  ctx: InstanceContext,
+  expectedRevision?: number,
+  /** The change this save undoes (a revert from the history): its events say so. */
+  revertOf?: string,
+  options: { mileageLowerReason?: string } = {},
+): Promise<CommandResult<JobState, JobEvent>> {
+  const loaded = (await jobFromRow(deps, target)) ?? (await loadAggregate(deps.store, jobStream(target.jobId), jobDecider));
+  const state = loaded.state;
+  if ((state.status !== 'open' && state.status !== 'canceled') || state.instanceId !== target.instanceId) {
+    throw new NotFoundError(JOB_MESSAGES.notFound);
+  }
+  if (expectedRevision !== undefined && loaded.revision !== expectedRevision) {
+    throw await staleConflict(deps, target, expectedRevision);
+  }
+  checkMileageOrder({ ...state.fields, ...changes });
+  if (changes.vehicleId && changes.vehicleId !== state.fields.vehicleId) {
+    // Another vehicle: the job's vehicle text and VIN follow it, unless the save sets them itself.
+    const job = {
+      ...state.fields,
+      makeModel: changes.makeModel ?? '',
+      vin: changes.vin ?? '',
+      customerId: changes.customerId ?? state.fields.customerId,
+    };
+    changes = { ...changes, ...(await onVehicle(deps.store, target.instanceId, changes.vehicleId, job)) };
+  }
+  if (changes.customerId && changes.customerId !== state.fields.customerId)
+    await assertCustomerOf(deps.store, target.instanceId, changes.customerId);
+  // Decided on the stream just read (a concurrent change makes the append fail and the retry
+  // read again); a new number's reservation and the old one's release go in the same append.
+  return await runJobCommand(
+    deps,
+    target,
+    { type: 'UpdateJob', instanceId: target.instanceId, changes, ...(revertOf ? { revertOf } : {}) },
+    ctx,
+    expectedRevision,
+    loaded,
+    async (after, before) => [
+      ...(await numberSwap(deps.store, target, ctx)(after, before)),
+      ...(await mileageOfChange(deps.store, target, ctx, options.mileageLowerReason)(after, before)),
+    ],
+  );
+}
+
+/** `expectedRevision` (If-Match, optional): like a save, only over that version. */
+export async function changeJobStage(deps: AppDeps, target: JobTarget, stage: Stage, ctx: InstanceContext, expectedRevision?: number) {
+  return await runJobCommand(deps, target, { type: 'ChangeStage', instanceId: target.instanceId, stage }, ctx, expectedRevision);
+}
+
+export async function cancelJob(deps: AppDeps, target: JobTarget, ctx: InstanceContext, expectedRevision?: number) {
+  return await runJobCommand(deps, target, { type: 'CancelJob', instanceId: target.instanceId }, ctx, expectedRevision);
+}
+
+export async function reopenJob(deps: AppDeps, target: JobTarget, ctx: InstanceContext, expectedRevision?: number) {
+  return await runJobCommand(deps, target, { type: 'ReopenJob', instanceId: target.instanceId }, ctx, expectedRevision);
+}
+
+/**
+ * Deletes the job and frees its number in one append (a crash between the two would leave
+ * a typed number held by a deleted job); answers with the last append (for read-your-writes).
+ */
+export async function deleteJob(deps: JobDeps, target: JobTarget, ctx: InstanceContext): Promise<AppendResult | null> {
+  const result = await runJobCommand(
+    deps,
+    target,
+    { type: 'DeleteJob', instanceId: target.instanceId },
+    ctx,
+    undefined,
+    undefined,
+    numberRelease(deps.store, target, ctx),
+  );
+  return await releaseNumberOfDeleted(deps.store, target, result.state, ctx, result.alongside?.at(-1) ?? result.appended);
+}
+
+/**
+ * Deletes a job because its customer was deleted (reason 'customer-deleted'; ctx.causationId
+ * is the CustomerDeleted event's id). Safe to repeat after an interruption: a job this
+ * deletion already deleted is not deleted again, only its number is freed if that was
+ * still to do, and it still counts as deleted by it. A job deleted otherwise (by staff,
+ * or gone from the instance) does not count.
+ */
+export async function deleteJobOfDeletedCustomer(
+  deps: JobDeps,
+  target: JobTarget,
+  ctx: InstanceContext & { causationId: string },
+): Promise<{ deleted: boolean; appended: AppendResult | null }> {
+  try {
+    const result = await runJobCommand(
+      deps,
+      target,
+      { type: 'DeleteJob', instanceId: target.instanceId, reason: 'customer-deleted' },
+      ctx,
+      undefined,
+      undefined,
+      numberRelease(deps.store, target, ctx),
+    );
+    const appended = result.alongside?.at(-1) ?? result.appended;
+    return { deleted: true, appended: await releaseNumberOfDeleted(deps.store, target, result.state, ctx, appended) };
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    const loaded = await loadAggregate(deps.store, jobStream(target.jobId), jobDecider);
+    const deletion = loaded.events.find((e) => e.type === 'JobDeleted');
+    if (
+      loaded.state.status !== 'deleted' ||
+      loaded.state.instanceId !== target.instanceId ||
+      deletion?.metadata.causationId !== ctx.causationId
+    ) {
+      return { deleted: false, appended: null };
+    }
+    return { deleted: true, appended: await releaseNumberOfDeleted(deps.store, target, loaded.state, ctx, null) };
+  }
+}
