@@ -14,7 +14,7 @@ import {
   type LoadedStream,
 } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
-import { jobMileageAppends } from '../vehicles/index.ts';
+import { jobMileageAppends, newCustomerVehicleAppend } from '../vehicles/index.ts';
 import { NumberExhaustedError } from '../shared/number-allocator.ts';
 import { jobDecider, jobStream, type JobCommand, type JobEvent, type JobState } from './job-decider.ts';
 import { assertCustomerOf, checkMileageOrder, mileageOfChange, newReadings, onVehicle } from './job-links.ts';
@@ -142,11 +142,11 @@ export async function createJob(
     : [];
 
   const record = async (jobNumber: string, reservation: StreamAppend): Promise<CommandResult<JobState, JobEvent>> => {
-    const decide = (customerId: string | null) =>
+    const decide = (customerId: string | null, vehicleId = input.vehicleId) =>
       decideNewStream({
         streamId: jobStream(jobId),
         decider: jobDecider,
-        command: { type: 'CreateJob', jobId, instanceId, fields: { ...input, jobNumber, customerId } },
+        command: { type: 'CreateJob', jobId, instanceId, fields: { ...input, jobNumber, customerId, vehicleId } },
         ctx,
       });
     try {
@@ -162,8 +162,20 @@ export async function createJob(
           },
           ctx,
           (customerId) => {
-            job = decide(customerId);
-            return [reservation, job.append, ...mileage];
+            // The vehicle typed for a new customer becomes their vehicle record, the job on it.
+            const vehicleId = randomUUID();
+            const vehicle = input.vehicleId
+              ? null
+              : newCustomerVehicleAppend(ctx, {
+                  vehicleId,
+                  customerId,
+                  text: input.makeModel,
+                  vin: input.vin,
+                  jobId,
+                  readings: newReadings(input, null),
+                });
+            job = decide(customerId, vehicle ? vehicleId : input.vehicleId);
+            return [reservation, ...(vehicle ? [vehicle] : []), job.append, ...mileage];
           },
         );
         return job!.result(customer.alongside[1]!);
