@@ -178,6 +178,7 @@ const NOT_A_SCHEMA_RULE = [
   /does not apply to a (part|labor|fee|discount) line$/, // a change to a stored line: the fields its stored kind takes
   /^A line is named twice$/, // the two lists of a decision between them
   /^lineIds must name every line of the job once$/, // a new order against the job's stored lines
+  /^position must be from 0 to the job's number of lines/, // a new line's place against the job's stored lines
 ];
 
 /** The refusal of a record left with every field blank (customers, requests and jobs say it one way, vehicles another). */
