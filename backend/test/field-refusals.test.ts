@@ -62,9 +62,8 @@ test('refusals against the stored job (reorder, a line kind, a payment) list the
   expectFieldRefusal(await admin.post(`${P}/${job.body.id}/payments`, { amount: '-1', method: 'cash', reason: 'Goodwill' }), 'amount');
 });
 
-test('other refusals that concern one field list it: a blank job, a calendar range backwards, a cursor not from the server', async () => {
+test('other refusals that concern one field list it: a blank job, a cursor not from the server', async () => {
   expectFieldRefusal(await admin.post(P, { name: '' }), 'name');
-  expectFieldRefusal(await admin.get('/api/refshop/calendar/appointments?from=2025-03-10T00:00:00Z&to=2025-03-01T00:00:00Z'), 'to');
   expectFieldRefusal(await admin.get(`${P}?cursor=not-from-the-server`), 'cursor');
   expectFieldRefusal(await admin.get('/api/customers?cursor=not-from-the-server'), 'cursor');
 });
