@@ -76,3 +76,10 @@ test('a missing required query parameter says it is required; a list where one i
   expectFieldRefusal(notAList, 'templates');
   expect(notAList.body.detail).toBe('templates must be a list of templates, each with its kind');
 });
+
+test("a payment's when that is no time at all gets one message, naming the format", async () => {
+  const job = await admin.post(P, { name: 'When Test', quote: '50' });
+  const res = await admin.post(`${P}/${job.body.id}/payments`, { amount: '1', method: 'cash', when: 'yesterday' });
+  expectFieldRefusal(res, 'when');
+  expect(res.body.errors).toEqual([{ field: 'when', message: 'when must be an ISO date and time with a time zone' }]);
+});
