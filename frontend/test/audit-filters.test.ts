@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { auditQueryParams, EMPTY_AUDIT_FILTERS, isBackwardsRange } from '../src/features/audit/utils/audit-filters.ts';
 import { formatChangeValue as formatAuditValue } from '@crm/projections/contract';
+import { describeRepairOrderEvent } from '@crm/projections/repair-orders';
 import { auditFieldLabel } from '../src/features/audit/utils/audit-format.ts';
 
 describe('audit filters → query string', () => {
@@ -49,5 +50,22 @@ describe('audit values', () => {
     expect(formatAuditValue('quote', '2500')).toBe('$2,500');
     expect(formatAuditValue('name', null)).toBe('(empty)');
     expect(formatAuditValue('name', 'Dana')).toBe('Dana');
+    // A payment's method as the payment form names it, in the job's history and the audit log alike.
+    expect(formatAuditValue('method', 'card')).toBe('Card');
+    expect(formatAuditValue('method', 'check')).toBe('Check');
+  });
+
+  test("the shop's settings changed: the sentence names the fields in words, never their API names", () => {
+    const described = describeRepairOrderEvent({
+      type: 'ShopSettingsUpdated',
+      data: {
+        instanceId: 'i-1',
+        changes: [
+          { field: 'laborRate', oldValue: '100', newValue: '120' },
+          { field: 'partsTaxRate', oldValue: '8', newValue: '8.25' },
+        ],
+      },
+    } as Parameters<typeof describeRepairOrderEvent>[0]);
+    expect(described.summary).toBe("Changed the shop's settings: labor rate, parts tax rate");
   });
 });

@@ -15,7 +15,7 @@ export function TextField({
 }: { id: string; label: ReactNode; hint?: ReactNode; error?: string | undefined } & Omit<InputProps, 'id'>) {
   return (
     <Field id={id} label={label} hint={hint} error={error}>
-      <Input {...inputProps} {...fieldControlProps(id, { error })} />
+      <Input {...inputProps} {...fieldControlProps(id, { hint: Boolean(hint), error })} />
     </Field>
   );
 }

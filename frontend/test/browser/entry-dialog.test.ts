@@ -21,7 +21,63 @@ serverAndBrowserForFile((s, b) => ([server, browser] = [s, b]));
 
 const dialog = (page: import('playwright-core').Page) => page.getByRole('dialog');
 
+/** What a box's aria-describedby says (its hint and its error), as a screen reader reads it. */
+const description = (box: import('playwright-core').Locator) =>
+  box.evaluate((el) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' '),
+  );
+
 describe('the entry dialog', () => {
+  test(
+    "every VIN box says what is wrong as it is typed, or what the VIN decodes to; the vehicle's boxes line up with the dialog's columns",
+    async () => {
+      const shop = await createShop(server, 'vinbox');
+      const customer = await postOne(shop.owner, `/api/${shop.subdomain}/customers`, { name: 'Vera Vin' });
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Vera Vin', customerId: customer.id });
+      const { page } = await signedInPage(browser, shop.owner, { colorScheme: 'dark' });
+      await page.goto(`/crm/${shop.subdomain}/pipeline`);
+
+      // A new job's own VIN box: the job keeps the text as typed, and the box says the problem at once.
+      await page.getByRole('button', { name: 'Add New Entry' }).click();
+      const vin = dialog(page).getByLabel('VIN', { exact: true });
+      await vin.fill('1HGCM82633A00435');
+      await expect.poll(() => description(vin)).toContain('VIN must be 17 characters (this one has 16)');
+      await expect.poll(() => vin.getAttribute('aria-invalid')).toBe('true');
+      await vin.fill('1HGCM82623A004352');
+      await expect.poll(() => description(vin)).toContain('check digit is wrong');
+      await vin.fill('1HGCM82633A004352');
+      await expect.poll(() => description(vin)).toContain('Honda');
+      await expect.poll(() => vin.getAttribute('aria-invalid')).toBe(null);
+      await snapViewport(page, 'entry-dialog-vin-dark');
+      await dialog(page).getByRole('button', { name: 'Cancel', exact: true }).click();
+      await page.getByRole('button', { name: 'Close Without Saving' }).click();
+
+      // A job of a customer: the vehicle added in the dialog checks its VIN the same way.
+      await page.getByRole('button', { name: 'Edit Vera Vin' }).click({ timeout: SLOW });
+      await dialog(page).getByRole('button', { name: 'Add a vehicle' }).click({ timeout: SLOW });
+      const added = dialog(page).getByRole('group', { name: 'New vehicle' }).getByLabel('VIN');
+      await added.fill('1HGCM82633A00435');
+      await expect.poll(() => description(added)).toContain('VIN must be 17 characters (this one has 16)');
+      await added.fill('1HGCM82633A004352');
+      await expect.poll(() => description(added)).toContain('Honda');
+
+      // Mileage in and out sit in the same two columns as Phone and Part above them.
+      const left = async (label: string) => (await dialog(page).getByLabel(label, { exact: true }).boundingBox())!;
+      await expect
+        .poll(async () => {
+          const [phone, part, mileageIn, mileageOut] = await Promise.all(['Phone', 'Part', 'Mileage in', 'Mileage out'].map(left));
+          return [mileageIn.x - phone.x, mileageIn.width - phone.width, mileageOut.x - part.x, mileageOut.width - part.width].map(
+            Math.round,
+          );
+        })
+        .toEqual([0, 0, 0, 0]);
+    },
+    TEST_TIMEOUT,
+  );
+
   test(
     'a quote is kept as typed: 1,250.50 saves as $1,250.50, and what is refused says why',
     async () => {

@@ -1,5 +1,5 @@
 import { formatQuote } from '../pipeline/index.ts';
-import { formatMoney, parseMoney } from '../repair-orders/index.ts';
+import { formatMoney, parseMoney, PAYMENT_METHOD_LABELS, type PaymentMethod } from '../repair-orders/index.ts';
 import { formatDateTime, formatDuration } from '../shared/format.ts';
 import { displayPhone } from '../shared/phone.ts';
 
@@ -24,7 +24,7 @@ function moneyWords(text: string): string | null {
 
 /**
  * A field's old or new value in words: empty, yes/no, phones grouped (a masked one stays
- * masked), quotes, payments and line prices in dollars, durations in hours and minutes, times in the reader's zone,
+ * masked), quotes, payments and line prices in dollars, payment methods in words, durations in hours and minutes, times in the reader's zone,
  * a linked customer by name (`customerNames`, by id; null: one since deleted), a linked vehicle in words (never its id).
  */
 export function formatChangeValue(field: string, value: unknown, customerNames: ReadonlyMap<string, string | null> = new Map()): string {
@@ -39,6 +39,9 @@ export function formatChangeValue(field: string, value: unknown, customerNames: 
       return formatQuote(typeof value === 'number' ? value : text);
     case 'duration':
       return formatDuration(Number(text)) || text;
+    // A payment's or refund's method as the payment form names it ('card' → 'Card').
+    case 'method':
+      return PAYMENT_METHOD_LABELS[text as PaymentMethod] ?? text;
     // A record's id says nothing to a person; the job's Vehicle field beside it names the vehicle.
     case 'vehicleId':
       return 'Linked vehicle';

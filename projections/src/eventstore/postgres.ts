@@ -2,6 +2,9 @@ import pg from 'pg';
 import type { PgListener } from '../db/listener.ts';
 import { pause } from '../shared/pause.ts';
 import { Wakeup } from './wakeup.ts';
+import { EVENT_COLUMNS, recordedEvent, type EventRow } from './event-rows.ts';
+
+export { recordedEvent, type EventRow } from './event-rows.ts';
 import {
   APPEND_SQL,
   appendError,
@@ -15,7 +18,6 @@ import {
   START,
   type AppendOptions,
   type AppendResult,
-  type EventMetadata,
   type EventStore,
   type ExpectedRevision,
   type GlobalPosition,
@@ -63,37 +65,7 @@ const HELD_BACK_MIN_MS = 2;
 const MIN_READ_INTERVAL_MS = 4;
 
 const VISIBLE = 'tx_id < pg_snapshot_xmin(pg_current_snapshot())';
-// The text aliases must differ from the column names: ORDER BY tx_id would otherwise sort
-// by the text output column ('1001' < '998').
-const COLUMNS = `seq::text as seq_text, tx_id::text as tx_text, stream_id, revision, event_id::text as event_id,
-  type, data, metadata, recorded_at`;
-
-/** A row of the events table as its SELECTs and INSERT … RETURNINGs answer it (positions as text). */
-export interface EventRow {
-  seq_text: string;
-  tx_text: string;
-  stream_id: string;
-  revision: number;
-  event_id: string;
-  type: string;
-  data: unknown;
-  metadata: EventMetadata;
-  recorded_at: Date;
-}
-
-/** The recorded event an events-table row holds: what readers and the inline projections take. */
-export function recordedEvent(row: EventRow): RecordedEvent {
-  return {
-    id: row.event_id,
-    streamId: row.stream_id,
-    revision: row.revision,
-    position: { commit: BigInt(row.tx_text), prepare: BigInt(row.seq_text) },
-    type: row.type,
-    data: row.data,
-    metadata: row.metadata,
-    recordedAt: row.recorded_at,
-  };
-}
+const COLUMNS = EVENT_COLUMNS;
 
 export function createPostgresEventStore(options: PostgresEventStoreOptions): EventStore {
   const { connectionString } = options;

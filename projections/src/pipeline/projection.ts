@@ -96,60 +96,34 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
     }
   }
 
-  for (const event of streamEvents) {
-    const jobId = event.data.jobId;
-    const state = states.get(jobId);
-    if (isRepairOrderJobEvent(event)) {
-      if (!state?.present || state.revision >= event.revision) continue;
-      state.changed = true;
-      state.updatedAt = event.recordedAt;
-      state.revision = event.revision;
-      continue;
+  // A row must follow its stream: before a job's first event of this batch, the row takes
+  // the events between its revision and that event's (a row that trails its stream: events
+  // from before inline projection started that the projector has still to apply, or no row
+  // yet). Applied over such a row, the event would move it past events it never took, and
+  // the revision guard would then skip them for good. Only where the stream can be read in
+  // the append's transaction (ctx.streamEventsBetween); the projector applies in order.
+  const caughtUp: Array<StoredJobEvent | StoredRepairOrderEvent> = [];
+  if (ctx.streamEventsBetween) {
+    for (const jobId of toRead) {
+      const first = streamEvents.find((event) => event.data.jobId === jobId)!;
+      // A restore carries the whole job: it needs nothing before it.
+      if (first.type === 'JobRestored') continue;
+      const state = states.get(jobId);
+      const after = state ? state.revision : -1;
+      if (after >= first.revision - 1) continue;
+      const missing = (await ctx.streamEventsBetween(first.streamId, after, first.revision)).filter(
+        (event): event is StoredJobEvent | StoredRepairOrderEvent =>
+          (isJobStreamEvent(event) || isRepairOrderJobEvent(event)) && Boolean(event.metadata.instanceId),
+      );
+      for (const event of missing) foldJobEvent(states, event);
+      caughtUp.push(...missing);
     }
-    if (event.type === 'JobCreated') {
-      // A row that exists stays as it is (a replay).
-      if (state?.present) continue;
-      states.set(jobId, {
-        fields: applyJobEvent(null, event)!,
-        instanceId: event.metadata.instanceId!,
-        createdAt: event.recordedAt,
-        createdBy: event.metadata.actor.displayName,
-        updatedAt: event.recordedAt,
-        revision: event.revision,
-        present: true,
-        changed: true,
-        before: state?.before ?? null,
-      });
-      continue;
-    }
-    if (event.type === 'JobRestored') {
-      // Back on the lists with the fields it was deleted with (a row that exists is a replay).
-      if (state?.present) continue;
-      states.set(jobId, {
-        fields: applyJobEvent(null, event)!,
-        instanceId: event.metadata.instanceId!,
-        createdAt: new Date(event.data.createdAt),
-        createdBy: event.data.createdBy,
-        updatedAt: event.recordedAt,
-        revision: event.revision,
-        present: true,
-        changed: true,
-        before: state?.before ?? null,
-      });
-      continue;
-    }
-    if (!state?.present || state.revision >= event.revision) continue;
-    const next = applyJobEvent(state.fields, event);
-    state.changed = true;
-    // A deleted job leaves the lists; its history rows and the activity log keep it.
-    if (!next) {
-      state.present = false;
-      continue;
-    }
-    state.fields = next;
-    state.updatedAt = event.recordedAt;
-    state.revision = event.revision;
   }
+  for (const event of streamEvents) foldJobEvent(states, event);
+  // Their history rows too (the projector would write them later; nothing reads them back).
+  const caughtUpHistory = caughtUp.map((event) => (isRepairOrderJobEvent(event) ? repairOrderHistoryRow(event) : jobHistoryRow(event)));
+  for (const rows of chunked(caughtUpHistory, 5000))
+    await ctx.write(recordsetInsert(ctx, 'job_history', HISTORY_COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING'));
 
   const changed = [...states.entries()].filter(([, state]) => state.changed);
   const gone = changed.filter(([, state]) => !state.present && state.before).map(([id]) => id);
@@ -228,6 +202,62 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
       );
     }
   }
+}
+
+/** One event folded into the batch's jobs (by the same rules event by event or set-based). */
+function foldJobEvent(states: Map<string, JobState>, event: StoredJobEvent | StoredRepairOrderEvent): void {
+  const jobId = event.data.jobId;
+  const state = states.get(jobId);
+  if (isRepairOrderJobEvent(event)) {
+    if (!state?.present || state.revision >= event.revision) return;
+    state.changed = true;
+    state.updatedAt = event.recordedAt;
+    state.revision = event.revision;
+    return;
+  }
+  if (event.type === 'JobCreated') {
+    // A row that exists stays as it is (a replay).
+    if (state?.present) return;
+    states.set(jobId, {
+      fields: applyJobEvent(null, event)!,
+      instanceId: event.metadata.instanceId!,
+      createdAt: event.recordedAt,
+      createdBy: event.metadata.actor.displayName,
+      updatedAt: event.recordedAt,
+      revision: event.revision,
+      present: true,
+      changed: true,
+      before: state?.before ?? null,
+    });
+    return;
+  }
+  if (event.type === 'JobRestored') {
+    // Back on the lists with the fields it was deleted with (a row that exists is a replay).
+    if (state?.present) return;
+    states.set(jobId, {
+      fields: applyJobEvent(null, event)!,
+      instanceId: event.metadata.instanceId!,
+      createdAt: new Date(event.data.createdAt),
+      createdBy: event.data.createdBy,
+      updatedAt: event.recordedAt,
+      revision: event.revision,
+      present: true,
+      changed: true,
+      before: state?.before ?? null,
+    });
+    return;
+  }
+  if (!state?.present || state.revision >= event.revision) return;
+  const next = applyJobEvent(state.fields, event);
+  state.changed = true;
+  // A deleted job leaves the lists; its history rows and the activity log keep it.
+  if (!next) {
+    state.present = false;
+    return;
+  }
+  state.fields = next;
+  state.updatedAt = event.recordedAt;
+  state.revision = event.revision;
 }
 
 /**

@@ -26,6 +26,8 @@ export const REPAIR_ORDER_LIMITS = {
 
 export const PAYMENT_METHODS = ['cash', 'card', 'check', 'other'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** A payment method in words, on every screen and in every history that names one. */
+export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = { cash: 'Cash', card: 'Card', check: 'Check', other: 'Other' };
 
 /** A line on an estimate: not decided yet, or as the customer decided on the last estimate they answered. */
 export const LINE_STATUSES = ['pending', 'approved', 'declined'] as const;

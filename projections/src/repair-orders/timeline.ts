@@ -149,7 +149,7 @@ export function describeRepairOrderEvent(event: RepairOrderJobEvent | ShopSettin
     return {
       entityType: 'instance',
       entityId: event.data.instanceId,
-      summary: `Changed the shop's settings: ${event.data.changes.map((c) => c.field).join(', ')}`,
+      summary: `Changed the shop's settings: ${event.data.changes.map((c) => fieldWords(c.field)).join(', ')}`,
       changes: event.data.changes,
     };
   const base = { entityType: 'job', entityId: event.data.jobId, changes: repairOrderEventChanges(event) };
@@ -183,6 +183,11 @@ export function describeRepairOrderEvent(event: RepairOrderJobEvent | ShopSettin
     default:
       return assertNever(event);
   }
+}
+
+/** A settings field in words for a sentence: 'partsTaxRate' → 'parts tax rate'. */
+function fieldWords(field: string): string {
+  return field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
 function assertNever(value: never): never {

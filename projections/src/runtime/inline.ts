@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
+import { parseStoredEvent, readableEvents, type StoredDomainEvent } from '../events.ts';
+import { EVENT_COLUMNS, recordedEvent, type EventRow } from '../eventstore/event-rows.ts';
 import { comparePositions, START, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import { createProjectionContext, takenBy, type CarriedStatement, type PendingEvent, type Projection } from './projection.ts';
 import type { PipelinedConnection } from './pipelined-transaction.ts';
@@ -131,6 +132,7 @@ export async function applyInline(
     if (taken.length === 0) continue;
     const prefetched = pipelined?.prefetched.get(projection.name);
     const ctx = createProjectionContext(trx, schema, {
+      streamEventsBetween: (streamId, after, before) => storedEventsBetween(trx, streamId, after, before),
       ...(pipelined ? { defer: (statement, onRows) => pipelined.connection.defer(statement, projection.name, onRows) } : {}),
       ...(prefetched ? { prefetched } : {}),
       ...(pipelined?.written ? { written: pipelined.written } : {}),
@@ -142,6 +144,20 @@ export async function applyInline(
       throw new InlineProjectionError(projection.name, error);
     }
   }
+}
+
+/**
+ * A stream's stored events with revisions strictly between `after` and `before`, parsed
+ * (upcast) as the projector would; events no schema reads are left out, as the projector
+ * parks them. Read in the append's transaction, which holds the stream's lock.
+ */
+async function storedEventsBetween(trx: Knex.Transaction, streamId: string, after: number, before: number): Promise<StoredDomainEvent[]> {
+  if (before - after <= 1) return [];
+  const result = await trx.raw<{ rows: EventRow[] }>(
+    `SELECT ${EVENT_COLUMNS} FROM public.events WHERE stream_id = ? AND revision > ? AND revision < ? ORDER BY revision`,
+    [streamId, after, before],
+  );
+  return readableEvents(result.rows.map(recordedEvent)).events;
 }
 
 /**

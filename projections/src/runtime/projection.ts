@@ -28,6 +28,16 @@ export interface ProjectionContext {
    * the append's round trip, after the append. Undefined elsewhere (the projection reads).
    */
   prefetched?: readonly Record<string, unknown>[];
+  /**
+   * Where events are appended with their inline rows (the PostgreSQL store): a stream's
+   * stored events after revision `after` and before revision `before`, read in this
+   * transaction. An inline projection reads with it the events its record's row has still
+   * to take (a row that trails its stream: events from before inline projection started
+   * that the projector has not applied yet), so it never applies an event over a row that
+   * misses the ones before it. Undefined elsewhere (the projector and a rebuild apply every
+   * event in order).
+   */
+  streamEventsBetween?(streamId: string, after: number, before: number): Promise<StoredDomainEvent[]>;
 }
 
 /** An event about to be appended: what a projection's `prefetch` can look at. */
@@ -139,6 +149,7 @@ export function createProjectionContext(
     defer?: (statement: { sql: string; values: readonly unknown[] }, onRows?: (rows: readonly Record<string, unknown>[]) => void) => void;
     prefetched?: readonly Record<string, unknown>[];
     written?: ProjectionContext['written'];
+    streamEventsBetween?: ProjectionContext['streamEventsBetween'];
   } = {},
 ): ProjectionContext {
   const { defer } = options;
@@ -158,6 +169,7 @@ export function createProjectionContext(
     },
     ...(options.prefetched ? { prefetched: options.prefetched } : {}),
     ...(options.written ? { written: options.written } : {}),
+    ...(options.streamEventsBetween ? { streamEventsBetween: options.streamEventsBetween } : {}),
   };
 }
 

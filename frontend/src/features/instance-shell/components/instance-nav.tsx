@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { cn } from '@/lib/cn';
 import { type NavItem, navItemState } from '../utils/nav-items';
@@ -9,18 +10,32 @@ const itemClasses =
 /**
  * The instance's main navigation. The current page's entry is plain text with
  * aria-current="page", not a link.
- * The row scrolls sideways when its links do not fit (a phone), instead of widening the page.
+ * The row scrolls sideways when its links do not fit (a phone), instead of widening the page,
+ * and brings the current page's entry into view: on a phone, Takings or Admin would otherwise
+ * sit past the edge, so nothing on screen says where you are.
  */
 export function InstanceNav({ items, pathname, className }: { items: NavItem[]; pathname: string; className?: string }) {
+  const row = useRef<HTMLUListElement>(null);
+  const current = items.find((item) => navItemState(item, pathname) !== null)?.to ?? null;
+  // After the render that drew the row: only the row scrolls (never the page, as scrollIntoView would).
+  useLayoutEffect(() => {
+    const list = row.current;
+    const entry = current === null ? null : list?.querySelector<HTMLElement>(`li[data-to="${CSS.escape(current)}"]`);
+    if (!list || !entry) return;
+    const start = entry.offsetLeft;
+    const end = start + entry.offsetWidth;
+    if (start < list.scrollLeft) list.scrollLeft = start;
+    else if (end > list.scrollLeft + list.clientWidth) list.scrollLeft = end - list.clientWidth;
+  }, [current]);
   return (
     <nav aria-label="Main" className={cn('min-w-0', className)}>
       {/* relative: the badges' absolutely placed screen-reader text is then clipped by this row's
-          scrolling instead of widening the page. */}
-      <ul className="relative flex items-center gap-0.5 overflow-x-auto">
+          scrolling instead of widening the page, and the entries' offsets are measured from it. */}
+      <ul ref={row} className="relative flex items-center gap-0.5 overflow-x-auto">
         {items.map((item) => {
           const state = navItemState(item, pathname);
           return (
-            <li key={item.to} className="shrink-0">
+            <li key={item.to} data-to={item.to} className="shrink-0">
               {state === 'page' ? (
                 <span aria-current="page" className={cn(itemClasses, 'bg-accent text-accent-foreground')}>
                   {item.label}

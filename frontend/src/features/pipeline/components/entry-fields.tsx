@@ -6,6 +6,7 @@ import { JobFields } from '@/components/job-form';
 import { TextField } from '@/components/text-field';
 import { Field } from '@/components/ui/field';
 import { userChoiceName, useUserChoices } from '@/lib/api/user-choices';
+import { vinFeedback } from '@/lib/vin-feedback';
 import type { EntryForm, EntryTextField } from '../utils/entry-form';
 import { CustomerNameField } from './customer-name-field';
 import { VehicleChoiceChips } from './entry-footer';
@@ -82,6 +83,9 @@ export function EntryFields({
 }) {
   const users = useUserChoices(instance);
   const userChoices = (users.data ?? []).map((user) => ({ value: userChoiceName(user), label: userChoiceName(user) }));
+  // Checked as typed like every VIN box. The job keeps its VIN text as typed (older jobs and
+  // VINs from elsewhere stay saveable), so the box says the problem without blocking the save.
+  const vin = vinFeedback(form.vin);
   const text = (field: EntryTextField) => (event: { target: { value: string } }) => {
     const sanitize = SANITIZE[field];
     change({ [field]: sanitize ? sanitize(event.target.value) : event.target.value });
@@ -114,6 +118,8 @@ export function EntryFields({
             label="VIN"
             value={form.vin}
             onChange={text('vin')}
+            error={fieldErrors.vin ?? vin.error}
+            hint={vin.hint}
             maxLength={JOB_LIMITS.vin}
             autoComplete="off"
             autoCapitalize="characters"

@@ -1,4 +1,4 @@
-import { checkVin, VEHICLE_LIMITS, type VehicleView } from '@crm/projections/vehicles';
+import { VEHICLE_LIMITS, type VehicleView } from '@crm/projections/vehicles';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { vehiclePath } from '@/config/paths';
@@ -7,6 +7,7 @@ import { TextField } from '@/components/text-field';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { errorMessage } from '@/lib/api-error';
+import { vinFeedback } from '@/lib/vin-feedback';
 import { useAddCustomerVehicle, useCustomerVehicles } from '../api/customer-vehicles';
 import type { EntryForm } from '../utils/entry-form';
 
@@ -51,7 +52,8 @@ export function JobVehicleFields({
   const lower = last !== null && lowest.some((m) => m < last);
 
   return (
-    <div className="grid gap-3 sm:col-span-2 sm:grid-cols-2">
+    // The gap of the dialog's own grid, so these boxes line up with the columns above and below.
+    <div className="grid gap-4 sm:col-span-2 sm:grid-cols-2">
       {form.customerId ? (
         <div className="grid gap-1 sm:col-span-2">
           <Field id="entry-vehicleId" label="Customer's vehicle" error={errors.vehicleId}>
@@ -141,12 +143,11 @@ function NewVehicle({
 }) {
   const add = useAddCustomerVehicle(instance, customerId);
   const [fields, setFields] = useState({ year: '', make: '', model: '', vin: '', plate: '' });
-  const vin = fields.vin.trim() ? checkVin(fields.vin) : null;
-  const vinError = vin && !vin.ok ? vin.message : undefined;
+  const vin = vinFeedback(fields.vin);
   const set = (field: keyof typeof fields) => (event: { target: { value: string } }) =>
     setFields((current) => ({ ...current, [field]: event.target.value }));
   const save = () => {
-    if (vinError) return;
+    if (vin.error) return;
     add.mutate(fields, { onSuccess: onAdded });
   };
   return (
@@ -161,8 +162,8 @@ function NewVehicle({
           label="VIN"
           value={fields.vin}
           onChange={set('vin')}
-          error={vinError}
-          hint={vin?.ok ? [vin.decoded.year, vin.decoded.make, vin.warning].filter(Boolean).join(' · ') || 'VIN checks out' : undefined}
+          error={vin.error}
+          hint={vin.hint}
           className="font-mono uppercase"
           autoCapitalize="characters"
           spellCheck={false}

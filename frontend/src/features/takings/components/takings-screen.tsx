@@ -1,4 +1,4 @@
-import { formatDateTime, formatMoney, parseMoney, type TakingsReport } from '@crm/projections/contract';
+import { formatDateTime, formatMoney, PAYMENT_METHOD_LABELS, parseMoney, type TakingsReport } from '@crm/projections/contract';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
@@ -12,8 +12,6 @@ import { ApiError, errorMessage } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
 import { takingsCsvUrl, useTakings } from '../api/get-takings';
 import { addDays, periodFromParams, todayIn } from '../utils/takings-period';
-
-const METHOD_LABELS = { cash: 'Cash', card: 'Card', check: 'Check', other: 'Other' } as const;
 
 /**
  * A shop day (YYYY-MM-DD) as people read it, 'Thu, Nov 26, 2026'. The day is already the
@@ -151,7 +149,7 @@ function TakingsFigures({ report, pipelinePath, stale }: { report: TakingsReport
             {report.payments.byMethod.map((row) => (
               <Figure
                 key={row.method}
-                label={`${METHOD_LABELS[row.method]} (${row.count})`}
+                label={`${PAYMENT_METHOD_LABELS[row.method]} (${row.count})`}
                 value={money(row.amount)}
                 testId={row.method}
               />

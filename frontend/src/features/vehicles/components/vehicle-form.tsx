@@ -1,10 +1,11 @@
-import { checkVin, VEHICLE_LIMITS, type VehicleView } from '@crm/projections/vehicles';
+import { VEHICLE_LIMITS, type VehicleView } from '@crm/projections/vehicles';
 import { type FormEvent, useState } from 'react';
 import { TextField } from '@/components/text-field';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/input';
 import { Field, fieldControlProps } from '@/components/ui/field';
 import { errorMessage } from '@/lib/api-error';
+import { vinFeedback } from '@/lib/vin-feedback';
 import { useSaveVehicle } from '../api/vehicles-api';
 
 const FIELDS = ['year', 'make', 'model', 'trim', 'vin', 'plate', 'plateState', 'color', 'notes'] as const;
@@ -15,15 +16,6 @@ function formOf(vehicle: VehicleView | null): FormFields {
   if (!vehicle) return form;
   for (const field of FIELDS) form[field] = vehicle[field] === null ? '' : String(vehicle[field]);
   return form;
-}
-
-/** What the VIN box says as it is typed: the problem, or what the VIN decodes to. */
-export function vinFeedback(value: string): { error?: string; hint?: string } {
-  if (!value.trim()) return {};
-  const check = checkVin(value);
-  if (!check.ok) return { error: check.message };
-  const decoded = [check.decoded.year, check.decoded.make, check.decoded.country].filter(Boolean).join(' · ');
-  return { hint: [decoded || 'VIN checks out', check.warning].filter(Boolean).join('. ') };
 }
 
 /** A vehicle's fields: a new one of the customer, or changes to one (only what changed is sent, with If-Match). */

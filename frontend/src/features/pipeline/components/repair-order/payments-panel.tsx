@@ -1,6 +1,7 @@
 import {
   formatDateTime,
   formatMoney,
+  PAYMENT_METHOD_LABELS,
   PAYMENT_METHODS,
   type PaymentMethod,
   paymentInput,
@@ -17,8 +18,6 @@ import { reportFailure } from '@/lib/report-failure';
 import { useRecordPayment } from '../../api/record-payment';
 import { EMPTY_PAYMENT_FORM as EMPTY, type PaymentForm, paymentPayload } from '../../utils/payment-form';
 import type { RepairOrderPanelProps } from './panel-props';
-
-export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = { cash: 'Cash', card: 'Card', check: 'Check', other: 'Other' };
 
 /**
  * Payments and refunds: the list (newest last, with who recorded each) and the form. A job
