@@ -28,7 +28,11 @@ RUN npm run build
 
 # --- runtime: production dependencies of the server only, run as a non-root user -------
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+# MALLOC_ARENA_MAX=2: glibc gives each of the server's threads (the projector thread, libuv's
+# and V8's helpers) a malloc arena of its own by default, and what they free stays resident
+# there; two arenas held the server's peak RSS at 247 MB where the default reached 296-336 MB.
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     SCARF_ANALYTICS=false \
     PORT=3000 \
     HOST=0.0.0.0 \

@@ -1,26 +1,26 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { onShutdown, startCli } from './cli.ts';
-import { startProjectorChild } from './infra/projector-child.ts';
+import { startProjectorThread } from './infra/projector-thread.ts';
 import { FRONTEND_DIST, REPO_ROOT, startRuntime } from './runtime.ts';
 
 const version = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 async function main(): Promise<void> {
   const { config, logger } = startCli();
-  // RUN_PROJECTOR: the projector, reactors and message sender run in a child process of
-  // this one (their batches then never hold up a request); the API itself runs none.
+  // RUN_PROJECTOR: the projector, reactors and message sender run in a worker thread of
+  // this process (their batches then never hold up a request); the API's own thread runs none.
   const runtime = await startRuntime({ ...config, RUN_PROJECTOR: false }, logger, { version, frontendDir: FRONTEND_DIST });
   // Without PUBLIC_URL customers reach the address this server prints.
-  const projectorChild = config.RUN_PROJECTOR ? startProjectorChild(runtime.databaseUrl, logger, config.PUBLIC_URL ?? runtime.url) : null;
-  // Before anything is awaited: a stop that comes while the child is still being elected
-  // must stop the child and the embedded PostgreSQL too, not end the process where it stands.
+  const projectorThread = config.RUN_PROJECTOR ? startProjectorThread(runtime.databaseUrl, logger, config.PUBLIC_URL ?? runtime.url) : null;
+  // Before anything is awaited: a stop that comes while the thread is still being elected
+  // must stop the thread and the embedded PostgreSQL too, not end the process where it stands.
   onShutdown(async () => {
-    await projectorChild?.stop();
+    await projectorThread?.stop();
     await runtime.stop();
   }, logger);
   // "Running" once the projector has its lock: a script started next (a seed) then stands by.
-  await projectorChild?.ready;
+  await projectorThread?.ready;
 
   const { credentials } = runtime;
   const lines = [

@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import client from 'prom-client';
+import { isMainThread, parentPort, type MessagePort } from 'node:worker_threads';
 import { positionToString } from '@crm/projections/eventstore/port';
 import type { Projector } from '@crm/projections/runtime/projector';
 import { onShutdown, startCli } from './cli.ts';
-import type { Logger } from './logger.ts';
+import { loadConfig, type Config } from './config.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { createMessageSender, createProjector, createReactors, openStorage, type Storage } from './workers.ts';
 
 /**
@@ -17,39 +18,70 @@ import { createMessageSender, createProjector, createReactors, openStorage, type
  * (database and event store answer) and /metrics (this process's Prometheus metrics; the
  * bearer token when METRICS_TOKEN is set), so
  * the container image's HEALTHCHECK and Kubernetes probes work for it as for the API.
+ *
+ * The same file runs as the worker thread an API process starts (RUN_PROJECTOR, see
+ * infra/projector-thread.ts): then it serves no endpoints (the API's own answer for the
+ * process) and stops when the API's thread asks.
  */
-const { config, logger } = startCli();
-const storage = await openStorage(config, logger);
-const projector = createProjector(storage, logger);
-const reactors = createReactors(storage, logger, undefined, undefined, config);
-const sender = createMessageSender(storage, config, logger);
-const all = [projector, ...reactors];
-projector.start();
-for (const reactor of reactors) reactor.start();
-sender.start();
-const server = await serveHealth(all, storage, config.PORT, config.HOST, logger, config.METRICS_TOKEN);
-logger.info('projector process running; Ctrl+C to stop');
-// Started by an API process (RUN_PROJECTOR): when that process dies, this one dies with it,
-// at once, as when both ran in one process (a stop of the API stops this one cleanly first).
-if (process.send) {
-  process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
-  // The API says it is running once this process has won the election (or, when another
-  // projector holds the lock, after a few seconds on standby).
-  void tellParentWhenElected(projector);
+if (isMainThread) await runAsProcess();
+else await runAsThread(parentPort!);
+
+async function startWorkers(storage: Storage, config: Config, logger: Logger) {
+  const projector = createProjector(storage, logger);
+  const reactors = createReactors(storage, logger, undefined, undefined, config);
+  const sender = createMessageSender(storage, config, logger);
+  projector.start();
+  for (const reactor of reactors) reactor.start();
+  sender.start();
+  return {
+    projector,
+    all: [projector, ...reactors],
+    async stop() {
+      await sender.stop();
+      await Promise.all(reactors.map((reactor) => reactor.stop()));
+      await projector.stop();
+      await storage.close();
+    },
+  };
 }
 
-async function tellParentWhenElected(subscriber: Projector): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!subscriber.isLeader && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  process.send?.({ ready: true });
+async function runAsProcess(): Promise<void> {
+  const { config, logger } = startCli();
+  const storage = await openStorage(config, logger);
+  const workers = await startWorkers(storage, config, logger);
+  const server = await serveHealth(workers.all, storage, config.PORT, config.HOST, logger, config.METRICS_TOKEN);
+  logger.info('projector process running; Ctrl+C to stop');
+  onShutdown(async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await workers.stop();
+  }, logger);
 }
-onShutdown(async () => {
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await sender.stop();
-  await Promise.all(reactors.map((reactor) => reactor.stop()));
-  await projector.stop();
-  await storage.close();
-}, logger);
+
+/**
+ * In the API's process: the configuration comes from the environment the API handed the
+ * thread; an error nothing catches ends the thread (the API starts it again), not the API.
+ */
+async function runAsThread(port: MessagePort): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL);
+  const storage = await openStorage(config, logger);
+  const workers = await startWorkers(storage, config, logger);
+  port.on('message', (message: unknown) => {
+    if (message !== 'stop') return;
+    workers.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'the projector thread did not stop cleanly');
+        process.exit(1);
+      },
+    );
+  });
+  // The API says it is running once this thread has won the election (or, when another
+  // projector holds the lock, after a few seconds on standby).
+  const deadline = Date.now() + 5_000;
+  while (!workers.projector.isLeader && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  port.postMessage({ ready: true });
+}
 
 function describe(subscribers: Projector[]) {
   return subscribers.map((s) => ({ checkpoint: s.checkpointName, active: s.isLeader, position: positionToString(s.position) }));
@@ -68,6 +100,8 @@ async function serveHealth(
   log: Logger,
   metricsToken: string | undefined,
 ): Promise<Server | null> {
+  // Loaded here: the thread an API process runs this file in serves no metrics of its own.
+  const { default: client } = await import('prom-client');
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   new client.Gauge({

@@ -1,23 +1,14 @@
-import { projections } from '@crm/projections/read-models';
-import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
-import { createProgress, startCli } from './cli.ts';
+import { startCli } from './cli.ts';
 import { describeDatabase } from './infra/database.ts';
+import { rebuildWithProgress } from './rebuild-progress.ts';
 import { openStorage } from './runtime.ts';
 
 /** `npm run projections:rebuild`: replay every event into fresh tables, compare, swap. */
 const { config, logger } = startCli();
 const storage = await openStorage(config, logger);
 const started = Date.now();
-const progress = createProgress('Rebuilding read models', 'events');
 try {
-  progress(0, null);
-  const report = await rebuildReadModels({
-    store: storage.store,
-    knex: storage.knex,
-    projections,
-    onProgress: ({ replayed, total }) => progress(replayed, total),
-  });
-  progress(report.eventsReplayed, report.eventsReplayed);
+  const report = await rebuildWithProgress('Rebuilding read models', { store: storage.store, knex: storage.knex });
   console.log(`Rebuilt the read models of ${describeDatabase(config)}.`);
   console.log(`Replayed ${report.eventsReplayed} events in ${((Date.now() - started) / 1000).toFixed(1)} s and swapped the new tables in.`);
   // Where the time went: each step, and each projection's busy time while replaying (they overlap).

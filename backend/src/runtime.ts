@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createApp, createMetricsApp } from './http/app.ts';
 import { answerClientErrors } from './http/problem.ts';
+import { closeServer, keepConnectionsAlive } from './http/server-lifecycle.ts';
 import type { ApiRouter } from './http/router.ts';
 import { purgeExpiredRateLimits } from './http/rate-limit-store.ts';
 import { forgetCachedSessions, purgeExpiredSessions } from './http/session-store.ts';
@@ -124,6 +125,7 @@ export async function startRuntime(
   const handleRequest = app.callback();
   const server = createServer((req, res) => void handleRequest(req, res));
   answerClientErrors(server);
+  keepConnectionsAlive(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, resolve);
@@ -134,6 +136,7 @@ export async function startRuntime(
   if (config.METRICS_PORT !== undefined) {
     const handleMetrics = createMetricsApp(metrics).callback();
     const listening = createServer((req, res) => void handleMetrics(req, res));
+    keepConnectionsAlive(listening);
     metricsServer = listening;
     await new Promise<void>((resolve, reject) => {
       listening.once('error', reject);
@@ -165,10 +168,8 @@ export async function startRuntime(
       stopping ??= (async () => {
         clearInterval(sessionSweeper);
         // Open live-update streams would keep the server from closing.
-        closeLiveStreams(deps);
-        server.closeIdleConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-        if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+        await closeServer(server, () => closeLiveStreams(deps));
+        if (metricsServer) await closeServer(metricsServer);
         await sender?.stop();
         await Promise.all(reactors.map((reactor) => reactor.stop()));
         await projector?.stop();

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isValidTimeZone, RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
-import { projections } from '@crm/projections/read-models';
-import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
 import { createProgress, startCli } from './cli.ts';
 import { describeDatabase } from './infra/database.ts';
+import { rebuildWithProgress } from './rebuild-progress.ts';
 import { settle } from './deps.ts';
 import { createUser, recordFirstAdmin } from './identity/index.ts';
 import { subdomainStream, recordInstance, updateInstance } from './platform/index.ts';
@@ -118,14 +117,7 @@ try {
         WHERE metadata->>'instanceId' = ? AND recorded_at >= ? AND (metadata->>'occurredAt')::timestamptz < ?`,
       [instanceId, seedStarted, seedStarted],
     );
-    const rebuilding = createProgress('read models', 'events');
-    const report = await rebuildReadModels({
-      store: storage.store,
-      knex: storage.knex,
-      projections,
-      onProgress: ({ replayed, total }) => rebuilding(replayed, total),
-    });
-    rebuilding(report.eventsReplayed, report.eventsReplayed);
+    await rebuildWithProgress('read models', { store: storage.store, knex: storage.knex });
     console.log(
       `\nSeeded "${subdomain}" into ${describeDatabase(config)}: ${timeline.length} changes over ${HISTORY_DAYS} working days (${moved.rowCount} events dated).`,
     );

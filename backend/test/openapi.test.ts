@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { isStorableAppointment } from '@crm/projections/pipeline';
+import { YEAR_RANGE_PATTERN } from '../src/http/openapi.ts';
 import { ApiClient, startTestServer, type TestServer } from './support/server.ts';
 
 let server: TestServer;
@@ -87,4 +89,33 @@ test('a route that answers JSON names the schema it answers with', () => {
     .filter((route) => !route.doc?.response && !route.doc?.produces && route.doc?.status !== 204)
     .map((route) => `${route.method} ${route.path}`);
   expect(bare).toEqual([]);
+});
+
+test('every date and date-time in the document states the years the server takes, and those years are all storable', async () => {
+  const res = await new ApiClient(server.url).get('/api/openapi.json');
+  const unbounded: string[] = [];
+  let seen = 0;
+  const walk = (node: unknown, where: string) => {
+    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${where}/${i}`));
+    if (node === null || typeof node !== 'object') return;
+    const schema = node as Record<string, unknown>;
+    if (schema.format === 'date-time' || schema.format === 'date') {
+      seen++;
+      const patterns = [schema.pattern, ...((schema.allOf as Array<{ pattern?: string }> | undefined) ?? []).map((part) => part.pattern)];
+      if (!patterns.includes(YEAR_RANGE_PATTERN)) unbounded.push(where);
+    }
+    for (const [key, value] of Object.entries(schema)) walk(value, `${where}/${key}`);
+  };
+  walk(res.body.paths, '#/paths');
+  expect(seen).toBeGreaterThan(10);
+  expect(unbounded).toEqual([]);
+
+  const years = new RegExp(YEAR_RANGE_PATTERN, 'u');
+  for (const refused of ['0000-01-01T00:00:00Z', '1900-06-01T00:00:00Z', '9999-12-31T23:59:00Z', '10000-01-01T00:00:00Z', '0000-01-01'])
+    expect(years.test(refused), refused).toBe(false);
+  // The extremes the pattern allows, at the farthest offsets, name instants the server stores (appointments included).
+  for (const taken of ['1901-01-01T00:00:00+23:59', '9998-12-31T23:59:59-23:59']) {
+    expect(years.test(taken), taken).toBe(true);
+    expect(isStorableAppointment(Date.parse(taken)), taken).toBe(true);
+  }
 });

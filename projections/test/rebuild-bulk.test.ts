@@ -7,7 +7,7 @@ import { START, type EventMetadata, type EventStore, type RecordedEvent } from '
 import { EMPTY_JOB_FIELDS, type JobFields } from '../src/pipeline/index.ts';
 import { projections } from '../src/read-models.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT } from '../src/runtime/checkpoints.ts';
-import { copyChunks, copyText } from '../src/runtime/copy.ts';
+import { copyMessages, copyText } from '../src/runtime/copy.ts';
 import { applyBatch, parkEvent } from '../src/runtime/projector.ts';
 import { rebuildReadModels } from '../src/runtime/rebuild.ts';
 import { openStoreDatabase, type StoreDatabase } from './store-database.ts';
@@ -235,16 +235,21 @@ describe('rebuild through the bulk paths', () => {
     expect(copyText([{ field: 'notes', newValue: 'x\ty' }])).toBe('[{"field":"notes","newValue":"x\\\\ty"}]');
   });
 
-  test('COPY text of many rows: every row, tab-separated and newline-ended, in chunks split anywhere but whole as UTF-8', () => {
+  test('COPY text of many rows: every row, tab-separated and newline-ended, in CopyData messages split anywhere but whole as UTF-8', () => {
     const long = 'é€'.repeat(400_000); // 2.8 MB of UTF-8: more than one chunk on its own
     const rows: unknown[][] = [];
     for (let i = 0; i < 30_000; i++) rows.push([i, `név ${i}\t€`, null, i % 2 === 0, [{ field: 'name', newValue: `ü${i}` }]]);
     rows.push([1, long, null, false, []]);
-    const chunks = copyChunks(rows);
-    expect(chunks.length).toBeGreaterThan(2);
+    const messages = copyMessages(rows);
+    expect(messages.length).toBeGreaterThan(2);
+    // Each message: 'd', its length (itself included, not the 'd'), then its part of the text.
+    for (const message of messages) {
+      expect(message[0]).toBe(0x64);
+      expect(message.readInt32BE(1)).toBe(message.length - 1);
+    }
     const expected = rows.map((row) => `${row.map(copyText).join('\t')}\n`).join('');
-    expect(Buffer.concat(chunks).toString('utf8')).toBe(expected);
-    expect(copyChunks([])).toEqual([]);
+    expect(Buffer.concat(messages.map((message) => message.subarray(5))).toString('utf8')).toBe(expected);
+    expect(copyMessages([])).toEqual([]);
   });
 
   test('gives the rows the live projector gives event by event, a parked event reported as a difference', async () => {

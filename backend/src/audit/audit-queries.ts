@@ -4,7 +4,7 @@ import type { ActorKind } from '@crm/projections/eventstore/port';
 import { decodeCursor, encodeCursor } from '@crm/projections/shared';
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
-import { ValidationError } from '../shared/errors.ts';
+import { invalidField } from '../shared/errors.ts';
 
 interface ActivityRow {
   event_id: string;
@@ -34,7 +34,7 @@ function auditCursor(row: ActivityRow): string {
 
 function decodeAuditCursor(cursor: string): Position {
   const values = decodeCursor(cursor, ['digits', 'digits']);
-  if (!values) throw new ValidationError(INVALID_CURSOR);
+  if (!values) throw invalidField('cursor', INVALID_CURSOR);
   return { commit: String(values[0]), prepare: String(values[1]) };
 }
 

@@ -5,11 +5,13 @@ const MB = 1024 * 1024;
 
 /**
  * Samples, every 500 ms, the resident memory (VmRSS in /proc, as `ps` shows it) of the API
- * process and its projector child (RUN_PROJECTOR=true runs the projector, reactors and
- * message sender there): each one's peak and the peak of their sum. That sum is the server:
- * what the container image runs (`node backend/dist/main.js` and the child it forks). Not
- * counted: PostgreSQL, and the `npm` and `scripts/start.mjs` processes `npm start` keeps
- * waiting in front of the server (each a Node process of its own, 40 MB or more).
+ * process (RUN_PROJECTOR=true runs the projector, reactors and message sender in a worker
+ * thread of it, so its RSS holds them) and of any Node process it started (none today; a
+ * server that forked its workers again would be counted whole): each one's peak and the
+ * peak of their sum. That sum is the server: what the container image runs (`node
+ * backend/dist/main.js`). Not counted: PostgreSQL, and the `npm` and `scripts/start.mjs`
+ * processes `npm start` keeps waiting in front of the server (each a Node process of its
+ * own, 40 MB or more).
  */
 export function sampleServerMemory(apiPid: number) {
   let peakRss = 0;
@@ -33,12 +35,12 @@ export function sampleServerMemory(apiPid: number) {
       // Judged on the peak: what the processes needed, not what they kept.
       return {
         section: 'memory',
-        name: 'peak RSS during the load, API server and its projector child together',
+        name: 'peak RSS during the load, API server process (projector thread inside) and its Node children',
         value: peakTotalRss > 0 ? peakTotalRss / MB : null,
         unit: 'MB',
         target: { atMost: 300 },
         note:
-          `VmRSS sampled every 500 ms; peaks: API process ${format(peakRss / MB)} MB, projector child ${format(peakChildRss / MB)} MB; ` +
+          `VmRSS sampled every 500 ms; peaks: API process ${format(peakRss / MB)} MB, Node children ${format(peakChildRss / MB)} MB; ` +
           `at the end of the load ${format(end.apiRss / MB)} MB and ${format(end.childRss / MB)} MB`,
       };
     },

@@ -82,6 +82,8 @@ export async function startApiServer(options: { databaseUrl: string; dataDir: st
       SESSION_SECRET: 'bench-session-secret-bench-session-secret',
       LOG_LEVEL: 'info',
       RUN_PROJECTOR: 'true',
+      // As `npm start` and the container image run it (scripts/start.mjs, the Dockerfile's ENV).
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
       // The benchmark signs in once per instance; the limiter is not what it measures.
       SIGN_IN_RATE_LIMIT: '100000',
     },

@@ -11,7 +11,7 @@ import type { AppDeps } from '../deps.ts';
 import { access, userOf, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
 import { clampTime } from '@crm/projections/shared';
-import { ValidationError } from '../shared/errors.ts';
+import { invalidField } from '../shared/errors.ts';
 import { listAppointments } from './calendar-queries.ts';
 
 /** The older clients' calendar feed, with and without the instance in the path (the session's instance either way). */
@@ -74,9 +74,9 @@ export function registerCalendarRoutes(router: ApiRouter, deps: AppDeps): void {
       const query = parseInput(calendarQuery, ctx.query);
       const from = resolveCalendarBound(query.from, instance.timeZone);
       const to = resolveCalendarBound(query.to, instance.timeZone);
-      if (to.getTime() <= from.getTime()) throw new ValidationError(CALENDAR_MESSAGES.toAfterFrom);
+      if (to.getTime() <= from.getTime()) throw invalidField('to', CALENDAR_MESSAGES.toAfterFrom);
       // Days in the shop's zone: a range of whole days across a daylight-saving change may be an hour longer.
-      if (to.getTime() - from.getTime() > CALENDAR_MAX_DAYS * DAY_MS + HOUR_MS) throw new ValidationError(CALENDAR_MESSAGES.tooLong);
+      if (to.getTime() - from.getTime() > CALENDAR_MAX_DAYS * DAY_MS + HOUR_MS) throw invalidField('to', CALENDAR_MESSAGES.tooLong);
       ctx.body = {
         timeZone: instance.timeZone,
         from: from.toISOString(),

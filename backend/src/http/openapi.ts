@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
+import { TIME_RANGE } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { access, type Access, type ApiRouter, type RouteInfo } from './router.ts';
@@ -9,10 +10,35 @@ import { routeStatuses } from './statuses.ts';
 
 type JsonSchema = Record<string, unknown>;
 
+/**
+ * The years a date or time the server takes is written with: 1901 to 9998. The formats
+ * `date` and `date-time` allow years 0000 to 9999, but every time is stored and shown in
+ * a shop's calendar, which hold 1900-01-01 to 9999-12-30 (TIME_RANGE). Whole years strictly
+ * inside that range keep every instant they can name inside it, whatever the offset it is
+ * written with (at most ±23:59), so nothing the document allows is refused for its year.
+ */
+export const YEAR_RANGE_PATTERN = '^(?:190[1-9]|19[1-9][0-9]|[2-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])-';
+const YEAR_RANGE_TEXT = `Years 1901 to 9998 (the server stores times from ${TIME_RANGE.minText} to ${TIME_RANGE.maxText}).`;
+
+/** Every `date` and `date-time` in a schema states the years the server takes (see YEAR_RANGE_PATTERN). */
+function yearRanges(schema: unknown): void {
+  if (Array.isArray(schema)) return schema.forEach(yearRanges);
+  if (schema === null || typeof schema !== 'object') return;
+  const object = schema as JsonSchema;
+  for (const inner of Object.values(object)) yearRanges(inner);
+  if (object.format === 'date-time' || object.format === 'date') {
+    // A pattern of its own (zod's, which allows any four-digit year) stays; the years are added beside it.
+    if (object.pattern === undefined) object.pattern = YEAR_RANGE_PATTERN;
+    else object.allOf = [...((object.allOf as JsonSchema[] | undefined) ?? []), { pattern: YEAR_RANGE_PATTERN }];
+    object.description = typeof object.description === 'string' ? `${object.description} ${YEAR_RANGE_TEXT}` : YEAR_RANGE_TEXT;
+  }
+}
+
 /** A zod schema as JSON Schema; what zod cannot express (transforms, refinements) is left open. */
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const converted = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   delete converted.$schema;
+  yearRanges(converted);
   return converted;
 }
 

@@ -19,7 +19,7 @@ import { destroyOtherUserSessions } from '../http/session-store.ts';
 import { parseInput } from '../http/validation.ts';
 import { getInstance } from '../platform/index.ts';
 import { commandContext } from '../http/command-context.ts';
-import { AppError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.ts';
+import { AppError, ForbiddenError, invalidField, NotFoundError, UnauthorizedError } from '../shared/errors.ts';
 import { ACCOUNT_LOCKED, INSTANCE_CLOSED, signInUser, SIGN_IN_REFUSED, throttledMessage, toCurrentUserView } from './sign-in.ts';
 import type { Requester } from './user-decider.ts';
 import { findUser, getUser, listUserChoices, listUsers } from './user-queries.ts';
@@ -55,7 +55,7 @@ export function registerIdentityRoutes(router: ApiRouter, deps: AppDeps): void {
     await signInLimit.check(ctx);
     const input = parseInput(pathInstance === undefined ? signInNamingInstanceInput : signInInput, ctx.request.body);
     const instance = pathInstance ?? input.instance;
-    if (!instance) throw new ValidationError('Instance is required');
+    if (!instance) throw invalidField('instance', 'Instance is required');
     const context = commandContext(ctx, deps, null);
     const principal = await signInUser(deps, { instance, username: input.username, pin: input.pin }, context);
     deps.logger.info(

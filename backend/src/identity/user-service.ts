@@ -6,7 +6,7 @@ import { settle } from '../deps.ts';
 import { destroyUserSessions } from '../http/session-store.ts';
 import type { FirstAdminRecorder } from '../platform/index.ts';
 import { decideNewStream, loadAggregate, toNewEvents, type CommandContext } from '../shared/commands.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { ConflictError, ForbiddenError, invalidField, NotFoundError } from '../shared/errors.ts';
 import { release, reservationHolder } from '../shared/reservations.ts';
 import { hashSecret, verifySecret } from '../shared/secrets.ts';
 import { assertMayManage, permissionsBeyond, userDecider, usernameStream, userStream, type Requester } from './user-decider.ts';
@@ -225,7 +225,7 @@ export async function changeOwnPin(
 ): Promise<void> {
   const { state } = await loadAggregate(deps.store, userStream(target.userId), userDecider);
   if (state.status !== 'active' || state.instanceId !== target.instanceId) throw new NotFoundError('User not found');
-  if (!(await verifySecret(currentPin, state.pinHash))) throw new ValidationError('Current PIN is incorrect');
+  if (!(await verifySecret(currentPin, state.pinHash))) throw invalidField('currentPin', 'Current PIN is incorrect');
   const result = await runUserCommand(
     deps,
     target,

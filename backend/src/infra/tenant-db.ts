@@ -88,10 +88,18 @@ const makeKnex = createRequire(import.meta.url)('knex/lib/knex-builder/make-knex
  * transaction): the caller's queries, sequential or concurrent, queue on that connection.
  */
 function boundTo(pool: Knex, connection: TenantConnection): Knex {
+  // Made once per connection: building a knex costs more than a short read's own work, and
+  // a connection serves one caller at a time, so its knex is never shared by two.
+  const made = boundKnexes.get(connection);
+  if (made) return made;
   const client = Object.create(pool.client) as Knex.Client & { acquireConnection(): Promise<unknown>; releaseConnection(): Promise<void> };
   client.acquireConnection = () => Promise.resolve(connection);
   client.releaseConnection = () => Promise.resolve();
   // Listeners of its own (makeKnex adds some), or they would pile up on the pool's client.
   Object.assign(client, { _events: Object.create(null) as object, _eventsCount: 0 });
-  return makeKnex(client);
+  const bound = makeKnex(client);
+  boundKnexes.set(connection, bound);
+  return bound;
 }
+
+const boundKnexes = new WeakMap<TenantConnection, Knex>();

@@ -11,7 +11,7 @@ import { STAGES, type Stage } from '@crm/projections/pipeline';
 import type { Knex } from 'knex';
 import { withTenant } from '../infra/tenant-db.ts';
 import { weeklyJobMoney } from '../repair-orders/index.ts';
-import { ValidationError } from '../shared/errors.ts';
+import { invalidField } from '../shared/errors.ts';
 
 const DAY_MS = 86_400_000;
 /** A period without a start: this many days up to its end (twelve weeks). */
@@ -58,9 +58,9 @@ const hours = (seconds: number | string | null) => Math.round((Number(seconds ??
 export async function insightsOf(knex: Knex, instanceId: string, timeZone: string, query: InsightsQuery, now: Date): Promise<Insights> {
   const to = query.to ?? localDay(now, timeZone);
   const from = query.from ?? addDays(to, -(DEFAULT_PERIOD_DAYS - 1));
-  if (from > to) throw new ValidationError('from must be on or before to');
+  if (from > to) throw invalidField('from', 'from must be on or before to');
   const span = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
-  if (span > INSIGHTS_MAX_DAYS) throw new ValidationError(`The period may span at most ${INSIGHTS_MAX_DAYS} days`);
+  if (span > INSIGHTS_MAX_DAYS) throw invalidField('to', `The period may span at most ${INSIGHTS_MAX_DAYS} days`);
   const staleDays = query.staleDays ?? DEFAULT_STALE_DAYS;
 
   return await withTenant(knex, instanceId, async (db) => {

@@ -56,7 +56,9 @@ export function reminderTime(appointment: string, timeZone: string, hour: number
  * it gave; a job's messages go to its customer on each channel the customer consented to
  * and has an address for. An appointment booked or moved gets a confirmation now and a
  * reminder the day before at the shop's hour; moving or canceling it, or the job reaching
- * Completed, Invoiced or Paid, cancels the reminder still waiting. A job reaching Completed
+ * Completed, Invoiced or Paid, cancels the reminder still waiting, and the job coming back
+ * (reopened, restored, taken back from a done stage) queues it again while it is still
+ * ahead. A job reaching Completed
  * gets "ready for pickup". An estimate sent gets its
  * approval link; an invoice issued (or a new revision of it) goes by e-mail with its PDF.
  *
@@ -166,26 +168,36 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
     return queued;
   };
 
+  /**
+   * The reminder the day before at the shop's hour, when that is still ahead and the job is
+   * to be worked on. Queued under one id per job, appointment and channel: a reminder
+   * canceled meanwhile (the job was done, canceled or deleted, the appointment moved away)
+   * is queued afresh when the job comes back to that appointment; one still waiting stays.
+   */
+  const remind = async (event: StoredDomainEvent, ctx: InstanceContext, jobId: string, job: JobFields, shop?: Shop) => {
+    if (!job.appointment || job.stage === 'Canceled' || WORK_DONE_STAGES.has(job.stage)) return 0;
+    const theShop = shop ?? (await shopOf(deps, ctx.instanceId));
+    const remindAt = reminderTime(job.appointment, theShop.timeZone, theShop.messaging.settings.reminderHour);
+    if (remindAt <= deps.now()) return 0;
+    const appointment = job.appointment;
+    return await queueForJob(event, ctx, jobId, job, 'appointment-reminder', {
+      idFor: (channel) => reminderId(jobId, appointment, channel),
+      sendAfter: remindAt,
+      shop: theShop,
+    });
+  };
+
   /** Confirmation now, reminder the day before (when that is still ahead). */
   const booked = async (event: StoredDomainEvent, ctx: InstanceContext, jobId: string, job: JobFields) => {
     const now = deps.now();
     if (!job.appointment || new Date(job.appointment) <= now || job.stage === 'Canceled') return 0;
     const shop = await shopOf(deps, ctx.instanceId);
-    let queued = await queueForJob(event, ctx, jobId, job, 'appointment-confirmation', {
+    const queued = await queueForJob(event, ctx, jobId, job, 'appointment-confirmation', {
       idFor: (channel) => messageIdFor(`${event.id}:appointment-confirmation:${channel}`),
       sendAfter: now,
       shop,
     });
-    const remindAt = reminderTime(job.appointment, shop.timeZone, shop.messaging.settings.reminderHour);
-    if (remindAt > now) {
-      const appointment = job.appointment;
-      queued += await queueForJob(event, ctx, jobId, job, 'appointment-reminder', {
-        idFor: (channel) => reminderId(jobId, appointment, channel),
-        sendAfter: remindAt,
-        shop,
-      });
-    }
-    return queued;
+    return queued + (await remind(event, ctx, jobId, job, shop));
   };
 
   const cancelReminders = async (ctx: InstanceContext, jobId: string, appointment: string | null, reason: string) => {
@@ -201,13 +213,15 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
       'JobRescheduled',
       'JobStageChanged',
       'JobCanceled',
+      'JobReopened',
       'JobDeleted',
+      'JobRestored',
       'EstimateSent',
       'InvoiceIssued',
     ],
     takes: (event) =>
       (event.type !== 'JobCreated' || event.data.appointment !== null) &&
-      (event.type !== 'JobStageChanged' || WORK_DONE_STAGES.has(event.data.to)) &&
+      (event.type !== 'JobStageChanged' || WORK_DONE_STAGES.has(event.data.to) || WORK_DONE_STAGES.has(event.data.from)) &&
       (event.type !== 'ServiceRequestSubmitted' || event.data.contactEmail !== ''),
     async apply(event, { trx }) {
       const instanceId = event.metadata.instanceId;
@@ -266,8 +280,20 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
             );
             break;
           }
+          case 'JobReopened':
+          case 'JobRestored': {
+            // Back to be worked on: the reminder its cancellation or deletion canceled is due again.
+            const job = await jobAt(deps.store, event.data.jobId, event.revision);
+            if (job) affected += await remind(event, ctx, event.data.jobId, job);
+            break;
+          }
           case 'JobStageChanged': {
             const job = await jobAt(deps.store, event.data.jobId, event.revision);
+            if (!WORK_DONE_STAGES.has(event.data.to)) {
+              // Taken back from Completed (or later) before its appointment: its reminder is due again.
+              if (job) affected += await remind(event, ctx, event.data.jobId, job);
+              break;
+            }
             // Done before its appointment (or on the day): the reminder of it is not sent.
             await cancelReminders(ctx, event.data.jobId, job?.appointment ?? null, 'The work was done');
             if (job && event.data.to === COMPLETED)

@@ -8,6 +8,7 @@ import {
   messageViewSchema,
 } from '@crm/projections/messages';
 import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
+import { queryParam } from '@crm/projections/shared';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { access, userOf, type ApiContext, type ApiHandler, type ApiRouter, type RouteDoc, type RouteOptions } from '../http/router.ts';
@@ -38,7 +39,7 @@ const FAMILIES: ReadonlyArray<{ base: string; options?: RouteOptions }> = [
 const TAG = 'messages';
 
 const tokenQuery = z.object({
-  token: z.string({ error: 'token must be given once' }).min(1, 'token is required').max(400, 'token is too long'),
+  token: queryParam('token').min(1, 'token is required').max(400, 'token is too long'),
 });
 
 const DOCS = {

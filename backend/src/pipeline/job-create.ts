@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps.ts';
 import { decideNewStream, type CommandResult, type InstanceContext } from '../shared/commands.ts';
 import { ConflictError } from '../shared/errors.ts';
 import { NumberExhaustedError } from '../shared/number-allocator.ts';
-import { jobMileageAppends } from '../vehicles/index.ts';
+import { jobMileageAppends, newCustomerVehicleAppend } from '../vehicles/index.ts';
 import { jobDecider, jobStream, type JobEvent, type JobState } from './job-decider.ts';
 import { assertCustomerOf, checkMileageOrder, newReadings, onVehicle } from './job-links.ts';
 import { isRefusal, jobNumberAllocator, numberInUse, numberReservation, releaseJobNumber, typedNumberReservation } from './job-numbers.ts';
@@ -47,11 +47,11 @@ export async function createJob(
     : [];
 
   const record = async (jobNumber: string, reservation: StreamAppend): Promise<CommandResult<JobState, JobEvent>> => {
-    const decide = (customerId: string | null) =>
+    const decide = (customerId: string | null, vehicleId = input.vehicleId) =>
       decideNewStream({
         streamId: jobStream(jobId),
         decider: jobDecider,
-        command: { type: 'CreateJob', jobId, instanceId, fields: { ...input, jobNumber, customerId } },
+        command: { type: 'CreateJob', jobId, instanceId, fields: { ...input, jobNumber, customerId, vehicleId } },
         ctx,
       });
     try {
@@ -67,8 +67,20 @@ export async function createJob(
           },
           ctx,
           (customerId) => {
-            job = decide(customerId);
-            return [reservation, job.append, ...mileage];
+            // The vehicle typed for a new customer becomes their vehicle record, the job on it.
+            const vehicleId = randomUUID();
+            const vehicle = input.vehicleId
+              ? null
+              : newCustomerVehicleAppend(ctx, {
+                  vehicleId,
+                  customerId,
+                  text: input.makeModel,
+                  vin: input.vin,
+                  jobId,
+                  readings: newReadings(input, null),
+                });
+            job = decide(customerId, vehicle ? vehicleId : input.vehicleId);
+            return [reservation, ...(vehicle ? [vehicle] : []), job.append, ...mileage];
           },
         );
         return job!.result(customer.alongside[1]!);

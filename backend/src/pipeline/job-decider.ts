@@ -13,7 +13,7 @@ import {
 } from '@crm/projections/pipeline';
 import { RECORD_MESSAGES } from '@crm/projections/records';
 import type { Decider } from '../shared/commands.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { ConflictError, invalidField, NotFoundError } from '../shared/errors.ts';
 
 export const jobStream = (jobId: string) => `job-${jobId}`;
 /** Job numbers are unique per instance whatever their case. */
@@ -116,14 +116,14 @@ export const jobDecider: Decider<JobState, JobCommand, JobEvent> = {
     switch (command.type) {
       case 'CreateJob': {
         if (state.status !== 'empty') throw new ConflictError('This job already exists');
-        if (isBlankJob(command.fields)) throw new ValidationError(JOB_MESSAGES.atLeastOne);
+        if (isBlankJob(command.fields)) throw invalidField('name', JOB_MESSAGES.atLeastOne);
         return [{ type: 'JobCreated', data: { jobId: command.jobId, instanceId: command.instanceId, ...command.fields } }];
       }
       case 'UpdateJob': {
         const job = existing(state, command.instanceId);
         const { jobNumber, ...rest } = command.changes;
         const next: JobFields = { ...job.fields, ...rest, ...(jobNumber ? { jobNumber } : {}) };
-        if (isBlankJob(next)) throw new ValidationError(JOB_MESSAGES.atLeastOne);
+        if (isBlankJob(next)) throw invalidField('name', JOB_MESSAGES.atLeastOne);
         const label = labelOf(job, next);
         const events: JobEvent[] = [];
         const changes = JOB_UPDATE_FIELDS.filter((field) => next[field] !== job.fields[field]).map((field) => ({

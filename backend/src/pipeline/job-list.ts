@@ -5,7 +5,7 @@ import type { JobRow } from '@crm/projections/pipeline/job-rows';
 import { withListedTotals } from '@crm/projections/repair-orders/list-totals';
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
-import { ValidationError } from '../shared/errors.ts';
+import { invalidField } from '../shared/errors.ts';
 import { jobViewOfRow, masked } from './job-queries.ts';
 
 /** The pipeline list: filters, sorts and keyset pages over the jobs read model. */
@@ -52,7 +52,7 @@ function jobCursor(sort: JobSort, values: CursorValue[]): string {
 function decodeJobCursor(sort: JobSort, cursor: string): CursorValue[] {
   const kinds = SORT_KEYS[sort].map((key): CursorKey => (key.sql === 'id' ? 'uuid' : key.kind === 'number' ? 'integer' : key.kind));
   const values = decodeCursor(cursor, ['text', ...kinds]);
-  if (!values || values[0] !== sort) throw new ValidationError(INVALID_CURSOR);
+  if (!values || values[0] !== sort) throw invalidField('cursor', INVALID_CURSOR);
   return values.slice(1);
 }
 

@@ -21,7 +21,7 @@ import {
 import { jobDecider, type JobEvent } from '../pipeline/index.ts';
 import type { Decider } from '../shared/commands.ts';
 import { assertNever } from '@crm/projections/shared';
-import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import { ConflictError, invalidField, NotFoundError } from '../shared/errors.ts';
 import type {
   RepairOrderDecisionEvent as Event,
   RepairOrderCommand,
@@ -62,7 +62,10 @@ export const repairOrderDecider: Decider<RepairOrderState, RepairOrderCommand, E
         if (order.lines.some((line) => line.id === command.lineId)) throw new ConflictError('This line already exists');
         const line = newLine(command.lineId, command.line, command.shop);
         assertAppliesTo(line, order.lines);
-        const position = Math.min(command.line.position ?? order.lines.length, order.lines.length);
+        // A place past the last line would be stored somewhere else than asked: refused, not moved.
+        if ((command.line.position ?? 0) > order.lines.length)
+          throw invalidField('position', REPAIR_ORDER_MESSAGES.position(order.lines.length));
+        const position = command.line.position ?? order.lines.length;
         return lineChangeEvents(
           job,
           order,
@@ -105,7 +108,7 @@ export const repairOrderDecider: Decider<RepairOrderState, RepairOrderCommand, E
         const from = order.lines.map((line) => line.id);
         const to = command.lineIds;
         if (to.length !== from.length || new Set(to).size !== to.length || to.some((id) => !from.includes(id)))
-          throw new ValidationError(REPAIR_ORDER_MESSAGES.reorder, { field: 'lineIds' });
+          throw invalidField('lineIds', REPAIR_ORDER_MESSAGES.reorder);
         if (to.every((id, i) => id === from[i])) return [];
         return [{ type: 'LinesReordered', data: { ...labelOf(job), from, to } }];
       }
@@ -155,7 +158,7 @@ export const repairOrderDecider: Decider<RepairOrderState, RepairOrderCommand, E
         const ids = estimate.lines.map((line) => line.id);
         const named = [...command.approvedLineIds, ...command.declinedLineIds];
         if (named.length !== ids.length || new Set(named).size !== named.length || named.some((id) => !ids.includes(id)))
-          throw new ValidationError(REPAIR_ORDER_MESSAGES.decisionLines, { field: 'approvedLineIds' });
+          throw invalidField('approvedLineIds', REPAIR_ORDER_MESSAGES.decisionLines);
         const data = {
           ...labelOf(job),
           version: estimate.version,
@@ -201,11 +204,11 @@ export const repairOrderDecider: Decider<RepairOrderState, RepairOrderCommand, E
         const job = refund ? existing(state, command.instanceId) : open(state, command.instanceId);
         const paid = paidOf(order);
         if (refund) {
-          if (-command.amount > paid) throw new ValidationError(REPAIR_ORDER_MESSAGES.overPaid(dollars(paid)), { field: 'amount' });
+          if (-command.amount > paid) throw invalidField('amount', REPAIR_ORDER_MESSAGES.overPaid(dollars(paid)));
         } else {
           const balance = balanceOf(order, quoteCents(job.fields.quote));
-          if (balance <= 0) throw new ValidationError(REPAIR_ORDER_MESSAGES.nothingDue, { field: 'amount' });
-          if (command.amount > balance) throw new ValidationError(REPAIR_ORDER_MESSAGES.overBalance(dollars(balance)), { field: 'amount' });
+          if (balance <= 0) throw invalidField('amount', REPAIR_ORDER_MESSAGES.nothingDue);
+          if (command.amount > balance) throw invalidField('amount', REPAIR_ORDER_MESSAGES.overBalance(dollars(balance)));
         }
         const base = {
           ...labelOf(job),

@@ -1,5 +1,5 @@
 import { LINE_KIND_FIELDS, misplacedLineFields, type LineChanges, type NewLine, type RepairLine } from '@crm/projections/repair-orders';
-import { ValidationError } from '../shared/errors.ts';
+import { invalidField } from '../shared/errors.ts';
 import type { ShopRates } from './repair-order-commands.ts';
 import { REPAIR_ORDER_MESSAGES } from './repair-order-messages.ts';
 
@@ -30,7 +30,7 @@ export function newLine(id: string, input: NewLine, shop: ShopRates): RepairLine
 /** A line after a change: only its kind's fields; a fee or discount switches between amount and percent. */
 export function changedLine(line: RepairLine, changes: LineChanges, shop: ShopRates): RepairLine {
   const misplaced = misplacedLineFields(line.kind, changes);
-  if (misplaced.length > 0) throw new ValidationError(`${misplaced[0]} does not apply to a ${line.kind} line`, { field: misplaced[0] });
+  if (misplaced.length > 0) throw invalidField(misplaced[0]!, `${misplaced[0]} does not apply to a ${line.kind} line`);
   const next: RepairLine = { ...line };
   const fields = LINE_KIND_FIELDS[line.kind];
   const given = <K extends keyof LineChanges>(field: K) => fields.includes(field) && changes[field] !== undefined;
@@ -39,11 +39,11 @@ export function changedLine(line: RepairLine, changes: LineChanges, shop: ShopRa
   if (given('quantity')) next.quantity = changes.quantity ?? 1000;
   if (given('unitCost')) next.unitCost = changes.unitCost ?? null;
   if (given('unitPrice')) {
-    if (changes.unitPrice === null) throw new ValidationError('A part line needs a unit price', { field: 'unitPrice' });
+    if (changes.unitPrice === null) throw invalidField('unitPrice', 'A part line needs a unit price');
     next.unitPrice = changes.unitPrice!;
   }
   if (given('hours')) {
-    if (changes.hours === null) throw new ValidationError('A labor line needs its hours', { field: 'hours' });
+    if (changes.hours === null) throw invalidField('hours', 'A labor line needs its hours');
     next.hours = changes.hours!;
   }
   if (given('rate')) {
@@ -57,13 +57,13 @@ export function changedLine(line: RepairLine, changes: LineChanges, shop: ShopRa
     const amount = changes.amount;
     const percent = changes.percent;
     if (amount !== undefined && amount !== null && percent !== undefined && percent !== null)
-      throw new ValidationError(`A ${line.kind} line takes either an amount or a percent`, { field: 'amount' });
+      throw invalidField('amount', `A ${line.kind} line takes either an amount or a percent`);
     if (amount !== undefined && amount !== null) [next.amount, next.percent] = [amount, null];
     else if (percent !== undefined && percent !== null) [next.amount, next.percent] = [null, percent];
     else if (amount === null || percent === null) {
       // Clearing the one it has leaves it with neither.
       if ((amount === null && line.amount !== null) || (percent === null && line.percent !== null))
-        throw new ValidationError(`A ${line.kind} line needs either an amount or a percent`, { field: 'amount' });
+        throw invalidField('amount', `A ${line.kind} line needs either an amount or a percent`);
     }
   }
   return next;
@@ -72,6 +72,5 @@ export function changedLine(line: RepairLine, changes: LineChanges, shop: ShopRa
 export function assertAppliesTo(line: RepairLine, lines: readonly RepairLine[]) {
   if (line.kind !== 'discount' || line.appliesTo === null) return;
   const target = lines.find((other) => other.id === line.appliesTo);
-  if (!target || target.kind === 'discount' || target.id === line.id)
-    throw new ValidationError(REPAIR_ORDER_MESSAGES.appliesTo, { field: 'appliesTo' });
+  if (!target || target.kind === 'discount' || target.id === line.id) throw invalidField('appliesTo', REPAIR_ORDER_MESSAGES.appliesTo);
 }

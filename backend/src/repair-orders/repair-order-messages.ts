@@ -16,6 +16,8 @@ export const REPAIR_ORDER_MESSAGES = {
   totalTooLarge: `A job's total must be at most ${JOB_LIMITS.quoteMax.toLocaleString('en-US')} dollars, like its quote`,
   appliesTo: 'appliesTo must be the id of a part, labor or fee line of this job',
   reorder: 'lineIds must name every line of the job once',
+  /** A new line's place: 0 is first, the job's line count is last; the job has `count` lines now. */
+  position: (count: number) => `position must be from 0 to the job's number of lines (${count} now; ${count} puts the line last)`,
   noLines: 'Add lines to the job first',
   nothingToInvoice: 'Every line was declined: there is nothing to invoice',
   invoiceFrozen: (number: number) =>

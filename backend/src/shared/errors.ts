@@ -26,10 +26,28 @@ export class AppError extends Error {
   }
 }
 
+/** One field's refusal, as a 400's `errors` lists it. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * A 400. A refusal that concerns fields lists them in `errors` (each with its own message);
+ * a bare `field` beside the message is not a shape clients read, so the type forbids it.
+ */
 export class ValidationError extends AppError {
-  constructor(message: string, extra: Record<string, unknown> = {}) {
+  constructor(
+    message: string,
+    extra: { errors?: Array<FieldError | { field: string | null; message: string }>; field?: never; [key: string]: unknown } = {},
+  ) {
     super('validation', message, extra);
   }
+}
+
+/** The refusal of one field's value: its message, and the field in `errors` as every field refusal carries it. */
+export function invalidField(field: string, message: string): ValidationError {
+  return new ValidationError(message, { errors: [{ field, message }] });
 }
 
 export class UnauthorizedError extends AppError {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { decodeCursor, encodeCursor } from '@crm/projections/shared';
-import { ValidationError } from './errors.ts';
+import { invalidField } from './errors.ts';
 
 /**
  * What the record lists read the same way (customers, service requests): search text as their
@@ -34,7 +34,7 @@ export interface NewestFirstCursor {
 /** The `?cursor=` of a newest-first list; anything else is a 400. */
 export function decodeNewestFirstCursor(value: string): NewestFirstCursor {
   const values = decodeCursor(value, ['time', 'uuid']);
-  if (!values) throw new ValidationError('Invalid cursor: pass back the nextCursor of the previous page');
+  if (!values) throw invalidField('cursor', 'Invalid cursor: pass back the nextCursor of the previous page');
   const [createdAt, id] = values as [string, string];
   return { createdAt: new Date(createdAt).toISOString(), id };
 }

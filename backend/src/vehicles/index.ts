@@ -4,6 +4,6 @@
  */
 export { registerVehicleRoutes } from './routes.ts';
 export { vehicleStream, vehicleDecider, vehicleMigrationStream, MileageLowerError } from './vehicle-decider.ts';
-export { vehicleForJob, jobMileageAppends, type JobVehicle } from './vehicle-jobs.ts';
+export { vehicleForJob, jobMileageAppends, newCustomerVehicleAppend, type JobVehicle } from './vehicle-jobs.ts';
 export { customerVehicleIds } from './vehicle-queries.ts';
 export { addVehicle } from './vehicle-service.ts';

@@ -1,9 +1,16 @@
-import { VEHICLE_MESSAGES, vehicleLabel } from '@crm/projections/vehicles';
+import {
+  checkVin,
+  EMPTY_VEHICLE_FIELDS,
+  isBlankVehicle,
+  parseVehicleLabel,
+  VEHICLE_MESSAGES,
+  vehicleLabel,
+} from '@crm/projections/vehicles';
 import type { EventStore, StreamAppend } from '@crm/projections/eventstore/port';
 import { isUuid } from '@crm/projections/shared';
 import { loadAggregate, toNewEvents, type InstanceContext } from '../shared/commands.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { vehicleDecider, vehicleStream, type VehicleEvent } from './vehicle-decider.ts';
+import { vehicleDecider, vehicleStream, type VehicleCommand, type VehicleEvent } from './vehicle-decider.ts';
 
 /** What a job takes of the vehicle it is on. */
 export interface JobVehicle {
@@ -54,4 +61,32 @@ export async function jobMileageAppends(
       expectedRevision: loaded.revision ?? 'no_stream',
     },
   ];
+}
+
+/**
+ * The vehicle a new customer's first job names (its Vehicle text and VIN, typed in the job
+ * dialog), as a record of that customer with the job's odometer readings: one append on a new
+ * vehicle stream, made with the customer and the job, so the job is on a vehicle from the start
+ * and the customer's page lists it. A VIN that does not check out is left on the job's text
+ * only; a job naming neither gets none (null).
+ */
+export function newCustomerVehicleAppend(
+  ctx: InstanceContext,
+  options: { vehicleId: string; customerId: string; text: string; vin: string; jobId: string; readings: number[] },
+): StreamAppend | null {
+  const vin = options.vin.trim() ? checkVin(options.vin) : null;
+  const fields = { ...EMPTY_VEHICLE_FIELDS, ...parseVehicleLabel(options.text), vin: vin?.ok ? vin.vin : '' };
+  if (isBlankVehicle(fields)) return null;
+  let state = vehicleDecider.initialState;
+  const events: VehicleEvent[] = [];
+  const commands: VehicleCommand[] = [
+    { type: 'CreateVehicle', vehicleId: options.vehicleId, instanceId: ctx.instanceId, customerId: options.customerId, fields },
+    ...options.readings.map((mileage) => ({ type: 'RecordMileage' as const, instanceId: ctx.instanceId, mileage, jobId: options.jobId })),
+  ];
+  for (const command of commands) {
+    const decided = vehicleDecider.decide(command, state);
+    for (const event of decided) state = vehicleDecider.evolve(state, event);
+    events.push(...decided);
+  }
+  return { streamId: vehicleStream(options.vehicleId), events: toNewEvents(events, ctx), expectedRevision: 'no_stream' };
 }

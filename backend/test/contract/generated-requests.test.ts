@@ -178,6 +178,7 @@ const NOT_A_SCHEMA_RULE = [
   /does not apply to a (part|labor|fee|discount) line$/, // a change to a stored line: the fields its stored kind takes
   /^A line is named twice$/, // the two lists of a decision between them
   /^lineIds must name every line of the job once$/, // a new order against the job's stored lines
+  /^position must be from 0 to the job's number of lines/, // a new line's place against the job's stored lines
   /^appliesTo must be the id of a part, labor or fee line of this job$/, // a discount's target among the job's stored lines
   /^A job's total must be at most /, // the new line's total added to the stored lines'
   /^Approve or decline every line of the estimate$/, // a decision against the estimate's stored lines

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_TEMPLATES, renderTemplate, SAMPLE_MESSAGE_VALUES, unknownPlaceholders } from '@crm/projections/messages';
+import {
+  DEFAULT_TEMPLATES,
+  renderTemplate,
+  SAMPLE_MESSAGE_VALUES,
+  TEMPLATE_TEXT_PATTERN,
+  unknownPlaceholders,
+} from '@crm/projections/messages';
 import { consentDecider } from '../../src/messages/consent-decider.ts';
 import { messageDecider, type MessageEvent, type QueuedMessage } from '../../src/messages/message-decider.ts';
 import { messagingDecider } from '../../src/messages/messaging-decider.ts';
@@ -126,7 +132,28 @@ describe('helpers', () => {
     expect(renderTemplate('Hi {{customer.name}}, {{ vehicle }} at {{shop.name}} {{oops}}', SAMPLE_MESSAGE_VALUES)).toBe(
       'Hi Jane Doe, 2019 Honda Civic at Main Street Auto {{oops}}',
     );
-    expect(unknownPlaceholders('{{link}} {{oops}} {{customer.nam}}')).toEqual(['oops', 'customer.nam']);
+    expect(unknownPlaceholders('{{link}} {{oops}} {{customer.nam}}')).toEqual(['{{oops}}', '{{customer.nam}}']);
+  });
+
+  test('only the documented placeholders are placeholders: any other {{ is named, and the published pattern says the same', () => {
+    const pattern = new RegExp(TEMPLATE_TEXT_PATTERN, 'u');
+    for (const text of [
+      '{{__proto__}}',
+      'Hi {{constructor}}',
+      '{{Customer.Name}}',
+      '{{ shop_name }}',
+      'open {{ never closed',
+      '{{{vehicle}}',
+      '{{}}',
+    ]) {
+      expect(unknownPlaceholders(text), text).not.toEqual([]);
+      expect(pattern.test(text), text).toBe(false);
+    }
+    expect(unknownPlaceholders('x {{__proto__}} y')).toEqual(['{{__proto__}}']);
+    for (const text of ['Hi {{customer.name}}', '{{ vehicle }} on {{appointment}}', 'a { b } c {', 'no placeholders', '{{link}}}']) {
+      expect(unknownPlaceholders(text), text).toEqual([]);
+      expect(pattern.test(text), text).toBe(true);
+    }
   });
 
   test("the reminder goes the day before at the shop's hour, in the shop's zone (across a daylight-saving change too)", () => {

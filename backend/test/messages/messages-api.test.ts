@@ -153,6 +153,31 @@ describe('messages from what happens', () => {
     expect((await messages(owner, `customerId=${customerId}`)).length).toBeGreaterThanOrEqual(6);
   });
 
+  test('a reminder canceled by the work being done is due again when the job is taken back, canceled and reopened alike', async () => {
+    const customerId = await customerWithConsent('Rita Return', 'rita@example.test', '555-201-7788');
+    const job = await owner.post(`${BASE}/pipeline`, { name: 'Rita Return', customerId, stage: 'Scheduled', appointment: inDays(3) });
+    expect(job.status, job.text).toBe(201);
+    const reminders = async () =>
+      (await messages(owner, `jobId=${job.body.id}`))
+        .filter((m) => m.kind === 'appointment-reminder')
+        .map((m) => `${m.status}@${m.sendAfter}`)
+        .sort();
+    await expect.poll(reminders, { timeout: 20_000 }).toHaveLength(2);
+    const due = await reminders();
+    expect(due.every((r) => r.startsWith('queued@'))).toBe(true);
+
+    expect((await owner.patch(`${BASE}/pipeline/${job.body.id}/stage`, { stage: 'Completed' })).status).toBe(200);
+    await expect.poll(async () => (await reminders()).filter((r) => r.startsWith('queued@')), { timeout: 20_000 }).toEqual([]);
+    // Taken back before the appointment: the same reminders, at the same time, wait again.
+    expect((await owner.patch(`${BASE}/pipeline/${job.body.id}/stage`, { stage: 'In Progress' })).status).toBe(200);
+    await expect.poll(reminders, { timeout: 20_000 }).toEqual(due);
+
+    expect((await owner.post(`${BASE}/pipeline/${job.body.id}/cancel`, {})).status).toBe(200);
+    await expect.poll(async () => (await reminders()).filter((r) => r.startsWith('queued@')), { timeout: 20_000 }).toEqual([]);
+    expect((await owner.post(`${BASE}/pipeline/${job.body.id}/reopen`, {})).status).toBe(200);
+    await expect.poll(reminders, { timeout: 20_000 }).toEqual(due);
+  }, 120_000);
+
   test('a customer without consent gets nothing; one with e-mail consent only gets no texts', async () => {
     const none = await owner.post(`${BASE}/customers`, { name: 'Nora None', email: 'nora@example.test', phone: '555-201-0001' });
     const emailOnly = await customerWithConsent('Erin Email', 'erin@example.test', '555-201-0002', {
@@ -226,6 +251,16 @@ describe('templates and settings', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('nope');
+    // Only the documented placeholders: a name that is not one (an object's own key included) is named.
+    for (const subject of ['{{__proto__}}', 'Hi {{constructor}}', '{{Customer.Name}}']) {
+      const refused = await owner.put(`${BASE}/message-templates`, {
+        templates: [{ kind: 'ready-for-pickup', subject, emailBody: 'x', smsBody: 'y' }],
+      });
+      expect(refused.status, subject).toBe(400);
+      expect(refused.body.detail).toContain(subject.slice(subject.indexOf('{{')));
+      expect(refused.body.detail).toContain('The placeholders are {{customer.name}}');
+      expect(refused.body.errors).toContainEqual({ field: 'templates.0.subject', message: refused.body.detail });
+    }
     expect((await owner.put(`${BASE}/message-templates`, { settings: { reminderHour: 24 } })).status).toBe(400);
     expect((await owner.put(`${BASE}/message-templates`, { settings: { fromAddress: 'not an address' } })).status).toBe(400);
     // A list or a quoted name is not one address: the mail library would send from another one than saved.

@@ -110,7 +110,8 @@ describe('creating a job', () => {
       tech: 'Tom',
       notes: 'Rear axle',
       customerId: expect.any(String),
-      vehicleId: null,
+      // The Vehicle and VIN typed became the new customer's vehicle record.
+      vehicleId: expect.any(String),
       mileageIn: null,
       mileageOut: null,
       createdAt: expect.any(String),

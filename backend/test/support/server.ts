@@ -11,22 +11,6 @@ import { catchUpAsyncReadModels } from '../../src/deps.ts';
 import { createLogger } from '../../src/logger.ts';
 import { FRONTEND_DIST, startRuntime, type Runtime } from '../../src/runtime.ts';
 
-/**
- * fetch, sent again once when the connection was reset before any answer came. Node's server
- * closes a kept-alive connection after 5 s idle and fetch keeps one about 4 s, on coarse
- * timers: now and then a request goes out on a connection the server has just closed, and the
- * server never read it. Browsers send again in that case; so does the tests' client.
- */
-async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (error) {
-    const code = (error as { cause?: { code?: string } }).cause?.code;
-    if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') throw error;
-    return await fetch(url, init);
-  }
-}
-
 export const SUPER_ADMIN = { username: 'superadmin', password: 'correct-horse-battery' };
 
 export interface TestServer {
@@ -116,7 +100,7 @@ export class ApiClient {
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     };
-    const response = await fetchOnce(this.baseUrl + urlPath, init);
+    const response = await fetch(this.baseUrl + urlPath, init);
     for (const cookie of response.headers.getSetCookie()) {
       const [pair] = cookie.split(';');
       const [name, ...rest] = pair!.split('=');

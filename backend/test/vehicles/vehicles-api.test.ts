@@ -183,6 +183,46 @@ describe('jobs on vehicles', () => {
     expect(history.body.items.map((item: { title: string }) => item.title)).toContain('Lower mileage confirmed');
   });
 
+  test("a new caller's job: the Vehicle and VIN typed become the new customer's vehicle record, the job on it with its mileage", async () => {
+    const created = await owner.post(`${base}/pipeline`, {
+      name: 'Walter Wheeler',
+      phone: '3125550142',
+      makeModel: '2016 Honda Civic',
+      vin: '1hgcm82633a004352',
+      mileageIn: '84,210',
+    });
+    expect(created.status, created.text).toBe(201);
+    const { customerId: walter, vehicleId } = created.body;
+    expect(walter).toBeTruthy();
+    expect(vehicleId).toBeTruthy();
+    const vehicles = await owner.get(`${base}/customers/${walter}/vehicles`);
+    expect(vehicles.status, vehicles.text).toBe(200);
+    expect(vehicles.body.items).toHaveLength(1);
+    expect(vehicles.body.items[0]).toMatchObject({
+      id: vehicleId,
+      year: 2016,
+      make: 'Honda',
+      model: 'Civic',
+      vin: '1HGCM82633A004352',
+      lastMileage: 84_210,
+    });
+    const jobs = await owner.get(`${base}/vehicles/${vehicleId}/jobs`);
+    expect(jobs.body.items.filter((item: { kind: string }) => item.kind === 'job').map((item: { id: string }) => item.id)).toEqual([
+      created.body.id,
+    ]);
+
+    // A VIN that does not check out stays on the job's text only; a job naming no vehicle makes none.
+    const typo = await owner.post(`${base}/pipeline`, { name: 'Tina Typo', makeModel: 'Civic', vin: '1HGCM82633A00435' });
+    expect(typo.status, typo.text).toBe(201);
+    expect(typo.body.vin).toBe('1HGCM82633A00435');
+    const typoVehicles = await owner.get(`${base}/customers/${typo.body.customerId}/vehicles`);
+    expect(typoVehicles.body.items).toMatchObject([{ id: typo.body.vehicleId, model: 'Civic', vin: '' }]);
+    const bare = await owner.post(`${base}/pipeline`, { name: 'Nora None', part: 'Wipers' });
+    expect(bare.status, bare.text).toBe(201);
+    expect(bare.body.vehicleId).toBeNull();
+    expect((await owner.get(`${base}/customers/${bare.body.customerId}/vehicles`)).body.items).toEqual([]);
+  });
+
   test('a vehicle of another customer, or no vehicle at all, is refused naming vehicleId', async () => {
     const other = await owner.post(`${base}/customers`, { name: 'Someone Else' });
     const vehicle = await addVehicle({ make: 'Subaru' });

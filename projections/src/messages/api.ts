@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { emailDocument, isEmailAddress } from '../shared/email.ts';
 import { queryParam, recordListParams, recordPageSchema } from '../shared/list-query.ts';
-import { MESSAGE_CHANNELS, MESSAGE_KINDS, MESSAGE_STATUSES, MESSAGE_TEMPLATE_LIMITS, unknownPlaceholders } from './kinds.ts';
+import {
+  MESSAGE_CHANNELS,
+  MESSAGE_KINDS,
+  MESSAGE_STATUSES,
+  MESSAGE_TEMPLATE_LIMITS,
+  PLACEHOLDER_LIST,
+  TEMPLATE_TEXT_PATTERN,
+  unknownPlaceholders,
+} from './kinds.ts';
 
 /**
  * The messages' API contract: the outbox list, a retry, the shop's templates and settings,
@@ -91,7 +99,11 @@ const templateText = (label: string, max: number) =>
     .max(max, `${label} must be at most ${max} characters`)
     .superRefine((value, ctx) => {
       const unknown = unknownPlaceholders(value);
-      if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: `${label} uses unknown placeholders: ${unknown.join(', ')}` });
+      if (unknown.length > 0)
+        ctx.addIssue({
+          code: 'custom',
+          message: `${label} uses unknown placeholders: ${unknown.join(', ')}. The placeholders are ${PLACEHOLDER_LIST}`,
+        });
     });
 
 export const messageTemplateInput = z.strictObject({
@@ -100,13 +112,28 @@ export const messageTemplateInput = z.strictObject({
   // subject saved with one would not be the subject sent.
   subject: templateText('Subject', MESSAGE_TEMPLATE_LIMITS.subject)
     .pipe(z.string().trim().min(1, 'Subject must not be empty').regex(ONE_LINE, 'Subject must be one line, without line breaks or tabs'))
-    .meta({ type: 'string', pattern: ONE_LINE_FILLED_PATTERN, maxLength: MESSAGE_TEMPLATE_LIMITS.subject }),
+    .meta({
+      type: 'string',
+      pattern: undefined,
+      allOf: [{ pattern: ONE_LINE_FILLED_PATTERN }, { pattern: TEMPLATE_TEXT_PATTERN }],
+      maxLength: MESSAGE_TEMPLATE_LIMITS.subject,
+    }),
   emailBody: templateText('E-mail text', MESSAGE_TEMPLATE_LIMITS.emailBody)
     .pipe(z.string().trim().min(1, 'E-mail text must not be empty'))
-    .meta({ type: 'string', pattern: '\\S', maxLength: MESSAGE_TEMPLATE_LIMITS.emailBody }),
+    .meta({
+      type: 'string',
+      pattern: undefined,
+      allOf: [{ pattern: '\\S' }, { pattern: TEMPLATE_TEXT_PATTERN }],
+      maxLength: MESSAGE_TEMPLATE_LIMITS.emailBody,
+    }),
   smsBody: templateText('Text message', MESSAGE_TEMPLATE_LIMITS.smsBody)
     .pipe(z.string().trim().min(1, 'Text message must not be empty'))
-    .meta({ type: 'string', pattern: '\\S', maxLength: MESSAGE_TEMPLATE_LIMITS.smsBody }),
+    .meta({
+      type: 'string',
+      pattern: undefined,
+      allOf: [{ pattern: '\\S' }, { pattern: TEMPLATE_TEXT_PATTERN }],
+      maxLength: MESSAGE_TEMPLATE_LIMITS.smsBody,
+    }),
 });
 export type MessageTemplateInput = z.output<typeof messageTemplateInput>;
 
@@ -135,8 +162,8 @@ export type MessagingSettingsInput = z.output<typeof messagingSettingsInput>;
 export const messageTemplatesInput = z.strictObject({
   settings: messagingSettingsInput.optional(),
   templates: z
-    .array(messageTemplateInput)
-    .max(MESSAGE_KINDS.length)
+    .array(messageTemplateInput, { error: 'templates must be a list of templates, each with its kind' })
+    .max(MESSAGE_KINDS.length, `templates must list at most ${MESSAGE_KINDS.length} templates, one per kind`)
     // Two versions of one kind: one would be saved and the other silently dropped.
     .superRefine((templates, ctx) => {
       templates.forEach((template, index) => {

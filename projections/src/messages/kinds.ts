@@ -98,17 +98,35 @@ export const DEFAULT_TEMPLATES: Record<MessageKind, MessageTemplate> = {
 
 const PLACEHOLDER = /\{\{\s*([a-z.]+)\s*\}\}/g;
 
-/** A template with its placeholders filled; an unknown placeholder stays as written (the editor warns about it). */
+const KNOWN_NAMES = Object.keys(MESSAGE_PLACEHOLDERS)
+  .map((name) => name.replace('.', '\\.'))
+  .join('|');
+
+/**
+ * A template's text: `{{` only ever opens one of MESSAGE_PLACEHOLDERS (`{{ name }}`, spaces
+ * allowed inside; a single `{` is text). Anything else after `{{` (`{{__proto__}}`, `{{Customer.Name}}`, a
+ * `{{` never closed) would be sent to the customer as written, so it is refused. The
+ * document publishes this pattern and the server checks with it: one rule in both.
+ */
+export const TEMPLATE_TEXT_PATTERN = `^(?:[^{]|\\{[^{]|\\{\\{\\s*(?:${KNOWN_NAMES})\\s*\\}\\})*\\{?$`;
+
+/** Where a `{{` does not open a known placeholder: that `{{` and what follows it, up to its `}}`. */
+const NOT_A_PLACEHOLDER = new RegExp(`\\{\\{(?!\\s*(?:${KNOWN_NAMES})\\s*\\}\\})[^}]{0,40}(?:\\}\\})?`, 'g');
+
+/** A template with its placeholders filled. */
 export function renderTemplate(text: string, values: MessageValues): string {
   return text.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? values[name as MessagePlaceholder] : whole));
 }
 
-/** Placeholders in a text that are not among MESSAGE_PLACEHOLDERS. */
+/** What in a text starts like a placeholder but is none of MESSAGE_PLACEHOLDERS, as written (`{{oops}}`). */
 export function unknownPlaceholders(text: string): string[] {
-  const unknown = new Set<string>();
-  for (const match of text.matchAll(PLACEHOLDER)) if (!Object.hasOwn(MESSAGE_PLACEHOLDERS, match[1]!)) unknown.add(match[1]!);
-  return [...unknown];
+  return [...new Set(text.match(NOT_A_PLACEHOLDER) ?? [])];
 }
+
+/** The placeholders a template may use, as a message lists them. */
+export const PLACEHOLDER_LIST = Object.keys(MESSAGE_PLACEHOLDERS)
+  .map((name) => `{{${name}}}`)
+  .join(', ');
 
 /** Sample values for the template editor's preview. */
 export const SAMPLE_MESSAGE_VALUES: MessageValues = {

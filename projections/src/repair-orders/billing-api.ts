@@ -33,7 +33,8 @@ export const paymentInput = z
     reference: textInput('Reference', REPAIR_ORDER_LIMITS.reference).optional(),
     /** when the money changed hands (ISO time with offset); default now */
     when: z.iso
-      .datetime({ offset: true, error: 'when must be an ISO date and time with a time zone' })
+      // abort: a text that is no time at all gets that one message, not the range's too.
+      .datetime({ offset: true, error: 'when must be an ISO date and time with a time zone', abort: true })
       // A time PostgreSQL can hold (year 0000 was accepted, then parked by the projection).
       .refine((value) => isStorableTime(Date.parse(value)), timeRangeMessage('when'))
       // The server's clock refuses one ahead of it (more than 5 minutes): said here, as no schema can.

@@ -104,12 +104,20 @@ function lineKindsDocument() {
   };
 }
 
+/** A new line's place among the job's lines; the job's own line count bounds it further (checked against the stored job). */
+const POSITION_RULE = `position must be a whole number from 0 (first) to ${REPAIR_ORDER_LIMITS.linesMax}, and at most the job's number of lines (that puts the line last)`;
+
 /** A new line (`POST …/pipeline/{id}/lines`): its kind and the fields that fit it; `position` (0-based) places it, default last. */
 export const lineInput = z
   .strictObject({
     kind: z.enum(LINE_KINDS, { error: `kind must be one of: ${LINE_KINDS.join(', ')}` }),
     ...lineFields,
-    position: z.number({ error: 'position must be a whole number' }).int().min(0).max(REPAIR_ORDER_LIMITS.linesMax).optional(),
+    position: z
+      .number({ error: POSITION_RULE })
+      .int(POSITION_RULE)
+      .min(0, POSITION_RULE)
+      .max(REPAIR_ORDER_LIMITS.linesMax, POSITION_RULE)
+      .optional(),
   })
   .superRefine((value, ctx) => {
     const { kind, position: _position, ...changes } = value;

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { isStorableTime, timeRangeMessage } from './schemas.ts';
 
 /** A query-string parameter: text, given once (one given twice arrives as a list and is refused). */
-export const queryParam = (name: string) => z.string({ error: `${name} must be given once` });
+export const queryParam = (name: string) =>
+  z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be given once`) });
 
 /** A paged list's `?limit=`: given once, a whole number from 1 to `max`. */
 export const pageLimitQuery = (max: number) =>
