@@ -157,9 +157,11 @@ export function createApp(deps: AppDeps, options: AppOptions) {
         },
       }),
     );
-    // Client-side routes: every other GET outside /api gets the app shell.
+    // Client-side routes: every other GET outside /api gets the app shell. A script, style or
+    // asset that is not there is a 404: answered with the shell, a page still holding an older
+    // build's chunk names would get HTML for a module and go blank instead of failing visibly.
     app.use(async (ctx, next) => {
-      if (ctx.method !== 'GET' || isApiPath(ctx.path) || ctx.body !== undefined) return next();
+      if (ctx.method !== 'GET' || isApiPath(ctx.path) || ctx.body !== undefined || isStaticFilePath(ctx.path)) return next();
       ctx.type = 'html';
       ctx.set('Cache-Control', 'no-cache');
       ctx.body = indexHtml;
@@ -167,6 +169,11 @@ export function createApp(deps: AppDeps, options: AppOptions) {
   }
 
   return { app, router, metrics };
+}
+
+/** Paths only the build's files answer: its assets folder, and scripts, styles and source maps anywhere. */
+function isStaticFilePath(requestPath: string): boolean {
+  return requestPath.startsWith('/assets/') || /\.(m?js|css|map)$/i.test(requestPath);
 }
 
 async function serveMetrics(ctx: Koa.Context, metrics: Metrics): Promise<void> {

@@ -152,6 +152,18 @@ describe('one path rule: the guard, no-store and problem details hold whatever t
     await admin.post(`/api/user-info/${jobId}/reopen`, {});
   });
 
+  test('a script, style or asset the build does not have is a 404 problem, not the app shell', async () => {
+    for (const path of ['/assets/index-gone0000.js', '/assets/gone.png', '/gone-chunk.js', '/assets/style-gone.css', '/x.js.map']) {
+      const res = await fetch(server.url + path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type') ?? '', path).not.toMatch(/text\/html/);
+    }
+    // Client-side routes still get the shell.
+    const page = await fetch(server.url + '/edge/customers');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+  });
+
   test('GET /API/... is a no-store problem, not the app shell', async () => {
     const res = await admin.get('/API/customers');
     expectProblem(res, 404);
