@@ -57,6 +57,8 @@ export async function createJob(
     try {
       if (!input.customerId && input.name) {
         let job: ReturnType<typeof decide> | undefined;
+        // Where the job's append stands among the customer's companions (after the number, and the vehicle when one is made).
+        let jobAt = 1;
         const customer = await createCustomer(
           deps,
           {
@@ -80,10 +82,12 @@ export async function createJob(
                   readings: newReadings(input, null),
                 });
             job = decide(customerId, vehicle ? vehicleId : input.vehicleId);
-            return [reservation, ...(vehicle ? [vehicle] : []), job.append, ...mileage];
+            const companions = [reservation, ...(vehicle ? [vehicle] : []), job.append, ...mileage];
+            jobAt = companions.indexOf(job.append);
+            return companions;
           },
         );
-        return job!.result(customer.alongside[1]!);
+        return job!.result(customer.alongside[jobAt]!);
       }
       const job = decide(input.customerId);
       const [, appended] = await deps.store.appendMany([reservation, job.append, ...mileage]);
