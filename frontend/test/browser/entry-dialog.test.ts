@@ -68,7 +68,12 @@ describe('the entry dialog', () => {
       const left = async (label: string) => (await dialog(page).getByLabel(label, { exact: true }).boundingBox())!;
       await expect
         .poll(async () => {
-          const [phone, part, mileageIn, mileageOut] = await Promise.all(['Phone', 'Part', 'Mileage in', 'Mileage out'].map(left));
+          const [phone, part, mileageIn, mileageOut] = await Promise.all([
+            left('Phone'),
+            left('Part'),
+            left('Mileage in'),
+            left('Mileage out'),
+          ]);
           return [mileageIn.x - phone.x, mileageIn.width - phone.width, mileageOut.x - part.x, mileageOut.width - part.width].map(
             Math.round,
           );
