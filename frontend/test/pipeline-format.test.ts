@@ -10,7 +10,13 @@ import {
 import { describe, expect, test } from 'vitest';
 import { ApiError, apiErrorFromResponse } from '../src/lib/api-error.ts';
 import { fromDateTimeLocalValue, toDateTimeLocalValue } from '../src/features/pipeline/utils/date-time.ts';
-import { emptyEntryForm, entryFormFromJob, entryPayload, entryProblem } from '../src/features/pipeline/utils/entry-form.ts';
+import {
+  emptyEntryForm,
+  entryFormFromJob,
+  entryPayload,
+  entryProblem,
+  sameEntryFields,
+} from '../src/features/pipeline/utils/entry-form.ts';
 import { entryDialogTitle, jobLabel } from '../src/features/pipeline/utils/entry-title.ts';
 import { historyFieldLabel } from '../src/features/pipeline/utils/history-format.ts';
 import { emptyText, pipelineErrorText, showingText } from '../src/features/pipeline/utils/list-texts.ts';
@@ -64,6 +70,15 @@ describe('quote formatting', () => {
     for (const refused of ['12,50', '1.234', 'abc', '1,25', '-5', '12.5.0']) {
       expect(parseQuote(refused)).toEqual({ message: expect.stringContaining('Quote must be an amount in dollars') });
     }
+  });
+});
+
+describe('a newer version the entry form cannot tell apart', () => {
+  test('a change outside the form (a revision more, a line total) is the same entry; a field the form shows is not', () => {
+    expect(sameEntryFields(job, { ...job, revision: job.revision + 3 })).toBe(true);
+    expect(sameEntryFields(job, { ...job, part: `${job.part} and rotors` })).toBe(false);
+    expect(sameEntryFields(job, { ...job, stage: job.stage === 'Paid' ? 'Quote' : 'Paid' })).toBe(false);
+    expect(sameEntryFields(job, { ...job, quote: '999.99' })).toBe(false);
   });
 });
 

@@ -13,7 +13,7 @@ import { useCancelJob } from '../api/cancel-job';
 import type { LoadedJob } from '../api/get-job';
 import { useReopenJob } from '../api/reopen-job';
 import type { PipelinePermissions } from '../types/pipeline-permissions';
-import { type EntryForm, emptyEntryForm, entryFormFromJob } from '../utils/entry-form';
+import { type EntryForm, emptyEntryForm, entryFormFromJob, sameEntryFields } from '../utils/entry-form';
 import { DeleteEntryDialog } from './delete-entry-dialog';
 import { EntryFields, type LinkedCustomer } from './entry-fields';
 import { EntryFooter } from './entry-footer';
@@ -184,8 +184,15 @@ export function EntryEditor({
   const latest = base && initial && initial.job.revision > base.job.revision ? initial : base;
   const itemized = Boolean(latest?.detail?.lines.length);
 
-  /** Someone else's newer version of the job, read again after a live update. */
-  const newer = base && initial && initial.job.revision > base.job.revision ? initial : null;
+  /**
+   * Someone else's newer version of the job, read again after a live update. One that changes
+   * nothing the form shows (a repair-order line, the customer's approval) becomes the base at
+   * once, keeping what is typed: the next save names its revision, and no notice asks the
+   * user to load a version that looks the same.
+   */
+  const newest = base && initial && initial.job.revision > base.job.revision ? initial : null;
+  const newer = newest && base && !sameEntryFields(newest.job, base.job) ? newest : null;
+  if (newest && !newer) setBase(newest);
 
   const loadVersion = (loaded: LoadedJob) => {
     setBase(loaded);

@@ -90,6 +90,17 @@ export function entryFormFromJob(job: JobView): EntryForm {
 }
 
 /**
+ * Whether two versions of a job look the same in the entry form: a change the form does not
+ * show (a line, the customer's approval of the estimate, a payment that leaves stage and
+ * quote alone) is no change to what is being edited, so it asks nothing of the user.
+ */
+export function sameEntryFields(a: JobView, b: JobView): boolean {
+  const left = entryFormFromJob(a);
+  const right = entryFormFromJob(b);
+  return (Object.keys(left) as Array<keyof EntryForm>).every((field) => left[field] === right[field]);
+}
+
+/**
  * The whole entry as the API takes it. An appointment the user did not touch is sent as it
  * was (the minute-precision input would otherwise shift seconds and record a reschedule).
  */
