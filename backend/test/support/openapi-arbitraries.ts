@@ -237,6 +237,10 @@ export function satisfies(value: unknown, schema: JsonSchema): boolean {
     const ok = types.some((type) => type === actual || (type === 'integer' && Number.isInteger(value)));
     if (!ok) return false;
   }
+  if (typeof value === 'number') {
+    if (schema.minimum !== undefined && value < schema.minimum) return false;
+    if (schema.maximum !== undefined && value > schema.maximum) return false;
+  }
   if (typeof value === 'string') {
     if (schema.minLength !== undefined && value.length < schema.minLength) return false;
     if (schema.maxLength !== undefined && value.length > schema.maxLength) return false;
@@ -254,6 +258,7 @@ export function satisfies(value: unknown, schema: JsonSchema): boolean {
     }
     if (schema.additionalProperties === false && Object.keys(record).some((key) => !(key in (schema.properties ?? {})))) return false;
   }
+  if (Array.isArray(schema.allOf) && !schema.allOf.every((part: JsonSchema) => satisfies(value, part))) return false;
   if (Array.isArray(schema.anyOf) && !schema.anyOf.some((alternative: JsonSchema) => satisfies(value, alternative))) return false;
   if (Array.isArray(schema.oneOf) && schema.oneOf.filter((alternative: JsonSchema) => satisfies(value, alternative)).length !== 1)
     return false;
