@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { queryParam } from '../shared/list-query.ts';
 import { atLeastOneFilled, blankOr, notAllBlanked, textInput } from '../shared/schemas.ts';
-import { EMPTY_VEHICLE_FIELDS, isBlankVehicle, VEHICLE_FIELDS, VEHICLE_LIMITS, VEHICLE_MESSAGES, type VehicleFields } from './fields.ts';
+import {
+  EMPTY_VEHICLE_FIELDS,
+  isBlankVehicle,
+  VEHICLE_FIELDS,
+  VEHICLE_LIMITS,
+  VEHICLE_MESSAGES,
+  MILEAGE_TEXT_PATTERN,
+  YEAR_TEXT_PATTERN,
+  type VehicleFields,
+} from './fields.ts';
 import { checkVin } from './vin.ts';
 
 /**
@@ -12,20 +21,29 @@ import { checkVin } from './vin.ts';
 
 // ---- requests -------------------------------------------------------------------------
 
-/** A model year: a number or its digits as text; null or '' for none. */
+/** A model year: a number, or its four digits as text (YEAR_TEXT_PATTERN); null or '' for none. */
+const yearText = new RegExp(YEAR_TEXT_PATTERN);
 const year = z
   .union([z.number(), z.string()], { error: VEHICLE_MESSAGES.year })
   .nullable()
   .transform((value, ctx) => {
     if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
-    const number = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+    const number = typeof value === 'number' ? value : yearText.test(value) ? Number(value) : NaN;
     if (!Number.isInteger(number) || number < VEHICLE_LIMITS.yearMin || number > VEHICLE_LIMITS.yearMax) {
       ctx.addIssue({ code: 'custom', message: VEHICLE_MESSAGES.year });
       return z.NEVER;
     }
     return number;
   })
-  .meta(blankOr({ type: 'integer', minimum: VEHICLE_LIMITS.yearMin, maximum: VEHICLE_LIMITS.yearMax }));
+  .meta({
+    ...blankOr({ type: 'integer', minimum: VEHICLE_LIMITS.yearMin, maximum: VEHICLE_LIMITS.yearMax }),
+    anyOf: [
+      { type: 'integer', minimum: VEHICLE_LIMITS.yearMin, maximum: VEHICLE_LIMITS.yearMax },
+      { type: 'string', pattern: YEAR_TEXT_PATTERN },
+      { const: '' },
+      { type: 'null' },
+    ],
+  });
 
 /** A VIN, checked (length, letters, North American check digit) and stored normalized; '' for none. */
 export const vinInput = z
@@ -110,21 +128,31 @@ export const vehicleSearchQuery = z.strictObject({
     .max(VEHICLE_LIMITS.search, `Search text must be at most ${VEHICLE_LIMITS.search} characters`),
 });
 
-/** A mileage reading: a whole number (or its digits as text, commas allowed); null or '' for none. */
+const mileageText = new RegExp(MILEAGE_TEXT_PATTERN);
+
+/** An odometer reading: a whole number, or its digits as text (MILEAGE_TEXT_PATTERN); null or '' for none. */
 export const mileageInput = (label: string) =>
   z
     .union([z.number(), z.string()], { error: `${label}: ${VEHICLE_MESSAGES.mileage}` })
     .nullable()
     .transform((value, ctx) => {
       if (value === null || (typeof value === 'string' && value.trim() === '')) return null;
-      const number = typeof value === 'number' ? value : /^\s*[\d,]+\s*$/.test(value) ? Number(value.replace(/[,\s]/g, '')) : NaN;
+      const number = typeof value === 'number' ? value : mileageText.test(value) ? Number(value.replace(/[,\s]/g, '')) : NaN;
       if (!Number.isInteger(number) || number < 0 || number > VEHICLE_LIMITS.mileageMax) {
         ctx.addIssue({ code: 'custom', message: `${label}: ${VEHICLE_MESSAGES.mileage}` });
         return z.NEVER;
       }
       return number;
     })
-    .meta(blankOr({ type: 'integer', minimum: 0, maximum: VEHICLE_LIMITS.mileageMax }));
+    .meta({
+      ...blankOr({ type: 'integer', minimum: 0, maximum: VEHICLE_LIMITS.mileageMax }),
+      anyOf: [
+        { type: 'integer', minimum: 0, maximum: VEHICLE_LIMITS.mileageMax },
+        { type: 'string', pattern: MILEAGE_TEXT_PATTERN },
+        { const: '' },
+        { type: 'null' },
+      ],
+    });
 
 // ---- responses ------------------------------------------------------------------------
 

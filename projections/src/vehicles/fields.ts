@@ -59,6 +59,20 @@ export const VEHICLE_LIMITS = {
   search: 50,
 } as const;
 
+/**
+ * A model year sent as text (what a form's box holds): its four digits, 1900 to 2100 as
+ * VEHICLE_LIMITS says, spaces around allowed. The server reads text by this pattern alone
+ * and the API document publishes it, so the two cannot differ.
+ */
+export const YEAR_TEXT_PATTERN = '^\\s*(19[0-9]{2}|20[0-9]{2}|2100)\\s*$';
+
+/**
+ * An odometer reading sent as text: up to seven digits, or with thousands commas ("12,345"),
+ * never above VEHICLE_LIMITS.mileageMax (9,999,999); spaces around allowed. Read by this
+ * pattern alone, which the API document publishes.
+ */
+export const MILEAGE_TEXT_PATTERN = '^\\s*([0-9]{1,7}|[0-9]{1,3},[0-9]{3}|[0-9],[0-9]{3},[0-9]{3})\\s*$';
+
 export const VEHICLE_MESSAGES = {
   atLeastOne: 'A vehicle needs at least one of year, make, model, VIN or plate',
   year: `Year must be a year from ${VEHICLE_LIMITS.yearMin} to ${VEHICLE_LIMITS.yearMax}`,
