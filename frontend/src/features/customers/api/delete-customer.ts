@@ -18,8 +18,11 @@ export function useDeleteCustomer(instance: string) {
     mutationFn: (id: string) => deleteCustomer(instance, id),
     onSuccess: (_deleted, id) => {
       // The record itself is left alone: a screen showing it is about to leave, and a
-      // later visit reads it again (and finds it gone).
-      return Promise.all([
+      // later visit reads it again (and finds it gone). Not waited for: the caller's own
+      // success (the toast, leaving the page) runs at once. Waiting let the live update of
+      // this very delete read the record again while its page was still open; the page then
+      // showed "Customer not found" in place of the dialog and never left (a busy CI run).
+      void Promise.all([
         queryClient.invalidateQueries({ queryKey: customersListQueryKey(instance) }),
         queryClient.invalidateQueries({ queryKey: customerHistoryQueryKey(instance, id) }),
         // Its jobs went with it.
