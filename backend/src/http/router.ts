@@ -68,6 +68,20 @@ export interface RouteInfo {
   access: Access;
   feature?: FeatureKey;
   doc?: RouteDoc;
+  /**
+   * The route takes a form post (a mail client's one-click unsubscribe, a text-message
+   * provider's webhook), not JSON; every other write refuses a body that is not JSON.
+   */
+  takesForm?: true;
+}
+
+/**
+ * A write whose body is not JSON is a 415: the JSON parser leaves any other body unread, so
+ * a PUT of text or a form would otherwise be answered 2xx with nothing of it stored.
+ */
+function refuseBodyNotJson(ctx: Context): void {
+  const hasBody = ctx.get('transfer-encoding') !== '' || Number(ctx.get('content-length') || 0) > 0;
+  if (hasBody && !ctx.is('application/json', '+json')) ctx.throw(415);
 }
 
 export interface ApiState {
@@ -89,6 +103,8 @@ export interface RouteOptions {
    */
   feature?: FeatureKey;
   doc?: RouteDoc;
+  /** The route takes a form post, not JSON (see RouteInfo). */
+  takesForm?: true;
 }
 
 /** What a route of a feature the instance has switched off answers. */
@@ -190,13 +206,16 @@ export class ApiRouter {
       access: routeAccess,
       ...(options.feature ? { feature: options.feature } : {}),
       ...(options.doc ? { doc: options.doc } : {}),
+      ...(options.takesForm ? { takesForm: true as const } : {}),
     });
     const guard = this.guard(routeAccess, options);
     const response = this.options.checkResponses ? options.doc?.response : undefined;
     // A JSON body is parsed for every method; a write route that declares none takes no fields.
     const checkBody = options.doc?.body ? bodyFieldsCheck(options.doc.body) : method === 'GET' ? null : noBodyFieldsCheck;
     const checkQuery = queryFieldsCheck(options.doc?.query);
+    const refuseBody = method === 'GET' || options.takesForm ? null : refuseBodyNotJson;
     const execute = async (ctx: Context) => {
+      refuseBody?.(ctx);
       checkQuery(ctx.query);
       checkBody?.((ctx.request as { body?: unknown }).body);
       await handler(ctx as ApiContext);

@@ -200,7 +200,7 @@ export function registerMessageRoutes(router: ApiRouter, deps: AppDeps): void {
       ctx.type = 'text/html';
       ctx.body = page('Unsubscribed', `<p>You will receive no more e-mails from ${escapeHtml(done.shopName)}.</p>`);
     },
-    { doc: DOCS.unsubscribe },
+    { doc: DOCS.unsubscribe, takesForm: true },
   );
 
   router.post(
@@ -222,6 +222,6 @@ export function registerMessageRoutes(router: ApiRouter, deps: AppDeps): void {
       ctx.type = 'text/xml';
       ctx.body = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
     },
-    { doc: DOCS.smsInbound },
+    { doc: DOCS.smsInbound, takesForm: true },
   );
 }
