@@ -125,7 +125,8 @@ export async function runBench(domain: SeedDomain, options: BenchOptions, repoRo
     const big = { ...instances[0]!, ...seeded[0]! };
     const others = instances.slice(1).map((instance, i) => ({ ...instance, ...seeded[i + 1]! }));
 
-    if (!options.skip.has('reads')) await readsPhase(ctx, load, api.url, baseline.url, big);
+    if (!options.skip.has('reads'))
+      await readsPhase(ctx, load, api.url, baseline.url, big, { api: api.child.pid, baseline: baseline.child.pid });
     if (!options.skip.has('commands')) await commandsPhase(ctx, load, api.url, baseline.url, big, others);
     if (!options.skip.has('lag')) await lagPhase(ctx, load, api.url, [big, ...others]);
 
