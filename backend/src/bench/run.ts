@@ -64,7 +64,9 @@ export async function runBench(domain: SeedDomain, options: BenchOptions, repoRo
       await api?.stop().catch(() => undefined);
       await pool?.end().catch(() => undefined);
       if (admin) {
-        await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+        // Kept on request, to rebuild the same store again and again (on DATABASE_URL's server).
+        if (process.env.BENCH_KEEP_DATABASE) log(`Kept the database ${dbName}.`);
+        else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
         await admin.end().catch(() => undefined);
       }
       await cluster?.stop().catch(() => undefined);
