@@ -69,7 +69,9 @@ export const SUPER_ADMIN = { username: 'superadmin', password: 'bench-super-admi
 export async function startApiServer(options: { databaseUrl: string; dataDir: string; logFile: string }): Promise<ApiServer> {
   const port = await freePort();
   const log = openSync(options.logFile, 'w');
-  const child = spawn(process.execPath, [...NODE_OPTIONS, path.join(DIST, 'main.js')], {
+  // BENCH_API_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the API alone: NODE_OPTIONS may not carry --cpu-prof.
+  const extra = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...NODE_OPTIONS, ...extra, path.join(DIST, 'main.js')], {
     env: {
       ...process.env,
       DATABASE_URL: options.databaseUrl,
