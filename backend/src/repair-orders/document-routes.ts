@@ -38,8 +38,11 @@ export function registerDocumentRoutes(router: ApiRouter, deps: AppDeps): void {
     return await documentContext(deps, instance.id, (ctx.params.id ?? '').toLowerCase(), null);
   };
   const send = (ctx: ApiContext, pdf: Buffer, name: string) => {
+    // The name carries the shop's own job or invoice number, free text that may hold quotes,
+    // slashes, control or non-Latin characters: ctx.attachment encodes it for the header
+    // (a Latin-1 fallback and an RFC 5987 filename*); a slash would cut the name to its tail.
+    ctx.attachment(`${name.replace(/[\\/]/g, '-')}.pdf`, { type: 'inline' });
     ctx.type = 'application/pdf';
-    ctx.set('Content-Disposition', `inline; filename="${name}.pdf"`);
     ctx.body = pdf;
   };
 

@@ -273,8 +273,8 @@ export function registerRepairOrderRoutes(router: ApiRouter, deps: AppDeps): voi
     write,
     async (ctx) => {
       const data = await report(ctx);
+      ctx.attachment(`takings-${data.from}-to-${data.to}.csv`);
       ctx.type = 'text/csv; charset=utf-8';
-      ctx.set('Content-Disposition', `attachment; filename="takings-${data.from}-to-${data.to}.csv"`);
       ctx.body = takingsCsv(data);
     },
     { doc: DOCS.takingsCsv },

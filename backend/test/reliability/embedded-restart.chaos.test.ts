@@ -32,13 +32,24 @@ test('kill -9 of the embedded PostgreSQL: the server starts it again and request
   const before = await client.post('/api/customers', { name: 'Before The Kill' });
   expect(before.status, before.text).toBe(201);
 
-  // The postmaster's pid is the first line of postmaster.pid in the cluster's data directory.
-  const pidOf = () => Number(readFileSync(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  // The postmaster's pid is the first line of postmaster.pid in the cluster's data directory
+  // (absent for a moment while a new postmaster starts).
+  const pidOf = () => {
+    try {
+      return Number(readFileSync(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    } catch {
+      return null;
+    }
+  };
   const killed = pidOf();
-  process.kill(killed, 'SIGKILL');
+  expect(killed).toBeGreaterThan(0);
+  process.kill(killed!, 'SIGKILL');
   const killedAt = Date.now();
+  const restarted = () => tail(server.logFile, 200).includes('embedded PostgreSQL is running again');
 
-  // Requests go on being answered promptly; once PostgreSQL is back they succeed again.
+  // Requests go on being answered promptly. Recovered means a 200 after the server has started
+  // a new postmaster: a backend that outlived its postmaster may still serve a request or two
+  // right after the kill, and that is not the recovery this test is about.
   const statuses: number[] = [];
   let slowest = 0;
   let recoveredMs = -1;
@@ -48,7 +59,7 @@ test('kill -9 of the embedded PostgreSQL: the server starts it again and request
     slowest = Math.max(slowest, Date.now() - started);
     statuses.push(res.status);
     if (res.status === 503) expect(res.headers.get('retry-after')).toBeTruthy();
-    if (res.status === 200) {
+    if (res.status === 200 && restarted()) {
       recoveredMs = Date.now() - killedAt;
       break;
     }
@@ -60,9 +71,10 @@ test('kill -9 of the embedded PostgreSQL: the server starts it again and request
   expect(recoveredMs, tail(server.logFile)).toBeGreaterThan(0);
   expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
   expect(slowest).toBeLessThan(PROMPT_MS);
-  // A new postmaster runs, and the log says what happened.
-  expect(pidOf()).not.toBe(killed);
-  expect(tail(server.logFile, 200)).toContain('embedded PostgreSQL is running again');
+  // A new postmaster runs.
+  const now = pidOf();
+  expect(now).toBeGreaterThan(0);
+  expect(now).not.toBe(killed);
 
   // Writes work again and read back; the one from before the kill is there.
   const after = await client.post('/api/customers', { name: 'After The Restart' });

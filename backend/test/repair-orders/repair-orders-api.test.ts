@@ -268,6 +268,26 @@ describe('the whole cycle: lines, estimate, approval, invoice, payments', () => 
     expect(after.body.quote).toBe(job.quote);
   });
 
+  test("a job number with quotes, slashes or non-Latin characters still names the estimate's PDF", async () => {
+    // The job number is the shop's own free text, and it names the file in Content-Disposition:
+    // a character past Latin-1 there made Node refuse the header, and the PDF was a 500.
+    const numbers = ['A/B\\C "7"', 'Ωμέγα-№5', 'Ünïcode 😀', '%41%', "x'; filename=evil.exe"];
+    for (const [i, jobNumber] of numbers.entries()) {
+      const created = await admin.post(P, { name: `Odd Number ${i}`, jobNumber });
+      expect(created.status, created.text).toBe(201);
+      const pdf = await admin.request('GET', `${P}/${created.body.id}/estimate.pdf`);
+      expect(pdf.status, `${JSON.stringify(jobNumber)}: ${pdf.text}`).toBe(200);
+      expect(pdf.headers.get('content-type')).toBe('application/pdf');
+      const disposition = pdf.headers.get('content-disposition')!;
+      expect(disposition).toMatch(/^inline; filename="estimate-(?:[^"\\/]|\\.)*\.pdf"/);
+      // The exact name travels in filename* (RFC 5987) or in the quoted string, the slashes turned to dashes.
+      const encoded = /filename\*=UTF-8''([^;]+)$/.exec(disposition)?.[1];
+      const quoted = /filename="((?:[^"\\]|\\.)*)"/.exec(disposition)![1]!.replace(/\\(.)/g, '$1');
+      const exact = encoded ? decodeURIComponent(encoded) : quoted;
+      expect(exact).toBe(`estimate-${(created.body.jobNumber as string).replace(/[\\/]/g, '-')}.pdf`);
+    }
+  });
+
   test('a revoked or superseded link cannot be answered', async () => {
     let job = await newJob('Bo Diaz');
     job = (await admin.post(`${P}/${job.id}/lines`, { kind: 'labor', description: 'Diagnose', hours: '1' })).body;
