@@ -184,6 +184,16 @@ const BODIES: Array<[string, string]> = [
   ],
 ];
 
+/** Bodies the edge checks once answered with a 500 or let through. */
+const EDGE_BODIES: Array<[string, string]> = [
+  // Named after Object.prototype's own members: the unknown-field check found `constructor`
+  // on the prototype (a 500) and took `toString` for a field the schema names (let through).
+  ['fields named after Object.prototype', '{"constructor":{"prototype":{"x":1}},"__proto__":{"a":1}}'],
+  ['a field named toString', '{"toString":"x"}'],
+  // 20,000 nested lists in 40 kB: a stack overflow (a 500) in the body's text check.
+  ['a value nested 20,000 deep', `{"name":${'['.repeat(20_000)}${']'.repeat(20_000)}}`],
+];
+
 const GARBAGE_QUERY =
   '?limit=-7&cursor=%25%25%25&q=' +
   encodeURIComponent("'; drop table events; --") +
@@ -215,6 +225,22 @@ describe('bad input on every route', () => {
         expectClientError(res, `${route.method} ${route.path} with ${label}`);
       }
     }
+  });
+
+  test('bodies with fields named after Object.prototype, or nested 20,000 deep: 400 with a message, never 500', async () => {
+    const routes = server.runtime.router.routes.filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && r.doc?.body);
+    expect(routes.length).toBeGreaterThan(20);
+    for (const route of routes) {
+      const client = clientFor(route.path, route.access.kind);
+      for (const [label, body] of EDGE_BODIES) {
+        const res = await client.request(route.method, concretePath(route.path), body, { 'content-type': 'application/json' });
+        expectClientError(res, `${route.method} ${route.path} with ${label}`);
+      }
+    }
+    const deep = await clients.admin.request('PUT', `/api/customers/${ids.customerId}`, EDGE_BODIES[2]![1], {
+      'content-type': 'application/json',
+    });
+    expect(deep.body.detail).toBe('The request body nests more than 32 levels deep');
   });
 
   test('a write route that takes no body refuses a body with fields, naming them (nothing sent is ignored)', async () => {
@@ -270,6 +296,10 @@ describe('bad input on every route', () => {
       expect(res.body.detail).toBe('Unknown query parameter: nosuchparam');
       expect((await clients.anonymous.get(path)).status, path).toBe(200);
     }
+    // A name of Object.prototype's own is as unknown as any other.
+    const prototypeNames = await clients.admin.get('/api/customers?constructor=1&toString=2');
+    expect(prototypeNames.status, prototypeNames.text).toBe(400);
+    expect(prototypeNames.body.detail).toBe('Unknown query parameters: constructor, toString');
     // What a route documents it still takes.
     expect((await clients.admin.get('/api/customers?limit=5')).status).toBe(200);
   });

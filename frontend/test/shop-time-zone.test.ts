@@ -45,6 +45,9 @@ describe("the shared formatters go by the shop's clock", () => {
     const { auditQueryParams, EMPTY_AUDIT_FILTERS } = await import('../src/features/audit/utils/audit-filters.ts');
     const chicago = { timeZone: 'America/Chicago', locale: 'en-US' };
     expect(formatDateTime('2026-12-01T20:00:00Z', chicago)).toBe('Dec 1, 2026, 2:00 PM');
+    // For a reader who may be elsewhere (a customer opening the shop's estimate link): the zone named.
+    expect(formatDateTime('2026-12-01T20:00:00Z', { ...chicago, zoneName: true })).toBe('Dec 1, 2026, 2:00 PM CST');
+    expect(formatDateTime('2026-07-01T20:00:00Z', { ...chicago, zoneName: true, seconds: true })).toBe('Jul 1, 2026, 3:00:00 PM CDT');
     expect(toDateTimeLocalValue('2026-12-01T20:00:00Z', 'America/Chicago')).toBe('2026-12-01T14:00');
     expect(fromDateTimeLocalValue('2026-12-01T14:00', 'America/Chicago')).toBe('2026-12-01T20:00:00.000Z');
     expect(localizeTimesInText('Rescheduled job #307 (Ann) for 2026-12-01 20:00 UTC', chicago)).toBe(

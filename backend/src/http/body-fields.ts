@@ -34,14 +34,19 @@ export function unknownFields(value: unknown, schema: JsonSchema, at = ''): stri
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
   const shapes = objectShapes(schema);
   if (shapes.length === 0) return [];
-  const known: Record<string, JsonSchema[]> = {};
-  for (const shape of shapes) for (const [key, inner] of Object.entries(shape)) (known[key] ??= []).push(inner);
+  // A Map, not an object: a field named after Object.prototype's own ("constructor",
+  // "__proto__", "toString") would otherwise find the prototype's member as if the schema
+  // named it, and be let through unchecked or fail the check itself (a 500).
+  const known = new Map<string, JsonSchema[]>();
+  for (const shape of shapes) {
+    for (const [key, inner] of Object.entries(shape)) known.set(key, [...(known.get(key) ?? []), inner]);
+  }
   // A strict schema (additionalProperties: false) refuses unknown keys itself, in its own words.
   const strict = schema.additionalProperties === false;
   const found: string[] = [];
   for (const [key, inner] of Object.entries(value)) {
     const path = at ? `${at}.${key}` : key;
-    const schemas = known[key];
+    const schemas = known.get(key);
     if (!schemas) {
       if (!strict) found.push(path);
     } else if (schemas.length === 1) found.push(...unknownFields(inner, schemas[0]!, path));

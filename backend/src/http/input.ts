@@ -34,23 +34,33 @@ export function decodedPath(rawPath: string): string {
   }
 }
 
-/** The first place in a parsed JSON value that breaks the rule (a dotted path), or null. */
-export function findBadText(value: unknown, at = ''): string | null {
+/**
+ * How deep a JSON body may nest. The API's deepest body (message templates: an object, its
+ * list, each template) is 3; the checks below walk a body by recursion, and a body of a few
+ * thousand nested brackets (well under the size limit) would overflow the stack (a 500).
+ */
+export const MAX_BODY_DEPTH = 32;
+export const TOO_DEEP_MESSAGE = `The request body nests more than ${MAX_BODY_DEPTH} levels deep`;
+
+class TooDeep extends Error {}
+
+/** The first place in a parsed JSON value that breaks the rule (a dotted path), or null; throws TooDeep past MAX_BODY_DEPTH. */
+export function findBadText(value: unknown, at = '', depth = 0): string | null {
   if (typeof value === 'string') return isCleanText(value) ? null : at || '(body)';
+  if (value === null || typeof value !== 'object') return null;
+  if (depth >= MAX_BODY_DEPTH) throw new TooDeep();
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findBadText(value[i], at ? `${at}.${i}` : String(i));
+      const found = findBadText(value[i], at ? `${at}.${i}` : String(i), depth + 1);
       if (found !== null) return found;
     }
     return null;
   }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      const keyPath = at ? `${at}.${key}` : key;
-      if (!isCleanText(key)) return `${at ? `${at}.` : ''}(a field name)`;
-      const found = findBadText(inner, keyPath);
-      if (found !== null) return found;
-    }
+  for (const [key, inner] of Object.entries(value)) {
+    const keyPath = at ? `${at}.${key}` : key;
+    if (!isCleanText(key)) return `${at ? `${at}.` : ''}(a field name)`;
+    const found = findBadText(inner, keyPath, depth + 1);
+    if (found !== null) return found;
   }
   return null;
 }
@@ -70,7 +80,13 @@ export async function cleanRequestLine(ctx: Context, next: Next): Promise<void> 
 
 /** Checks the parsed JSON body: runs right after the body parser. */
 export async function cleanBody(ctx: Context, next: Next): Promise<void> {
-  const found = findBadText((ctx.request as { body?: unknown }).body);
+  let found: string | null;
+  try {
+    found = findBadText((ctx.request as { body?: unknown }).body);
+  } catch (error) {
+    if (error instanceof TooDeep) throw new ValidationError(TOO_DEEP_MESSAGE, { errors: [{ field: '(body)', message: TOO_DEEP_MESSAGE }] });
+    throw error;
+  }
   if (found !== null) refuse(found);
   await next();
 }

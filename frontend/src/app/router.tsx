@@ -1,12 +1,14 @@
 import { RESERVED_INSTANCE_SUBDOMAIN } from '@crm/projections/platform';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { RouteError } from '@/components/errors/route-error';
+import { PageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { RequireFeature } from '@/features/identity/components/require-feature';
 import { RequireUser } from '@/features/identity/components/require-user';
 import { RequireUserManager } from '@/features/identity/components/require-user-manager';
 import { RequireSuperAdmin } from '@/features/platform/components/require-super-admin';
 import { AppLayout, AppLayoutFallback } from './layout/app-layout';
+import { CustomerLayout } from './layout/customer-layout';
 import { instanceShellHandle } from './layout/instance-shell-route';
 import {
   CrmEntryRedirect,
@@ -231,12 +233,17 @@ function withErrorBoundary(routes: RouteObject[]): RouteObject[] {
 
 export const routes: RouteObject[] = [
   {
+    element: <CustomerLayout />,
+    HydrateFallback: PageSpinner,
+    errorElement: <RouteError />,
+    children: withErrorBoundary(customerRoutes),
+  },
+  {
     element: <AppLayout />,
     HydrateFallback: AppLayoutFallback,
     errorElement: <RouteError />,
     children: withErrorBoundary([
       ...platformRoutes,
-      ...customerRoutes,
       ...redirectRoutes,
       ...instanceRoutes,
       { path: '*', lazy: () => import('./routes/not-found') },

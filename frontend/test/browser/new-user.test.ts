@@ -31,6 +31,17 @@ const dialog = (page: Page) => page.getByRole('dialog');
 /** How the app words an instant by the shop's clock ('Dec 1, 2026, 2:00 PM'). */
 const shopTime = (iso: string) =>
   new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: SHOP_ZONE }).format(new Date(iso));
+/** The same with the zone named ('… 2:00 PM CST'), as the customer's estimate page writes it. */
+const shopTimeNamed = (iso: string) =>
+  new Intl.DateTimeFormat('en-US', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+    timeZone: SHOP_ZONE,
+  }).format(new Date(iso));
 
 describe("the shop's clock, seen from a browser far away", () => {
   test(
@@ -145,8 +156,11 @@ describe("the shop's clock on the customer's own pages", () => {
       const { page } = await newPage(browser, { baseURL: server.url, timezoneId: FAR_ZONE });
       await page.goto(sent.body.link);
       const main = page.getByRole('main');
-      await expect.poll(() => main.textContent(), { timeout: SLOW }).toContain(`sent ${shopTime(estimate.sentAt)}`);
-      expect(await main.textContent()).toContain(`good until ${shopTime(estimate.expiresAt)}`);
+      await expect.poll(() => main.textContent(), { timeout: SLOW }).toContain(`sent ${shopTimeNamed(estimate.sentAt)}`);
+      expect(await main.textContent()).toContain(`good until ${shopTimeNamed(estimate.expiresAt)}`);
+      expect(shopTimeNamed(estimate.sentAt)).toMatch(/ C[SD]T$/);
+      // The page is the shop's, not the software's: no product name or provider on it.
+      expect(await page.locator('body').textContent()).not.toMatch(/Shop CRM|©/);
     },
     TEST_TIMEOUT,
   );

@@ -51,10 +51,23 @@ export function formatDate(iso: string | Date | null | undefined, options: Forma
 
 /**
  * 'Jan 31, 2025, 2:05 PM' in the shop's zone ('…2:05:09 PM' with `seconds`, for histories,
- * where changes come quickly); '' for none; the text itself when it is not a time.
+ * where changes come quickly; '…2:05 PM PST' with `zoneName`, for a reader who may be
+ * elsewhere, such as a customer opening the shop's link); '' for none; the text itself when
+ * it is not a time.
  */
-export function formatDateTime(iso: string | Date | null | undefined, options: FormatOptions & { seconds?: boolean } = {}): string {
-  return format(iso, { dateStyle: 'medium', timeStyle: options.seconds ? 'medium' : 'short' }, options.locale, options.timeZone);
+export function formatDateTime(
+  iso: string | Date | null | undefined,
+  options: FormatOptions & { seconds?: boolean; zoneName?: boolean } = {},
+): string {
+  // Intl takes no timeZoneName beside dateStyle/timeStyle: the same fields spelled out.
+  const fields: Intl.DateTimeFormatOptions = options.zoneName
+    ? { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }
+    : { dateStyle: 'medium', timeStyle: 'short' };
+  if (options.seconds) {
+    if (options.zoneName) fields.second = '2-digit';
+    else fields.timeStyle = 'medium';
+  }
+  return format(iso, fields, options.locale, options.timeZone);
 }
 
 /** '2:05 PM' in the shop's zone; '' for none. */

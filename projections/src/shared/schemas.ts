@@ -86,11 +86,12 @@ export const PHONE_FILLED_PATTERN = '[0-9]';
 
 /**
  * How the API document states a form field that is either blank ('' or null: cleared) or
- * of `filled`'s shape, for fields whose check is code JSON Schema cannot see (a transform or
- * refinement). Put on the field's schema with `.meta(...)` next to that code.
+ * of one of the `filled` shapes (a number, or the same number written as text), for fields
+ * whose check is code JSON Schema cannot see (a transform or refinement). Put on the field's
+ * schema with `.meta(...)` next to that code.
  */
-export function blankOr(filled: Record<string, unknown>) {
-  return { type: undefined, pattern: undefined, maxLength: undefined, anyOf: [filled, { const: '' }, { type: 'null' }] };
+export function blankOr(...filled: Array<Record<string, unknown>>) {
+  return { type: undefined, pattern: undefined, maxLength: undefined, anyOf: [...filled, { const: '' }, { type: 'null' }] };
 }
 
 /** Text with no control characters (what a one-line field such as a job number takes), as a JSON Schema pattern. */

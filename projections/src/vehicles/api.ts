@@ -35,15 +35,12 @@ const year = z
     }
     return number;
   })
-  .meta({
-    ...blankOr({ type: 'integer', minimum: VEHICLE_LIMITS.yearMin, maximum: VEHICLE_LIMITS.yearMax }),
-    anyOf: [
+  .meta(
+    blankOr(
       { type: 'integer', minimum: VEHICLE_LIMITS.yearMin, maximum: VEHICLE_LIMITS.yearMax },
       { type: 'string', pattern: YEAR_TEXT_PATTERN },
-      { const: '' },
-      { type: 'null' },
-    ],
-  });
+    ),
+  );
 
 /** A VIN, checked (length, letters, North American check digit) and stored normalized; '' for none. */
 export const vinInput = z
@@ -144,15 +141,7 @@ export const mileageInput = (label: string) =>
       }
       return number;
     })
-    .meta({
-      ...blankOr({ type: 'integer', minimum: 0, maximum: VEHICLE_LIMITS.mileageMax }),
-      anyOf: [
-        { type: 'integer', minimum: 0, maximum: VEHICLE_LIMITS.mileageMax },
-        { type: 'string', pattern: MILEAGE_TEXT_PATTERN },
-        { const: '' },
-        { type: 'null' },
-      ],
-    });
+    .meta(blankOr({ type: 'integer', minimum: 0, maximum: VEHICLE_LIMITS.mileageMax }, { type: 'string', pattern: MILEAGE_TEXT_PATTERN }));
 
 // ---- responses ------------------------------------------------------------------------
 

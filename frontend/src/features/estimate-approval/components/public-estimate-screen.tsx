@@ -64,8 +64,9 @@ function EstimateDocument({ token, estimate }: { token: string; estimate: Public
   const [error, setError] = useState<string | null>(null);
   const closed = CLOSED[estimate.status];
   const open = estimate.status === 'sent' && !estimate.decision;
-  // The shop's clock, wherever the customer opens the link (nobody is signed in to name the shop).
-  const shopClock = { timeZone: estimate.shop.timeZone };
+  // The shop's clock, wherever the customer opens the link (nobody is signed in to name the
+  // shop), with the zone named: the customer may be in another one.
+  const shopClock = { timeZone: estimate.shop.timeZone, zoneName: true };
   const approvedSubtotal = estimate.lines
     .filter((line) => (estimate.decision ? estimate.decision.approvedLineIds.includes(line.id) : choices[line.id] === 'approve'))
     .reduce((sum, line) => sum + cents(line.total), 0);
