@@ -204,6 +204,35 @@ describe('reactors', () => {
       await reactor.stop();
     }
   });
+  test('a batch with a time budget commits after the event that spends it; the rest goes in the next transactions, each once', async () => {
+    const { instanceId } = await createInstance('budgeted');
+    for (let i = 0; i < 3; i++) await createUser(instanceId, `budget${i}`);
+    const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 4);
+    const applied: string[] = [];
+    const checkpointName = `reactor:budget-${instanceId}`;
+    await knex('projection_checkpoints').insert({ name: checkpointName, position_commit: '-1', position_prepare: '-1' });
+    const options = {
+      schema: READ_MODEL_SCHEMA,
+      checkpointName,
+      budgetMs: 0,
+      projections: [
+        {
+          name: 'records',
+          async apply(event: { id: string }) {
+            applied.push(event.id);
+          },
+        },
+      ],
+    };
+    // A spent budget still applies one event per transaction, and the checkpoint says which.
+    expect(await applyBatch(knex, options, events)).toEqual(events[0]!.position);
+    expect(await readCheckpoint(knex, checkpointName)).toEqual(events[0]!.position);
+    expect(await applyBatch(knex, options, events)).toEqual(events[1]!.position);
+    // A budget not spent takes the whole batch.
+    expect(await applyBatch(knex, { ...options, budgetMs: 60_000 }, events)).toEqual(events[3]!.position);
+    expect(await applyBatch(knex, options, events)).toBeNull();
+    expect(applied).toEqual(events.map((e) => e.id));
+  });
 });
 
 describe('failures: retried, or parked when the event is the cause', () => {

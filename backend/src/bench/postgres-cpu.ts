@@ -38,6 +38,19 @@ export async function postgresCpuReader(knex: Knex): Promise<(() => number) | nu
   }
 }
 
+/**
+ * CPU milliseconds a process (all its threads) has used so far, null when it cannot be read
+ * (not Linux). Unlike wall time, it does not grow when other work on the machine competes.
+ */
+export function processCpuMs(pid: number): number | null {
+  try {
+    const [utime = 0, stime = 0] = statFields(`/proc/${pid}/stat`).slice(11, 13);
+    return ((utime + stime) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
 function statFields(file: string): number[] {
   const stat = readFileSync(file, 'utf8');
   return stat

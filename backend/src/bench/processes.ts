@@ -69,9 +69,11 @@ export const SUPER_ADMIN = { username: 'superadmin', password: 'bench-super-admi
 export async function startApiServer(options: { databaseUrl: string; dataDir: string; logFile: string }): Promise<ApiServer> {
   const port = await freePort();
   const log = openSync(options.logFile, 'w');
-  // BENCH_API_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the API alone: NODE_OPTIONS may not carry --cpu-prof.
-  const extra = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...NODE_OPTIONS, ...extra, path.join(DIST, 'main.js')], {
+  // BENCH_API_CPU_PROF=<dir>: the API process writes a V8 CPU profile there when it stops
+  // (open it in Chrome's DevTools): where its time went, not a guess.
+  const profileDir = process.env.BENCH_API_CPU_PROF;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...NODE_OPTIONS, ...profile, path.join(DIST, 'main.js')], {
     env: {
       ...process.env,
       DATABASE_URL: options.databaseUrl,

@@ -1,7 +1,8 @@
 import { createProgress } from '../cli.ts';
 import type { BenchInstance } from './api-client.ts';
-import type { LoadKind, LoadTarget } from './load-types.ts';
+import type { LoadKind, LoadResult, LoadTarget } from './load-types.ts';
 import type { PhaseContext } from './phase.ts';
+import { processCpuMs } from './postgres-cpu.ts';
 import type { LoadGenerator } from './processes.ts';
 import { latencyNote, p99Figure } from './report.ts';
 import type { SeededInstance } from './seed.ts';
@@ -24,6 +25,7 @@ export async function readsPhase(
   apiUrl: string,
   baselineUrl: string,
   big: BenchInstance & SeededInstance,
+  pids: { api: number | undefined; baseline: number | undefined },
 ) {
   const { options } = ctx;
   const monday = new Date();
@@ -67,9 +69,15 @@ export async function readsPhase(
       continue;
     }
     const spec = { kind: 'get' as LoadKind, connections: options.readConnections, duration: options.duration };
-    const ours = await load.run({ ...spec, url: apiUrl, targets: [apiTarget] });
+    // Both servers warmed up on the route first (a second each, not measured): the first
+    // scenario otherwise measured the API's code being compiled (pipeline list: 27 ms of CPU a
+    // request against 5 for the baseline in a 5-second run).
+    const warmUp = { ...spec, duration: Math.min(1, options.duration) };
+    await load.run({ ...warmUp, url: apiUrl, targets: [apiTarget] });
+    await load.run({ ...warmUp, url: baselineUrl, targets: [baseTarget] });
+    const ours = await cpuPerRequest(pids.api, () => load.run({ ...spec, url: apiUrl, targets: [apiTarget] }));
     progress(++done, scenarios.length * 2);
-    const bare = await load.run({ ...spec, url: baselineUrl, targets: [baseTarget] });
+    const bare = await cpuPerRequest(pids.baseline, () => load.run({ ...spec, url: baselineUrl, targets: [baseTarget] }));
     progress(++done, scenarios.length * 2);
     details[scenario.name] = { api: ours, baseline: bare };
     ctx.figures.push({
@@ -80,7 +88,7 @@ export async function readsPhase(
       baseline: bare.rps,
       baselineName: 'bare Koa + same SQL',
       target: { ratioAtLeast: 0.7 },
-      note: `API ${latencyNote(ours)}; baseline ${latencyNote(bare)}`,
+      note: `API ${latencyNote(ours)}${cpuNote(ours)}; baseline ${latencyNote(bare)}${cpuNote(bare)}`,
     });
     ctx.figures.push({
       section: 'reads',
@@ -92,4 +100,23 @@ export async function readsPhase(
     });
   }
   ctx.details.reads = details;
+}
+
+/**
+ * A load run with the CPU time its server process used per answered request: what a read
+ * costs the process, which a busy machine does not inflate as it does wall time and req/s.
+ */
+async function cpuPerRequest(
+  pid: number | undefined,
+  run: () => Promise<LoadResult>,
+): Promise<LoadResult & { cpuMsPerRequest: number | null }> {
+  const before = pid === undefined ? null : processCpuMs(pid);
+  const result = await run();
+  const after = pid === undefined ? null : processCpuMs(pid);
+  const answered = result.ok + result.non2xx;
+  return { ...result, cpuMsPerRequest: before === null || after === null || answered === 0 ? null : (after - before) / answered };
+}
+
+function cpuNote(result: { cpuMsPerRequest: number | null }): string {
+  return result.cpuMsPerRequest === null ? '' : `, CPU ${result.cpuMsPerRequest.toFixed(2)} ms/request`;
 }

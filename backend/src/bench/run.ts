@@ -64,7 +64,9 @@ export async function runBench(domain: SeedDomain, options: BenchOptions, repoRo
       await api?.stop().catch(() => undefined);
       await pool?.end().catch(() => undefined);
       if (admin) {
-        await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+        // Kept on request, to rebuild the same store again and again (on DATABASE_URL's server).
+        if (process.env.BENCH_KEEP_DATABASE) log(`Kept the database ${dbName}.`);
+        else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
         await admin.end().catch(() => undefined);
       }
       await cluster?.stop().catch(() => undefined);
@@ -125,7 +127,8 @@ export async function runBench(domain: SeedDomain, options: BenchOptions, repoRo
     const big = { ...instances[0]!, ...seeded[0]! };
     const others = instances.slice(1).map((instance, i) => ({ ...instance, ...seeded[i + 1]! }));
 
-    if (!options.skip.has('reads')) await readsPhase(ctx, load, api.url, baseline.url, big);
+    if (!options.skip.has('reads'))
+      await readsPhase(ctx, load, api.url, baseline.url, big, { api: api.child.pid, baseline: baseline.child.pid });
     if (!options.skip.has('commands')) await commandsPhase(ctx, load, api.url, baseline.url, big, others);
     if (!options.skip.has('lag')) await lagPhase(ctx, load, api.url, [big, ...others]);
 

@@ -15,7 +15,8 @@ import { problem, problemDetails } from './problem.ts';
 import { refuseUnknownQuery } from './query-fields.ts';
 import { ApiRouter } from './router.ts';
 import { crossSiteGuard, isApiPath, noStoreForApi, requestId, securityHeaders } from './security.ts';
-import { createSessionStore, IDLE_TIMEOUT_MS } from './session-store.ts';
+import { CookieSigner } from './cookie-signer.ts';
+import { createSessionStore, IDLE_TIMEOUT_MS, touchIdleSession } from './session-store.ts';
 import { NOT_AN_OBJECT } from './validation.ts';
 
 import { SESSION_COOKIE } from './session-cookie.ts';
@@ -40,7 +41,7 @@ export async function projectionLagSeconds(deps: AppDeps): Promise<number> {
 
 export function createApp(deps: AppDeps, options: AppOptions) {
   const app = new Koa({ proxy: deps.config.TRUST_PROXY });
-  app.keys = [deps.config.sessionSecret];
+  app.keys = new CookieSigner(deps.config.sessionSecret);
   const metrics = createMetrics({
     projectionLagSeconds: () => projectionLagSeconds(deps),
     parkedEvents: () => countParkedEvents(deps.knex),
@@ -117,8 +118,8 @@ export function createApp(deps: AppDeps, options: AppOptions) {
         key: SESSION_COOKIE,
         store: createSessionStore(deps.knex, deps.watcher),
         maxAge: IDLE_TIMEOUT_MS.user,
-        // Each request pushes expiry forward: the timeout is an idle timeout.
-        rolling: true,
+        // Not rolling: touchIdleSession pushes the expiry forward once a minute at most.
+        rolling: false,
         httpOnly: true,
         sameSite: 'lax',
         signed: true,
@@ -127,6 +128,7 @@ export function createApp(deps: AppDeps, options: AppOptions) {
       app,
     ),
   );
+  app.use(touchIdleSession);
   app.use(
     bodyParser({
       enableTypes: ['json'],

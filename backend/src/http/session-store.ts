@@ -1,5 +1,6 @@
 import type { SessionEndedReason } from '@crm/projections/contract';
 import type { Knex } from 'knex';
+import type { Context, Next } from 'koa';
 import { PRINCIPAL_COLUMNS, principalOfRow, type SessionData, type UserPrincipal, type UserRow } from './auth.ts';
 
 // The session's shape is defined next to the principal it loads (auth.ts imports nothing from here: no import circle).
@@ -31,9 +32,40 @@ export function sessionPrincipalOf(state: Record<string, unknown>, userId: strin
 /** How long an unused session lives. */
 export const IDLE_TIMEOUT_MS = { superadmin: 60 * 60 * 1000, user: 8 * 60 * 60 * 1000 } as const;
 
-// A rolling session would otherwise write on every request; an hour-long idle window
-// does not need better than minute precision.
-const TOUCH_INTERVAL_MS = 60 * 1000;
+/**
+ * How stale a session's expiry may get before a request pushes it forward. An hour-long idle
+ * window does not need better than minute precision, and a rolling session would otherwise
+ * write its row and sign and send its cookie again on every request.
+ */
+export const TOUCH_INTERVAL_MS = 60 * 1000;
+
+/** What of koa-session's session the touch reads and sets. */
+interface TouchableSession {
+  kind?: unknown;
+  maxAge?: unknown;
+  _expire?: unknown;
+  _requireSave?: boolean;
+}
+
+/**
+ * The idle timeout: a request in a signed-in session saves it again, with a new expiry in its
+ * row and its cookie alike, once its expiry was set more than TOUCH_INTERVAL_MS ago. The
+ * cookie and the row then expire together, a full idle window after the last touch (at most
+ * a minute before the last request); requests in between send no cookie and write nothing.
+ * Runs inside koa-session (after the route), before it commits.
+ */
+export async function touchIdleSession(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next();
+  } finally {
+    // An answer that failed is a request too (koa-session commits it as well).
+    const session = ctx.session as unknown as TouchableSession | null;
+    if (session?.kind && typeof session._expire === 'number' && typeof session.maxAge === 'number') {
+      const setAt = session._expire - session.maxAge;
+      if (Date.now() - setAt >= TOUCH_INTERVAL_MS) session._requireSave = true;
+    }
+  }
+}
 
 /** Sessions just ended in this process: one (sign-out), or a user's (all, or all but one). */
 export interface EndedSessions {
@@ -93,7 +125,6 @@ export interface SessionCacheGate {
 
 /** koa-session store in PostgreSQL, so any API process can serve any session. */
 export function createSessionStore(knex: Knex, gate: SessionCacheGate | null = null) {
-  const lastWritten = new Map<string, { content: string; at: number }>();
   const remember = (state: Record<string, unknown> | undefined, cached: CachedSession) => {
     if (state && cached.loaded) state[LOADED_PRINCIPAL] = cached.loaded;
     return cached.data;
@@ -146,15 +177,10 @@ export function createSessionStore(knex: Knex, gate: SessionCacheGate | null = n
       return remember(state, fresh);
     },
     async set(key: string, sess: Record<string, unknown>, maxAge: number) {
+      // koa-session saves only what changed, and a touch (touchIdleSession) at most once a minute.
       const now = Date.now();
-      const { _expire: _e, ...content } = sess;
-      const contentJson = JSON.stringify(content);
-      const previous = lastWritten.get(key);
-      if (previous && previous.content === contentJson && now - previous.at < TOUCH_INTERVAL_MS) return;
-      lastWritten.set(key, { content: contentJson, at: now });
       // Written here: the next request reads it back (with its new expiry).
       cachedSessions.delete(key);
-      if (lastWritten.size > 50_000) lastWritten.clear();
       const data = sess as Partial<SessionData> & Record<string, unknown>;
       const expiresAt = new Date(now + (Number.isFinite(maxAge) ? maxAge : IDLE_TIMEOUT_MS.user));
       await knex('sessions')
@@ -170,7 +196,6 @@ export function createSessionStore(knex: Knex, gate: SessionCacheGate | null = n
         .merge();
     },
     async destroy(key: string) {
-      lastWritten.delete(key);
       cachedSessions.delete(key);
       await knex('sessions').where({ id: key }).delete();
       announceSessionsEnded({ sessionId: key });

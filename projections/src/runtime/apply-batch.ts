@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
 import { comparePositions, START, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
-import { createProjectionContext, takenBy, type Projection } from './projection.ts';
+import { createProjectionContext, takenBy, type Projection, type ProjectionContext } from './projection.ts';
 import { lockCheckpointForBatch, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { projectsEvent } from './inline.ts';
 import { recordParkedEvent } from './parked.ts';
@@ -18,6 +18,15 @@ export interface ApplyOptions {
    * Undefined (a rebuild, EventStoreDB): every projection takes every event.
    */
   inlineUpTo?: GlobalPosition | null;
+  /**
+   * Commit once this much time has gone into the batch (checked after each event, so at
+   * least one is applied): the events are then applied one by one, each to every projection
+   * that takes it, and the position returned is the last one applied; the caller applies
+   * the rest in a next transaction. Every transaction that has written holds back what the
+   * log's global readers see (the visibility horizon of the PostgreSQL event store), so a
+   * reactor whose events each cost several round trips keeps its transactions short.
+   */
+  budgetMs?: number;
 }
 
 /**
@@ -31,6 +40,11 @@ export async function applyBatch(knex: Knex, options: ApplyOptions, events: Reco
     // (a rebuild's swap, a second projector that lost its lock).
     const checkpoint = (await lockCheckpointForBatch(trx, options.checkpointName)) ?? START;
     const ctx = createProjectionContext(trx, options.schema);
+    if (options.budgetMs !== undefined) {
+      const last = await applyWithin(options, options.budgetMs, ctx, checkpoint, events);
+      if (last) await writeCheckpoint(trx, options.checkpointName, last);
+      return last;
+    }
     // Each projection gets the batch's events it takes, in global order: set-based when it
     // can (applyBatch), event by event otherwise. Projections keep to their own tables, so
     // one after the other is the same as event by event across all of them.
@@ -56,6 +70,31 @@ export async function applyBatch(knex: Knex, options: ApplyOptions, events: Reco
     if (last) await writeCheckpoint(trx, options.checkpointName, last);
     return last;
   });
+}
+
+/** The events one by one, each to every projection that takes it, until the budget is spent; the last position applied. */
+async function applyWithin(
+  options: ApplyOptions,
+  budgetMs: number,
+  ctx: ProjectionContext,
+  checkpoint: GlobalPosition,
+  events: RecordedEvent[],
+): Promise<GlobalPosition | null> {
+  const deadline = performance.now() + budgetMs;
+  let last: GlobalPosition | null = null;
+  for (const event of events) {
+    if (comparePositions(event.position, checkpoint) <= 0) continue;
+    last = event.position;
+    if (options.skip?.(event)) continue;
+    let parsed: StoredDomainEvent | null | undefined;
+    for (const projection of options.projections) {
+      if (!takenBy(projection, event) || !projectsEvent(projection, event, options.inlineUpTo)) continue;
+      if (parsed === undefined) parsed = parseStoredEvent(event);
+      if (parsed && (!projection.takes || projection.takes(parsed))) await projection.apply(parsed, ctx);
+    }
+    if (performance.now() >= deadline) break;
+  }
+  return last;
 }
 
 /** Stores a poison event and moves the checkpoint past it, in one transaction. */

@@ -4,7 +4,7 @@ import { comparePositions, positionToString, START, type EventStore, type Global
 import type { Projection } from './projection.ts';
 import { applyBatch } from './projector.ts';
 import { compareSchemas, countEventsUpTo, dropSecondaryIndexes, type TableComparison } from './rebuild-compare.ts';
-import { concurrencyOf, inParallel, PARALLEL_BATCH, replay, replayInParallel } from './rebuild-replay.ts';
+import { buildIndexes, concurrencyOf, PARALLEL_BATCH, replay, replayInParallel, semaphore } from './rebuild-replay.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { newestCommittedPosition, readInlineSince, STOP_APPENDS_SQL } from './inline.ts';
 import { parkedPositions, parkedReasons } from './parked.ts';
@@ -12,8 +12,6 @@ import { parkedPositions, parkedReasons } from './parked.ts';
 const REBUILD_SCHEMA = 'rm_rebuild';
 const REBUILD_CHECKPOINT = 'rebuild';
 const RETIRED_SCHEMA = 'rm_retired';
-/** Memory for each index build after the replay (up to four run at once). */
-const INDEX_BUILD_MEMORY = '256MB';
 
 export type { TableComparison };
 
@@ -97,12 +95,26 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
   };
 
   // Phase 1, without locks: catch up to where the live projector was when we started. The
-  // fresh tables' secondary indexes are built after it, in one pass each, instead of row by
-  // row (trigram GIN indexes above all); keys and unique indexes stay, the projections rely on them.
-  const deferred = await dropSecondaryIndexes(knex, REBUILD_SCHEMA);
+  // fresh tables' secondary indexes are built after their rows are in, in one pass each,
+  // instead of row by row (trigram GIN indexes above all); keys and unique indexes stay, the
+  // projections rely on them. A table a projection fills in bulk gets its indexes as soon as
+  // that projection is done, while the others still replay; the rest after the replay.
+  let pending = await dropSecondaryIndexes(knex, REBUILD_SCHEMA);
   step('prepare');
   // Time each projection spent applying its events (they overlap: together more than the replay).
   const busy: Record<string, number> = {};
+  const limit = semaphore(concurrencyOf(knex));
+  const indexesOf = async (tables: ReadonlySet<string>) => {
+    const now = pending.filter((index) => tables.has(index.table));
+    pending = pending.filter((index) => !tables.has(index.table));
+    const started = performance.now();
+    await buildIndexes(
+      knex,
+      limit,
+      now.map((index) => index.definition),
+    );
+    busy.indexes = (busy.indexes ?? 0) + performance.now() - started;
+  };
   let position = await replayInParallel({
     knex,
     store,
@@ -116,19 +128,16 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
       options.onProgress?.({ replayed, total: total === null ? null : Math.max(total, replayed) });
     },
     busy,
+    limit,
+    tablesComplete: indexesOf,
   });
   await knex.transaction((trx) => writeCheckpoint(trx, REBUILD_CHECKPOINT, position));
   step('replay');
   for (const [name, ms] of Object.entries(busy)) timings[`replay:${name}`] = Math.round(ms);
-  await inParallel(deferred, concurrencyOf(knex), (definition) =>
-    knex.transaction(async (trx) => {
-      // A trigram GIN index is built in about half the time with room for its entries
-      // (PostgreSQL's default is 64 MB). A few indexes are built at once, each by its own
-      // backend alone: parallel workers for each build as well only added their coordination
-      // (the index step took 4.9-6.2 s of PostgreSQL's CPU without them, 6.4-10.4 s with two).
-      await trx.raw(`SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'; SET LOCAL max_parallel_maintenance_workers = 0`);
-      await trx.raw(definition);
-    }),
+  await buildIndexes(
+    knex,
+    limit,
+    pending.map((index) => index.definition),
   );
   step('indexes');
 
