@@ -3,7 +3,7 @@ import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrate, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
-import type { EventStore, NewEvent } from '../src/eventstore/port.ts';
+import { WrongExpectedVersionError, type EventStore, type NewEvent } from '../src/eventstore/port.ts';
 import { inlineProjections, projections, projectorNeededFor } from '../src/read-models.ts';
 import { CheckpointWatcher, readCheckpoint } from '../src/runtime/checkpoints.ts';
 import { ensureInlineSince, InlineProjectionError, readInlineSince } from '../src/runtime/inline.ts';
@@ -178,6 +178,56 @@ describe('inline projections', () => {
       expect(await rm('probe').whereIn('event_id', [created.event.id, user.event.id]).count({ n: '*' })).toEqual([{ n: '0' }]);
       // A wrong expected revision is still the store's own error, with nothing recorded either.
       await expect(inline.append(created.streamId, [created.event], { expectedRevision: 3 })).rejects.toThrow(/expected revision 3/);
+    } finally {
+      await inline.close();
+    }
+  });
+
+  test("an append of known revisions sends its rows with it: their time is the one the store keeps, a replay projects nothing again, a stale revision is the store's error", async () => {
+    // Writes nobody reads back (ctx.write): the append, these rows and COMMIT are one message.
+    const stamp: Projection = {
+      name: 'stamp',
+      inline: true,
+      eventTypes: ['CrmInstanceCreated', 'UserCreated'],
+      async apply(event, ctx) {
+        await ctx.write(
+          ctx.trx.raw(
+            `INSERT INTO ??.probe AS p (event_id, applied, via) VALUES (?, 1, ?)
+               ON CONFLICT (event_id) DO UPDATE SET applied = p.applied + 1`,
+            [ctx.schema, event.id, `${event.revision}@${event.recordedAt.toISOString()}`],
+          ),
+        );
+      },
+    };
+    const inline = createPostgresEventStore({ connectionString: db.url, inline: { knex, schema: 'rm', projections: [stamp] } });
+    try {
+      const created = instanceCreated('onemessage');
+      const user = userCreated(created.instanceId, 'onemessage');
+      const first = await inline.append(created.streamId, [created.event], { expectedRevision: 'no_stream' });
+      const [stored] = await inline.readStream(created.streamId);
+      expect(first.recordedAt?.map((at) => at.toISOString())).toEqual([stored!.recordedAt.toISOString()]);
+      expect(await rm('probe').where({ event_id: created.event.id }).first('applied', 'via')).toEqual({
+        applied: 1,
+        via: `0@${stored!.recordedAt.toISOString()}`,
+      });
+      // The same append again (a retried request): answered as the replay it is, projected once.
+      const again = await inline.append(created.streamId, [created.event], { expectedRevision: 'no_stream' });
+      expect(again).toMatchObject({ nextRevision: 0, position: first.position });
+      expect(again.recordedAt).toBeUndefined();
+      expect(await rm('probe').where({ event_id: created.event.id }).first('applied')).toEqual({ applied: 1 });
+      // A stale expected revision fails the whole message: the store's error, nothing recorded.
+      const stale = inline.appendMany([
+        { streamId: user.streamId, events: [user.event], expectedRevision: 'no_stream' },
+        { streamId: created.streamId, events: [{ ...created.event, id: randomUUID() }], expectedRevision: 'no_stream' },
+      ]);
+      await expect(stale).rejects.toBeInstanceOf(WrongExpectedVersionError);
+      await expect(stale).rejects.toThrow(new RegExp(created.streamId));
+      expect(await inline.readStream(user.streamId)).toEqual([]);
+      expect(await rm('probe').where({ event_id: user.event.id }).first()).toBeUndefined();
+      // The next revision is known from the expected one: revision 1 after 0.
+      const next = { ...created.event, id: randomUUID() };
+      await inline.append(created.streamId, [next], { expectedRevision: 0 });
+      expect((await rm('probe').where({ event_id: next.id }).first('via'))?.via).toMatch(/^1@/);
     } finally {
       await inline.close();
     }

@@ -10,6 +10,7 @@ import * as rateLimits from './migrations/0006_rate_limits.ts';
 import * as cascadeRestore from './migrations/0007_cascade_restore.ts';
 import * as authNotify from './migrations/0008_auth_notify.ts';
 import * as endedSessionsNotify from './migrations/0009_ended_sessions_notify.ts';
+import * as appendGivenTime from './migrations/0010_append_given_time.ts';
 import { auditMigrations } from '../audit/migrations.ts';
 import { customersMigrations } from '../customers/migrations.ts';
 import { identityMigrations } from '../identity/migrations.ts';
@@ -61,6 +62,7 @@ export const eventStoreMigrations: Record<string, MigrationModule> = {
   '0007_cascade_restore': cascadeRestore,
   '0008_auth_notify': authNotify,
   '0009_ended_sessions_notify': endedSessionsNotify,
+  '0010_append_given_time': appendGivenTime,
 };
 
 /** Migrations are listed in code (not read from a folder) so bundling cannot lose one. */

@@ -4,6 +4,7 @@ import { applyInline, inlinePrefetches, InlineProjectionError } from '../runtime
 import { DeferredWriteError, pipelinedTransaction, type NativeStatement } from '../runtime/pipelined-transaction.ts';
 import type { Projection } from '../runtime/projection.ts';
 import {
+  START,
   WrongExpectedVersionError,
   type AppendOptions,
   type AppendResult,
@@ -39,6 +40,8 @@ export const APPEND_SQL =
   'select event_id, stream_id, revision, tx_text, seq_text, replay, recorded_at from append_events($1, $2, $3::jsonb)';
 /** SQLSTATE raised by append_events on a wrong expected revision (DETAIL: the actual revision, -1 for none). */
 const WRONG_EXPECTED_VERSION = 'CR409';
+/** SQLSTATE raised by append_events when an append that carries its recorded time is a replay (db/migrations/0010). */
+const REPLAYED_WITH_ROWS = 'CR412';
 /** How often an inline append is tried when concurrent appends deadlock on their rows. */
 const INLINE_ATTEMPTS = 3;
 
@@ -76,10 +79,14 @@ export function appendError(streamId: string, expectedRevision: ExpectedRevision
   return error;
 }
 
-export function appendValues(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision) {
+/** append_events' parameters; `recordedAt`: the events' recorded time, given (db/migrations/0010) rather than the database's clock. */
+export function appendValues(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision, recordedAt?: Date) {
   if (events.length === 0) throw new Error(`Stream ${streamId}: append needs at least one event`);
   const ids = events.map((e) => e.id.toLowerCase());
-  const payload = JSON.stringify(events.map((e, i) => ({ id: ids[i], type: e.type, data: e.data, metadata: e.metadata })));
+  const at = recordedAt?.toISOString();
+  const payload = JSON.stringify(
+    events.map((e, i) => ({ id: ids[i], type: e.type, data: e.data, metadata: e.metadata, ...(at ? { recordedAt: at } : {}) })),
+  );
   const expected = expectedRevision === 'any' ? -2 : expectedRevision === 'no_stream' ? -1 : expectedRevision;
   return { ids, values: [streamId, expected, payload] };
 }
@@ -125,7 +132,7 @@ export async function appendInline(
 ): Promise<AppendResult[]> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await appendInlineOnce(appends, projecting, read);
+      return (await appendInOneMessage(appends, projecting, read)) ?? (await appendInlineOnce(appends, projecting, read));
     } catch (error) {
       const code = ((error instanceof InlineProjectionError ? error.cause : error) as { code?: unknown } | null)?.code;
       if (attempt >= INLINE_ATTEMPTS || (code !== '40P01' && code !== '40001')) throw error;
@@ -208,6 +215,75 @@ async function appendInlineOnce(
     if (error instanceof DeferredWriteError) throw new InlineProjectionError(error.writers.join(', ') || 'inline', error);
     throw error;
   }
+}
+
+/**
+ * One round trip: BEGIN, every append_events, the inline projections' rows and COMMIT as one
+ * message. The projections need what the append would answer, and here it is known before:
+ * each event's revision follows from the expected revision the append checks (so not for
+ * `any`), and its recorded time is given to the store (now, on this process's clock) instead
+ * of taken from the database's. Positions are not known before the commit, and inline
+ * projections do not read them (they keep a record's own rows; what goes by the log's order
+ * is asynchronous), so the events carry START. A projection that reads (its prefetch, or a
+ * row that trails its stream) still works, at one round trip more.
+ *
+ * Null, nothing recorded, when the events are a replay of an earlier append (their ids are
+ * stored): the rows were built for new events, so the store refuses it (CR412) and the
+ * append goes the ordinary way, which answers the replay. Also null when a projection wants
+ * rows read with the append (Projection.prefetch) that the command did not read (`read`).
+ */
+async function appendInOneMessage(
+  appends: StreamAppend[],
+  projecting: InlineProjecting,
+  read: AppendOptions['read'],
+): Promise<AppendResult[] | null> {
+  if (appends.some((a) => a.expectedRevision === 'any')) return null;
+  const pending = appends.flatMap((a) => a.events.map((e) => ({ type: e.type, data: e.data, metadata: e.metadata })));
+  const unread = projecting.projections.filter((projection) => !read?.has(projection.name));
+  if (inlinePrefetches(unread, pending, projecting.schema).length > 0) return null;
+  const recordedAt = new Date();
+  const prepared = appends.map((a) => ({ ...a, ...appendValues(a.streamId, a.events, a.expectedRevision, recordedAt) }));
+  const recorded: RecordedEvent[] = prepared.flatMap((a) => {
+    const first = a.expectedRevision === 'no_stream' ? 0 : (a.expectedRevision as number) + 1;
+    // As PostgreSQL will store them: the JSON the append sends.
+    const sent = JSON.parse(a.values[2] as string) as Array<{ type: string; data: unknown; metadata: EventMetadata }>;
+    return sent.map((event, i) => ({
+      id: a.ids[i]!,
+      streamId: a.streamId,
+      revision: first + i,
+      position: START,
+      type: event.type,
+      data: event.data,
+      metadata: event.metadata,
+      recordedAt,
+    }));
+  });
+  const stored: AppendedRow[][] = prepared.map(() => []);
+  const written: Record<string, Array<Record<string, unknown>>> = {};
+  try {
+    await pipelinedTransaction(projecting.knex, async (trx, connection) => {
+      prepared.forEach((a, k) =>
+        connection.defer({ sql: APPEND_SQL, values: a.values }, '', (rows) => (stored[k] = rows as unknown as AppendedRow[])),
+      );
+      await applyInline(trx, projecting.schema, projecting.projections, recorded, {
+        connection,
+        prefetched: new Map(read ?? []),
+        written: (table, rows) => (written[table] ??= []).push(...rows),
+      });
+    });
+  } catch (error) {
+    const cause = error instanceof InlineProjectionError || error instanceof DeferredWriteError ? error.cause : error;
+    const code = (cause as { code?: unknown } | null)?.code;
+    if (code === REPLAYED_WITH_ROWS) return null;
+    if (code === WRONG_EXPECTED_VERSION) throw failedAppend(prepared, cause);
+    if (error instanceof DeferredWriteError) throw new InlineProjectionError(error.writers.join(', ') || 'inline', error);
+    throw error;
+  }
+  return prepared.map((a, k) => {
+    const answer: AppendResult = { ...appendOutcome(a.streamId, a.ids, stored[k]!), types: a.events.map((event) => event.type) };
+    if (Object.keys(written).length > 0) answer.written = written;
+    return answer;
+  });
 }
 
 /** The append of a message of several that PostgreSQL refused (its error names the stream). */

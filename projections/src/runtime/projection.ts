@@ -58,7 +58,9 @@ export interface Projection {
    * (its row, its history, the counts the next screen reads), so a command answers from what
    * it wrote and a failure here fails the command. Only for projections whose rows follow
    * their own records' events (keyed by stream; counts that only add up): appends commit in
-   * any order, not in global order. What reads across records stays asynchronous.
+   * any order, not in global order. What reads across records stays asynchronous. An inline
+   * projection must not read an event's `position`: an append of known revisions builds the
+   * rows before its commit gives positions (they are START then; eventstore/postgres-append.ts).
    */
   inline?: boolean;
   /**
