@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type PDFKit from 'pdfkit';
+import { formatDateTime } from '@crm/projections/contract';
 import { formatMoney, type FrozenTotals, type LineView } from '@crm/projections/repair-orders';
 
 /**
@@ -47,17 +48,9 @@ export interface DocumentInput {
 
 const money = (text: string) => formatMoney(Math.round(Number(text) * 100));
 
+/** 'Dec 1, 2026, 2:00 PM CST': a document travels, so its times name their zone. */
 export function dateInZone(iso: string, timeZone: string): string {
-  if (!iso) return '';
-  return new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  }).format(new Date(iso));
+  return formatDateTime(iso, { timeZone, locale: 'en-US', zoneName: true });
 }
 
 function lineDetail(line: LineView): string {

@@ -54,12 +54,8 @@ export async function applyBatch(knex: Knex, options: ApplyOptions, events: Reco
       if (comparePositions(event.position, checkpoint) <= 0) continue;
       last = event.position;
       if (options.skip?.(event)) continue;
-      let parsed: StoredDomainEvent | null | undefined;
-      options.projections.forEach((projection, i) => {
-        if (!takenBy(projection, event) || !projectsEvent(projection, event, options.inlineUpTo)) return;
-        if (parsed === undefined) parsed = parseStoredEvent(event);
-        if (parsed && (!projection.takes || projection.takes(parsed))) perProjection[i]!.push(parsed);
-      });
+      const taken = takersOf(options, event);
+      if (taken) for (const i of taken.takers) perProjection[i]!.push(taken.parsed);
     }
     for (const [i, projection] of options.projections.entries()) {
       const taken = perProjection[i]!;
@@ -86,15 +82,24 @@ async function applyWithin(
     if (comparePositions(event.position, checkpoint) <= 0) continue;
     last = event.position;
     if (options.skip?.(event)) continue;
-    let parsed: StoredDomainEvent | null | undefined;
-    for (const projection of options.projections) {
-      if (!takenBy(projection, event) || !projectsEvent(projection, event, options.inlineUpTo)) continue;
-      if (parsed === undefined) parsed = parseStoredEvent(event);
-      if (parsed && (!projection.takes || projection.takes(parsed))) await projection.apply(parsed, ctx);
-    }
+    const taken = takersOf(options, event);
+    if (taken) for (const i of taken.takers) await options.projections[i]!.apply(taken.parsed, ctx);
     if (performance.now() >= deadline) break;
   }
   return last;
+}
+
+/** The event parsed (only when some projection takes its type) and the indexes of the projections that take it; null: none. */
+function takersOf(options: ApplyOptions, event: RecordedEvent): { parsed: StoredDomainEvent; takers: number[] } | null {
+  let parsed: StoredDomainEvent | null | undefined;
+  const takers: number[] = [];
+  for (const [i, projection] of options.projections.entries()) {
+    if (!takenBy(projection, event) || !projectsEvent(projection, event, options.inlineUpTo)) continue;
+    if (parsed === undefined) parsed = parseStoredEvent(event);
+    if (!parsed) return null;
+    if (!projection.takes || projection.takes(parsed)) takers.push(i);
+  }
+  return parsed && takers.length > 0 ? { parsed, takers } : null;
 }
 
 /** Stores a poison event and moves the checkpoint past it, in one transaction. */
