@@ -4,6 +4,7 @@ import type { BenchInstance } from './api-client.ts';
 import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 import type { LoadKind, LoadResult, LoadTarget } from './load-types.ts';
 import type { PhaseContext } from './phase.ts';
+import { postgresCpuReader, processCpuMs, threadCpuMs } from './postgres-cpu.ts';
 import type { LoadGenerator } from './processes.ts';
 import { latencyNote, p99Figure } from './report.ts';
 import type { SeededInstance } from './seed.ts';
@@ -19,8 +20,35 @@ export async function commandsPhase(
   baselineUrl: string,
   big: BenchInstance & SeededInstance,
   others: Array<BenchInstance & SeededInstance>,
+  pids: { api: number | undefined; baseline: number | undefined },
 ) {
   const { options, pool } = ctx;
+  const postgresCpu = await postgresCpuReader(pool);
+  /**
+   * A load run with the CPU each process spent on it per answered command: the server's main
+   * thread (its event loop), its other threads (the projector's worker thread, GC and I/O
+   * helpers) and PostgreSQL (every backend, the projector's included). At one connection the
+   * machine is not saturated and req/s is latency; at 8 and 32 it is CPU, and this says whose.
+   * The projector's work on a run's last commands may land in the next run.
+   */
+  const withCpu = async (pid: number | undefined, run: () => Promise<LoadResult>): Promise<LoadResult & { cpu: CpuPerCommand | null }> => {
+    const read = () => ({
+      main: pid === undefined ? null : threadCpuMs(pid, pid),
+      all: pid === undefined ? null : processCpuMs(pid),
+      postgres: postgresCpu ? postgresCpu() : null,
+    });
+    const before = read();
+    const result = await run();
+    const after = read();
+    const answered = result.ok + result.non2xx;
+    const per = (a: number | null, b: number | null) => (a === null || b === null || answered === 0 ? null : (b - a) / answered);
+    const main = per(before.main, after.main);
+    const all = per(before.all, after.all);
+    return {
+      ...result,
+      cpu: { main, others: main === null || all === null ? null : all - main, postgres: per(before.postgres, after.postgres) },
+    };
+  };
   // Rows for the baseline's UPDATE, as many as the jobs the API updates.
   const baselineIds = Array.from({ length: Math.min(5000, Math.max(100, big.jobIds.length)) }, () => randomUUID());
   await pool.query(
@@ -59,12 +87,17 @@ export async function commandsPhase(
     }
     details[`${operation.name} baseline`] = Object.fromEntries(bases);
     // The same save as a CRUD app makes it (crudSave in baseline-server.ts), with the big instance's session.
-    const cruds = new Map<number, LoadResult>();
+    const cruds = new Map<number, LoadResult & { cpu: CpuPerCommand | null }>();
     for (const connections of options.commandConnections) {
       const targets: LoadTarget[] = [
         { path: '/crud/jobs', cookie: big.cookie, ...(operation.kind === 'update-job' ? { ids: baselineIds } : {}) },
       ];
-      cruds.set(connections, await load.run({ url: baselineUrl, kind: operation.kind, targets, connections, duration: options.duration }));
+      cruds.set(
+        connections,
+        await withCpu(pids.baseline, () =>
+          load.run({ url: baselineUrl, kind: operation.kind, targets, connections, duration: options.duration }),
+        ),
+      );
       progress(++done, total);
     }
     details[`${operation.name} CRUD equivalent`] = Object.fromEntries(cruds);
@@ -76,7 +109,9 @@ export async function commandsPhase(
         ids: operation.kind === 'create-job' ? instance.customerIds : instance.jobIds,
       }));
       for (const connections of options.commandConnections) {
-        const result = await load.run({ url: apiUrl, kind: operation.kind, targets, connections, duration: options.duration });
+        const result = await withCpu(pids.api, () =>
+          load.run({ url: apiUrl, kind: operation.kind, targets, connections, duration: options.duration }),
+        );
         results.set(connections, result);
         progress(++done, total);
         const bare = bases.get(connections)!;
@@ -100,7 +135,7 @@ export async function commandsPhase(
           baseline: crud.rps,
           baselineName: 'CRUD equivalent: session lookup, tenant setting, jobs row + history + activity in one transaction',
           target: { ratioAtLeast: 1 },
-          note: `CRUD ${latencyNote(crud)}`,
+          note: `CRUD ${latencyNote(crud)}${cpuNote(crud.cpu, 'its server')}; API${cpuNote(result.cpu, 'main thread')}`,
         });
         ctx.figures.push({
           section: 'commands',
@@ -126,4 +161,17 @@ export async function commandsPhase(
     }
   }
   ctx.details.commands = details;
+}
+
+/** CPU milliseconds per answered command, by process; null where /proc could not be read. */
+interface CpuPerCommand {
+  main: number | null;
+  others: number | null;
+  postgres: number | null;
+}
+
+function cpuNote(cpu: CpuPerCommand | null, mainName: string): string {
+  if (!cpu) return '';
+  const ms = (value: number | null) => (value === null ? '?' : value.toFixed(2));
+  return `, CPU per command ${mainName} ${ms(cpu.main)} ms + other threads ${ms(cpu.others)} ms + PostgreSQL ${ms(cpu.postgres)} ms`;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Knex } from 'knex';
+import type pg from 'pg';
 
 /** /proc counts CPU time in USER_HZ ticks, 100 a second on Linux whatever the kernel's own rate. */
 const TICKS_PER_SECOND = 100;
@@ -10,9 +11,10 @@ const TICKS_PER_SECOND = 100;
  * running children's. On a busy machine a step's wall time grows with the load, its CPU
  * time does not. Null when the server is not on this machine or its process cannot be read.
  */
-export async function postgresCpuReader(knex: Knex): Promise<(() => number) | null> {
+export async function postgresCpuReader(db: Knex | pg.Pool): Promise<(() => number) | null> {
   try {
-    const result = await knex.raw<{ rows: Array<{ pid: string }> }>(`SELECT split_part(pg_read_file('postmaster.pid'), E'\\n', 1) AS pid`);
+    const sql = `SELECT split_part(pg_read_file('postmaster.pid'), E'\\n', 1) AS pid`;
+    const result: { rows: Array<{ pid: string }> } = 'raw' in db ? await db.raw(sql) : await db.query(sql);
     const pid = Number(result.rows[0]?.pid);
     if (!Number.isInteger(pid) || pid <= 0) return null;
     const read = () => {
@@ -45,6 +47,19 @@ export async function postgresCpuReader(knex: Knex): Promise<(() => number) | nu
 export function processCpuMs(pid: number): number | null {
   try {
     const [utime = 0, stime = 0] = statFields(`/proc/${pid}/stat`).slice(11, 13);
+    return ((utime + stime) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU milliseconds one thread of a process has used so far (`tid` = `pid`: its main thread,
+ * the one that runs a Node process's event loop), null when it cannot be read.
+ */
+export function threadCpuMs(pid: number, tid: number): number | null {
+  try {
+    const [utime = 0, stime = 0] = statFields(`/proc/${pid}/task/${tid}/stat`).slice(11, 13);
     return ((utime + stime) * 1000) / TICKS_PER_SECOND;
   } catch {
     return null;

@@ -129,7 +129,8 @@ export async function runBench(domain: SeedDomain, options: BenchOptions, repoRo
 
     if (!options.skip.has('reads'))
       await readsPhase(ctx, load, api.url, baseline.url, big, { api: api.child.pid, baseline: baseline.child.pid });
-    if (!options.skip.has('commands')) await commandsPhase(ctx, load, api.url, baseline.url, big, others);
+    if (!options.skip.has('commands'))
+      await commandsPhase(ctx, load, api.url, baseline.url, big, others, { api: api.child.pid, baseline: baseline.child.pid });
     if (!options.skip.has('lag')) await lagPhase(ctx, load, api.url, [big, ...others]);
 
     ctx.figures.push(memory.finish());
