@@ -85,7 +85,9 @@ const reads: Record<string, (q: Query) => Promise<unknown>> = {
   },
   async calendar(q) {
     const { rows } = await pool.query(
-      `SELECT * FROM rm.jobs WHERE instance_id = $1 AND appointment >= $2 AND appointment < $3 AND stage_order <> $4
+      // As the API: the jobs whose block overlaps [from, to), on the same GiST-indexed range.
+      `SELECT * FROM rm.jobs WHERE instance_id = $1 AND appointment IS NOT NULL
+          AND tstzrange(appointment, appointment_end, '[)') && tstzrange($2::timestamptz, $3::timestamptz, '[)') AND stage_order <> $4
         ORDER BY appointment, id LIMIT 2000`,
       [q.instance, q.from, q.to, CANCELED],
     );
