@@ -6,7 +6,7 @@ import { describeJobEvent } from '../pipeline/index.ts';
 import { describeRepairOrderEvent } from '../repair-orders/index.ts';
 import { describeServiceRequestEvent } from '../service-requests/index.ts';
 import { describeVehicleEvent } from '../vehicles/index.ts';
-import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
+import { chunked, type Projection, type ProjectionContext, writeRecordset } from '../runtime/projection.ts';
 import { changedFieldWords, maskPhoneChange, type ActivityDescription, type FieldChange } from '../shared/timeline.ts';
 
 /**
@@ -303,7 +303,7 @@ export const ACTIVITY_COLUMNS = {
 async function insertActivity(events: StoredDomainEvent[], ctx: ProjectionContext): Promise<void> {
   const rows = events.map(activityRow).filter((row) => row !== null);
   for (const chunk of chunked(rows, 5000))
-    await insertRecordset(ctx, 'activity', ACTIVITY_COLUMNS, chunk, 'ON CONFLICT (event_id) DO NOTHING');
+    await writeRecordset(ctx, 'activity', ACTIVITY_COLUMNS, chunk, 'ON CONFLICT (event_id) DO NOTHING');
 }
 
 export const auditProjection: Projection = {

@@ -1,7 +1,7 @@
 import type { StoredDomainEvent } from '../events.ts';
 import { applyJobEvent, isJobStreamEvent, type JobStreamEvent } from '../pipeline/index.ts';
 import type { Stage } from '../pipeline/index.ts';
-import { chunked, insertRecordset, type Projection, type ProjectionContext } from '../runtime/projection.ts';
+import { chunked, type Projection, type ProjectionContext, writeRecordset } from '../runtime/projection.ts';
 import { assertNever } from '../shared/never.ts';
 
 export type StoredJobEvent = StoredDomainEvent & JobStreamEvent;
@@ -100,7 +100,7 @@ function stageAfter(event: StoredJobEvent): Stage | null {
 async function applyInsightEvents(all: StoredDomainEvent[], ctx: ProjectionContext): Promise<void> {
   const events = all.filter((event): event is StoredJobEvent => isJobStreamEvent(event) && Boolean(event.metadata.instanceId));
   if (events.length === 0) return;
-  const { table, trx, schema } = ctx;
+  const { table, schema } = ctx;
   const jobIds = [...new Set(events.map((event) => event.data.jobId))];
   const jobs = new Map<string, InsightJob>();
   for (const chunk of chunked(jobIds)) {
@@ -145,19 +145,19 @@ async function applyInsightEvents(all: StoredDomainEvent[], ctx: ProjectionConte
     .map((column) => `"${column}" = excluded."${column}"`)
     .join(', ');
   for (const rows of chunked(jobRows, 5000))
-    await insertRecordset(ctx, 'insight_jobs', JOB_COLUMNS, rows, `ON CONFLICT (job_id) DO UPDATE SET ${updates}`);
+    await writeRecordset(ctx, 'insight_jobs', JOB_COLUMNS, rows, `ON CONFLICT (job_id) DO UPDATE SET ${updates}`);
   for (const rows of chunked([...inserted.values()], 5000))
-    await insertRecordset(ctx, 'insight_stage_intervals', INTERVAL_COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
+    await writeRecordset(ctx, 'insight_stage_intervals', INTERVAL_COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
   for (const rows of chunked(
     [...closed.entries()].map(([eventId, leftAt]) => ({ event_id: eventId, left_at: leftAt })),
     5000,
   )) {
-    await trx.raw(
-      `UPDATE ??.insight_stage_intervals AS i SET left_at = input.left_at
+    await ctx.write({
+      sql: `UPDATE ??.insight_stage_intervals AS i SET left_at = input.left_at
          FROM jsonb_to_recordset(?::jsonb) AS input(event_id uuid, left_at timestamptz)
         WHERE i.event_id = input.event_id AND i.left_at IS NULL`,
-      [schema, JSON.stringify(rows)],
-    );
+      bindings: [schema, JSON.stringify(rows)],
+    });
   }
 }
 

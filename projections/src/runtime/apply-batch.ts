@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
 import { comparePositions, START, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import { createProjectionContext, takenBy, type Projection, type ProjectionContext } from './projection.ts';
-import { lockCheckpointForBatch, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
+import { checkpointWrite, lockCheckpointForBatch, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
+import { pipelinedTransaction, type PipelinedConnection } from './pipelined-transaction.ts';
 import { projectsEvent } from './inline.ts';
 import { recordParkedEvent } from './parked.ts';
 
@@ -35,14 +36,18 @@ export interface ApplyOptions {
  * A handler that throws rolls the whole batch back: nothing of it is applied.
  */
 export async function applyBatch(knex: Knex, options: ApplyOptions, events: RecordedEvent[]): Promise<GlobalPosition | null> {
-  return await knex.transaction(async (trx) => {
+  return await batchTransaction(knex, async (trx, connection) => {
     // Taking the checkpoint row first serialises us with any other writer of this set
     // (a rebuild's swap, a second projector that lost its lock).
     const checkpoint = (await lockCheckpointForBatch(trx, options.checkpointName)) ?? START;
-    const ctx = createProjectionContext(trx, options.schema);
+    const ctx = createProjectionContext(
+      trx,
+      options.schema,
+      connection ? { defer: (statement, onRows) => connection.defer(statement, options.checkpointName, onRows) } : {},
+    );
     if (options.budgetMs !== undefined) {
       const last = await applyWithin(options, options.budgetMs, ctx, checkpoint, events);
-      if (last) await writeCheckpoint(trx, options.checkpointName, last);
+      if (last) await ctx.write(checkpointWrite(options.checkpointName, last));
       return last;
     }
     // Each projection gets the batch's events it takes, in global order: set-based when it
@@ -63,9 +68,26 @@ export async function applyBatch(knex: Knex, options: ApplyOptions, events: Reco
       if (projection.applyBatch && taken.length > 1) await projection.applyBatch(taken, ctx);
       else for (const event of taken) await projection.apply(event, ctx);
     }
-    if (last) await writeCheckpoint(trx, options.checkpointName, last);
+    if (last) await ctx.write(checkpointWrite(options.checkpointName, last));
     return last;
   });
+}
+
+/**
+ * A batch's transaction, pipelined: BEGIN goes with the checkpoint's lock, and what the
+ * projections write without reading it back (ctx.write: the timeline's and the insights'
+ * inserts, the checkpoint) goes with their next read or with the COMMIT, so a batch costs
+ * its reads' round trips and one more, not one per statement; on a busy machine every round
+ * trip is a socket write and a backend's wake-up. A held write that fails fails the COMMIT,
+ * and nothing of the batch is recorded, as when it failed at once. Within a caller's
+ * transaction (a rebuild's finish) the statements go one by one.
+ */
+async function batchTransaction<T>(
+  knex: Knex,
+  work: (trx: Knex.Transaction, connection: PipelinedConnection | null) => Promise<T>,
+): Promise<T> {
+  if ((knex as Knex.Transaction).isTransaction) return await knex.transaction((trx) => work(trx, null));
+  return await pipelinedTransaction(knex, work);
 }
 
 /** The events one by one, each to every projection that takes it, until the budget is spent; the last position applied. */

@@ -36,7 +36,10 @@ export async function lockCheckpointForBatch(trx: Knex.Transaction, name: string
     `SET LOCAL synchronous_commit TO off;
      SELECT position_commit, position_prepare FROM projection_checkpoints WHERE name = '${name}' FOR UPDATE`,
   )) as Array<{ rows: Array<{ position_commit: string; position_prepare: string }> }>;
-  const row = result[result.length - 1]?.rows[0];
+  // Several statements answer an array of results, one each; the last is the SELECT's. (A
+  // pipelined transaction answers with that last result alone.)
+  const results = Array.isArray(result) ? result : [result];
+  const row = results[results.length - 1]?.rows[0];
   return row ? { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) } : null;
 }
 
@@ -48,15 +51,23 @@ export async function ensureCheckpoint(db: Knex | Knex.Transaction, name: string
 }
 
 export async function writeCheckpoint(trx: Knex.Transaction, name: string, position: GlobalPosition): Promise<void> {
-  // One statement: the update and the notification, which is delivered at commit, so a
-  // waiter never sees a checkpoint whose rows are not visible yet. One per batch.
-  await trx.raw(
-    `WITH updated AS (
+  const { sql, bindings } = checkpointWrite(name, position);
+  await trx.raw(sql, bindings);
+}
+
+/**
+ * The statement that moves a checkpoint: the update and the notification in one, which is
+ * delivered at commit, so a waiter never sees a checkpoint whose rows are not visible yet.
+ * One per batch.
+ */
+export function checkpointWrite(name: string, position: GlobalPosition): { sql: string; bindings: string[] } {
+  return {
+    sql: `WITH updated AS (
        UPDATE projection_checkpoints SET position_commit = ?, position_prepare = ?, updated_at = now() WHERE name = ?
      )
      SELECT pg_notify(?, ?)`,
-    [position.commit.toString(), position.prepare.toString(), name, CHECKPOINT_CHANNEL, `${name}:${positionToString(position)}`],
-  );
+    bindings: [position.commit.toString(), position.prepare.toString(), name, CHECKPOINT_CHANNEL, `${name}:${positionToString(position)}`],
+  };
 }
 
 /** A checkpoint notification's payload, `name:commit/prepare`: which checkpoint moved, and to where; null when it is not one. */
