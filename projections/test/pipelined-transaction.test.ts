@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrate } from '../src/db/migrate.ts';
 import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
 import { WrongExpectedVersionError, type NewEvent } from '../src/eventstore/port.ts';
 import { InlineProjectionError } from '../src/runtime/inline.ts';
-import { pipelinedTransaction, withLiterals } from '../src/runtime/pipelined-transaction.ts';
+import { pipelinedTransaction, quoteLiteral, withLiterals } from '../src/runtime/pipelined-transaction.ts';
 import type { Projection } from '../src/runtime/projection.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
 import { testEventMetadata } from '../src/testing/events.ts';
@@ -52,6 +53,21 @@ describe('values written into the statement', () => {
       const [written] = (await client.query(text)).rows;
       expect(written).toEqual(bound);
       expect(written).toMatchObject({ a: "it's \\ odd", b: '$2', d: 42, g: ['a b', 'c"d'], h: true, i: null });
+    } finally {
+      await knex.client.releaseConnection(client);
+    }
+  });
+
+  test("a literal is quoted exactly as pg's escapeLiteral quotes it, and reads back as the text", async () => {
+    const texts = ['plain', "it's", 'back\\slash', "\\'\\''", '', '•••-•••-1234 Ωμέγα 🚗', '{"a":"b\\"c","d":"\'"}', "E'x'", '\n\t'];
+    for (let i = 0; i < 200; i++) {
+      const alphabet = ["'", '\\', 'a', ' ', '"', 'é', '\n'];
+      texts.push(Array.from({ length: i % 17 }, (_, j) => alphabet[(i * 7 + j * 3) % alphabet.length]).join(''));
+    }
+    for (const text of texts) expect(quoteLiteral(text)).toBe(pg.escapeLiteral(text));
+    const client = (await knex.client.acquireConnection()) as pg.PoolClient;
+    try {
+      for (const text of texts.slice(0, 20)) expect((await client.query(`SELECT ${quoteLiteral(text)} AS t`)).rows[0].t).toBe(text);
     } finally {
       await knex.client.releaseConnection(client);
     }
