@@ -26,6 +26,7 @@ interface Position {
   prepare: string;
 }
 
+const MAX_BIGINT = 2n ** 63n - 1n;
 const INVALID_CURSOR = 'The cursor is not valid; start again without it';
 
 function auditCursor(row: ActivityRow): string {
@@ -34,7 +35,8 @@ function auditCursor(row: ActivityRow): string {
 
 function decodeAuditCursor(cursor: string): Position {
   const values = decodeCursor(cursor, ['digits', 'digits']);
-  if (!values) throw invalidField('cursor', INVALID_CURSOR);
+  // The positions are bigint: a larger number is no position of ours (and would fail the cast).
+  if (!values || values.some((value) => BigInt(value) > MAX_BIGINT)) throw invalidField('cursor', INVALID_CURSOR);
   return { commit: String(values[0]), prepare: String(values[1]) };
 }
 
@@ -73,7 +75,7 @@ async function readActivity(
     if (filter.from) query.where('occurred_at', '>=', filter.from.toISOString());
     if (filter.to) query.where('occurred_at', '<', filter.to.toISOString());
     if (filter.q) query.whereRaw('lower(summary) LIKE ?', [likeContaining(filter.q.toLowerCase())]);
-    if (before) query.whereRaw('(position_commit, position_prepare) < (?::numeric, ?::numeric)', [before.commit, before.prepare]);
+    if (before) query.whereRaw('(position_commit, position_prepare) < (?::bigint, ?::bigint)', [before.commit, before.prepare]);
     return query
       .orderBy([
         { column: 'position_commit', order: 'desc' },

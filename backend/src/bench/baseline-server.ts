@@ -5,6 +5,7 @@ import Koa from 'koa';
 import pg from 'pg';
 import { CUSTOMER_SUGGESTIONS } from '@crm/projections/customers';
 import { CANCELED_STAGE, stageOrder } from '@crm/projections/pipeline';
+import { jobMoneyColumn } from '@crm/projections/repair-orders/list-totals';
 import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 
 /**
@@ -39,12 +40,13 @@ const reads: Record<string, (q: Query) => Promise<unknown>> = {
   async 'jobs-list'(q) {
     const search = q.q ? ' AND search LIKE $3' : '';
     const params: unknown[] = [q.instance, CANCELED, ...(q.q ? [like(q.q)] : [])];
-    // As the API: the total from job_counts without a search, counted with one; one statement with the page.
+    // As the API: the total from job_counts without a search, counted with one; one statement
+    // with the page and each job's repair-order money.
     const count = q.q
       ? `SELECT count(*) AS total FROM rm.jobs WHERE instance_id = $1 AND stage_order <> $2${search}`
       : 'SELECT coalesce(sum(total), 0) AS total FROM rm.job_counts WHERE instance_id = $1 AND stage_order <> $2';
     const result = await pool.query(
-      `SELECT c.total AS page_total, p.* FROM (${count}) c LEFT JOIN LATERAL (
+      `SELECT c.total AS page_total, p.*, ${jobMoneyColumn('p')} FROM (${count}) c LEFT JOIN LATERAL (
          SELECT *, stage_order AS sort_key_0, created_at AS sort_key_1, id AS sort_key_2 FROM rm.jobs
           WHERE instance_id = $1 AND stage_order <> $2${search}
           ORDER BY stage_order asc, created_at desc, id desc LIMIT ${PAGE + 1}) p ON true`,
@@ -83,7 +85,9 @@ const reads: Record<string, (q: Query) => Promise<unknown>> = {
   },
   async calendar(q) {
     const { rows } = await pool.query(
-      `SELECT * FROM rm.jobs WHERE instance_id = $1 AND appointment >= $2 AND appointment < $3 AND stage_order <> $4
+      // As the API: the jobs whose block overlaps [from, to), on the same GiST-indexed range.
+      `SELECT * FROM rm.jobs WHERE instance_id = $1 AND appointment IS NOT NULL
+          AND tstzrange(appointment, appointment_end, '[)') && tstzrange($2::timestamptz, $3::timestamptz, '[)') AND stage_order <> $4
         ORDER BY appointment, id LIMIT 2000`,
       [q.instance, q.from, q.to, CANCELED],
     );

@@ -1,70 +1,166 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { comparePositions, type GlobalPosition } from '@crm/projections/eventstore/port';
+import type pg from 'pg';
 import type { BenchInstance } from './api-client.ts';
 import { CheckpointLog, percentile } from './lag.ts';
+import type { LoadResult } from './load-types.ts';
 import { log, type PhaseContext } from './phase.ts';
 import type { LoadGenerator } from './processes.ts';
 import { format } from './report.ts';
 import type { SeededInstance } from './seed.ts';
 
-/** Projection lag while job updates come in at a steady rate over all instances. */
+/** A run counts as at the rate asked when it achieved at least this share of it. */
+const SUSTAINED_SHARE = 0.95;
+/** How long the workers may take to catch up before a run (the seeding's reactions, the previous run's backlog). */
+const SETTLE_TIMEOUT_MS = 60_000;
+/** Unmeasured job updates before the first run, so the first measured second is not the API's warm-up. */
+const WARM_UP_SECONDS = 1;
+
+/**
+ * Projection lag while job updates come in at a steady rate over all instances: at the
+ * target's rate, and first at a rate this machine sustains. Each run starts with every
+ * checkpointed worker (projector and reactors) caught up with the log, so what it measures
+ * is the lag at that rate, not a backlog left by the seeding or an earlier run. Whether the
+ * machine achieved the rate asked is a figure of its own: a lag "at 300/s" measured while
+ * only 200/s got through is a lag at 200/s.
+ */
 export async function lagPhase(ctx: PhaseContext, load: LoadGenerator, apiUrl: string, instances: Array<BenchInstance & SeededInstance>) {
-  const { options, pool } = ctx;
+  const { options } = ctx;
   const checkpoints = await CheckpointLog.start(ctx.databaseUrl);
   try {
-    log(`projection lag: job updates at ${options.lagRate}/s for ${options.lagSeconds} s over ${instances.length} instances...`);
-    const from = new Date();
-    const result = await load.run({
-      url: apiUrl,
-      kind: 'update-job',
-      targets: instances.map((instance) => ({
-        path: `/api/${instance.subdomain}/pipeline`,
-        cookie: instance.cookie,
-        ids: instance.jobIds,
-      })),
-      connections: 64,
-      duration: options.lagSeconds,
-      overallRate: options.lagRate,
-    });
-    const to = new Date();
-    // Let the projector pass the last of them (bounded).
-    const deadline = Date.now() + 30_000;
-    const events = Number(
-      (await pool.query<{ n: string }>('SELECT count(*) AS n FROM events WHERE recorded_at >= $1 AND recorded_at < $2', [from, to]))
-        .rows[0]!.n,
-    );
-    let measured = await checkpoints.lagsOfEventsBetween(pool, from, to);
-    while (measured.unprojected > 0 && Date.now() < deadline) {
-      await sleep(500);
-      measured = await checkpoints.lagsOfEventsBetween(pool, from, to);
+    const settled = [await settle(ctx.pool)];
+    await runAt(ctx, load, apiUrl, instances, Math.min(options.lagRate, options.lagSustainedRate || options.lagRate), WARM_UP_SECONDS);
+    const runs: Record<string, unknown> = {};
+    const rates = options.lagSustainedRate > 0 && options.lagSustainedRate < options.lagRate ? [options.lagSustainedRate] : [];
+    for (const rate of [...rates, options.lagRate]) {
+      settled.push(await settle(ctx.pool));
+      runs[`${rate}/s`] = await measure(ctx, checkpoints, load, apiUrl, instances, rate, rate === options.lagRate);
     }
-    const sorted = [...measured.lagsMs].sort((a, b) => a - b);
-    const rate = result.ok / result.durationS;
-    const note =
-      `${format(rate)} commands/s achieved (asked ${options.lagRate}/s), ${events} events, ` +
-      `command p99 ${format(result.latency.p99)} ms${measured.unprojected ? `, ${measured.unprojected} events not projected within 30 s` : ''}` +
-      (result.non2xx || result.errors ? `, ${result.non2xx} non-2xx ${JSON.stringify(result.statuses)}, ${result.errors} errors` : '');
-    ctx.figures.push({
-      section: 'lag',
-      name: `projection lag p50 at ${options.lagRate} commands/s`,
-      value: percentile(sorted, 50),
-      unit: 'ms',
-      note,
-    });
-    ctx.figures.push({
-      section: 'lag',
-      name: `projection lag p99 at ${options.lagRate} commands/s`,
-      value: percentile(sorted, 99),
-      unit: 'ms',
-      target: { atMost: 50 },
-    });
-    ctx.details.lag = {
-      command: result,
-      events,
-      measured: sorted.length,
-      unprojected: measured.unprojected,
-      maxMs: sorted[sorted.length - 1] ?? null,
-    };
+    ctx.details.lag = { settled, runs };
   } finally {
     await checkpoints.stop();
   }
+}
+
+function runAt(
+  ctx: PhaseContext,
+  load: LoadGenerator,
+  apiUrl: string,
+  instances: Array<BenchInstance & SeededInstance>,
+  rate: number,
+  seconds: number,
+) {
+  return load.run({
+    url: apiUrl,
+    kind: 'update-job',
+    targets: instances.map((instance) => ({
+      path: `/api/${instance.subdomain}/pipeline`,
+      cookie: instance.cookie,
+      ids: instance.jobIds,
+    })),
+    connections: 64,
+    duration: seconds,
+    overallRate: rate,
+  });
+}
+
+async function measure(
+  ctx: PhaseContext,
+  checkpoints: CheckpointLog,
+  load: LoadGenerator,
+  apiUrl: string,
+  instances: Array<BenchInstance & SeededInstance>,
+  rate: number,
+  target: boolean,
+) {
+  const { options, pool } = ctx;
+  log(`projection lag: job updates at ${rate}/s for ${options.lagSeconds} s over ${instances.length} instances...`);
+  const from = new Date();
+  const result: LoadResult = await runAt(ctx, load, apiUrl, instances, rate, options.lagSeconds);
+  const to = new Date();
+  // Let the projector pass the last of them (bounded).
+  const deadline = Date.now() + 30_000;
+  const events = Number(
+    (await pool.query<{ n: string }>('SELECT count(*) AS n FROM events WHERE recorded_at >= $1 AND recorded_at < $2', [from, to])).rows[0]!
+      .n,
+  );
+  let measured = await checkpoints.lagsOfEventsBetween(pool, from, to);
+  while (measured.unprojected > 0 && Date.now() < deadline) {
+    await sleep(500);
+    measured = await checkpoints.lagsOfEventsBetween(pool, from, to);
+  }
+  const fromAppend = [...measured.lagsMs].sort((a, b) => a - b);
+  // The read models' lag is from the commit (no reader sees an event before it); without
+  // commit times (an external server without track_commit_timestamp), from the append.
+  const sorted = measured.sinceCommitMs ? [...measured.sinceCommitMs].sort((a, b) => a - b) : fromAppend;
+  const achieved = result.ok / result.durationS;
+  const sustained = achieved >= SUSTAINED_SHARE * rate;
+  const note =
+    (sustained ? '' : `NOT at the rate asked: the machine sustained ${format(achieved)} of ${rate} commands/s; `) +
+    (measured.sinceCommitMs ? "from each event's commit; " : "from each event's append (no commit times on this server); ") +
+    `${format(achieved)} commands/s achieved (asked ${rate}/s), ${events} events, ` +
+    `command p50 ${format(result.latency.p50)} ms, p99 ${format(result.latency.p99)} ms` +
+    (measured.unprojected ? `, ${measured.unprojected} events not projected within 30 s` : '') +
+    (result.non2xx || result.errors ? `, ${result.non2xx} non-2xx ${JSON.stringify(result.statuses)}, ${result.errors} errors` : '');
+  ctx.figures.push({ section: 'lag', name: `projection lag p50 at ${rate} commands/s`, value: percentile(sorted, 50), unit: 'ms', note });
+  ctx.figures.push({
+    section: 'lag',
+    name: `projection lag p99 at ${rate} commands/s`,
+    value: percentile(sorted, 99),
+    unit: 'ms',
+    ...(target ? { target: { atMost: 50 } } : {}),
+  });
+  if (measured.sinceCommitMs) {
+    ctx.figures.push({
+      section: 'lag',
+      name: `projection lag p99 at ${rate} commands/s from the append`,
+      value: percentile(fromAppend, 99),
+      unit: 'ms',
+      note: `p50 ${format(percentile(fromAppend, 50))} ms; includes the command's own wait for a connection and its transaction before the commit`,
+    });
+  }
+  if (target) {
+    // The lag target holds at its rate: when the machine could not send that many, the
+    // lag above was measured at fewer, and this says so in the result column.
+    ctx.figures.push({
+      section: 'lag',
+      name: `commands/s achieved in the ${rate}/s lag run (the lag target's load)`,
+      value: achieved,
+      unit: 'commands/s',
+      target: { atLeast: SUSTAINED_SHARE * rate },
+    });
+  }
+  return { command: result, events, measured: sorted.length, unprojected: measured.unprojected, maxMs: sorted[sorted.length - 1] ?? null };
+}
+
+/**
+ * Waits (bounded) until the main projector and every reactor have passed the last event in
+ * the log; how long that took, and which had not when the time ran out.
+ */
+async function settle(pool: pg.Pool): Promise<{ ms: number; behind: string[] }> {
+  const started = Date.now();
+  const head = (
+    await pool.query<{ tx: string; seq: string }>(
+      'SELECT tx_id::text AS tx, seq::text AS seq FROM events ORDER BY tx_id DESC, seq DESC LIMIT 1',
+    )
+  ).rows[0];
+  if (!head) return { ms: 0, behind: [] };
+  const target: GlobalPosition = { commit: BigInt(head.tx), prepare: BigInt(head.seq) };
+  let behind: string[];
+  do {
+    const { rows } = await pool.query<{ name: string; commit: string; prepare: string }>(
+      `SELECT name, position_commit::text AS commit, position_prepare::text AS prepare
+         FROM projection_checkpoints WHERE name = 'main' OR name LIKE 'reactor:%'`,
+    );
+    behind = rows
+      .filter((row) => comparePositions({ commit: BigInt(row.commit), prepare: BigInt(row.prepare) }, target) < 0)
+      .map((row) => row.name);
+    if (behind.length === 0) break;
+    await sleep(200);
+  } while (Date.now() - started < SETTLE_TIMEOUT_MS);
+  const ms = Date.now() - started;
+  log(
+    `  workers caught up with the log in ${format(ms)} ms${behind.length ? ` (still behind after ${SETTLE_TIMEOUT_MS / 1000} s: ${behind.join(', ')})` : ''}`,
+  );
+  return { ms, behind };
 }

@@ -28,7 +28,7 @@ export interface LoadSpec {
   connections: number;
   /** Seconds. */
   duration: number;
-  /** Requests per second over all connections (paced load); none: as fast as answered. */
+  /** Requests per second over all connections, evenly spaced (runPaced); none: as fast as answered. */
   overallRate?: number;
 }
 

@@ -19,7 +19,10 @@ export interface BenchOptions {
   appenders: number[];
   commandConnections: number[];
   readConnections: number;
+  /** The lag target's rate of commands (job updates) per second. */
   lagRate: number;
+  /** A rate this machine sustains, measured besides the target's (0: not measured). */
+  lagSustainedRate: number;
   lagSeconds: number;
   /** Rows on the pipeline and customers screens for the Chromium comparison. */
   screenRows: number;
@@ -70,6 +73,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     commandConnections: [1, 8, 32],
     readConnections: envNumber('BENCH_READ_CONNECTIONS', 8),
     lagRate: envNumber('BENCH_LAG_RATE', 300),
+    lagSustainedRate: envNumber('BENCH_LAG_SUSTAINED_RATE', 100),
     lagSeconds: envNumber('BENCH_LAG_SECONDS', quick ? 3 : 30),
     screenRows: envNumber('BENCH_SCREEN_ROWS', quick ? 50 : 200),
     skip,

@@ -81,7 +81,14 @@ export async function runBench(domain: SeedDomain, options: BenchOptions, repoRo
   process.once('SIGTERM', interrupted);
   try {
     log(external ? 'Using the PostgreSQL server of DATABASE_URL (a new database on it).' : 'Starting an embedded PostgreSQL...');
-    cluster = external ? null : await startEmbeddedPostgres({ dataDir: path.join(work, 'pg'), persistent: false });
+    cluster = external
+      ? null
+      : await startEmbeddedPostgres({
+          dataDir: path.join(work, 'pg'),
+          persistent: false,
+          // The lag phase measures from each event's commit (pg_xact_commit_timestamp).
+          settings: { track_commit_timestamp: 'on' },
+        });
     const adminUrl = external ?? cluster!.adminUrl;
     admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();

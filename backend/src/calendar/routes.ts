@@ -24,17 +24,22 @@ const HOUR_MS = 3_600_000;
 /** What one side of a legacy range defaults to from the other: a month view's six weeks. */
 const DEFAULT_SPAN_MS = 42 * DAY_MS;
 
-/** Legacy: without from and to the current month (UTC); with one of them, six weeks from or up to it. */
-const legacyQuery = (now: Date) =>
+/**
+ * Legacy: without from and to the current month (UTC); with one of them, six weeks from or up
+ * to it. Made once per app (`now` asked only when the month is needed): building a zod schema
+ * per request cost more than the rest of the route's own work.
+ */
+const legacyQuery = (now: () => Date) =>
   calendarRangeQuery
     .transform(({ from, to }) => {
       if (from && to) return { from, to };
       // Six weeks from an end near the edge of what storage holds stay inside it.
       if (from) return { from, to: clampTime(new Date(from.getTime() + DEFAULT_SPAN_MS)) };
       if (to) return { from: clampTime(new Date(to.getTime() - DEFAULT_SPAN_MS)), to };
+      const today = now();
       return {
-        from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
-        to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)),
+        from: new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1)),
+        to: new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 1)),
       };
     })
     .refine((range) => range.to.getTime() > range.from.getTime(), { message: CALENDAR_MESSAGES.toAfterFrom, path: ['to'] })
@@ -87,12 +92,13 @@ export function registerCalendarRoutes(router: ApiRouter, deps: AppDeps): void {
     { feature: 'calendar', doc: DOCS.range },
   );
 
+  const legacy = legacyQuery(() => deps.now());
   for (const path of LEGACY_CALENDAR_PATHS) {
     router.get(
       path,
       read,
       async (ctx) => {
-        const { from, to } = parseInput(legacyQuery(deps.now()), ctx.query);
+        const { from, to } = parseInput(legacy, ctx.query);
         ctx.body = { items: await listAppointments(deps.knex, userOf(ctx).instance.id, from, to) };
       },
       { feature: 'calendar', doc: DOCS.legacy },

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { CANCELED_STAGE, stageOrder, type JobListQuery, type JobPage, type JobSort } from '@crm/projections/pipeline';
 import { type CursorKey, type CursorValue, decodeCursor, encodeCursor, phoneSearchDigits } from '@crm/projections/shared';
 import type { JobRow } from '@crm/projections/pipeline/job-rows';
-import { withListedTotals } from '@crm/projections/repair-orders/list-totals';
+import { jobMoneyColumn, withListedTotals } from '@crm/projections/repair-orders/list-totals';
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { invalidField } from '../shared/errors.ts';
@@ -123,11 +123,13 @@ export async function listJobs(knex: Knex, instanceId: string, query: JobListQue
     }
     for (const key of keys) page.orderByRaw(`${key.sql} ${key.dir}`);
     page.limit(query.limit + 1);
-    // One statement for both: the total, and the page beside it (a row of nulls when empty).
+    // One statement for all: the total, and the page beside it (a row of nulls when empty)
+    // with each job's repair-order money (an itemized job's total and balance ride along, for
+    // the table, the board and a customer's jobs).
     const countSql = count.toSQL();
     const pageSql = page.toSQL();
     const joined = await db.raw<{ rows: Array<JobRow & Record<string, unknown> & { page_total: string | number }> }>(
-      `SELECT c.total AS page_total, p.* FROM (${countSql.sql}) c LEFT JOIN LATERAL (${pageSql.sql}) p ON true`,
+      `SELECT c.total AS page_total, p.*, ${jobMoneyColumn('p')} FROM (${countSql.sql}) c LEFT JOIN LATERAL (${pageSql.sql}) p ON true`,
       [...countSql.bindings, ...pageSql.bindings] as Knex.RawBinding[],
     );
     const total = Number(joined.rows[0]?.page_total ?? 0);
@@ -145,13 +147,8 @@ export async function listJobs(knex: Knex, instanceId: string, query: JobListQue
             }),
           )
         : null;
-    // An itemized job's total and balance ride along, for the table, the board and a customer's jobs.
     return {
-      items: await withListedTotals(
-        db,
-        instanceId,
-        items.map((row) => masked(jobViewOfRow(row))),
-      ),
+      items: items.map((row) => withListedTotals(masked(jobViewOfRow(row)), row)),
       nextCursor,
       total,
     };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AuditEntry, AuditPage } from '@crm/projections/audit';
 import type { JobView } from '@crm/projections/pipeline';
+import { encodeCursor } from '@crm/projections/shared';
 import { csvCell } from '../../src/audit/audit-queries.ts';
 import { ApiClient, createTestInstance, signInUser, startTestServer, type ApiResponse, type TestServer } from '../support/server.ts';
 
@@ -143,6 +144,8 @@ describe('audit log', () => {
     ['?limit=0', 'limit must be a whole number from 1 to 200'],
     ['?limit=1000', 'limit must be at most 200'],
     ['?cursor=nonsense', 'The cursor is not valid; start again without it'],
+    // Positions are bigint: a larger number is no position, never a failed cast (a 500).
+    [`?cursor=${encodeCursor(['99999999999999999999', '1'])}`, 'The cursor is not valid; start again without it'],
     ['?entityType=job&entityType=user', 'entityType must be given once'],
   ])('bad filter %s is a 400', async (query, message) => {
     const res = await admin.get(`${A}${query}`);

@@ -75,6 +75,33 @@ describe('a tenant read', () => {
     const trips = await statementsOf(() => owner.get('/api/customers/search?q=Rita'));
     expect(trips, trips.join('\n')).toHaveLength(1);
   }, 60_000);
+
+  test("a pipeline page is one round trip, its jobs' repair-order money included", async () => {
+    // A shop of its own: the job brings a customer, which the tests below do not expect.
+    const jobShop = await createTestInstance(server, 'tripsjobs');
+    const jobOwner = await signInUser(server, jobShop.subdomain, jobShop.admin.username, jobShop.admin.pin);
+    const job = await jobOwner.post(`/api/${jobShop.subdomain}/pipeline`, {
+      jobNumber: '',
+      name: 'Round Trip Rita',
+      phone: '5550001111',
+      part: 'Brake pads',
+      makeModel: '2015 Honda Civic',
+      quote: '120',
+      stage: 'Quote',
+      vin: '',
+      csr: '',
+      jobType: 'In Shop',
+      appointment: '',
+      tech: '',
+      notes: '',
+      createdAt: new Date().toISOString(),
+    });
+    expect(job.status).toBe(201);
+    await statementsOf(() => jobOwner.get(`/api/${jobShop.subdomain}/pipeline`));
+    const trips = await statementsOf(() => jobOwner.get(`/api/${jobShop.subdomain}/pipeline`));
+    expect(trips, trips.join('\n')).toHaveLength(1);
+    expect(trips[0]).toMatch(/job_money/);
+  }, 60_000);
 });
 
 describe('row-level security on the tenant pool', () => {

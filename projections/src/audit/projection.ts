@@ -285,8 +285,8 @@ export function activityRow(event: StoredDomainEvent) {
 export const ACTIVITY_COLUMNS = {
   event_id: 'uuid',
   instance_id: 'uuid',
-  position_commit: 'numeric',
-  position_prepare: 'numeric',
+  position_commit: 'bigint',
+  position_prepare: 'bigint',
   stream_id: 'text',
   event_type: 'text',
   entity_type: 'text',

@@ -68,7 +68,14 @@ export async function initialise(binaries: Binaries, dataDir: string, password: 
  * Our stdin pipe closes when this process ends in any way, kill -9 included, so a cluster
  * is never left running without its owner.
  */
-export function launch(binaries: Binaries, dataDir: string, port: number, user: RunAs | null, onLog?: (line: string) => void) {
+export function launch(
+  binaries: Binaries,
+  dataDir: string,
+  port: number,
+  user: RunAs | null,
+  onLog?: (line: string) => void,
+  settings: Record<string, string> = {},
+) {
   // postgres runs in the background with fd 3 (our stdin pipe) kept only by a watcher
   // that asks for a fast shutdown at end of input; the shell waits for postgres and exits
   // with it, so a start failure reaches us as this child's exit.
@@ -94,6 +101,7 @@ export function launch(binaries: Binaries, dataDir: string, port: number, user: 
     'unix_socket_directories=',
     '-c',
     'max_connections=300',
+    ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ];
   const child = spawn('/bin/sh', ['-c', watchdog, 'postgres-watchdog', ...args], {
     ...(user ?? {}),

@@ -43,6 +43,8 @@ export async function startEmbeddedPostgres(options: {
   port?: number;
   persistent?: boolean;
   onLog?: (line: string) => void;
+  /** Server settings given at start (`-c name=value`), e.g. the benchmark's track_commit_timestamp. */
+  settings?: Record<string, string>;
   /**
    * Start PostgreSQL again when it dies while we own it (killed, out of memory), with
    * backoff, on the same port and data: connections fail fast meanwhile and recover by
@@ -66,7 +68,7 @@ export async function startEmbeddedPostgres(options: {
     password = randomBytes(24).toString('hex');
   }
   const port = options.port ?? (await freePort());
-  const { child, ready } = launch(binaries, dataDir, port, user, options.onLog);
+  const { child, ready } = launch(binaries, dataDir, port, user, options.onLog, options.settings);
   try {
     await ready;
   } catch (error) {
@@ -82,7 +84,7 @@ export async function startEmbeddedPostgres(options: {
       // shared memory for a moment, and a start before they have gone is refused.
       await new Promise((resolve) => setTimeout(resolve, Math.min(200 * 2 ** (attempt - 1), 5_000)));
       if (stopping) return;
-      const next = launch(binaries, dataDir, port, user, options.onLog);
+      const next = launch(binaries, dataDir, port, user, options.onLog, options.settings);
       try {
         await next.ready;
       } catch (error) {

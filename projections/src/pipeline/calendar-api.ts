@@ -43,7 +43,7 @@ function calendarBound(name: string) {
             ctx.addIssue({ code: 'custom', message: timeRangeMessage(name) });
             return z.NEVER;
           }
-        } else if (z.iso.datetime({ offset: true }).safeParse(trimmed).success && !Number.isNaN(Date.parse(trimmed))) {
+        } else if (isoDateTime.safeParse(trimmed).success && !Number.isNaN(Date.parse(trimmed))) {
           if (isStorableTime(Date.parse(trimmed))) return { kind: 'instant', at: new Date(trimmed) };
           ctx.addIssue({ code: 'custom', message: timeRangeMessage(name) });
           return z.NEVER;

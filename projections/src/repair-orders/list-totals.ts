@@ -1,42 +1,28 @@
-import type { Knex } from 'knex';
 import type { RepairOrder } from './state.ts';
 import type { JobTotals } from '../pipeline/index.ts';
 import { jobTotalsView } from './views.ts';
 
 /**
- * The money of listed jobs (the pipeline, the board, the calendar, a customer's jobs) from
- * the repair orders' read model: only jobs that have a repair order (a line, an invoice or a
- * payment) get totals; a job that never had one keeps showing its single quote as before.
- * `db`: a connection already scoped to the instance. Server-side (not browser-safe).
+ * The money of listed jobs (the pipeline, the board, a customer's jobs) from the repair
+ * orders' read model: only jobs that have a repair order (a line, an invoice or a payment)
+ * get totals; a job that never had one keeps showing its single quote as before.
+ *
+ * It rides in the page's own statement: `jobMoneyColumn(alias)` is a select-list column
+ * (the job's repair-order state, null without one) over the page's rows named `alias`, so a
+ * list page stays one round trip. A scalar subquery, not a join, so the page's order stays
+ * as its ORDER BY made it. Server-side (not browser-safe).
  */
-export async function listedJobTotals(
-  db: Knex,
-  instanceId: string,
-  jobs: ReadonlyArray<{ id: string; quote: string }>,
-): Promise<Map<string, JobTotals>> {
-  if (jobs.length === 0) return new Map();
-  const rows = (await db
-    .withSchema('rm')
-    .from('job_money')
-    .where('instance_id', instanceId)
-    .whereIn(
-      'job_id',
-      jobs.map((job) => job.id),
-    )
-    .select('job_id', 'state')) as Array<{ job_id: string; state: RepairOrder }>;
-  const quotes = new Map(jobs.map((job) => [job.id, job.quote === '' ? 0 : Math.round(Number(job.quote) * 100)]));
-  return new Map(rows.map((row) => [row.job_id, jobTotalsView(row.state, quotes.get(row.job_id) ?? 0)]));
+export function jobMoneyColumn(alias: string): string {
+  return `(SELECT m.state FROM rm.job_money m WHERE m.job_id = ${alias}.id AND m.instance_id = ${alias}.instance_id) AS ${JOB_MONEY_STATE}`;
 }
 
-/** The jobs with their totals where they have a repair order. */
-export async function withListedTotals<T extends { id: string; quote: string }>(
-  db: Knex,
-  instanceId: string,
-  jobs: T[],
-): Promise<Array<T & { totals?: JobTotals }>> {
-  const totals = await listedJobTotals(db, instanceId, jobs);
-  return jobs.map((job) => {
-    const money = totals.get(job.id);
-    return money ? { ...job, totals: money } : job;
-  });
+/** The name of the column `jobMoneyColumn` adds to each row. */
+export const JOB_MONEY_STATE = 'money_state';
+
+/** The job with its totals when its row brought a repair order's state (`jobMoneyColumn`). */
+export function withListedTotals<T extends { quote: string }>(job: T, row: Record<string, unknown>): T & { totals?: JobTotals } {
+  const state = row[JOB_MONEY_STATE] as RepairOrder | null | undefined;
+  if (!state) return job;
+  const quoteCents = job.quote === '' ? 0 : Math.round(Number(job.quote) * 100);
+  return { ...job, totals: jobTotalsView(state, quoteCents) };
 }
