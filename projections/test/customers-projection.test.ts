@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { fieldChangeFromStored, type StoredFieldChange } from '../src/audit/index.ts';
 import { migrate, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import { EMPTY_CUSTOMER_FIELDS, type CustomerFields } from '../src/customers/index.ts';
 import type { EventData, EventType } from '../src/events.ts';
@@ -286,7 +287,8 @@ describe('customer activity', () => {
       .where({ instance_id: instanceId })
       .orderBy([{ column: 'position_commit' }, { column: 'position_prepare' }])
       .select('event_type', 'entity_type', 'entity_id', 'actor_name', 'summary', 'changes');
-    expect(rows).toEqual([
+    const entries = rows.map((row: { changes: StoredFieldChange[] }) => ({ ...row, changes: row.changes.map(fieldChangeFromStored) }));
+    expect(entries).toEqual([
       {
         event_type: 'CustomerCreated',
         entity_type: 'customer',

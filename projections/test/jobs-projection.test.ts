@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { fieldChangeFromStored, storedFieldChange, type StoredFieldChange } from '../src/audit/index.ts';
 import { READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import type { DomainEvent } from '../src/events.ts';
 import { EMPTY_JOB_FIELDS, type JobFields } from '../src/pipeline/index.ts';
@@ -254,7 +255,8 @@ describe('jobs read model', () => {
     const history = await rm('job_history').where({ job_id: jobId }).orderBy('revision').pluck('changes');
     expect(history[0]).toContainEqual({ field: 'phone', oldValue: null, newValue: '5551234567' });
     expect(history[1]).toEqual([{ field: 'phone', oldValue: '5551234567', newValue: '5559876543' }]);
-    const timeline = await rm('activity').where({ entity_id: jobId }).orderBy('position_prepare').pluck('changes');
+    const stored: StoredFieldChange[][] = await rm('activity').where({ entity_id: jobId }).orderBy('position_prepare').pluck('changes');
+    const timeline = stored.map((changes) => changes.map(fieldChangeFromStored));
     expect(timeline[0]).toContainEqual({ field: 'phone', oldValue: null, newValue: '•••-•••-4567' });
     expect(timeline[1]).toEqual([{ field: 'phone', oldValue: '•••-•••-4567', newValue: '•••-•••-6543' }]);
     expect(JSON.stringify(timeline)).not.toMatch(/555\d{7}/);
@@ -292,6 +294,43 @@ describe('jobs read model', () => {
       expect((await rm('activity').where({ event_id: eventId }).first()).changes).toEqual(masked);
     } finally {
       // The row has no event behind it; the rebuild below must not meet it.
+      await rm('activity').where({ event_id: eventId }).delete();
+    }
+  });
+
+  test('timeline entries written before compact change lists get the compact form; read back they are the same changes', async () => {
+    const eventId = randomUUID();
+    const before = [
+      { field: 'name', oldValue: null, newValue: 'Ann Lee' },
+      // A value left out (undefined): JSON leaves out its key.
+      { field: 'csr', oldValue: undefined, newValue: 'Terry' },
+      { field: 'quote', oldValue: { cents: 1 }, newValue: '12.50' },
+    ];
+    await rm('activity').insert({
+      event_id: eventId,
+      instance_id: randomUUID(),
+      position_commit: '0',
+      position_prepare: '0',
+      stream_id: `job-${randomUUID()}`,
+      event_type: 'JobUpdated',
+      entity_type: 'job',
+      entity_id: randomUUID(),
+      actor_kind: 'user',
+      actor_id: randomUUID(),
+      actor_name: 'Sam Writer',
+      summary: 'Updated job #12 (Ann Lee): Name, CSR, Quote',
+      changes: JSON.stringify(before),
+      occurred_at: '2025-03-01T09:00:00.000Z',
+    });
+    const migration = readModelMigrations.find((m) => m.name === '0077_audit_compact_changes')!;
+    try {
+      await migration.up(knex, READ_MODEL_SCHEMA);
+      const stored: StoredFieldChange[] = (await rm('activity').where({ event_id: eventId }).first()).changes;
+      // What the projection writes for the same changes, a change without all three keys as it was.
+      expect(stored).toEqual(before.map(storedFieldChange));
+      expect(stored).toEqual([['name', null, 'Ann Lee'], { field: 'csr', newValue: 'Terry' }, ['quote', { cents: 1 }, '12.50']]);
+      expect(stored.map(fieldChangeFromStored)).toEqual(before);
+    } finally {
       await rm('activity').where({ event_id: eventId }).delete();
     }
   });

@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
-import type { AuditEntry, AuditFieldChange, AuditFilter, AuditPage } from '@crm/projections/audit';
+import {
+  fieldChangeFromStored,
+  type AuditEntry,
+  type AuditFieldChange,
+  type AuditFilter,
+  type AuditPage,
+  type StoredFieldChange,
+} from '@crm/projections/audit';
 import type { ActorKind } from '@crm/projections/eventstore/port';
 import { decodeCursor, encodeCursor } from '@crm/projections/shared';
 import { likeContaining } from '../infra/sql.ts';
@@ -17,7 +24,7 @@ interface ActivityRow {
   actor_id: string;
   actor_name: string;
   summary: string;
-  changes: AuditFieldChange[];
+  changes: StoredFieldChange[];
   occurred_at: Date;
 }
 
@@ -49,7 +56,7 @@ function toEntry(row: ActivityRow): AuditEntry {
     entityId: row.entity_id,
     eventType: row.event_type,
     summary: row.summary,
-    changes: row.changes,
+    changes: row.changes.map(fieldChangeFromStored),
   };
 }
 

@@ -58,14 +58,18 @@ const reads: Record<string, (q: Query) => Promise<unknown>> = {
   async 'customers-list'(q) {
     const search = q.q ? ' AND search LIKE $2' : '';
     const params: unknown[] = [q.instance, ...(q.q ? [like(q.q)] : [])];
-    const page = await pool.query(
-      `SELECT ${CUSTOMER_COLUMNS} FROM rm.customers WHERE instance_id = $1${search} ORDER BY created_at desc, id desc LIMIT ${PAGE + 1}`,
+    // As the API: the total (kept without a search, counted with one) and the page in one statement.
+    const count = q.q
+      ? `SELECT count(*) AS total FROM rm.customers WHERE instance_id = $1${search}`
+      : 'SELECT coalesce(sum(total), 0) AS total FROM rm.customer_counts WHERE instance_id = $1';
+    const result = await pool.query(
+      `SELECT c.total AS page_total, p.* FROM (${count}) c LEFT JOIN LATERAL (
+         SELECT ${CUSTOMER_COLUMNS} FROM rm.customers WHERE instance_id = $1${search}
+          ORDER BY created_at desc, id desc LIMIT ${PAGE + 1}) p ON true`,
       params,
     );
-    const count = q.q
-      ? await pool.query(`SELECT count(*) AS n FROM rm.customers WHERE instance_id = $1${search}`, params)
-      : await pool.query('SELECT total AS n FROM rm.customer_counts WHERE instance_id = $1', params);
-    return { items: page.rows.slice(0, PAGE), total: Number(count.rows[0]?.n ?? 0) };
+    const rows = result.rows.filter((row: { id: string | null }) => row.id !== null);
+    return { items: rows.slice(0, PAGE), total: Number(result.rows[0]?.page_total ?? 0) };
   },
   async autocomplete(q) {
     const { rows } = await pool.query(

@@ -3,7 +3,7 @@ import { createProgress } from '../cli.ts';
 import type { BenchInstance } from './api-client.ts';
 import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 import type { LoadKind, LoadResult, LoadTarget } from './load-types.ts';
-import type { PhaseContext } from './phase.ts';
+import { log, type PhaseContext } from './phase.ts';
 import { postgresCpuReader, processCpuMs, threadCpuMs } from './postgres-cpu.ts';
 import type { LoadGenerator } from './processes.ts';
 import { latencyNote, p99Figure } from './report.ts';
@@ -25,6 +25,27 @@ export async function commandsPhase(
   const { options, pool } = ctx;
   const postgresCpu = await postgresCpuReader(pool);
   /**
+   * Every run starts with the projector and the reactors caught up: the seeding's events
+   * (the reactors work through them for tens of seconds after the projector has) and the
+   * previous run's would otherwise be processed during this run, charging one side's
+   * asynchronous work to the other's figure (baselines included). The asynchronous work a
+   * run's own commands cause still runs during it and is in its figures.
+   */
+  const settle = async () => {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const { rows } = await pool.query<{ behind: string }>(
+        `SELECT count(*) AS behind FROM projection_checkpoints c
+          WHERE (c.name = 'main' OR c.name LIKE 'reactor:%')
+            AND EXISTS (SELECT 1 FROM events e WHERE CASE WHEN c.position_commit < 0 THEN true
+                 ELSE (e.tx_id, e.seq) > (c.position_commit::text::xid8, c.position_prepare::bigint) END)`,
+      );
+      if (Number(rows[0]!.behind) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    log('commands: the projector or a reactor was still behind after 60 s; measuring anyway');
+  };
+  /**
    * A load run with the CPU each process spent on it per answered command: the server's main
    * thread (its event loop), its other threads (the projector's worker thread, GC and I/O
    * helpers) and PostgreSQL (every backend, the projector's included). At one connection the
@@ -32,6 +53,7 @@ export async function commandsPhase(
    * The projector's work on a run's last commands may land in the next run.
    */
   const withCpu = async (pid: number | undefined, run: () => Promise<LoadResult>): Promise<LoadResult & { cpu: CpuPerCommand | null }> => {
+    await settle();
     const read = () => ({
       main: pid === undefined ? null : threadCpuMs(pid, pid),
       all: pid === undefined ? null : processCpuMs(pid),
@@ -82,6 +104,7 @@ export async function commandsPhase(
     for (const connections of options.commandConnections) {
       const targets: LoadTarget[] =
         operation.kind === 'create-job' ? [{ path: `/jobs?instance=${big.id}` }] : [{ path: '/jobs', ids: baselineIds }];
+      await settle();
       bases.set(connections, await load.run({ url: baselineUrl, kind: operation.kind, targets, connections, duration: options.duration }));
       progress(++done, total);
     }

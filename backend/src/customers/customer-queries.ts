@@ -138,7 +138,7 @@ export interface ListCustomersOptions {
 /** Newest first, a page at a time (keyset on created_at, id), with the count of all matches. */
 export async function listCustomers(knex: Knex, instanceId: string, options: ListCustomersOptions): Promise<CustomerPage> {
   return await withTenant(knex, instanceId, async (db) => {
-    const page = await newestFirstPage<CustomerRow>(() => whereMatches(customersOf(db, instanceId), options.search), {
+    const page = await newestFirstPage<CustomerRow>(db, () => whereMatches(customersOf(db, instanceId), options.search), {
       columns: COLUMNS,
       limit: options.limit,
       cursor: options.cursor,
@@ -149,11 +149,9 @@ export async function listCustomers(knex: Knex, instanceId: string, options: Lis
   });
 }
 
-/** The instance's live customers as the projection counts them. */
-async function keptCount(db: Knex, instanceId: string): Promise<number> {
-  const row = (await db.withSchema('rm').from('customer_counts').where('instance_id', instanceId).first({ n: 'total' })) as
-    { n: string | number } | undefined;
-  return Number(row?.n ?? 0);
+/** The instance's live customers as the projection counts them (one row, 0 when it has none yet). */
+function keptCount(db: Knex, instanceId: string): Knex.QueryBuilder {
+  return db.withSchema('rm').from('customer_counts').where('instance_id', instanceId).select(db.raw('coalesce(sum(total), 0) AS total'));
 }
 
 /** The autocomplete: the newest few that match, phones masked. */

@@ -103,7 +103,7 @@ export async function listMessages(knex: Knex, instanceId: string, query: Messag
       if (query.customerId) q.andWhere('customer_id', query.customerId);
       return q;
     };
-    const page = await newestFirstPage<MessageRow>(matching, {
+    const page = await newestFirstPage<MessageRow>(db, matching, {
       columns: COLUMNS,
       limit: query.limit,
       cursor: query.cursor ? decodeNewestFirstCursor(query.cursor) : null,

@@ -117,6 +117,7 @@ export async function listServiceRequests(
 ): Promise<ServiceRequestPage> {
   return await withTenant(knex, instanceId, async (db) => {
     const page = await newestFirstPage<ServiceRequestRow>(
+      db,
       () => filtered(requestsOf(db, instanceId), options.search, options.status, options.jobId),
       { columns: COLUMNS, limit: options.limit, cursor: options.cursor },
     );

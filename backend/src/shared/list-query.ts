@@ -47,20 +47,30 @@ export interface NewestFirstPage<Row> {
 
 /**
  * One page of `matching()` (a fresh query each call: it is read for the page and counted),
- * newest first after `cursor`. `total` replaces counting the matches where a cheaper count
- * is kept (a list without a search).
+ * newest first after `cursor`, with the count of all matches, in one statement (one round
+ * trip): the count, and the page beside it. `total` replaces counting the matches where a
+ * cheaper count is kept (a list without a search): a query of one row whose `total` is it.
  */
 export async function newestFirstPage<Row extends { created_at: Date; id: string }>(
+  db: Knex,
   matching: () => Knex.QueryBuilder,
-  options: { columns: readonly string[]; limit: number; cursor: NewestFirstCursor | null; total?: () => Promise<number> },
+  options: { columns: readonly string[]; limit: number; cursor: NewestFirstCursor | null; total?: () => Knex.QueryBuilder },
 ): Promise<NewestFirstPage<Row>> {
   const page = matching()
     .select(options.columns)
     .orderBy([...NEWEST_FIRST])
     .limit(options.limit + 1);
   if (options.cursor) page.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [options.cursor.createdAt, options.cursor.id]);
-  const rows = (await page) as Row[];
-  const total = options.total ? await options.total() : await countOf(matching());
+  const countSql = (options.total ? options.total() : matching().count({ total: '*' })).toSQL();
+  const pageSql = page.toSQL();
+  // A row of nulls beside the total when the page is empty.
+  const joined = await db.raw<{ rows: Array<Row & { page_total: string | number }> }>(
+    `SELECT c.total AS page_total, p.* FROM (${countSql.sql}) c LEFT JOIN LATERAL (${pageSql.sql}) p ON true`,
+    [...countSql.bindings, ...pageSql.bindings] as Knex.RawBinding[],
+  );
+  const total = Number(joined.rows[0]?.page_total ?? 0);
+  const rows = joined.rows.filter((row) => row.id !== null);
+  for (const row of rows) delete (row as { page_total?: unknown }).page_total;
   const items = rows.slice(0, options.limit);
   const last = items[items.length - 1];
   return {
@@ -68,10 +78,4 @@ export async function newestFirstPage<Row extends { created_at: Date; id: string
     nextCursor: rows.length > options.limit && last ? encodeCursor([new Date(last.created_at).toISOString(), last.id]) : null,
     total,
   };
-}
-
-/** How many rows a query matches. */
-export async function countOf(query: Knex.QueryBuilder): Promise<number> {
-  const row = (await query.count({ n: '*' }).first()) as { n: string | number } | undefined;
-  return Number(row?.n ?? 0);
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { fieldChangeFromStored, type StoredFieldChange } from '@crm/projections/audit';
 import { projections } from '@crm/projections/read-models';
 import { readModelMigrations } from '@crm/projections/db/migrate';
 import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
@@ -356,8 +357,9 @@ describe('locking, roles, permissions and deletion', () => {
       'Changed the role of Audited from user to admin',
       'Locked the account of Audited',
     ]);
-    expect(rows[1].changes).toEqual([{ field: 'canDelete', oldValue: false, newValue: true }]);
-    expect(rows[2].changes).toEqual([
+    const changes = (row: { changes: StoredFieldChange[] }) => row.changes.map(fieldChangeFromStored);
+    expect(changes(rows[1])).toEqual([{ field: 'canDelete', oldValue: false, newValue: true }]);
+    expect(changes(rows[2])).toEqual([
       { field: 'role', oldValue: 'user', newValue: 'admin' },
       { field: 'canManageUsers', oldValue: false, newValue: true },
     ]);

@@ -70,6 +70,14 @@ describe('a tenant read', () => {
     expect(await statementsOf(() => owner.get(`/api/customers/${customerId}`))).toHaveLength(1);
   }, 60_000);
 
+  test('a customer list page is one round trip, its total included, with a search or without', async () => {
+    for (const path of ['/api/customers', '/api/customers?q=Rita']) {
+      await statementsOf(() => owner.get(path));
+      const trips = await statementsOf(() => owner.get(path));
+      expect(trips, trips.join('\n')).toHaveLength(1);
+    }
+  }, 60_000);
+
   test('an autocomplete is one round trip', async () => {
     await statementsOf(() => owner.get('/api/customers/search?q=Rita'));
     const trips = await statementsOf(() => owner.get('/api/customers/search?q=Rita'));

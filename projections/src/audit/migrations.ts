@@ -63,4 +63,26 @@ const leanActivity: SchemaMigration = {
   },
 };
 
-export const auditMigrations: SchemaMigration[] = [maskedTimelinePhones, leanActivity];
+/**
+ * Activity keeps each change with exactly the keys field, oldValue and newValue as the array
+ * [field, oldValue, newValue] (audit/api.ts, storedFieldChange): the same rule in SQL for the
+ * rows written before, in their order.
+ */
+const compactChanges: SchemaMigration = {
+  name: '0077_audit_compact_changes',
+  async up(knex, schema) {
+    await knex.raw(
+      `UPDATE ??.activity a
+          SET changes = (SELECT jsonb_agg(CASE WHEN jsonb_typeof(e) = 'object' AND e -> 'field' IS NOT NULL
+                                                    AND e -> 'oldValue' IS NOT NULL AND e -> 'newValue' IS NOT NULL
+                                                    AND (SELECT count(*) FROM jsonb_object_keys(e)) = 3
+                                               THEN jsonb_build_array(e -> 'field', e -> 'oldValue', e -> 'newValue')
+                                               ELSE e END ORDER BY i)
+                           FROM jsonb_array_elements(a.changes) WITH ORDINALITY AS x (e, i))
+        WHERE jsonb_array_length(a.changes) > 0`,
+      [schema],
+    );
+  },
+};
+
+export const auditMigrations: SchemaMigration[] = [maskedTimelinePhones, leanActivity, compactChanges];

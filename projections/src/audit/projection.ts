@@ -1,6 +1,7 @@
 import { customerChangesForTimeline, customerLabel } from '../customers/index.ts';
 import { EVENT_TYPES, type StoredDomainEvent } from '../events.ts';
 import { PERMISSION_KEYS, type Permissions } from '../identity/index.ts';
+import { storedFieldChange } from './api.ts';
 import { MESSAGE_KIND_LABELS } from '../messages/index.ts';
 import { describeJobEvent } from '../pipeline/index.ts';
 import { describeRepairOrderEvent } from '../repair-orders/index.ts';
@@ -277,7 +278,7 @@ export function activityRow(event: StoredDomainEvent) {
     actor_id: event.metadata.actor.id,
     actor_name: event.metadata.actor.displayName,
     summary: description.summary,
-    changes: description.changes,
+    changes: description.changes.map(storedFieldChange),
     occurred_at: event.metadata.occurredAt,
   };
 }
