@@ -36,7 +36,7 @@ export interface ApplyOptions {
  * A handler that throws rolls the whole batch back: nothing of it is applied.
  */
 export async function applyBatch(knex: Knex, options: ApplyOptions, events: RecordedEvent[]): Promise<GlobalPosition | null> {
-  return await batchTransaction(knex, async (trx, connection) => {
+  return await batchTransaction(knex, events.length <= PIPELINED_BATCH_MAX, async (trx, connection) => {
     // Taking the checkpoint row first serialises us with any other writer of this set
     // (a rebuild's swap, a second projector that lost its lock).
     const checkpoint = (await lockCheckpointForBatch(trx, options.checkpointName)) ?? START;
@@ -74,19 +74,28 @@ export async function applyBatch(knex: Knex, options: ApplyOptions, events: Reco
 }
 
 /**
- * A batch's transaction, pipelined: BEGIN goes with the checkpoint's lock, and what the
- * projections write without reading it back (ctx.write: the timeline's and the insights'
- * inserts, the checkpoint) goes with their next read or with the COMMIT, so a batch costs
- * its reads' round trips and one more, not one per statement; on a busy machine every round
- * trip is a socket write and a backend's wake-up. A held write that fails fails the COMMIT,
- * and nothing of the batch is recorded, as when it failed at once. Within a caller's
- * transaction (a rebuild's finish) the statements go one by one.
+ * The most events a pipelined batch takes. A held write goes as SQL text with its values
+ * written in (the simple query protocol takes no parameters), a few copies of its rows' JSON
+ * where a bound parameter is one; a catch-up batch of thousands of events would hold
+ * megabytes of them, and what it would save, a few round trips, is nothing beside its work.
+ */
+const PIPELINED_BATCH_MAX = 64;
+
+/**
+ * A batch's transaction, pipelined (when `pipelined`): BEGIN goes with the checkpoint's
+ * lock, and what the projections write without reading it back (ctx.write: the timeline's
+ * and the insights' inserts, the checkpoint) goes with their next read or with the COMMIT,
+ * so a batch costs its reads' round trips and one more, not one per statement; on a busy
+ * machine every round trip is a socket write and a backend's wake-up. A held write that
+ * fails fails the COMMIT, and nothing of the batch is recorded, as when it failed at once.
+ * Otherwise, and within a caller's transaction (a rebuild's finish), statements go one by one.
  */
 async function batchTransaction<T>(
   knex: Knex,
+  pipelined: boolean,
   work: (trx: Knex.Transaction, connection: PipelinedConnection | null) => Promise<T>,
 ): Promise<T> {
-  if ((knex as Knex.Transaction).isTransaction) return await knex.transaction((trx) => work(trx, null));
+  if (!pipelined || (knex as Knex.Transaction).isTransaction) return await knex.transaction((trx) => work(trx, null));
   return await pipelinedTransaction(knex, work);
 }
 
