@@ -63,14 +63,14 @@ export async function newestFirstPage<Row extends { created_at: Date; id: string
   if (options.cursor) page.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [options.cursor.createdAt, options.cursor.id]);
   const countSql = (options.total ? options.total() : matching().count({ total: '*' })).toSQL();
   const pageSql = page.toSQL();
-  // A row of nulls beside the total when the page is empty.
+  // A row of nulls beside the total when the page is empty. Each row keeps its page_total:
+  // deleting it would turn every row into a slow dictionary object before it is mapped.
   const joined = await db.raw<{ rows: Array<Row & { page_total: string | number }> }>(
     `SELECT c.total AS page_total, p.* FROM (${countSql.sql}) c LEFT JOIN LATERAL (${pageSql.sql}) p ON true`,
     [...countSql.bindings, ...pageSql.bindings] as Knex.RawBinding[],
   );
   const total = Number(joined.rows[0]?.page_total ?? 0);
   const rows = joined.rows.filter((row) => row.id !== null);
-  for (const row of rows) delete (row as { page_total?: unknown }).page_total;
   const items = rows.slice(0, options.limit);
   const last = items[items.length - 1];
   return {
