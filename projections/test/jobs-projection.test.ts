@@ -262,12 +262,8 @@ describe('jobs read model', () => {
     expect(JSON.stringify(timeline)).not.toMatch(/555\d{7}/);
   });
 
-  test('timeline entries projected before phones were masked get the mask from the migration', async () => {
-    const eventId = randomUUID();
-    const whole = [
-      { field: 'name', oldValue: null, newValue: 'Ann Lee' },
-      { field: 'phone', oldValue: '5551234567', newValue: '5559876543' },
-    ];
+  /** A job's timeline entry as an older version wrote it (no event behind it: the test deletes it). */
+  async function insertOldTimelineEntry(eventId: string, summary: string, changes: unknown[]) {
     await rm('activity').insert({
       event_id: eventId,
       instance_id: randomUUID(),
@@ -280,10 +276,19 @@ describe('jobs read model', () => {
       actor_kind: 'user',
       actor_id: randomUUID(),
       actor_name: 'Sam Writer',
-      summary: 'Updated job #12 (Ann Lee): Name, Phone',
-      changes: JSON.stringify(whole),
+      summary,
+      changes: JSON.stringify(changes),
       occurred_at: '2025-03-01T09:00:00.000Z',
     });
+  }
+
+  test('timeline entries projected before phones were masked get the mask from the migration', async () => {
+    const eventId = randomUUID();
+    const whole = [
+      { field: 'name', oldValue: null, newValue: 'Ann Lee' },
+      { field: 'phone', oldValue: '5551234567', newValue: '5559876543' },
+    ];
+    await insertOldTimelineEntry(eventId, 'Updated job #12 (Ann Lee): Name, Phone', whole);
     const migration = readModelMigrations.find((m) => m.name === '0005_activity_masked_phones')!;
     const masked = [whole[0], { field: 'phone', oldValue: '•••-•••-4567', newValue: '•••-•••-6543' }];
     try {
@@ -306,22 +311,7 @@ describe('jobs read model', () => {
       { field: 'csr', oldValue: undefined, newValue: 'Terry' },
       { field: 'quote', oldValue: { cents: 1 }, newValue: '12.50' },
     ];
-    await rm('activity').insert({
-      event_id: eventId,
-      instance_id: randomUUID(),
-      position_commit: '0',
-      position_prepare: '0',
-      stream_id: `job-${randomUUID()}`,
-      event_type: 'JobUpdated',
-      entity_type: 'job',
-      entity_id: randomUUID(),
-      actor_kind: 'user',
-      actor_id: randomUUID(),
-      actor_name: 'Sam Writer',
-      summary: 'Updated job #12 (Ann Lee): Name, CSR, Quote',
-      changes: JSON.stringify(before),
-      occurred_at: '2025-03-01T09:00:00.000Z',
-    });
+    await insertOldTimelineEntry(eventId, 'Updated job #12 (Ann Lee): Name, CSR, Quote', before);
     const migration = readModelMigrations.find((m) => m.name === '0077_audit_compact_changes')!;
     try {
       await migration.up(knex, READ_MODEL_SCHEMA);

@@ -252,6 +252,32 @@ describe('failures: retried, or parked when the event is the cause', () => {
     return checkpoint !== null && comparePositions(checkpoint, position) >= 0;
   }
 
+  /** Runs a projector of the read models plus `extra` until its checkpoint has passed `position`, then `check`s, then stops it. */
+  async function withProjectorPast(
+    schema: string,
+    checkpointName: string,
+    extra: Projection,
+    position: GlobalPosition,
+    check: (projector: Projector) => Promise<void>,
+  ): Promise<void> {
+    const projector = new Projector({
+      store,
+      knex,
+      connectionString: db.url,
+      projections: [...projections, extra],
+      schema,
+      checkpointName,
+      retry: { initialDelayMs: 10, maxDelayMs: 40 },
+    });
+    projector.start();
+    try {
+      await expect.poll(() => reached(checkpointName, position), { timeout: 10_000 }).toBe(true);
+      await check(projector);
+    } finally {
+      await projector.stop();
+    }
+  }
+
   test('a batch that throws halfway rolls back: none of its rows, no checkpoint', async () => {
     const { schema, table } = await freshSchema('halfway');
     const { instanceId } = await createInstance('halfway');
@@ -412,18 +438,7 @@ describe('failures: retried, or parked when the event is the cause', () => {
       },
     };
     const checkpointName = `poison-${instanceId}`;
-    const projector = new Projector({
-      store,
-      knex,
-      connectionString: db.url,
-      projections: [...projections, refuses],
-      schema,
-      checkpointName,
-      retry: { initialDelayMs: 10, maxDelayMs: 40 },
-    });
-    projector.start();
-    try {
-      await expect.poll(() => reached(checkpointName, after.position), { timeout: 10_000 }).toBe(true);
+    await withProjectorPast(schema, checkpointName, refuses, after.position, async (projector) => {
       expect(await table('users').where({ instance_id: instanceId }).orderBy('username').pluck('username')).toEqual(['after', 'before']);
       const parked = (await listParkedEvents(knex, 1000)).filter((p) => p.checkpoint === checkpointName);
       expect(parked).toHaveLength(2);
@@ -444,9 +459,7 @@ describe('failures: retried, or parked when the event is the cause', () => {
         ]),
       );
       expect(projector.eventsParked).toBe(2);
-    } finally {
-      await projector.stop();
-    }
+    });
   });
 
   test("a write held for the batch's COMMIT that fails there: nothing of the batch is recorded, the event is parked, the rest goes on", async () => {
@@ -468,18 +481,7 @@ describe('failures: retried, or parked when the event is the cause', () => {
       },
     };
     const checkpointName = `held-write-${instanceId}`;
-    const projector = new Projector({
-      store,
-      knex,
-      connectionString: db.url,
-      projections: [...projections, failsAtCommit],
-      schema,
-      checkpointName,
-      retry: { initialDelayMs: 10, maxDelayMs: 40 },
-    });
-    projector.start();
-    try {
-      await expect.poll(() => reached(checkpointName, after.position), { timeout: 10_000 }).toBe(true);
+    await withProjectorPast(schema, checkpointName, failsAtCommit, after.position, async () => {
       // The unlucky event's own row went with its failed transaction; the others are there once.
       expect(await table('users').where({ instance_id: instanceId }).orderBy('username').pluck('username')).toEqual(['after', 'before']);
       const parked = (await listParkedEvents(knex, 1000)).filter((p) => p.checkpoint === checkpointName);
@@ -489,9 +491,7 @@ describe('failures: retried, or parked when the event is the cause', () => {
           expect.objectContaining({ eventId: unluckyEvent!.id, error: expect.stringContaining('invalid input syntax for type integer') }),
         ]),
       );
-    } finally {
-      await projector.stop();
-    }
+    });
   });
 
   test('transient: connection and lock failures and TransientError; the event: data errors and anything else', () => {
