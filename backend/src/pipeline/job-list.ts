@@ -6,6 +6,7 @@ import { jobMoneyColumn, withListedTotals } from '@crm/projections/repair-orders
 import { likeContaining } from '../infra/sql.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { invalidField } from '../shared/errors.ts';
+import { pageWithTotal } from '../shared/list-query.ts';
 import { jobViewOfRow, masked } from './job-queries.ts';
 
 /** The pipeline list: filters, sorts and keyset pages over the jobs read model. */
@@ -126,14 +127,7 @@ export async function listJobs(knex: Knex, instanceId: string, query: JobListQue
     // One statement for all: the total, and the page beside it (a row of nulls when empty)
     // with each job's repair-order money (an itemized job's total and balance ride along, for
     // the table, the board and a customer's jobs).
-    const countSql = count.toSQL();
-    const pageSql = page.toSQL();
-    const joined = await db.raw<{ rows: Array<JobRow & Record<string, unknown> & { page_total: string | number }> }>(
-      `SELECT c.total AS page_total, p.*, ${jobMoneyColumn('p')} FROM (${countSql.sql}) c LEFT JOIN LATERAL (${pageSql.sql}) p ON true`,
-      [...countSql.bindings, ...pageSql.bindings] as Knex.RawBinding[],
-    );
-    const total = Number(joined.rows[0]?.page_total ?? 0);
-    const rows = joined.rows.filter((row) => row.id !== null);
+    const { rows, total } = await pageWithTotal<JobRow & Record<string, unknown>>(db, count, page, jobMoneyColumn('p'));
     const more = rows.length > query.limit;
     const items = rows.slice(0, query.limit);
     const lastRow = items[items.length - 1];

@@ -61,16 +61,7 @@ export async function newestFirstPage<Row extends { created_at: Date; id: string
     .orderBy([...NEWEST_FIRST])
     .limit(options.limit + 1);
   if (options.cursor) page.whereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [options.cursor.createdAt, options.cursor.id]);
-  const countSql = (options.total ? options.total() : matching().count({ total: '*' })).toSQL();
-  const pageSql = page.toSQL();
-  // A row of nulls beside the total when the page is empty. Each row keeps its page_total:
-  // deleting it would turn every row into a slow dictionary object before it is mapped.
-  const joined = await db.raw<{ rows: Array<Row & { page_total: string | number }> }>(
-    `SELECT c.total AS page_total, p.* FROM (${countSql.sql}) c LEFT JOIN LATERAL (${pageSql.sql}) p ON true`,
-    [...countSql.bindings, ...pageSql.bindings] as Knex.RawBinding[],
-  );
-  const total = Number(joined.rows[0]?.page_total ?? 0);
-  const rows = joined.rows.filter((row) => row.id !== null);
+  const { rows, total } = await pageWithTotal<Row>(db, options.total ? options.total() : matching().count({ total: '*' }), page);
   const items = rows.slice(0, options.limit);
   const last = items[items.length - 1];
   return {
@@ -78,4 +69,27 @@ export async function newestFirstPage<Row extends { created_at: Date; id: string
     nextCursor: rows.length > options.limit && last ? encodeCursor([new Date(last.created_at).toISOString(), last.id]) : null,
     total,
   };
+}
+
+/**
+ * A page and the count of all matches in one statement (one round trip): `count` (a query of
+ * one row whose `total` is the count), and the page beside it, a row of nulls when it is
+ * empty. `extraColumns`: more columns of each row, computed from the page's row `p`. Each row
+ * keeps its page_total: deleting it would turn every row into a slow dictionary object
+ * before it is mapped.
+ */
+export async function pageWithTotal<Row extends { id: string }>(
+  db: Knex,
+  count: Knex.QueryBuilder,
+  page: Knex.QueryBuilder,
+  extraColumns?: string,
+): Promise<{ rows: Row[]; total: number }> {
+  const countSql = count.toSQL();
+  const pageSql = page.toSQL();
+  const columns = extraColumns ? `p.*, ${extraColumns}` : 'p.*';
+  const joined = await db.raw<{ rows: Array<Row & { page_total: string | number }> }>(
+    `SELECT c.total AS page_total, ${columns} FROM (${countSql.sql}) c LEFT JOIN LATERAL (${pageSql.sql}) p ON true`,
+    [...countSql.bindings, ...pageSql.bindings] as Knex.RawBinding[],
+  );
+  return { rows: joined.rows.filter((row) => row.id !== null), total: Number(joined.rows[0]?.page_total ?? 0) };
 }
