@@ -104,7 +104,16 @@ async function applyInsightEvents(all: StoredDomainEvent[], ctx: ProjectionConte
   const jobIds = [...new Set(events.map((event) => event.data.jobId))];
   const jobs = new Map<string, InsightJob>();
   for (const chunk of chunked(jobIds)) {
-    const rows = (await table('insight_jobs').whereRaw('job_id = any(?::uuid[])', [chunk]).select('*')) as Array<{
+    // Each job's row with the stay it is in now, in one statement (one round trip).
+    const rows = (await table('insight_jobs')
+      .whereRaw('job_id = any(?::uuid[])', [chunk])
+      .select(
+        '*',
+        ctx.trx.raw(
+          '(SELECT i.event_id FROM ??.insight_stage_intervals AS i WHERE i.job_id = insight_jobs.job_id AND i.left_at IS NULL LIMIT 1) AS open_interval',
+          [schema],
+        ),
+      )) as Array<{
       job_id: string;
       instance_id: string;
       job_number: string;
@@ -113,12 +122,8 @@ async function applyInsightEvents(all: StoredDomainEvent[], ctx: ProjectionConte
       quote: string | null;
       deleted: boolean;
       revision: number;
+      open_interval: string | null;
     }>;
-    const open = (await table('insight_stage_intervals')
-      .whereRaw('job_id = any(?::uuid[])', [chunk])
-      .whereNull('left_at')
-      .select('job_id', 'event_id')) as Array<{ job_id: string; event_id: string }>;
-    const openOf = new Map(open.map((row) => [row.job_id, row.event_id]));
     for (const row of rows) {
       jobs.set(row.job_id, {
         instanceId: row.instance_id,
@@ -128,7 +133,7 @@ async function applyInsightEvents(all: StoredDomainEvent[], ctx: ProjectionConte
         quote: row.quote === null ? null : Number(row.quote),
         deleted: row.deleted,
         revision: row.revision,
-        openInterval: openOf.get(row.job_id) ?? null,
+        openInterval: row.open_interval,
         changed: false,
       });
     }
