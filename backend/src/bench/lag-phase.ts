@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { appendFileSync } from 'node:fs';
 import { comparePositions, type GlobalPosition } from '@crm/projections/eventstore/port';
 import type pg from 'pg';
 import type { BenchInstance } from './api-client.ts';
 import { CheckpointLog, percentile } from './lag.ts';
 import type { LoadResult } from './load-types.ts';
 import { log, type PhaseContext } from './phase.ts';
+import { postgresCpuReader, processCpuMs, threadCpuMs } from './postgres-cpu.ts';
 import type { LoadGenerator } from './processes.ts';
 import { format } from './report.ts';
 import type { SeededInstance } from './seed.ts';
@@ -24,9 +26,16 @@ const WARM_UP_SECONDS = 1;
  * machine achieved the rate asked is a figure of its own: a lag "at 300/s" measured while
  * only 200/s got through is a lag at 200/s.
  */
-export async function lagPhase(ctx: PhaseContext, load: LoadGenerator, apiUrl: string, instances: Array<BenchInstance & SeededInstance>) {
+export async function lagPhase(
+  ctx: PhaseContext,
+  load: LoadGenerator,
+  apiUrl: string,
+  instances: Array<BenchInstance & SeededInstance>,
+  apiPid?: number,
+) {
   const { options } = ctx;
   const checkpoints = await CheckpointLog.start(ctx.databaseUrl);
+  const cpu = await cpuReader(ctx.pool, apiPid);
   try {
     const settled = [await settle(ctx.pool)];
     await runAt(ctx, load, apiUrl, instances, Math.min(options.lagRate, options.lagSustainedRate || options.lagRate), WARM_UP_SECONDS);
@@ -34,7 +43,7 @@ export async function lagPhase(ctx: PhaseContext, load: LoadGenerator, apiUrl: s
     const rates = options.lagSustainedRate > 0 && options.lagSustainedRate < options.lagRate ? [options.lagSustainedRate] : [];
     for (const rate of [...rates, options.lagRate]) {
       settled.push(await settle(ctx.pool));
-      runs[`${rate}/s`] = await measure(ctx, checkpoints, load, apiUrl, instances, rate, rate === options.lagRate);
+      runs[`${rate}/s`] = await measure(ctx, checkpoints, cpu, load, apiUrl, instances, rate, rate === options.lagRate);
     }
     ctx.details.lag = { settled, runs };
   } finally {
@@ -67,6 +76,7 @@ function runAt(
 async function measure(
   ctx: PhaseContext,
   checkpoints: CheckpointLog,
+  cpu: () => CpuReading,
   load: LoadGenerator,
   apiUrl: string,
   instances: Array<BenchInstance & SeededInstance>,
@@ -75,6 +85,8 @@ async function measure(
 ) {
   const { options, pool } = ctx;
   log(`projection lag: job updates at ${rate}/s for ${options.lagSeconds} s over ${instances.length} instances...`);
+  await statementsReset(pool);
+  const cpuBefore = cpu();
   const from = new Date();
   const result: LoadResult = await runAt(ctx, load, apiUrl, instances, rate, options.lagSeconds);
   const to = new Date();
@@ -89,6 +101,8 @@ async function measure(
     await sleep(500);
     measured = await checkpoints.lagsOfEventsBetween(pool, from, to);
   }
+  const cpuPerEvent = perEvent(cpuBefore, cpu(), events);
+  await statementsDump(pool, rate);
   const fromAppend = [...measured.lagsMs].sort((a, b) => a - b);
   // The read models' lag is from the commit (no reader sees an event before it); without
   // commit times (an external server without track_commit_timestamp), from the append.
@@ -101,6 +115,7 @@ async function measure(
     `${format(achieved)} commands/s achieved (asked ${rate}/s), ${events} events, ` +
     `command p50 ${format(result.latency.p50)} ms, p99 ${format(result.latency.p99)} ms` +
     (measured.unprojected ? `, ${measured.unprojected} events not projected within 30 s` : '') +
+    cpuNote(cpuPerEvent) +
     (result.non2xx || result.errors ? `, ${result.non2xx} non-2xx ${JSON.stringify(result.statuses)}, ${result.errors} errors` : '');
   ctx.figures.push({ section: 'lag', name: `projection lag p50 at ${rate} commands/s`, value: percentile(sorted, 50), unit: 'ms', note });
   ctx.figures.push({
@@ -130,7 +145,14 @@ async function measure(
       target: { atLeast: SUSTAINED_SHARE * rate },
     });
   }
-  return { command: result, events, measured: sorted.length, unprojected: measured.unprojected, maxMs: sorted[sorted.length - 1] ?? null };
+  return {
+    command: result,
+    events,
+    cpuPerEvent,
+    measured: sorted.length,
+    unprojected: measured.unprojected,
+    maxMs: sorted[sorted.length - 1] ?? null,
+  };
 }
 
 /**
@@ -163,4 +185,58 @@ async function settle(pool: pg.Pool): Promise<{ ms: number; behind: string[] }> 
     `  workers caught up with the log in ${format(ms)} ms${behind.length ? ` (still behind after ${SETTLE_TIMEOUT_MS / 1000} s: ${behind.join(', ')})` : ''}`,
   );
   return { ms, behind };
+}
+
+/** BENCH_PG_STATEMENTS=<file>: the statements of each run (pg_stat_statements, embedded PostgreSQL only) appended to that file. */
+async function statementsReset(pool: pg.Pool): Promise<void> {
+  if (!process.env.BENCH_PG_STATEMENTS) return;
+  await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  await pool.query('SELECT pg_stat_statements_reset()');
+}
+
+async function statementsDump(pool: pg.Pool, rate: number): Promise<void> {
+  const file = process.env.BENCH_PG_STATEMENTS;
+  if (!file) return;
+  const { rows } = await pool.query<{ calls: string; total_ms: string; mean_ms: string; rows: string; query: string }>(
+    `SELECT calls::text, round(total_exec_time::numeric, 1)::text AS total_ms, round(mean_exec_time::numeric, 3)::text AS mean_ms,
+            rows::text, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
+       FROM pg_stat_statements ORDER BY calls DESC LIMIT 60`,
+  );
+  appendFileSync(
+    file,
+    `\n== ${rate}/s ==\n${rows.map((r) => `${r.calls}\t${r.total_ms}\t${r.mean_ms}\t${r.rows}\t${r.query}`).join('\n')}\n`,
+  );
+}
+
+/** CPU milliseconds used so far: the API's main thread, its other threads (the projector's worker thread, GC and I/O helpers), PostgreSQL. */
+interface CpuReading {
+  main: number | null;
+  all: number | null;
+  postgres: number | null;
+}
+
+async function cpuReader(pool: pg.Pool, apiPid: number | undefined): Promise<() => CpuReading> {
+  const postgres = await postgresCpuReader(pool);
+  return () => ({
+    main: apiPid === undefined ? null : threadCpuMs(apiPid, apiPid),
+    all: apiPid === undefined ? null : processCpuMs(apiPid),
+    postgres: postgres ? postgres() : null,
+  });
+}
+
+/**
+ * CPU per event from the run's start until the projector passed its last event: the
+ * commands' work (main thread), the projector's and reactors' (other threads) and both
+ * sides' PostgreSQL work. Unlike the lag, it does not grow with other work on the machine.
+ */
+function perEvent(before: CpuReading, after: CpuReading, events: number) {
+  const per = (a: number | null, b: number | null) => (a === null || b === null || events === 0 ? null : (b - a) / events);
+  const main = per(before.main, after.main);
+  const all = per(before.all, after.all);
+  return { main, others: main === null || all === null ? null : all - main, postgres: per(before.postgres, after.postgres) };
+}
+
+function cpuNote(cpu: ReturnType<typeof perEvent>): string {
+  const ms = (value: number | null) => (value === null ? '?' : value.toFixed(2));
+  return `, CPU per event: API main thread ${ms(cpu.main)} ms + other threads (projector) ${ms(cpu.others)} ms + PostgreSQL ${ms(cpu.postgres)} ms`;
 }

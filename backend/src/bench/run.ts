@@ -87,7 +87,12 @@ export async function runBench(domain: SeedDomain, options: BenchOptions, repoRo
           dataDir: path.join(work, 'pg'),
           persistent: false,
           // The lag phase measures from each event's commit (pg_xact_commit_timestamp).
-          settings: { track_commit_timestamp: 'on' },
+          settings: {
+            track_commit_timestamp: 'on',
+            ...(process.env.BENCH_PG_STATEMENTS
+              ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' }
+              : {}),
+          },
         });
     const adminUrl = external ?? cluster!.adminUrl;
     admin = new pg.Client({ connectionString: adminUrl });
@@ -138,7 +143,7 @@ export async function runBench(domain: SeedDomain, options: BenchOptions, repoRo
       await readsPhase(ctx, load, api.url, baseline.url, big, { api: api.child.pid, baseline: baseline.child.pid });
     if (!options.skip.has('commands'))
       await commandsPhase(ctx, load, api.url, baseline.url, big, others, { api: api.child.pid, baseline: baseline.child.pid });
-    if (!options.skip.has('lag')) await lagPhase(ctx, load, api.url, [big, ...others]);
+    if (!options.skip.has('lag')) await lagPhase(ctx, load, api.url, [big, ...others], api.child.pid);
 
     ctx.figures.push(memory.finish());
     memory = null;
