@@ -6,6 +6,7 @@ import { projections } from '@crm/projections/read-models';
 import { CheckpointWatcher } from '@crm/projections/runtime/checkpoints';
 import { ensureInlineSince } from '@crm/projections/runtime/inline';
 import { Projector, type ProjectorOptions } from '@crm/projections/runtime/projector';
+import { sharedSubscriptions } from '@crm/projections/runtime/shared-log';
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createKnex, openDatabase } from './infra/database.ts';
@@ -74,11 +75,19 @@ export async function withAdvisoryLock<T>(databaseUrl: string, key: string, work
   }
 }
 
+/**
+ * The store as the projector and the reactors of this process follow it: one reader of the
+ * log for all of them (runtime/shared-log.ts), not a query and a LISTEN connection each.
+ */
+function logReader(storage: Storage): EventStore {
+  return sharedSubscriptions(storage.store);
+}
+
 /** `onApplied`: told each committed checkpoint (the in-process watcher, see startRuntime). */
 export function createProjector(storage: Storage, logger: Logger, onApplied?: ProjectorOptions['onApplied']): Projector {
   return new Projector({
     onApplied,
-    store: storage.store,
+    store: logReader(storage),
     knex: storage.knex,
     connectionString: storage.databaseUrl,
     projections,
@@ -125,7 +134,7 @@ export function createReactors(
   return [
     new Projector({
       onApplied,
-      store: storage.store,
+      store: logReader(storage),
       knex: storage.knex,
       connectionString: storage.databaseUrl,
       projections: [customerCascadeReactor({ store: storage.store, knex: storage.knex, now })],
@@ -147,7 +156,7 @@ function messageOutbox(
 ): Projector {
   return new Projector({
     onApplied,
-    store: storage.store,
+    store: logReader(storage),
     knex: storage.knex,
     connectionString: storage.databaseUrl,
     projections: [messageOutboxReactor({ store: storage.store, knex: storage.knex, config, now })],
