@@ -88,6 +88,7 @@ export async function startApiServer(options: { databaseUrl: string; dataDir: st
       RUN_PROJECTOR: 'true',
       // As `npm start` and the container image run it (scripts/start.mjs, the Dockerfile's ENV).
       MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+      NODE_OPTIONS: ['--max-semi-space-size=8', process.env.NODE_OPTIONS].filter(Boolean).join(' '),
       // The benchmark signs in once per instance; the limiter is not what it measures.
       SIGN_IN_RATE_LIMIT: '100000',
     },

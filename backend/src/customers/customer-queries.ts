@@ -15,7 +15,7 @@ import { withTenant } from '../infra/tenant-db.ts';
 import { NEWEST_FIRST, newestFirstPage, normalizeSearch, type NewestFirstCursor } from '../shared/list-query.ts';
 import { RECORD_STAMP_COLUMNS, recordStamps, type RecordStampRow } from '../shared/record-stamps.ts';
 
-interface CustomerRow extends RecordStampRow {
+export interface CustomerRow extends RecordStampRow {
   id: string;
   number: number;
   name: string;

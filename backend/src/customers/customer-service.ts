@@ -28,7 +28,14 @@ import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocato
 import { type AsOf, readStreamAsOf } from '../shared/time-travel.ts';
 import { customerDecider, customerNumberStream, customerStream, type CustomerCommand } from './customer-decider.ts';
 import { customerEventsOf, customerHistory, foldCustomer, instanceOfCustomer, type CustomerStoredEvent } from './customer-history.ts';
-import { findCustomer, findCustomerRecord, highestCustomerNumber, type CustomerRecordPart } from './customer-queries.ts';
+import {
+  findCustomer,
+  findCustomerRecord,
+  highestCustomerNumber,
+  toCustomerView,
+  type CustomerRecordPart,
+  type CustomerRow,
+} from './customer-queries.ts';
 
 export interface NewCustomerInput {
   name?: string;
@@ -188,6 +195,9 @@ export async function updateCustomer(
     }
     throw error;
   }
+  // Where the append wrote the row inline it came back with it: the row the GET reads, mapped the same way.
+  const written = result.appended?.written?.customers?.find((row) => row.id === customerId.toLowerCase());
+  if (written && written.instance_id === ctx.instanceId) return toCustomerView(written as unknown as CustomerRow, 'full');
   await settle(deps, result.appended);
   return await projectedCustomer(deps, ctx.instanceId, customerId, result.revision);
 }

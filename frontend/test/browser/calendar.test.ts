@@ -414,6 +414,11 @@ describe('calendar', () => {
       await expect.poll(() => finger.getByRole('link', { name: 'Calendar' }).count(), { timeout: SLOW }).toBeGreaterThan(0);
       await finger.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calendar' }).click();
       await expect.poll(() => finger.getByText(now.toFormat('cccc, LLLL d, yyyy')).count(), { timeout: SLOW }).toBe(1);
+      // The finger lands on the day's grid, in the middle of the part of it on the screen. Until
+      // the day's appointments have loaded, the section holds only a spinner and a fixed point
+      // such as y = 500 can fall below it, where no swipe is heard (as on a real phone).
+      const grid = finger.locator('section[aria-label="Calendar"] .rbc-time-view');
+      await expect.poll(() => grid.count(), { timeout: SLOW }).toBe(1);
       const cdp = await touchContext.newCDPSession(finger);
       // Left, right, right: the next day, today, the day before. Each swipe waits for the day
       // the previous one showed, so a loaded machine cannot run two gestures into one render.
@@ -422,9 +427,12 @@ describe('calendar', () => {
         [100, 300, 0],
         [100, 300, -1],
       ] as const) {
-        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: x1, y: 500 }] });
+        const box = await grid.boundingBox();
+        if (!box) throw new Error('the day grid is not on the page');
+        const y = Math.round((Math.max(box.y, 0) + Math.min(box.y + box.height, 844)) / 2);
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: x1, y }] });
         for (let step = 1; step <= 8; step++) {
-          await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: x1 + ((x2 - x1) * step) / 8, y: 502 }] });
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: x1 + ((x2 - x1) * step) / 8, y: y + 2 }] });
         }
         await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
         await expect.poll(() => finger.getByText(now.plus({ days }).toFormat('cccc, LLLL d, yyyy')).count(), { timeout: SLOW }).toBe(1);

@@ -118,17 +118,19 @@ export const customersProjection = defineProjection({
       case 'CustomerUpdated': {
         const columns: Record<string, string> = {};
         for (const change of event.data.changes) columns[CUSTOMER_COLUMNS[change.field]] = change.newValue;
-        await ctx.write(
-          table('customers')
-            .where('id', event.data.customerId)
-            .andWhere('revision', '<', event.revision)
-            .update({
-              ...columns,
-              last_modified_at: event.recordedAt,
-              last_modified_by: event.metadata.actor.displayName,
-              revision: event.revision,
-            }),
-        );
+        const update = table('customers')
+          .where('id', event.data.customerId)
+          .andWhere('revision', '<', event.revision)
+          .update({
+            ...columns,
+            last_modified_at: event.recordedAt,
+            last_modified_by: event.metadata.actor.displayName,
+            revision: event.revision,
+          });
+        // In an append's own transaction the row as stored is the command's answer (ctx.written).
+        const { written } = ctx;
+        if (written) await ctx.write(update.returning('*'), (rows) => written('customers', rows));
+        else await ctx.write(update);
         return;
       }
       case 'CustomerMerged':
