@@ -121,8 +121,12 @@ export interface BaselineServer {
 
 export async function startBaselineServer(databaseUrl: string): Promise<BaselineServer> {
   const port = await freePort();
+  // With BENCH_API_CPU_PROF the baseline is profiled too (in its `baseline` folder), so the
+  // two servers' profiles of the same reads can be set side by side.
+  const profileDir = process.env.BENCH_API_CPU_PROF;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, 'baseline')}`] : [];
   const child = fork(path.join(DIST, 'bench-baseline.js'), [], {
-    execArgv: NODE_OPTIONS,
+    execArgv: [...NODE_OPTIONS, ...profile],
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
   });
   await new Promise<void>((resolve, reject) => {
