@@ -31,8 +31,11 @@ FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 # MALLOC_ARENA_MAX=2: glibc gives each of the server's threads (the projector thread, libuv's
 # and V8's helpers) a malloc arena of its own by default, and what they free stays resident
 # there; two arenas held the server's peak RSS at 247 MB where the default reached 296-336 MB.
+# --max-semi-space-size=8: V8's young generation grows to 16 MB per semi-space under load; capped
+# at 8 MB the peak RSS was about 30 MB lower at the same garbage-collection time.
 ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
+    NODE_OPTIONS=--max-semi-space-size=8 \
     SCARF_ANALYTICS=false \
     PORT=3000 \
     HOST=0.0.0.0 \

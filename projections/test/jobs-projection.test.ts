@@ -127,7 +127,8 @@ describe('jobs read model', () => {
     const history = await rm('job_history')
       .where({ job_id: jobId })
       .orderBy('revision')
-      .select('action', 'changes', 'user_display_name', 'occurred_at', 'recorded_at');
+      .select('action', 'changes', 'user_display_name', 'occurred_at', 'recorded_at')
+      .then((rows) => rows.map((row) => ({ ...row, changes: (row.changes as StoredFieldChange[]).map(fieldChangeFromStored) })));
     expect(history.map((h) => h.action)).toEqual(['created', 'updated', 'rescheduled', 'stage-changed']);
     // Each row keeps the command's time and the time the store recorded it (which history shows).
     expect(history.map((h) => new Date(h.occurred_at).toISOString())).toEqual([
@@ -252,7 +253,8 @@ describe('jobs read model', () => {
       [{ type: 'JobUpdated', data: { ...label, changes: [{ field: 'phone', oldValue: '5551234567', newValue: '5559876543' }] } }],
       '2025-03-01T09:05:00.000Z',
     );
-    const history = await rm('job_history').where({ job_id: jobId }).orderBy('revision').pluck('changes');
+    const storedHistory: StoredFieldChange[][] = await rm('job_history').where({ job_id: jobId }).orderBy('revision').pluck('changes');
+    const history = storedHistory.map((changes) => changes.map(fieldChangeFromStored));
     expect(history[0]).toContainEqual({ field: 'phone', oldValue: null, newValue: '5551234567' });
     expect(history[1]).toEqual([{ field: 'phone', oldValue: '5551234567', newValue: '5559876543' }]);
     const stored: StoredFieldChange[][] = await rm('activity').where({ entity_id: jobId }).orderBy('position_prepare').pluck('changes');
@@ -322,6 +324,41 @@ describe('jobs read model', () => {
       expect(stored.map(fieldChangeFromStored)).toEqual(before);
     } finally {
       await rm('activity').where({ event_id: eventId }).delete();
+    }
+  });
+
+  test('job history rows written before compact change lists get the compact form; read back they are the same changes', async () => {
+    const eventId = randomUUID();
+    const before = [
+      { field: 'name', oldValue: null, newValue: 'Ann Lee' },
+      // A value left out (undefined): JSON leaves out its key.
+      { field: 'csr', oldValue: undefined, newValue: 'Terry' },
+      { field: 'quote', oldValue: '12.00', newValue: '12.50' },
+    ];
+    await rm('job_history').insert({
+      event_id: eventId,
+      instance_id: randomUUID(),
+      job_id: randomUUID(),
+      revision: 1,
+      action: 'updated',
+      user_display_name: 'Sam Writer',
+      occurred_at: '2025-03-01T09:00:00.000Z',
+      changes: JSON.stringify(before),
+    });
+    const migration = readModelMigrations.find((m) => m.name === '0078_job_history_compact_changes')!;
+    try {
+      await migration.up(knex, READ_MODEL_SCHEMA);
+      const stored: StoredFieldChange[] = (await rm('job_history').where({ event_id: eventId }).first()).changes;
+      // What the projection writes for the same changes, a change without all three keys as it was.
+      expect(stored).toEqual(before.map(storedFieldChange));
+      expect(stored).toEqual([['name', null, 'Ann Lee'], { field: 'csr', newValue: 'Terry' }, ['quote', '12.00', '12.50']]);
+      expect(stored.map(fieldChangeFromStored)).toEqual(before);
+      // Again: a compact row stays as it is.
+      await migration.up(knex, READ_MODEL_SCHEMA);
+      expect((await rm('job_history').where({ event_id: eventId }).first()).changes).toEqual(stored);
+    } finally {
+      // The row has no event behind it; the rebuild below must not meet it.
+      await rm('job_history').where({ event_id: eventId }).delete();
     }
   });
 

@@ -255,3 +255,5 @@ process.on('disconnect', () => {
   server.close();
   void pool.end().finally(() => process.exit(0));
 });
+// Stopped by SIGTERM: exits rather than dies, so a CPU profile (BENCH_API_CPU_PROF) is written.
+process.on('SIGTERM', () => process.exit(0));

@@ -88,6 +88,7 @@ export async function startApiServer(options: { databaseUrl: string; dataDir: st
       RUN_PROJECTOR: 'true',
       // As `npm start` and the container image run it (scripts/start.mjs, the Dockerfile's ENV).
       MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+      NODE_OPTIONS: ['--max-semi-space-size=8', process.env.NODE_OPTIONS].filter(Boolean).join(' '),
       // The benchmark signs in once per instance; the limiter is not what it measures.
       SIGN_IN_RATE_LIMIT: '100000',
     },
@@ -120,8 +121,12 @@ export interface BaselineServer {
 
 export async function startBaselineServer(databaseUrl: string): Promise<BaselineServer> {
   const port = await freePort();
+  // With BENCH_API_CPU_PROF the baseline is profiled too (in its `baseline` folder), so the
+  // two servers' profiles of the same reads can be set side by side.
+  const profileDir = process.env.BENCH_API_CPU_PROF;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, 'baseline')}`] : [];
   const child = fork(path.join(DIST, 'bench-baseline.js'), [], {
-    execArgv: NODE_OPTIONS,
+    execArgv: [...NODE_OPTIONS, ...profile],
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
   });
   await new Promise<void>((resolve, reject) => {

@@ -11,8 +11,8 @@ import {
 } from '@crm/projections/customers';
 import { formatPhone, isUuid, maskPhone, phoneDigits, phoneSearchDigits } from '@crm/projections/shared';
 import { likeContaining } from '../infra/sql.ts';
-import { withTenant } from '../infra/tenant-db.ts';
-import { NEWEST_FIRST, newestFirstPage, normalizeSearch, type NewestFirstCursor } from '../shared/list-query.ts';
+import { tenantRows, withTenant } from '../infra/tenant-db.ts';
+import { NEWEST_FIRST, newestFirstPageFromSql, normalizeSearch, type NewestFirstCursor } from '../shared/list-query.ts';
 import { RECORD_STAMP_COLUMNS, recordStamps, type RecordStampRow } from '../shared/record-stamps.ts';
 
 export interface CustomerRow extends RecordStampRow {
@@ -114,55 +114,59 @@ export async function highestCustomerNumber(knex: Knex, instanceId: string): Pro
 
 // ---- search -------------------------------------------------------------------------
 
-/**
- * Case-insensitive substring over name, phone, email, address and vehicles (the generated
- * `search` column, trigram-indexed). A query that looks like a phone number is also
- * searched by its digits, since phones are stored as digits.
- */
-function whereMatches(query: Knex.QueryBuilder, search: string): Knex.QueryBuilder {
-  const text = normalizeSearch(search);
-  if (!text) return query;
-  const digits = phoneSearchDigits(text);
-  return query.where((q) => {
-    q.where('search', 'like', likeContaining(text));
-    if (digits && digits !== text) q.orWhere('search', 'like', likeContaining(digits));
-  });
-}
-
 export interface ListCustomersOptions {
   search: string;
   limit: number;
   cursor: NewestFirstCursor | null;
 }
 
-/** Newest first, a page at a time (keyset on created_at, id), with the count of all matches. */
-export async function listCustomers(knex: Knex, instanceId: string, options: ListCustomersOptions): Promise<CustomerPage> {
-  return await withTenant(knex, instanceId, async (db) => {
-    const page = await newestFirstPage<CustomerRow>(db, () => whereMatches(customersOf(db, instanceId), options.search), {
-      columns: COLUMNS,
-      limit: options.limit,
-      cursor: options.cursor,
-      // Without a search the projection keeps the count; with one, the matches are counted.
-      total: normalizeSearch(options.search) ? undefined : () => keptCount(db, instanceId),
-    });
-    return { items: page.rows.map((row) => toCustomerView(row, 'masked')), nextCursor: page.nextCursor, total: page.total };
-  });
+/**
+ * The tenant's customers matching `search`, as fixed SQL text (what follows FROM; `$1` the
+ * instance, then the search's patterns): case-insensitive substring over name, phone, email,
+ * address and vehicles (the generated `search` column, trigram-indexed). A query that looks
+ * like a phone number is also searched by its digits, since phones are stored as digits.
+ * Written out rather than built by knex: the list and the autocomplete are the hot reads.
+ */
+function matchingSql(search: string): { matching: string; values: string[] } {
+  const text = normalizeSearch(search);
+  const from = 'rm.customers_of_instance WHERE instance_id = $1';
+  if (!text) return { matching: from, values: [] };
+  const digits = phoneSearchDigits(text);
+  if (digits && digits !== text) {
+    return { matching: `${from} AND (search LIKE $2 OR search LIKE $3)`, values: [likeContaining(text), likeContaining(digits)] };
+  }
+  return { matching: `${from} AND search LIKE $2`, values: [likeContaining(text)] };
 }
 
+const COLUMN_LIST = COLUMNS.join(', ');
 /** The instance's live customers as the projection counts them (one row, 0 when it has none yet). */
-function keptCount(db: Knex, instanceId: string): Knex.QueryBuilder {
-  return db.withSchema('rm').from('customer_counts').where('instance_id', instanceId).select(db.raw('coalesce(sum(total), 0) AS total'));
+const KEPT_COUNT = 'SELECT coalesce(sum(total), 0) AS total FROM rm.customer_counts WHERE instance_id = $1';
+
+/** Newest first, a page at a time (keyset on created_at, id), with the count of all matches. */
+export async function listCustomers(knex: Knex, instanceId: string, options: ListCustomersOptions): Promise<CustomerPage> {
+  const { matching, values } = matchingSql(options.search);
+  const page = await newestFirstPageFromSql<CustomerRow>((text, params) => tenantRows(knex, instanceId, text, params), {
+    columns: COLUMN_LIST,
+    matching,
+    values: [instanceId, ...values],
+    // Without a search the projection keeps the count; with one, the matches are counted.
+    total: values.length === 0 ? KEPT_COUNT : undefined,
+    limit: options.limit,
+    cursor: options.cursor,
+  });
+  return { items: page.rows.map((row) => toCustomerView(row, 'masked')), nextCursor: page.nextCursor, total: page.total };
 }
 
 /** The autocomplete: the newest few that match, phones masked. */
 export async function suggestCustomers(knex: Knex, instanceId: string, search: string): Promise<CustomerSuggestion[]> {
   if (!normalizeSearch(search)) return [];
-  const rows = (await withTenant(knex, instanceId, (db) =>
-    whereMatches(customersOf(db, instanceId), search)
-      .select('id', 'number', 'name', 'phone', 'vehicles')
-      .orderBy([...NEWEST_FIRST])
-      .limit(CUSTOMER_SUGGESTIONS),
-  )) as Pick<CustomerRow, 'id' | 'number' | 'name' | 'phone' | 'vehicles'>[];
+  const { matching, values } = matchingSql(search);
+  const rows = await tenantRows<Pick<CustomerRow, 'id' | 'number' | 'name' | 'phone' | 'vehicles'>>(
+    knex,
+    instanceId,
+    `SELECT id, number, name, phone, vehicles FROM ${matching} ORDER BY created_at DESC, id DESC LIMIT ${CUSTOMER_SUGGESTIONS}`,
+    [instanceId, ...values],
+  );
   return rows.map((row) => ({
     id: row.id,
     number: row.number,

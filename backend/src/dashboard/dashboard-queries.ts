@@ -5,6 +5,13 @@ import type { DashboardStats } from '@crm/projections/platform';
 import type { UserPrincipal } from '../http/auth.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 
+/**
+ * A history row that moved a job to the stage $stage: job_history keeps a change with both
+ * values as [field, oldValue, newValue], one with a value left out as an object. Strict: in
+ * lax mode the filter would look into each array's elements, not at the array.
+ */
+const MOVED_TO_STAGE = 'strict $[*] ? ((@[0] == "stage" && @[2] == $stage) || (@.field == "stage" && @.newValue == $stage))';
+
 /** Stages a job has left the shop's hands in: paid, or canceled. Every other job is open. */
 const CLOSED_STAGES = new Set<string>(['Paid', CANCELED_STAGE]);
 const INVOICED_STAGE = 'Invoiced';
@@ -89,7 +96,11 @@ export async function dashboardStats(
                 .from('job_history')
                 .where('instance_id', instance.id)
                 .andWhere('occurred_at', '>=', periods.month_start)
-                .andWhereRaw('changes @> ?::jsonb', [JSON.stringify([{ field: 'stage', newValue: INVOICED_STAGE }])])
+                .andWhereRaw('jsonb_path_exists(changes, ?::jsonpath, jsonb_build_object(?::text, ?::text))', [
+                  MOVED_TO_STAGE,
+                  'stage',
+                  INVOICED_STAGE,
+                ])
                 .select('job_id'),
             )
             .first(db.raw('coalesce(sum(quote), 0) AS total')) as Promise<{ total: string | number } | undefined>)

@@ -18,6 +18,27 @@ import knexFactory, { type Knex } from 'knex';
  * (a page and its count) would still be two messages.
  */
 export async function withTenant<T>(knex: Knex, instanceId: string, fn: (db: Knex) => Promise<T>): Promise<T> {
+  return await onTenantConnection(knex, instanceId, (pool, connection) => fn(boundTo(pool, connection)));
+}
+
+/**
+ * One fixed statement for one instance, as withTenant runs it (role crm_api, the instance
+ * set, one round trip), its rows as pg returns them. For the hot reads: their text is written
+ * once, where knex would build and compile it again on every request (a tenth of a short
+ * read's CPU by profile).
+ */
+export async function tenantRows<Row>(knex: Knex, instanceId: string, text: string, values: readonly unknown[]): Promise<Row[]> {
+  return await onTenantConnection(knex, instanceId, async (_pool, connection) => {
+    const result = (await connection.query(text, values as unknown[])) as { rows: Row[] };
+    return result.rows;
+  });
+}
+
+async function onTenantConnection<T>(
+  knex: Knex,
+  instanceId: string,
+  fn: (pool: Knex, connection: TenantConnection) => Promise<T>,
+): Promise<T> {
   if (!isUuid(instanceId)) throw new Error('withTenant: the instance id is not a UUID');
   const instance = instanceId.toLowerCase();
   const pool = tenantPoolOf(knex);
@@ -29,7 +50,7 @@ export async function withTenant<T>(knex: Knex, instanceId: string, fn: (db: Kne
       await connection.query("SELECT set_config('app.instance_id', $1, false)", [instance]);
       connection[INSTANCE] = instance;
     }
-    return await fn(boundTo(pool, connection));
+    return await fn(pool, connection);
   } finally {
     await pool.client.releaseConnection(connection);
   }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { JobHistoryEntry } from '@crm/projections/pipeline';
-import { isUuid } from '@crm/projections/shared';
+import { fieldChangeFromStored, isUuid, type StoredFieldChange } from '@crm/projections/shared';
 import { canRevertEntry, type Reverter } from '@crm/projections/records';
 import { withTenant } from '../infra/tenant-db.ts';
 import type { JobTarget } from './job-queries.ts';
@@ -13,7 +13,8 @@ interface HistoryRow {
   user_display_name: string;
   /** When the event store recorded the event (the command's own time for rows from before that was kept). */
   recorded_at: Date;
-  changes: JobHistoryEntry['changes'];
+  /** Compact: [field, oldValue, newValue] for a change with exactly those keys. */
+  changes: StoredFieldChange<JobHistoryEntry['changes'][number]>[];
   actor_id: string | null;
   revert_of: string | null;
   revision: number;
@@ -55,7 +56,7 @@ export async function jobHistory(
     // The recorded time: `asOf` at a row's time shows the job right after that change.
     timestamp: new Date(row.recorded_at).toISOString(),
     revision: Number(row.revision),
-    changes: row.changes,
+    changes: row.changes.map(fieldChangeFromStored),
     revertOf: row.revert_of,
     canRevert: canRevertEntry(reader, { action: row.action, actorId: row.actor_id, recordedAt: new Date(row.recorded_at) }, now),
   }));

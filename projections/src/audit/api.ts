@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ActorKind } from '../eventstore/port.ts';
 import { isoTimeQuery, pageLimitQuery, queryParam } from '../shared/list-query.ts';
+import { fieldChangeFromStored, storedFieldChange, type StoredFieldChange as SharedStoredFieldChange } from '../shared/timeline.ts';
 
 /**
  * The admins' audit log and the dashboard's Recent Activity: the instance timeline the
@@ -62,23 +63,9 @@ const ACTOR_KINDS = ['superadmin', 'user', 'system'] as const satisfies readonly
 export const auditFieldChangeSchema = z.object({ field: z.string(), oldValue: z.unknown(), newValue: z.unknown() });
 export type AuditFieldChange = z.infer<typeof auditFieldChangeSchema>;
 
-/**
- * A change as the activity table keeps it: [field, oldValue, newValue] when it has exactly
- * those three keys, else the object as it is (a value left out stays left out). A creation
- * lists every field; without the three key names in every entry its list is about half the
- * bytes PostgreSQL parses, stores and hashes (activity's rows were about 900 bytes).
- */
-export type StoredFieldChange = [field: string, oldValue: unknown, newValue: unknown] | AuditFieldChange;
-
-export function storedFieldChange(change: AuditFieldChange): StoredFieldChange {
-  const whole = change.oldValue !== undefined && change.newValue !== undefined && Object.keys(change).length === 3;
-  return whole ? [change.field, change.oldValue, change.newValue] : change;
-}
-
-/** The change back as the API answers it (keys in the order PostgreSQL's jsonb gave them before). */
-export function fieldChangeFromStored(stored: StoredFieldChange): AuditFieldChange {
-  return Array.isArray(stored) ? { field: stored[0], newValue: stored[2], oldValue: stored[1] } : stored;
-}
+/** A change as the activity table keeps it (compact: [field, oldValue, newValue] when whole). */
+export type StoredFieldChange = SharedStoredFieldChange<AuditFieldChange>;
+export { fieldChangeFromStored, storedFieldChange };
 
 export const auditEntrySchema = z.object({
   /** The event's id. */

@@ -1,5 +1,6 @@
 import type { StoredDomainEvent } from '../events.ts';
 import { formatPhone } from '../shared/phone.ts';
+import { storedFieldChange } from '../shared/timeline.ts';
 import { jobEventChanges, jobHistoryAction, type JobStreamEvent } from './events.ts';
 import type { JobFields } from './fields.ts';
 import { formatQuote, quoteText } from './format.ts';
@@ -220,7 +221,8 @@ export function jobHistoryRow(event: StoredJobEvent) {
     occurred_at: event.metadata.occurredAt,
     // The time history shows: the event store's, the clock time travel (asOf) goes by.
     recorded_at: event.recordedAt,
-    changes: jobEventChanges(event),
+    // Compact: [field, oldValue, newValue] per whole change (read back by fieldChangeFromStored).
+    changes: jobEventChanges(event).map(storedFieldChange),
     actor_id: event.metadata.actor.id,
     revert_of: ('revertOf' in event.data ? event.data.revertOf : undefined) ?? null,
   };
@@ -241,7 +243,7 @@ export function repairOrderHistoryRow(event: StoredRepairOrderEvent) {
     user_display_name: event.metadata.actor.displayName,
     occurred_at: event.metadata.occurredAt,
     recorded_at: event.recordedAt,
-    changes: repairOrderEventChanges(event),
+    changes: repairOrderEventChanges(event).map(storedFieldChange),
     actor_id: event.metadata.actor.id,
     revert_of: ('revertOf' in event.data ? event.data.revertOf : undefined) ?? null,
   };

@@ -227,6 +227,30 @@ const jobsViewVehicleColumns: SchemaMigration = {
   },
 };
 
+/**
+ * Job history keeps each change with exactly the keys field, oldValue and newValue as the array
+ * [field, oldValue, newValue], as activity does since 0077 (shared/timeline.ts,
+ * storedFieldChange): a job's creation lists every field, and its row was about 900 bytes that
+ * a rebuild writes and PostgreSQL parses for every job. The same rule in SQL for the rows
+ * written before, in their order.
+ */
+const historyCompactChanges: SchemaMigration = {
+  name: '0078_job_history_compact_changes',
+  async up(knex, schema) {
+    await knex.raw(
+      `UPDATE ??.job_history h
+          SET changes = (SELECT jsonb_agg(CASE WHEN jsonb_typeof(e) = 'object' AND e -> 'field' IS NOT NULL
+                                                    AND e -> 'oldValue' IS NOT NULL AND e -> 'newValue' IS NOT NULL
+                                                    AND (SELECT count(*) FROM jsonb_object_keys(e)) = 3
+                                               THEN jsonb_build_array(e -> 'field', e -> 'oldValue', e -> 'newValue')
+                                               ELSE e END ORDER BY i)
+                           FROM jsonb_array_elements(h.changes) WITH ORDINALITY AS x (e, i))
+        WHERE jsonb_array_length(h.changes) > 0 AND jsonb_typeof(h.changes -> 0) = 'object'`,
+      [schema],
+    );
+  },
+};
+
 export const pipelineMigrations: SchemaMigration[] = [
   pipelineTables,
   quoteCents,
@@ -235,4 +259,5 @@ export const pipelineMigrations: SchemaMigration[] = [
   historyReverts,
   appointmentRanges,
   jobsViewVehicleColumns,
+  historyCompactChanges,
 ];
