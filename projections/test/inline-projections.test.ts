@@ -3,7 +3,7 @@ import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrate, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
-import { WrongExpectedVersionError, type EventStore, type NewEvent } from '../src/eventstore/port.ts';
+import { RequiredRowMissingError, WrongExpectedVersionError, type EventStore, type NewEvent } from '../src/eventstore/port.ts';
 import { inlineProjections, projections, projectorNeededFor } from '../src/read-models.ts';
 import { CheckpointWatcher, readCheckpoint } from '../src/runtime/checkpoints.ts';
 import { ensureInlineSince, InlineProjectionError, readInlineSince } from '../src/runtime/inline.ts';
@@ -228,6 +228,41 @@ describe('inline projections', () => {
       const next = { ...created.event, id: randomUUID() };
       await inline.append(created.streamId, [next], { expectedRevision: 0 });
       expect((await rm('probe').where({ event_id: next.id }).first('via'))?.via).toMatch(/^1@/);
+    } finally {
+      await inline.close();
+    }
+  });
+
+  test('an append that requires a row is recorded only when the row is there, the check going in its message', async () => {
+    const inline = createPostgresEventStore({ connectionString: db.url, inline: { knex, schema: 'rm', projections: inlineProjections } });
+    try {
+      const created = instanceCreated('requires');
+      await inline.append(created.streamId, [created.event], { expectedRevision: 'no_stream' });
+      const there = { table: 'crm_instances', where: { id: created.instanceId } };
+      const missing = { table: 'crm_instances', where: { id: randomUUID() } };
+      const first = userCreated(created.instanceId, 'required');
+      // The missing row is named; nothing of the append is recorded, in one message or the ordinary way.
+      for (const append of [
+        () => inline.append(first.streamId, [first.event], { expectedRevision: 'no_stream', requires: [there, missing] }),
+        () => inline.append(first.streamId, [first.event], { expectedRevision: 'any', requires: [missing] }),
+      ]) {
+        const refused = append();
+        await expect(refused).rejects.toBeInstanceOf(RequiredRowMissingError);
+        await expect(refused).rejects.toMatchObject({ row: missing });
+        expect(await inline.readStream(first.streamId)).toEqual([]);
+        expect(
+          await rm('users')
+            .where({ id: (first.event.data as { userId: string }).userId })
+            .first(),
+        ).toBeUndefined();
+      }
+      await inline.append(first.streamId, [first.event], { expectedRevision: 'no_stream', requires: [there] });
+      expect(await inline.readStream(first.streamId)).toHaveLength(1);
+      // A store that writes no rows with its events cannot check one.
+      const second = userCreated(created.instanceId, 'unchecked');
+      await expect(plain.append(second.streamId, [second.event], { expectedRevision: 'no_stream', requires: [there] })).rejects.toThrow(
+        /only where appends project inline/,
+      );
     } finally {
       await inline.close();
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { JobFields } from '@crm/projections/pipeline';
-import type { AppendResult, StreamAppend } from '@crm/projections/eventstore/port';
+import { RequiredRowMissingError, type AppendResult, type RequiredRow, type StreamAppend } from '@crm/projections/eventstore/port';
 import { createCustomer } from '../customers/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { decideNewStream, type CommandResult, type InstanceContext } from '../shared/commands.ts';
@@ -36,7 +36,10 @@ export async function createJob(
   const jobId = options.jobId ?? randomUUID();
   checkMileageOrder(input);
   if (input.vehicleId) input = { ...input, ...(await onVehicle(deps.store, instanceId, input.vehicleId, input)) };
-  if (input.customerId) await assertCustomerOf(deps.store, instanceId, input.customerId);
+  // Where appends write rows inline the customer's row is required in the append's own
+  // message (no read of its stream first); elsewhere its stream says where it stands.
+  const customerRow = input.customerId && deps.store.projectsInline ? customerRowOf(instanceId, input.customerId) : null;
+  if (input.customerId && !customerRow) await assertCustomerOf(deps.store, instanceId, input.customerId);
   const mileage = input.vehicleId
     ? await jobMileageAppends(deps.store, ctx, {
         vehicleId: input.vehicleId,
@@ -90,7 +93,10 @@ export async function createJob(
         return job!.result(customer.alongside[jobAt]!);
       }
       const job = decide(input.customerId);
-      const [, appended] = await deps.store.appendMany([reservation, job.append, ...mileage]);
+      const appends = [reservation, job.append, ...mileage];
+      const [, appended] = customerRow
+        ? await appendForCustomer(deps, appends, customerRow, () => assertCustomerOf(deps.store, instanceId, input.customerId!))
+        : await deps.store.appendMany(appends);
       return job.result(appended!);
     } catch (error) {
       // EventStoreDB appends in order: a job that failed after its number was reserved frees it again.
@@ -128,4 +134,32 @@ export async function createJob(
     }
   }
   return { jobId, appended: result!.appended! };
+}
+
+/** The customer's row in the read model (live customers of the instance only: deleted and merged-away ones have none). */
+const customerRowOf = (instanceId: string, customerId: string): RequiredRow => ({
+  table: 'customers',
+  where: { id: customerId.toLowerCase(), instance_id: instanceId },
+});
+
+/**
+ * Appends a job for a chosen customer with the customer's row required in the same message.
+ * No row is not yet a refusal: a customer merged away has none (its jobs may still be made
+ * on it), and neither has one whose row trails its stream; its stream then decides (a 404
+ * for a deleted customer or another instance's), and a customer it clears is appended for
+ * without the row.
+ */
+async function appendForCustomer(
+  deps: AppDeps,
+  appends: StreamAppend[],
+  customerRow: RequiredRow,
+  checkStream: () => Promise<void>,
+): Promise<AppendResult[]> {
+  try {
+    return await deps.store.appendMany(appends, { requires: [customerRow] });
+  } catch (error) {
+    if (!(error instanceof RequiredRowMissingError)) throw error;
+    await checkStream();
+    return await deps.store.appendMany(appends);
+  }
 }

@@ -79,3 +79,13 @@ test('a merge moves the jobs and vehicles, shows in both histories, and its undo
   // Undone once: a second undo is a conflict, not a second move.
   expect((await owner.delete(`${base}/customers/${fromId}/merge`)).status).toBe(409);
 });
+
+test('a job can still be made for a customer merged away, whose row is gone: its stream says merged, not deleted', async () => {
+  const fromId = await customer('Lee Duplicate', '5550102040');
+  const intoId = await customer('Lee Original', '5550102040');
+  const merged = await owner.post(`${base}/customers/${fromId}/merge`, { intoId });
+  expect(merged.status, merged.text).toBe(200);
+  const job = await owner.post(`${base}/pipeline`, { name: 'Lee Duplicate', part: 'Wipers', customerId: fromId });
+  expect(job.status, job.text).toBe(201);
+  expect(job.body).toMatchObject({ customerId: fromId, part: 'Wipers' });
+});

@@ -169,6 +169,13 @@ describe('creating a job', () => {
 
     const foreign = await outsider.post('/api/customers', { name: 'Foreign' });
     expectProblem(await admin.post(P, entry({ customerId: foreign.body.id })), 404, 'Customer not found');
+
+    // A deleted customer is not found either, and the refused create leaves no job behind.
+    const gone = await admin.post('/api/customers', { name: 'Gone Customer' });
+    expect((await admin.delete(`/api/customers/${gone.body.id}`)).status).toBe(200);
+    const total = (await admin.get(P)).body.total;
+    expectProblem(await admin.post(P, entry({ customerId: gone.body.id })), 404, 'Customer not found');
+    expect((await admin.get(P)).body.total).toBe(total);
   });
 
   test("the list filters by customer: only that customer's jobs, canceled ones too when asked", async () => {

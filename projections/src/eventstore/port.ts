@@ -95,6 +95,28 @@ export interface AppendOptions {
    * Ignored by stores that do not project inline.
    */
   read?: ReadonlyMap<string, readonly Record<string, unknown>[]>;
+  /**
+   * Read-model rows that must exist for the append, checked in its transaction and sent in
+   * the same message as its events (no round trip of its own): when one is missing nothing
+   * is recorded and the append fails with RequiredRowMissingError. Only for stores that
+   * project inline (EventStore.projectsInline), whose rows commit with their events; a caller
+   * checks another way elsewhere.
+   */
+  requires?: readonly RequiredRow[];
+}
+
+/** A row of a read-model table, by the values of some of its columns (e.g. id and instance_id). */
+export interface RequiredRow {
+  table: string;
+  where: Readonly<Record<string, string>>;
+}
+
+/** An append's required row (AppendOptions.requires) was missing: nothing of the append was recorded. */
+export class RequiredRowMissingError extends Error {
+  override readonly name = 'RequiredRowMissingError';
+  constructor(readonly row: RequiredRow) {
+    super(`No ${row.table} row where ${JSON.stringify(row.where)}: nothing was recorded`);
+  }
 }
 
 export interface ReadStreamOptions {

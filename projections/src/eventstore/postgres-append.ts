@@ -11,8 +11,10 @@ import {
   type EventMetadata,
   type ExpectedRevision,
   type GlobalPosition,
+  RequiredRowMissingError,
   type NewEvent,
   type RecordedEvent,
+  type RequiredRow,
   type StreamAppend,
 } from './port.ts';
 
@@ -42,6 +44,8 @@ export const APPEND_SQL =
 const WRONG_EXPECTED_VERSION = 'CR409';
 /** SQLSTATE raised by append_events when an append that carries its recorded time is a replay (db/migrations/0010). */
 const REPLAYED_WITH_ROWS = 'CR412';
+/** SQLSTATE raised by require_row when an append's required row is missing (db/migrations/0011). */
+const ROW_MISSING = 'CR404';
 /** How often an inline append is tried when concurrent appends deadlock on their rows. */
 const INLINE_ATTEMPTS = 3;
 
@@ -128,13 +132,20 @@ function idempotentResult(streamId: string, ids: string[], rows: StoredIdRow[]):
 export async function appendInline(
   appends: StreamAppend[],
   projecting: InlineProjecting,
-  read?: AppendOptions['read'],
+  { read, requires = [] }: AppendOptions = {},
 ): Promise<AppendResult[]> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return (await appendInOneMessage(appends, projecting, read)) ?? (await appendInlineOnce(appends, projecting, read));
+      return (
+        (await appendInOneMessage(appends, projecting, read, requires)) ?? (await appendInlineOnce(appends, projecting, read, requires))
+      );
     } catch (error) {
-      const code = ((error instanceof InlineProjectionError ? error.cause : error) as { code?: unknown } | null)?.code;
+      const code = (
+        (error instanceof InlineProjectionError || error instanceof DeferredWriteError ? error.cause : error) as {
+          code?: unknown;
+        } | null
+      )?.code;
+      if (code === ROW_MISSING) throw missingRow(requires, error);
       if (attempt >= INLINE_ATTEMPTS || (code !== '40P01' && code !== '40001')) throw error;
     }
   }
@@ -153,6 +164,7 @@ async function appendInlineOnce(
   appends: StreamAppend[],
   projecting: InlineProjecting,
   read: AppendOptions['read'],
+  requires: readonly RequiredRow[],
 ): Promise<AppendResult[]> {
   const prepared = appends.map((a) => ({ ...a, ...appendValues(a.streamId, a.events, a.expectedRevision) }));
   const pending = appends.flatMap((a) => a.events.map((e) => ({ type: e.type, data: e.data, metadata: e.metadata })));
@@ -170,7 +182,13 @@ async function appendInlineOnce(
       });
       let results: pg.QueryResult[];
       try {
-        results = await connection.sendAll([...prepared.map((a) => ({ sql: APPEND_SQL, values: a.values })), ...reads]);
+        results = (
+          await connection.sendAll([
+            ...requires.map((row) => requireRowStatement(projecting.schema, row)),
+            ...prepared.map((a) => ({ sql: APPEND_SQL, values: a.values })),
+            ...reads,
+          ])
+        ).slice(requires.length);
       } catch (error) {
         throw failedAppend(prepared, error);
       }
@@ -236,6 +254,7 @@ async function appendInOneMessage(
   appends: StreamAppend[],
   projecting: InlineProjecting,
   read: AppendOptions['read'],
+  requires: readonly RequiredRow[],
 ): Promise<AppendResult[] | null> {
   if (appends.some((a) => a.expectedRevision === 'any')) return null;
   const pending = appends.flatMap((a) => a.events.map((e) => ({ type: e.type, data: e.data, metadata: e.metadata })));
@@ -262,6 +281,7 @@ async function appendInOneMessage(
   const written: Record<string, Array<Record<string, unknown>>> = {};
   try {
     await pipelinedTransaction(projecting.knex, async (trx, connection) => {
+      for (const row of requires) connection.defer(requireRowStatement(projecting.schema, row), '');
       prepared.forEach((a, k) =>
         connection.defer({ sql: APPEND_SQL, values: a.values }, '', (rows) => (stored[k] = rows as unknown as AppendedRow[])),
       );
@@ -276,6 +296,7 @@ async function appendInOneMessage(
     const code = (cause as { code?: unknown } | null)?.code;
     if (code === REPLAYED_WITH_ROWS) return null;
     if (code === WRONG_EXPECTED_VERSION) throw failedAppend(prepared, cause);
+    if (code === ROW_MISSING) throw missingRow(requires, cause);
     if (error instanceof DeferredWriteError) throw new InlineProjectionError(error.writers.join(', ') || 'inline', error);
     throw error;
   }
@@ -284,6 +305,25 @@ async function appendInOneMessage(
     if (Object.keys(written).length > 0) answer.written = written;
     return answer;
   });
+}
+
+/** A required row's check (db/migrations/0011_require_row): fails the transaction with ROW_MISSING when the row is not there. */
+function requireRowStatement(schema: string, row: RequiredRow): NativeStatement {
+  const columns = Object.keys(row.where);
+  const conditions = columns.map((column, i) => `${quoteIdentifier(column)} = $${i + 1}`).join(' AND ');
+  return {
+    sql: `SELECT public.require_row(EXISTS (SELECT 1 FROM ${quoteIdentifier(schema)}.${quoteIdentifier(row.table)} WHERE ${conditions}), $${columns.length + 1})`,
+    values: [...columns.map((column) => row.where[column]), `${row.table} ${JSON.stringify(row.where)}`],
+  };
+}
+
+const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** The required row whose check failed, as the port's error (the message names it). */
+function missingRow(requires: readonly RequiredRow[], error: unknown): unknown {
+  const message = String((error as { message?: unknown } | null)?.message ?? '');
+  const row = requires.find((r) => message.endsWith(`${r.table} ${JSON.stringify(r.where)}`)) ?? requires[0];
+  return row ? new RequiredRowMissingError(row) : error;
 }
 
 /** The append of a message of several that PostgreSQL refused (its error names the stream). */

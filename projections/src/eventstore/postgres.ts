@@ -122,9 +122,9 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   async function appendInlineSignalled(
     appends: StreamAppend[],
     projecting: InlineProjecting,
-    read: AppendOptions['read'],
+    options: AppendOptions,
   ): Promise<AppendResult[]> {
-    const results = await appendInline(appends, projecting, read);
+    const results = await appendInline(appends, projecting, options);
     if (results.some((r) => r.recordedAt)) signalAppended();
     return results;
   }
@@ -132,9 +132,10 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   async function append(
     streamId: string,
     events: NewEvent[],
-    { expectedRevision, read }: { expectedRevision: ExpectedRevision } & AppendOptions,
+    { expectedRevision, ...options }: { expectedRevision: ExpectedRevision } & AppendOptions,
   ): Promise<AppendResult> {
-    if (inline) return (await appendInlineSignalled([{ streamId, events, expectedRevision }], inline, read))[0]!;
+    if (inline) return (await appendInlineSignalled([{ streamId, events, expectedRevision }], inline, options))[0]!;
+    if (options.requires?.length) throw new Error('Required rows are checked only where appends project inline');
     const { ids, values } = appendValues(streamId, events, expectedRevision);
     let rows: AppendedRow[];
     try {
@@ -156,7 +157,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
    * lock shared streams in the same order; a deadlock PostgreSQL detects anyway aborts one.
    */
   async function appendMany(appends: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult[]> {
-    if (inline) return await appendInlineSignalled(appends, inline, options.read);
+    if (inline) return await appendInlineSignalled(appends, inline, options);
+    if (options.requires?.length) throw new Error('Required rows are checked only where appends project inline');
     if (appends.length === 1) {
       const [only] = appends;
       return [await append(only!.streamId, only!.events, { expectedRevision: only!.expectedRevision })];
