@@ -89,16 +89,9 @@ export async function newestFirstPageFromSql<Row extends { created_at: Date; id:
   const after = options.cursor
     ? ` AND (created_at, id) < (${param(options.cursor.createdAt)}::timestamptz, ${param(options.cursor.id)}::uuid)`
     : '';
-  const text =
-    `SELECT c.total AS page_total, p.* FROM (${count}) c LEFT JOIN LATERAL (` +
-    `SELECT ${options.columns} FROM ${options.matching}${after} ORDER BY created_at DESC, id DESC LIMIT ${param(options.limit + 1)}` +
-    `) p ON true`;
-  const joined = await run(text, values);
-  return newestFirstPageOf(
-    joined.filter((row) => row.id !== null),
-    Number(joined[0]?.page_total ?? 0),
-    options.limit,
-  );
+  const page = `SELECT ${options.columns} FROM ${options.matching}${after} ORDER BY created_at DESC, id DESC LIMIT ${param(options.limit + 1)}`;
+  const { rows, total } = pageAndTotalOf(await run(pageWithTotalSql(count, page, 'p.*'), values));
+  return newestFirstPageOf(rows, total, options.limit);
 }
 
 function newestFirstPageOf<Row extends { created_at: Date; id: string }>(rows: Row[], total: number, limit: number): NewestFirstPage<Row> {
@@ -128,8 +121,18 @@ export async function pageWithTotal<Row extends { id: string }>(
   const pageSql = page.toSQL();
   const columns = extraColumns ? `p.*, ${extraColumns}` : 'p.*';
   const joined = await db.raw<{ rows: Array<Row & { page_total: string | number }> }>(
-    `SELECT c.total AS page_total, ${columns} FROM (${countSql.sql}) c LEFT JOIN LATERAL (${pageSql.sql}) p ON true`,
+    pageWithTotalSql(countSql.sql, pageSql.sql, columns),
     [...countSql.bindings, ...pageSql.bindings] as Knex.RawBinding[],
   );
-  return { rows: joined.rows.filter((row) => row.id !== null), total: Number(joined.rows[0]?.page_total ?? 0) };
+  return pageAndTotalOf(joined.rows);
+}
+
+/** The one statement of a page and its total: the count's row, and the page's rows beside it in a lateral join. */
+function pageWithTotalSql(count: string, page: string, columns: string): string {
+  return `SELECT c.total AS page_total, ${columns} FROM (${count}) c LEFT JOIN LATERAL (${page}) p ON true`;
+}
+
+/** The page's rows (without the row of nulls an empty page answers) and the total beside them. */
+function pageAndTotalOf<Row extends { id: string }>(joined: Array<Row & { page_total: string | number }>): { rows: Row[]; total: number } {
+  return { rows: joined.filter((row) => row.id !== null), total: Number(joined[0]?.page_total ?? 0) };
 }
