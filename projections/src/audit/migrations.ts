@@ -1,4 +1,4 @@
-import type { SchemaMigration } from '../shared/migrations.ts';
+import { compactChangeListSql, type SchemaMigration } from '../shared/migrations.ts';
 
 /**
  * The audit slice's read-model migrations (its activity table is created by platform's
@@ -73,12 +73,7 @@ const compactChanges: SchemaMigration = {
   async up(knex, schema) {
     await knex.raw(
       `UPDATE ??.activity a
-          SET changes = (SELECT jsonb_agg(CASE WHEN jsonb_typeof(e) = 'object' AND e -> 'field' IS NOT NULL
-                                                    AND e -> 'oldValue' IS NOT NULL AND e -> 'newValue' IS NOT NULL
-                                                    AND (SELECT count(*) FROM jsonb_object_keys(e)) = 3
-                                               THEN jsonb_build_array(e -> 'field', e -> 'oldValue', e -> 'newValue')
-                                               ELSE e END ORDER BY i)
-                           FROM jsonb_array_elements(a.changes) WITH ORDINALITY AS x (e, i))
+          SET changes = ${compactChangeListSql('a.changes')}
         WHERE jsonb_array_length(a.changes) > 0`,
       [schema],
     );

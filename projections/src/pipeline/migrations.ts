@@ -1,4 +1,4 @@
-import { isolateTenant, type SchemaMigration } from '../shared/migrations.ts';
+import { compactChangeListSql, isolateTenant, type SchemaMigration } from '../shared/migrations.ts';
 
 /** An appointment's length when it has none, as it was when 0020_appointment_ranges was written (a migration keeps its own copy). */
 const DEFAULT_DURATION_MINUTES = 60;
@@ -239,12 +239,7 @@ const historyCompactChanges: SchemaMigration = {
   async up(knex, schema) {
     await knex.raw(
       `UPDATE ??.job_history h
-          SET changes = (SELECT jsonb_agg(CASE WHEN jsonb_typeof(e) = 'object' AND e -> 'field' IS NOT NULL
-                                                    AND e -> 'oldValue' IS NOT NULL AND e -> 'newValue' IS NOT NULL
-                                                    AND (SELECT count(*) FROM jsonb_object_keys(e)) = 3
-                                               THEN jsonb_build_array(e -> 'field', e -> 'oldValue', e -> 'newValue')
-                                               ELSE e END ORDER BY i)
-                           FROM jsonb_array_elements(h.changes) WITH ORDINALITY AS x (e, i))
+          SET changes = ${compactChangeListSql('h.changes')}
         WHERE jsonb_array_length(h.changes) > 0 AND jsonb_typeof(h.changes -> 0) = 'object'`,
       [schema],
     );
