@@ -1,7 +1,18 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import type { TestServer } from '../../../backend/test/support/server.ts';
-import { createShop, postAll, postOne, type Shop, signedInPage, SLOW, snap, TEST_TIMEOUT, serverAndBrowserForFile } from './support.ts';
+import {
+  createShop,
+  postAll,
+  postOne,
+  serverAndBrowserForFile,
+  type Shop,
+  signedInPage,
+  SLOW,
+  snap,
+  TEST_TIMEOUT,
+  toastTexts,
+} from './support.ts';
 
 // One server and one browser for the file; every test makes its own instance, records and browser context.
 let server: TestServer;
@@ -155,8 +166,8 @@ describe('stage board', () => {
       const fay = card(page, 'Quote', 'Fay Filter');
       await expect.poll(() => fay.count(), { timeout: SLOW }).toBe(1);
       await drag(page, fay, column(page, 'Scheduled'));
-      await expect.poll(() => page.getByText('Could not move the job').count()).toBeGreaterThan(0);
-      await expect.poll(() => page.getByText(/Fay Filter: You may not change this job/).count()).toBeGreaterThan(0);
+      await expect.poll(() => toastTexts(page)).toContain('Could not move the job');
+      await expect.poll(() => toastTexts(page)).toContain('Fay Filter: You may not change this job');
       await expect.poll(() => card(page, 'Quote', 'Fay Filter').count()).toBe(1);
       await expect.poll(() => card(page, 'Scheduled', 'Fay Filter').count()).toBe(0);
       await expect.poll(() => heading(page, 'Quote').textContent()).toContain('3');

@@ -6,13 +6,14 @@ import {
   addUser,
   createShop,
   newPage,
+  serverAndBrowserForFile,
   type Shop,
   signedInPage,
   SLOW,
   snap,
   TEST_TIMEOUT,
+  toastTexts,
   unique,
-  serverAndBrowserForFile,
 } from './support.ts';
 
 // One server and one browser for the file; every test makes its own instance, users and browser context.
@@ -240,7 +241,7 @@ describe('instance sign-in and sessions', () => {
       await eventually(() => page.getByText('Current PIN is incorrect').count()).toBe(1);
       await page.getByLabel('Current PIN', { exact: true }).fill('9999');
       await page.getByRole('button', { name: 'Change PIN' }).click();
-      await eventually(() => page.getByText('PIN changed', { exact: true }).count()).toBe(1);
+      await eventually(() => toastTexts(page)).toContain('PIN changed');
       await snap(page, 'profile');
       await expect.poll(() => page.getByLabel('New PIN', { exact: true }).inputValue()).toBe('');
       // The new PIN is the one that signs in now.
@@ -423,7 +424,7 @@ describe('user administration', () => {
       await permissions.getByLabel('Can delete').check();
       await permissions.getByRole('button', { name: 'Save Permissions' }).click();
       await eventually(() => permissions.count()).toBe(0);
-      await eventually(() => page.getByText('Permissions updated').count()).toBeGreaterThan(0);
+      await eventually(() => toastTexts(page)).toContain('Permissions updated');
     },
     TEST_TIMEOUT,
   );

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import type { TestServer } from '../../../backend/test/support/server.ts';
-import { createShop, postOne, serverAndBrowserForFile, signedInPage, SLOW, snap, TEST_TIMEOUT } from './support.ts';
+import { createShop, postOne, serverAndBrowserForFile, signedInPage, SLOW, snap, TEST_TIMEOUT, toastTexts } from './support.ts';
 
 /** Undo of a job's lines and payments from the history panel of its dialog. */
 let server: TestServer;
@@ -49,7 +49,7 @@ describe('undo of lines and payments', () => {
       await expect.poll(() => payment.getByRole('button', { name: /^Revert the change of/ }).count(), { timeout: SLOW }).toBe(1);
       await snap(page, 'ro-undo-history');
       await payment.getByRole('button', { name: /^Revert the change of/ }).click();
-      await expect.poll(() => page.getByText('Change reverted').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => toastTexts(page), { timeout: SLOW }).toContain('Change reverted');
       await expect.poll(() => row(page, 'Uma Undo', 'Refund recorded').getByTestId('reverted-note').count(), { timeout: SLOW }).toBe(1);
       await expect
         .poll(async () => (await shop.owner.get(`${jobs}/${job.id}`)).body, { timeout: SLOW })
@@ -59,7 +59,7 @@ describe('undo of lines and payments', () => {
       await row(page, 'Uma Undo', 'Line changed')
         .getByRole('button', { name: /^Revert the change of/ })
         .click();
-      await expect.poll(() => page.getByText(/froze its lines/).count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => toastTexts(page), { timeout: SLOW }).toContain('froze its lines');
 
       // The board and the pipeline row show the balance due again.
       await page.goto(`/crm/${shop.subdomain}/pipeline?view=board`);
@@ -101,7 +101,7 @@ describe('undo of lines and payments', () => {
       const changed = row(page, 'Lou Lines', 'Line changed');
       await expect.poll(() => changed.getByRole('button', { name: /^Revert the change of/ }).count(), { timeout: SLOW }).toBe(1);
       await changed.getByRole('button', { name: /^Revert the change of/ }).click();
-      await expect.poll(() => page.getByText('Change reverted').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => toastTexts(page), { timeout: SLOW }).toContain('Change reverted');
       await expect.poll(async () => (await shop.owner.get(`${jobs}/${job.id}`)).body.lines[0].unitPrice, { timeout: SLOW }).toBe('20.00');
       await expect.poll(() => row(page, 'Lou Lines', 'Line changed').getByTestId('reverted-note').count(), { timeout: SLOW }).toBe(1);
     },

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import type { TestServer } from '../../../backend/test/support/server.ts';
-import { createShop, postOne, serverAndBrowserForFile, signedInPage, SLOW, snap, TEST_TIMEOUT } from './support.ts';
+import { createShop, postOne, serverAndBrowserForFile, signedInPage, SLOW, snap, TEST_TIMEOUT, toastTexts } from './support.ts';
 
 // One server and one browser for the file; every test makes its own instance, records and browser context.
 let server: TestServer;
@@ -26,7 +26,7 @@ describe('undo from history and restore of deleted records', () => {
       await expect.poll(() => revert.count(), { timeout: SLOW }).toBe(1);
       await revert.click();
 
-      await expect.poll(() => page.getByText('Change reverted').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => toastTexts(page), { timeout: SLOW }).toContain('Change reverted');
       await expect.poll(() => page.getByTestId('reverted-note').count(), { timeout: SLOW }).toBe(1);
       await expect
         .poll(async () => (await shop.owner.get(`/api/customers/${customer.id}`)).body.email, { timeout: SLOW })
@@ -41,7 +41,7 @@ describe('undo from history and restore of deleted records', () => {
       await expect.poll(() => buttons.count(), { timeout: SLOW }).toBe(4);
       // Newest first: the second button is the change to one@example.com, which two@ overwrote.
       await buttons.nth(1).click();
-      await expect.poll(() => page.getByText(/Email changed again later/).count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => toastTexts(page), { timeout: SLOW }).toContain('Email changed again later');
       await snap(page, 'revert-customer-history');
     },
     TEST_TIMEOUT,
@@ -65,7 +65,7 @@ describe('undo from history and restore of deleted records', () => {
       await expect.poll(() => revert.count(), { timeout: SLOW }).toBe(1);
       await snap(page, 'revert-job-history');
       await revert.click();
-      await expect.poll(() => page.getByText('Change reverted').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => toastTexts(page), { timeout: SLOW }).toContain('Change reverted');
       await expect.poll(() => history.getByTestId('reverted-note').count(), { timeout: SLOW }).toBe(1);
       await expect.poll(async () => (await shop.owner.get(`${jobs}/${job.id}`)).body.stage, { timeout: SLOW }).toBe('Quote');
     },

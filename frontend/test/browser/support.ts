@@ -86,6 +86,7 @@ export async function newPage(browser: Browser, options: PageOptions): Promise<{
     colorScheme: options.colorScheme ?? 'light',
     ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
+  await context.addInitScript(recordToasts);
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   page.setDefaultNavigationTimeout(30_000);
@@ -103,6 +104,8 @@ export async function newPage(browser: Browser, options: PageOptions): Promise<{
       const name = `failure-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}-${nth}`;
       await snap(page, name).catch(() => {});
       if (refused.length) console.log(`${name}: API calls refused on this page:\n  ${refused.join('\n  ')}`);
+      const toasts = await toastTexts(page).catch(() => '');
+      if (toasts) console.log(`${name}: toasts this page showed:\n  ${toasts.replaceAll('\n', '\n  ')}`);
     }
     await context.close().catch(() => {});
   });
@@ -275,9 +278,27 @@ export async function snapViewport(page: Page, name: string): Promise<void> {
 }
 
 /**
- * The text of every toast on screen. Polled with toContain, a failure prints what the toasts
- * did say (an error, or nothing yet) instead of only "0 matches".
+ * Runs in every page (an init script, before the app's own code): keeps the text of every toast
+ * the page shows, as it shows it. A toast closes by itself after five seconds, and on a busy
+ * machine a poll of the screen can miss that window; the record cannot.
+ */
+function recordToasts(): void {
+  const seen: string[] = [];
+  (window as unknown as { __toastsSeen: string[] }).__toastsSeen = seen;
+  const record = () => {
+    for (const toast of document.querySelectorAll<HTMLElement>('[role="region"][aria-label^="Notifications"] li')) {
+      const text = toast.innerText.trim();
+      if (text && !seen.includes(text)) seen.push(text);
+    }
+  };
+  new MutationObserver(record).observe(document, { childList: true, subtree: true, characterData: true });
+}
+
+/**
+ * The text of every toast this page has shown since it loaded, one per line, whether or not it
+ * is still on screen. Polled with toContain, a failure prints what the toasts did say (an error,
+ * or nothing yet) instead of only "0 matches".
  */
 export function toastTexts(page: Page): Promise<string> {
-  return page.getByRole('region', { name: /^Notifications/ }).innerText();
+  return page.evaluate(() => ((window as unknown as { __toastsSeen?: string[] }).__toastsSeen ?? []).join('\n'));
 }
