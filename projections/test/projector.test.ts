@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrateReadModels, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import {
@@ -132,6 +133,42 @@ describe('projector', () => {
     // Same events again, as after a crash between apply and acknowledgement.
     expect(await applyBatch(knex, options, recorded)).toBeNull();
     expect(await rm('activity').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '1' }]);
+    // A batch whose first events the checkpoint has passed (another writer applied them): only the rest.
+    const user = await createUser(instanceId, 'after-replay');
+    const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 2);
+    expect(await applyBatch(knex, options, events)).toEqual(user.position);
+    // One activity row each: the instance's and the user's.
+    expect(await rm('activity').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '2' }]);
+    expect(await rm('users').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '1' }]);
+    expect(await readCheckpoint(knex, options.checkpointName)).toEqual(user.position);
+  });
+
+  test("a batch's checkpoint lock goes with its first statement, not alone; the checkpoint's move with the COMMIT", async () => {
+    const { instanceId } = await createInstance('one-message');
+    await createUser(instanceId, 'one-message');
+    const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 2);
+    const options = { schema: READ_MODEL_SCHEMA, checkpointName: `one-message-${instanceId}`, projections };
+    await knex('projection_checkpoints').insert({ name: options.checkpointName, position_commit: '-1', position_prepare: '-1' });
+    const sent: string[] = [];
+    const originalQuery = pg.Client.prototype.query;
+    (pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0];
+      sent.push(typeof first === 'string' ? first : String((first as { text?: string }).text));
+      return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    try {
+      expect(await applyBatch(knex, options, events)).toEqual(events[1]!.position);
+    } finally {
+      pg.Client.prototype.query = originalQuery;
+    }
+    expect(sent[0]).toMatch(
+      /^BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT position_commit, position_prepare FROM projection_checkpoints WHERE name = '[^']+' FOR UPDATE;\n/,
+    );
+    // The lock's message carries the batch's first projection statement too.
+    expect(sent[0]).toMatch(/FOR UPDATE;\ninsert into "rm"."crm_instances"/);
+    expect(sent.filter((text) => /FOR UPDATE/.test(text))).toHaveLength(1);
+    expect(sent[sent.length - 1]).toMatch(/pg_notify\('projection_checkpoints', [^)]+\);\nCOMMIT$/);
+    expect(await rm('users').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '1' }]);
   });
 
   test('only one projector is active; the other waits on standby and takes over', async () => {

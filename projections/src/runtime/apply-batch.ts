@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
 import { comparePositions, START, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import { createProjectionContext, takenBy, type Projection, type ProjectionContext } from './projection.ts';
-import { checkpointWrite, lockCheckpointForBatch, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
+import { checkpointWrite, deferCheckpointLock, lockCheckpointForBatch, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { pipelinedTransaction, type PipelinedConnection } from './pipelined-transaction.ts';
 import { projectsEvent } from './inline.ts';
 import { recordParkedEvent } from './parked.ts';
@@ -34,43 +34,109 @@ export interface ApplyOptions {
  * Applies events to a set of read models inside one PostgreSQL transaction per batch,
  * together with the checkpoint, so each event takes effect exactly once even after a crash.
  * A handler that throws rolls the whole batch back: nothing of it is applied.
+ *
+ * The checkpoint's row is taken first in the transaction, which serialises us with any other
+ * writer of this set (a rebuild's swap, a second projector that lost its lock). A batch of up
+ * to PIPELINED_BATCH_MAX events is pipelined: BEGIN and that lock go with the batch's first
+ * read (or its writes), and what the projections write without reading it back (ctx.write:
+ * the timeline's and the insights' inserts, the checkpoint) goes with their next read or with
+ * the COMMIT, so a batch costs its reads' round trips and one more, not one per statement; on
+ * a busy machine every round trip is a socket write and a backend's wake-up. Such a batch
+ * applies all its events, counting on the stored checkpoint being before the first of them
+ * (it is, unless another writer moved it); the lock's answer is checked before the COMMIT, and
+ * when the checkpoint had passed an event the batch rolls back and goes again with the lock
+ * read first. A held write that fails fails the COMMIT, and nothing of the batch is recorded,
+ * as when it failed at once. A reactor's batch (budgetMs) reads the lock first, alone: a
+ * reactor appends commands from its handlers, which a rollback does not take back, so it must
+ * know its checkpoint before it acts. Within a caller's transaction (a rebuild's finish) and
+ * for a larger batch, statements go one by one.
  */
 export async function applyBatch(knex: Knex, options: ApplyOptions, events: RecordedEvent[]): Promise<GlobalPosition | null> {
-  return await batchTransaction(knex, events.length <= PIPELINED_BATCH_MAX, async (trx, connection) => {
-    // Taking the checkpoint row first serialises us with any other writer of this set
-    // (a rebuild's swap, a second projector that lost its lock).
+  const pipelined = events.length > 0 && events.length <= PIPELINED_BATCH_MAX && !(knex as Knex.Transaction).isTransaction;
+  if (pipelined && options.budgetMs === undefined) {
+    const applied = await applyPipelined(knex, options, events);
+    if (applied !== CHECKPOINT_PASSED) return applied;
+  }
+  const work = async (trx: Knex.Transaction, connection: PipelinedConnection | null) => {
     const checkpoint = (await lockCheckpointForBatch(trx, options.checkpointName)) ?? START;
-    const ctx = createProjectionContext(
-      trx,
-      options.schema,
-      connection ? { defer: (statement, onRows) => connection.defer(statement, options.checkpointName, onRows) } : {},
-    );
-    if (options.budgetMs !== undefined) {
-      const last = await applyWithin(options, options.budgetMs, ctx, checkpoint, events);
-      if (last) await ctx.write(checkpointWrite(options.checkpointName, last));
+    const defer = connection ? { defer: deferOn(connection, options.checkpointName) } : {};
+    return await applyEvents(options, createProjectionContext(trx, options.schema, defer), checkpoint, events);
+  };
+  return pipelined ? await pipelinedTransaction(knex, work) : await knex.transaction((trx) => work(trx, null));
+}
+
+/** Writes held back on the batch's connection, each named by the checkpoint (for the error of one that fails). */
+function deferOn(connection: PipelinedConnection, checkpointName: string): Parameters<typeof deferCheckpointLock>[0] {
+  return (statement, onRows) => connection.defer(statement, checkpointName, onRows);
+}
+
+/** The answer of a pipelined batch that found the stored checkpoint at or past its first event (and rolled back). */
+const CHECKPOINT_PASSED = Symbol('checkpoint passed');
+
+class CheckpointPassed extends Error {
+  override readonly name = 'CheckpointPassed';
+}
+
+/** A pipelined batch (see applyBatch); CHECKPOINT_PASSED when it rolled back because another writer had applied some of it. */
+async function applyPipelined(
+  knex: Knex,
+  options: ApplyOptions,
+  events: RecordedEvent[],
+): Promise<GlobalPosition | null | typeof CHECKPOINT_PASSED> {
+  const first = events.reduce((min, event) => (comparePositions(event.position, min) < 0 ? event.position : min), events[0]!.position);
+  try {
+    return await pipelinedTransaction(knex, async (trx, connection) => {
+      const defer = deferOn(connection, options.checkpointName);
+      let stored: GlobalPosition | undefined;
+      deferCheckpointLock(defer, options.checkpointName, (position) => (stored = position ?? START));
+      const last = await applyEvents(options, createProjectionContext(trx, options.schema, { defer }), START, events);
+      // A batch that only wrote has not heard from the lock yet: one round trip before the COMMIT.
+      if (stored === undefined) await connection.flush();
+      if (stored === undefined) throw new Error(`The lock of checkpoint ${options.checkpointName} was not answered`);
+      if (comparePositions(stored, first) >= 0) throw new CheckpointPassed();
       return last;
-    }
-    // Each projection gets the batch's events it takes, in global order: set-based when it
-    // can (applyBatch), event by event otherwise. Projections keep to their own tables, so
-    // one after the other is the same as event by event across all of them.
-    const perProjection = options.projections.map(() => [] as StoredDomainEvent[]);
-    let last: GlobalPosition | null = null;
-    for (const event of events) {
-      if (comparePositions(event.position, checkpoint) <= 0) continue;
-      last = event.position;
-      if (options.skip?.(event)) continue;
-      const taken = takersOf(options, event);
-      if (taken) for (const i of taken.takers) perProjection[i]!.push(taken.parsed);
-    }
-    for (const [i, projection] of options.projections.entries()) {
-      const taken = perProjection[i]!;
-      if (taken.length === 0) continue;
-      if (projection.applyBatch && taken.length > 1) await projection.applyBatch(taken, ctx);
-      else for (const event of taken) await projection.apply(event, ctx);
-    }
+    });
+  } catch (error) {
+    if (error instanceof CheckpointPassed) return CHECKPOINT_PASSED;
+    throw error;
+  }
+}
+
+/**
+ * The events after `checkpoint` to the projections that take them, and the checkpoint moved
+ * to the last of them (null: none was after it).
+ */
+async function applyEvents(
+  options: ApplyOptions,
+  ctx: ProjectionContext,
+  checkpoint: GlobalPosition,
+  events: RecordedEvent[],
+): Promise<GlobalPosition | null> {
+  if (options.budgetMs !== undefined) {
+    const last = await applyWithin(options, options.budgetMs, ctx, checkpoint, events);
     if (last) await ctx.write(checkpointWrite(options.checkpointName, last));
     return last;
-  });
+  }
+  // Each projection gets the batch's events it takes, in global order: set-based when it
+  // can (applyBatch), event by event otherwise. Projections keep to their own tables, so
+  // one after the other is the same as event by event across all of them.
+  const perProjection = options.projections.map(() => [] as StoredDomainEvent[]);
+  let last: GlobalPosition | null = null;
+  for (const event of events) {
+    if (comparePositions(event.position, checkpoint) <= 0) continue;
+    last = event.position;
+    if (options.skip?.(event)) continue;
+    const taken = takersOf(options, event);
+    if (taken) for (const i of taken.takers) perProjection[i]!.push(taken.parsed);
+  }
+  for (const [i, projection] of options.projections.entries()) {
+    const taken = perProjection[i]!;
+    if (taken.length === 0) continue;
+    if (projection.applyBatch && taken.length > 1) await projection.applyBatch(taken, ctx);
+    else for (const event of taken) await projection.apply(event, ctx);
+  }
+  if (last) await ctx.write(checkpointWrite(options.checkpointName, last));
+  return last;
 }
 
 /**
@@ -80,24 +146,6 @@ export async function applyBatch(knex: Knex, options: ApplyOptions, events: Reco
  * megabytes of them, and what it would save, a few round trips, is nothing beside its work.
  */
 const PIPELINED_BATCH_MAX = 64;
-
-/**
- * A batch's transaction, pipelined (when `pipelined`): BEGIN goes with the checkpoint's
- * lock, and what the projections write without reading it back (ctx.write: the timeline's
- * and the insights' inserts, the checkpoint) goes with their next read or with the COMMIT,
- * so a batch costs its reads' round trips and one more, not one per statement; on a busy
- * machine every round trip is a socket write and a backend's wake-up. A held write that
- * fails fails the COMMIT, and nothing of the batch is recorded, as when it failed at once.
- * Otherwise, and within a caller's transaction (a rebuild's finish), statements go one by one.
- */
-async function batchTransaction<T>(
-  knex: Knex,
-  pipelined: boolean,
-  work: (trx: Knex.Transaction, connection: PipelinedConnection | null) => Promise<T>,
-): Promise<T> {
-  if (!pipelined || (knex as Knex.Transaction).isTransaction) return await knex.transaction((trx) => work(trx, null));
-  return await pipelinedTransaction(knex, work);
-}
 
 /** The events one by one, each to every projection that takes it, until the budget is spent; the last position applied. */
 async function applyWithin(

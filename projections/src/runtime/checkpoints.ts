@@ -43,6 +43,26 @@ export async function lockCheckpointForBatch(trx: Knex.Transaction, name: string
   return row ? { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) } : null;
 }
 
+/**
+ * lockCheckpointForBatch's two statements, for a pipelined batch that sends them with its
+ * first read instead of alone: the checkpoint row (commit, prepare), when it exists, goes to
+ * `onRow` once that message is answered.
+ */
+export function deferCheckpointLock(
+  defer: (statement: { sql: string; values: readonly unknown[] }, onRows?: (rows: readonly Record<string, unknown>[]) => void) => void,
+  name: string,
+  onRow: (position: GlobalPosition | null) => void,
+): void {
+  defer({ sql: 'SET LOCAL synchronous_commit TO off', values: [] });
+  defer(
+    { sql: 'SELECT position_commit, position_prepare FROM projection_checkpoints WHERE name = $1 FOR UPDATE', values: [name] },
+    (rows) => {
+      const row = rows[0] as { position_commit: string; position_prepare: string } | undefined;
+      onRow(row ? { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) } : null);
+    },
+  );
+}
+
 export async function ensureCheckpoint(db: Knex | Knex.Transaction, name: string): Promise<void> {
   await db('projection_checkpoints')
     .insert({ name, position_commit: START.commit.toString(), position_prepare: START.prepare.toString() })

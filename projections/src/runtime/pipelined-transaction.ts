@@ -145,6 +145,20 @@ export class PipelinedConnection {
     return results.slice(results.length - statements.length);
   }
 
+  /** Sends what is held back, alone, when something is (one round trip); its answers go to whoever asked. */
+  async flush(): Promise<void> {
+    if (this.held.length === 0) return;
+    const sent = this.takeHeld();
+    let raw: pg.QueryResult | pg.QueryResult[];
+    try {
+      raw = (await this.client.query(sent.texts.join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
+    } catch (error) {
+      // As at the COMMIT: the transaction is aborted (knex's ROLLBACK ends it), the writer named.
+      throw new DeferredWriteError(sent.by.filter(Boolean), error);
+    }
+    deliver(sent.for, Array.isArray(raw) ? raw : [raw]);
+  }
+
   private takeHeld(): { texts: string[]; by: string[]; for: Array<RowsReceiver | undefined> } {
     const taken = { texts: this.held, by: this.heldBy, for: this.heldFor };
     this.held = [];
