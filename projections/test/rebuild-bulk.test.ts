@@ -237,19 +237,23 @@ describe('rebuild through the bulk paths', () => {
 
   test('COPY text of many rows: every row, tab-separated and newline-ended, in CopyData messages split anywhere but whole as UTF-8', () => {
     const long = 'é€'.repeat(400_000); // 2.8 MB of UTF-8: more than one chunk on its own
-    const rows: unknown[][] = [];
-    for (let i = 0; i < 30_000; i++) rows.push([i, `név ${i}\t€`, null, i % 2 === 0, [{ field: 'name', newValue: `ü${i}` }]]);
-    rows.push([1, long, null, false, []]);
-    const messages = copyMessages(rows);
+    const columns = ['n', 'name', 'none', 'even', 'changes'];
+    const values: unknown[][] = [];
+    for (let i = 0; i < 30_000; i++) values.push([i, `név ${i}\t€`, null, i % 2 === 0, [{ field: 'name', newValue: `ü${i}` }]]);
+    values.push([1, long, null, false, []]);
+    // Each row an object keyed by column, as the projections build them, its keys in another
+    // order: the values go out in the order of `columns`.
+    const rows = values.map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i]]).reverse()));
+    const messages = copyMessages(columns, rows);
     expect(messages.length).toBeGreaterThan(2);
     // Each message: 'd', its length (itself included, not the 'd'), then its part of the text.
     for (const message of messages) {
       expect(message[0]).toBe(0x64);
       expect(message.readInt32BE(1)).toBe(message.length - 1);
     }
-    const expected = rows.map((row) => `${row.map(copyText).join('\t')}\n`).join('');
+    const expected = values.map((row) => `${row.map(copyText).join('\t')}\n`).join('');
     expect(Buffer.concat(messages.map((message) => message.subarray(5))).toString('utf8')).toBe(expected);
-    expect(copyMessages([])).toEqual([]);
+    expect(copyMessages(columns, [])).toEqual([]);
   });
 
   test('gives the rows the live projector gives event by event, a parked event reported as a difference', async () => {

@@ -3,8 +3,7 @@ import type { TableRows } from './copy.ts';
 
 /** `rows` (objects keyed by column) as COPY's rows for `table`, values in the order of `columns`. */
 export function tableRows(table: string, columns: Record<string, string>, rows: readonly Record<string, unknown>[]): TableRows {
-  const names = Object.keys(columns);
-  return { table, columns: names, rows: rows.map((row) => names.map((name) => row[name])) };
+  return { table, columns: Object.keys(columns), rows };
 }
 
 /** Rows made one per event (or none), never changed afterwards: each page's go out with it. */

@@ -8,11 +8,15 @@ import type { Knex } from 'knex';
  * the same text reaches the same column types either way.
  */
 
-/** Rows for one table: values in the order of `columns`. */
+/**
+ * Rows for one table: each an object keyed by column (the shape the projections build), its
+ * `columns` written in that order. Read straight from the objects: copying each into an array
+ * first made one more object per row for the garbage collector.
+ */
 export interface TableRows {
   table: string;
   columns: readonly string[];
-  rows: unknown[][];
+  rows: readonly Readonly<Record<string, unknown>>[];
 }
 
 /** One value in COPY's text format: `\N` for null, backslash escapes for the separators. */
@@ -41,14 +45,15 @@ const HEADER_BYTES = 5;
 const COPY_DATA = 0x64;
 
 /**
- * COPY's text for `rows` as whole CopyData messages of about CHUNK_BYTES each: each value is
- * written straight into the message's buffer after room left for its header, and the buffer
- * goes to the socket as it is. Joining each row into a string first, then the rows into the
- * page's text, made the process build and collect every row's text three times (about a fifth
- * of a rebuild's process time went to the garbage collector); handing pg bare chunks made it
- * copy each one twice more into its own message buffer (a twelfth of the process's time).
+ * COPY's text for `rows` (their `columns`, in order) as whole CopyData messages of about
+ * CHUNK_BYTES each: each value is written straight into the message's buffer after room left
+ * for its header, and the buffer goes to the socket as it is. Joining each row into a string
+ * first, then the rows into the page's text, made the process build and collect every row's
+ * text three times (about a fifth of a rebuild's process time went to the garbage collector);
+ * handing pg bare chunks made it copy each one twice more into its own message buffer (a
+ * twelfth of the process's time).
  */
-export function copyMessages(rows: readonly (readonly unknown[])[]): Buffer[] {
+export function copyMessages(columns: readonly string[], rows: readonly Readonly<Record<string, unknown>>[]): Buffer[] {
   const messages: Buffer[] = [];
   let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   let used = HEADER_BYTES;
@@ -76,9 +81,9 @@ export function copyMessages(rows: readonly (readonly unknown[])[]): Buffer[] {
     chunk[used++] = byte;
   };
   for (const row of rows) {
-    for (let i = 0; i < row.length; i++) {
+    for (let i = 0; i < columns.length; i++) {
       if (i > 0) separator(TAB);
-      put(copyText(row[i]));
+      put(copyText(row[columns[i]!]));
     }
     separator(NEWLINE);
   }
@@ -92,7 +97,7 @@ const NEWLINE = 0x0a;
 /** Writes the rows into `schema`.`table` with one COPY, on the transaction's connection. */
 export async function copyRows(trx: Knex.Transaction, schema: string, rows: TableRows): Promise<void> {
   if (rows.rows.length === 0) return;
-  const messages = copyMessages(rows.rows);
+  const messages = copyMessages(rows.columns, rows.rows);
   const sql = `COPY ${quoted(schema)}.${quoted(rows.table)} (${rows.columns.map(quoted).join(', ')}) FROM STDIN`;
   // Inside a transaction knex hands out its one connection: the pg client the COPY runs on.
   const client = (await (trx.client as { acquireConnection(): Promise<PgClient> }).acquireConnection()) as PgClient;
