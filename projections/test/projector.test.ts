@@ -13,6 +13,7 @@ import {
   type NewEvent,
   type RecordedEvent,
 } from '../src/eventstore/port.ts';
+import { auditProjection } from '../src/audit/projection.ts';
 import { projections } from '../src/read-models.ts';
 import { CheckpointWatcher, readCheckpoint } from '../src/runtime/checkpoints.ts';
 import type { Projection } from '../src/runtime/projection.ts';
@@ -79,6 +80,23 @@ async function createUser(instanceId: string, username: string) {
 }
 
 const rm = (table: string) => env!.rm(table);
+
+/** The messages sent to PostgreSQL while `work` runs (pg.Client#query wrapped: every statement goes through it). */
+async function messagesSent(work: () => Promise<void>): Promise<string[]> {
+  const sent: string[] = [];
+  const originalQuery = pg.Client.prototype.query;
+  (pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
+    const first = args[0];
+    sent.push(typeof first === 'string' ? first : String((first as { text?: string }).text));
+    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+  };
+  try {
+    await work();
+  } finally {
+    pg.Client.prototype.query = originalQuery;
+  }
+  return sent;
+}
 
 /**
  * Reads the log until `count` events that `match` are visible: readers see only events
@@ -149,18 +167,7 @@ describe('projector', () => {
     const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 2);
     const options = { schema: READ_MODEL_SCHEMA, checkpointName: `one-message-${instanceId}`, projections };
     await knex('projection_checkpoints').insert({ name: options.checkpointName, position_commit: '-1', position_prepare: '-1' });
-    const sent: string[] = [];
-    const originalQuery = pg.Client.prototype.query;
-    (pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
-      const first = args[0];
-      sent.push(typeof first === 'string' ? first : String((first as { text?: string }).text));
-      return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-    };
-    try {
-      expect(await applyBatch(knex, options, events)).toEqual(events[1]!.position);
-    } finally {
-      pg.Client.prototype.query = originalQuery;
-    }
+    const sent = await messagesSent(async () => expect(await applyBatch(knex, options, events)).toEqual(events[1]!.position));
     expect(sent[0]).toMatch(
       /^BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT position_commit, position_prepare FROM projection_checkpoints WHERE name = '[^']+' FOR UPDATE;\n/,
     );
@@ -169,6 +176,22 @@ describe('projector', () => {
     expect(sent.filter((text) => /FOR UPDATE/.test(text))).toHaveLength(1);
     expect(sent[sent.length - 1]).toMatch(/pg_notify\('projection_checkpoints', [^)]+\);\nCOMMIT$/);
     expect(await rm('users').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '1' }]);
+  });
+
+  test('a batch that only holds writes hears from its lock before the COMMIT: two round trips, and applied once', async () => {
+    const { instanceId } = await createInstance('writes-only');
+    await createUser(instanceId, 'writes-only');
+    const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 2);
+    const options = { schema: READ_MODEL_SCHEMA, checkpointName: `writes-only-${instanceId}`, projections: [auditProjection] };
+    await knex('projection_checkpoints').insert({ name: options.checkpointName, position_commit: '-1', position_prepare: '-1' });
+    const sent = await messagesSent(async () => expect(await applyBatch(knex, options, events)).toEqual(events[1]!.position));
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toMatch(/^BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT .* FOR UPDATE;\nINSERT INTO "rm"."activity"/s);
+    expect(sent[1]).toBe('COMMIT');
+    // Again, as another writer that lost the race: the lock's answer sends it back, nothing twice.
+    expect(await applyBatch(knex, options, events)).toBeNull();
+    expect(await rm('activity').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '2' }]);
+    expect(await readCheckpoint(knex, options.checkpointName)).toEqual(events[1]!.position);
   });
 
   test('only one projector is active; the other waits on standby and takes over', async () => {
