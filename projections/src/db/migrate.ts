@@ -76,11 +76,14 @@ function listSource(migrations: Record<string, MigrationModule>): Knex.Migration
   };
 }
 
+/** The event store's and runtime's tables and functions in `public`, as every database has them. */
+export async function migrateEventStore(knex: Knex): Promise<void> {
+  await knex.migrate.latest({ migrationSource: listSource(eventStoreMigrations) });
+}
+
 /** Event store and runtime tables in `public`, then the read models in `rm`. */
 export async function migrate(knex: Knex): Promise<{ readModelsChanged: boolean }> {
-  await knex.migrate.latest({
-    migrationSource: listSource(eventStoreMigrations),
-  });
+  await migrateEventStore(knex);
   const [, applied] = await migrateReadModels(knex, READ_MODEL_SCHEMA);
   return { readModelsChanged: applied.length > 0 };
 }
