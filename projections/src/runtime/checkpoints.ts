@@ -14,9 +14,25 @@ export const MAIN_CHECKPOINT = 'main';
 export async function readCheckpoint(db: Knex | Knex.Transaction, name: string, forUpdate = false): Promise<GlobalPosition | null> {
   let query = db('projection_checkpoints').where({ name }).first('position_commit', 'position_prepare');
   if (forUpdate) query = query.forUpdate();
-  const row = (await query) as { position_commit: string; position_prepare: string } | undefined;
+  return positionOfRow((await query) as CheckpointRow | undefined);
+}
+
+interface CheckpointRow {
+  position_commit: string;
+  position_prepare: string;
+}
+
+/** A checkpoint row's position; null when there is no row. */
+function positionOfRow(row: CheckpointRow | undefined): GlobalPosition | null {
   return row ? { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) } : null;
 }
+
+/** A batch's commit does not wait for its WAL flush (this transaction only; see lockCheckpointForBatch). */
+const BATCH_COMMIT_SETTING = 'SET LOCAL synchronous_commit TO off';
+
+/** Takes the checkpoint row named by `name` (SQL: a literal or a parameter) and reads its position. */
+const lockCheckpointSql = (name: string) =>
+  `SELECT position_commit, position_prepare FROM projection_checkpoints WHERE name = ${name} FOR UPDATE`;
 
 /**
  * The first statement of a projector batch: takes the checkpoint row (serialising writers of
@@ -29,18 +45,14 @@ export async function readCheckpoint(db: Knex | Knex.Transaction, name: string, 
  */
 export async function lockCheckpointForBatch(trx: Knex.Transaction, name: string): Promise<GlobalPosition | null> {
   if (!/^[\w:.-]+$/.test(name)) {
-    await trx.raw('SET LOCAL synchronous_commit TO off');
+    await trx.raw(BATCH_COMMIT_SETTING);
     return await readCheckpoint(trx, name, true);
   }
-  const result = (await trx.raw(
-    `SET LOCAL synchronous_commit TO off;
-     SELECT position_commit, position_prepare FROM projection_checkpoints WHERE name = '${name}' FOR UPDATE`,
-  )) as Array<{ rows: Array<{ position_commit: string; position_prepare: string }> }>;
+  const result = (await trx.raw(`${BATCH_COMMIT_SETTING};\n${lockCheckpointSql(`'${name}'`)}`)) as Array<{ rows: CheckpointRow[] }>;
   // Several statements answer an array of results, one each; the last is the SELECT's. (A
   // pipelined transaction answers with that last result alone.)
   const results = Array.isArray(result) ? result : [result];
-  const row = results[results.length - 1]?.rows[0];
-  return row ? { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) } : null;
+  return positionOfRow(results[results.length - 1]?.rows[0]);
 }
 
 /**
@@ -53,14 +65,8 @@ export function deferCheckpointLock(
   name: string,
   onRow: (position: GlobalPosition | null) => void,
 ): void {
-  defer({ sql: 'SET LOCAL synchronous_commit TO off', values: [] });
-  defer(
-    { sql: 'SELECT position_commit, position_prepare FROM projection_checkpoints WHERE name = $1 FOR UPDATE', values: [name] },
-    (rows) => {
-      const row = rows[0] as { position_commit: string; position_prepare: string } | undefined;
-      onRow(row ? { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) } : null);
-    },
-  );
+  defer({ sql: BATCH_COMMIT_SETTING, values: [] });
+  defer({ sql: lockCheckpointSql('$1'), values: [name] }, (rows) => onRow(positionOfRow(rows[0] as CheckpointRow | undefined)));
 }
 
 export async function ensureCheckpoint(db: Knex | Knex.Transaction, name: string): Promise<void> {
