@@ -122,11 +122,8 @@ async function applyEvents(
   // one after the other is the same as event by event across all of them.
   const perProjection = options.projections.map(() => [] as StoredDomainEvent[]);
   let last: GlobalPosition | null = null;
-  for (const event of events) {
-    if (comparePositions(event.position, checkpoint) <= 0) continue;
-    last = event.position;
-    if (options.skip?.(event)) continue;
-    const taken = takersOf(options, event);
+  for (const { position, taken } of eventsAfter(options, checkpoint, events)) {
+    last = position;
     if (taken) for (const i of taken.takers) perProjection[i]!.push(taken.parsed);
   }
   for (const [i, projection] of options.projections.entries()) {
@@ -157,15 +154,27 @@ async function applyWithin(
 ): Promise<GlobalPosition | null> {
   const deadline = performance.now() + budgetMs;
   let last: GlobalPosition | null = null;
-  for (const event of events) {
-    if (comparePositions(event.position, checkpoint) <= 0) continue;
-    last = event.position;
-    if (options.skip?.(event)) continue;
-    const taken = takersOf(options, event);
+  for (const { position, taken } of eventsAfter(options, checkpoint, events)) {
+    last = position;
     if (taken) for (const i of taken.takers) await options.projections[i]!.apply(taken.parsed, ctx);
     if (performance.now() >= deadline) break;
   }
   return last;
+}
+
+/**
+ * The events after `checkpoint`, in the batch's order, each with what takes it: null when
+ * nothing does or `options.skip` passes it over (it still moves the checkpoint).
+ */
+function* eventsAfter(
+  options: ApplyOptions,
+  checkpoint: GlobalPosition,
+  events: RecordedEvent[],
+): Generator<{ position: GlobalPosition; taken: ReturnType<typeof takersOf> }> {
+  for (const event of events) {
+    if (comparePositions(event.position, checkpoint) <= 0) continue;
+    yield { position: event.position, taken: options.skip?.(event) ? null : takersOf(options, event) };
+  }
 }
 
 /** The event parsed (only when some projection takes its type) and the indexes of the projections that take it; null: none. */
