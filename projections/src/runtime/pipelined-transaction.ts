@@ -138,10 +138,7 @@ export class PipelinedConnection {
   async sendAll(statements: readonly NativeStatement[]): Promise<pg.QueryResult[]> {
     if (statements.length === 0) return [];
     const sent = this.takeHeld();
-    const texts = statements.map((s) => withLiterals(s));
-    const raw = (await this.client.query([...sent.texts, ...texts].join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
-    const results = Array.isArray(raw) ? raw : [raw];
-    deliver(sent.for, results);
+    const results = await this.send([...sent.texts, ...statements.map((s) => withLiterals(s))], sent.for);
     return results.slice(results.length - statements.length);
   }
 
@@ -149,14 +146,20 @@ export class PipelinedConnection {
   async flush(): Promise<void> {
     if (this.held.length === 0) return;
     const sent = this.takeHeld();
-    let raw: pg.QueryResult | pg.QueryResult[];
     try {
-      raw = (await this.client.query(sent.texts.join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
+      await this.send(sent.texts, sent.for);
     } catch (error) {
       // As at the COMMIT: the transaction is aborted (knex's ROLLBACK ends it), the writer named.
       throw new DeferredWriteError(sent.by.filter(Boolean), error);
     }
-    deliver(sent.for, Array.isArray(raw) ? raw : [raw]);
+  }
+
+  /** `texts` as one message; each result to its receiver (by position), all of them answered in order. */
+  private async send(texts: readonly string[], receivers: ReadonlyArray<RowsReceiver | undefined>): Promise<pg.QueryResult[]> {
+    const raw = (await this.client.query(texts.join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
+    const results = Array.isArray(raw) ? raw : [raw];
+    deliver(receivers, results);
+    return results;
   }
 
   private takeHeld(): { texts: string[]; by: string[]; for: Array<RowsReceiver | undefined> } {
@@ -195,9 +198,7 @@ export class PipelinedConnection {
       const held = this.takeHeld();
       this.begun = false;
       try {
-        const raw = (await this.client.query([...held.texts, 'COMMIT'].join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
-        const results = Array.isArray(raw) ? raw : [raw];
-        deliver(held.for, results);
+        const results = await this.send([...held.texts, 'COMMIT'], held.for);
         return results[results.length - 1];
       } catch (error) {
         // A held write failed: the transaction is aborted and the COMMIT never ran; end it
