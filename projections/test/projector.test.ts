@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrateReadModels, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import {
@@ -16,6 +15,7 @@ import {
 import { auditProjection } from '../src/audit/projection.ts';
 import { projections } from '../src/read-models.ts';
 import { CheckpointWatcher, readCheckpoint } from '../src/runtime/checkpoints.ts';
+import { recordStatements } from '../src/testing/statement-recorder.ts';
 import type { Projection } from '../src/runtime/projection.ts';
 import { listParkedEvents } from '../src/runtime/parked.ts';
 import { applyBatch, isTransientFailure, Projector, TransientError } from '../src/runtime/projector.ts';
@@ -80,23 +80,6 @@ async function createUser(instanceId: string, username: string) {
 }
 
 const rm = (table: string) => env!.rm(table);
-
-/** The messages sent to PostgreSQL while `work` runs (pg.Client#query wrapped: every statement goes through it). */
-async function messagesSent(work: () => Promise<void>): Promise<string[]> {
-  const sent: string[] = [];
-  const originalQuery = pg.Client.prototype.query;
-  (pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...args: unknown[]) {
-    const first = args[0];
-    sent.push(typeof first === 'string' ? first : String((first as { text?: string }).text));
-    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-  };
-  try {
-    await work();
-  } finally {
-    pg.Client.prototype.query = originalQuery;
-  }
-  return sent;
-}
 
 /**
  * Reads the log until `count` events that `match` are visible: readers see only events
@@ -167,7 +150,11 @@ describe('projector', () => {
     const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 2);
     const options = { schema: READ_MODEL_SCHEMA, checkpointName: `one-message-${instanceId}`, projections };
     await knex('projection_checkpoints').insert({ name: options.checkpointName, position_commit: '-1', position_prepare: '-1' });
-    const sent = await messagesSent(async () => expect(await applyBatch(knex, options, events)).toEqual(events[1]!.position));
+    const recorder = recordStatements();
+    const { result: applied, statements: sent } = await recorder
+      .during(() => applyBatch(knex, options, events))
+      .finally(() => recorder.stop());
+    expect(applied).toEqual(events[1]!.position);
     expect(sent[0]).toMatch(
       /^BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT position_commit, position_prepare FROM projection_checkpoints WHERE name = '[^']+' FOR UPDATE;\n/,
     );
@@ -184,7 +171,11 @@ describe('projector', () => {
     const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 2);
     const options = { schema: READ_MODEL_SCHEMA, checkpointName: `writes-only-${instanceId}`, projections: [auditProjection] };
     await knex('projection_checkpoints').insert({ name: options.checkpointName, position_commit: '-1', position_prepare: '-1' });
-    const sent = await messagesSent(async () => expect(await applyBatch(knex, options, events)).toEqual(events[1]!.position));
+    const recorder = recordStatements();
+    const { result: applied, statements: sent } = await recorder
+      .during(() => applyBatch(knex, options, events))
+      .finally(() => recorder.stop());
+    expect(applied).toEqual(events[1]!.position);
     expect(sent).toHaveLength(2);
     expect(sent[0]).toMatch(/^BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT .* FOR UPDATE;\nINSERT INTO "rm"."activity"/s);
     expect(sent[1]).toBe('COMMIT');

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestInstance, signInUser, startTestServer, type ApiClient, type TestServer } from '../support/server.ts';
-import { recordStatements, type StatementRecorder } from './statement-recorder.ts';
+import { recordStatements, type StatementRecorder } from '@crm/projections/testing/statement-recorder';
 
 let server: TestServer;
 let owner: ApiClient;
