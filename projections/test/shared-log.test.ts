@@ -58,21 +58,30 @@ async function follow(log: EventStore, from: GlobalPosition, last: string, slowM
   return seen;
 }
 
+/**
+ * The position of the event `id` once readers see it: a reader sees only events below the
+ * oldest transaction still running in the cluster, and other test files run beside this one.
+ */
 async function positionOf(id: string): Promise<GlobalPosition> {
-  const all: RecordedEvent[] = await store.readAll(START, 100_000);
-  return all.find((event) => event.id === id)!.position;
+  for (;;) {
+    const all: RecordedEvent[] = await store.readAll(START, 100_000);
+    const event = all.find((e) => e.id === id);
+    if (event) return event.position;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 describe('one reader of the log for every subscription of a process (shared-log.ts)', () => {
   test('subscribers from different positions each get every event after theirs once, in order, a slow one too', async () => {
     const before = newIds(12);
     await appendEvents(before);
+    // Every event so far, once the last one appended is visible (each committed before the next began).
+    const [head, middle] = [await positionOf(before[11]!), await positionOf(before[5]!)];
     const all = (await store.readAll(START, 100_000)).map((event) => event.id);
     // Capacity 4: the slow subscriber loses what the reader keeps and reads on its own.
     const log = sharedSubscriptions(store, 4);
     const after = newIds(15);
     const last = after[after.length - 1]!;
-    const [head, middle] = [await positionOf(before[11]!), await positionOf(before[5]!)];
     const following = Promise.all([follow(log, head, last), follow(log, START, last), follow(log, middle, last, 20)]);
     await appendEvents(after);
     const [fromHead, fromStart, fromMiddle] = await following;
