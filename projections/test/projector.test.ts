@@ -82,6 +82,23 @@ async function createUser(instanceId: string, username: string) {
 const rm = (table: string) => env!.rm(table);
 
 /**
+ * A new instance and its first user (two events), applied as one batch by `batchProjections`
+ * under a fresh checkpoint; with what the batch answered and the statements it sent.
+ */
+async function firstBatchOfNewInstance(name: string, batchProjections: Projection[]) {
+  const { instanceId } = await createInstance(name);
+  await createUser(instanceId, name);
+  const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 2);
+  const options = { schema: READ_MODEL_SCHEMA, checkpointName: `${name}-${instanceId}`, projections: batchProjections };
+  await knex('projection_checkpoints').insert({ name: options.checkpointName, position_commit: '-1', position_prepare: '-1' });
+  const recorder = recordStatements();
+  const { result: applied, statements: sent } = await recorder
+    .during(() => applyBatch(knex, options, events))
+    .finally(() => recorder.stop());
+  return { instanceId, events, options, applied, sent };
+}
+
+/**
  * Reads the log until `count` events that `match` are visible: readers see only events
  * below the oldest transaction still running in the cluster, and other test files run
  * transactions of their own at the same time.
@@ -145,15 +162,7 @@ describe('projector', () => {
   });
 
   test("a batch's checkpoint lock goes with its first statement, not alone; the checkpoint's move with the COMMIT", async () => {
-    const { instanceId } = await createInstance('one-message');
-    await createUser(instanceId, 'one-message');
-    const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 2);
-    const options = { schema: READ_MODEL_SCHEMA, checkpointName: `one-message-${instanceId}`, projections };
-    await knex('projection_checkpoints').insert({ name: options.checkpointName, position_commit: '-1', position_prepare: '-1' });
-    const recorder = recordStatements();
-    const { result: applied, statements: sent } = await recorder
-      .during(() => applyBatch(knex, options, events))
-      .finally(() => recorder.stop());
+    const { instanceId, events, applied, sent } = await firstBatchOfNewInstance('one-message', projections);
     expect(applied).toEqual(events[1]!.position);
     expect(sent[0]).toMatch(
       /^BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT position_commit, position_prepare FROM projection_checkpoints WHERE name = '[^']+' FOR UPDATE;\n/,
@@ -166,15 +175,7 @@ describe('projector', () => {
   });
 
   test('a batch that only holds writes hears from its lock before the COMMIT: two round trips, and applied once', async () => {
-    const { instanceId } = await createInstance('writes-only');
-    await createUser(instanceId, 'writes-only');
-    const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 2);
-    const options = { schema: READ_MODEL_SCHEMA, checkpointName: `writes-only-${instanceId}`, projections: [auditProjection] };
-    await knex('projection_checkpoints').insert({ name: options.checkpointName, position_commit: '-1', position_prepare: '-1' });
-    const recorder = recordStatements();
-    const { result: applied, statements: sent } = await recorder
-      .during(() => applyBatch(knex, options, events))
-      .finally(() => recorder.stop());
+    const { instanceId, events, options, applied, sent } = await firstBatchOfNewInstance('writes-only', [auditProjection]);
     expect(applied).toEqual(events[1]!.position);
     expect(sent).toHaveLength(2);
     expect(sent[0]).toMatch(/^BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT .* FOR UPDATE;\nINSERT INTO "rm"."activity"/s);
