@@ -19,6 +19,7 @@ import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { migrateEventStore as migrateEventStoreTables } from '../src/db/migrate.ts';
 import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
+import { visibleEvents } from '../src/testing/events.ts';
 import { eventStoreContract } from './eventstore-contract.ts';
 
 /**
@@ -87,13 +88,6 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
   }
 }
 
-/** Reads the whole log once `count` events are visible (other transactions in the cluster can hold them back briefly). */
-async function readAllEventually(store: EventStore, count: number): Promise<RecordedEvent[]> {
-  let all: RecordedEvent[] = [];
-  await until(async () => (all = await store.readAll(START, 10_000)).length >= count, `${count} events are visible`);
-  return all;
-}
-
 describe('postgres event store', () => {
   test('an empty store: head is START, readAll is empty; the migration goes down and up', async () => {
     const db = await migratedDatabase();
@@ -112,7 +106,7 @@ describe('postgres event store', () => {
       await store.append('s-1', [{ id: randomUUID(), type: 'T', data: {}, metadata: metadata() }], {
         expectedRevision: 'no_stream',
       });
-      expect(await readAllEventually(store, 1)).toHaveLength(1);
+      expect(await visibleEvents(store, () => true, 1)).toHaveLength(1);
     } finally {
       await store.close();
       await db.drop();
@@ -157,7 +151,7 @@ describe('postgres event store', () => {
       }
 
       const expected = [...batch.map((e) => e.id), ...singles.map(() => expect.any(String))];
-      const all = await readAllEventually(store, expected.length);
+      const all = await visibleEvents(store, () => true, expected.length);
       expect(all.map((e) => e.id)).toEqual(expected);
       expect(all.slice(6).map((e) => e.position)).toEqual(singles.map((r) => r.position));
       expect(all.slice(0, 6).map((e) => e.position.prepare)).toEqual([8n, 9n, 10n, 11n, 12n, 13n]);

@@ -5,16 +5,15 @@ import { migrateReadModels, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import {
   comparePositions,
   positionToString,
-  START,
   type AppendResult,
   type EventStore,
   type GlobalPosition,
   type NewEvent,
-  type RecordedEvent,
 } from '../src/eventstore/port.ts';
 import { auditProjection } from '../src/audit/projection.ts';
 import { projections } from '../src/read-models.ts';
 import { CheckpointWatcher, readCheckpoint } from '../src/runtime/checkpoints.ts';
+import { visibleEvents } from '../src/testing/events.ts';
 import { recordStatements } from '../src/testing/statement-recorder.ts';
 import type { Projection } from '../src/runtime/projection.ts';
 import { listParkedEvents } from '../src/runtime/parked.ts';
@@ -88,7 +87,7 @@ const rm = (table: string) => env!.rm(table);
 async function firstBatchOfNewInstance(name: string, batchProjections: Projection[]) {
   const { instanceId } = await createInstance(name);
   await createUser(instanceId, name);
-  const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 2);
+  const events = await visibleEvents(store, (e) => e.metadata.instanceId === instanceId, 2);
   const options = { schema: READ_MODEL_SCHEMA, checkpointName: `${name}-${instanceId}`, projections: batchProjections };
   await knex('projection_checkpoints').insert({ name: options.checkpointName, position_commit: '-1', position_prepare: '-1' });
   const recorder = recordStatements();
@@ -96,24 +95,6 @@ async function firstBatchOfNewInstance(name: string, batchProjections: Projectio
     .during(() => applyBatch(knex, options, events))
     .finally(() => recorder.stop());
   return { instanceId, events, options, applied, sent };
-}
-
-/**
- * Reads the log until `count` events that `match` are visible: readers see only events
- * below the oldest transaction still running in the cluster, and other test files run
- * transactions of their own at the same time.
- */
-async function visibleEvents(
-  match: (event: RecordedEvent) => boolean,
-  count: number,
-  from: GlobalPosition = START,
-): Promise<RecordedEvent[]> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const events = (await store.readAll(from, 100_000)).filter(match);
-    if (events.length >= count || Date.now() > deadline) return events;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('projector', () => {
@@ -153,7 +134,7 @@ describe('projector', () => {
     expect(await rm('activity').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '1' }]);
     // A batch whose first events the checkpoint has passed (another writer applied them): only the rest.
     const user = await createUser(instanceId, 'after-replay');
-    const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 2);
+    const events = await visibleEvents(store, (e) => e.metadata.instanceId === instanceId, 2);
     expect(await applyBatch(knex, options, events)).toEqual(user.position);
     // One activity row each: the instance's and the user's.
     expect(await rm('activity').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '2' }]);
@@ -259,7 +240,7 @@ describe('reactors', () => {
   test('a batch with a time budget commits after the event that spends it; the rest goes in the next transactions, each once', async () => {
     const { instanceId } = await createInstance('budgeted');
     for (let i = 0; i < 3; i++) await createUser(instanceId, `budget${i}`);
-    const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 4);
+    const events = await visibleEvents(store, (e) => e.metadata.instanceId === instanceId, 4);
     const applied: string[] = [];
     const checkpointName = `reactor:budget-${instanceId}`;
     await knex('projection_checkpoints').insert({ name: checkpointName, position_commit: '-1', position_prepare: '-1' });
@@ -335,7 +316,7 @@ describe('failures: retried, or parked when the event is the cause', () => {
     const { instanceId } = await createInstance('halfway');
     await createUser(instanceId, 'first');
     await createUser(instanceId, 'second');
-    const events = await visibleEvents((e) => e.metadata.instanceId === instanceId, 3);
+    const events = await visibleEvents(store, (e) => e.metadata.instanceId === instanceId, 3);
     expect(events.map((e) => e.type)).toEqual(['CrmInstanceCreated', 'UserCreated', 'UserCreated']);
     const failing: Projection = {
       name: 'fails-on-the-last',
@@ -356,7 +337,7 @@ describe('failures: retried, or parked when the event is the cause', () => {
     const { instanceId } = await createInstance('retried');
     const users: AppendResult[] = [];
     for (let i = 0; i < 4; i++) users.push(await createUser(instanceId, `retry${i}`));
-    const instanceEvents = await visibleEvents((e) => e.metadata.instanceId === instanceId, 5);
+    const instanceEvents = await visibleEvents(store, (e) => e.metadata.instanceId === instanceId, 5);
     const poisoned = instanceEvents[2]!;
     let failing = true;
     const flaky: Projection = {
@@ -405,7 +386,7 @@ describe('failures: retried, or parked when the event is the cause', () => {
     const { instanceId } = await createInstance('subfail');
     const users: AppendResult[] = [];
     for (let i = 0; i < 3; i++) users.push(await createUser(instanceId, `subfail${i}`));
-    const instanceEvents = await visibleEvents((e) => e.metadata.instanceId === instanceId, 4);
+    const instanceEvents = await visibleEvents(store, (e) => e.metadata.instanceId === instanceId, 4);
     const slow = instanceEvents[1]!;
     // The database goes away: the batch fails (and is retried after a pause) and the
     // subscription's next read fails too, while the projector is still busy with the batch.
@@ -478,7 +459,7 @@ describe('failures: retried, or parked when the event is the cause', () => {
     await store.append(badStream, [bad], { expectedRevision: 'no_stream' });
     // And one a handler cannot apply, whatever it is retried with.
     const unlucky = await createUser(instanceId, 'unlucky');
-    const [unluckyEvent] = await visibleEvents((e) => comparePositions(e.position, unlucky.position) === 0, 1, {
+    const [unluckyEvent] = await visibleEvents(store, (e) => comparePositions(e.position, unlucky.position) === 0, 1, {
       commit: unlucky.position.commit,
       prepare: unlucky.position.prepare - 1n,
     });
@@ -520,7 +501,7 @@ describe('failures: retried, or parked when the event is the cause', () => {
     await createUser(instanceId, 'before');
     const unlucky = await createUser(instanceId, 'unlucky');
     const after = await createUser(instanceId, 'after');
-    const [unluckyEvent] = await visibleEvents((e) => comparePositions(e.position, unlucky.position) === 0, 1, {
+    const [unluckyEvent] = await visibleEvents(store, (e) => comparePositions(e.position, unlucky.position) === 0, 1, {
       commit: unlucky.position.commit,
       prepare: unlucky.position.prepare - 1n,
     });

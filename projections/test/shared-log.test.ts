@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { comparePositions, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../src/eventstore/port.ts';
+import { comparePositions, START, type EventStore, type GlobalPosition } from '../src/eventstore/port.ts';
 import { sharedSubscriptions } from '../src/runtime/shared-log.ts';
-import { testEventMetadata } from '../src/testing/events.ts';
+import { testEventMetadata, visibleEvents } from '../src/testing/events.ts';
 import { openStoreDatabase, type StoreDatabase } from './store-database.ts';
 
 let env: StoreDatabase | undefined;
@@ -58,17 +58,10 @@ async function follow(log: EventStore, from: GlobalPosition, last: string, slowM
   return seen;
 }
 
-/**
- * The position of the event `id` once readers see it: a reader sees only events below the
- * oldest transaction still running in the cluster, and other test files run beside this one.
- */
+/** The position of the event `id` once readers see it (other test files run beside this one). */
 async function positionOf(id: string): Promise<GlobalPosition> {
-  for (;;) {
-    const all: RecordedEvent[] = await store.readAll(START, 100_000);
-    const event = all.find((e) => e.id === id);
-    if (event) return event.position;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const [event] = await visibleEvents(store, (e) => e.id === id, 1);
+  return event!.position;
 }
 
 describe('one reader of the log for every subscription of a process (shared-log.ts)', () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventMetadata } from '../eventstore/port.ts';
+import { START, type EventMetadata, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 
 /**
  * The metadata of an event a test writes to the store by hand (not through a command): the
@@ -15,4 +15,24 @@ export function testEventMetadata(instanceId: string | null, overrides: Partial<
     schemaVersion: 1,
     ...overrides,
   };
+}
+
+/**
+ * Reads `store`'s log until `count` events that `match` are visible, for 20 s at most (then
+ * answers what it has, for the test's assertion to show): readers see only events below the
+ * oldest transaction still running in the cluster, and other test files run transactions of
+ * their own at the same time.
+ */
+export async function visibleEvents(
+  store: EventStore,
+  match: (event: RecordedEvent) => boolean,
+  count: number,
+  from: GlobalPosition = START,
+): Promise<RecordedEvent[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const events = (await store.readAll(from, 100_000)).filter(match);
+    if (events.length >= count || Date.now() > deadline) return events;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
