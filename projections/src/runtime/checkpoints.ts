@@ -74,7 +74,7 @@ export function deferCheckpointLock(
   });
 }
 
-/** SQLSTATE raised by lock_checkpoint_before when the checkpoint has passed a batch's first event (db/migrations/0012). */
+/** SQLSTATE raised by lock_checkpoint_before when the checkpoint has passed a batch's first event (db/migrations/0013). */
 const CHECKPOINT_PASSED = 'CR410';
 
 /** Whether a pipelined batch failed on deferCheckpointLock's check (the statement's error, or a failed COMMIT's that carries its code). */
