@@ -208,7 +208,7 @@ export class PipelinedConnection {
 
   /**
    * `statements` as one message; each result to its receiver (by position), all of them
-   * answered in order. Answers one result per statement (a prepared one's EXECUTE).
+   * answered in order. A prepared statement answers with its EXECUTE's result.
    */
   private async send(
     statements: readonly NativeStatement[],
@@ -224,13 +224,11 @@ export class PipelinedConnection {
       throw error;
     }
     const all = Array.isArray(raw) ? raw : [raw];
-    const results: pg.QueryResult[] = [];
-    let next = 0;
-    for (const r of rendered) {
-      next += r.texts.length;
-      results.push(all[next - 1]!);
-      if (r.prepares) prepared.add(r.prepares);
-    }
+    const preparing = rendered.flatMap((r) => (r.prepares ? [r.prepares] : []));
+    for (const name of preparing) prepared.add(name);
+    // A text may hold several statements (one result each): the results are the message's,
+    // in order, less the answers of the DOs that prepared statements.
+    const results = preparing.length === 0 ? all : all.filter((result) => result.command !== 'DO');
     deliver(receivers, results);
     return results;
   }
