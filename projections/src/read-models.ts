@@ -24,9 +24,9 @@ import { vehiclesProjection } from './vehicles/projection.ts';
 export const projections: Projection[] = [
   platformProjection,
   { ...identityProjection, bulk: identityBulk },
-  { ...auditProjection, bulk: auditBulk },
+  { ...auditProjection, bulk: auditBulk, keysAfterLoad: ['activity'] },
   { ...customersProjection, bulk: customersBulk },
-  { ...pipelineProjection, bulk: pipelineBulk },
+  { ...pipelineProjection, bulk: pipelineBulk, keysAfterLoad: ['job_history'] },
   serviceRequestsProjection,
   vehiclesProjection,
   deletedRecordsProjection,

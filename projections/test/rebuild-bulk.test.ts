@@ -225,6 +225,23 @@ async function writeMixedLog(instanceId: string): Promise<void> {
   ]);
 }
 
+/** The schema's constraints and indexes (names and definitions), in a fixed order. */
+async function catalogOf(schema: string) {
+  const constraints = await knex.raw<{ rows: Array<{ table: string; name: string; definition: string }> }>(
+    `SELECT t.relname AS table, k.conname AS name, pg_get_constraintdef(k.oid) AS definition
+       FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
+      WHERE k.connamespace = ?::regnamespace AND t.relname NOT LIKE 'knex_migrations%'
+      ORDER BY 1, 2`,
+    [schema],
+  );
+  const indexes = await knex.raw<{ rows: Array<{ table: string; name: string; definition: string }> }>(
+    `SELECT tablename AS table, indexname AS name, indexdef AS definition
+       FROM pg_indexes WHERE schemaname = ? AND tablename NOT LIKE 'knex_migrations%' ORDER BY 1, 2`,
+    [schema],
+  );
+  return { constraints: constraints.rows, indexes: indexes.rows };
+}
+
 describe('rebuild through the bulk paths', () => {
   test('COPY text escapes its separators and writes null, booleans, dates and JSON as an INSERT would', () => {
     expect(copyText(null)).toBe('\\N');
@@ -291,6 +308,7 @@ describe('rebuild through the bulk paths', () => {
       { username: 'user1', role: 'user', sign_in_locked_until: new Date('2025-03-01T12:00:00.000Z') },
     ]);
 
+    const catalogBefore = await catalogOf(READ_MODEL_SCHEMA);
     const progress: number[] = [];
     const report = await rebuildReadModels({ store, knex, projections, onProgress: ({ replayed }) => progress.push(replayed) });
     expect(report.tables.filter((t) => !t.identical)).toEqual([]);
@@ -314,5 +332,15 @@ describe('rebuild through the bulk paths', () => {
     expect(await rm('customers').orderBy('id').select()).toEqual(live.customers);
     expect(await rm('jobs').orderBy('id').select()).toEqual(live.jobs);
     expect(await rm('insight_stage_intervals').orderBy('event_id').select()).toEqual(live.intervals);
+    // Keys and indexes dropped for the load are all back, under the same names.
+    const catalogAfter = await catalogOf(READ_MODEL_SCHEMA);
+    expect(catalogAfter.constraints).toEqual(catalogBefore.constraints);
+    expect(catalogAfter.indexes).toEqual(catalogBefore.indexes);
+    expect(catalogAfter.constraints).toContainEqual({ table: 'activity', name: 'activity_pkey', definition: 'PRIMARY KEY (event_id)' });
+    expect(catalogAfter.constraints).toContainEqual({
+      table: 'job_history',
+      name: 'job_history_pkey',
+      definition: 'PRIMARY KEY (event_id)',
+    });
   });
 });

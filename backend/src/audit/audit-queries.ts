@@ -4,7 +4,6 @@ import {
   type AuditEntry,
   type AuditFieldChange,
   type AuditFilter,
-  type AuditPage,
   type StoredFieldChange,
 } from '@crm/projections/audit';
 import type { ActorKind } from '@crm/projections/eventstore/port';
@@ -36,10 +35,6 @@ interface Position {
 const MAX_BIGINT = 2n ** 63n - 1n;
 const INVALID_CURSOR = 'The cursor is not valid; start again without it';
 
-function auditCursor(row: ActivityRow): string {
-  return encodeCursor([String(row.position_commit), String(row.position_prepare)]);
-}
-
 function decodeAuditCursor(cursor: string): Position {
   const values = decodeCursor(cursor, ['digits', 'digits']);
   // The positions are bigint: a larger number is no position of ours (and would fail the cast).
@@ -68,6 +63,26 @@ export interface ActivityScope {
 const ACTIVITY_COLUMNS =
   'event_id, position_commit, position_prepare, event_type, entity_type, entity_id, actor_kind, actor_id, actor_name, summary, changes, occurred_at';
 
+/** The WHERE clause of a timeline read, its values numbered from $1 (the instance) on. */
+function activityWhere(
+  instanceId: string,
+  filter: Partial<AuditFilter> & ActivityScope & { excludeEntityType?: string },
+  before: Position | null,
+): { where: string; values: unknown[]; param: (value: unknown) => string } {
+  const values: unknown[] = [instanceId];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  let where = 'instance_id = $1';
+  if (filter.entityType) where += ` AND entity_type = ${param(filter.entityType)}`;
+  if (filter.excludeEntityType) where += ` AND entity_type <> ${param(filter.excludeEntityType)}`;
+  if (filter.onlyEntityTypes) where += ` AND entity_type = ANY(${param(filter.onlyEntityTypes)}::text[])`;
+  if (filter.userId) where += ` AND actor_id = ${param(filter.userId)}`;
+  if (filter.from) where += ` AND occurred_at >= ${param(filter.from.toISOString())}`;
+  if (filter.to) where += ` AND occurred_at < ${param(filter.to.toISOString())}`;
+  if (filter.q) where += ` AND lower(summary) LIKE ${param(likeContaining(filter.q.toLowerCase()))}`;
+  if (before) where += ` AND (position_commit, position_prepare) < (${param(before.commit)}::bigint, ${param(before.prepare)}::bigint)`;
+  return { where, values, param };
+}
+
 /**
  * The instance's timeline, newest first (global position: the order things happened in).
  * Fixed SQL text with a condition per filter given, not built by knex: the audit page is a
@@ -80,17 +95,7 @@ async function readActivity(
   limit: number,
   before: Position | null,
 ): Promise<ActivityRow[]> {
-  const values: unknown[] = [instanceId];
-  const param = (value: unknown) => `$${values.push(value)}`;
-  let where = 'instance_id = $1';
-  if (filter.entityType) where += ` AND entity_type = ${param(filter.entityType)}`;
-  if (filter.excludeEntityType) where += ` AND entity_type <> ${param(filter.excludeEntityType)}`;
-  if (filter.onlyEntityTypes) where += ` AND entity_type = ANY(${param(filter.onlyEntityTypes)}::text[])`;
-  if (filter.userId) where += ` AND actor_id = ${param(filter.userId)}`;
-  if (filter.from) where += ` AND occurred_at >= ${param(filter.from.toISOString())}`;
-  if (filter.to) where += ` AND occurred_at < ${param(filter.to.toISOString())}`;
-  if (filter.q) where += ` AND lower(summary) LIKE ${param(likeContaining(filter.q.toLowerCase()))}`;
-  if (before) where += ` AND (position_commit, position_prepare) < (${param(before.commit)}::bigint, ${param(before.prepare)}::bigint)`;
+  const { where, values, param } = activityWhere(instanceId, filter, before);
   return await tenantRows<ActivityRow>(
     knex,
     instanceId,
@@ -99,17 +104,83 @@ async function readActivity(
   );
 }
 
-export async function auditPage(
-  knex: Knex,
+/**
+ * One entry of the audit log as JSON text, built by PostgreSQL as toEntry builds it: the time
+ * in UTC with milliseconds (truncated, as a JS Date does), each stored change as
+ * { field, newValue, oldValue } (fieldChangeFromStored).
+ */
+const ENTRY_JSON = `row_to_json(e)::text FROM (SELECT a.event_id AS id,
+    to_char(a.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
+    (SELECT row_to_json(who) FROM (SELECT a.actor_kind AS kind, a.actor_id AS id, a.actor_name AS "displayName") who) AS actor,
+    a.entity_type AS "entityType", a.entity_id AS "entityId", a.event_type AS "eventType", a.summary,
+    (SELECT coalesce(jsonb_agg(CASE WHEN jsonb_typeof(c) = 'array'
+                                    THEN jsonb_build_object('field', c->0, 'newValue', c->2, 'oldValue', c->1) ELSE c END ORDER BY i), '[]')
+       FROM jsonb_array_elements(a.changes) WITH ORDINALITY AS stored(c, i)) AS changes) e`;
+
+/** What the audit page's statement answers: its entries as one JSON array's text, and where the page ends. */
+export interface AuditPageRow {
+  /** Whether the projector had passed every event in the statement's snapshot (read-your-writes holds). */
+  current: boolean;
+  items: string;
+  more: boolean;
+  last_commit: string | null;
+  last_prepare: string | null;
+}
+
+/**
+ * One statement for an audit page: its entries built as JSON text by PostgreSQL (the API
+ * sends them unparsed: no rows to parse, map and stringify again), whether there is a next
+ * page and the last entry's position for its cursor, and whether the asynchronous read
+ * models were current in the same snapshot (async_read_models_current), so a page needs no
+ * round trip of its own for read-your-writes. The bench's bare route runs this same text.
+ */
+export function auditPageStatement(
   instanceId: string,
   filter: AuditFilter & ActivityScope,
   limit: number,
   cursor?: string,
-): Promise<AuditPage> {
-  const rows = await readActivity(knex, instanceId, filter, limit + 1, cursor ? decodeAuditCursor(cursor) : null);
-  const items = rows.slice(0, limit);
-  const last = items[items.length - 1];
-  return { items: items.map(toEntry), nextCursor: rows.length > limit && last ? auditCursor(last) : null };
+): { text: string; values: unknown[] } {
+  const { where, values, param } = activityWhere(instanceId, filter, cursor ? decodeAuditCursor(cursor) : null);
+  const shown = param(limit);
+  const text = `SELECT public.async_read_models_current() AS current, count(*) > ${shown} AS more,
+      '[' || coalesce(string_agg(entry, ',' ORDER BY n) FILTER (WHERE n <= ${shown}), '') || ']' AS items,
+      min(position_commit::text) FILTER (WHERE n = ${shown}) AS last_commit,
+      min(position_prepare::text) FILTER (WHERE n = ${shown}) AS last_prepare
+    FROM (SELECT a.position_commit, a.position_prepare,
+                 row_number() OVER (ORDER BY a.position_commit DESC, a.position_prepare DESC) AS n,
+                 (SELECT ${ENTRY_JSON}) AS entry
+            FROM (SELECT ${ACTIVITY_COLUMNS} FROM rm.activity WHERE ${where}
+                   ORDER BY position_commit DESC, position_prepare DESC LIMIT ${shown} + 1) a) page`;
+  return { text, values };
+}
+
+/** The audit page's JSON body from its statement's row (the shape of AuditPage). */
+export function auditPageBody(row: AuditPageRow): string {
+  const cursor =
+    row.more && row.last_commit !== null && row.last_prepare !== null ? encodeCursor([row.last_commit, row.last_prepare]) : null;
+  return `{"items":${row.items},"nextCursor":${JSON.stringify(cursor)}}`;
+}
+
+/**
+ * The audit page as JSON text, read in one round trip; only when the projector had not yet
+ * passed every committed event does it wait for it (`catchUp`) and read again.
+ */
+export async function auditPageJson(
+  knex: Knex,
+  instanceId: string,
+  filter: AuditFilter & ActivityScope,
+  limit: number,
+  cursor: string | undefined,
+  catchUp: (() => Promise<void>) | null,
+): Promise<string> {
+  const { text, values } = auditPageStatement(instanceId, filter, limit, cursor);
+  const read = async () => (await tenantRows<AuditPageRow>(knex, instanceId, text, values))[0]!;
+  let row = await read();
+  if (!row.current && catchUp) {
+    await catchUp();
+    row = await read();
+  }
+  return auditPageBody(row);
 }
 
 /** Everything the filters match, newest first, at most `max` entries, read in keyset pages. */

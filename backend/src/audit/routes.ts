@@ -11,7 +11,7 @@ import { catchUpAsyncReadModels, type AppDeps } from '../deps.ts';
 import type { UserPrincipal } from '../http/auth.ts';
 import { access, userOf, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { type ActivityScope, auditCsv, auditEntries, auditPage, recentActivity } from './audit-queries.ts';
+import { type ActivityScope, auditCsv, auditEntries, auditPageJson, recentActivity } from './audit-queries.ts';
 
 /** Both path families; the instance is always the session's. */
 export const AUDIT_PATHS = ['/api/admin/audit', '/api/:instance/admin/audit'] as const;
@@ -63,8 +63,11 @@ export function registerAuditRoutes(router: ApiRouter, deps: AppDeps): void {
       async (ctx) => {
         const { limit, cursor, ...filter } = parseInput(auditLogQuery, ctx.query);
         const me = userOf(ctx);
-        await catchUpAsyncReadModels(deps);
-        ctx.body = await auditPage(deps.knex, me.instance.id, { ...filter, ...scopeOf(me) }, limit, cursor);
+        // Read-your-writes: the page's statement says whether the projector had passed every
+        // committed event; only when not does the route wait for it and read again.
+        const catchUp = deps.store.projectsInline ? () => catchUpAsyncReadModels(deps) : null;
+        ctx.type = 'json';
+        ctx.body = await auditPageJson(deps.knex, me.instance.id, { ...filter, ...scopeOf(me) }, limit, cursor, catchUp);
       },
       { feature: 'admin', doc: DOCS.log },
     );

@@ -5,7 +5,9 @@ import Koa from 'koa';
 import pg from 'pg';
 import { CUSTOMER_SUGGESTIONS } from '@crm/projections/customers';
 import { CANCELED_STAGE, stageOrder } from '@crm/projections/pipeline';
+import { AUDIT_PAGE_SIZE } from '@crm/projections/contract';
 import { jobMoneyColumn } from '@crm/projections/repair-orders/list-totals';
+import { auditPageBody, auditPageStatement, type AuditPageRow } from '../audit/index.ts';
 import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 
 /**
@@ -30,8 +32,6 @@ const like = (q: string) => `%${escapeLike(q.trim().toLowerCase())}%`;
 
 const CUSTOMER_COLUMNS =
   'id, number, name, phone, email, address, vehicles, past_appointments, invoices, notes, created_at, created_by, last_modified_at, last_modified_by, revision';
-const ACTIVITY_COLUMNS =
-  'event_id, position_commit, position_prepare, event_type, entity_type, entity_id, actor_kind, actor_id, actor_name, summary, changes, occurred_at';
 
 type Query = Record<string, string | undefined>;
 
@@ -80,12 +80,10 @@ const reads: Record<string, (q: Query) => Promise<unknown>> = {
     return rows;
   },
   async audit(q) {
-    const { rows } = await pool.query(
-      `SELECT ${ACTIVITY_COLUMNS} FROM rm.activity WHERE instance_id = $1
-        ORDER BY position_commit desc, position_prepare desc LIMIT ${PAGE + 1}`,
-      [q.instance],
-    );
-    return { items: rows.slice(0, PAGE) };
+    // The API's very statement (PostgreSQL builds the page's JSON) and the same body from its row.
+    const { text, values } = auditPageStatement(q.instance ?? '', {}, AUDIT_PAGE_SIZE);
+    const { rows } = await pool.query<AuditPageRow>(text, values);
+    return auditPageBody(rows[0]!);
   },
   async calendar(q) {
     const { rows } = await pool.query(
@@ -242,7 +240,10 @@ app.use(async (ctx) => {
   }
   const read = ctx.method === 'GET' && first === 'reads' && second ? reads[second] : undefined;
   if (read) {
-    ctx.body = await read(ctx.query as Query);
+    const body = await read(ctx.query as Query);
+    // A body PostgreSQL built as JSON text is sent as it is, as JSON.
+    if (typeof body === 'string') ctx.type = 'json';
+    ctx.body = body;
     return;
   }
   ctx.status = 404;

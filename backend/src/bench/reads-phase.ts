@@ -56,6 +56,9 @@ export async function readsPhase(
       baseline: `/reads/calendar?${inst}&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
     },
   ];
+  // BENCH_READS=audit (a part of the case's name) runs only the matching cases: to profile one read alone.
+  const only = process.env.BENCH_READS?.trim().toLowerCase();
+  if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((scenario) => scenario.name.toLowerCase().includes(only)));
   const progress = createProgress(`reads (${options.readConnections} connections, ${options.duration} s each)`, 'runs');
   const details: Record<string, unknown> = {};
   let done = 0;

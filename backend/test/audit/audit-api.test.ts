@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AuditEntry, AuditPage } from '@crm/projections/audit';
 import type { JobView } from '@crm/projections/pipeline';
 import { encodeCursor } from '@crm/projections/shared';
-import { csvCell } from '../../src/audit/audit-queries.ts';
+import { auditEntries, csvCell } from '../../src/audit/audit-queries.ts';
 import { ApiClient, createTestInstance, signInUser, startTestServer, type ApiResponse, type TestServer } from '../support/server.ts';
 
 // The clock moves a second per command: every event has its own time.
@@ -116,6 +116,50 @@ describe('audit log', () => {
     } while (cursor);
     expect(seen).toEqual(all.items.map((e) => e.id));
     expect(all.nextCursor).toBeNull();
+  });
+
+  test('the page PostgreSQL builds as JSON is the entries its rows map to, cursor included', async () => {
+    // Stored changes of every form: compact arrays, an object kept whole (a key more),
+    // nested values, quotes, new lines and non-ASCII text; a time with microseconds.
+    const shop = await createTestInstance(server, 'auditjson');
+    const owner = await signInUser(server, 'auditjson', 'owner', '1234');
+    const changes = [
+      ['phone', '•••-•••-1234', null],
+      { field: 'notes', oldValue: '', newValue: 'only "new"\nline', unit: 'text' },
+      ['quote', 1.5, { parts: [1, 'é', true] }],
+    ];
+    await server.runtime.deps.knex('rm.activity').insert({
+      event_id: '00000000-0000-4000-8000-000000000001',
+      instance_id: shop.id,
+      position_commit: '1',
+      position_prepare: '1',
+      stream_id: 'job-x',
+      event_type: 'JobUpdated',
+      entity_type: 'job',
+      entity_id: 'x',
+      actor_kind: 'system',
+      actor_id: 'system',
+      actor_name: 'Ünïcode \\ "name"',
+      summary: 'Tab\there, 😀',
+      changes: JSON.stringify(changes),
+      occurred_at: '2025-05-01T07:00:00.123999Z',
+    });
+    const rows = await auditEntries(server.runtime.deps.knex, shop.id, {}, 100);
+    const page = await audit(owner, '?limit=100');
+    expect(page).toEqual({ items: rows, nextCursor: null });
+    expect(page.items.at(-1)).toMatchObject({
+      occurredAt: '2025-05-01T07:00:00.123Z',
+      changes: [
+        { field: 'phone', oldValue: '•••-•••-1234', newValue: null },
+        { field: 'notes', oldValue: '', newValue: 'only "new"\nline', unit: 'text' },
+        { field: 'quote', oldValue: 1.5, newValue: { parts: [1, 'é', true] } },
+      ],
+    });
+    const first = await audit(owner, '?limit=1');
+    expect(first.items).toEqual(rows.slice(0, 1));
+    expect(first.nextCursor).not.toBeNull();
+    const second = await audit(owner, `?limit=1&cursor=${first.nextCursor}`);
+    expect(second.items).toEqual(rows.slice(1, 2));
   });
 
   test('both path families; admins and user managers only; another instance is 404', async () => {

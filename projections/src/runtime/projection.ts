@@ -94,6 +94,12 @@ export interface Projection {
    */
   bulk?(): BulkRebuilder;
   /**
+   * Tables that only this projection's bulk path writes while a rebuild loads them, by COPY
+   * alone (rows that are unique by construction): their primary keys are built after the
+   * load, like their other indexes, which is cheaper than checking the key row by row.
+   */
+  keysAfterLoad?: readonly string[];
+  /**
    * The projections (by name) whose tables this one reads while it applies events: a
    * rebuild applies it once their tables are complete.
    */

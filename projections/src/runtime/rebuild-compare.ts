@@ -8,35 +8,55 @@ export interface TableComparison {
   identical: boolean;
 }
 
-/** A secondary index dropped from a fresh table, to be built once the table is filled. */
+/** An index dropped from a fresh table, to be built once the table is filled. */
 export interface DeferredIndex {
   table: string;
   definition: string;
+  /**
+   * For a primary key: the statement that makes the built unique index the table's key again,
+   * under its old constraint name. It runs once every index of the table is built: it locks
+   * the table, and would wait for (and hold up) builds of its other indexes.
+   */
+  attach?: string;
 }
 
 /**
- * Drops the schema's indexes that are neither keys, constraints nor unique; answers them,
+ * Drops the schema's indexes that are neither keys, constraints nor unique, and the primary
+ * keys of `keysAfterLoad` (tables only COPY writes until they are complete); answers them,
  * the GIN indexes first (the longest builds start first, so none ends a rebuild alone).
  */
-export async function dropSecondaryIndexes(knex: Knex, schema: string): Promise<DeferredIndex[]> {
-  const result = await knex.raw<{ rows: Array<{ name: string; table: string; definition: string }> }>(
-    `SELECT c.relname AS name, t.relname AS table, pg_get_indexdef(i.indexrelid) AS definition
+export async function dropDeferredIndexes(knex: Knex, schema: string, keysAfterLoad: readonly string[]): Promise<DeferredIndex[]> {
+  const result = await knex.raw<{ rows: Array<{ name: string; table: string; definition: string; key: string | null }> }>(
+    `SELECT c.relname AS name, t.relname AS table, pg_get_indexdef(i.indexrelid) AS definition,
+            CASE WHEN i.indisprimary THEN k.conname END AS key
        FROM pg_index i
        JOIN pg_class c ON c.oid = i.indexrelid
        JOIN pg_class t ON t.oid = i.indrelid
        JOIN pg_am am ON am.oid = c.relam
        JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = ? AND NOT i.indisunique AND NOT i.indisprimary
-        AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
+       LEFT JOIN pg_constraint k ON k.conindid = i.indexrelid AND k.contype = 'p'
+      WHERE n.nspname = ?
+        AND (NOT i.indisunique AND NOT i.indisprimary
+               AND NOT EXISTS (SELECT 1 FROM pg_constraint o WHERE o.conindid = i.indexrelid)
+             OR i.indisprimary AND t.relname = ANY(?::text[]))
       ORDER BY am.amname = 'gin' DESC, c.relname`,
-    [schema],
+    [schema, [...keysAfterLoad]],
   );
+  const keys = result.rows.filter((row) => row.key !== null);
+  const indexes = result.rows.filter((row) => row.key === null);
   // One statement for all of them: each round trip counts on a busy database.
-  if (result.rows.length > 0) {
-    const names = result.rows.map(({ name }) => `${quoted(schema)}.${quoted(name)}`).join(', ');
-    await knex.raw(`DROP INDEX ${names}`);
-  }
-  return result.rows.map(({ table, definition }) => ({ table, definition }));
+  const drops = [
+    ...keys.map(({ table, key }) => `ALTER TABLE ${quoted(schema)}.${quoted(table)} DROP CONSTRAINT ${quoted(key!)}`),
+    ...(indexes.length > 0 ? [`DROP INDEX ${indexes.map(({ name }) => `${quoted(schema)}.${quoted(name)}`).join(', ')}`] : []),
+  ];
+  if (drops.length > 0) await knex.raw(drops.join('; '));
+  return result.rows.map(({ table, definition, key }) => ({
+    table,
+    definition,
+    ...(key !== null
+      ? { attach: `ALTER TABLE ${quoted(schema)}.${quoted(table)} ADD CONSTRAINT ${quoted(key)} PRIMARY KEY USING INDEX ${quoted(key)}` }
+      : {}),
+  }));
 }
 
 export async function countEventsUpTo(knex: Knex, upTo: GlobalPosition): Promise<number> {

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
 import { copyRows, type TableRows } from './copy.ts';
+import type { DeferredIndex } from './rebuild-compare.ts';
 import { createProjectionContext, takenBy, type BulkRebuilder, type Projection } from './projection.ts';
 
 /** How long a rebuild waits for events it knows exist to become visible. */
@@ -235,20 +236,29 @@ export function semaphore(concurrency: number): Semaphore {
 /** Memory for each index build after the load (up to four run at once). */
 const INDEX_BUILD_MEMORY = '256MB';
 
-/** Builds `indexes` (definitions) of the fresh tables, each in a slot of `limit`. */
-export async function buildIndexes(knex: Knex, limit: Semaphore, indexes: readonly string[]): Promise<void> {
+/**
+ * Builds `indexes` of the fresh tables, each in a slot of `limit`; a table's primary key is
+ * attached once all of that table's indexes are built.
+ */
+export async function buildIndexes(knex: Knex, limit: Semaphore, indexes: readonly DeferredIndex[]): Promise<void> {
+  const build = (definition: string) =>
+    limit(() =>
+      knex.transaction(async (trx) => {
+        // A trigram GIN index is built in about half the time with room for its entries
+        // (PostgreSQL's default is 64 MB). A few indexes are built at once, each by its own
+        // backend alone: parallel workers for each build as well only added their coordination
+        // (the index step took 4.9-6.2 s of PostgreSQL's CPU without them, 6.4-10.4 s with two).
+        await trx.raw(`SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'; SET LOCAL max_parallel_maintenance_workers = 0`);
+        await trx.raw(definition);
+      }),
+    );
+  const tables = [...new Set(indexes.map((index) => index.table))];
   await Promise.all(
-    indexes.map((definition) =>
-      limit(() =>
-        knex.transaction(async (trx) => {
-          // A trigram GIN index is built in about half the time with room for its entries
-          // (PostgreSQL's default is 64 MB). A few indexes are built at once, each by its own
-          // backend alone: parallel workers for each build as well only added their coordination
-          // (the index step took 4.9-6.2 s of PostgreSQL's CPU without them, 6.4-10.4 s with two).
-          await trx.raw(`SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'; SET LOCAL max_parallel_maintenance_workers = 0`);
-          await trx.raw(definition);
-        }),
-      ),
-    ),
+    tables.map(async (table) => {
+      const own = indexes.filter((index) => index.table === table);
+      await Promise.all(own.map((index) => build(index.definition)));
+      const attach = own.flatMap((index) => (index.attach ? [index.attach] : []));
+      if (attach.length > 0) await limit(() => knex.raw(attach.join('; ')));
+    }),
   );
 }

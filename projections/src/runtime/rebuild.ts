@@ -3,7 +3,7 @@ import { migrateReadModels, READ_MODEL_SCHEMA } from '../db/migrate.ts';
 import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import type { Projection } from './projection.ts';
 import { applyBatch } from './projector.ts';
-import { compareSchemas, countEventsUpTo, dropSecondaryIndexes, type TableComparison } from './rebuild-compare.ts';
+import { compareSchemas, countEventsUpTo, dropDeferredIndexes, type TableComparison } from './rebuild-compare.ts';
 import { buildIndexes, concurrencyOf, PARALLEL_BATCH, replay, replayInParallel, semaphore } from './rebuild-replay.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { newestCommittedPosition, readInlineSince, STOP_APPENDS_SQL } from './inline.ts';
@@ -96,10 +96,17 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
 
   // Phase 1, without locks: catch up to where the live projector was when we started. The
   // fresh tables' secondary indexes are built after their rows are in, in one pass each,
-  // instead of row by row (trigram GIN indexes above all); keys and unique indexes stay, the
-  // projections rely on them. A table a projection fills in bulk gets its indexes as soon as
-  // that projection is done, while the others still replay; the rest after the replay.
-  let pending = await dropSecondaryIndexes(knex, REBUILD_SCHEMA);
+  // instead of row by row (trigram GIN indexes above all). Keys and unique indexes stay (the
+  // projections' upserts rely on them), but for the primary keys of the tables only a bulk
+  // path's COPY writes (`keysAfterLoad`): those are back, under their own names, before phase
+  // 2, whose inserts skip rows already present. A table a projection fills in bulk gets its
+  // indexes as soon as that projection is done, while the others still replay; the rest after
+  // the replay.
+  let pending = await dropDeferredIndexes(
+    knex,
+    REBUILD_SCHEMA,
+    projections.flatMap((projection) => projection.keysAfterLoad ?? []),
+  );
   step('prepare');
   // Time each projection spent applying its events (they overlap: together more than the replay).
   const busy: Record<string, number> = {};
@@ -108,11 +115,7 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
     const now = pending.filter((index) => tables.has(index.table));
     pending = pending.filter((index) => !tables.has(index.table));
     const started = performance.now();
-    await buildIndexes(
-      knex,
-      limit,
-      now.map((index) => index.definition),
-    );
+    await buildIndexes(knex, limit, now);
     busy.indexes = (busy.indexes ?? 0) + performance.now() - started;
   };
   let position = await replayInParallel({
@@ -134,11 +137,7 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
   await knex.transaction((trx) => writeCheckpoint(trx, REBUILD_CHECKPOINT, position));
   step('replay');
   for (const [name, ms] of Object.entries(busy)) timings[`replay:${name}`] = Math.round(ms);
-  await buildIndexes(
-    knex,
-    limit,
-    pending.map((index) => index.definition),
-  );
+  await buildIndexes(knex, limit, pending);
   step('indexes');
 
   // Phase 2, holding the live checkpoint: finish to exactly its position, compare, swap.
