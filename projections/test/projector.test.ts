@@ -146,24 +146,70 @@ describe('projector', () => {
     const { instanceId, events, applied, sent } = await firstBatchOfNewInstance('one-message', projections);
     expect(applied).toEqual(events[1]!.position);
     expect(sent[0]).toMatch(
-      /^BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT position_commit, position_prepare FROM projection_checkpoints WHERE name = '[^']+' FOR UPDATE;\n/,
+      /^BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT public.lock_checkpoint_before\('[^']+', '\d+', '\d+'\);\n/,
     );
     // The lock's message carries the batch's first projection statement too.
-    expect(sent[0]).toMatch(/FOR UPDATE;\ninsert into "rm"."crm_instances"/);
-    expect(sent.filter((text) => /FOR UPDATE/.test(text))).toHaveLength(1);
+    expect(sent[0]).toMatch(/lock_checkpoint_before\([^)]+\);\ninsert into "rm"."crm_instances"/);
+    expect(sent.filter((text) => /lock_checkpoint_before|FOR UPDATE/.test(text))).toHaveLength(1);
     expect(sent[sent.length - 1]).toMatch(/pg_notify\('projection_checkpoints', [^)]+\);\nCOMMIT$/);
     expect(await rm('users').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '1' }]);
   });
 
-  test('a batch that only holds writes hears from its lock before the COMMIT: two round trips, and applied once', async () => {
+  test('a batch that only holds writes is one message: BEGIN, its lock, the writes, the checkpoint and the COMMIT; applied once', async () => {
     const { instanceId, events, options, applied, sent } = await firstBatchOfNewInstance('writes-only', [auditProjection]);
     expect(applied).toEqual(events[1]!.position);
-    expect(sent).toHaveLength(2);
-    expect(sent[0]).toMatch(/^BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT .* FOR UPDATE;\nINSERT INTO "rm"."activity"/s);
-    expect(sent[1]).toBe('COMMIT');
-    // Again, as another writer that lost the race: the lock's answer sends it back, nothing twice.
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(
+      /^BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT public.lock_checkpoint_before\([^)]+\);\nINSERT INTO "rm"."activity".*pg_notify\('projection_checkpoints', [^)]+\);\nCOMMIT$/s,
+    );
+    // Again, as another writer that lost the race: the lock fails the batch, nothing twice.
     expect(await applyBatch(knex, options, events)).toBeNull();
     expect(await rm('activity').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '2' }]);
+    expect(await readCheckpoint(knex, options.checkpointName)).toEqual(events[1]!.position);
+  });
+
+  test('a writes-only batch whose checkpoint another writer moved while it waited for the lock rolls back and applies the rest once', async () => {
+    const { instanceId } = await createInstance('moved-checkpoint');
+    await createUser(instanceId, 'moved-checkpoint');
+    const events = await visibleEvents(store, (e) => e.metadata.instanceId === instanceId, 2);
+    const options = { schema: READ_MODEL_SCHEMA, checkpointName: `moved-${instanceId}`, projections: [auditProjection] };
+    await knex('projection_checkpoints').insert({ name: options.checkpointName, position_commit: '-1', position_prepare: '-1' });
+    // The other writer holds the checkpoint and moves it past the first event (as if it had applied it).
+    const other = await knex.transaction();
+    const recorder = recordStatements();
+    try {
+      await other('projection_checkpoints')
+        .where({ name: options.checkpointName })
+        .forUpdate()
+        .update({ position_commit: events[0]!.position.commit.toString(), position_prepare: events[0]!.position.prepare.toString() });
+      const batch = recorder.during(() => applyBatch(knex, options, events));
+      await expect
+        .poll(
+          async () => {
+            const { rows } = await knex.raw<{ rows: unknown[] }>(
+              "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%lock_checkpoint_before(%' AND query LIKE ?",
+              [`%${options.checkpointName}%`],
+            );
+            return rows.length;
+          },
+          { timeout: 20_000 },
+        )
+        .toBe(1);
+      await other.commit();
+      const { result, statements } = await batch;
+      expect(result).toEqual(events[1]!.position);
+      // The one-message batch failed on the lock's check; the batch went again with the lock read first.
+      const ofBatch = statements.filter((text) => text.includes(options.checkpointName) && !text.includes('pg_stat_activity'));
+      expect(ofBatch[0]).toMatch(/^BEGIN;\n.*lock_checkpoint_before.*COMMIT$/s);
+      expect(ofBatch.slice(1).some((text) => /FOR UPDATE/.test(text))).toBe(true);
+    } finally {
+      recorder.stop();
+      if (!other.isCompleted()) await other.rollback();
+    }
+    // Only the second event's row: the first was the other writer's.
+    expect(await rm('activity').where({ instance_id: instanceId }).pluck('position_prepare')).toEqual([
+      events[1]!.position.prepare.toString(),
+    ]);
     expect(await readCheckpoint(knex, options.checkpointName)).toEqual(events[1]!.position);
   });
 

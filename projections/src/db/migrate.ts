@@ -13,6 +13,7 @@ import * as endedSessionsNotify from './migrations/0009_ended_sessions_notify.ts
 import * as appendGivenTime from './migrations/0010_append_given_time.ts';
 import * as requireRow from './migrations/0011_require_row.ts';
 import * as asyncReadModelsCurrent from './migrations/0012_async_read_models_current.ts';
+import * as lockCheckpointBefore from './migrations/0013_lock_checkpoint_before.ts';
 import { auditMigrations } from '../audit/migrations.ts';
 import { customersMigrations } from '../customers/migrations.ts';
 import { identityMigrations } from '../identity/migrations.ts';
@@ -67,6 +68,7 @@ export const eventStoreMigrations: Record<string, MigrationModule> = {
   '0010_append_given_time': appendGivenTime,
   '0011_require_row': requireRow,
   '0012_async_read_models_current': asyncReadModelsCurrent,
+  '0013_lock_checkpoint_before': lockCheckpointBefore,
 };
 
 /** Migrations are listed in code (not read from a folder) so bundling cannot lose one. */

@@ -2,7 +2,14 @@ import type { Knex } from 'knex';
 import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
 import { comparePositions, START, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import { createProjectionContext, takenBy, type Projection, type ProjectionContext } from './projection.ts';
-import { checkpointWrite, deferCheckpointLock, lockCheckpointForBatch, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
+import {
+  checkpointWrite,
+  deferCheckpointLock,
+  isCheckpointPassed,
+  lockCheckpointForBatch,
+  readCheckpoint,
+  writeCheckpoint,
+} from './checkpoints.ts';
 import { pipelinedTransaction, type PipelinedConnection } from './pipelined-transaction.ts';
 import { projectsEvent } from './inline.ts';
 import { recordParkedEvent } from './parked.ts';
@@ -43,10 +50,11 @@ export interface ApplyOptions {
  * the COMMIT, so a batch costs its reads' round trips and one more, not one per statement; on
  * a busy machine every round trip is a socket write and a backend's wake-up. Such a batch
  * applies all its events, counting on the stored checkpoint being before the first of them
- * (it is, unless another writer moved it); the lock's answer is checked before the COMMIT, and
- * when the checkpoint had passed an event the batch rolls back and goes again with the lock
- * read first. A held write that fails fails the COMMIT, and nothing of the batch is recorded,
- * as when it failed at once. A reactor's batch (budgetMs) reads the lock first, alone: a
+ * (it is, unless another writer moved it): its lock fails the transaction when it is not, and
+ * the batch rolls back and goes again with the lock read first. A batch that only writes (the
+ * timeline's rows for customer events) is so one message: BEGIN, the lock, the writes, the
+ * checkpoint and the COMMIT. A held write that fails fails the COMMIT, and nothing of the
+ * batch is recorded, as when it failed at once. A reactor's batch (budgetMs) reads the lock first, alone: a
  * reactor appends commands from its handlers, which a rollback does not take back, so it must
  * know its checkpoint before it acts. Within a caller's transaction (a rebuild's finish) and
  * for a larger batch, statements go one by one.
@@ -65,17 +73,16 @@ export async function applyBatch(knex: Knex, options: ApplyOptions, events: Reco
   return pipelined ? await pipelinedTransaction(knex, work) : await knex.transaction((trx) => work(trx, null));
 }
 
+/** A projection context's way to hold a write back (ProjectionContext's `defer` option). */
+type Deferrer = NonNullable<NonNullable<Parameters<typeof createProjectionContext>[2]>['defer']>;
+
 /** Writes held back on the batch's connection, each named by the checkpoint (for the error of one that fails). */
-function deferOn(connection: PipelinedConnection, checkpointName: string): Parameters<typeof deferCheckpointLock>[0] {
+function deferOn(connection: PipelinedConnection, checkpointName: string): Deferrer {
   return (statement, onRows) => connection.defer(statement, checkpointName, onRows);
 }
 
 /** The answer of a pipelined batch that found the stored checkpoint at or past its first event (and rolled back). */
 const CHECKPOINT_PASSED = Symbol('checkpoint passed');
-
-class CheckpointPassed extends Error {
-  override readonly name = 'CheckpointPassed';
-}
 
 /** A pipelined batch (see applyBatch); CHECKPOINT_PASSED when it rolled back because another writer had applied some of it. */
 async function applyPipelined(
@@ -87,17 +94,11 @@ async function applyPipelined(
   try {
     return await pipelinedTransaction(knex, async (trx, connection) => {
       const defer = deferOn(connection, options.checkpointName);
-      let stored: GlobalPosition | undefined;
-      deferCheckpointLock(defer, options.checkpointName, (position) => (stored = position ?? START));
-      const last = await applyEvents(options, createProjectionContext(trx, options.schema, { defer }), START, events);
-      // A batch that only wrote has not heard from the lock yet: one round trip before the COMMIT.
-      if (stored === undefined) await connection.flush();
-      if (stored === undefined) throw new Error(`The lock of checkpoint ${options.checkpointName} was not answered`);
-      if (comparePositions(stored, first) >= 0) throw new CheckpointPassed();
-      return last;
+      deferCheckpointLock(defer, options.checkpointName, first);
+      return await applyEvents(options, createProjectionContext(trx, options.schema, { defer }), START, events);
     });
   } catch (error) {
-    if (error instanceof CheckpointPassed) return CHECKPOINT_PASSED;
+    if (isCheckpointPassed(error)) return CHECKPOINT_PASSED;
     throw error;
   }
 }

@@ -56,17 +56,30 @@ export async function lockCheckpointForBatch(trx: Knex.Transaction, name: string
 }
 
 /**
- * lockCheckpointForBatch's two statements, for a pipelined batch that sends them with its
- * first read instead of alone: the checkpoint row (commit, prepare), when it exists, goes to
- * `onRow` once that message is answered.
+ * lockCheckpointForBatch's statements for a pipelined batch that sends them with its first
+ * statement (or its writes and COMMIT) instead of alone, and applies its events without
+ * hearing the checkpoint: the lock fails the transaction (SQLSTATE CHECKPOINT_PASSED) when the
+ * stored checkpoint is at or past `first`, the batch's first event (another writer applied
+ * some of it), so nothing of the batch commits then.
  */
 export function deferCheckpointLock(
-  defer: (statement: { sql: string; values: readonly unknown[] }, onRows?: (rows: readonly Record<string, unknown>[]) => void) => void,
+  defer: (statement: { sql: string; values: readonly unknown[] }) => void,
   name: string,
-  onRow: (position: GlobalPosition | null) => void,
+  first: GlobalPosition,
 ): void {
   defer({ sql: BATCH_COMMIT_SETTING, values: [] });
-  defer({ sql: lockCheckpointSql('$1'), values: [name] }, (rows) => onRow(positionOfRow(rows[0] as CheckpointRow | undefined)));
+  defer({
+    sql: 'SELECT public.lock_checkpoint_before($1, $2, $3)',
+    values: [name, first.commit.toString(), first.prepare.toString()],
+  });
+}
+
+/** SQLSTATE raised by lock_checkpoint_before when the checkpoint has passed a batch's first event (db/migrations/0013). */
+const CHECKPOINT_PASSED = 'CR410';
+
+/** Whether a pipelined batch failed on deferCheckpointLock's check (the statement's error, or a failed COMMIT's that carries its code). */
+export function isCheckpointPassed(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === CHECKPOINT_PASSED;
 }
 
 export async function ensureCheckpoint(db: Knex | Knex.Transaction, name: string): Promise<void> {
