@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { onShutdown, startCli } from './cli.ts';
+import { limitHeapGrowth } from './infra/heap.ts';
 import { startProjectorThread } from './infra/projector-thread.ts';
 import { FRONTEND_DIST, REPO_ROOT, startRuntime } from './runtime.ts';
 
@@ -8,6 +9,7 @@ const version = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), '
 
 async function main(): Promise<void> {
   const { config, logger } = startCli();
+  limitHeapGrowth();
   // RUN_PROJECTOR: the projector, reactors and message sender run in a worker thread of
   // this process (their batches then never hold up a request); the API's own thread runs none.
   const runtime = await startRuntime({ ...config, RUN_PROJECTOR: false }, logger, { version, frontendDir: FRONTEND_DIST });

@@ -5,6 +5,7 @@ import { positionToString } from '@crm/projections/eventstore/port';
 import type { Projector } from '@crm/projections/runtime/projector';
 import { onShutdown, startCli } from './cli.ts';
 import { loadConfig, type Config } from './config.ts';
+import { limitHeapGrowth } from './infra/heap.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMessageSender, createProjector, createReactors, openStorage, type Storage } from './workers.ts';
 
@@ -47,6 +48,7 @@ async function startWorkers(storage: Storage, config: Config, logger: Logger) {
 
 async function runAsProcess(): Promise<void> {
   const { config, logger } = startCli();
+  limitHeapGrowth();
   const storage = await openStorage(config, logger);
   const workers = await startWorkers(storage, config, logger);
   const server = await serveHealth(workers.all, storage, config.PORT, config.HOST, logger, config.METRICS_TOKEN);

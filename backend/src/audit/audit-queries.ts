@@ -11,6 +11,7 @@ import { decodeCursor, encodeCursor } from '@crm/projections/shared';
 import { likeContaining } from '../infra/sql.ts';
 import { tenantRows } from '../infra/tenant-db.ts';
 import { invalidField } from '../shared/errors.ts';
+import { isoTimeSql } from '../shared/json-sql.ts';
 
 interface ActivityRow {
   event_id: string;
@@ -110,7 +111,7 @@ async function readActivity(
  * { field, newValue, oldValue } (fieldChangeFromStored).
  */
 const ENTRY_JSON = `row_to_json(e)::text FROM (SELECT a.event_id AS id,
-    to_char(a.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
+    ${isoTimeSql('a.occurred_at')} AS "occurredAt",
     (SELECT row_to_json(who) FROM (SELECT a.actor_kind AS kind, a.actor_id AS id, a.actor_name AS "displayName") who) AS actor,
     a.entity_type AS "entityType", a.entity_id AS "entityId", a.event_type AS "eventType", a.summary,
     (SELECT coalesce(jsonb_agg(CASE WHEN jsonb_typeof(c) = 'array'

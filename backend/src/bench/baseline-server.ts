@@ -3,11 +3,11 @@ import { createServer } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import pg from 'pg';
-import { CUSTOMER_SUGGESTIONS } from '@crm/projections/customers';
 import { CANCELED_STAGE, stageOrder } from '@crm/projections/pipeline';
 import { AUDIT_PAGE_SIZE } from '@crm/projections/contract';
 import { jobMoneyColumn } from '@crm/projections/repair-orders/list-totals';
 import { auditPageBody, auditPageStatement, type AuditPageRow } from '../audit/index.ts';
+import { customerListBody, customerListStatement, customerSuggestStatement, type CustomerListRow } from '../customers/index.ts';
 import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 
 /**
@@ -30,10 +30,14 @@ const PAGE = 50;
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 const like = (q: string) => `%${escapeLike(q.trim().toLowerCase())}%`;
 
-const CUSTOMER_COLUMNS =
-  'id, number, name, phone, email, address, vehicles, past_appointments, invoices, notes, created_at, created_by, last_modified_at, last_modified_by, revision';
-
 type Query = Record<string, string | undefined>;
+
+/**
+ * The API's statement on the bare route's connection: the customers are read from their table
+ * rather than the tenant view (which keeps only the instance set for the API's connection, and
+ * none is set here); the statement filters on the instance itself, as the view would.
+ */
+const withoutTenantView = (text: string) => text.replaceAll('rm.customers_of_instance', 'rm.customers');
 
 /** The reads, as the API's queries issue them (see pipeline/job-queries.ts, customers/customer-queries.ts, audit/audit-queries.ts). */
 const reads: Record<string, (q: Query) => Promise<unknown>> = {
@@ -56,28 +60,16 @@ const reads: Record<string, (q: Query) => Promise<unknown>> = {
     return { items: rows.slice(0, PAGE), total: Number(result.rows[0]?.page_total ?? 0) };
   },
   async 'customers-list'(q) {
-    const search = q.q ? ' AND search LIKE $2' : '';
-    const params: unknown[] = [q.instance, ...(q.q ? [like(q.q)] : [])];
-    // As the API: the total (kept without a search, counted with one) and the page in one statement.
-    const count = q.q
-      ? `SELECT count(*) AS total FROM rm.customers WHERE instance_id = $1${search}`
-      : 'SELECT coalesce(sum(total), 0) AS total FROM rm.customer_counts WHERE instance_id = $1';
-    const result = await pool.query(
-      `SELECT c.total AS page_total, p.* FROM (${count}) c LEFT JOIN LATERAL (
-         SELECT ${CUSTOMER_COLUMNS} FROM rm.customers WHERE instance_id = $1${search}
-          ORDER BY created_at desc, id desc LIMIT ${PAGE + 1}) p ON true`,
-      params,
-    );
-    const rows = result.rows.filter((row: { id: string | null }) => row.id !== null);
-    return { items: rows.slice(0, PAGE), total: Number(result.rows[0]?.page_total ?? 0) };
+    // The API's very statement (PostgreSQL builds the page's JSON) and the same body from its row.
+    const { text, values } = customerListStatement(q.instance ?? '', { search: q.q ?? '', limit: PAGE, cursor: null });
+    const { rows } = await pool.query<CustomerListRow>(withoutTenantView(text), values);
+    return customerListBody(rows[0]!);
   },
   async autocomplete(q) {
-    const { rows } = await pool.query(
-      `SELECT id, number, name, phone, vehicles FROM rm.customers WHERE instance_id = $1 AND search LIKE $2
-        ORDER BY created_at desc, id desc LIMIT ${CUSTOMER_SUGGESTIONS}`,
-      [q.instance, like(q.query ?? '')],
-    );
-    return rows;
+    const statement = customerSuggestStatement(q.instance ?? '', q.query ?? '');
+    if (!statement) return '[]';
+    const { rows } = await pool.query<{ items: string }>(withoutTenantView(statement.text), statement.values);
+    return rows[0]!.items;
   },
   async audit(q) {
     // The API's very statement (PostgreSQL builds the page's JSON) and the same body from its row.

@@ -17,17 +17,27 @@ export function sampleServerMemory(apiPid: number) {
   let peakRss = 0;
   let peakChildRss = 0;
   let peakTotalRss = 0;
+  // The peak of the sum within each phase, in the order the phases ran: which phase needs
+  // the memory is where to look first.
+  const phasePeaks: { phase: string; peak: number }[] = [{ phase: 'start', peak: 0 }];
   const sample = () => {
     const apiRss = rssBytes(apiPid) ?? 0;
     const childRss = nodeChildPids(apiPid).reduce((sum, pid) => sum + (rssBytes(pid) ?? 0), 0);
     peakRss = Math.max(peakRss, apiRss);
     peakChildRss = Math.max(peakChildRss, childRss);
     peakTotalRss = Math.max(peakTotalRss, apiRss + childRss);
+    const current = phasePeaks[phasePeaks.length - 1]!;
+    current.peak = Math.max(current.peak, apiRss + childRss);
     return { apiRss, childRss };
   };
   const timer = setInterval(sample, 500);
   return {
     stop: () => clearInterval(timer),
+    /** The samples from now on count toward `phase`'s peak. */
+    phase(phase: string) {
+      sample();
+      phasePeaks.push({ phase, peak: 0 });
+    },
     /** Stops sampling and takes a last sample: the memory figure. */
     finish(): Figure {
       clearInterval(timer);
@@ -41,7 +51,8 @@ export function sampleServerMemory(apiPid: number) {
         target: { atMost: 300 },
         note:
           `VmRSS sampled every 500 ms; peaks: API process ${format(peakRss / MB)} MB, Node children ${format(peakChildRss / MB)} MB; ` +
-          `at the end of the load ${format(end.apiRss / MB)} MB and ${format(end.childRss / MB)} MB`,
+          `at the end of the load ${format(end.apiRss / MB)} MB and ${format(end.childRss / MB)} MB; ` +
+          `peak by phase: ${phasePeaks.map((p) => `${p.phase} ${format(p.peak / MB)} MB`).join(', ')}`,
       };
     },
   };

@@ -135,14 +135,18 @@ export async function runBench(domain: SeedDomain, options: BenchOptions, repoRo
     await superAdmin.expect(200, 'POST', '/api/super-admin/login', SUPER_ADMIN);
     const instances: BenchInstance[] = [];
     for (let i = 0; i <= options.otherInstances; i++) instances.push(await createInstance(superAdmin, `bench${i}`));
+    memory.phase('seeding');
     const seeded = await seedPhase(ctx, domain, instances);
     const big = { ...instances[0]!, ...seeded[0]! };
     const others = instances.slice(1).map((instance, i) => ({ ...instance, ...seeded[i + 1]! }));
 
+    memory.phase('reads');
     if (!options.skip.has('reads'))
       await readsPhase(ctx, load, api.url, baseline.url, big, { api: api.child.pid, baseline: baseline.child.pid });
+    memory.phase('commands');
     if (!options.skip.has('commands'))
       await commandsPhase(ctx, load, api.url, baseline.url, big, others, { api: api.child.pid, baseline: baseline.child.pid });
+    memory.phase('lag');
     if (!options.skip.has('lag')) await lagPhase(ctx, load, api.url, [big, ...others], api.child.pid);
 
     ctx.figures.push(memory.finish());

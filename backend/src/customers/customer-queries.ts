@@ -5,14 +5,13 @@ import {
   parseList,
   type CustomerMatch,
   type CustomerMatches,
-  type CustomerPage,
-  type CustomerSuggestion,
   type CustomerView,
 } from '@crm/projections/customers';
-import { formatPhone, isUuid, maskPhone, phoneDigits, phoneSearchDigits } from '@crm/projections/shared';
+import { encodeCursor, formatPhone, isUuid, maskPhone, phoneDigits, phoneSearchDigits } from '@crm/projections/shared';
 import { likeContaining } from '../infra/sql.ts';
 import { tenantRows, withTenant } from '../infra/tenant-db.ts';
-import { NEWEST_FIRST, newestFirstPageFromSql, normalizeSearch, type NewestFirstCursor } from '../shared/list-query.ts';
+import { NEWEST_FIRST, normalizeSearch, type NewestFirstCursor } from '../shared/list-query.ts';
+import { isoTimeSql, listJsonSql, maskedPhoneSql } from '../shared/json-sql.ts';
 import { RECORD_STAMP_COLUMNS, recordStamps, type RecordStampRow } from '../shared/record-stamps.ts';
 
 export interface CustomerRow extends RecordStampRow {
@@ -142,38 +141,85 @@ const COLUMN_LIST = COLUMNS.join(', ');
 /** The instance's live customers as the projection counts them (one row, 0 when it has none yet). */
 const KEPT_COUNT = 'SELECT coalesce(sum(total), 0) AS total FROM rm.customer_counts WHERE instance_id = $1';
 
-/** Newest first, a page at a time (keyset on created_at, id), with the count of all matches. */
-export async function listCustomers(knex: Knex, instanceId: string, options: ListCustomersOptions): Promise<CustomerPage> {
-  const { matching, values } = matchingSql(options.search);
-  const page = await newestFirstPageFromSql<CustomerRow>((text, params) => tenantRows(knex, instanceId, text, params), {
-    columns: COLUMN_LIST,
-    matching,
-    values: [instanceId, ...values],
-    // Without a search the projection keeps the count; with one, the matches are counted.
-    total: values.length === 0 ? KEPT_COUNT : undefined,
-    limit: options.limit,
-    cursor: options.cursor,
-  });
-  return { items: page.rows.map((row) => toCustomerView(row, 'masked')), nextCursor: page.nextCursor, total: page.total };
+/**
+ * A customer row `c` as its list view's JSON text, built by PostgreSQL as toCustomerView builds
+ * it with the phone masked (same keys in the same order).
+ */
+const CUSTOMER_VIEW_JSON = `SELECT row_to_json(v)::text FROM (SELECT c.id, c.number, c.name, ${maskedPhoneSql('c.phone')} AS phone,
+    c.email, c.address, c.vehicles, ${listJsonSql('c.vehicles')} AS "vehicleList", c.past_appointments AS "pastAppointments",
+    c.invoices, c.notes, ${isoTimeSql('c.created_at')} AS "createdAt", c.created_by AS "createdBy",
+    ${isoTimeSql('c.last_modified_at')} AS "lastModifiedAt", c.last_modified_by AS "lastModifiedBy", c.revision) v`;
+
+/** What the customer list's statement answers: the page's views as one JSON array's text, where it ends, and the total. */
+export interface CustomerListRow {
+  total: string;
+  more: boolean;
+  items: string;
+  last_created_at: string | null;
+  last_id: string | null;
 }
 
-/** The autocomplete: the newest few that match, phones masked. */
-export async function suggestCustomers(knex: Knex, instanceId: string, search: string): Promise<CustomerSuggestion[]> {
-  if (!normalizeSearch(search)) return [];
+/**
+ * One statement for a customer list page, newest first (keyset on created_at, id), with the
+ * count of all matches (kept by the projection without a search): PostgreSQL builds the
+ * page's views as JSON text, which the API sends unparsed. The bench's bare route runs this
+ * same text.
+ */
+export function customerListStatement(instanceId: string, options: ListCustomersOptions): { text: string; values: unknown[] } {
+  const { matching, values: patterns } = matchingSql(options.search);
+  const values: unknown[] = [instanceId, ...patterns];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  // Without a search the projection keeps the count; with one, the matches are counted.
+  const count = patterns.length === 0 ? KEPT_COUNT : `SELECT count(*) AS total FROM ${matching}`;
+  const after = options.cursor
+    ? ` AND (created_at, id) < (${param(options.cursor.createdAt)}::timestamptz, ${param(options.cursor.id)}::uuid)`
+    : '';
+  const shown = param(options.limit);
+  const text = `SELECT t.total::text AS total, count(p.n) > ${shown} AS more,
+      '[' || coalesce(string_agg(p.view, ',' ORDER BY p.n) FILTER (WHERE p.n <= ${shown}), '') || ']' AS items,
+      min(p.created) FILTER (WHERE p.n = ${shown}) AS last_created_at, min(p.id::text) FILTER (WHERE p.n = ${shown}) AS last_id
+    FROM (${count}) t LEFT JOIN LATERAL (
+      SELECT c.id, ${isoTimeSql('c.created_at')} AS created, row_number() OVER (ORDER BY c.created_at DESC, c.id DESC) AS n,
+             (${CUSTOMER_VIEW_JSON}) AS view
+        FROM (SELECT ${COLUMN_LIST} FROM ${matching}${after} ORDER BY created_at DESC, id DESC LIMIT ${shown} + 1) c) p ON true
+    GROUP BY t.total`;
+  return { text, values };
+}
+
+/** The customer page's JSON body from its statement's row (the shape of CustomerPage). */
+export function customerListBody(row: CustomerListRow): string {
+  const cursor = row.more && row.last_created_at !== null && row.last_id !== null ? encodeCursor([row.last_created_at, row.last_id]) : null;
+  return `{"items":${row.items},"nextCursor":${JSON.stringify(cursor)},"total":${Number(row.total)}}`;
+}
+
+/** Newest first, a page at a time, with the count of all matches: CustomerPage as JSON text, in one round trip. */
+export async function listCustomersJson(knex: Knex, instanceId: string, options: ListCustomersOptions): Promise<string> {
+  const { text, values } = customerListStatement(instanceId, options);
+  return customerListBody((await tenantRows<CustomerListRow>(knex, instanceId, text, values))[0]!);
+}
+
+/**
+ * The autocomplete's statement: the newest few that match, phones masked, as one JSON array's
+ * text (CustomerSuggestion each) built by PostgreSQL; null for a search of nothing, which
+ * matches nobody. The bench's bare route runs this same text.
+ */
+export function customerSuggestStatement(instanceId: string, search: string): { text: string; values: unknown[] } | null {
+  if (!normalizeSearch(search)) return null;
   const { matching, values } = matchingSql(search);
-  const rows = await tenantRows<Pick<CustomerRow, 'id' | 'number' | 'name' | 'phone' | 'vehicles'>>(
-    knex,
-    instanceId,
-    `SELECT id, number, name, phone, vehicles FROM ${matching} ORDER BY created_at DESC, id DESC LIMIT ${CUSTOMER_SUGGESTIONS}`,
-    [instanceId, ...values],
-  );
-  return rows.map((row) => ({
-    id: row.id,
-    number: row.number,
-    name: row.name,
-    phone: maskPhone(row.phone),
-    vehicles: parseList(row.vehicles),
-  }));
+  const text = `SELECT '[' || coalesce(string_agg(s.view, ',' ORDER BY s.n), '') || ']' AS items
+    FROM (SELECT row_number() OVER (ORDER BY c.created_at DESC, c.id DESC) AS n,
+                 (SELECT row_to_json(v)::text FROM (SELECT c.id, c.number, c.name, ${maskedPhoneSql('c.phone')} AS phone,
+                         ${listJsonSql('c.vehicles')} AS vehicles) v) AS view
+            FROM (SELECT id, number, name, phone, vehicles, created_at FROM ${matching}
+                   ORDER BY created_at DESC, id DESC LIMIT ${CUSTOMER_SUGGESTIONS}) c) s`;
+  return { text, values: [instanceId, ...values] };
+}
+
+/** The autocomplete as JSON text (CustomerSuggestion[]), in one round trip. */
+export async function suggestCustomersJson(knex: Knex, instanceId: string, search: string): Promise<string> {
+  const statement = customerSuggestStatement(instanceId, search);
+  if (!statement) return '[]';
+  return (await tenantRows<{ items: string }>(knex, instanceId, statement.text, statement.values))[0]!.items;
 }
 
 // ---- possible duplicates ------------------------------------------------------------

@@ -10,3 +10,5 @@ export { restoreDeletedCustomer, revertCustomerChange } from './customer-records
 export { getCustomer } from './customer-service.ts';
 export { customerStanding } from './customer-standing.ts';
 export { registerCustomerRoutes } from './routes.ts';
+// The bench's bare routes run the customer list's and the autocomplete's very statements.
+export { customerListBody, customerListStatement, customerSuggestStatement, type CustomerListRow } from './customer-queries.ts';

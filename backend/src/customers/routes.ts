@@ -30,7 +30,7 @@ import { parseInput } from '../http/validation.ts';
 import { commandContext } from '../http/command-context.ts';
 import { decodeNewestFirstCursor } from '../shared/list-query.ts';
 import { asOfOf } from '../shared/time-travel.ts';
-import { listCustomers, matchCustomers, suggestCustomers, type CustomerRecordPart } from './customer-queries.ts';
+import { listCustomersJson, matchCustomers, suggestCustomersJson, type CustomerRecordPart } from './customer-queries.ts';
 import { addCustomer, deleteCustomer, getCustomerAsOf, getCustomerHistory, getCustomerRecord, updateCustomer } from './customer-service.ts';
 
 /**
@@ -106,7 +106,8 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps, consent
 
   const list: ApiHandler = async (ctx) => {
     const query = parseInput(customerListQuery, ctx.query);
-    ctx.body = await listCustomers(deps.knex, instanceOf(ctx), {
+    ctx.type = 'json';
+    ctx.body = await listCustomersJson(deps.knex, instanceOf(ctx), {
       search: query.q,
       limit: query.limit,
       cursor: query.cursor ? decodeNewestFirstCursor(query.cursor) : null,
@@ -124,7 +125,8 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps, consent
   const suggest: ApiHandler = async (ctx) => {
     customersOrPipeline(ctx);
     const query = parseInput(customerSuggestQuery, ctx.query);
-    ctx.body = await suggestCustomers(deps.knex, instanceOf(ctx), query.query || query.q);
+    ctx.type = 'json';
+    ctx.body = await suggestCustomersJson(deps.knex, instanceOf(ctx), query.query || query.q);
   };
 
   const matches: ApiHandler = async (ctx) => {

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { CustomerHistoryEntry, CustomerPage, CustomerView } from '@crm/projections/customers';
+import { parseList, type CustomerHistoryEntry, type CustomerPage, type CustomerView } from '@crm/projections/customers';
+import { maskPhone } from '@crm/projections/shared';
+import { toCustomerView, type CustomerRow } from '../../src/customers/customer-queries.ts';
 import {
   ApiClient,
   createTestInstance,
@@ -228,6 +230,54 @@ describe('search', () => {
 
   test('search text longer than 200 characters is a 400', async () => {
     expectProblem(await client.get(`/api/customers?q=${'a'.repeat(201)}`), 400, 'Search text must be at most 200 characters');
+  });
+});
+
+describe('the JSON PostgreSQL builds', () => {
+  test('the list and the autocomplete answer what their rows map to in JS: masked phones, vehicle lists, times', async () => {
+    const json = await createTestInstance(server, 'custjson', { username: 'owner', pin: '1111' });
+    const client = await signInUser(server, 'custjson', 'owner', '1111');
+    const ann = await create(client, { name: 'Json Ann', phone: '6175551234', vehicles: '2019 Honda Civic' });
+    const bob = await create(client, { name: 'Json Bob', phone: '6175550000' });
+    await create(client, { name: 'Json Cy', vehicles: ['A', 'B'] });
+    // Values no form writes, straight into the read model: every white space String#trim
+    // strips around vehicles, empty items, a phone of few or no digits, quotes, a new line,
+    // non-ASCII text, a time with microseconds.
+    const knex = server.runtime.deps.knex;
+    await knex('rm.customers')
+      .where({ id: ann.id })
+      .update({ vehicles: ' a ,\u00a0b\u3000, ,c\t,\ufeff,\u2028d\u202f', phone: '(617) 55', created_at: '2025-05-01T07:00:00.123999Z' });
+    await knex('rm.customers').where({ id: bob.id }).update({ vehicles: '', phone: 'none', name: 'Json "Bob"\n😀 é' });
+    const rows = (await knex('rm.customers')
+      .where({ instance_id: json.id })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])) as CustomerRow[];
+    const views = rows.map((row) => toCustomerView(row, 'masked'));
+
+    const list = await client.get('/api/customers');
+    expect(list.status, list.text).toBe(200);
+    expect(list.body).toEqual({ items: views, nextCursor: null, total: 3 });
+    const first = await client.get('/api/customers?limit=2');
+    expect(first.body).toEqual({ items: views.slice(0, 2), nextCursor: expect.any(String), total: 3 });
+    const second = await client.get(`/api/customers?limit=2&cursor=${first.body.nextCursor}`);
+    expect(second.body).toEqual({ items: views.slice(2), nextCursor: null, total: 3 });
+    const searched = await client.get('/api/customers?q=json');
+    expect(searched.body).toEqual({ items: views, nextCursor: null, total: 3 });
+
+    const suggestions = await client.get('/api/customers/search?q=json');
+    expect(suggestions.status, suggestions.text).toBe(200);
+    expect(suggestions.body).toEqual(
+      rows.map((row) => ({
+        id: row.id,
+        number: row.number,
+        name: row.name,
+        phone: maskPhone(row.phone),
+        vehicles: parseList(row.vehicles),
+      })),
+    );
+    expect((await client.get('/api/customers/search?q=nobody-at-all')).body).toEqual([]);
   });
 });
 

@@ -74,6 +74,8 @@ export interface ParallelReplay {
    * replay, where PostgreSQL would otherwise wait for this process.
    */
   tablesComplete(tables: ReadonlySet<string>): Promise<void>;
+  /** Settles once the fresh tables exist: every write waits for it, the reads and folds do not. */
+  ready: Promise<void>;
 }
 
 /**
@@ -123,7 +125,7 @@ async function replayPass(
   const bulk: Array<BulkRebuilder | undefined> = projections.map((projection) =>
     leftOut.includes(projection) ? undefined : projection.bulk?.(),
   );
-  const lanes = projections.map(() => Promise.resolve());
+  const lanes = projections.map(() => options.ready);
   const timed = async (name: string, work: () => Promise<void>) => {
     const started = performance.now();
     await work();
@@ -149,10 +151,13 @@ async function replayPass(
         taken(projection, events.length);
         if (events.length === 0 || leftOut.includes(projection)) return lanes[i];
         const rebuilder = bulk[i];
+        // A bulk path folds each page as it is read, in order (while the tables are prepared,
+        // or the page before is written); its rows wait for the lane.
+        const folded = rebuilder?.page(events);
         lanes[i] = lanes[i]!.then(() =>
           limit(() =>
             timed(projection.name, async () => {
-              if (rebuilder) await write(i, rebuilder.page(events));
+              if (folded) await write(i, folded);
               else await applyToRebuild(knex, schema, projection, events);
             }),
           ),
@@ -166,6 +171,10 @@ async function replayPass(
     pages.push(page);
     // Reads stay at most a few pages ahead of the slowest projection (memory).
     if (pages.length > PAGES_AHEAD) await pages.shift();
+    // Until the fresh tables exist, no page past the one being read: each of the preparation's
+    // round trips waits for this event loop, which parsing and folding more pages would hold
+    // (with three pages read ahead, the preparation took 7-13 s instead of 0.2-0.4 s).
+    await options.ready;
   });
   // Each projection's rows folded over the whole log once it has applied every page, on its
   // own connection, not waiting for the slower ones; then the indexes of its tables.

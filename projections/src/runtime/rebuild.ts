@@ -3,7 +3,7 @@ import { migrateReadModels, READ_MODEL_SCHEMA } from '../db/migrate.ts';
 import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import type { Projection } from './projection.ts';
 import { applyBatch } from './projector.ts';
-import { compareSchemas, countEventsUpTo, dropDeferredIndexes, type TableComparison } from './rebuild-compare.ts';
+import { compareSchemas, countEventsUpTo, dropDeferredIndexes, type DeferredIndex, type TableComparison } from './rebuild-compare.ts';
 import { buildIndexes, concurrencyOf, PARALLEL_BATCH, replay, replayInParallel, semaphore } from './rebuild-replay.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { newestCommittedPosition, readInlineSince, STOP_APPENDS_SQL } from './inline.ts';
@@ -72,8 +72,27 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
     cpuAtStepStart = process.cpuUsage();
   };
 
-  await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [REBUILD_SCHEMA]);
-  await migrateReadModels(knex, REBUILD_SCHEMA);
+  // The fresh schema: about 200 DDL statements, each a round trip and most of them a commit,
+  // which took 0.3-1.3 s of a rebuild while this process waited. They run while the first
+  // pages are read, parsed and folded; no write to the fresh tables starts before they are done.
+  const preparing = performance.now();
+  let pending: DeferredIndex[] = [];
+  const prepared = (async () => {
+    await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [REBUILD_SCHEMA]);
+    await migrateReadModels(knex, REBUILD_SCHEMA);
+    // The fresh tables' secondary indexes are built after their rows are in, in one pass each,
+    // instead of row by row (trigram GIN indexes above all). Keys and unique indexes stay (the
+    // projections' upserts rely on them), but for the primary keys of the tables only a bulk
+    // path's COPY writes (`keysAfterLoad`): those are back, under their own names, before
+    // phase 2, whose inserts skip rows already present.
+    pending = await dropDeferredIndexes(
+      knex,
+      REBUILD_SCHEMA,
+      projections.flatMap((projection) => projection.keysAfterLoad ?? []),
+    );
+    timings['replay:prepare'] = Math.round(performance.now() - preparing);
+  })();
+  prepared.catch(() => undefined); // awaited by every write of phase 1 and below
   await knex('projection_checkpoints').where({ name: REBUILD_CHECKPOINT }).delete();
   await ensureCheckpoint(knex, REBUILD_CHECKPOINT);
 
@@ -94,19 +113,9 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
     options.onProgress?.({ replayed, total: total === null ? null : Math.max(total, replayed) });
   };
 
-  // Phase 1, without locks: catch up to where the live projector was when we started. The
-  // fresh tables' secondary indexes are built after their rows are in, in one pass each,
-  // instead of row by row (trigram GIN indexes above all). Keys and unique indexes stay (the
-  // projections' upserts rely on them), but for the primary keys of the tables only a bulk
-  // path's COPY writes (`keysAfterLoad`): those are back, under their own names, before phase
-  // 2, whose inserts skip rows already present. A table a projection fills in bulk gets its
-  // indexes as soon as that projection is done, while the others still replay; the rest after
-  // the replay.
-  let pending = await dropDeferredIndexes(
-    knex,
-    REBUILD_SCHEMA,
-    projections.flatMap((projection) => projection.keysAfterLoad ?? []),
-  );
+  // Phase 1, without locks: catch up to where the live projector was when we started. A
+  // table a projection fills in bulk gets its indexes as soon as that projection is done,
+  // while the others still replay; the rest after the replay.
   step('prepare');
   // Time each projection spent applying its events (they overlap: together more than the replay).
   const busy: Record<string, number> = {};
@@ -133,7 +142,9 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
     busy,
     limit,
     tablesComplete: indexesOf,
+    ready: prepared,
   });
+  await prepared;
   await knex.transaction((trx) => writeCheckpoint(trx, REBUILD_CHECKPOINT, position));
   step('replay');
   for (const [name, ms] of Object.entries(busy)) timings[`replay:${name}`] = Math.round(ms);
