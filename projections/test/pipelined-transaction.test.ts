@@ -8,6 +8,8 @@ import { WrongExpectedVersionError, type NewEvent } from '../src/eventstore/port
 import { InlineProjectionError } from '../src/runtime/inline.ts';
 import { pipelinedTransaction, quoteLiteral, withLiterals } from '../src/runtime/pipelined-transaction.ts';
 import type { Projection } from '../src/runtime/projection.ts';
+import { inlineProjections } from '../src/read-models.ts';
+import { EMPTY_JOB_FIELDS } from '../src/pipeline/index.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
 import { testEventMetadata } from '../src/testing/events.ts';
 
@@ -157,5 +159,174 @@ describe('an append with its rows in a pipelined transaction', () => {
       }),
     ).rejects.toThrow('decided against it');
     expect((await knex.raw('select 1 as one')).rows).toEqual([{ one: 1 }]);
+  });
+});
+
+/**
+ * Writes each event's note with a statement prepared on the connection (its RETURNING to
+ * `returned`). `tag` makes a statement text of its own (a statement not yet prepared).
+ */
+function preparing(tag: string, returned: Array<Record<string, unknown>> = []): Projection {
+  return {
+    name: `preparing-${tag}`,
+    inline: true,
+    eventTypes: ['CrmInstanceCreated'],
+    async apply(event, ctx) {
+      await ctx.write(
+        {
+          sql: `INSERT INTO ??.written (event_id, note) VALUES (?::uuid, ?::text) RETURNING * -- ${tag}`,
+          bindings: [ctx.schema, event.id, (event.data as unknown as { description: string }).description],
+          prepared: true,
+        },
+        (rows) => returned.push(...rows),
+      );
+    },
+  };
+}
+
+/** The statements prepared on the session of the pool's only connection. */
+async function preparedOnSession(): Promise<string[]> {
+  const result = await knex.raw<{ rows: Array<{ name: string }> }>(
+    "SELECT name FROM pg_prepared_statements WHERE name LIKE 'crm\\_%' ORDER BY name",
+  );
+  return result.rows.map((row) => row.name);
+}
+
+describe('a row statement prepared on the connection', () => {
+  test('a message that failed after its PREPARE ran, or before, leaves the next append on the connection able to run it', async () => {
+    const returned: Array<Record<string, unknown>> = [];
+    const store = createPostgresEventStore({
+      connectionString: db.url,
+      inline: { knex, schema: 'rm', projections: [preparing('after', returned)] },
+    });
+    try {
+      const before = await preparedOnSession();
+      // The statement's first message: prepared, then its EXECUTE refused (the CHECK), all rolled back.
+      const refused = created('refused');
+      await expect(store.append(refused.streamId, [refused.event], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(
+        InlineProjectionError,
+      );
+      // PREPARE is not transactional: the statement stayed on the session.
+      expect((await preparedOnSession()).length).toBe(before.length + 1);
+      const fine = created('fine');
+      await store.append(fine.streamId, [fine.event], { expectedRevision: 'no_stream' });
+      expect(returned).toEqual([expect.objectContaining({ event_id: fine.event.id, note: 'fine' })]);
+      expect(await knex('rm.written').where({ event_id: refused.event.id }).first()).toBeUndefined();
+      // Prepared by now: the next messages only EXECUTE it.
+      const again = created('again');
+      await store.append(again.streamId, [again.event], { expectedRevision: 'no_stream' });
+      expect(returned.map((row) => row.note)).toEqual(['fine', 'again']);
+    } finally {
+      await store.close();
+    }
+    const store2 = createPostgresEventStore({
+      connectionString: db.url,
+      inline: { knex, schema: 'rm', projections: [preparing('before')] },
+    });
+    const other = createPostgresEventStore({ connectionString: db.url, inline: { knex, schema: 'rm', projections: [deferring] } });
+    try {
+      const taken = created('taken');
+      await other.append(taken.streamId, [taken.event], { expectedRevision: 'no_stream' });
+      const before = await preparedOnSession();
+      // The statement's first message fails before its PREPARE runs (the append's wrong revision).
+      const clash = { ...created('clash'), streamId: taken.streamId };
+      await expect(store2.append(clash.streamId, [clash.event], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(
+        WrongExpectedVersionError,
+      );
+      expect(await preparedOnSession()).toEqual(before);
+      const fine = created('fine after clash');
+      await store2.append(fine.streamId, [fine.event], { expectedRevision: 'no_stream' });
+      expect((await preparedOnSession()).length).toBe(before.length + 1);
+      expect(await knex('rm.written').whereIn('event_id', [clash.event.id, fine.event.id]).pluck('note')).toEqual(['fine after clash']);
+    } finally {
+      await other.close();
+      await store2.close();
+    }
+  });
+
+  test('a statement gone from the session (a DISCARD) is prepared again and the append recorded once', async () => {
+    const store = createPostgresEventStore({
+      connectionString: db.url,
+      inline: { knex, schema: 'rm', projections: [preparing('discarded')] },
+    });
+    try {
+      const first = created('first');
+      await store.append(first.streamId, [first.event], { expectedRevision: 'no_stream' });
+      await knex.raw('DISCARD ALL');
+      const second = created('second');
+      await store.append(second.streamId, [second.event], { expectedRevision: 'no_stream' });
+      expect(await store.readStream(second.streamId)).toHaveLength(1);
+      expect(await knex('rm.written').where({ event_id: second.event.id }).first('note')).toEqual({ note: 'second' });
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a column added by another connection after the plan is cached: a RETURNING * plan is prepared again, the append recorded once', async () => {
+    const returned: Array<Record<string, unknown>> = [];
+    const store = createPostgresEventStore({
+      connectionString: db.url,
+      inline: { knex, schema: 'rm', projections: [preparing('widened', returned)] },
+    });
+    const other = new pg.Client({ connectionString: db.url });
+    await other.connect();
+    try {
+      const first = created('first');
+      await store.append(first.streamId, [first.event], { expectedRevision: 'no_stream' });
+      await other.query('ALTER TABLE rm.written ADD COLUMN widened text');
+      // Its cached plan's result type changed (0A000): prepared again on the retry.
+      const second = created('second');
+      await store.append(second.streamId, [second.event], { expectedRevision: 'no_stream' });
+      expect(await store.readStream(second.streamId)).toHaveLength(1);
+      expect(returned.at(-1)).toEqual({ event_id: second.event.id, note: 'second', widened: null });
+    } finally {
+      await other.query('ALTER TABLE rm.written DROP COLUMN IF EXISTS widened').catch(() => {});
+      await other.end();
+      await store.close();
+    }
+  });
+
+  test("a job's row statements name their columns: a column another connection adds to jobs changes nothing for the next create and update", async () => {
+    const store = createPostgresEventStore({ connectionString: db.url, inline: { knex, schema: 'rm', projections: inlineProjections } });
+    const other = new pg.Client({ connectionString: db.url });
+    await other.connect();
+    const instanceId = randomUUID();
+    const job = async (jobId: string, expectedRevision: number | 'no_stream', type: 'JobCreated' | 'JobUpdated', data: unknown) =>
+      await store.append(`job-${jobId}`, [{ id: randomUUID(), type, data, metadata: testEventMetadata(instanceId) }] as NewEvent[], {
+        expectedRevision,
+      });
+    const fields = { ...EMPTY_JOB_FIELDS, jobNumber: '7', name: 'Ann Lee', part: 'Brake pads', quote: 1234 };
+    try {
+      const jobId = randomUUID();
+      await job(jobId, 'no_stream', 'JobCreated', { jobId, instanceId, ...fields });
+      await job(jobId, 0, 'JobUpdated', {
+        jobId,
+        jobNumber: '7',
+        name: 'Ann Lee',
+        changes: [{ field: 'part', oldValue: 'Brake pads', newValue: 'Rotors' }],
+      });
+      await other.query('ALTER TABLE rm.jobs ADD COLUMN widened text');
+      const updated = await job(jobId, 1, 'JobUpdated', {
+        jobId,
+        jobNumber: '7',
+        name: 'Ann Lee',
+        changes: [{ field: 'part', oldValue: 'Rotors', newValue: 'Calipers' }],
+      });
+      const otherJob = randomUUID();
+      const made = await job(otherJob, 'no_stream', 'JobCreated', { jobId: otherJob, instanceId, ...fields, jobNumber: '8' });
+      // The answers are the rows as the statements name them, not the table's columns now.
+      expect(updated.written?.jobs?.[0]).toMatchObject({ id: jobId, part: 'Calipers', revision: 2 });
+      expect(updated.written?.jobs?.[0]).not.toHaveProperty('widened');
+      expect(made.written?.jobs?.[0]).toMatchObject({ id: otherJob, job_number: '8' });
+      expect(made.written?.jobs?.[0]).not.toHaveProperty('widened');
+      expect(await knex('rm.jobs').where({ instance_id: instanceId }).orderBy('job_number').pluck('part')).toEqual([
+        'Calipers',
+        'Brake pads',
+      ]);
+    } finally {
+      await other.query('ALTER TABLE rm.jobs DROP COLUMN IF EXISTS widened').catch(() => {});
+      await other.end();
+      await store.close();
+    }
   });
 });

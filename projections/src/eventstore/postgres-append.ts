@@ -1,7 +1,12 @@
 import type { Knex } from 'knex';
 import type pg from 'pg';
 import { applyInline, inlinePrefetches, InlineProjectionError } from '../runtime/inline.ts';
-import { DeferredWriteError, pipelinedTransaction, type NativeStatement } from '../runtime/pipelined-transaction.ts';
+import {
+  DeferredWriteError,
+  pipelinedTransaction,
+  PREPARED_STATEMENT_ERRORS,
+  type NativeStatement,
+} from '../runtime/pipelined-transaction.ts';
 import type { Projection } from '../runtime/projection.ts';
 import {
   START,
@@ -127,13 +132,16 @@ function idempotentResult(streamId: string, ids: string[], rows: StoredIdRow[]):
  * The appends of one command and the inline read models' rows for their events, in one
  * transaction: the rows commit with the events or neither does. A deadlock or serialization
  * failure between concurrent appends' rows rolls the whole append back; it is tried again
- * (the same event ids, so it can only be recorded once).
+ * (the same event ids, so it can only be recorded once). So is, once, an append whose
+ * prepared row statement was stale or gone (NativeStatement.prepared): the connection
+ * prepares it again on the next try.
  */
 export async function appendInline(
   appends: StreamAppend[],
   projecting: InlineProjecting,
   { read, requires = [] }: AppendOptions = {},
 ): Promise<AppendResult[]> {
+  let preparedAgain = false;
   for (let attempt = 1; ; attempt++) {
     try {
       return (
@@ -146,6 +154,11 @@ export async function appendInline(
         } | null
       )?.code;
       if (code === ROW_MISSING) throw missingRow(requires, error);
+      if (PREPARED_STATEMENT_ERRORS.has(String(code)) && !preparedAgain) {
+        preparedAgain = true;
+        attempt--;
+        continue;
+      }
       if (attempt >= INLINE_ATTEMPTS || (code !== '40P01' && code !== '40001')) throw error;
     }
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
 import pg from 'pg';
@@ -21,6 +22,13 @@ const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { 
 export interface NativeStatement {
   sql: string;
   values: readonly unknown[];
+  /**
+   * Planned once per connection: sent as `EXECUTE` of a statement prepared on the
+   * connection's session (a statement whose planning costs more than its run). Its text
+   * must not vary with its values, and each `$n` must have a type PostgreSQL can tell from
+   * the text (a cast), as in any PREPARE.
+   */
+  prepared?: boolean;
 }
 
 /** `value` as SQL text: NULL or a quoted literal. */
@@ -109,6 +117,50 @@ function dollarQuoteEnd(sql: string, start: number): number | null {
   return end === -1 ? sql.length : end + tag[0].length;
 }
 
+/**
+ * The statements prepared on each connection's session (by pg client), by name. A name is
+ * a hash of the statement's text, so a name that exists on a session means that text.
+ * PREPARE is not transactional: it stays when its transaction rolls back, and when a message
+ * fails after it. So a statement is counted as prepared only once a message that prepared it
+ * succeeded; until then each message that uses it prepares it again (preparedStatement),
+ * which is harmless when it exists already.
+ */
+const sessions = new WeakMap<object, Set<string>>();
+
+/** Statements prepared per connection at most (beyond them, statements go as text). */
+const PREPARED_PER_CONNECTION = 64;
+
+/**
+ * What a failed message means for the statements prepared on its session: a plan whose result
+ * type changed (another process's migration) or a statement that is gone (a DISCARD on the
+ * session). Either way the session's statements are prepared again before their next use.
+ */
+export const PREPARED_STATEMENT_ERRORS: ReadonlySet<string> = new Set(['0A000', '26000']);
+
+function preparedName(sql: string): string {
+  return `crm_${createHash('sha256').update(sql).digest('hex').slice(0, 40)}`;
+}
+
+/**
+ * One DO statement that (re)prepares `sql` as `name`: drops a statement of that name first
+ * (left by a message that failed after preparing it, or one whose plan went stale), so it can
+ * go in any message, as often as needed, without a round trip of its own to ask.
+ */
+function preparedStatement(name: string, sql: string): string {
+  const body = `BEGIN
+  IF EXISTS (SELECT FROM pg_prepared_statements WHERE name = ${quoteLiteral(name)}) THEN EXECUTE ${quoteLiteral(`DEALLOCATE ${name}`)}; END IF;
+  EXECUTE ${quoteLiteral(`PREPARE ${name} AS ${sql}`)};
+END`;
+  if (body.includes('$crm_prepare$')) throw new Error('A prepared statement must not contain $crm_prepare$');
+  return `DO $crm_prepare$${body}$crm_prepare$`;
+}
+
+/** A statement as the texts it goes as (one, or a PREPARE and its EXECUTE), and the name it prepares. */
+interface Rendered {
+  texts: string[];
+  prepares?: string;
+}
+
 const CONTROL = /^\s*(begin|commit|rollback)\s*;?\s*$/i;
 
 /**
@@ -116,7 +168,7 @@ const CONTROL = /^\s*(begin|commit|rollback)\s*;?\s*$/i;
  * sends them in front of the next statement. Knex calls `query(config, callback)` on it.
  */
 export class PipelinedConnection {
-  private held: string[] = [];
+  private held: NativeStatement[] = [];
   /** Who deferred each held write (for the error that names it). */
   private heldBy: string[] = [];
   /** Who wants each held write's rows (its RETURNING), when it has been answered. */
@@ -129,7 +181,7 @@ export class PipelinedConnection {
    * (at the latest with COMMIT). `onRows` gets its rows once that message is answered.
    */
   defer(statement: NativeStatement, by: string, onRows?: RowsReceiver): void {
-    this.held.push(withLiterals(statement));
+    this.held.push(statement);
     this.heldBy.push(by);
     this.heldFor.push(onRows);
   }
@@ -138,7 +190,7 @@ export class PipelinedConnection {
   async sendAll(statements: readonly NativeStatement[]): Promise<pg.QueryResult[]> {
     if (statements.length === 0) return [];
     const sent = this.takeHeld();
-    const results = await this.send([...sent.texts, ...statements.map((s) => withLiterals(s))], sent.for);
+    const results = await this.send([...sent.statements, ...statements], sent.for);
     return results.slice(results.length - statements.length);
   }
 
@@ -147,23 +199,59 @@ export class PipelinedConnection {
     if (this.held.length === 0) return;
     const sent = this.takeHeld();
     try {
-      await this.send(sent.texts, sent.for);
+      await this.send(sent.statements, sent.for);
     } catch (error) {
       // As at the COMMIT: the transaction is aborted (knex's ROLLBACK ends it), the writer named.
       throw new DeferredWriteError(sent.by.filter(Boolean), error);
     }
   }
 
-  /** `texts` as one message; each result to its receiver (by position), all of them answered in order. */
-  private async send(texts: readonly string[], receivers: ReadonlyArray<RowsReceiver | undefined>): Promise<pg.QueryResult[]> {
-    const raw = (await this.client.query(texts.join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
-    const results = Array.isArray(raw) ? raw : [raw];
+  /**
+   * `statements` as one message; each result to its receiver (by position), all of them
+   * answered in order. A prepared statement answers with its EXECUTE's result.
+   */
+  private async send(
+    statements: readonly NativeStatement[],
+    receivers: ReadonlyArray<RowsReceiver | undefined>,
+  ): Promise<pg.QueryResult[]> {
+    const prepared = this.preparedHere();
+    const rendered = statements.map((statement) => this.render(statement, prepared));
+    let raw: pg.QueryResult | pg.QueryResult[];
+    try {
+      raw = (await this.client.query(rendered.flatMap((r) => r.texts).join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
+    } catch (error) {
+      if (PREPARED_STATEMENT_ERRORS.has(String((error as { code?: unknown } | null)?.code))) prepared.clear();
+      throw error;
+    }
+    const all = Array.isArray(raw) ? raw : [raw];
+    const preparing = rendered.flatMap((r) => (r.prepares ? [r.prepares] : []));
+    for (const name of preparing) prepared.add(name);
+    // A text may hold several statements (one result each): the results are the message's,
+    // in order, less the answers of the DOs that prepared statements.
+    const results = preparing.length === 0 ? all : all.filter((result) => result.command !== 'DO');
     deliver(receivers, results);
     return results;
   }
 
-  private takeHeld(): { texts: string[]; by: string[]; for: Array<RowsReceiver | undefined> } {
-    const taken = { texts: this.held, by: this.heldBy, for: this.heldFor };
+  /** The names prepared on this connection's session. */
+  private preparedHere(): Set<string> {
+    let prepared = sessions.get(this.client);
+    if (!prepared) sessions.set(this.client, (prepared = new Set()));
+    return prepared;
+  }
+
+  private render(statement: NativeStatement, prepared: Set<string>): Rendered {
+    if (!statement.prepared || (prepared.size >= PREPARED_PER_CONNECTION && !prepared.has(preparedName(statement.sql)))) {
+      return { texts: [withLiterals(statement)] };
+    }
+    const name = preparedName(statement.sql);
+    const execute = statement.values.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${statement.values.map(literal).join(', ')})`;
+    if (prepared.has(name)) return { texts: [execute] };
+    return { texts: [preparedStatement(name, statement.sql), execute], prepares: name };
+  }
+
+  private takeHeld(): { statements: NativeStatement[]; by: string[]; for: Array<RowsReceiver | undefined> } {
+    const taken = { statements: this.held, by: this.heldBy, for: this.heldFor };
     this.held = [];
     this.heldBy = [];
     this.heldFor = [];
@@ -181,14 +269,14 @@ export class PipelinedConnection {
   private async run(config: { text: string; values?: unknown[] }): Promise<unknown> {
     const control = CONTROL.exec(config.text)?.[1]?.toLowerCase();
     if (control === 'begin') {
-      this.held.push('BEGIN');
+      this.held.push(BEGIN);
       this.heldBy.push('');
       this.heldFor.push(undefined);
       this.begun = true;
       return { command: 'BEGIN', rows: [], rowCount: null, fields: [] };
     }
     if (control === 'rollback') {
-      const sentBegin = this.begun && !this.held.includes('BEGIN');
+      const sentBegin = this.begun && !this.held.includes(BEGIN);
       this.takeHeld();
       this.begun = false;
       if (!sentBegin) return { command: 'ROLLBACK', rows: [], rowCount: null, fields: [] };
@@ -198,7 +286,7 @@ export class PipelinedConnection {
       const held = this.takeHeld();
       this.begun = false;
       try {
-        const results = await this.send([...held.texts, 'COMMIT'], held.for);
+        const results = await this.send([...held.statements, COMMIT], held.for);
         return results[results.length - 1];
       } catch (error) {
         // A held write failed: the transaction is aborted and the COMMIT never ran; end it
@@ -212,6 +300,9 @@ export class PipelinedConnection {
     return result;
   }
 }
+
+const BEGIN: NativeStatement = { sql: 'BEGIN', values: [] };
+const COMMIT: NativeStatement = { sql: 'COMMIT', values: [] };
 
 type RowsReceiver = (rows: readonly Record<string, unknown>[]) => void;
 

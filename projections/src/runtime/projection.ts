@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventType, StoredDomainEvent } from '../events.ts';
 import type { TableRows } from './copy.ts';
+import type { NativeStatement } from './pipelined-transaction.ts';
 
 export interface ProjectionContext {
   trx: Knex.Transaction;
@@ -154,7 +155,7 @@ export function createProjectionContext(
   schema: string,
   /** Holds back writes (an append's own transaction); without it they run at once. */
   options: {
-    defer?: (statement: { sql: string; values: readonly unknown[] }, onRows?: (rows: readonly Record<string, unknown>[]) => void) => void;
+    defer?: (statement: NativeStatement, onRows?: (rows: readonly Record<string, unknown>[]) => void) => void;
     prefetched?: readonly Record<string, unknown>[];
     written?: ProjectionContext['written'];
     streamEventsBetween?: ProjectionContext['streamEventsBetween'];
@@ -173,7 +174,10 @@ export function createProjectionContext(
         return;
       }
       const native = query.toSQL().toNative();
-      defer({ sql: native.sql, values: native.bindings }, onRows);
+      defer(
+        { sql: native.sql, values: native.bindings, ...('prepared' in statement && statement.prepared ? { prepared: true } : {}) },
+        onRows,
+      );
     },
     ...(options.prefetched ? { prefetched: options.prefetched } : {}),
     ...(options.written ? { written: options.written } : {}),
@@ -228,6 +232,8 @@ export async function writeRecordset(
 export interface CarriedStatement {
   sql: string;
   bindings: Knex.RawBinding[];
+  /** Planned once per connection where the write is held back (NativeStatement.prepared); run as it is elsewhere. */
+  prepared?: boolean;
 }
 
 /** insertRecordset's statement, not sent: to go with another one (carry). */
@@ -253,7 +259,11 @@ export function recordsetInsert(
  * see the same snapshot, so only for writes the other part does not read back.
  */
 export function carry(carried: CarriedStatement, statement: CarriedStatement): CarriedStatement {
-  return { sql: `WITH carried AS (${carried.sql}) ${statement.sql}`, bindings: [...carried.bindings, ...statement.bindings] };
+  return {
+    sql: `WITH carried AS (${carried.sql}) ${statement.sql}`,
+    bindings: [...carried.bindings, ...statement.bindings],
+    ...(statement.prepared ? { prepared: true } : {}),
+  };
 }
 
 /** Whether the event is of a type the projection takes (its `takes` decides further, on the parsed event). */
