@@ -100,8 +100,12 @@ function stageAfter(event: StoredJobEvent): Stage | null {
 async function applyInsightEvents(all: StoredDomainEvent[], ctx: ProjectionContext): Promise<void> {
   const events = all.filter((event): event is StoredJobEvent => isJobStreamEvent(event) && Boolean(event.metadata.instanceId));
   if (events.length === 0) return;
-  const { table, schema } = ctx;
   const jobIds = [...new Set(events.map((event) => event.data.jobId))];
+  if (jobIds.length === events.length && events.every((event) => event.type === 'JobUpdated')) {
+    await updateInsightJobs(events as Array<StoredJobEvent & { type: 'JobUpdated' }>, ctx);
+    return;
+  }
+  const { table, schema } = ctx;
   const jobs = new Map<string, InsightJob>();
   for (const chunk of chunked(jobIds)) {
     // Each job's row with the stay it is in now, in one statement (one round trip).
@@ -162,6 +166,42 @@ async function applyInsightEvents(all: StoredDomainEvent[], ctx: ProjectionConte
          FROM jsonb_to_recordset(?::jsonb) AS input(event_id uuid, left_at timestamptz)
         WHERE i.event_id = input.event_id AND i.left_at IS NULL`,
       bindings: [schema, JSON.stringify(rows)],
+    });
+  }
+}
+
+/** The insight_jobs columns a JobUpdated may change, by the job field that changes them. */
+const UPDATED_COLUMNS = { jobNumber: 'job_number', name: 'name', tech: 'tech', quote: 'quote' } as const;
+
+/**
+ * A batch of field changes alone, one JobUpdated per job (what the shop's edits send most):
+ * they change no stay, and each job row takes its event's revision and new values, so one
+ * UPDATE writes them without reading the rows first, as foldInsightEvents would (guarded by
+ * the revision the same way; a job without a row stays without). The batch saves the round
+ * trip of that read.
+ */
+async function updateInsightJobs(events: ReadonlyArray<StoredJobEvent & { type: 'JobUpdated' }>, ctx: ProjectionContext): Promise<void> {
+  const rows = events.map((event) => {
+    const changes: Record<string, unknown> = {};
+    for (const change of event.data.changes) {
+      if (change.field in UPDATED_COLUMNS) changes[UPDATED_COLUMNS[change.field as keyof typeof UPDATED_COLUMNS]] = change.newValue;
+    }
+    return { job_id: event.data.jobId, revision: event.revision, changes };
+  });
+  // `changes -> column` is SQL NULL only when the column did not change (a JSON null is not).
+  // The ids again as an array: the rows are found by the primary key whatever the planner
+  // guesses for the recordset (it cannot know how many rows one holds).
+  const set = (column: string, type: string) =>
+    `"${column}" = CASE WHEN input.changes -> '${column}' IS NULL THEN target."${column}" ELSE (input.changes ->> '${column}')::${type} END`;
+  for (const chunk of chunked(rows, 5000)) {
+    await ctx.write({
+      sql: `UPDATE ??.insight_jobs AS target
+         SET ${Object.values(UPDATED_COLUMNS)
+           .map((column) => set(column, JOB_COLUMNS[column]))
+           .join(', ')}, revision = input.revision
+        FROM jsonb_to_recordset(?::jsonb) AS input(job_id uuid, revision integer, changes jsonb)
+       WHERE target.job_id = any(?::uuid[]) AND target.job_id = input.job_id AND target.revision < input.revision`,
+      bindings: [ctx.schema, JSON.stringify(chunk), chunk.map((row) => row.job_id)],
     });
   }
 }
