@@ -194,18 +194,6 @@ export class PipelinedConnection {
     return results.slice(results.length - statements.length);
   }
 
-  /** Sends what is held back, alone, when something is (one round trip); its answers go to whoever asked. */
-  async flush(): Promise<void> {
-    if (this.held.length === 0) return;
-    const sent = this.takeHeld();
-    try {
-      await this.send(sent.statements, sent.for);
-    } catch (error) {
-      // As at the COMMIT: the transaction is aborted (knex's ROLLBACK ends it), the writer named.
-      throw new DeferredWriteError(sent.by.filter(Boolean), error);
-    }
-  }
-
   /**
    * `statements` as one message; each result to its receiver (by position), all of them
    * answered in order. A prepared statement answers with its EXECUTE's result.
