@@ -172,12 +172,12 @@ export async function auditPageJson(
   filter: AuditFilter & ActivityScope,
   limit: number,
   cursor: string | undefined,
-  catchUp: (() => Promise<void>) | null,
+  catchUp: () => Promise<void>,
 ): Promise<string> {
   const { text, values } = auditPageStatement(instanceId, filter, limit, cursor);
   const read = async () => (await tenantRows<AuditPageRow>(knex, instanceId, text, values))[0]!;
   let row = await read();
-  if (!row.current && catchUp) {
+  if (!row.current) {
     await catchUp();
     row = await read();
   }

@@ -65,9 +65,10 @@ export function registerAuditRoutes(router: ApiRouter, deps: AppDeps): void {
         const me = userOf(ctx);
         // Read-your-writes: the page's statement says whether the projector had passed every
         // committed event; only when not does the route wait for it and read again.
-        const catchUp = deps.store.projectsInline ? () => catchUpAsyncReadModels(deps) : null;
         ctx.type = 'json';
-        ctx.body = await auditPageJson(deps.knex, me.instance.id, { ...filter, ...scopeOf(me) }, limit, cursor, catchUp);
+        ctx.body = await auditPageJson(deps.knex, me.instance.id, { ...filter, ...scopeOf(me) }, limit, cursor, () =>
+          catchUpAsyncReadModels(deps),
+        );
       },
       { feature: 'admin', doc: DOCS.log },
     );
