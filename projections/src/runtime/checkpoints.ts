@@ -30,10 +30,6 @@ function positionOfRow(row: CheckpointRow | undefined): GlobalPosition | null {
 /** A batch's commit does not wait for its WAL flush (this transaction only; see lockCheckpointForBatch). */
 const BATCH_COMMIT_SETTING = 'SET LOCAL synchronous_commit TO off';
 
-/** Takes the checkpoint row named by `name` (SQL: a literal or a parameter) and reads its position. */
-const lockCheckpointSql = (name: string) =>
-  `SELECT position_commit, position_prepare FROM projection_checkpoints WHERE name = ${name} FOR UPDATE`;
-
 /**
  * The first statement of a projector batch: takes the checkpoint row (serialising writers of
  * one read-model set) and lets the batch commit without waiting for its WAL flush
@@ -48,7 +44,9 @@ export async function lockCheckpointForBatch(trx: Knex.Transaction, name: string
     await trx.raw(BATCH_COMMIT_SETTING);
     return await readCheckpoint(trx, name, true);
   }
-  const result = (await trx.raw(`${BATCH_COMMIT_SETTING};\n${lockCheckpointSql(`'${name}'`)}`)) as Array<{ rows: CheckpointRow[] }>;
+  const result = (await trx.raw(
+    `${BATCH_COMMIT_SETTING};\nSELECT position_commit, position_prepare FROM projection_checkpoints WHERE name = '${name}' FOR UPDATE`,
+  )) as Array<{ rows: CheckpointRow[] }>;
   // Several statements answer an array of results, one each; the last is the SELECT's. (A
   // pipelined transaction answers with that last result alone.)
   const results = Array.isArray(result) ? result : [result];
