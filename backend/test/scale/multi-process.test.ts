@@ -3,11 +3,12 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, onTestFailed, test } from 'vitest';
 import { createPostgresEventStore } from '@crm/projections/eventstore/postgres';
-import { comparePositions, positionToString, type EventStore } from '@crm/projections/eventstore/port';
+import { positionToString, type EventStore } from '@crm/projections/eventstore/port';
 import { projections } from '@crm/projections/read-models';
 import { MAIN_CHECKPOINT, readCheckpoint } from '@crm/projections/runtime/checkpoints';
 import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
 import { createTestDatabase, type TestDatabase } from '@crm/projections/testing/database';
+import { reachedLastCommitted } from '@crm/projections/testing/events';
 import { bundleServer, REPO, SharedSessionClient, startServerProcess, type ServerProcess } from './support.ts';
 
 /**
@@ -263,13 +264,9 @@ describe('two API processes and two projectors on one database', () => {
     expect(failures).toEqual([]);
 
     // The successor catches up with the whole log.
-    const head = await store.headPosition();
     await waitFor(
       'the projector to reach the head of the log',
-      async () => {
-        const checkpoint = await readCheckpoint(knex, MAIN_CHECKPOINT);
-        return checkpoint && comparePositions(checkpoint, head) >= 0;
-      },
+      async () => reachedLastCommitted(knex, await readCheckpoint(knex, MAIN_CHECKPOINT)),
       20_000,
     );
 

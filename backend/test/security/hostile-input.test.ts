@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { z } from 'zod';
 import { projections } from '@crm/projections/read-models';
 import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
+import { lastCommittedPosition } from '@crm/projections/testing/events';
 import type { RouteInfo } from '../../src/http/router.ts';
 import { ApiClient, createTestInstance, signInSuperAdmin, signInUser, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -462,7 +463,7 @@ test('every route: hostile input gets 2xx or a 4xx problem, never a 5xx; a rebui
   const seconds = (performance.now() - started) / 1000;
 
   const { knex, store } = server.runtime.deps;
-  await server.runtime.deps.watcher.waitFor(await store.headPosition(), 30_000);
+  await server.runtime.deps.watcher.waitFor(await lastCommittedPosition(knex), 30_000);
   const report = await rebuildReadModels({ knex, store, projections });
   expect(report.tables.filter((t) => !t.identical)).toEqual([]);
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { START, type EventMetadata, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
+import type { Knex } from 'knex';
+import { comparePositions, START, type EventMetadata, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 
 /**
  * The metadata of an event a test writes to the store by hand (not through a command): the
@@ -35,4 +36,24 @@ export async function visibleEvents(
     if (events.length >= count || Date.now() > deadline) return events;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/**
+ * The position of the last event committed to the PostgreSQL log, whether or not readers can
+ * see it yet. `headPosition` answers only what readers see, which stops below the oldest
+ * transaction still running anywhere in the cluster; other test files run transactions in
+ * their own databases of the same cluster, so a head read once can be behind the last event,
+ * and a projector that then passes it never "equals" it.
+ */
+export async function lastCommittedPosition(knex: Knex): Promise<GlobalPosition> {
+  const { rows } = await knex.raw<{ rows: Array<{ tx_text: string; seq_text: string }> }>(
+    'select tx_id::text as tx_text, seq::text as seq_text from public.events order by tx_id desc, seq desc limit 1',
+  );
+  const row = rows[0];
+  return row ? { commit: BigInt(row.tx_text), prepare: BigInt(row.seq_text) } : START;
+}
+
+/** Whether `position` (a checkpoint; null: none yet) has reached the last event committed to the log. */
+export async function reachedLastCommitted(knex: Knex, position: GlobalPosition | null): Promise<boolean> {
+  return comparePositions(position ?? START, await lastCommittedPosition(knex)) >= 0;
 }
