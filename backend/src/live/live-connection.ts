@@ -13,6 +13,11 @@ export class LiveConnection {
   closed = false;
   /** Registered with the hub's broadcasts (after its catch-up). */
   live = false;
+  /**
+   * Set when the stream is to end once it has been sent the log up to here: the change that
+   * ended its session (an instance closed, a user locked in another process) is sent first.
+   */
+  endsAt: GlobalPosition | null = null;
   readonly openedAt = performance.now();
 
   constructor(

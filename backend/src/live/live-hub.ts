@@ -21,6 +21,8 @@ const HEARTBEAT_MS = 20_000;
 const RECHECK_MS = 10_000;
 /** When the checkpoint notifications are not arriving (LISTEN connection down), the checkpoint is read this often. */
 const FALLBACK_POLL_MS = 1_000;
+/** How long a stream whose session ended waits for the change that ended it before it is closed anyway. */
+const END_WAIT_MS = 30_000;
 
 function maxPosition(a: GlobalPosition, b: GlobalPosition): GlobalPosition {
   return comparePositions(a, b) >= 0 ? a : b;
@@ -187,13 +189,21 @@ export class LiveHub {
 
   private broadcast(changes: Change[]): void {
     let recheck = false;
-    for (const connection of this.connections) {
+    for (const connection of [...this.connections]) {
       if (!connection.live) continue;
-      const fresh = changes.filter((change) => comparePositions(change.position, connection.sentUpTo) > 0);
-      connection.sentUpTo = maxPosition(connection.sentUpTo, this.position);
-      if (fresh.length === 0) continue;
-      const message = changeFor(connection.principal, fresh);
+      const endsAt = connection.endsAt;
+      const upTo = endsAt && comparePositions(endsAt, this.position) < 0 ? endsAt : this.position;
+      const fresh = changes.filter(
+        (change) => comparePositions(change.position, connection.sentUpTo) > 0 && comparePositions(change.position, upTo) <= 0,
+      );
+      connection.sentUpTo = maxPosition(connection.sentUpTo, upTo);
+      const message = fresh.length > 0 ? changeFor(connection.principal, fresh) : null;
       if (message) connection.send(LIVE_EVENTS.change, connection.sentUpTo, message);
+      if (endsAt) {
+        if (comparePositions(upTo, endsAt) >= 0) connection.close('signed-out');
+        continue;
+      }
+      if (fresh.length === 0) continue;
       // The user's own account or instance changed: what they may hear may have too.
       const principal = connection.principal;
       if (
@@ -219,7 +229,7 @@ export class LiveHub {
    * to what it sends from now on.
    */
   private async recheck(): Promise<void> {
-    const connections = [...this.connections];
+    const connections = [...this.connections].filter((connection) => !connection.endsAt);
     if (connections.length === 0) return;
     const keys = [...new Set(connections.map((c) => c.sessionKey))];
     let rows: Array<UserRow & { session_id: string }>;
@@ -239,11 +249,33 @@ export class LiveHub {
       return;
     }
     const bySession = new Map(rows.map((row) => [row.session_id, principalOfRow(row)]));
+    const ending: LiveConnection[] = [];
     for (const connection of connections) {
       const principal = bySession.get(connection.sessionKey);
       if (!principal || principal.isLocked || !principal.instance.isActive || principal.userId !== connection.principal.userId)
-        connection.close('signed-out');
+        ending.push(connection);
       else connection.principal = principal;
+    }
+    if (ending.length > 0) await this.endAfterWhatEndedThem(ending);
+  }
+
+  /**
+   * Ends streams whose session the recheck found ended. The rows it read are written with the
+   * events (an instance closed, a user locked), while the changes streams hear follow the
+   * asynchronous checkpoint, so under load the recheck can find a session ended before its
+   * streams heard why: each stream is first sent the log up to what was written when it was
+   * found ended (nothing after), then closed; after END_WAIT_MS it is closed regardless.
+   */
+  private async endAfterWhatEndedThem(connections: LiveConnection[]): Promise<void> {
+    const head = await this.deps.store.headPosition().catch(() => this.position);
+    for (const connection of connections) {
+      if (connection.closed) continue;
+      if (!connection.live || comparePositions(this.position, head) >= 0) {
+        connection.close('signed-out');
+        continue;
+      }
+      connection.endsAt = head;
+      setTimeout(() => connection.close('signed-out'), END_WAIT_MS).unref();
     }
   }
 

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
+import { projections } from '@crm/projections/read-models';
+import { Projector } from '@crm/projections/runtime/projector';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startRuntime } from '../../src/runtime.ts';
@@ -384,4 +387,29 @@ describe('several API processes', () => {
       await second.stop();
     }
   }, 60_000);
+});
+
+// Last in this file: it stops the server's projector (a fresh one takes over, for this test alone).
+describe('a session found ended before its streams heard why', () => {
+  test('the stream is sent the change that ended it, then closed', async () => {
+    const closing = await createTestInstance(server, 'liveheldback');
+    const closingOwner = await signInUser(server, 'liveheldback', 'owner', '1234');
+    const s = await stream(closingOwner, '/api/liveheldback/live');
+    // No projector: the instance's row says closed (written with its event), but the change
+    // streams hear follows the projector's checkpoint, which now stays where it is.
+    await server.runtime.projector!.stop();
+    expect((await superAdmin.patch(`/api/crm-instances/${closing.id}`, { isActive: false })).status).toBe(200);
+    // Past the periodic recheck (10 s), which finds the instance closed: the stream waits for its change.
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    const { store, knex, config } = server.runtime.deps;
+    const projector = new Projector({ store, knex, connectionString: config.DATABASE_URL!, projections, schema: READ_MODEL_SCHEMA });
+    projector.start();
+    try {
+      await s.waitEnded(30_000);
+      expect(s.changes().some((c) => c.kinds.includes('instance') && c.records.some((r) => r.id === closing.id))).toBe(true);
+      expect(s.messages.at(-1)).toMatchObject({ event: 'closed', data: { reason: 'signed-out' } });
+    } finally {
+      await projector.stop();
+    }
+  }, 90_000);
 });
