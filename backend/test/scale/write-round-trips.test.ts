@@ -96,7 +96,10 @@ describe('a command', () => {
     const streamId = `job-${job.body.id}`;
     const row = (await deps.knex('rm.jobs').where({ id: job.body.id }).first()) as { instance_id: string; job_number: string };
     // Another process's save: appended past this process's commands (their known row stays at revision 0).
-    const otherWriter = async (change: { field: string; oldValue: unknown; newValue: unknown }, expectedRevision: number) =>
+    const otherWriter = async (
+      change: { field: 'mileageIn' | 'notes'; oldValue: string | number | null; newValue: string | number | null },
+      expectedRevision: number,
+    ) =>
       await deps.store.append(
         streamId,
         toNewEvents(
