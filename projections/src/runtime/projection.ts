@@ -217,16 +217,22 @@ export async function writeRecordset(
   columns: Record<string, string>,
   rows: readonly Record<string, unknown>[],
   tail: string,
-  carried?: CarriedStatement | null,
-  /** Gets the rows its RETURNING (in `tail`) answers, once answered. */
-  onRows?: (rows: readonly Record<string, unknown>[]) => void,
+  options: {
+    carried?: CarriedStatement | null;
+    /** Gets the rows its RETURNING (in `tail`) answers, once answered. */
+    onRows?: ((rows: readonly Record<string, unknown>[]) => void) | undefined;
+    /** Planned once per connection where the write is held back (CarriedStatement.prepared). */
+    prepared?: boolean;
+  } = {},
 ): Promise<void> {
+  const { carried, onRows } = options;
   if (rows.length === 0) {
     if (carried) await ctx.write(carried);
     return;
   }
   const insert = recordsetInsert(ctx, table, columns, rows, tail);
-  await ctx.write(carried ? carry(carried, insert) : insert, onRows);
+  const statement = carried ? carry(carried, insert) : insert;
+  await ctx.write(options.prepared ? { ...statement, prepared: true } : statement, onRows);
 }
 
 /** A statement in knex's raw form (`??` identifiers, `?` values). */

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { comparePositions, START, type EventMetadata, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
+import {
+  comparePositions,
+  START,
+  type EventMetadata,
+  type EventStore,
+  type GlobalPosition,
+  type RecordedEvent,
+} from '../eventstore/port.ts';
 
 /**
  * The metadata of an event a test writes to the store by hand (not through a command): the
