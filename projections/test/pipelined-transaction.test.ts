@@ -193,7 +193,7 @@ async function preparedOnSession(): Promise<string[]> {
 }
 
 describe('a row statement prepared on the connection', () => {
-  test('a message that failed after its PREPARE ran, or before, leaves the next append on the connection able to run it', async () => {
+  test('a message that failed after its PREPARE ran (at its EXECUTE, or at the append before it) leaves the next append on the connection able to run it', async () => {
     const returned: Array<Record<string, unknown>> = [];
     const store = createPostgresEventStore({
       connectionString: db.url,
@@ -228,12 +228,13 @@ describe('a row statement prepared on the connection', () => {
       const taken = created('taken');
       await other.append(taken.streamId, [taken.event], { expectedRevision: 'no_stream' });
       const before = await preparedOnSession();
-      // The statement's first message fails before its PREPARE runs (the append's wrong revision).
+      // The statement's first message fails before its EXECUTE runs (the append's wrong
+      // revision); its PREPARE, first in the message, ran.
       const clash = { ...created('clash'), streamId: taken.streamId };
       await expect(store2.append(clash.streamId, [clash.event], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(
         WrongExpectedVersionError,
       );
-      expect(await preparedOnSession()).toEqual(before);
+      expect((await preparedOnSession()).length).toBe(before.length + 1);
       const fine = created('fine after clash');
       await store2.append(fine.streamId, [fine.event], { expectedRevision: 'no_stream' });
       expect((await preparedOnSession()).length).toBe(before.length + 1);
@@ -257,6 +258,42 @@ describe('a row statement prepared on the connection', () => {
       await store.append(second.streamId, [second.event], { expectedRevision: 'no_stream' });
       expect(await store.readStream(second.streamId)).toHaveLength(1);
       expect(await knex('rm.written').where({ event_id: second.event.id }).first('note')).toEqual({ note: 'second' });
+    } finally {
+      await store.close();
+    }
+  });
+
+  test("a projection's own DO block beside a statement's first PREPARE: each write still gets its own rows", async () => {
+    const returned: Array<Record<string, unknown>> = [];
+    const prepare = preparing('beside a DO', returned);
+    const store = createPostgresEventStore({
+      connectionString: db.url,
+      inline: {
+        knex,
+        schema: 'rm',
+        projections: [
+          {
+            name: 'doing',
+            inline: true,
+            eventTypes: ['CrmInstanceCreated'],
+            async apply(_event, ctx) {
+              await ctx.write({ sql: 'DO $body$BEGIN PERFORM 1; END$body$', bindings: [] });
+            },
+          },
+          prepare,
+        ],
+      },
+    });
+    try {
+      // Not prepared on the session yet: the message holds the DO that prepares it and the projection's DO.
+      const first = created('first beside a DO');
+      await store.append(first.streamId, [first.event], { expectedRevision: 'no_stream' });
+      const second = created('second beside a DO');
+      await store.append(second.streamId, [second.event], { expectedRevision: 'no_stream' });
+      expect(returned).toEqual([
+        expect.objectContaining({ event_id: first.event.id, note: 'first beside a DO' }),
+        expect.objectContaining({ event_id: second.event.id, note: 'second beside a DO' }),
+      ]);
     } finally {
       await store.close();
     }

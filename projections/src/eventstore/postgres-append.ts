@@ -141,8 +141,10 @@ export async function appendInline(
   projecting: InlineProjecting,
   { read, requires = [] }: AppendOptions = {},
 ): Promise<AppendResult[]> {
+  // Counted apart: the one try again after a stale prepared statement is not a deadlock's.
   let preparedAgain = false;
-  for (let attempt = 1; ; attempt++) {
+  let deadlocks = 0;
+  for (;;) {
     try {
       return (
         (await appendInOneMessage(appends, projecting, read, requires)) ?? (await appendInlineOnce(appends, projecting, read, requires))
@@ -156,10 +158,9 @@ export async function appendInline(
       if (code === ROW_MISSING) throw missingRow(requires, error);
       if (PREPARED_STATEMENT_ERRORS.has(String(code)) && !preparedAgain) {
         preparedAgain = true;
-        attempt--;
         continue;
       }
-      if (attempt >= INLINE_ATTEMPTS || (code !== '40P01' && code !== '40001')) throw error;
+      if ((code !== '40P01' && code !== '40001') || ++deadlocks >= INLINE_ATTEMPTS) throw error;
     }
   }
 }

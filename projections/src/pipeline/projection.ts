@@ -7,6 +7,7 @@ import {
   type CarriedStatement,
   type Projection,
   type ProjectionContext,
+  writeRecordset,
 } from '../runtime/projection.ts';
 import { applyJobEvent, isJobStreamEvent, JOB_STREAM_EVENT_TYPES } from './events.ts';
 import { isRepairOrderJobEvent, REPAIR_ORDER_JOB_EVENT_TYPES } from '../repair-orders/index.ts';
@@ -149,15 +150,18 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
     .map((column) => `"${column}" = excluded."${column}"`)
     .join(', ');
   for (const rows of chunked(updated, 5000)) {
-    const upsert = recordsetInsert(
+    await writeRecordset(
       ctx,
       'jobs',
       JOB_COLUMNS,
       rows,
       `ON CONFLICT (id) DO UPDATE SET ${updates}${written ? ` RETURNING ${JOB_LIST}` : ''}`,
+      {
+        carried: takeCarried(),
+        onRows: written && ((stored) => written('jobs', stored)),
+        prepared: true,
+      },
     );
-    const withHistory = takeCarried();
-    await ctx.write(prepared(withHistory ? carry(withHistory, upsert) : upsert), written && ((stored) => written('jobs', stored)));
   }
   // Each insert and the counts in one statement that nothing waits for: in an append it goes
   // with the COMMIT (one round trip less for a create). The counts of the rows it made and

@@ -137,8 +137,18 @@ const PREPARED_PER_CONNECTION = 64;
  */
 export const PREPARED_STATEMENT_ERRORS: ReadonlySet<string> = new Set(['0A000', '26000']);
 
+/** Names by statement text: a command's row statement is a few kilobytes, hashed once, not once per use. */
+const preparedNames = new Map<string, string>();
+
 function preparedName(sql: string): string {
-  return `crm_${createHash('sha256').update(sql).digest('hex').slice(0, 40)}`;
+  let name = preparedNames.get(sql);
+  if (name === undefined) {
+    name = `crm_${createHash('sha256').update(sql).digest('hex').slice(0, 40)}`;
+    // Texts are a schema's few row statements; a bound in case a caller varies them.
+    if (preparedNames.size >= PREPARED_PER_CONNECTION * 4) preparedNames.clear();
+    preparedNames.set(sql, name);
+  }
+  return name;
 }
 
 /**
@@ -155,9 +165,10 @@ END`;
   return `DO $crm_prepare$${body}$crm_prepare$`;
 }
 
-/** A statement as the texts it goes as (one, or a PREPARE and its EXECUTE), and the name it prepares. */
+/** A statement as the text it goes as (itself, or an EXECUTE), and the DO that prepares it first with the name it prepares. */
 interface Rendered {
-  texts: string[];
+  text: string;
+  preparation?: string;
   prepares?: string;
 }
 
@@ -204,19 +215,21 @@ export class PipelinedConnection {
   ): Promise<pg.QueryResult[]> {
     const prepared = this.preparedHere();
     const rendered = statements.map((statement) => this.render(statement, prepared));
+    // The DOs that prepare statements go first (a statement before a BEGIN of the same message
+    // joins its transaction, and PREPARE is not transactional anyway), so their answers are
+    // the message's first ones: a text may hold several statements, a DO among them.
+    const preparing = rendered.flatMap((r) => (r.prepares ? [r.prepares] : []));
+    const texts = [...rendered.flatMap((r) => r.preparation ?? []), ...rendered.map((r) => r.text)];
     let raw: pg.QueryResult | pg.QueryResult[];
     try {
-      raw = (await this.client.query(rendered.flatMap((r) => r.texts).join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
+      raw = (await this.client.query(texts.join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
     } catch (error) {
       if (PREPARED_STATEMENT_ERRORS.has(String((error as { code?: unknown } | null)?.code))) prepared.clear();
       throw error;
     }
     const all = Array.isArray(raw) ? raw : [raw];
-    const preparing = rendered.flatMap((r) => (r.prepares ? [r.prepares] : []));
     for (const name of preparing) prepared.add(name);
-    // A text may hold several statements (one result each): the results are the message's,
-    // in order, less the answers of the DOs that prepared statements.
-    const results = preparing.length === 0 ? all : all.filter((result) => result.command !== 'DO');
+    const results = all.slice(preparing.length);
     deliver(receivers, results);
     return results;
   }
@@ -230,12 +243,12 @@ export class PipelinedConnection {
 
   private render(statement: NativeStatement, prepared: Set<string>): Rendered {
     if (!statement.prepared || (prepared.size >= PREPARED_PER_CONNECTION && !prepared.has(preparedName(statement.sql)))) {
-      return { texts: [withLiterals(statement)] };
+      return { text: withLiterals(statement) };
     }
     const name = preparedName(statement.sql);
     const execute = statement.values.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${statement.values.map(literal).join(', ')})`;
-    if (prepared.has(name)) return { texts: [execute] };
-    return { texts: [preparedStatement(name, statement.sql), execute], prepares: name };
+    if (prepared.has(name)) return { text: execute };
+    return { text: execute, preparation: preparedStatement(name, statement.sql), prepares: name };
   }
 
   private takeHeld(): { statements: NativeStatement[]; by: string[]; for: Array<RowsReceiver | undefined> } {

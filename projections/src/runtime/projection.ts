@@ -96,8 +96,9 @@ export interface Projection {
   bulk?(): BulkRebuilder;
   /**
    * Tables that only this projection's bulk path writes while a rebuild loads them, by COPY
-   * alone (rows that are unique by construction): their primary keys are built after the
-   * load, like their other indexes, which is cheaper than checking the key row by row.
+   * alone (rows that are unique by construction): their primary keys, unique constraints and
+   * unique indexes are built after the load, like their other indexes, which is cheaper than
+   * checking each key row by row.
    */
   keysAfterLoad?: readonly string[];
   /**
@@ -216,16 +217,22 @@ export async function writeRecordset(
   columns: Record<string, string>,
   rows: readonly Record<string, unknown>[],
   tail: string,
-  carried?: CarriedStatement | null,
-  /** Gets the rows its RETURNING (in `tail`) answers, once answered. */
-  onRows?: (rows: readonly Record<string, unknown>[]) => void,
+  options: {
+    carried?: CarriedStatement | null;
+    /** Gets the rows its RETURNING (in `tail`) answers, once answered. */
+    onRows?: ((rows: readonly Record<string, unknown>[]) => void) | undefined;
+    /** Planned once per connection where the write is held back (CarriedStatement.prepared). */
+    prepared?: boolean;
+  } = {},
 ): Promise<void> {
+  const { carried, onRows } = options;
   if (rows.length === 0) {
     if (carried) await ctx.write(carried);
     return;
   }
   const insert = recordsetInsert(ctx, table, columns, rows, tail);
-  await ctx.write(carried ? carry(carried, insert) : insert, onRows);
+  const statement = carried ? carry(carried, insert) : insert;
+  await ctx.write(options.prepared ? { ...statement, prepared: true } : statement, onRows);
 }
 
 /** A statement in knex's raw form (`??` identifiers, `?` values). */
