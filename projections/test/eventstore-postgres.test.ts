@@ -330,6 +330,48 @@ describe('postgres event store', () => {
     }
   });
 
+  test("an append wakes the subscriptions of the process's other threads in memory, and other processes by NOTIFY", async () => {
+    const db = await migratedDatabase();
+    // The appending store's NOTIFY never leaves it: only the in-memory message can wake the follower.
+    const pool = new pg.Pool({ connectionString: db.url });
+    const silent = Object.assign(Object.create(pool) as pg.Pool, {
+      query: (config: string | pg.QueryConfig, values?: unknown[]) =>
+        (typeof config === 'string' ? config : config.text).includes('pg_notify')
+          ? Promise.resolve({ rows: [] })
+          : pool.query(config, values),
+    });
+    const appender = createPostgresEventStore({ connectionString: db.url, pool: silent });
+    // Another store on the same database stands for the projector's thread; its poll never comes within the test.
+    const follower = createPostgresEventStore({ connectionString: db.url, pollIntervalMs: 600_000 });
+    const otherProcess = createPostgresEventStore({ connectionString: db.url });
+    const listener = new pg.Client({ connectionString: db.url });
+    const notified: string[] = [];
+    listener.on('notification', (message) => notified.push(message.payload ?? ''));
+    await listener.connect();
+    await listener.query('LISTEN events');
+    const subscriber = collect(follower);
+    const append = (store: EventStore, streamId: string) =>
+      store.append(streamId, [{ id: randomUUID(), type: 'T', data: {}, metadata: metadata() }], { expectedRevision: 'no_stream' });
+    try {
+      await append(appender, 'first');
+      await until(() => subscriber.seen.length === 1, 'the follower read the first event');
+      // The follower now waits; the second append wakes it without a NOTIFY.
+      await append(appender, 'second');
+      await until(() => subscriber.seen.length === 2, 'the follower was woken by the second append');
+      expect(subscriber.seen.map((event) => event.streamId)).toEqual(['first', 'second']);
+      // A store whose NOTIFY goes out still tells other processes, naming itself.
+      await append(otherProcess, 'third');
+      await until(() => notified.length > 0, 'a NOTIFY reached another connection');
+      expect(notified[0]).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      await subscriber.stop();
+      await listener.end();
+      await Promise.all([appender.close(), follower.close(), otherProcess.close()]);
+      await pool.end();
+      await db.drop();
+    }
+  });
+
   test('close() ends running subscriptions and their LISTEN connections', async () => {
     const db = await migratedDatabase();
     const store = createPostgresEventStore({ connectionString: db.url });

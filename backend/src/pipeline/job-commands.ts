@@ -1,13 +1,13 @@
 import { JOB_MESSAGES, type JobFields, type Stage } from '@crm/projections/pipeline';
 import type { AppendResult } from '@crm/projections/eventstore/port';
 import type { AppDeps } from '../deps.ts';
-import { loadAggregate, type CommandResult, type InstanceContext } from '../shared/commands.ts';
+import { loadAggregate, type CommandResult, type InstanceContext, type LoadedStream } from '../shared/commands.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { jobDecider, jobStream, type JobEvent, type JobState } from './job-decider.ts';
 import { assertCustomerOf, checkMileageOrder, mileageOfChange, onVehicle } from './job-links.ts';
 import { numberRelease, numberSwap, releaseNumberOfDeleted } from './job-numbers.ts';
 import type { JobTarget } from './job-queries.ts';
-import { jobFromRow, runJobCommand, staleConflict, type JobDeps } from './job-state.ts';
+import { jobFromRow, mayBeStale, runJobCommand, staleConflict, type JobDeps } from './job-state.ts';
 
 /** The commands on an existing job: save, stage, cancel, reopen, delete. */
 
@@ -26,7 +26,28 @@ export async function updateJob(
   revertOf?: string,
   options: { mileageLowerReason?: string } = {},
 ): Promise<CommandResult<JobState, JobEvent>> {
-  const loaded = (await jobFromRow(deps, target)) ?? (await loadAggregate(deps.store, jobStream(target.jobId), jobDecider));
+  const known = await jobFromRow(deps, target, { expectedRevision, known: true });
+  const loaded = known ?? (await loadAggregate(deps.store, jobStream(target.jobId), jobDecider));
+  try {
+    return await updateOn(deps, target, changes, ctx, loaded, expectedRevision, revertOf, options);
+  } catch (error) {
+    if (!known || !mayBeStale(deps, target, known, error)) throw error;
+    const stored = (await jobFromRow(deps, target)) ?? (await loadAggregate(deps.store, jobStream(target.jobId), jobDecider));
+    return await updateOn(deps, target, changes, ctx, stored, expectedRevision, revertOf, options);
+  }
+}
+
+/** updateJob on the job as `loaded` has it. */
+async function updateOn(
+  deps: AppDeps,
+  target: JobTarget,
+  changes: Partial<JobFields>,
+  ctx: InstanceContext,
+  loaded: LoadedStream<JobState>,
+  expectedRevision: number | undefined,
+  revertOf: string | undefined,
+  options: { mileageLowerReason?: string },
+): Promise<CommandResult<JobState, JobEvent>> {
   const state = loaded.state;
   if ((state.status !== 'open' && state.status !== 'canceled') || state.instanceId !== target.instanceId) {
     throw new NotFoundError(JOB_MESSAGES.notFound);

@@ -139,6 +139,8 @@ export async function executeCommand<State, Command, Event extends DomainEvent>(
    * nothing. A concurrent change of one of them makes the command try again like its own.
    */
   alongside?: (state: State, before: State) => Promise<StreamAppend[]>;
+  /** Gets the command's result before the next command of this process on the stream starts (in its turn). */
+  recorded?: (result: CommandResult<State, Event>) => void;
 }): Promise<CommandResult<State, Event>> {
   // Commands that take the stream as it is (no If-Match) queue per stream in this process:
   // a burst of them on one record then appends one after the other instead of colliding,
@@ -147,9 +149,17 @@ export async function executeCommand<State, Command, Event extends DomainEvent>(
   if (options.expectedRevision === undefined && !options.newStream) {
     // A stream the caller read before waiting its turn has moved on: read it again in turn.
     const waits = streamTurns.has(options.streamId);
-    return await inStreamTurn(options.streamId, () => decideAndAppend(waits ? { ...options, loaded: undefined } : options));
+    return await inStreamTurn(options.streamId, () => decideRecorded(waits ? { ...options, loaded: undefined } : options));
   }
-  return await decideAndAppend(options);
+  return await decideRecorded(options);
+}
+
+async function decideRecorded<State, Command, Event extends DomainEvent>(
+  options: Parameters<typeof executeCommand<State, Command, Event>>[0],
+): Promise<CommandResult<State, Event>> {
+  const result = await decideAndAppend(options);
+  options.recorded?.(result);
+  return result;
 }
 
 /** Per-stream queues of this process's commands (see executeCommand). */

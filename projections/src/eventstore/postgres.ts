@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { BroadcastChannel } from 'node:worker_threads';
 import pg from 'pg';
 import type { PgListener } from '../db/listener.ts';
 import { pause } from '../shared/pause.ts';
@@ -86,15 +88,35 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   const localWakers = new Set<() => void>();
   let notifying = false;
   let notifyAgain = false;
+  /** Names this store's appends in its NOTIFY payload and its messages to the process's other threads. */
+  const sender = randomUUID();
+  /**
+   * The other threads of this process on the same database (the projector's worker thread
+   * beside the API's): an append wakes their subscriptions with a message in memory, not
+   * by a NOTIFY's trip through the server and back. Unref'd: it keeps no process alive.
+   */
+  const threads = new BroadcastChannel(`${CHANNEL}:${connectionString}`);
+  threads.unref();
+  /** Stores of other threads in this process whose appends wake us in memory: their NOTIFY is redundant here. */
+  const wakesInMemory = new Set<string>();
+  threads.onmessage = (message) => {
+    const from = (message as { data: unknown }).data;
+    if (typeof from === 'string') wakesInMemory.add(from);
+    for (const wake of localWakers) wake();
+  };
 
   /**
-   * After a commit: wakes the subscriptions of this process directly and the others with one
-   * NOTIFY sent outside the append's transaction. Appends never notify inside their own
-   * transaction (PostgreSQL commits notifying transactions one at a time); at most one
-   * NOTIFY is in flight, and the appends that commit meanwhile share the next one.
+   * After a commit: wakes the subscriptions of this thread directly, those of the process's
+   * other threads by a message, and other processes with one NOTIFY sent outside the
+   * append's transaction. Appends never notify inside their own transaction (PostgreSQL
+   * commits notifying transactions one at a time); at most one NOTIFY is in flight, and the
+   * appends that commit meanwhile share the next one. The message goes before the NOTIFY, so
+   * a subscription that knows the sender may skip its NOTIFY: the message woke it already.
+   * Neither carries a position: what a read may take is decided by the visibility horizon.
    */
   function signalAppended(): void {
     for (const wake of localWakers) wake();
+    threads.postMessage(sender);
     if (notifying) {
       notifyAgain = true;
       return;
@@ -105,7 +127,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
         do {
           notifyAgain = false;
           const started = performance.now();
-          await pool.query(`select pg_notify('${CHANNEL}', '')`);
+          await pool.query(`select pg_notify('${CHANNEL}', $1)`, [sender]);
           const since = performance.now() - started;
           if (notifyAgain && since < MIN_READ_INTERVAL_MS) await pause(MIN_READ_INTERVAL_MS - since, closing.signal);
         } while (notifyAgain && !closing.signal.aborted);
@@ -246,7 +268,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   async function* subscribeAll({ from, signal }: SubscribeOptions): AsyncGenerator<RecordedEvent> {
     const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
     if (stop.aborted) return;
-    const wakeup = new Wakeup(connectionString, CHANNEL, listeners);
+    const wakeup = new Wakeup(connectionString, CHANNEL, listeners, (payload) => payload === sender || wakesInMemory.has(payload));
     const local = () => wakeup.notify();
     localWakers.add(local);
     let position = from;
@@ -313,6 +335,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     },
     async close() {
       closing.abort();
+      threads.close();
       await Promise.all([...listeners].map((listener) => listener.close()));
       listeners.clear();
       if (ownsPool) await pool.end();

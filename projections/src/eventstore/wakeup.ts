@@ -18,12 +18,16 @@ export class Wakeup {
     /** The channel the store's appends notify. */
     channel: string,
     private readonly registry: Set<PgListener>,
+    /** A NOTIFY whose payload this answers true for woke us by other means already (an append of this process). */
+    alreadyWoken: (payload: string) => boolean = () => false,
   ) {
     this.listener = new PgListener({
       connectionString,
       channels: [channel],
       retryMs: LISTEN_RETRY_MS,
-      onNotification: () => this.notify(),
+      onNotification: (message) => {
+        if (!alreadyWoken(message.payload ?? '')) this.notify();
+      },
     });
     registry.add(this.listener);
   }

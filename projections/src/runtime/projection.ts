@@ -96,8 +96,9 @@ export interface Projection {
   bulk?(): BulkRebuilder;
   /**
    * Tables that only this projection's bulk path writes while a rebuild loads them, by COPY
-   * alone (rows that are unique by construction): their primary keys are built after the
-   * load, like their other indexes, which is cheaper than checking the key row by row.
+   * alone (rows that are unique by construction): their primary keys, unique constraints and
+   * unique indexes are built after the load, like their other indexes, which is cheaper than
+   * checking each key row by row.
    */
   keysAfterLoad?: readonly string[];
   /**

@@ -13,32 +13,36 @@ export interface DeferredIndex {
   table: string;
   definition: string;
   /**
-   * For a primary key: the statement that makes the built unique index the table's key again,
-   * under its old constraint name. It runs once every index of the table is built: it locks
+   * For a primary key or unique constraint: the statement that makes the built unique index
+   * that constraint again, under its old name. It runs once every index of the table is built: it locks
    * the table, and would wait for (and hold up) builds of its other indexes.
    */
   attach?: string;
 }
 
 /**
- * Drops the schema's indexes that are neither keys, constraints nor unique, and the primary
- * keys of `keysAfterLoad` (tables only COPY writes until they are complete); answers them,
- * the GIN indexes first (the longest builds start first, so none ends a rebuild alone).
+ * Drops the schema's indexes that are neither keys, constraints nor unique, and every index
+ * of the tables in `keysAfterLoad` (tables only COPY writes until they are complete): their
+ * primary keys, unique constraints and unique indexes too. Answers them, the GIN indexes
+ * first (the longest builds start first, so none ends a rebuild alone).
  */
 export async function dropDeferredIndexes(knex: Knex, schema: string, keysAfterLoad: readonly string[]): Promise<DeferredIndex[]> {
-  const result = await knex.raw<{ rows: Array<{ name: string; table: string; definition: string; key: string | null }> }>(
+  const result = await knex.raw<{
+    rows: Array<{ name: string; table: string; definition: string; key: string | null; kind: 'p' | 'u' | null }>;
+  }>(
     `SELECT c.relname AS name, t.relname AS table, pg_get_indexdef(i.indexrelid) AS definition,
-            CASE WHEN i.indisprimary THEN k.conname END AS key
+            k.conname AS key, k.contype AS kind
        FROM pg_index i
        JOIN pg_class c ON c.oid = i.indexrelid
        JOIN pg_class t ON t.oid = i.indrelid
        JOIN pg_am am ON am.oid = c.relam
        JOIN pg_namespace n ON n.oid = c.relnamespace
-       LEFT JOIN pg_constraint k ON k.conindid = i.indexrelid AND k.contype = 'p'
+       LEFT JOIN pg_constraint k ON k.conindid = i.indexrelid AND k.contype IN ('p', 'u')
       WHERE n.nspname = ?
         AND (NOT i.indisunique AND NOT i.indisprimary
                AND NOT EXISTS (SELECT 1 FROM pg_constraint o WHERE o.conindid = i.indexrelid)
-             OR i.indisprimary AND t.relname = ANY(?::text[]))
+             OR t.relname = ANY(?::text[])
+               AND NOT EXISTS (SELECT 1 FROM pg_constraint o WHERE o.conindid = i.indexrelid AND o.contype NOT IN ('p', 'u')))
       ORDER BY am.amname = 'gin' DESC, c.relname`,
     [schema, [...keysAfterLoad]],
   );
@@ -50,11 +54,13 @@ export async function dropDeferredIndexes(knex: Knex, schema: string, keysAfterL
     ...(indexes.length > 0 ? [`DROP INDEX ${indexes.map(({ name }) => `${quoted(schema)}.${quoted(name)}`).join(', ')}`] : []),
   ];
   if (drops.length > 0) await knex.raw(drops.join('; '));
-  return result.rows.map(({ table, definition, key }) => ({
+  return result.rows.map(({ name, table, definition, key, kind }) => ({
     table,
     definition,
     ...(key !== null
-      ? { attach: `ALTER TABLE ${quoted(schema)}.${quoted(table)} ADD CONSTRAINT ${quoted(key)} PRIMARY KEY USING INDEX ${quoted(key)}` }
+      ? {
+          attach: `ALTER TABLE ${quoted(schema)}.${quoted(table)} ADD CONSTRAINT ${quoted(key)} ${kind === 'p' ? 'PRIMARY KEY' : 'UNIQUE'} USING INDEX ${quoted(name)}`,
+        }
       : {}),
   }));
 }
