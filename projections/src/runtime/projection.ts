@@ -210,6 +210,11 @@ export async function insertRecordset<Row extends Record<string, unknown>>(
   return result.rows;
 }
 
+/** `statement` planned once per connection where the write is held back (CarriedStatement.prepared). */
+export function asPrepared(statement: CarriedStatement): CarriedStatement {
+  return { ...statement, prepared: true };
+}
+
 /** insertRecordset for rows nobody reads back: a ctx.write, with the carried statement. */
 export async function writeRecordset(
   ctx: ProjectionContext,
@@ -232,7 +237,7 @@ export async function writeRecordset(
   }
   const insert = recordsetInsert(ctx, table, columns, rows, tail);
   const statement = carried ? carry(carried, insert) : insert;
-  await ctx.write(options.prepared ? { ...statement, prepared: true } : statement, onRows);
+  await ctx.write(options.prepared ? asPrepared(statement) : statement, onRows);
 }
 
 /** A statement in knex's raw form (`??` identifiers, `?` values). */
