@@ -6,6 +6,7 @@ import pg from 'pg';
 import { CANCELED_STAGE, stageOrder } from '@crm/projections/pipeline';
 import { AUDIT_PAGE_SIZE } from '@crm/projections/contract';
 import { jobMoneyColumn } from '@crm/projections/repair-orders/list-totals';
+import { appointmentsStatement } from '../calendar/index.ts';
 import { auditPageBody, auditPageStatement, type AuditPageRow } from '../audit/index.ts';
 import { customerListBody, customerListStatement, customerSuggestStatement, type CustomerListRow } from '../customers/index.ts';
 import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
@@ -33,11 +34,12 @@ const like = (q: string) => `%${escapeLike(q.trim().toLowerCase())}%`;
 type Query = Record<string, string | undefined>;
 
 /**
- * The API's statement on the bare route's connection: the customers are read from their table
- * rather than the tenant view (which keeps only the instance set for the API's connection, and
+ * The API's statement on the bare route's connection: the customers and jobs are read from their
+ * tables rather than the tenant views (which keep only the instance set for the API's connection, and
  * none is set here); the statement filters on the instance itself, as the view would.
  */
-const withoutTenantView = (text: string) => text.replaceAll('rm.customers_of_instance', 'rm.customers');
+const withoutTenantView = (text: string) =>
+  text.replaceAll('rm.customers_of_instance', 'rm.customers').replaceAll('rm.jobs_of_instance', 'rm.jobs');
 
 /** The reads, as the API's queries issue them (see pipeline/job-queries.ts, customers/customer-queries.ts, audit/audit-queries.ts). */
 const reads: Record<string, (q: Query) => Promise<unknown>> = {
@@ -78,14 +80,10 @@ const reads: Record<string, (q: Query) => Promise<unknown>> = {
     return auditPageBody(rows[0]!);
   },
   async calendar(q) {
-    const { rows } = await pool.query(
-      // As the API: the jobs whose block overlaps [from, to), on the same GiST-indexed range.
-      `SELECT * FROM rm.jobs WHERE instance_id = $1 AND appointment IS NOT NULL
-          AND tstzrange(appointment, appointment_end, '[)') && tstzrange($2::timestamptz, $3::timestamptz, '[)') AND stage_order <> $4
-        ORDER BY appointment, id LIMIT 2000`,
-      [q.instance, q.from, q.to, CANCELED],
-    );
-    return { items: rows };
+    // The API's very statement (PostgreSQL builds the items' JSON) and the same body around it.
+    const { text, values } = appointmentsStatement(q.instance ?? '', new Date(q.from ?? ''), new Date(q.to ?? ''));
+    const { rows } = await pool.query<{ items: string }>(withoutTenantView(text), values);
+    return `{"items":${rows[0]!.items}}`;
   },
 };
 
