@@ -145,14 +145,12 @@ describe('the JSON PostgreSQL builds', () => {
     // characters, non-ASCII text, a phone without digits, no quote, a quote of cents only,
     // a negative one, times with microseconds, a vehicle and mileages.
     const knex = server.runtime.deps.knex;
-    await knex('rm.jobs')
-      .where({ id: odd.id })
-      .update({
-        name: 'Json "Odd"\n\t\u0001 é 😀 \u2028',
-        phone: 'none',
-        notes: '\\ back\\slash',
-        created_at: '2031-01-01T07:00:00.123999Z',
-      });
+    await knex('rm.jobs').where({ id: odd.id }).update({
+      name: 'Json "Odd"\n\t\u0001 é 😀 \u2028',
+      phone: 'none',
+      notes: '\\ back\\slash',
+      created_at: '2031-01-01T07:00:00.123999Z',
+    });
     await knex('rm.jobs').where({ id: cents.id }).update({ quote: '0.05', mileage_in: 12, mileage_out: 0, vehicle_id: odd.id });
     await knex('rm.jobs').where({ id: none.id }).update({ quote: null, duration: null, updated_at: '2031-02-02T02:02:02.999999Z' });
     await knex('rm.jobs').where({ id: big.id }).update({ quote: '-40.10', tech: '' });
