@@ -3,12 +3,12 @@ import { createServer } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import pg from 'pg';
-import { CANCELED_STAGE, stageOrder } from '@crm/projections/pipeline';
+import type { JobListQuery } from '@crm/projections/pipeline';
 import { AUDIT_PAGE_SIZE } from '@crm/projections/contract';
-import { jobMoneyColumn } from '@crm/projections/repair-orders/list-totals';
 import { appointmentsStatement } from '../calendar/index.ts';
 import { auditPageBody, auditPageStatement, type AuditPageRow } from '../audit/index.ts';
 import { customerListBody, customerListStatement, customerSuggestStatement, type CustomerListRow } from '../customers/index.ts';
+import { jobListBody, jobListStatement, type JobListRow } from '../pipeline/index.ts';
 import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 
 /**
@@ -25,11 +25,7 @@ import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BENCH_BASELINE_POOL ?? 20) });
 pool.on('error', () => {});
-const CANCELED = stageOrder(CANCELED_STAGE);
 const PAGE = 50;
-
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-const like = (q: string) => `%${escapeLike(q.trim().toLowerCase())}%`;
 
 type Query = Record<string, string | undefined>;
 
@@ -44,22 +40,12 @@ const withoutTenantView = (text: string) =>
 /** The reads, as the API's queries issue them (see pipeline/job-queries.ts, customers/customer-queries.ts, audit/audit-queries.ts). */
 const reads: Record<string, (q: Query) => Promise<unknown>> = {
   async 'jobs-list'(q) {
-    const search = q.q ? ' AND search LIKE $3' : '';
-    const params: unknown[] = [q.instance, CANCELED, ...(q.q ? [like(q.q)] : [])];
-    // As the API: the total from job_counts without a search, counted with one; one statement
-    // with the page and each job's repair-order money.
-    const count = q.q
-      ? `SELECT count(*) AS total FROM rm.jobs WHERE instance_id = $1 AND stage_order <> $2${search}`
-      : 'SELECT coalesce(sum(total), 0) AS total FROM rm.job_counts WHERE instance_id = $1 AND stage_order <> $2';
-    const result = await pool.query(
-      `SELECT c.total AS page_total, p.*, ${jobMoneyColumn('p')} FROM (${count}) c LEFT JOIN LATERAL (
-         SELECT *, stage_order AS sort_key_0, created_at AS sort_key_1, id AS sort_key_2 FROM rm.jobs
-          WHERE instance_id = $1 AND stage_order <> $2${search}
-          ORDER BY stage_order asc, created_at desc, id desc LIMIT ${PAGE + 1}) p ON true`,
-      params,
-    );
-    const rows = result.rows.filter((row: { id: string | null }) => row.id !== null);
-    return { items: rows.slice(0, PAGE), total: Number(result.rows[0]?.page_total ?? 0) };
+    // The API's very statement (PostgreSQL builds the page's JSON) and the same body from its
+    // row, for the query the API's defaults make of ?q= (stage order, canceled hidden).
+    const query: JobListQuery = { sort: 'stage', canceled: 'hide', limit: PAGE, q: q.q?.trim() || undefined };
+    const { text, values } = jobListStatement(q.instance ?? '', query);
+    const { rows } = await pool.query<JobListRow>(withoutTenantView(text), values);
+    return jobListBody(query, rows[0]!);
   },
   async 'customers-list'(q) {
     // The API's very statement (PostgreSQL builds the page's JSON) and the same body from its row.
