@@ -125,6 +125,8 @@ export async function reopenJob(deps: AppDeps, target: JobTarget, ctx: InstanceC
 /**
  * Deletes the job and frees its number in one append (a crash between the two would leave
  * a typed number held by a deleted job); answers with the last append (for read-your-writes).
+ * The number is not checked again after the append: the release went with it when the job
+ * held the number, and a number it did not hold then is not its to free afterwards.
  */
 export async function deleteJob(deps: JobDeps, target: JobTarget, ctx: InstanceContext): Promise<AppendResult | null> {
   const result = await onKnownRow(deps, target, undefined, (known) =>
@@ -138,7 +140,7 @@ export async function deleteJob(deps: JobDeps, target: JobTarget, ctx: InstanceC
       numberRelease(deps.store, target, ctx),
     ),
   );
-  return await releaseNumberOfDeleted(deps.store, target, result.state, ctx, result.alongside?.at(-1) ?? result.appended);
+  return result.alongside?.at(-1) ?? result.appended;
 }
 
 /**

@@ -278,9 +278,9 @@ const CREATE_ROUND_TRIPS = 1;
 const STATE_CHANGE_ROUND_TRIPS = 1;
 /**
  * A deletion of such a job: its number's stream read, the append with the number's release
- * and the row's removal, its COMMIT, and the check that the number is free (was 5: the row
- * read first).
+ * and the row's removal, and its COMMIT (was 5: the row read first, and the number's stream
+ * read again after the COMMIT).
  */
-const DELETE_ROUND_TRIPS = 4;
+const DELETE_ROUND_TRIPS = 3;
 /** The stream read, then the write in one message, its row's RETURNING the answer (was 3). */
 const CUSTOMER_UPDATE_ROUND_TRIPS = 2;
