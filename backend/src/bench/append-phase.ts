@@ -23,14 +23,18 @@ export async function appendPhase(ctx: PhaseContext): Promise<void> {
   try {
     await Promise.all(workers.map((worker, i) => worker.call({ id: 0, store: stores[i]!, url: ctx.databaseUrl })));
     const progress = createProgress(`append: ours and emmett (${rounds} round${rounds > 1 ? 's' : ''} each)`, 'runs');
-    const runs = scenarios.length * stores.length * rounds;
+    const runs = scenarios.length * stores.length * 2 * rounds;
     let done = 0;
     for (const scenario of scenarios) {
       const parts: Record<AppendStore, AppendScenarioResult[]> = { ours: [], emmett: [] };
-      // Alternating in short rounds, so load from elsewhere on the machine hits both alike.
+      // Each round runs the contestants in ABBA order, each half of its time before and half
+      // after the other's: whatever the run before left behind (the previous scenario's
+      // writes being vacuumed, a checkpoint) or a drift in the machine's load falls on both
+      // alike, not on whichever goes first.
+      const half = { ...scenario, durationMs: scenario.durationMs / 2 };
       for (let round = 0; round < rounds; round++) {
-        for (const [i, store] of stores.entries()) {
-          parts[store].push(await workers[i]!.call({ id: 0, scenario }));
+        for (const i of [0, 1, 1, 0]) {
+          parts[stores[i]!].push(await workers[i]!.call({ id: 0, scenario: half }));
           progress(++done, runs);
         }
       }

@@ -3,11 +3,12 @@ import { createServer } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import pg from 'pg';
-import { CANCELED_STAGE, stageOrder } from '@crm/projections/pipeline';
+import type { JobListQuery } from '@crm/projections/pipeline';
 import { AUDIT_PAGE_SIZE } from '@crm/projections/contract';
-import { jobMoneyColumn } from '@crm/projections/repair-orders/list-totals';
+import { appointmentsStatement } from '../calendar/index.ts';
 import { auditPageBody, auditPageStatement, type AuditPageRow } from '../audit/index.ts';
 import { customerListBody, customerListStatement, customerSuggestStatement, type CustomerListRow } from '../customers/index.ts';
+import { jobListBody, jobListStatement, type JobListRow } from '../pipeline/index.ts';
 import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 
 /**
@@ -24,40 +25,27 @@ import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BENCH_BASELINE_POOL ?? 20) });
 pool.on('error', () => {});
-const CANCELED = stageOrder(CANCELED_STAGE);
 const PAGE = 50;
-
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-const like = (q: string) => `%${escapeLike(q.trim().toLowerCase())}%`;
 
 type Query = Record<string, string | undefined>;
 
 /**
- * The API's statement on the bare route's connection: the customers are read from their table
- * rather than the tenant view (which keeps only the instance set for the API's connection, and
+ * The API's statement on the bare route's connection: the customers and jobs are read from their
+ * tables rather than the tenant views (which keep only the instance set for the API's connection, and
  * none is set here); the statement filters on the instance itself, as the view would.
  */
-const withoutTenantView = (text: string) => text.replaceAll('rm.customers_of_instance', 'rm.customers');
+const withoutTenantView = (text: string) =>
+  text.replaceAll('rm.customers_of_instance', 'rm.customers').replaceAll('rm.jobs_of_instance', 'rm.jobs');
 
 /** The reads, as the API's queries issue them (see pipeline/job-queries.ts, customers/customer-queries.ts, audit/audit-queries.ts). */
 const reads: Record<string, (q: Query) => Promise<unknown>> = {
   async 'jobs-list'(q) {
-    const search = q.q ? ' AND search LIKE $3' : '';
-    const params: unknown[] = [q.instance, CANCELED, ...(q.q ? [like(q.q)] : [])];
-    // As the API: the total from job_counts without a search, counted with one; one statement
-    // with the page and each job's repair-order money.
-    const count = q.q
-      ? `SELECT count(*) AS total FROM rm.jobs WHERE instance_id = $1 AND stage_order <> $2${search}`
-      : 'SELECT coalesce(sum(total), 0) AS total FROM rm.job_counts WHERE instance_id = $1 AND stage_order <> $2';
-    const result = await pool.query(
-      `SELECT c.total AS page_total, p.*, ${jobMoneyColumn('p')} FROM (${count}) c LEFT JOIN LATERAL (
-         SELECT *, stage_order AS sort_key_0, created_at AS sort_key_1, id AS sort_key_2 FROM rm.jobs
-          WHERE instance_id = $1 AND stage_order <> $2${search}
-          ORDER BY stage_order asc, created_at desc, id desc LIMIT ${PAGE + 1}) p ON true`,
-      params,
-    );
-    const rows = result.rows.filter((row: { id: string | null }) => row.id !== null);
-    return { items: rows.slice(0, PAGE), total: Number(result.rows[0]?.page_total ?? 0) };
+    // The API's very statement (PostgreSQL builds the page's JSON) and the same body from its
+    // row, for the query the API's defaults make of ?q= (stage order, canceled hidden).
+    const query: JobListQuery = { sort: 'stage', canceled: 'hide', limit: PAGE, q: q.q?.trim() || undefined };
+    const { text, values } = jobListStatement(q.instance ?? '', query);
+    const { rows } = await pool.query<JobListRow>(withoutTenantView(text), values);
+    return jobListBody(query, rows[0]!);
   },
   async 'customers-list'(q) {
     // The API's very statement (PostgreSQL builds the page's JSON) and the same body from its row.
@@ -78,14 +66,10 @@ const reads: Record<string, (q: Query) => Promise<unknown>> = {
     return auditPageBody(rows[0]!);
   },
   async calendar(q) {
-    const { rows } = await pool.query(
-      // As the API: the jobs whose block overlaps [from, to), on the same GiST-indexed range.
-      `SELECT * FROM rm.jobs WHERE instance_id = $1 AND appointment IS NOT NULL
-          AND tstzrange(appointment, appointment_end, '[)') && tstzrange($2::timestamptz, $3::timestamptz, '[)') AND stage_order <> $4
-        ORDER BY appointment, id LIMIT 2000`,
-      [q.instance, q.from, q.to, CANCELED],
-    );
-    return { items: rows };
+    // The API's very statement (PostgreSQL builds the items' JSON) and the same body around it.
+    const { text, values } = appointmentsStatement(q.instance ?? '', new Date(q.from ?? ''), new Date(q.to ?? ''));
+    const { rows } = await pool.query<{ items: string }>(withoutTenantView(text), values);
+    return `{"items":${rows[0]!.items}}`;
   },
 };
 

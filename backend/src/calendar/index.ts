@@ -1,3 +1,3 @@
 /** The calendar slice: its routes and its range query (the appointments themselves are pipeline jobs). */
 export { registerCalendarRoutes } from './routes.ts';
-export { listAppointments } from './calendar-queries.ts';
+export { appointmentsJson, appointmentsStatement } from './calendar-queries.ts';

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { RecentlyUsed } from '../shared/recently-used.ts';
 
-/** Signed values remembered: a session cookie each (the cache is dropped whole when full). */
+/** Signed values remembered: a session cookie each (when full, the least recently used is forgotten). */
 const REMEMBERED_LIMIT = 20_000;
 /** Longer values (no session id is) are signed each time and never remembered. */
 const REMEMBERED_LENGTH = 200;
@@ -15,7 +16,7 @@ const REMEMBERED_LENGTH = 200;
  * remembered, so made-up cookies cannot fill the memory.
  */
 export class CookieSigner {
-  private readonly remembered = new Map<string, string>();
+  private readonly remembered = new RecentlyUsed<string, string>(REMEMBERED_LIMIT);
 
   constructor(private readonly key: string) {}
 
@@ -46,8 +47,6 @@ export class CookieSigner {
   }
 
   private remember(data: string, digest: string): void {
-    if (data.length > REMEMBERED_LENGTH) return;
-    if (this.remembered.size >= REMEMBERED_LIMIT) this.remembered.clear();
-    this.remembered.set(data, digest);
+    if (data.length <= REMEMBERED_LENGTH) this.remembered.set(data, digest);
   }
 }

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Context, Middleware, Next } from 'koa';
 import { z } from 'zod';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '../shared/errors.ts';
+import { RecentlyUsed } from '../shared/recently-used.ts';
 import {
   hasPermission,
   type Permission,
@@ -157,7 +158,7 @@ function documentedStatusesOnly(route: Pick<RouteInfo, 'method' | 'path' | 'acce
   };
 }
 
-/** Requests whose routes are remembered (the map is dropped whole when full, as a made-up path is remembered too). */
+/** Requests whose routes are remembered (a made-up path is remembered too: when full, the least recently used is forgotten). */
 const MATCHES_REMEMBERED = 2_000;
 /** Longer paths are matched each time and never remembered. */
 const REMEMBERED_PATH_LENGTH = 200;
@@ -174,7 +175,7 @@ type RouteMatch = ReturnType<Router['match']>;
  */
 function rememberMatches(router: Router): void {
   const match = router.match.bind(router);
-  const remembered = new Map<string, RouteMatch>();
+  const remembered = new RecentlyUsed<string, RouteMatch>(MATCHES_REMEMBERED);
   let routeCount = router.stack.length;
   router.match = (path: string, method: string): RouteMatch => {
     if (router.stack.length !== routeCount) {
@@ -185,10 +186,7 @@ function rememberMatches(router: Router): void {
     let found = remembered.get(key);
     if (found === undefined) {
       found = match(path, method);
-      if (path.length <= REMEMBERED_PATH_LENGTH) {
-        if (remembered.size >= MATCHES_REMEMBERED) remembered.clear();
-        remembered.set(key, found);
-      }
+      if (path.length <= REMEMBERED_PATH_LENGTH) remembered.set(key, found);
     }
     return { path: [...found.path], pathAndMethod: [...found.pathAndMethod], route: found.route };
   };

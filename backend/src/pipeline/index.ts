@@ -3,8 +3,9 @@
  * backend/src/pipeline imports the slice through this file only (ESLint).
  */
 export { jobCounterStream, jobDecider, jobStream, type JobEvent, type JobState } from './job-decider.ts';
-export { findJob, jobAsOf, jobViewFromEvents, jobViewOfRow, masked, type JobTarget } from './job-queries.ts';
+export { findJob, jobAsOf, jobListViewJsonSql, jobViewFromEvents, jobViewOfRow, masked, type JobTarget } from './job-queries.ts';
 export { createJob } from './job-create.ts';
+export { jobListBody, jobListStatement, type JobListRow } from './job-list.ts';
 export { projectedJob } from './job-state.ts';
 export { PIPELINE_BASES } from './routes.ts';
 export { restoreDeletedJob, revertJobChange } from './job-records.ts';

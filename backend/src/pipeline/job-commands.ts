@@ -7,7 +7,7 @@ import { jobDecider, jobStream, type JobEvent, type JobState } from './job-decid
 import { assertCustomerOf, checkMileageOrder, mileageOfChange, onVehicle } from './job-links.ts';
 import { numberRelease, numberSwap, releaseNumberOfDeleted } from './job-numbers.ts';
 import type { JobTarget } from './job-queries.ts';
-import { jobFromRow, mayBeStale, runJobCommand, staleConflict, type JobDeps } from './job-state.ts';
+import { decidedOnKnownRow, jobFromRow, mayBeStale, runJobCommand, staleConflict, type JobDeps } from './job-state.ts';
 
 /** The commands on an existing job: save, stage, cancel, reopen, delete. */
 
@@ -26,15 +26,34 @@ export async function updateJob(
   revertOf?: string,
   options: { mileageLowerReason?: string } = {},
 ): Promise<CommandResult<JobState, JobEvent>> {
+  return await onKnownRow(deps, target, expectedRevision, (loaded) =>
+    updateOn(deps, target, changes, ctx, loaded, expectedRevision, revertOf, options),
+  );
+}
+
+/**
+ * Runs a command decided on the job's row as this process last wrote or read it (no read:
+ * one round trip), else on the row as stored, else (no row) on its stream folded. Another
+ * process may have moved the job on since this one knew its row: a decision on that row that
+ * is appended fails (the append expects the row's revision) and is decided again on the
+ * stream; one that is refused or records nothing (the change already made, or undone, by
+ * the other writer) is decided again here on the row as stored (jobFromRow, mayBeStale).
+ */
+async function onKnownRow(
+  deps: JobDeps,
+  target: JobTarget,
+  expectedRevision: number | undefined,
+  run: (loaded: LoadedStream<JobState>) => Promise<CommandResult<JobState, JobEvent>>,
+): Promise<CommandResult<JobState, JobEvent>> {
+  const fold = () => loadAggregate(deps.store, jobStream(target.jobId), jobDecider);
   const known = await jobFromRow(deps, target, { expectedRevision, known: true });
-  const loaded = known ?? (await loadAggregate(deps.store, jobStream(target.jobId), jobDecider));
   try {
-    return await updateOn(deps, target, changes, ctx, loaded, expectedRevision, revertOf, options);
+    const result = await run(known ?? (await fold()));
+    if (result.events.length > 0 || !known || !decidedOnKnownRow(deps, target, known)) return result;
   } catch (error) {
     if (!known || !mayBeStale(deps, target, known, error)) throw error;
-    const stored = (await jobFromRow(deps, target)) ?? (await loadAggregate(deps.store, jobStream(target.jobId), jobDecider));
-    return await updateOn(deps, target, changes, ctx, stored, expectedRevision, revertOf, options);
   }
+  return await run((await jobFromRow(deps, target)) ?? (await fold()));
 }
 
 /** updateJob on the job as `loaded` has it. */
@@ -86,15 +105,21 @@ async function updateOn(
 
 /** `expectedRevision` (If-Match, optional): like a save, only over that version. */
 export async function changeJobStage(deps: AppDeps, target: JobTarget, stage: Stage, ctx: InstanceContext, expectedRevision?: number) {
-  return await runJobCommand(deps, target, { type: 'ChangeStage', instanceId: target.instanceId, stage }, ctx, expectedRevision);
+  return await onKnownRow(deps, target, expectedRevision, (known) =>
+    runJobCommand(deps, target, { type: 'ChangeStage', instanceId: target.instanceId, stage }, ctx, expectedRevision, known),
+  );
 }
 
 export async function cancelJob(deps: AppDeps, target: JobTarget, ctx: InstanceContext, expectedRevision?: number) {
-  return await runJobCommand(deps, target, { type: 'CancelJob', instanceId: target.instanceId }, ctx, expectedRevision);
+  return await onKnownRow(deps, target, expectedRevision, (known) =>
+    runJobCommand(deps, target, { type: 'CancelJob', instanceId: target.instanceId }, ctx, expectedRevision, known),
+  );
 }
 
 export async function reopenJob(deps: AppDeps, target: JobTarget, ctx: InstanceContext, expectedRevision?: number) {
-  return await runJobCommand(deps, target, { type: 'ReopenJob', instanceId: target.instanceId }, ctx, expectedRevision);
+  return await onKnownRow(deps, target, expectedRevision, (known) =>
+    runJobCommand(deps, target, { type: 'ReopenJob', instanceId: target.instanceId }, ctx, expectedRevision, known),
+  );
 }
 
 /**
@@ -102,14 +127,16 @@ export async function reopenJob(deps: AppDeps, target: JobTarget, ctx: InstanceC
  * a typed number held by a deleted job); answers with the last append (for read-your-writes).
  */
 export async function deleteJob(deps: JobDeps, target: JobTarget, ctx: InstanceContext): Promise<AppendResult | null> {
-  const result = await runJobCommand(
-    deps,
-    target,
-    { type: 'DeleteJob', instanceId: target.instanceId },
-    ctx,
-    undefined,
-    undefined,
-    numberRelease(deps.store, target, ctx),
+  const result = await onKnownRow(deps, target, undefined, (known) =>
+    runJobCommand(
+      deps,
+      target,
+      { type: 'DeleteJob', instanceId: target.instanceId },
+      ctx,
+      undefined,
+      known,
+      numberRelease(deps.store, target, ctx),
+    ),
   );
   return await releaseNumberOfDeleted(deps.store, target, result.state, ctx, result.alongside?.at(-1) ?? result.appended);
 }

@@ -6,6 +6,7 @@ import type { EventStore } from '@crm/projections/eventstore/port';
 import { fieldsOfRow, type JobRow } from '@crm/projections/pipeline/job-rows';
 import { withTenant } from '../infra/tenant-db.ts';
 import { type AsOf, readStreamAsOf } from '../shared/time-travel.ts';
+import { isoTimeSql, maskedPhoneSql } from '../shared/json-sql.ts';
 import { jobStream } from './job-decider.ts';
 
 /** A job of one instance. */
@@ -58,6 +59,24 @@ export function jobViewOfRow(row: JobRow): JobView {
 /** Lists show the last 4 digits of a phone only. */
 export function masked<T extends JobView>(view: T): T {
   return { ...view, phone: maskPhone(view.phone) };
+}
+
+/**
+ * A jobs row `alias` as its list view's JSON text, built by PostgreSQL as
+ * `masked(jobViewOfRow(row))` builds it (same keys in the same order, the phone masked),
+ * with `extra` (`, <expression> AS "<key>"`, …) appended as further keys. The quote reads as
+ * jobApiValue writes it: '' for none, whole dollars without cents, else two decimals.
+ */
+export function jobListViewJsonSql(alias: string, extra = ''): string {
+  const j = alias;
+  return `(SELECT row_to_json(v)::text FROM (SELECT ${j}.id, ${j}.job_number AS "jobNumber", ${j}.name,
+    ${maskedPhoneSql(`${j}.phone`)} AS phone, ${j}.part, ${j}.make_model AS "makeModel",
+    CASE WHEN ${j}.quote IS NULL THEN '' WHEN ${j}.quote = trunc(${j}.quote) THEN trunc(${j}.quote)::text
+         ELSE round(${j}.quote, 2)::text END AS quote,
+    ${j}.stage, ${j}.vin, ${j}.csr, ${j}.job_type AS "jobType", coalesce(${isoTimeSql(`${j}.appointment`)}, '') AS appointment,
+    ${j}.duration, ${j}.tech, ${j}.notes, ${j}.customer_id AS "customerId", ${j}.vehicle_id AS "vehicleId",
+    ${j}.mileage_in AS "mileageIn", ${j}.mileage_out AS "mileageOut", ${isoTimeSql(`${j}.created_at`)} AS "createdAt",
+    ${j}.created_by AS "createdBy", ${isoTimeSql(`${j}.updated_at`)} AS "updatedAt", ${j}.revision${extra}) v)`;
 }
 
 /**

@@ -78,7 +78,16 @@ const fromKnownRow = new WeakSet<LoadedStream<JobState>>();
  * again on the row as stored; a refusal is only an AppError (nothing was recorded).
  */
 export function mayBeStale(deps: JobDeps, target: JobTarget, loaded: LoadedStream<JobState>, error: unknown): boolean {
-  if (!fromKnownRow.has(loaded) || !(error instanceof AppError)) return false;
+  return error instanceof AppError && decidedOnKnownRow(deps, target, loaded);
+}
+
+/**
+ * Whether `loaded` is a row this process knew (not one it read): a decision on it that
+ * recorded nothing or was refused may be that row's doing, and is taken again on the row as
+ * stored. The row is forgotten, so that decision reads it.
+ */
+export function decidedOnKnownRow(deps: JobDeps, target: JobTarget, loaded: LoadedStream<JobState>): boolean {
+  if (!fromKnownRow.has(loaded)) return false;
   knownRows(deps).forget(target.jobId);
   return true;
 }

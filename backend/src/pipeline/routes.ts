@@ -25,7 +25,7 @@ import { unassignableReason } from '../identity/index.ts';
 import { type AsOf, asOfOf } from '../shared/time-travel.ts';
 import type { InstanceContext } from '../shared/commands.ts';
 import { jobHistory } from './job-history.ts';
-import { listJobs } from './job-list.ts';
+import { listJobsJson } from './job-list.ts';
 import { findJob, jobAsOf, type JobTarget } from './job-queries.ts';
 import type { JobView } from '@crm/projections/pipeline';
 import { rescheduleJob } from './job-reschedule.ts';
@@ -114,7 +114,8 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps, detail?
       read,
       async (ctx) => {
         const query = parseInput(jobListQuery, ctx.query);
-        ctx.body = await listJobs(deps.knex, userOf(ctx).instance.id, query);
+        ctx.type = 'json';
+        ctx.body = await listJobsJson(deps.knex, userOf(ctx).instance.id, query);
       },
       { ...options, doc: DOCS.list },
     );

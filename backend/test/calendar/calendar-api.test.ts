@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AppointmentView, JobView } from '@crm/projections/pipeline';
+import type { JobRow } from '@crm/projections/pipeline/job-rows';
+import { jobViewOfRow, masked } from '../../src/pipeline/index.ts';
 import { ApiClient, signInSuperAdmin, signInUser, startTestServer, type ApiResponse, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -130,6 +132,48 @@ describe('GET /api/{instance}/calendar', () => {
     expect((await new ApiClient(server.url).get('/api/calshop/calendar?from=2026-01-05&to=2026-01-06')).status).toBe(401);
     // A reader reads the calendar.
     expect((await reader.get('/api/calshop/calendar?from=2026-01-05&to=2026-01-06')).status).toBe(200);
+  });
+});
+
+describe('the JSON PostgreSQL builds', () => {
+  test('the week and the legacy feed answer, byte for byte, what their rows mapped in JS gave', async () => {
+    const odd = await book(admin, 'Json Odd', '2031-07-01T09:00:00Z', { duration: 45, quote: '1250' });
+    const cents = await book(admin, 'Json Cents', '2031-07-01T09:00:00Z', { quote: '89.5', notes: '' });
+    const none = await book(admin, 'Json None', '2031-07-01T11:00:00Z');
+    const big = await book(admin, 'Json Big', '2031-07-02T08:00:00Z', { quote: '1234567.89' });
+    // Values no form writes, straight into the read model: quotes, a new line, control
+    // characters, non-ASCII text, a phone without digits, no quote, a quote of cents only,
+    // a negative one, times with microseconds, a vehicle and mileages.
+    const knex = server.runtime.deps.knex;
+    await knex('rm.jobs').where({ id: odd.id }).update({
+      name: 'Json "Odd"\n\t\u0001 é 😀 \u2028',
+      phone: 'none',
+      notes: '\\ back\\slash',
+      created_at: '2031-01-01T07:00:00.123999Z',
+    });
+    await knex('rm.jobs').where({ id: cents.id }).update({ quote: '0.05', mileage_in: 12, mileage_out: 0, vehicle_id: odd.id });
+    await knex('rm.jobs').where({ id: none.id }).update({ quote: null, duration: null, updated_at: '2031-02-02T02:02:02.999999Z' });
+    await knex('rm.jobs').where({ id: big.id }).update({ quote: '-40.10', tech: '' });
+    const ids = [odd.id, cents.id, none.id, big.id];
+    const rows = (await knex('rm.jobs')
+      .whereIn('id', ids)
+      .orderBy([
+        { column: 'appointment', order: 'asc' },
+        { column: 'id', order: 'asc' },
+      ])) as JobRow[];
+    const items = rows.map((row) => ({ ...masked(jobViewOfRow(row)), appointmentEnd: new Date(row.appointment_end!).toISOString() }));
+    expect(items.map((item) => item.quote).sort()).toEqual(['-40.10', '0.05', '1250', ''].sort());
+
+    const week = await admin.get('/api/calshop/calendar?from=2031-06-30&to=2031-07-07');
+    expect(week.status, week.text).toBe(200);
+    expect(week.headers.get('content-type')).toContain('application/json');
+    expect(week.text).toBe(JSON.stringify({ timeZone: 'America/New_York', from: week.body.from, to: week.body.to, items }));
+    const legacy = await admin.get('/api/calendar/appointments?from=2031-06-30T00:00:00Z&to=2031-07-07T00:00:00Z');
+    expect(legacy.status, legacy.text).toBe(200);
+    expect(legacy.text).toBe(JSON.stringify({ items }));
+    expect((await admin.get('/api/calshop/calendar?from=2031-08-01&to=2031-08-02')).text).toBe(
+      JSON.stringify({ timeZone: 'America/New_York', from: '2031-08-01T04:00:00.000Z', to: '2031-08-02T04:00:00.000Z', items: [] }),
+    );
   });
 });
 

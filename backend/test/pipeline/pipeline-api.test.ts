@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { INVALID_STAGE_MESSAGE, type JobView } from '@crm/projections/pipeline';
+import type { JobRow } from '@crm/projections/pipeline/job-rows';
+import { jobMoneyColumn, withListedTotals } from '@crm/projections/repair-orders/list-totals';
+import { jobViewOfRow, masked } from '../../src/pipeline/index.ts';
 import {
   ApiClient,
   createTestInstance,
@@ -609,6 +612,82 @@ describe('choices', () => {
     expect((await admin.get('/api/pipeshop/users/choices')).body).toEqual(res.body);
     expect((await outsider.get('/api/users/choices')).body.map((u: { username: string }) => u.username)).toEqual(['owner']);
     expectProblem(await outsider.get('/api/pipeshop/users/choices'), 404);
+  });
+});
+
+describe('the JSON PostgreSQL builds', () => {
+  test('the list answers, byte for byte, what its rows mapped in JS gave, with repair-order totals, on every sort and page', async () => {
+    await createTestInstance(server, 'pipejson');
+    const owner = await signInUser(server, 'pipejson', 'owner', '1234');
+    const create = async (fields: Record<string, unknown>) => {
+      const res = await owner.post('/api/pipejson/pipeline', fields);
+      expect(res.status, res.text).toBe(201);
+      return res.body as JobView;
+    };
+    const odd = await create({ name: 'Zed "Odd"', quote: '1250', appointment: '2031-07-01T09:00:00Z', notes: '' });
+    const cents = await create({ name: 'amy cents', quote: '89.5', stage: 'Scheduled' });
+    const none = await create({ name: 'Bo None' });
+    const priced = await create({ name: 'Cy Priced', quote: '100' });
+    await create({ name: 'Di Canceled', stage: 'Canceled' });
+    const line = await owner.post(
+      `/api/pipejson/pipeline/${priced.id}/lines`,
+      { kind: 'part', description: 'Pads', partNumber: 'P-1', quantity: '2', unitPrice: '45.50' },
+      { 'if-match': `"${priced.revision}"` },
+    );
+    expect(line.status, line.text).toBe(201);
+    // Values no form writes, straight into the read model: quotes, a new line, control
+    // characters, non-ASCII text, a phone without digits, a quote of cents only, a negative
+    // one, times with microseconds, a vehicle and mileages.
+    const knex = server.runtime.deps.knex;
+    await knex('rm.jobs').where({ id: odd.id }).update({
+      name: 'Zed "Odd"\n\t\u0001 é 😀 \u2028',
+      phone: 'none',
+      notes: '\\ back\\slash',
+      created_at: '2031-01-01T07:00:00.123999Z',
+    });
+    await knex('rm.jobs').where({ id: cents.id }).update({ quote: '0.05', mileage_in: 12, mileage_out: 0, vehicle_id: odd.id });
+    await knex('rm.jobs').where({ id: none.id }).update({ quote: '-40.10', updated_at: '2031-02-02T02:02:02.999999Z' });
+    const instanceId = (await knex('rm.jobs').where({ id: odd.id }).first('instance_id')).instance_id as string;
+    const rows = (await knex('rm.jobs as j')
+      .where('j.instance_id', instanceId)
+      .whereNot('j.stage', 'Canceled')
+      .select('j.*', knex.raw(jobMoneyColumn('j')))
+      .orderBy([
+        { column: 'j.stage_order', order: 'asc' },
+        { column: 'j.created_at', order: 'desc' },
+        { column: 'j.id', order: 'desc' },
+      ])) as Array<JobRow & Record<string, unknown>>;
+    const items = rows.map((row) => withListedTotals(masked(jobViewOfRow(row)), row));
+    expect(items.filter((item) => 'totals' in item)).toHaveLength(1);
+    expect(items.map((item) => item.quote).sort()).toEqual(['-40.10', '0.05', '1250', '91'].sort());
+
+    const list = await owner.get('/api/pipejson/pipeline');
+    expect(list.status, list.text).toBe(200);
+    expect(list.headers.get('content-type')).toContain('application/json');
+    expect(list.text).toBe(JSON.stringify({ items, nextCursor: null, total: 4 }));
+    for (const q of ['priced', 'ZED']) {
+      const searched = await owner.get(`/api/pipejson/pipeline?q=${q}`);
+      const found = items.filter((item) => item.name.toLowerCase().includes(q.toLowerCase()));
+      expect(searched.text).toBe(JSON.stringify({ items: found, nextCursor: null, total: 1 }));
+    }
+    expect((await owner.get('/api/pipejson/pipeline?q=nobody-at-all')).text).toBe('{"items":[],"nextCursor":null,"total":0}');
+
+    // Every sort, paged two at a time, gives its whole order once.
+    for (const sort of ['stage', 'newest', 'oldest', 'name-asc', 'name-desc']) {
+      const whole = await owner.get(`/api/pipejson/pipeline?sort=${sort}&canceled=include`);
+      expect(whole.body.total, sort).toBe(5);
+      const paged: JobView[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: ApiResponse = await owner.get(
+          `/api/pipejson/pipeline?sort=${sort}&canceled=include&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
+        expect(page.status, page.text).toBe(200);
+        paged.push(...(page.body.items as JobView[]));
+        cursor = page.body.nextCursor as string | null;
+      } while (cursor && paged.length < 10);
+      expect(paged, sort).toEqual(whole.body.items);
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestInstance, signInUser, startTestServer, type ApiClient, type TestServer } from '../support/server.ts';
 import { recordStatements, type StatementRecorder } from '@crm/projections/testing/statement-recorder';
 import { systemContext, toNewEvents } from '../../src/shared/commands.ts';
+import type { JobEvent } from '../../src/pipeline/job-decider.ts';
 
 let server: TestServer;
 let owner: ApiClient;
@@ -139,6 +140,94 @@ describe('a command', () => {
     expect(read.body).toMatchObject({ part: 'Belts', notes: 'Rattles', mileageIn: 50, mileageOut: 80, revision: 5 });
   }, 60_000);
 
+  test('a job stage change, cancel, reopen and delete: decided on the row this process wrote, without reading it first', async () => {
+    const job = await owner.post(`/api/${subdomain}/pipeline`, { name: 'Write Trip Wanda', customerId, part: 'Wipers' });
+    expect(job.status).toBe(201);
+    const path = `/api/${subdomain}/pipeline/${job.body.id}`;
+    // Neither the job's stream nor its row is read: the append expects the revision of the row this process wrote.
+    const readsTheJob = (statements: string[]) =>
+      statements.filter((s) => /from "rm"\."jobs"/.test(s) || /read_stream|from events/i.test(s));
+    const steps: Array<[string, () => Promise<{ status: number; body: { id?: string } }>, number, Record<string, unknown>]> = [
+      ['stage change', () => owner.patch(`${path}/stage`, { stage: 'Parts Ordered' }), 200, { stage: 'Parts Ordered', revision: 1 }],
+      ['cancel', () => owner.post(`${path}/cancel`, {}), 200, { stage: 'Canceled', revision: 2 }],
+      ['reopen', () => owner.post(`${path}/reopen`, {}, { 'If-Match': '"2"' }), 200, { stage: 'Quote', revision: 3 }],
+    ];
+    for (const [name, request, status, expected] of steps) {
+      const { statements, body } = await statementsOf(request, status);
+      console.log(`job ${name}: ${statements.length} round trips\n${show(statements)}`);
+      expect(body).toMatchObject(expected);
+      expect(readsTheJob(statements), show(statements)).toHaveLength(0);
+      expect(statements.at(-1), show(statements)).toMatch(
+        /^(?:DO \$crm_prepare\$[\s\S]*?\$crm_prepare\$;\n)*BEGIN;[\s\S]*append_events[\s\S]*COMMIT$/,
+      );
+      expect(statements.length, show(statements)).toBeLessThanOrEqual(STATE_CHANGE_ROUND_TRIPS);
+    }
+    // A deletion also reads its number's stream (to free the number in the same append).
+    const { statements } = await statementsOf(() => owner.delete(path), 204);
+    console.log(`job delete: ${statements.length} round trips\n${show(statements)}`);
+    expect(
+      statements.filter((s) => /(?<!delete )from "rm"\."jobs"/i.test(s)),
+      show(statements),
+    ).toHaveLength(0);
+    expect(statements.length, show(statements)).toBeLessThanOrEqual(DELETE_ROUND_TRIPS);
+    expect((await owner.get(path)).status).toBe(404);
+  }, 60_000);
+
+  test('a stage change, cancel and reopen on a job another writer moved on since this process wrote its row: decided again on the job as stored', async () => {
+    const job = await owner.post(`/api/${subdomain}/pipeline`, { name: 'Write Trip Wanda', customerId, part: 'Mirrors' });
+    expect(job.status).toBe(201);
+    const path = `/api/${subdomain}/pipeline/${job.body.id}`;
+    const { deps } = server.runtime;
+    const streamId = `job-${job.body.id}`;
+    const row = (await deps.knex('rm.jobs').where({ id: job.body.id }).first()) as { instance_id: string; job_number: string };
+    const label = { jobId: job.body.id, jobNumber: row.job_number, name: 'Write Trip Wanda' };
+    // Another process's changes, appended past this process's commands (its known row stays where it wrote it).
+    const otherWriter = async (event: JobEvent, expectedRevision: number) =>
+      await deps.store.append(
+        streamId,
+        toNewEvents([event], { ...systemContext(new Date(), 'other-process'), instanceId: row.instance_id }),
+        { expectedRevision },
+      );
+    await otherWriter({ type: 'JobStageChanged', data: { ...label, from: 'Quote', to: 'Parts In' } }, 0);
+    // Decided on the row known here (Quote): the append expecting revision 0 is refused and
+    // the change is decided again on the stream (Parts In → Scheduled).
+    const moved = await owner.patch(`${path}/stage`, { stage: 'Scheduled' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body).toMatchObject({ stage: 'Scheduled', revision: 2 });
+    // The other writer cancels: a cancel decided on the row known here (Scheduled) would be
+    // appended, but the job is already canceled; a reopen decided on it would be refused (not
+    // canceled) and is decided again on the job as stored.
+    await otherWriter({ type: 'JobCanceled', data: { ...label, previousStage: 'Scheduled' } }, 2);
+    const reopened = await owner.post(`${path}/reopen`, {});
+    expect(reopened.status, JSON.stringify(reopened.body)).toBe(200);
+    expect(reopened.body).toMatchObject({ stage: 'Quote', revision: 4 });
+    // The other writer moves it to In Progress; a move to Quote decided on the row known here
+    // (Quote) records nothing, so it is decided again on the job as stored and is recorded.
+    await otherWriter({ type: 'JobStageChanged', data: { ...label, from: 'Quote', to: 'In Progress' } }, 4);
+    const back = await owner.patch(`${path}/stage`, { stage: 'Quote' });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toMatchObject({ stage: 'Quote', revision: 6 });
+    // With If-Match at the revision known here, once the job has moved on: a 409 with the job as it is.
+    await otherWriter({ type: 'JobCanceled', data: { ...label, previousStage: 'Quote' } }, 6);
+    const stale = await owner.post(`${path}/cancel`, {}, { 'If-Match': '"6"' });
+    expect(stale.status, JSON.stringify(stale.body)).toBe(409);
+    expect(stale.body).toMatchObject({ current: { stage: 'Canceled', revision: 7 } });
+    // Each change recorded once, none lost.
+    const events = await deps.store.readStream(streamId);
+    expect(events.map((event) => [event.type, event.metadata.actor.id === 'other-process'])).toEqual([
+      ['JobCreated', false],
+      ['JobStageChanged', true],
+      ['JobStageChanged', false],
+      ['JobCanceled', true],
+      ['JobReopened', false],
+      ['JobStageChanged', true],
+      ['JobStageChanged', false],
+      ['JobCanceled', true],
+    ]);
+    const read = await owner.get(path);
+    expect(read.body).toMatchObject({ stage: 'Canceled', revision: 7 });
+  }, 60_000);
+
   test('a job create for a chosen customer', async () => {
     await statementsOf(() => owner.post(`/api/${subdomain}/pipeline`, { name: 'Write Trip Wanda', customerId, part: 'Warm-up' }), 201);
     const { statements } = await statementsOf(
@@ -182,5 +271,16 @@ describe('a command', () => {
  */
 const UPDATE_ROUND_TRIPS = 1;
 const CREATE_ROUND_TRIPS = 1;
+/**
+ * A stage change, cancel or reopen of a job whose row this process wrote or read last: the
+ * same one message as an update (was 2: the row read first).
+ */
+const STATE_CHANGE_ROUND_TRIPS = 1;
+/**
+ * A deletion of such a job: its number's stream read, the append with the number's release
+ * and the row's removal, its COMMIT, and the check that the number is free (was 5: the row
+ * read first).
+ */
+const DELETE_ROUND_TRIPS = 4;
 /** The stream read, then the write in one message, its row's RETURNING the answer (was 3). */
 const CUSTOMER_UPDATE_ROUND_TRIPS = 2;
