@@ -162,8 +162,10 @@ describe('projector', () => {
     expect(applied).toEqual(events[1]!.position);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatch(
-      /^BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT public.lock_checkpoint_before\([^)]+\);\nINSERT INTO "rm"."activity".*pg_notify\('projection_checkpoints', [^)]+\);\nCOMMIT$/s,
+      /^(DO \$crm_prepare\$.*?\$crm_prepare\$;\n)*BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT public.lock_checkpoint_before\([^)]+\);\nEXECUTE crm_\w+\(.*pg_notify\('projection_checkpoints', [^)]+\);\nCOMMIT$/s,
     );
+    // The activity INSERT goes prepared (prepared in the same message the first time on a connection).
+    expect(sent[0]).not.toMatch(/^INSERT INTO "rm"."activity"/m);
     // Again, as another writer that lost the race: the lock fails the batch, nothing twice.
     expect(await applyBatch(knex, options, events)).toBeNull();
     expect(await rm('activity').where({ instance_id: instanceId }).count({ n: '*' })).toEqual([{ n: '2' }]);
@@ -184,13 +186,18 @@ describe('projector', () => {
         .where({ name: options.checkpointName })
         .forUpdate()
         .update({ position_commit: events[0]!.position.commit.toString(), position_prepare: events[0]!.position.prepare.toString() });
+      const {
+        rows: [{ pid: otherPid }],
+      } = await other.raw<{ rows: [{ pid: number }] }>('SELECT pg_backend_pid() AS pid');
       const batch = recorder.during(() => applyBatch(knex, options, events));
+      // The batch waits on the other writer's row lock (found by whom it waits for: the text
+      // PostgreSQL shows of the batch's message is cut short, and its prepared statements come first).
       await expect
         .poll(
           async () => {
             const { rows } = await knex.raw<{ rows: unknown[] }>(
-              "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%lock_checkpoint_before(%' AND query LIKE ?",
-              [`%${options.checkpointName}%`],
+              "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND ?::int = ANY(pg_blocking_pids(pid))",
+              [otherPid],
             );
             return rows.length;
           },
@@ -202,7 +209,7 @@ describe('projector', () => {
       expect(result).toEqual(events[1]!.position);
       // The one-message batch failed on the lock's check; the batch went again with the lock read first.
       const ofBatch = statements.filter((text) => text.includes(options.checkpointName) && !text.includes('pg_stat_activity'));
-      expect(ofBatch[0]).toMatch(/^BEGIN;\n.*lock_checkpoint_before.*COMMIT$/s);
+      expect(ofBatch[0]).toMatch(/^(DO \$crm_prepare\$.*?\$crm_prepare\$;\n)*BEGIN;\n.*lock_checkpoint_before.*COMMIT$/s);
       expect(ofBatch.slice(1).some((text) => /FOR UPDATE/.test(text))).toBe(true);
     } finally {
       recorder.stop();
@@ -258,7 +265,9 @@ describe('projector', () => {
     const { result, statements } = await recorder.during(() => applyBatch(knex, options, updates)).finally(() => recorder.stop());
     expect(result).toEqual(updates[1]!.position);
     expect(statements).toHaveLength(1);
-    expect(statements[0]).toMatch(/^BEGIN;\n.*UPDATE "rm".insight_jobs AS target.*COMMIT$/s);
+    // The UPDATE goes prepared: an EXECUTE in the batch's message (its PREPARE in front, the first time on a connection).
+    expect(statements[0]).toMatch(/^(DO \$crm_prepare\$.*?\$crm_prepare\$;\n)*BEGIN;\n.*EXECUTE crm_\w+\(.*COMMIT$/s);
+    expect(statements[0]).not.toMatch(/^UPDATE "rm".insight_jobs/m);
     const rows = await rm('insight_jobs')
       .whereIn('job_id', [first, second])
       .orderBy('job_number')

@@ -144,8 +144,10 @@ describe('audit log', () => {
       changes: JSON.stringify(changes),
       occurred_at: '2025-05-01T07:00:00.123999Z',
     });
-    const rows = await auditEntries(server.runtime.deps.knex, shop.id, {}, 100);
+    // The API's read waits for the projector (the instance's and the sign-in's entries come
+    // asynchronously), so the rows read after it are the same entries.
     const page = await audit(owner, '?limit=100');
+    const rows = await auditEntries(server.runtime.deps.knex, shop.id, {}, 100);
     expect(page).toEqual({ items: rows, nextCursor: null });
     expect(page.items.at(-1)).toMatchObject({
       occurredAt: '2025-05-01T07:00:00.123Z',
