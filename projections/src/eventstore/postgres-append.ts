@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type pg from 'pg';
 import { applyInline, inlinePrefetches, InlineProjectionError } from '../runtime/inline.ts';
+import { toNativeStatement } from '../runtime/native-sql.ts';
 import {
   DeferredWriteError,
   pipelinedTransaction,
@@ -190,10 +191,7 @@ async function appendInlineOnce(
   const written: Record<string, Array<Record<string, unknown>>> = {};
   try {
     const answers = await pipelinedTransaction(projecting.knex, async (trx, connection) => {
-      const reads: NativeStatement[] = prefetches.map(({ statement }) => {
-        const native = trx.raw(statement.sql, statement.bindings).toSQL().toNative();
-        return { sql: native.sql, values: native.bindings };
-      });
+      const reads: NativeStatement[] = prefetches.map(({ statement }) => toNativeStatement(trx, statement.sql, statement.bindings));
       let results: pg.QueryResult[];
       try {
         results = (

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventType, StoredDomainEvent } from '../events.ts';
 import type { TableRows } from './copy.ts';
+import { toNativeStatement } from './native-sql.ts';
 import type { NativeStatement } from './pipelined-transaction.ts';
 
 export interface ProjectionContext {
@@ -168,17 +169,19 @@ export function createProjectionContext(
     schema,
     table: (name) => trx.withSchema(schema).table(name),
     async write(statement, onRows) {
-      const query = 'toSQL' in statement ? statement : trx.raw(statement.sql, statement.bindings);
       if (!defer) {
+        const query = 'toSQL' in statement ? statement : trx.raw(statement.sql, statement.bindings);
         const result = (await query) as { rows?: Record<string, unknown>[] } | undefined;
         onRows?.(result?.rows ?? []);
         return;
       }
-      const native = query.toSQL().toNative();
-      defer(
-        { sql: native.sql, values: native.bindings, ...('prepared' in statement && statement.prepared ? { prepared: true } : {}) },
-        onRows,
-      );
+      if ('toSQL' in statement) {
+        const native = statement.toSQL().toNative();
+        defer({ sql: native.sql, values: native.bindings }, onRows);
+        return;
+      }
+      const native = toNativeStatement(trx, statement.sql, statement.bindings);
+      defer(statement.prepared ? { ...native, prepared: true } : native, onRows);
     },
     ...(options.prefetched ? { prefetched: options.prefetched } : {}),
     ...(options.written ? { written: options.written } : {}),
@@ -256,13 +259,27 @@ export function recordsetInsert(
   rows: readonly Record<string, unknown>[],
   tail: string,
 ): CarriedStatement {
-  const names = Object.keys(columns);
-  const list = names.map((name) => `"${name}"`).join(', ');
-  const definitions = names.map((name) => `"${name}" ${columns[name]}`).join(', ');
+  const { list, definitions } = columnTexts(columns);
   return {
     sql: `INSERT INTO ??.?? AS target (${list}) SELECT ${list} FROM jsonb_to_recordset(?::jsonb) AS input(${definitions}) ${tail}`,
     bindings: [ctx.schema, table, JSON.stringify(rows)],
   };
+}
+
+/** A recordset's column list and definitions, by its columns object (projections keep one per table). */
+const columnTextsOf = new WeakMap<Record<string, string>, { list: string; definitions: string }>();
+
+function columnTexts(columns: Record<string, string>): { list: string; definitions: string } {
+  let texts = columnTextsOf.get(columns);
+  if (!texts) {
+    const names = Object.keys(columns);
+    texts = {
+      list: names.map((name) => `"${name}"`).join(', '),
+      definitions: names.map((name) => `"${name}" ${columns[name]}`).join(', '),
+    };
+    columnTextsOf.set(columns, texts);
+  }
+  return texts;
 }
 
 /**
