@@ -29,20 +29,44 @@ function objectShapes(schema: JsonSchema): Array<Record<string, JsonSchema>> {
   return [...own, ...nested];
 }
 
+/** The fields a schema names (each with its schemas) and whether it is strict; null when it holds no keys. */
+interface KnownFields {
+  known: Map<string, JsonSchema[]>;
+  strict: boolean;
+}
+
+/**
+ * Each schema's known fields, worked out on its first check: a route's schemas are made once,
+ * and the check runs on every request that has a query or a body.
+ */
+const knownFieldsOf = new WeakMap<JsonSchema, KnownFields | null>();
+
+function knownFields(schema: JsonSchema): KnownFields | null {
+  let fields = knownFieldsOf.get(schema);
+  if (fields !== undefined) return fields;
+  const shapes = objectShapes(schema);
+  if (shapes.length === 0) fields = null;
+  else {
+    // A Map, not an object: a field named after Object.prototype's own ("constructor",
+    // "__proto__", "toString") would otherwise find the prototype's member as if the schema
+    // named it, and be let through unchecked or fail the check itself (a 500).
+    const known = new Map<string, JsonSchema[]>();
+    for (const shape of shapes) {
+      for (const [key, inner] of Object.entries(shape)) known.set(key, [...(known.get(key) ?? []), inner]);
+    }
+    // A strict schema (additionalProperties: false) refuses unknown keys itself, in its own words.
+    fields = { known, strict: schema.additionalProperties === false };
+  }
+  knownFieldsOf.set(schema, fields);
+  return fields;
+}
+
 /** The dotted paths of every field in `value` that `schema` does not name. */
 export function unknownFields(value: unknown, schema: JsonSchema, at = ''): string[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
-  const shapes = objectShapes(schema);
-  if (shapes.length === 0) return [];
-  // A Map, not an object: a field named after Object.prototype's own ("constructor",
-  // "__proto__", "toString") would otherwise find the prototype's member as if the schema
-  // named it, and be let through unchecked or fail the check itself (a 500).
-  const known = new Map<string, JsonSchema[]>();
-  for (const shape of shapes) {
-    for (const [key, inner] of Object.entries(shape)) known.set(key, [...(known.get(key) ?? []), inner]);
-  }
-  // A strict schema (additionalProperties: false) refuses unknown keys itself, in its own words.
-  const strict = schema.additionalProperties === false;
+  const fields = knownFields(schema);
+  if (!fields) return [];
+  const { known, strict } = fields;
   const found: string[] = [];
   for (const [key, inner] of Object.entries(value)) {
     const path = at ? `${at}.${key}` : key;

@@ -15,9 +15,12 @@ export function queryFieldsCheck(query: z.ZodType | undefined): (value: Record<s
   return (value) => {
     const names = Object.keys(value);
     if (names.length === 0) return;
-    schema ??= query ? (z.toJSONSchema(query, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>) : null;
-    // A strict query schema refuses unknown names itself, in its own words (see parseInput).
-    const unknown = schema ? unknownFields(value, { ...schema, additionalProperties: undefined }) : names;
+    // A strict query schema refuses unknown names itself, in its own words (see parseInput): its
+    // names are checked as if it were loose. Made once: the check remembers each schema's names.
+    schema ??= query
+      ? { ...(z.toJSONSchema(query, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>), additionalProperties: undefined }
+      : null;
+    const unknown = schema ? unknownFields(value, schema) : names;
     refuseUnknownQuery(unknown);
   };
 }

@@ -24,6 +24,9 @@ export function isApiPath(rawPath: string): boolean {
   return lower === '/api' || lower.startsWith('/api/');
 }
 
+/** Segments of letters, digits, `_`, `~` and `-` only, each non-empty, perhaps a trailing slash. */
+const PLAIN_PATH = /^(?:\/[\w~-]+)+\/?$/;
+
 /**
  * A path as a browser, a proxy or a file server might read it: percent-escapes decoded,
  * backslashes as slashes, repeated slashes as one, `.` and `..` segments resolved, a
@@ -33,6 +36,10 @@ export function isApiPath(rawPath: string): boolean {
  * of the API or a 404 problem, never the app's HTML.
  */
 export function normalizedPath(rawPath: string): string {
+  // Most paths have nothing to decode or resolve (no escape, dot, backslash, semicolon, blank
+  // or empty segment): such a path is its own normal form, found without the work below,
+  // which every request pays (the no-store rule asks on each).
+  if (PLAIN_PATH.test(rawPath)) return rawPath;
   let decoded = rawPath;
   try {
     decoded = decodeURIComponent(rawPath);

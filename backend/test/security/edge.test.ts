@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { isApiPath } from '../../src/http/security.ts';
+import { isApiPath, normalizedPath } from '../../src/http/security.ts';
 import { signInHashing } from '../../src/http/sign-in-pace.ts';
 import { ApiClient, createTestInstance, SUPER_ADMIN, signInUser, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -136,6 +136,16 @@ describe('one path rule: the guard, no-store and problem details hold whatever t
       expect(isApiPath(path), path).toBe(true);
     for (const path of ['/', '/customers', '/apiary', '/x/api/y', '/api.json', '/api%2F..%2Fcustomers'])
       expect(isApiPath(path), path).toBe(false);
+    // A plain path is its own normal form; one step away from plain, the full rules apply.
+    for (const [raw, normal] of [
+      ['/api/x/', '/api/x/'],
+      ['/api/a-b_c~9', '/api/a-b_c~9'],
+      ['/api//x', '/api/x'],
+      ['/api/./x/', '/api/x/'],
+      ['/api/x%2F', '/api/x/'],
+      ['/api/x ', '/api/x'],
+    ] as const)
+      expect(normalizedPath(raw), raw).toBe(normal);
   });
 
   test('the cross-site check compares the scheme too: an https Origin on the http server is refused', async () => {
