@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { createProgress } from '../cli.ts';
 import type { AppendScenario, AppendScenarioResult, AppendStore, AppendWorkerMessage } from './append-worker.ts';
 import type { PhaseContext } from './phase.ts';
+import { statementsDump, statementsReset } from './pg-statements.ts';
 import { startIpcWorker } from './processes.ts';
 
 /** Event store appends: ours against emmett-postgresql, each in its own worker process, on the same database. */
@@ -92,7 +93,7 @@ export async function appendPhase(ctx: PhaseContext): Promise<void> {
     });
   });
   ctx.details.append = results;
-  await statementsDump(ctx.pool);
+  await statementsDump(ctx.pool, 'append phase', 'total_exec_time', 30);
   // The API's phases start from an empty event store.
   await ctx.pool.query('TRUNCATE events, streams');
 }
@@ -129,25 +130,4 @@ function sampleWaits(pool: pg.Pool, store: AppendStore): { stop: (scenario: Appe
       appendFileSync(file, `${store} ${scenario.mode} ${scenario.appenders}: ${samples} samples, active backends: ${waits.join(', ')}\n`);
     },
   };
-}
-
-/** BENCH_PG_STATEMENTS=<file>: the append phase's statements (pg_stat_statements, embedded PostgreSQL only) appended to that file. */
-async function statementsReset(pool: pg.Pool): Promise<void> {
-  if (!process.env.BENCH_PG_STATEMENTS) return;
-  await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-  await pool.query('SELECT pg_stat_statements_reset()');
-}
-
-async function statementsDump(pool: pg.Pool): Promise<void> {
-  const file = process.env.BENCH_PG_STATEMENTS;
-  if (!file) return;
-  const { rows } = await pool.query<{ calls: string; total_ms: string; mean_ms: string; rows: string; query: string }>(
-    `SELECT calls::text, round(total_exec_time::numeric, 1)::text AS total_ms, round(mean_exec_time::numeric, 3)::text AS mean_ms,
-            rows::text, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
-       FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 30`,
-  );
-  appendFileSync(
-    file,
-    `\n== append phase ==\n${rows.map((r) => `${r.calls}\t${r.total_ms}\t${r.mean_ms}\t${r.rows}\t${r.query}`).join('\n')}\n`,
-  );
 }
