@@ -48,23 +48,17 @@ export async function appendPhase(ctx: PhaseContext): Promise<void> {
           await sampling.stop(scenario);
           progress(++done, runs);
         }
-        const rate = (store: AppendStore) => {
-          const last = parts[store].slice(-2);
-          const events = last.reduce((sum, r) => sum + r.events, 0);
-          return events / last.reduce((sum, r) => sum + r.events / Math.max(r.eventsPerSecond, 1e-9), 0);
-        };
-        roundRatios.push(rate('ours') / rate('emmett'));
+        // This round's two halves of each store.
+        roundRatios.push(eventsPerSecondOf(parts.ours.slice(-2)) / eventsPerSecondOf(parts.emmett.slice(-2)));
       }
       spreads.push(roundRatios);
       for (const store of stores) {
         const all = parts[store];
-        const events = all.reduce((sum, r) => sum + r.events, 0);
-        const seconds = all.reduce((sum, r) => sum + r.events / Math.max(r.eventsPerSecond, 1e-9), 0);
         results[store].push({
           ...scenario,
           durationMs: options.appendMs,
-          events,
-          eventsPerSecond: seconds > 0 ? events / seconds : 0,
+          events: all.reduce((sum, r) => sum + r.events, 0),
+          eventsPerSecond: eventsPerSecondOf(all),
           errors: all.reduce((sum, r) => sum + r.errors, 0),
           firstError: all.find((r) => r.firstError)?.firstError,
         });
@@ -96,6 +90,13 @@ export async function appendPhase(ctx: PhaseContext): Promise<void> {
   await statementsDump(ctx.pool, 'append phase', 'total_exec_time', 30);
   // The API's phases start from an empty event store.
   await ctx.pool.query('TRUNCATE events, streams');
+}
+
+/** The rate of several runs together: their events over the time they took. */
+function eventsPerSecondOf(runs: AppendScenarioResult[]): number {
+  const events = runs.reduce((sum, r) => sum + r.events, 0);
+  const seconds = runs.reduce((sum, r) => sum + r.events / Math.max(r.eventsPerSecond, 1e-9), 0);
+  return seconds > 0 ? events / seconds : 0;
 }
 
 /**
