@@ -372,6 +372,43 @@ describe('postgres event store', () => {
     }
   });
 
+  test('a lone appender sends at most one NOTIFY per 8 ms, and one after its last append', async () => {
+    const db = await migratedDatabase();
+    const pool = new pg.Pool({ connectionString: db.url });
+    /** performance.now() when each NOTIFY was sent. */
+    const sent: number[] = [];
+    /** What reached the database, in order: an append's answer, a NOTIFY sent. */
+    const order: ('appended' | 'notify')[] = [];
+    const counting = Object.assign(Object.create(pool) as pg.Pool, {
+      query: (config: string | pg.QueryConfig, values?: unknown[]) => {
+        const text = typeof config === 'string' ? config : config.text;
+        if (text.includes('pg_notify')) {
+          sent.push(performance.now());
+          order.push('notify');
+        }
+        const result = pool.query(config, values);
+        return text.includes('append_events') ? result.then((answer) => (order.push('appended'), answer)) : result;
+      },
+    });
+    const store = createPostgresEventStore({ connectionString: db.url, pool: counting });
+    try {
+      for (let i = 0; i < 30; i++) {
+        await store.append(`lone-${i}`, [{ id: randomUUID(), type: 'T', data: {}, metadata: metadata() }], {
+          expectedRevision: 'no_stream',
+        });
+      }
+      // No wake-up is lost: a NOTIFY goes out after the last append's commit.
+      await until(() => order[order.length - 1] === 'notify', 'a NOTIFY after the last append');
+      // The appends that commit while one is due share it.
+      const gaps = sent.slice(1).map((at, i) => at - sent[i]!);
+      expect(gaps.filter((gap) => gap < 7.9)).toEqual([]);
+    } finally {
+      await store.close();
+      await pool.end();
+      await db.drop();
+    }
+  });
+
   test('close() ends running subscriptions and their LISTEN connections', async () => {
     const db = await migratedDatabase();
     const store = createPostgresEventStore({ connectionString: db.url });

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { appendFileSync } from 'node:fs';
 import { comparePositions, type GlobalPosition } from '@crm/projections/eventstore/port';
 import type pg from 'pg';
 import type { BenchInstance } from './api-client.ts';
 import { CheckpointLog, percentile } from './lag.ts';
 import type { LoadResult } from './load-types.ts';
+import { statementsDump, statementsReset } from './pg-statements.ts';
 import { log, type PhaseContext } from './phase.ts';
 import { postgresCpuReader, processCpuMs, threadCpuMs } from './postgres-cpu.ts';
 import type { LoadGenerator } from './processes.ts';
@@ -102,7 +102,7 @@ async function measure(
     measured = await checkpoints.lagsOfEventsBetween(pool, from, to);
   }
   const cpuPerEvent = perEvent(cpuBefore, cpu(), events);
-  await statementsDump(pool, rate);
+  await statementsDump(pool, `${rate}/s`, 'calls', 60);
   const fromAppend = [...measured.lagsMs].sort((a, b) => a - b);
   // The read models' lag is from the commit (no reader sees an event before it); without
   // commit times (an external server without track_commit_timestamp), from the append.
@@ -185,27 +185,6 @@ async function settle(pool: pg.Pool): Promise<{ ms: number; behind: string[] }> 
     `  workers caught up with the log in ${format(ms)} ms${behind.length ? ` (still behind after ${SETTLE_TIMEOUT_MS / 1000} s: ${behind.join(', ')})` : ''}`,
   );
   return { ms, behind };
-}
-
-/** BENCH_PG_STATEMENTS=<file>: the statements of each run (pg_stat_statements, embedded PostgreSQL only) appended to that file. */
-async function statementsReset(pool: pg.Pool): Promise<void> {
-  if (!process.env.BENCH_PG_STATEMENTS) return;
-  await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-  await pool.query('SELECT pg_stat_statements_reset()');
-}
-
-async function statementsDump(pool: pg.Pool, rate: number): Promise<void> {
-  const file = process.env.BENCH_PG_STATEMENTS;
-  if (!file) return;
-  const { rows } = await pool.query<{ calls: string; total_ms: string; mean_ms: string; rows: string; query: string }>(
-    `SELECT calls::text, round(total_exec_time::numeric, 1)::text AS total_ms, round(mean_exec_time::numeric, 3)::text AS mean_ms,
-            rows::text, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
-       FROM pg_stat_statements ORDER BY calls DESC LIMIT 60`,
-  );
-  appendFileSync(
-    file,
-    `\n== ${rate}/s ==\n${rows.map((r) => `${r.calls}\t${r.total_ms}\t${r.mean_ms}\t${r.rows}\t${r.query}`).join('\n')}\n`,
-  );
 }
 
 /** CPU milliseconds used so far: the API's main thread, its other threads (the projector's worker thread, GC and I/O helpers), PostgreSQL. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { satisfies } from '../support/openapi-arbitraries.ts';
 import { createTestInstance, signInSuperAdmin, signInUser, startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -71,6 +72,11 @@ describe('instance editing (super admin)', () => {
     const blank = await admin.put(`/api/crm-instances/${shop.id}`, { displayName: '   ' });
     expect(blank.status).toBe(400);
     expect(blank.body.message).toBe('Display name is required');
+    // The API document says so too: its display name must hold something besides blanks.
+    const document = (await admin.get('/api/openapi.json')).body;
+    const edit = document.paths['/api/crm-instances/{instanceId}'].put.requestBody.content['application/json'].schema;
+    expect(satisfies('   ', edit.properties.displayName)).toBe(false);
+    expect(satisfies('Edit Me', edit.properties.displayName)).toBe(true);
     expect((await admin.put(`/api/crm-instances/${shop.id}`, { subdomain: 'other' })).status).toBe(400);
     expect((await admin.put(`/api/crm-instances/${shop.id}`, { features: { pipeline: 'yes' } })).status).toBe(400);
     // A key naming no feature is refused by name, on edit and on create (object or JSON string).

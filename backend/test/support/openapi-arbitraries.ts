@@ -124,7 +124,14 @@ export class SchemaArbitraries {
 
   private string(schema: JsonSchema): fc.Arbitrary<string> {
     const minLength = schema.minLength ?? 0;
-    const maxLength = schema.maxLength ?? Math.max(minLength, 40);
+    // Free text is drawn up to 40 characters when the schema sets no bound; a value drawn from
+    // a pattern keeps whatever length the pattern gives. Filtering a pattern's values by a
+    // bound the schema does not state would throw away nearly all of them for a pattern whose
+    // matches are long (a VIN with free whitespace and dashes between its 17 characters):
+    // one value then took up to a minute to draw, long enough for the server to close the
+    // test's idle kept-alive connection under the request about to be sent on it.
+    const maxLength = schema.maxLength ?? Number.POSITIVE_INFINITY;
+    const textMaxLength = schema.maxLength ?? Math.max(minLength, 40);
     const also = schema.alsoPattern ? new RegExp(schema.alsoPattern, 'u') : null;
     const inBounds = (value: string) => value.length >= minLength && value.length <= maxLength && (!also || also.test(value));
     if (schema.format) {
@@ -138,10 +145,15 @@ export class SchemaArbitraries {
       const pattern = new RegExp(schema.pattern, 'u');
       // `\S` and other unanchored patterns: any text that contains a match.
       const anchored = schema.pattern.startsWith('^') && schema.pattern.endsWith('$');
-      const base = anchored ? fc.stringMatching(pattern) : text(minLength, maxLength);
+      // A bound on a pattern's values: half of them drawn short, so most fit it.
+      const matching =
+        schema.maxLength === undefined
+          ? fc.stringMatching(pattern)
+          : fc.oneof(fc.stringMatching(pattern, { size: 'xsmall' }), fc.stringMatching(pattern));
+      const base = anchored ? matching : text(minLength, textMaxLength);
       return base.filter((value) => inBounds(value) && pattern.test(value) && isCleanText(value));
     }
-    return text(minLength, maxLength);
+    return text(minLength, textMaxLength);
   }
 
   private array(schema: JsonSchema, depth: number): fc.Arbitrary<unknown[]> {

@@ -55,8 +55,9 @@ function trackRequests(page: Page): () => number {
 }
 
 /**
- * Waits for the screen's data and for every transition to end: a theme switched in place fades
- * its colours, and axe would measure the contrast halfway.
+ * Waits for the screen's data and for every finite animation and transition to end: a theme
+ * switched in place fades its colours, and a dialog just opened fades in over a dimming backdrop,
+ * so axe would measure the contrast halfway. Endless ones (a spinner) are waited out above.
  */
 async function settle(page: Page, inFlight: () => number): Promise<void> {
   await expect.poll(inFlight, { timeout: SLOW }).toBe(0);
@@ -67,7 +68,13 @@ async function settle(page: Page, inFlight: () => number): Promise<void> {
     .toBe(0);
   await expect
     .poll(
-      () => page.evaluate(() => document.getAnimations().filter((a) => a instanceof CSSTransition && a.playState === 'running').length),
+      () =>
+        page.evaluate(
+          () =>
+            document
+              .getAnimations()
+              .filter((a) => a.playState !== 'finished' && a.playState !== 'idle' && a.effect?.getTiming().iterations !== Infinity).length,
+        ),
       { timeout: SLOW },
     )
     .toBe(0);

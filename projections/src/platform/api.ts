@@ -110,6 +110,7 @@ export const updateInstanceInput = z
       .trim()
       .min(1, 'Display name is required')
       .max(100, 'Display name must be at most 100 characters')
+      .meta({ pattern: NOT_BLANK })
       .optional(),
     description: z
       .string({ error: 'Description must be a text' })
@@ -218,6 +219,6 @@ export type ParkedEventView = z.infer<typeof parkedEventSchema>;
 export const parkedEventListSchema = z.array(parkedEventSchema);
 
 /** Whether a record has changes that could not be shown (parked events), for a notice on it. */
-export const parkedChangesQuery = z.object({ record: z.string().trim().min(1).max(200) });
+export const parkedChangesQuery = z.object({ record: z.string().trim().min(1).max(200).meta({ pattern: NOT_BLANK }) });
 export const parkedChangesSchema = z.object({ count: z.number().int(), lastParkedAt: z.string().nullable() });
 export type ParkedChanges = z.infer<typeof parkedChangesSchema>;

@@ -11,6 +11,7 @@ export function useDeleteJob(instance: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (jobId: string) => deleteJob(instance, jobId),
-    onSuccess: (_result, jobId) => forgetDeletedJob(queryClient, instance, jobId),
+    // Not waited for: the caller closes its dialogs at once, rather than after the lists are read again.
+    onSuccess: (_result, jobId) => void forgetDeletedJob(queryClient, instance, jobId),
   });
 }

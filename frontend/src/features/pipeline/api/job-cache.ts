@@ -15,8 +15,14 @@ export async function rememberSavedJob(queryClient: QueryClient, instance: strin
   ]);
 }
 
+/**
+ * After a delete: the job leaves the lists, and its own cached reads are dropped. Only the
+ * ones no screen shows: the dialog the delete was confirmed in still reads the job until it
+ * closes, and a query removed under it would be read again at once, answer 404 and replace the
+ * entry with "Job not found" while the dialog is closing.
+ */
 export async function forgetDeletedJob(queryClient: QueryClient, instance: string, jobId: string): Promise<void> {
   removeJobFromLists(queryClient, instance, jobId);
-  queryClient.removeQueries({ queryKey: jobQueryKey(instance, jobId) });
+  queryClient.removeQueries({ queryKey: jobQueryKey(instance, jobId), type: 'inactive' });
   await queryClient.invalidateQueries({ queryKey: jobListsQueryKey(instance) });
 }

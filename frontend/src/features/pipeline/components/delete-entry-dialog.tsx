@@ -32,16 +32,17 @@ export function DeleteEntryDialog({
 }) {
   const deleteJob = useDeleteJob(instance);
 
-  const handleConfirm = () => {
-    deleteJob.mutate(job.id, {
-      onSuccess: () => {
-        onOpenChange(false);
-        onDeleted?.();
-      },
-      onError: (error) => {
-        toast({ title: DELETE_ENTRY_FAILED, description: errorMessage(error, DELETE_ENTRY_FAILED), variant: 'destructive' });
-      },
-    });
+  // Awaited rather than mutate's callbacks: those are dropped when this dialog unmounts before
+  // the answer (its parent re-rendering as the caches change), and then nothing would close.
+  const handleConfirm = async () => {
+    try {
+      await deleteJob.mutateAsync(job.id);
+    } catch (error) {
+      toast({ title: DELETE_ENTRY_FAILED, description: errorMessage(error, DELETE_ENTRY_FAILED), variant: 'destructive' });
+      return;
+    }
+    onOpenChange(false);
+    onDeleted?.();
   };
 
   return (
@@ -52,7 +53,7 @@ export function DeleteEntryDialog({
       description={deleteEntryQuestion(job)}
       confirmLabel={deleteJob.isPending ? 'Deleting...' : 'Delete'}
       pending={deleteJob.isPending}
-      onConfirm={handleConfirm}
+      onConfirm={() => void handleConfirm()}
     />
   );
 }
