@@ -6,7 +6,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
 import { WrongExpectedVersionError, type NewEvent } from '../src/eventstore/port.ts';
 import { InlineProjectionError } from '../src/runtime/inline.ts';
-import { pipelinedTransaction, quoteLiteral, withLiterals } from '../src/runtime/pipelined-transaction.ts';
+import { pipelinedTransaction, pipelinedTransactionOnBoundKnex, quoteLiteral, withLiterals } from '../src/runtime/pipelined-transaction.ts';
 import type { Projection } from '../src/runtime/projection.ts';
 import { inlineProjections } from '../src/read-models.ts';
 import { EMPTY_JOB_FIELDS } from '../src/pipeline/index.ts';
@@ -159,6 +159,61 @@ describe('an append with its rows in a pipelined transaction', () => {
       }),
     ).rejects.toThrow('decided against it');
     expect((await knex.raw('select 1 as one')).rows).toEqual([{ one: 1 }]);
+  });
+});
+
+/** Whether the connection's current statement is a transaction of its own (no transaction left open on it). */
+async function outsideTransaction(): Promise<boolean> {
+  const result = await knex.raw<{ rows: Array<{ own: boolean }> }>(
+    'SELECT xact_start = query_start AS own FROM pg_stat_activity WHERE pid = pg_backend_pid()',
+  );
+  return result.rows[0]!.own;
+}
+
+describe('a pipelined transaction on the knex bound to its connection', () => {
+  const write = (note: string): { sql: string; values: [string, string] } => ({
+    sql: 'INSERT INTO rm.written (event_id, note) VALUES ($1, $2)',
+    values: [randomUUID(), note],
+  });
+
+  test("commits what it held back and what its knex ran; the knex's reads see the held-back writes", async () => {
+    for (const note of ['bound-1', 'bound-2']) {
+      const held = write(note);
+      const seen = await pipelinedTransactionOnBoundKnex(knex, async (trx, connection) => {
+        connection.defer(held, 'test');
+        const read = await trx.raw<{ rows: unknown[] }>('SELECT note FROM rm.written WHERE event_id = ?', [held.values[0]]);
+        await trx.raw('UPDATE rm.written SET note = ? WHERE event_id = ?', [`${note}-updated`, held.values[0]]);
+        return read.rows;
+      });
+      expect(seen).toEqual([{ note }]);
+      expect(await knex('rm.written').where({ event_id: held.values[0] }).first('note')).toEqual({ note: `${note}-updated` });
+      expect(await outsideTransaction()).toBe(true);
+    }
+  });
+
+  test('work that fails after its knex ran a statement: all of it rolled back, the connection back outside any transaction', async () => {
+    const held = write('rolled back');
+    await expect(
+      pipelinedTransactionOnBoundKnex(knex, async (trx, connection) => {
+        connection.defer(held, 'test');
+        await trx.raw('SELECT 1');
+        throw new Error('decided against it');
+      }),
+    ).rejects.toThrow('decided against it');
+    expect(await knex('rm.written').where({ event_id: held.values[0] }).first()).toBeUndefined();
+    expect(await outsideTransaction()).toBe(true);
+  });
+
+  test('a held-back write that fails at the COMMIT: nothing recorded, the error names who wrote it, the connection clean', async () => {
+    const fine = write('fine too');
+    await expect(
+      pipelinedTransactionOnBoundKnex(knex, async (_trx, connection) => {
+        connection.defer(fine, '');
+        connection.defer(write('refused'), 'refusing');
+      }),
+    ).rejects.toMatchObject({ name: 'DeferredWriteError', writers: ['refusing'] });
+    expect(await knex('rm.written').where({ event_id: fine.values[0] }).first()).toBeUndefined();
+    expect(await outsideTransaction()).toBe(true);
   });
 });
 

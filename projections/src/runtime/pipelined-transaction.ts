@@ -270,35 +270,46 @@ export class PipelinedConnection {
   private async run(config: { text: string; values?: unknown[] }): Promise<unknown> {
     const control = CONTROL.exec(config.text)?.[1]?.toLowerCase();
     if (control === 'begin') {
-      this.held.push(BEGIN);
-      this.heldBy.push('');
-      this.heldFor.push(undefined);
-      this.begun = true;
+      this.begin();
       return { command: 'BEGIN', rows: [], rowCount: null, fields: [] };
     }
-    if (control === 'rollback') {
-      const sentBegin = this.begun && !this.held.includes(BEGIN);
-      this.takeHeld();
-      this.begun = false;
-      if (!sentBegin) return { command: 'ROLLBACK', rows: [], rowCount: null, fields: [] };
-      return await this.client.query('ROLLBACK');
-    }
-    if (control === 'commit') {
-      const held = this.takeHeld();
-      this.begun = false;
-      try {
-        const results = await this.send([...held.statements, COMMIT], held.for);
-        return results[results.length - 1];
-      } catch (error) {
-        // A held write failed: the transaction is aborted and the COMMIT never ran; end it
-        // here, so the connection goes back to the pool outside any transaction.
-        await this.client.query('ROLLBACK').catch(() => {});
-        throw new DeferredWriteError(held.by.filter(Boolean), error);
-      }
-    }
+    if (control === 'rollback') return (await this.rollback()) ?? { command: 'ROLLBACK', rows: [], rowCount: null, fields: [] };
+    if (control === 'commit') return await this.commit();
     if (this.held.length === 0) return await this.client.query(config.text, config.values);
     const [result] = await this.sendAll([{ sql: config.text, values: config.values ?? [] }]);
     return result;
+  }
+
+  /** BEGIN, held back until the next statement goes out. */
+  begin(): void {
+    this.held.push(BEGIN);
+    this.heldBy.push('');
+    this.heldFor.push(undefined);
+    this.begun = true;
+  }
+
+  /** Ends the transaction; sends ROLLBACK only when BEGIN went out (undefined when it did not). */
+  async rollback(): Promise<pg.QueryResult | undefined> {
+    const sentBegin = this.begun && !this.held.includes(BEGIN);
+    this.takeHeld();
+    this.begun = false;
+    if (!sentBegin) return undefined;
+    return await this.client.query('ROLLBACK');
+  }
+
+  /** What is held back and COMMIT, as one message; the COMMIT's result. */
+  async commit(): Promise<pg.QueryResult> {
+    const held = this.takeHeld();
+    this.begun = false;
+    try {
+      const results = await this.send([...held.statements, COMMIT], held.for);
+      return results[results.length - 1]!;
+    } catch (error) {
+      // A held write failed: the transaction is aborted and the COMMIT never ran; end it
+      // here, so the connection goes back to the pool outside any transaction.
+      await this.client.query('ROLLBACK').catch(() => {});
+      throw new DeferredWriteError(held.by.filter(Boolean), error);
+    }
   }
 }
 
@@ -340,4 +351,65 @@ export async function pipelinedTransaction<T>(
   } finally {
     await knex.client.releaseConnection(client);
   }
+}
+
+/**
+ * As pipelinedTransaction, without a knex transaction: BEGIN, COMMIT and ROLLBACK go through
+ * the connection itself, and `work` gets a knex whose every query runs on that connection.
+ * Knex builds a new knex object for every transaction (all its methods defined afresh), which
+ * an append pays on every command; the bound knex here is made once per pooled connection.
+ * `work` must await its queries: one it leaves running is not part of the transaction.
+ */
+export async function pipelinedTransactionOnBoundKnex<T>(
+  knex: Knex,
+  work: (trx: Knex.Transaction, connection: PipelinedConnection) => Promise<T>,
+): Promise<T> {
+  const client = (await knex.client.acquireConnection()) as pg.PoolClient & { __knex__disposed?: unknown };
+  const connection = new PipelinedConnection(client);
+  try {
+    connection.begin();
+    let result: T;
+    try {
+      result = await work(boundKnex(knex, client, connection), connection);
+    } catch (error) {
+      // A connection whose transaction could not be ended must not serve anyone else: knex's
+      // pool drops a connection marked so.
+      await connection.rollback().catch((rollbackError: unknown) => (client.__knex__disposed = rollbackError));
+      throw error;
+    }
+    await connection.commit();
+    return result;
+  } finally {
+    await knex.client.releaseConnection(client);
+  }
+}
+
+type MakeKnex = (client: unknown) => Knex;
+const makeKnex = createRequire(import.meta.url)('knex/lib/knex-builder/make-knex.js') as MakeKnex;
+
+/** Per pooled connection: the knex bound to it, and where that knex sends its queries now. */
+const boundKnexes = new WeakMap<object, { knex: Knex; target: { connection: PipelinedConnection } }>();
+
+/**
+ * A knex whose queries go to `connection` (a transaction's knex is one too, with the
+ * transaction's own methods besides). Typed as a transaction for the projections, which only
+ * build and run queries on it.
+ */
+function boundKnex(knex: Knex, client: object, connection: PipelinedConnection): Knex.Transaction {
+  let bound = boundKnexes.get(client);
+  if (!bound) {
+    const target = { connection };
+    const boundClient = Object.create(knex.client) as Knex.Client & {
+      acquireConnection(): Promise<unknown>;
+      releaseConnection(): Promise<void>;
+    };
+    boundClient.acquireConnection = () => Promise.resolve(target.connection);
+    boundClient.releaseConnection = () => Promise.resolve();
+    // Listeners of its own (makeKnex adds some), or they would pile up on the pool's client.
+    Object.assign(boundClient, { _events: Object.create(null) as object, _eventsCount: 0 });
+    bound = { knex: makeKnex(boundClient), target };
+    boundKnexes.set(client, bound);
+  }
+  bound.target.connection = connection;
+  return bound.knex as Knex.Transaction;
 }
