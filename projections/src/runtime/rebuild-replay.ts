@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import { parseStoredEvent, type StoredDomainEvent } from '../events.ts';
@@ -12,6 +12,8 @@ const HELD_BACK_LIMIT_MS = 60_000;
 export const PARALLEL_BATCH = 20_000;
 /** Pages read ahead of the slowest projection. */
 const PAGES_AHEAD = 2;
+/** Events parsed or folded at a time while the fresh schema is still being prepared. */
+const PREPARING_SLICE = 250;
 
 /**
  * Reads the log after `from` up to `upTo` in pages of `batchSize`, the next page read while
@@ -126,6 +128,26 @@ async function replayPass(
     leftOut.includes(projection) ? undefined : projection.bulk?.(),
   );
   const lanes = projections.map(() => options.ready);
+  // The fresh schema is prepared on this event loop too, one round trip after another (about
+  // 220), each waiting for the loop: parsing and folding a whole page in one go held each
+  // round trip up until it was done (the preparation took 0.36 s of a quick rebuild instead
+  // of 0.15 s). Until the schema is ready, the page is parsed and folded a slice at a time,
+  // the loop let through between slices; smaller pages give the same rows.
+  let preparing = true;
+  options.ready.then(
+    () => (preparing = false),
+    () => (preparing = false),
+  );
+  const letPreparationThrough = () => (preparing ? setImmediate() : undefined);
+  const foldLettingPreparationThrough = async (rebuilder: BulkRebuilder, taking: StoredDomainEvent[]) => {
+    if (!preparing) return rebuilder.page(taking);
+    const rows: TableRows[] = [];
+    for (let start = 0; start < taking.length; start += PREPARING_SLICE) {
+      await letPreparationThrough();
+      rows.push(...rebuilder.page(taking.slice(start, start + PREPARING_SLICE)));
+    }
+    return mergedByTable(rows);
+  };
   const timed = async (name: string, work: () => Promise<void>) => {
     const started = performance.now();
     await work();
@@ -136,7 +158,9 @@ async function replayPass(
   const position = await replay(store, from, upTo, options.batchSize, async (events) => {
     if (failure !== undefined) throw failure;
     const perProjection = projections.map(() => [] as StoredDomainEvent[]);
-    for (const event of events) {
+    for (let e = 0; e < events.length; e++) {
+      if (e % PREPARING_SLICE === 0) await letPreparationThrough();
+      const event = events[e]!;
       if (skip(event)) continue;
       let parsed: StoredDomainEvent | null | undefined;
       projections.forEach((projection, i) => {
@@ -145,15 +169,20 @@ async function replayPass(
         if (parsed && (!projection.takes || projection.takes(parsed))) perProjection[i]!.push(parsed);
       });
     }
+    const folds: Array<TableRows[] | undefined> = [];
+    for (const [i, rebuilder] of bulk.entries()) {
+      const taking = perProjection[i]!;
+      if (!rebuilder || taking.length === 0) continue;
+      // A bulk path folds each page as it is read, in order (while the tables are prepared,
+      // or the page before is written); its rows wait for the lane.
+      folds[i] = await foldLettingPreparationThrough(rebuilder, taking);
+    }
     const page = Promise.all(
       projections.map((projection, i) => {
         const events = perProjection[i]!;
         taken(projection, events.length);
         if (events.length === 0 || leftOut.includes(projection)) return lanes[i];
-        const rebuilder = bulk[i];
-        // A bulk path folds each page as it is read, in order (while the tables are prepared,
-        // or the page before is written); its rows wait for the lane.
-        const folded = rebuilder?.page(events);
+        const folded = folds[i];
         lanes[i] = lanes[i]!.then(() =>
           limit(() =>
             timed(projection.name, async () => {
@@ -197,6 +226,18 @@ async function inRebuildTransaction(knex: Knex, work: (trx: Knex.Transaction) =>
     await trx.raw('SET LOCAL synchronous_commit = off');
     await work(trx);
   });
+}
+
+/** Rows of the same table (and columns) in one COPY, in their order. */
+function mergedByTable(tables: readonly TableRows[]): TableRows[] {
+  const merged = new Map<string, TableRows & { rows: Readonly<Record<string, unknown>>[] }>();
+  for (const table of tables) {
+    const key = `${table.table}\u0000${table.columns.join('\u0000')}`;
+    const into = merged.get(key);
+    if (into) into.rows.push(...table.rows);
+    else merged.set(key, { ...table, rows: [...table.rows] });
+  }
+  return [...merged.values()];
 }
 
 async function writeRows(knex: Knex, schema: string, tables: TableRows[]): Promise<void> {
