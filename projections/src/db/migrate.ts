@@ -92,75 +92,19 @@ export async function migrate(knex: Knex): Promise<{ readModelsChanged: boolean 
   return { readModelsChanged: applied.length > 0 };
 }
 
-/** A secondary index's statement that a migration run left to the caller (`migrateReadModels`). */
-export interface HeldIndex {
-  table: string;
-  statement: string;
-}
-
 /** Creates or updates the read-model tables in `schema` (the live one or a rebuild's). */
-export async function migrateReadModels(
-  knex: Knex,
-  schema: string,
-  options: {
-    /**
-     * Receives, in order, instead of running them, the statements that create a secondary
-     * (not unique) index in `schema`: for a rebuild's fresh tables, which get their indexes
-     * once their rows are in, creating them empty first only cost time. A statement that
-     * would drop such an index, or a column or table it covers, makes the held indexes of
-     * that table run first, as they would have.
-     */
-    holdIndexes?: HeldIndex[];
-  } = {},
-): Promise<[number, string[]]> {
+export async function migrateReadModels(knex: Knex, schema: string): Promise<[number, string[]]> {
   await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
   const modules: Record<string, MigrationModule> = {};
   for (const migration of readModelMigrations) {
     if (modules[migration.name]) throw new Error(`Two read-model migrations are named ${migration.name}`);
     modules[migration.name] = bindSchema(migration, schema);
   }
-  const held = options.holdIndexes;
   return (await knex.migrate.latest({
     migrationSource: listSource(modules),
     schemaName: schema,
     tableName: 'knex_migrations',
-    ...(held ? { beforeAll: async (trx: Knex) => holdIndexesOf(trx, schema, held) } : {}),
   })) as [number, string[]];
-}
-
-const CREATE_INDEX = /^\s*CREATE\s+INDEX\s+(?:(?!ON\s)"?(\w+)"?\s+)?ON\s+(?:ONLY\s+)?"?(\w+)"?\."?(\w+)"?\s/i;
-const DROPS = /\b(?:DROP|RENAME)\b/i;
-
-/**
- * Makes the migrations' transaction hold back the statements `migrateReadModels` describes.
- * Only a transaction's own client is changed (it is this run's alone); without a transaction
- * around all the migrations, every statement runs.
- */
-function holdIndexesOf(trx: Knex, schema: string, held: HeldIndex[]): void {
-  if (!trx.isTransaction) return;
-  const client = trx.client as { query(connection: unknown, query: { sql: string; bindings?: unknown[] }): Promise<unknown> };
-  const run = client.query.bind(client);
-  client.query = async (connection, query) => {
-    const index = CREATE_INDEX.exec(query.sql);
-    if (index && index[2] === schema && !query.bindings?.length) {
-      held.push({ table: index[3]!, statement: query.sql });
-      return { ...query, response: { command: 'CREATE', rowCount: null, rows: [] } };
-    }
-    if (DROPS.test(query.sql)) {
-      // Which held indexes it may touch: those of a table it names, or whose index name
-      // (PostgreSQL names one table_columns_idx) it names.
-      const words = new Set(query.sql.match(/\w+/g));
-      const touched = held.filter(({ table, statement }) => {
-        const name = CREATE_INDEX.exec(statement)![1];
-        return words.has(table) || (name !== undefined && words.has(name)) || [...words].some((word) => word.startsWith(`${table}_`));
-      });
-      for (const index of touched) {
-        held.splice(held.indexOf(index), 1);
-        await run(connection, { ...query, sql: index.statement, bindings: [] });
-      }
-    }
-    return run(connection, query);
-  };
 }
 
 function bindSchema(migration: SchemaMigration, schema: string): MigrationModule {

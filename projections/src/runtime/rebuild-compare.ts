@@ -18,12 +18,6 @@ export interface DeferredIndex {
    * the table, and would wait for (and hold up) builds of its other indexes.
    */
   attach?: string;
-  /**
-   * Never created, so without a name yet: PostgreSQL names it (table_columns_idx, with a
-   * number when taken) as it is built. The table's indexes like it are built one after another
-   * in the migrations' order, so each gets the name the migrations gave it.
-   */
-  inOrder?: boolean;
 }
 
 /**

@@ -310,13 +310,7 @@ export async function buildIndexes(knex: Knex, limit: Semaphore, indexes: readon
   await Promise.all(
     tables.map(async (table) => {
       const own = indexes.filter((index) => index.table === table);
-      const inOrder = own.filter((index) => index.inOrder);
-      await Promise.all([
-        ...own.filter((index) => !index.inOrder).map((index) => build(index.definition)),
-        (async () => {
-          for (const index of inOrder) await build(index.definition);
-        })(),
-      ]);
+      await Promise.all(own.map((index) => build(index.definition)));
       const attach = own.flatMap((index) => (index.attach ? [index.attach] : []));
       if (attach.length > 0) await limit(() => knex.raw(attach.join('; ')));
     }),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { migrateReadModels, READ_MODEL_SCHEMA, type HeldIndex } from '../db/migrate.ts';
+import { migrateReadModels, READ_MODEL_SCHEMA } from '../db/migrate.ts';
 import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import type { Projection } from './projection.ts';
 import { applyBatch } from './projector.ts';
@@ -79,20 +79,17 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
   let pending: DeferredIndex[] = [];
   const prepared = (async () => {
     await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [REBUILD_SCHEMA]);
+    await migrateReadModels(knex, REBUILD_SCHEMA);
     // The fresh tables' secondary indexes are built after their rows are in, in one pass each,
-    // instead of row by row (trigram GIN indexes above all): most are not even created empty
-    // (held), the others dropped. Keys and unique indexes stay (the projections' upserts rely
-    // on them), but for the primary keys of the tables only a bulk path's COPY writes
-    // (`keysAfterLoad`): those are back, under their own names, before phase 2, whose inserts
-    // skip rows already present.
-    const held: HeldIndex[] = [];
-    await migrateReadModels(knex, REBUILD_SCHEMA, { holdIndexes: held });
-    const dropped = await dropDeferredIndexes(
+    // instead of row by row (trigram GIN indexes above all). Keys and unique indexes stay (the
+    // projections' upserts rely on them), but for the primary keys of the tables only a bulk
+    // path's COPY writes (`keysAfterLoad`): those are back, under their own names, before
+    // phase 2, whose inserts skip rows already present.
+    pending = await dropDeferredIndexes(
       knex,
       REBUILD_SCHEMA,
       projections.flatMap((projection) => projection.keysAfterLoad ?? []),
     );
-    pending = [...held.map(({ table, statement }) => ({ table, definition: statement, inOrder: true })), ...dropped];
     timings['replay:prepare'] = Math.round(performance.now() - preparing);
   })();
   prepared.catch(() => undefined); // awaited by every write of phase 1 and below
