@@ -72,6 +72,22 @@ const MIN_READ_INTERVAL_MS = 8;
 const VISIBLE = 'tx_id < pg_snapshot_xmin(pg_current_snapshot())';
 const COLUMNS = EVENT_COLUMNS;
 
+/**
+ * A page of the global log (see readPage): one snapshot for both the horizon and what waits
+ * above it; the left join answers one row (all nulls but held_back) when nothing is visible.
+ * START (negative) has no lower bound; xid8 only compares with xid8, hence text → xid8.
+ */
+const readPageSql = (after: string) =>
+  `with h as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)
+   select p.*, exists (select 1 from events w where w.tx_id >= h.xmin) as held_back
+     from h left join lateral (
+       select ${COLUMNS} from events e
+        where e.tx_id < h.xmin ${after}
+        order by e.tx_id, e.seq limit $1
+     ) p on true`;
+const READ_PAGE_FROM_START_SQL = readPageSql('');
+const READ_PAGE_AFTER_SQL = readPageSql('and (e.tx_id, e.seq) > ($2::text::xid8, $3::bigint)');
+
 export function createPostgresEventStore(options: PostgresEventStoreOptions): EventStore {
   const { connectionString } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 500;
@@ -259,19 +275,12 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   async function readPage(from: GlobalPosition, limit: number): Promise<{ events: RecordedEvent[]; heldBack: boolean }> {
     if (!(limit > 0)) return { events: [], heldBack: false };
     const count = Math.floor(limit);
-    // START (negative) has no lower bound; xid8 only compares with xid8, hence text → xid8.
-    // One snapshot for both: the horizon and what waits above it. The left join answers one
-    // row (all nulls but held_back) when nothing is visible.
-    const after = from.commit < 0n ? '' : 'and (e.tx_id, e.seq) > ($2::text::xid8, $3::bigint)';
+    // Named: a subscription reads every few ms under load, and a prepared statement sends
+    // only its parameters, not the text to be parsed and planned again by the server.
     const result = await pool.query<EventRow & { held_back: boolean; event_id: string | null }>(
-      `with h as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)
-       select p.*, exists (select 1 from events w where w.tx_id >= h.xmin) as held_back
-         from h left join lateral (
-           select ${COLUMNS} from events e
-            where e.tx_id < h.xmin ${after}
-            order by e.tx_id, e.seq limit $1
-         ) p on true`,
-      from.commit < 0n ? [count] : [count, from.commit.toString(), from.prepare.toString()],
+      from.commit < 0n
+        ? { name: 'read_page_from_start', text: READ_PAGE_FROM_START_SQL, values: [count] }
+        : { name: 'read_page_after', text: READ_PAGE_AFTER_SQL, values: [count, from.commit.toString(), from.prepare.toString()] },
     );
     const heldBack = result.rows[0]?.held_back ?? false;
     const events = result.rows.filter((row) => row.event_id !== null).map(recordedEvent);
