@@ -4,6 +4,7 @@ import type { BenchInstance } from './api-client.ts';
 import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 import type { LoadKind, LoadResult, LoadTarget } from './load-types.ts';
 import { log, type PhaseContext } from './phase.ts';
+import { statementsDump, statementsReset } from './pg-statements.ts';
 import { postgresCpuReader, processCpuMs, threadCpuMs } from './postgres-cpu.ts';
 import type { LoadGenerator } from './processes.ts';
 import { latencyNote, p99Figure } from './report.ts';
@@ -111,10 +112,22 @@ export async function commandsPhase(
     details[`${operation.name} baseline`] = Object.fromEntries(bases);
     // The same save as a CRUD app makes it (crudSave in baseline-server.ts), with the big instance's session.
     const cruds = new Map<number, LoadResult & { cpu: CpuPerCommand | null }>();
+    const crudTargets: LoadTarget[] = [
+      { path: '/crud/jobs', cookie: big.cookie, ...(operation.kind === 'update-job' ? { ids: baselineIds } : {}) },
+    ];
+    // Each side warmed up on its route first (a second, not measured), the API's below: a
+    // first run otherwise measured its code being compiled (the API's first run of a command
+    // took 1.3-2 times the main thread's CPU per command of the same command's next run).
+    await settle();
+    await load.run({
+      url: baselineUrl,
+      kind: operation.kind,
+      targets: crudTargets,
+      connections: 1,
+      duration: Math.min(1, options.duration),
+    });
     for (const connections of options.commandConnections) {
-      const targets: LoadTarget[] = [
-        { path: '/crud/jobs', cookie: big.cookie, ...(operation.kind === 'update-job' ? { ids: baselineIds } : {}) },
-      ];
+      const targets = crudTargets;
       cruds.set(
         connections,
         await withCpu(pids.baseline, () =>
@@ -124,17 +137,31 @@ export async function commandsPhase(
       progress(++done, total);
     }
     details[`${operation.name} CRUD equivalent`] = Object.fromEntries(cruds);
-    for (const spread of spreads) {
-      const results = new Map<number, LoadResult>();
-      const targets: LoadTarget[] = spread.instances.map((instance) => ({
+    const apiTargets = (instances: Array<BenchInstance & SeededInstance>): LoadTarget[] =>
+      instances.map((instance) => ({
         path: `/api/${instance.subdomain}/pipeline`,
         cookie: instance.cookie,
         ids: operation.kind === 'create-job' ? instance.customerIds : instance.jobIds,
       }));
+    await settle();
+    await load.run({
+      url: apiUrl,
+      kind: operation.kind,
+      targets: apiTargets(spreads[0]!.instances),
+      connections: 1,
+      duration: Math.min(1, options.duration),
+    });
+    for (const spread of spreads) {
+      const results = new Map<number, LoadResult>();
+      const targets = apiTargets(spread.instances);
       for (const connections of options.commandConnections) {
+        // BENCH_PG_STATEMENTS: each run's statements (the commands' and the projector's apart).
+        await settle();
+        await statementsReset(pool);
         const result = await withCpu(pids.api, () =>
           load.run({ url: apiUrl, kind: operation.kind, targets, connections, duration: options.duration }),
         );
+        await statementsDump(pool, `commands: ${operation.name}, ${spread.name}, ${connections} conn`, 'total_exec_time', 25);
         results.set(connections, result);
         progress(++done, total);
         const bare = bases.get(connections)!;

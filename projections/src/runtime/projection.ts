@@ -259,27 +259,33 @@ export function recordsetInsert(
   rows: readonly Record<string, unknown>[],
   tail: string,
 ): CarriedStatement {
-  const { list, definitions } = columnTexts(columns);
-  return {
-    sql: `INSERT INTO ??.?? AS target (${list}) SELECT ${list} FROM jsonb_to_recordset(?::jsonb) AS input(${definitions}) ${tail}`,
-    bindings: [ctx.schema, table, JSON.stringify(rows)],
-  };
+  return { sql: recordsetInsertText(columns, tail), bindings: [ctx.schema, table, JSON.stringify(rows)] };
 }
 
-/** A recordset's column list and definitions, by its columns object (projections keep one per table). */
-const columnTextsOf = new WeakMap<Record<string, string>, { list: string; definitions: string }>();
+/**
+ * The statement's text, built once per columns object (projections keep one per table) and
+ * tail, and then the same string every time: the statement cache that turns it into `$n`
+ * form (toNativeStatement) looks it up by text, and a string built afresh for each
+ * statement (a thousand characters or more for a wide table) had to be flattened and
+ * hashed on every lookup, on the command's path.
+ */
+const recordsetTextsOf = new WeakMap<Record<string, string>, Map<string, string>>();
+/** Bounds a columns object's texts should a caller vary its tail (they are built once per tail). */
+const MAX_TAILS_PER_COLUMNS = 16;
 
-function columnTexts(columns: Record<string, string>): { list: string; definitions: string } {
-  let texts = columnTextsOf.get(columns);
-  if (!texts) {
+function recordsetInsertText(columns: Record<string, string>, tail: string): string {
+  let texts = recordsetTextsOf.get(columns);
+  if (!texts) recordsetTextsOf.set(columns, (texts = new Map()));
+  let text = texts.get(tail);
+  if (text === undefined) {
     const names = Object.keys(columns);
-    texts = {
-      list: names.map((name) => `"${name}"`).join(', '),
-      definitions: names.map((name) => `"${name}" ${columns[name]}`).join(', '),
-    };
-    columnTextsOf.set(columns, texts);
+    const list = names.map((name) => `"${name}"`).join(', ');
+    const definitions = names.map((name) => `"${name}" ${columns[name]}`).join(', ');
+    text = `INSERT INTO ??.?? AS target (${list}) SELECT ${list} FROM jsonb_to_recordset(?::jsonb) AS input(${definitions}) ${tail}`;
+    if (texts.size >= MAX_TAILS_PER_COLUMNS) texts.clear();
+    texts.set(tail, text);
   }
-  return texts;
+  return text;
 }
 
 /**
@@ -289,10 +295,30 @@ function columnTexts(columns: Record<string, string>): { list: string; definitio
  */
 export function carry(carried: CarriedStatement, statement: CarriedStatement): CarriedStatement {
   return {
-    sql: `WITH carried AS (${carried.sql}) ${statement.sql}`,
+    sql: carriedText(carried.sql, statement.sql),
     bindings: [...carried.bindings, ...statement.bindings],
     ...(statement.prepared ? { prepared: true } : {}),
   };
+}
+
+/** carry's texts by their parts: the same string each time for the same parts (see recordsetInsertText). */
+const carriedTexts = new Map<string, Map<string, string>>();
+/** A schema's few statements carry one another; a bound in case a caller varies them. */
+const MAX_CARRIED_TEXTS = 64;
+
+function carriedText(carried: string, statement: string): string {
+  let texts = carriedTexts.get(carried);
+  if (!texts) {
+    if (carriedTexts.size >= MAX_CARRIED_TEXTS) carriedTexts.clear();
+    carriedTexts.set(carried, (texts = new Map()));
+  }
+  let text = texts.get(statement);
+  if (text === undefined) {
+    text = `WITH carried AS (${carried}) ${statement}`;
+    if (texts.size >= MAX_CARRIED_TEXTS) texts.clear();
+    texts.set(statement, text);
+  }
+  return text;
 }
 
 /** Whether the event is of a type the projection takes (its `takes` decides further, on the parsed event). */
