@@ -186,7 +186,7 @@ export const JOB_COLUMNS = {
  * read: every create adds 1 to a count row inside its append's transaction, and with one row
  * per stage the creates of one instance waited on that row's lock until each committed.
  */
-export const JOB_COUNT_SHARDS = 8;
+export const JOB_COUNT_SHARDS = 32;
 
 /**
  * The count row (shard) a job counts in: from its id (the last byte of the uuid), so the same

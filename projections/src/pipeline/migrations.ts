@@ -251,7 +251,7 @@ const historyCompactChanges: SchemaMigration = {
  * summed when read): every create adds 1 to its stage's count inside the append's
  * transaction, and with one row per instance and stage the creates of one instance queued
  * on that row's lock until each committed. The existing counts are computed again from the
- * jobs, each in its own shard (8 shards, from the last byte of the job's id), as the
+ * jobs, each in its own shard (32 shards, from the last byte of the job's id), as the
  * projection and a rebuild keep them.
  */
 const jobCountShards: SchemaMigration = {
@@ -270,7 +270,7 @@ const jobCountShards: SchemaMigration = {
     );
     await knex.raw(
       `INSERT INTO ??.job_counts (instance_id, stage_order, shard, total)
-         SELECT instance_id, stage_order, (get_byte(uuid_send(id), 15) % 8)::smallint, count(*) FROM ??.jobs GROUP BY 1, 2, 3`,
+         SELECT instance_id, stage_order, (get_byte(uuid_send(id), 15) % 32)::smallint, count(*) FROM ??.jobs GROUP BY 1, 2, 3`,
       [schema, schema],
     );
     await isolateTenant(knex, schema, 'job_counts');
