@@ -193,6 +193,21 @@ describe('job input', () => {
     expect(issues(jobChangesInput.safeParse(input))).toContain(message);
   });
 
+  test('customer and vehicle ids: trimmed and lowercased when ids, refused otherwise, value after value', () => {
+    const id = 'A1B2C3D4-0000-4000-8000-00000000000F';
+    for (let i = 0; i < 3; i++) {
+      expect(jobChangesInput.parse({ customerId: ` ${id} `, vehicleId: id })).toEqual({
+        customerId: id.toLowerCase(),
+        vehicleId: id.toLowerCase(),
+      });
+      expect(jobChangesInput.parse({ customerId: '', vehicleId: null })).toEqual({ customerId: null, vehicleId: null });
+      expect(issues(jobChangesInput.safeParse({ customerId: 'abc', vehicleId: `${id}0` }))).toEqual([
+        'customerId must be the id of a customer',
+        JOB_MESSAGES.vehicleId,
+      ]);
+    }
+  });
+
   test('quotes carry cents, typed with thousands commas and a $ or not', () => {
     expect(jobChangesInput.parse({ quote: '1,250.50' })).toEqual({ quote: 1250.5 });
     expect(jobChangesInput.parse({ quote: '$89.95' })).toEqual({ quote: 89.95 });
