@@ -5,6 +5,8 @@ import { fieldChangeFromStored, storedFieldChange, type StoredFieldChange } from
 import { READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import type { DomainEvent } from '../src/events.ts';
 import { EMPTY_JOB_FIELDS, type JobFields } from '../src/pipeline/index.ts';
+import { jobCountShard } from '../src/pipeline/job-rows.ts';
+import { isolateTenant } from '../src/shared/migrations.ts';
 import { type EventMetadata, type EventStore, type RecordedEvent } from '../src/eventstore/port.ts';
 import { projections } from '../src/read-models.ts';
 import { readModelMigrations } from '../src/db/migrate.ts';
@@ -391,6 +393,97 @@ describe('jobs read model', () => {
       const history = await rm('job_history').where({ job_id: jobId }).orderBy('revision').pluck('recorded_at');
       expect(history.map((t: Date) => t.toISOString())).toEqual([created!, updated!].map((e) => e.recordedAt.toISOString()));
     }
+  });
+
+  test('jobs of one instance and stage count in their own shard rows; the totals per stage are the jobs', async () => {
+    const instanceId = randomUUID();
+    // Ids whose last byte puts them in shards 1 and 6.
+    const ids = [randomUUID().slice(0, -2) + '01', randomUUID().slice(0, -2) + '06'];
+    expect(ids.map(jobCountShard)).toEqual([1, 6]);
+    for (const [i, jobId] of ids.entries()) {
+      await appendJob(
+        jobId,
+        instanceId,
+        [{ type: 'JobCreated', data: { jobId, instanceId, ...fields, jobNumber: `S-${i}` } }],
+        '2025-03-01T09:00:00.000Z',
+      );
+    }
+    const rows = () =>
+      rm('job_counts').where({ instance_id: instanceId }).orderBy(['stage_order', 'shard']).select('stage_order', 'shard', 'total');
+    const perStage = async () =>
+      Object.fromEntries(
+        (
+          await rm('job_counts')
+            .where({ instance_id: instanceId })
+            .groupBy('stage_order')
+            .select('stage_order', knex.raw('sum(total)::int AS total'))
+        ).map((row: { stage_order: number; total: number }) => [row.stage_order, row.total]),
+      );
+    expect(await rows()).toEqual([
+      { stage_order: 0, shard: 1, total: 1 },
+      { stage_order: 0, shard: 6, total: 1 },
+    ]);
+    expect(await perStage()).toEqual({ 0: 2 });
+    // A stage change moves the job's own shard's count; the emptied row goes.
+    await appendJob(
+      ids[1]!,
+      instanceId,
+      [{ type: 'JobStageChanged', data: { jobId: ids[1]!, jobNumber: 'S-1', name: fields.name, from: 'Quote', to: 'Scheduled' } }],
+      '2025-03-01T09:01:00.000Z',
+    );
+    const scheduled = (await rm('jobs').where({ id: ids[1] }).first('stage_order')).stage_order;
+    expect(await rows()).toEqual([
+      { stage_order: 0, shard: 1, total: 1 },
+      { stage_order: scheduled, shard: 6, total: 1 },
+    ]);
+    expect(await perStage()).toEqual({ 0: 1, [scheduled]: 1 });
+  });
+
+  test('counts kept one row per instance and stage are spread over the shards by the migration, totals unchanged', async () => {
+    const totals = () =>
+      knex
+        .withSchema(READ_MODEL_SCHEMA)
+        .from('job_counts')
+        .groupBy('instance_id', 'stage_order')
+        .orderBy(['instance_id', 'stage_order'])
+        .select('instance_id', 'stage_order', knex.raw('sum(total)::int AS total'));
+    const before = await totals();
+    expect(before.length).toBeGreaterThan(1);
+    // The table as it was: one row per instance and stage.
+    await knex.raw('DROP TABLE ??.job_counts', [READ_MODEL_SCHEMA]);
+    await knex.raw(
+      `CREATE TABLE ??.job_counts (instance_id uuid NOT NULL, stage_order smallint NOT NULL, total integer NOT NULL,
+         PRIMARY KEY (instance_id, stage_order))`,
+      [READ_MODEL_SCHEMA],
+    );
+    await knex.raw('INSERT INTO ??.job_counts SELECT instance_id, stage_order, count(*) FROM ??.jobs GROUP BY instance_id, stage_order', [
+      READ_MODEL_SCHEMA,
+      READ_MODEL_SCHEMA,
+    ]);
+    await isolateTenant(knex, READ_MODEL_SCHEMA, 'job_counts');
+    await readModelMigrations.find((m) => m.name === '0079_job_count_shards')!.up(knex, READ_MODEL_SCHEMA);
+
+    expect(await totals()).toEqual(before);
+    // Each job counted in the shard the projection computes from its id.
+    const jobs: Array<{ id: string; instance_id: string; stage_order: number }> = await rm('jobs').select(
+      'id',
+      'instance_id',
+      'stage_order',
+    );
+    const expected = new Map<string, number>();
+    for (const job of jobs) {
+      const key = `${job.instance_id}:${job.stage_order}:${jobCountShard(job.id)}`;
+      expected.set(key, (expected.get(key) ?? 0) + 1);
+    }
+    const stored: Array<{ instance_id: string; stage_order: number; shard: number; total: number }> = await rm('job_counts').select();
+    expect(new Map(stored.map((row) => [`${row.instance_id}:${row.stage_order}:${row.shard}`, row.total]))).toEqual(expected);
+    // Row-level security is back on the table.
+    const security = await knex.raw(
+      `SELECT c.relrowsecurity, (SELECT count(*)::int FROM pg_policy p WHERE p.polrelid = c.oid) AS policies
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = 'job_counts'`,
+      [READ_MODEL_SCHEMA],
+    );
+    expect(security.rows[0]).toEqual({ relrowsecurity: true, policies: 1 });
   });
 
   test('a rebuild produces the same jobs and history', async () => {

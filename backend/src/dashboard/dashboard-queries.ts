@@ -61,9 +61,12 @@ export async function dashboardStats(
     // runs one query at a time (overlapping client.query() calls are deprecated in pg, gone in pg@9).
     const queries = [
       pipeline
-        ? (db.withSchema('rm').from('job_counts').where('instance_id', instance.id).select('stage_order', 'total') as Promise<
-            Array<{ stage_order: number; total: number }>
-          >)
+        ? (db
+            .withSchema('rm')
+            .from('job_counts')
+            .where('instance_id', instance.id)
+            .groupBy('stage_order')
+            .select('stage_order', db.raw('sum(total)::int AS total')) as Promise<Array<{ stage_order: number; total: number }>>)
         : null,
       customers
         ? (db.withSchema('rm').from('customer_counts').where('instance_id', instance.id).first('total') as Promise<

@@ -11,6 +11,14 @@ import { CUSTOMER_CASCADE } from '../shared/reactions.ts';
 import { deleteJobOfDeletedCustomer } from './job-commands.ts';
 import { restoreJob } from './job-restore.ts';
 
+/** Records a job's link to its customer; answers the customer's deletion, if it is deleted. */
+const LINK_SQL = `
+  WITH linked AS (
+    INSERT INTO cascade_job_customers (job_id, instance_id, customer_id) VALUES (?, ?, ?)
+    ON CONFLICT (job_id) DO UPDATE SET instance_id = excluded.instance_id, customer_id = excluded.customer_id
+  )
+  SELECT deletion_event_id FROM cascade_deleted_customers WHERE customer_id = ? AND instance_id = ? LIMIT 1`;
+
 const CASCADE_ACTOR: Actor = { kind: 'system', id: 'customer-cascade', displayName: 'System' };
 
 /**
@@ -68,12 +76,16 @@ export function customerCascadeReactor(deps: { store: EventStore; now: () => Dat
       await trx('cascade_job_customers').where({ job_id: jobId }).delete();
       return;
     }
-    await trx('cascade_job_customers')
-      .insert({ job_id: jobId, instance_id: instanceId, customer_id: customerId })
-      .onConflict('job_id')
-      .merge(['instance_id', 'customer_id']);
-    const deleted = (await trx('cascade_deleted_customers').where({ customer_id: customerId, instance_id: instanceId }).first()) as
-      { deletion_event_id: string } | undefined;
+    // The link and the look-up of its customer's deletion in one statement: every job created
+    // passes here, and each statement of a reactor's batch is a round trip of its own.
+    const { rows } = await trx.raw<{ rows: Array<{ deletion_event_id: string }> }>(LINK_SQL, [
+      jobId,
+      instanceId,
+      customerId,
+      customerId,
+      instanceId,
+    ]);
+    const deleted = rows[0];
     if (deleted) {
       await deleteJobs(
         trx,

@@ -181,6 +181,29 @@ export const JOB_COLUMNS = {
   search: 'text',
 };
 
+/**
+ * `job_counts` keeps each instance's count per stage in this many rows (shards), summed when
+ * read: every create adds 1 to a count row inside its append's transaction, and with one row
+ * per stage the creates of one instance waited on that row's lock until each committed.
+ */
+export const JOB_COUNT_SHARDS = 32;
+
+/**
+ * The count row (shard) a job counts in: from its id (the last byte of the uuid), so the same
+ * job always counts in the same row and a rebuild makes exactly the rows the projection keeps.
+ */
+export function jobCountShard(jobId: string): number {
+  return Number.parseInt(jobId.slice(-2), 16) % JOB_COUNT_SHARDS;
+}
+
+/** jobCountShard in SQL, for a uuid column or expression. */
+export function jobCountShardSql(id: string): string {
+  return `(get_byte(uuid_send(${id}), 15) % ${JOB_COUNT_SHARDS})::smallint`;
+}
+
+/** The columns of `job_counts`. */
+export const JOB_COUNT_COLUMNS = { instance_id: 'uuid', stage_order: 'smallint', shard: 'smallint', total: 'integer' };
+
 /** A job as the events applied so far leave it: its columns and whether its row exists. */
 export interface FoldedJob {
   fields: JobFields;

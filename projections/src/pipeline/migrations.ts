@@ -246,6 +246,37 @@ const historyCompactChanges: SchemaMigration = {
   },
 };
 
+/**
+ * `job_counts` per instance, stage and shard (a few rows each, chosen from the job's id and
+ * summed when read): every create adds 1 to its stage's count inside the append's
+ * transaction, and with one row per instance and stage the creates of one instance queued
+ * on that row's lock until each committed. The existing counts are computed again from the
+ * jobs, each in its own shard (32 shards, from the last byte of the job's id), as the
+ * projection and a rebuild keep them.
+ */
+const jobCountShards: SchemaMigration = {
+  name: '0079_job_count_shards',
+  async up(knex, schema) {
+    await knex.raw('DROP TABLE ??.job_counts', [schema]);
+    await knex.raw(
+      `CREATE TABLE ??.job_counts (
+         instance_id uuid NOT NULL,
+         stage_order smallint NOT NULL,
+         shard smallint NOT NULL,
+         total integer NOT NULL,
+         PRIMARY KEY (instance_id, stage_order, shard)
+       )`,
+      [schema],
+    );
+    await knex.raw(
+      `INSERT INTO ??.job_counts (instance_id, stage_order, shard, total)
+         SELECT instance_id, stage_order, (get_byte(uuid_send(id), 15) % 32)::smallint, count(*) FROM ??.jobs GROUP BY 1, 2, 3`,
+      [schema, schema],
+    );
+    await isolateTenant(knex, schema, 'job_counts');
+  },
+};
+
 export const pipelineMigrations: SchemaMigration[] = [
   pipelineTables,
   quoteCents,
@@ -255,4 +286,5 @@ export const pipelineMigrations: SchemaMigration[] = [
   appointmentRanges,
   jobsViewVehicleColumns,
   historyCompactChanges,
+  jobCountShards,
 ];

@@ -17,6 +17,8 @@ import {
   fieldsOfRow,
   HISTORY_COLUMNS,
   JOB_COLUMNS,
+  jobCountShard,
+  jobCountShardSql,
   jobHistoryRow,
   jobRow,
   repairOrderHistoryRow,
@@ -36,8 +38,8 @@ interface JobState extends FoldedJob {
 
 /**
  * `jobs` (the pipeline, the calendar), `job_history` (one row per job event, with per-field
- * old and new values) and `job_counts` (rows per instance and stage, only counts above
- * zero). Rows are guarded by the stream revision, so a replayed batch changes nothing.
+ * old and new values) and `job_counts` (rows per instance, stage and count shard, only
+ * counts above zero). Rows are guarded by the stream revision, so a replayed batch changes nothing.
  * Times are when the event store recorded the events: the clock history and time travel go
  * by. Set-based: a batch reads the rows of the jobs it touches once, folds its events over
  * them in memory (the same rules as one event at a time), and writes each table with
@@ -138,8 +140,8 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
   const moved = new Map<string, CountMove>();
   for (const [id, state] of changed) {
     if (fresh.has(id)) continue;
-    if (state.before) moveCount(moved, state.before.instanceId, state.before.stageOrder, -1);
-    if (state.present) moveCount(moved, state.instanceId, stageOrder(state.fields.stage), +1);
+    if (state.before) moveCount(moved, state.before.instanceId, state.before.stageOrder, jobCountShard(id), -1);
+    if (state.present) moveCount(moved, state.instanceId, stageOrder(state.fields.stage), jobCountShard(id), +1);
   }
   const deltas = [...moved.values()].filter((entry) => entry.delta !== 0);
 
@@ -158,7 +160,7 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
   }
   // Each insert and the counts in one statement that nothing waits for: in an append it goes
   // with the COMMIT (one round trip less for a create). The counts of the rows it made and
-  // every other move are one INSERT, its rows in one order everywhere (instance, stage), so
+  // every other move are one INSERT, its rows in one order everywhere (instance, stage, shard), so
   // concurrent appends lock count rows in the same order and never in a cycle.
   for (const [i, rows] of insertChunks.entries()) {
     const statement = insertWithCounts(ctx, rows, i === 0 ? deltas : [], takeCarried(), Boolean(written));
@@ -182,25 +184,28 @@ async function applyJobEvents(all: StoredDomainEvent[], ctx: ProjectionContext):
 interface CountMove {
   instanceId: string;
   stageOrder: number;
+  shard: number;
   delta: number;
 }
 
-function moveCount(moved: Map<string, CountMove>, instanceId: string, stageOrder: number, delta: number): void {
-  const key = `${instanceId}:${stageOrder}`;
-  const entry = moved.get(key) ?? { instanceId, stageOrder, delta: 0 };
+function moveCount(moved: Map<string, CountMove>, instanceId: string, stageOrder: number, shard: number, delta: number): void {
+  const key = `${instanceId}:${stageOrder}:${shard}`;
+  const entry = moved.get(key) ?? { instanceId, stageOrder, shard, delta: 0 };
   entry.delta += delta;
   moved.set(key, entry);
 }
 
 /**
- * The moves as one JSON parameter, `moves(instance_id, stage_order, delta)`: the statement's
+ * The moves as one JSON parameter, `moves(instance_id, stage_order, shard, delta)`: the statement's
  * text is the same for any number of moves, so it is planned once per connection (prepared).
  */
 function movesValues(deltas: readonly CountMove[]): CarriedStatement {
   return {
-    sql: 'SELECT * FROM jsonb_to_recordset(?::jsonb) AS moves(instance_id uuid, stage_order smallint, delta integer)',
+    sql: 'SELECT * FROM jsonb_to_recordset(?::jsonb) AS moves(instance_id uuid, stage_order smallint, shard smallint, delta integer)',
     bindings: [
-      JSON.stringify(deltas.map((entry) => ({ instance_id: entry.instanceId, stage_order: entry.stageOrder, delta: entry.delta }))),
+      JSON.stringify(
+        deltas.map((entry) => ({ instance_id: entry.instanceId, stage_order: entry.stageOrder, shard: entry.shard, delta: entry.delta })),
+      ),
     ],
   };
 }
@@ -217,14 +222,15 @@ const JOB_UPSERT = `ON CONFLICT (id) DO UPDATE SET ${Object.keys(JOB_COLUMNS)
   .join(', ')}`;
 const JOB_UPSERT_RETURNING = `${JOB_UPSERT} RETURNING ${JOB_LIST}`;
 
-const COUNTS_UPSERT = `INSERT INTO ??.job_counts AS c (instance_id, stage_order, total)`;
-const COUNTS_CONFLICT = 'ON CONFLICT (instance_id, stage_order) DO UPDATE SET total = c.total + excluded.total';
+const COUNTS_UPSERT = `INSERT INTO ??.job_counts AS c (instance_id, stage_order, shard, total)`;
+const COUNTS_CONFLICT = 'ON CONFLICT (instance_id, stage_order, shard) DO UPDATE SET total = c.total + excluded.total';
 
 function countsMove(schema: string, deltas: readonly CountMove[]): CarriedStatement {
   const values = movesValues(deltas);
   return {
-    sql: `${COUNTS_UPSERT} SELECT instance_id, stage_order, sum(delta)::integer FROM (${values.sql}) AS moves(instance_id, stage_order, delta)
-            GROUP BY instance_id, stage_order ORDER BY instance_id, stage_order ${COUNTS_CONFLICT}`,
+    sql: `${COUNTS_UPSERT} SELECT instance_id, stage_order, shard, sum(delta)::integer
+            FROM (${values.sql}) AS moves(instance_id, stage_order, shard, delta)
+            GROUP BY instance_id, stage_order, shard ORDER BY instance_id, stage_order, shard ${COUNTS_CONFLICT}`,
     bindings: [schema, ...values.bindings],
   };
 }
@@ -244,10 +250,10 @@ function insertWithCounts(
   const values = movesValues(deltas);
   const sql = `WITH ${carried ? `carried AS (${carried.sql}), ` : ''}made AS (${insert.sql}),
     counted AS (${COUNTS_UPSERT}
-      SELECT instance_id, stage_order, sum(delta)::integer FROM (
-        SELECT instance_id, stage_order, 1 AS delta FROM made
-        UNION ALL SELECT * FROM (${values.sql}) AS moves(instance_id, stage_order, delta)
-      ) AS all_moves GROUP BY instance_id, stage_order ORDER BY instance_id, stage_order ${COUNTS_CONFLICT})
+      SELECT instance_id, stage_order, shard, sum(delta)::integer FROM (
+        SELECT instance_id, stage_order, ${jobCountShardSql('id')} AS shard, 1 AS delta FROM made
+        UNION ALL SELECT * FROM (${values.sql}) AS moves(instance_id, stage_order, shard, delta)
+      ) AS all_moves GROUP BY instance_id, stage_order, shard ORDER BY instance_id, stage_order, shard ${COUNTS_CONFLICT})
     SELECT ${all ? JOB_LIST : 'id'} FROM made`;
   return { sql, bindings: [...(carried?.bindings ?? []), ...insert.bindings, ctx.schema, ...values.bindings] };
 }

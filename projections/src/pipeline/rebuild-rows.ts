@@ -7,6 +7,8 @@ import {
   type FoldedJob,
   HISTORY_COLUMNS,
   JOB_COLUMNS,
+  JOB_COUNT_COLUMNS,
+  jobCountShard,
   jobHistoryRow,
   jobRow,
   repairOrderHistoryRow,
@@ -19,7 +21,7 @@ import {
  * page; `jobs` is folded over the whole log in memory, by the rules the live projection
  * applies to its rows (the revision guard, a creation or restore only for a job without a
  * row, a deletion removing it), and written once at the end with `job_counts`, which then
- * is simply the rows per instance and stage.
+ * is simply the rows per instance, stage and count shard.
  */
 export function pipelineBulk(): BulkRebuilder {
   const jobs = new Map<string, FoldedJob>();
@@ -45,21 +47,19 @@ export function pipelineBulk(): BulkRebuilder {
     },
     finish() {
       const rows: Record<string, unknown>[] = [];
-      const counts = new Map<string, { instance_id: string; stage_order: number; total: number }>();
+      const counts = new Map<string, { instance_id: string; stage_order: number; shard: number; total: number }>();
       for (const [id, job] of jobs) {
         if (!job.present) continue;
         const row = jobRow(id, job);
         rows.push(row);
-        const key = `${row.instance_id}:${row.stage_order}`;
-        const count = counts.get(key) ?? { instance_id: row.instance_id, stage_order: row.stage_order, total: 0 };
+        const shard = jobCountShard(id);
+        const key = `${row.instance_id}:${row.stage_order}:${shard}`;
+        const count = counts.get(key) ?? { instance_id: row.instance_id, stage_order: row.stage_order, shard, total: 0 };
         count.total += 1;
         counts.set(key, count);
       }
       jobs.clear();
-      return [
-        tableRows('jobs', JOB_COLUMNS, rows),
-        tableRows('job_counts', { instance_id: 'uuid', stage_order: 'smallint', total: 'integer' }, [...counts.values()]),
-      ];
+      return [tableRows('jobs', JOB_COLUMNS, rows), tableRows('job_counts', JOB_COUNT_COLUMNS, [...counts.values()])];
     },
   };
 }
