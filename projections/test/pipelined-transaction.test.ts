@@ -6,7 +6,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
 import { WrongExpectedVersionError, type NewEvent } from '../src/eventstore/port.ts';
 import { InlineProjectionError } from '../src/runtime/inline.ts';
-import { pipelinedTransaction, pipelinedTransactionOnBoundKnex, quoteLiteral, withLiterals } from '../src/runtime/pipelined-transaction.ts';
+import { pipelinedTransaction, quoteLiteral, withLiterals } from '../src/runtime/pipelined-transaction.ts';
 import type { Projection } from '../src/runtime/projection.ts';
 import { inlineProjections } from '../src/read-models.ts';
 import { EMPTY_JOB_FIELDS } from '../src/pipeline/index.ts';
@@ -179,7 +179,7 @@ describe('a pipelined transaction on the knex bound to its connection', () => {
   test("commits what it held back and what its knex ran; the knex's reads see the held-back writes", async () => {
     for (const note of ['bound-1', 'bound-2']) {
       const held = write(note);
-      const seen = await pipelinedTransactionOnBoundKnex(knex, async (trx, connection) => {
+      const seen = await pipelinedTransaction(knex, async (trx, connection) => {
         connection.defer(held, 'test');
         const read = await trx.raw<{ rows: unknown[] }>('SELECT note FROM rm.written WHERE event_id = ?', [held.values[0]]);
         await trx.raw('UPDATE rm.written SET note = ? WHERE event_id = ?', [`${note}-updated`, held.values[0]]);
@@ -194,7 +194,7 @@ describe('a pipelined transaction on the knex bound to its connection', () => {
   test('work that fails after its knex ran a statement: all of it rolled back, the connection back outside any transaction', async () => {
     const held = write('rolled back');
     await expect(
-      pipelinedTransactionOnBoundKnex(knex, async (trx, connection) => {
+      pipelinedTransaction(knex, async (trx, connection) => {
         connection.defer(held, 'test');
         await trx.raw('SELECT 1');
         throw new Error('decided against it');
@@ -207,7 +207,7 @@ describe('a pipelined transaction on the knex bound to its connection', () => {
   test('a held-back write that fails at the COMMIT: nothing recorded, the error names who wrote it, the connection clean', async () => {
     const fine = write('fine too');
     await expect(
-      pipelinedTransactionOnBoundKnex(knex, async (_trx, connection) => {
+      pipelinedTransaction(knex, async (_trx, connection) => {
         connection.defer(fine, '');
         connection.defer(write('refused'), 'refusing');
       }),

@@ -46,6 +46,11 @@ export async function commandsPhase(
     }
     log('commands: the projector or a reactor was still behind after 60 s; measuring anyway');
   };
+  /** One unmeasured second at one connection on a route, once the asynchronous work has settled. */
+  const warmUp = async (url: string, kind: LoadKind, targets: LoadTarget[]) => {
+    await settle();
+    await load.run({ url, kind, targets, connections: 1, duration: Math.min(1, options.duration) });
+  };
   /**
    * A load run with the CPU each process spent on it per answered command: the server's main
    * thread (its event loop), its other threads (the projector's worker thread, GC and I/O
@@ -102,9 +107,14 @@ export async function commandsPhase(
   const details: Record<string, unknown> = {};
   for (const operation of operations) {
     const bases = new Map<number, LoadResult>();
+    const bareTargets: LoadTarget[] =
+      operation.kind === 'create-job' ? [{ path: `/jobs?instance=${big.id}` }] : [{ path: '/jobs', ids: baselineIds }];
+    // Every side is warmed up on its route first (a second, not measured): a first run
+    // otherwise measures its code being compiled (the API's first run of a command took
+    // 1.3-2 times the main thread's CPU per command of the same command's next run).
+    await warmUp(baselineUrl, operation.kind, bareTargets);
     for (const connections of options.commandConnections) {
-      const targets: LoadTarget[] =
-        operation.kind === 'create-job' ? [{ path: `/jobs?instance=${big.id}` }] : [{ path: '/jobs', ids: baselineIds }];
+      const targets = bareTargets;
       await settle();
       bases.set(connections, await load.run({ url: baselineUrl, kind: operation.kind, targets, connections, duration: options.duration }));
       progress(++done, total);
@@ -115,17 +125,7 @@ export async function commandsPhase(
     const crudTargets: LoadTarget[] = [
       { path: '/crud/jobs', cookie: big.cookie, ...(operation.kind === 'update-job' ? { ids: baselineIds } : {}) },
     ];
-    // Each side warmed up on its route first (a second, not measured), the API's below: a
-    // first run otherwise measured its code being compiled (the API's first run of a command
-    // took 1.3-2 times the main thread's CPU per command of the same command's next run).
-    await settle();
-    await load.run({
-      url: baselineUrl,
-      kind: operation.kind,
-      targets: crudTargets,
-      connections: 1,
-      duration: Math.min(1, options.duration),
-    });
+    await warmUp(baselineUrl, operation.kind, crudTargets);
     for (const connections of options.commandConnections) {
       const targets = crudTargets;
       cruds.set(
@@ -143,14 +143,7 @@ export async function commandsPhase(
         cookie: instance.cookie,
         ids: operation.kind === 'create-job' ? instance.customerIds : instance.jobIds,
       }));
-    await settle();
-    await load.run({
-      url: apiUrl,
-      kind: operation.kind,
-      targets: apiTargets(spreads[0]!.instances),
-      connections: 1,
-      duration: Math.min(1, options.duration),
-    });
+    await warmUp(apiUrl, operation.kind, apiTargets(spreads[0]!.instances));
     for (const spread of spreads) {
       const results = new Map<number, LoadResult>();
       const targets = apiTargets(spread.instances);

@@ -4,6 +4,7 @@ import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
 import type { Knex } from 'knex';
 import { createProgress } from '../cli.ts';
 import { createKnex } from '../infra/database.ts';
+import { statementsDump, statementsReset } from './pg-statements.ts';
 import type { PhaseContext } from './phase.ts';
 import { postgresCpuReader } from './postgres-cpu.ts';
 import { format } from './report.ts';
@@ -14,6 +15,7 @@ export async function rebuildPhase(ctx: PhaseContext): Promise<void> {
   const store = createPostgresEventStore({ connectionString: ctx.databaseUrl });
   try {
     const progress = createProgress('rebuild', 'events');
+    await statementsReset(ctx.pool);
     const postgresCpu = await postgresCpuReader(knex);
     const postgresCpuAtStart = postgresCpu?.() ?? 0;
     const started = performance.now();
@@ -30,6 +32,8 @@ export async function rebuildPhase(ctx: PhaseContext): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     const postgresCpuSeconds = postgresCpu ? (postgresCpu() - postgresCpuAtStart) / 1000 : null;
     const replaySeconds = (replayedAt - started) / 1000;
+    // Where PostgreSQL's time went: the COPYs, the index builds, the log's reads, the comparison.
+    await statementsDump(ctx.pool, `rebuild of ${report.eventsReplayed} events`, 'total_exec_time', 40);
     // The comparison (every live table against its rebuilt one) is a check, not the rebuild's
     // work: the target figure leaves it out, the one after it includes it.
     const compareSeconds = (report.timings.compare ?? 0) / 1000;

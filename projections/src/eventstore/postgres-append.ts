@@ -4,7 +4,7 @@ import { applyInline, inlinePrefetches, InlineProjectionError } from '../runtime
 import { toNativeStatement } from '../runtime/native-sql.ts';
 import {
   DeferredWriteError,
-  pipelinedTransactionOnBoundKnex,
+  pipelinedTransaction,
   PREPARED_STATEMENT_ERRORS,
   type NativeStatement,
 } from '../runtime/pipelined-transaction.ts';
@@ -190,7 +190,7 @@ async function appendInlineOnce(
   );
   const written: Record<string, Array<Record<string, unknown>>> = {};
   try {
-    const answers = await pipelinedTransactionOnBoundKnex(projecting.knex, async (trx, connection) => {
+    const answers = await pipelinedTransaction(projecting.knex, async (trx, connection) => {
       const reads: NativeStatement[] = prefetches.map(({ statement }) => toNativeStatement(trx, statement.sql, statement.bindings));
       let results: pg.QueryResult[];
       try {
@@ -292,7 +292,7 @@ async function appendInOneMessage(
   const stored: AppendedRow[][] = prepared.map(() => []);
   const written: Record<string, Array<Record<string, unknown>>> = {};
   try {
-    await pipelinedTransactionOnBoundKnex(projecting.knex, async (trx, connection) => {
+    await pipelinedTransaction(projecting.knex, async (trx, connection) => {
       for (const row of requires) connection.defer(requireRowStatement(projecting.schema, row), '');
       prepared.forEach((a, k) =>
         connection.defer({ sql: APPEND_SQL, values: a.values }, '', (rows) => (stored[k] = rows as unknown as AppendedRow[])),

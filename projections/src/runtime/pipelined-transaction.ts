@@ -336,31 +336,17 @@ export class DeferredWriteError extends Error {
 }
 
 /**
- * Runs `work` in a knex transaction on a PipelinedConnection over a connection of knex's pool.
- * Knex rolls back when `work` fails (through the connection, which sends ROLLBACK only when
- * BEGIN went out); a lost connection is marked by knex and not reused by its pool.
+ * Runs `work` in a transaction on a PipelinedConnection over a connection of knex's pool:
+ * BEGIN, COMMIT and ROLLBACK go through the connection itself (BEGIN goes out with the first
+ * statement; work that fails before sending anything sends neither BEGIN nor ROLLBACK), and
+ * `work` gets a knex whose every query runs on that connection. This is not knex's own
+ * transaction: knex builds a new knex object for every transaction (all its methods defined
+ * afresh), which appends and projector batches would pay each time; the bound knex here is
+ * made once per pooled connection. `work` must await its queries: one it leaves running is
+ * not part of the transaction. A connection whose transaction could not be ended is dropped
+ * by the pool.
  */
 export async function pipelinedTransaction<T>(
-  knex: Knex,
-  work: (trx: Knex.Transaction, connection: PipelinedConnection) => Promise<T>,
-): Promise<T> {
-  const client = (await knex.client.acquireConnection()) as pg.PoolClient;
-  const connection = new PipelinedConnection(client);
-  try {
-    return await knex.transaction((trx) => work(trx, connection), { connection });
-  } finally {
-    await knex.client.releaseConnection(client);
-  }
-}
-
-/**
- * As pipelinedTransaction, without a knex transaction: BEGIN, COMMIT and ROLLBACK go through
- * the connection itself, and `work` gets a knex whose every query runs on that connection.
- * Knex builds a new knex object for every transaction (all its methods defined afresh), which
- * an append pays on every command; the bound knex here is made once per pooled connection.
- * `work` must await its queries: one it leaves running is not part of the transaction.
- */
-export async function pipelinedTransactionOnBoundKnex<T>(
   knex: Knex,
   work: (trx: Knex.Transaction, connection: PipelinedConnection) => Promise<T>,
 ): Promise<T> {
