@@ -393,35 +393,6 @@ describe('jobs read model', () => {
     }
   });
 
-  test('counts kept per shard are put back to one row per instance and stage by the migration, totals unchanged', async () => {
-    const rows = () =>
-      knex
-        .withSchema(READ_MODEL_SCHEMA)
-        .from('job_counts')
-        .orderBy(['instance_id', 'stage_order'])
-        .select('instance_id', 'stage_order', 'total');
-    const before = await rows();
-    expect(before.length).toBeGreaterThan(1);
-    // The table as 0079_job_count_shards leaves it: each job counted in a shard from its id.
-    await readModelMigrations.find((m) => m.name === '0079_job_count_shards')!.up(knex, READ_MODEL_SCHEMA);
-    const sharded: Array<{ shard: number; total: number }> = await knex
-      .withSchema(READ_MODEL_SCHEMA)
-      .from('job_counts')
-      .select('shard', 'total');
-    const sum = (counts: Array<{ total: number }>) => counts.reduce((n, row) => n + row.total, 0);
-    expect(sum(sharded)).toBe(sum(before));
-    await readModelMigrations.find((m) => m.name === '0080_job_counts_per_stage')!.up(knex, READ_MODEL_SCHEMA);
-
-    expect(await rows()).toEqual(before);
-    // Row-level security is back on the table.
-    const security = await knex.raw(
-      `SELECT c.relrowsecurity, (SELECT count(*)::int FROM pg_policy p WHERE p.polrelid = c.oid) AS policies
-         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = 'job_counts'`,
-      [READ_MODEL_SCHEMA],
-    );
-    expect(security.rows[0]).toEqual({ relrowsecurity: true, policies: 1 });
-  });
-
   test('a rebuild produces the same jobs and history', async () => {
     // Everything appended above, replayed from position 0 into fresh tables.
     const projector = new Projector({ store, knex, connectionString: db.url, projections, schema: READ_MODEL_SCHEMA });

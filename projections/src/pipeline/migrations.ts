@@ -246,62 +246,6 @@ const historyCompactChanges: SchemaMigration = {
   },
 };
 
-/**
- * `job_counts` per instance, stage and shard (32 rows each at most, chosen from the job's id
- * and summed when read), so that the creates of one instance would not queue on one count
- * row's lock. Undone by `0080_job_counts_per_stage`: with the lock wait gone, creates in one
- * instance were no faster (slower in most measured runs), and the readers are simpler with one
- * row per stage. Kept so that a database that ran it migrates on.
- */
-const jobCountShards: SchemaMigration = {
-  name: '0079_job_count_shards',
-  async up(knex, schema) {
-    await knex.raw('DROP TABLE ??.job_counts', [schema]);
-    await knex.raw(
-      `CREATE TABLE ??.job_counts (
-         instance_id uuid NOT NULL,
-         stage_order smallint NOT NULL,
-         shard smallint NOT NULL,
-         total integer NOT NULL,
-         PRIMARY KEY (instance_id, stage_order, shard)
-       )`,
-      [schema],
-    );
-    await knex.raw(
-      `INSERT INTO ??.job_counts (instance_id, stage_order, shard, total)
-         SELECT instance_id, stage_order, (get_byte(uuid_send(id), 15) % 32)::smallint, count(*) FROM ??.jobs GROUP BY 1, 2, 3`,
-      [schema, schema],
-    );
-    await isolateTenant(knex, schema, 'job_counts');
-  },
-};
-
-/**
- * `job_counts` back to one row per instance and stage (undoing `0079_job_count_shards`), the
- * counts computed again from the jobs, as the projection and a rebuild keep them.
- */
-const jobCountsPerStage: SchemaMigration = {
-  name: '0080_job_counts_per_stage',
-  async up(knex, schema) {
-    await knex.raw('DROP TABLE ??.job_counts', [schema]);
-    await knex.raw(
-      `CREATE TABLE ??.job_counts (
-         instance_id uuid NOT NULL,
-         stage_order smallint NOT NULL,
-         total integer NOT NULL,
-         PRIMARY KEY (instance_id, stage_order)
-       )`,
-      [schema],
-    );
-    await knex.raw(
-      `INSERT INTO ??.job_counts (instance_id, stage_order, total)
-         SELECT instance_id, stage_order, count(*) FROM ??.jobs GROUP BY instance_id, stage_order`,
-      [schema, schema],
-    );
-    await isolateTenant(knex, schema, 'job_counts');
-  },
-};
-
 export const pipelineMigrations: SchemaMigration[] = [
   pipelineTables,
   quoteCents,
@@ -311,6 +255,4 @@ export const pipelineMigrations: SchemaMigration[] = [
   appointmentRanges,
   jobsViewVehicleColumns,
   historyCompactChanges,
-  jobCountShards,
-  jobCountsPerStage,
 ];
