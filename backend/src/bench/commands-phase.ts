@@ -10,6 +10,9 @@ import type { LoadGenerator } from './processes.ts';
 import { latencyNote, p99Figure } from './report.ts';
 import type { SeededInstance } from './seed.ts';
 
+/** Seconds of unmeasured load at 8 connections on each route before its runs (see warmUp). */
+const WARM_UP_SECONDS = 4;
+
 /**
  * The command path: creating and updating jobs in one instance and spread over the others,
  * against bare Koa with one INSERT/UPDATE and against the same save done the CRUD way.
@@ -46,10 +49,21 @@ export async function commandsPhase(
     }
     log('commands: the projector or a reactor was still behind after 60 s; measuring anyway');
   };
-  /** One unmeasured second at one connection on a route, once the asynchronous work has settled. */
+  /**
+   * Unmeasured load on a route before its measured runs, once the asynchronous work has
+   * settled: a second at one connection, then WARM_UP_SECONDS at 8. A first run otherwise
+   * measures code still being compiled, on the API's main thread and on its projector thread
+   * (which meets the command's events only now). With one second at one connection, whichever
+   * spread of creates ran first took 1.6-2.8 times the projector thread's CPU per create of the
+   * same runs made second (one instance first: 0.57 / 0.59 / 0.74x the CRUD equivalent at
+   * 1 / 8 / 32 connections, then ten instances 0.96 / 0.87 / 0.85x; ten first: 0.67 / 0.52 /
+   * 0.66x, then one instance 0.87 / 0.66 / 0.82x).
+   */
   const warmUp = async (url: string, kind: LoadKind, targets: LoadTarget[]) => {
     await settle();
-    await load.run({ url, kind, targets, connections: 1, duration: Math.min(1, options.duration) });
+    await load.run({ url, kind, targets, connections: 1, duration: 1 });
+    await load.run({ url, kind, targets, connections: 8, duration: WARM_UP_SECONDS });
+    await settle();
   };
   /**
    * A load run with the CPU each process spent on it per answered command: the server's main
@@ -109,9 +123,7 @@ export async function commandsPhase(
     const bases = new Map<number, LoadResult>();
     const bareTargets: LoadTarget[] =
       operation.kind === 'create-job' ? [{ path: `/jobs?instance=${big.id}` }] : [{ path: '/jobs', ids: baselineIds }];
-    // Every side is warmed up on its route first (a second, not measured): a first run
-    // otherwise measures its code being compiled (the API's first run of a command took
-    // 1.3-2 times the main thread's CPU per command of the same command's next run).
+    // Every side is warmed up on its route first (see warmUp).
     await warmUp(baselineUrl, operation.kind, bareTargets);
     for (const connections of options.commandConnections) {
       const targets = bareTargets;
