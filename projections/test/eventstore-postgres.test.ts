@@ -113,7 +113,7 @@ describe('postgres event store', () => {
     }
   });
 
-  test("a new stream's append of event ids stored under another stream is refused, and leaves neither events nor the stream behind", async () => {
+  test("an append of event ids stored under another stream is refused, and leaves neither events nor the stream's revision behind", async () => {
     const db = await migratedDatabase();
     const store = createPostgresEventStore({ connectionString: db.url });
     try {
@@ -126,6 +126,10 @@ describe('postgres event store', () => {
       // The stream's row went with the refused append: a first append still finds it new.
       const fresh = await store.append('second', [{ ...stored, id: randomUUID() }], { expectedRevision: 'no_stream' });
       expect(fresh.nextRevision).toBe(0);
+      // So is an append on the revision the stream is at, which leaves the revision where it was.
+      await expect(store.append('second', [{ ...stored }], { expectedRevision: 0 })).rejects.toThrow();
+      expect(await store.readStream('second')).toHaveLength(1);
+      expect((await store.append('second', [{ ...stored, id: randomUUID() }], { expectedRevision: 0 })).nextRevision).toBe(1);
       expect((await store.readStream('first')).map((e) => e.id)).toEqual([stored.id]);
     } finally {
       await store.close();
