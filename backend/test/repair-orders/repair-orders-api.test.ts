@@ -268,6 +268,26 @@ describe('the whole cycle: lines, estimate, approval, invoice, payments', () => 
     expect(after.body.quote).toBe(job.quote);
   });
 
+  test('a part line of no quantity is a 400 naming the quantity, when added and when changed, and nothing is stored', async () => {
+    const job = await newJob('Zero Quantity');
+    for (const quantity of [0, '0', '0.000', '00']) {
+      const res = await admin.post(`${P}/${job.id}/lines`, { kind: 'part', description: 'Pads', unitPrice: '10', quantity });
+      expect(res.status, `${JSON.stringify(quantity)}: ${res.text}`).toBe(400);
+      expect(res.body.errors[0]).toMatchObject({ field: 'quantity', message: 'Quantity must be more than 0' });
+    }
+    expect((await admin.get(`${P}/${job.id}`)).body.lines).toEqual([]);
+    const added = await admin.post(`${P}/${job.id}/lines`, { kind: 'part', description: 'Pads', unitPrice: '10', quantity: '0.001' });
+    expect(added.status, added.text).toBe(201);
+    const line = added.body.lines[0];
+    expect(line.quantity).toBe('0.001');
+    const changed = await admin.put(`${P}/${job.id}/lines/${line.id}`, { quantity: '0' }, ifMatch(added.body));
+    expect(changed.status, changed.text).toBe(400);
+    expect(changed.body.errors[0].field).toBe('quantity');
+    const after = await admin.get(`${P}/${job.id}`);
+    expect(after.body.lines[0].quantity).toBe('0.001');
+    expect(after.body.revision).toBe(added.body.revision);
+  });
+
   test("a job number with quotes, slashes or non-Latin characters still names the estimate's PDF", async () => {
     // The job number is the shop's own free text, and it names the file in Content-Disposition:
     // a character past Latin-1 there made Node refuse the header, and the PDF was a 500.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailDocument, isEmailAddress } from '../shared/email.ts';
 import { queryParam, recordListParams, recordPageSchema } from '../shared/list-query.ts';
+import { isUuidInput } from '../shared/schemas.ts';
 import {
   MESSAGE_CHANNELS,
   MESSAGE_KINDS,
@@ -28,7 +29,7 @@ export const MESSAGE_MESSAGES = {
 
 const uuidParam = (name: string) =>
   queryParam(name)
-    .refine((value) => z.uuid().safeParse(value).success, `${name} must be an id`)
+    .refine((value) => isUuidInput(value), `${name} must be an id`)
     .transform((value) => value.toLowerCase())
     .meta({ type: 'string', format: 'uuid' })
     .optional();

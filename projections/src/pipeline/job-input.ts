@@ -5,6 +5,7 @@ import {
   blankOr,
   bodyObject,
   isStorableTime,
+  isUuidInput,
   notAllBlanked,
   ONE_LINE_PATTERN,
   PHONE_FILLED_PATTERN,
@@ -148,14 +149,11 @@ const duration = z
   })
   .meta(blankOr({ type: 'integer', minimum: 1, maximum: JOB_LIMITS.durationMax }));
 
-/** Made once: a schema built inside a check was built again for every value checked. */
-const UUID = z.uuid();
-
 const customerId = z
   .string({ error: JOB_MESSAGES.customerId })
   .nullable()
   .transform((value) => (value ?? '').trim())
-  .refine((value) => value === '' || UUID.safeParse(value).success, JOB_MESSAGES.customerId)
+  .refine((value) => value === '' || isUuidInput(value), JOB_MESSAGES.customerId)
   .transform((value) => (value === '' ? null : value.toLowerCase()))
   .meta(blankOr({ type: 'string', format: 'uuid' }));
 
@@ -168,7 +166,7 @@ const vehicleId = z
   .string({ error: JOB_MESSAGES.vehicleId })
   .nullable()
   .transform((value) => (value ?? '').trim())
-  .refine((value) => value === '' || UUID.safeParse(value).success, JOB_MESSAGES.vehicleId)
+  .refine((value) => value === '' || isUuidInput(value), JOB_MESSAGES.vehicleId)
   .transform((value) => (value === '' ? null : value.toLowerCase()))
   .meta(blankOr({ type: 'string', format: 'uuid' }));
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { textInput } from '../shared/schemas.ts';
 import { LINE_STATUSES, REPAIR_ORDER_LIMITS } from './limits.ts';
-import { decimalDocument, decimalInput, lineId, moneyDocument, moneyInput, percentInput } from './schema-pieces.ts';
+import { decimalDocument, decimalInput, lineId, moneyDocument, moneyInput, percentInput, positiveDecimalInput } from './schema-pieces.ts';
 import { LINE_KINDS, type LineKind } from './totals.ts';
 
 /** A job's lines: what a new line and a change to one may hold (per kind), their order, and a line as shown. */
@@ -10,8 +10,8 @@ const lineFields = {
   description: textInput('Description', REPAIR_ORDER_LIMITS.description).optional(),
   /** part */
   partNumber: textInput('Part number', REPAIR_ORDER_LIMITS.partNumber).optional(),
-  /** part: units, default 1 ("1.5") */
-  quantity: decimalInput('Quantity', 3, REPAIR_ORDER_LIMITS.quantityMax).optional(),
+  /** part: units, more than 0, default 1 ("1.5") */
+  quantity: positiveDecimalInput('Quantity', 3, REPAIR_ORDER_LIMITS.quantityMax).optional(),
   /** part: what the shop paid for one, dollars (kept off customer documents) */
   unitCost: moneyInput('Unit cost').optional(),
   /** part: price of one, dollars */
@@ -66,7 +66,7 @@ function lineKindsDocument() {
   const fields: Record<keyof typeof lineFields, Record<string, unknown>> = {
     description: text(REPAIR_ORDER_LIMITS.description),
     partNumber: text(REPAIR_ORDER_LIMITS.partNumber),
-    quantity: decimalDocument(3, REPAIR_ORDER_LIMITS.quantityMax),
+    quantity: decimalDocument(3, REPAIR_ORDER_LIMITS.quantityMax, { positive: true }),
     unitCost: money,
     unitPrice: money,
     hours: decimalDocument(2, REPAIR_ORDER_LIMITS.hoursMax),

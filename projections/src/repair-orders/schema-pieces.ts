@@ -67,15 +67,19 @@ export const moneyInput = (label: string, options: MoneyOptions = {}) =>
     })
     .meta(moneyDocument(options));
 
-/** The document's plain forms of a decimal: a whole number as JSON, or text with at most `digits` decimals. */
-export function decimalDocument(digits: number, max: number) {
+/**
+ * The document's plain forms of a decimal: a whole number as JSON, or text with at most
+ * `digits` decimals; `positive` leaves out zero in both forms (the text's pattern without a
+ * look-ahead, which not every JSON Schema tool reads: a whole part from 1, or "0." and
+ * decimals of which one is not 0).
+ */
+export function decimalDocument(digits: number, max: number, { positive = false } = {}) {
+  const whole = String(max).length - 1;
+  const decimals = `(\\.\\d{1,${digits}})?`;
+  const fractions = Array.from({ length: digits }, (_, zeros) => `0{${zeros}}[1-9]\\d{0,${digits - 1 - zeros}}`);
+  const pattern = positive ? `^([1-9]\\d{0,${whole - 1}}${decimals}|0\\.(${fractions.join('|')}))$` : `^\\d{1,${whole}}${decimals}$`;
   return {
-    anyOf: [
-      { type: 'integer', minimum: 0, maximum: max },
-      { type: 'string', pattern: `^\\d{1,${String(max).length - 1}}(\\.\\d{1,${digits}})?$` },
-      { const: '' },
-      { type: 'null' },
-    ],
+    anyOf: [{ type: 'integer', minimum: positive ? 1 : 0, maximum: max }, { type: 'string', pattern }, { const: '' }, { type: 'null' }],
   };
 }
 
@@ -93,6 +97,12 @@ export const decimalInput = (label: string, digits: number, max: number, unit = 
       return scaled;
     })
     .meta(decimalDocument(digits, max));
+
+/** A decimal as decimalInput takes it, more than 0 (a part's quantity: a line of none is no line). */
+export const positiveDecimalInput = (label: string, digits: number, max: number) =>
+  decimalInput(label, digits, max)
+    .refine((value) => value === null || value > 0, `${label} must be more than 0`)
+    .meta(decimalDocument(digits, max, { positive: true }));
 
 /** A percentage like "8.25" (at most 3 decimals, 0 to 100) → thousandths of a percent. */
 export const percentInput = (label: string) => decimalInput(label, 3, 100, ' %');

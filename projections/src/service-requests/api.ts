@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { emailDocument, isEmailAddress } from '../shared/email.ts';
 import { phoneInput } from '../shared/phone.ts';
 import { queryParam, recordListParams, recordPageSchema } from '../shared/list-query.ts';
-import { atLeastOneFilled, blankOr, bodyObject, notAllBlanked, PHONE_FILLED_PATTERN, textInput } from '../shared/schemas.ts';
+import { atLeastOneFilled, blankOr, bodyObject, isUuidInput, notAllBlanked, PHONE_FILLED_PATTERN, textInput } from '../shared/schemas.ts';
 import {
   EMPTY_SERVICE_REQUEST_FIELDS,
   isBlankServiceRequest,
@@ -160,7 +160,7 @@ export const serviceRequestListQuery = z.object({
   cursor: listParams.cursor,
   /** Only the request converted to this job: the job's way back to its request. */
   jobId: queryParam('jobId')
-    .refine((value) => z.uuid().safeParse(value).success, 'jobId must be a job id')
+    .refine((value) => isUuidInput(value), 'jobId must be a job id')
     .transform((value) => value.toLowerCase())
     .meta({ format: 'uuid' })
     .optional(),

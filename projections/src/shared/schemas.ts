@@ -11,6 +11,14 @@ export const textInput = (label: string, max: number) =>
     .meta({ type: ['string', 'null'], maxLength: max });
 
 /**
+ * Whether a text is a UUID as the API takes ids: zod's RFC 9562 check (version and variant
+ * digits included), stricter than the shape test of shared/ids.ts that reads stored ids.
+ * The schema is made once: made inside a refinement, it was made again for every value.
+ */
+const UUID_CHECK = z.uuid();
+export const isUuidInput = (value: string): boolean => UUID_CHECK.safeParse(value).success;
+
+/**
  * The instants the API takes and storage holds, one range for every time a command stores
  * and every time a query names. PostgreSQL reads ISO text for years 0001 to 9999 only
  * (toISOString writes year 0 as `0000` and year 10000 as `+010000`, both refused), and a
