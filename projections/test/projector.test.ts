@@ -392,6 +392,44 @@ describe('reactors', () => {
     expect(await applyBatch(knex, options, events)).toBeNull();
     expect(applied).toEqual(events.map((e) => e.id));
   });
+
+  test("a reactor whose handlers read before they act sends its checkpoint's lock with its first read; another writer's events it does not act on", async () => {
+    const { instanceId } = await createInstance('reads-first');
+    await createUser(instanceId, 'reads-first');
+    const events = await visibleEvents(store, (e) => e.metadata.instanceId === instanceId, 2);
+    const checkpointName = `reactor:reads-first-${instanceId}`;
+    await knex('projection_checkpoints').insert({ name: checkpointName, position_commit: '-1', position_prepare: '-1' });
+    const acted: string[] = [];
+    const readsFirst: Projection = {
+      name: 'reads-then-acts',
+      readsBeforeActing: true,
+      async apply(event, { trx }) {
+        const { rows } = await trx.raw<{ rows: Array<{ id: string }> }>('SELECT ?::text AS id', [event.id]);
+        // Stands for a command sent from another connection: not taken back by a rollback.
+        acted.push(rows[0]!.id);
+      },
+    };
+    const options = { schema: READ_MODEL_SCHEMA, checkpointName, budgetMs: 60_000, projections: [readsFirst] };
+    const recorder = recordStatements();
+    try {
+      const { result, statements } = await recorder.during(() => applyBatch(knex, options, events));
+      expect(result).toEqual(events[1]!.position);
+      const sent = ofTheBatch(statements);
+      // One message per read, the lock with the first, and the checkpoint with the COMMIT.
+      expect(sent).toHaveLength(3);
+      expect(sent[0]).toMatch(
+        /^BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT public.lock_checkpoint_before\([^)]+\);\nSELECT '[^']+'::text AS id$/,
+      );
+      expect(sent.filter((text) => /FOR UPDATE/.test(text))).toHaveLength(0);
+      expect(sent[2]).toMatch(/pg_notify\('projection_checkpoints', [^)]+\);\nCOMMIT$/);
+      // Again, as a writer that lost the race: its first read fails on the lock, so it acts on nothing.
+      expect(await applyBatch(knex, options, events)).toBeNull();
+    } finally {
+      recorder.stop();
+    }
+    expect(acted).toEqual(events.map((e) => e.id));
+    expect(await readCheckpoint(knex, checkpointName)).toEqual(events[1]!.position);
+  });
 });
 
 describe('failures: retried, or parked when the event is the cause', () => {

@@ -97,6 +97,10 @@ export function customerCascadeReactor(deps: { store: EventStore; now: () => Dat
 
   return defineProjection({
     name: 'customer-cascade',
+    // Every handler below reads or writes its own rows (awaited) before it sends a command:
+    // a created job's batch is two round trips (the lock with the link, then the checkpoint
+    // with the COMMIT), not three.
+    readsBeforeActing: true,
     eventTypes: ['JobCreated', 'JobUpdated', 'JobDeleted', 'JobRestored', 'CustomerDeleted', 'CustomerRestored'],
     // A job update matters only when it changes the job's customer.
     takes: (event) => event.type !== 'JobUpdated' || event.data.changes.some((change) => change.field === 'customerId'),

@@ -54,14 +54,16 @@ export interface ApplyOptions {
  * the batch rolls back and goes again with the lock read first. A batch that only writes (the
  * timeline's rows for customer events) is so one message: BEGIN, the lock, the writes, the
  * checkpoint and the COMMIT. A held write that fails fails the COMMIT, and nothing of the
- * batch is recorded, as when it failed at once. A reactor's batch (budgetMs) reads the lock first, alone: a
- * reactor appends commands from its handlers, which a rollback does not take back, so it must
- * know its checkpoint before it acts. Within a caller's transaction (a rebuild's finish) and
- * for a larger batch, statements go one by one.
+ * batch is recorded, as when it failed at once. A reactor's batch (budgetMs) reads the lock
+ * first, alone: a reactor appends commands from its handlers, which a rollback does not take
+ * back, so it must know its checkpoint before it acts; unless its handlers each await a
+ * statement of the transaction before they act (Projection.readsBeforeActing): then the lock
+ * goes with that statement, whose answer comes only once the lock has been checked. Within a
+ * caller's transaction (a rebuild's finish) and for a larger batch, statements go one by one.
  */
 export async function applyBatch(knex: Knex, options: ApplyOptions, events: RecordedEvent[]): Promise<GlobalPosition | null> {
   const pipelined = events.length > 0 && events.length <= PIPELINED_BATCH_MAX && !(knex as Knex.Transaction).isTransaction;
-  if (pipelined && options.budgetMs === undefined) {
+  if (pipelined && (options.budgetMs === undefined || options.projections.every((projection) => projection.readsBeforeActing))) {
     const applied = await applyPipelined(knex, options, events);
     if (applied !== CHECKPOINT_PASSED) return applied;
   }

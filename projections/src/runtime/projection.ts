@@ -72,6 +72,16 @@ export interface Projection {
    * the projector before it answers (read-your-writes).
    */
   awaitedByReads?: boolean;
+  /**
+   * A reactor's promise that each of its handlers, before it does anything outside the
+   * batch's transaction (a command it sends), runs a statement in the transaction and awaits
+   * its answer. Its batch then sends the checkpoint's lock with that first statement instead
+   * of alone (one round trip less per batch): the statement is answered only once the lock is
+   * held and has found the checkpoint before the batch, so nothing outside the transaction
+   * happens for a batch another writer has applied already. A reactor that sends commands
+   * before it reads (or reads elsewhere) leaves it unset: its batch reads the lock first, alone.
+   */
+  readsBeforeActing?: boolean;
   /** Only events of these types are parsed and applied; every event when absent. */
   eventTypes?: readonly EventType[];
   /** Of those, only the events this answers true for (e.g. a job update that changes its customer); all when absent. */
