@@ -113,6 +113,30 @@ describe('postgres event store', () => {
     }
   });
 
+  test("an append of event ids stored under another stream is refused, and leaves neither events nor the stream's revision behind", async () => {
+    const db = await migratedDatabase();
+    const store = createPostgresEventStore({ connectionString: db.url });
+    try {
+      const stored = { id: randomUUID(), type: 'T', data: {}, metadata: metadata() };
+      await store.append('first', [stored], { expectedRevision: 'no_stream' });
+      for (const expectedRevision of ['no_stream', 'any'] as const) {
+        await expect(store.append('second', [{ ...stored }, { ...stored, id: randomUUID() }], { expectedRevision })).rejects.toThrow();
+        expect(await store.readStream('second')).toEqual([]);
+      }
+      // The stream's row went with the refused append: a first append still finds it new.
+      const fresh = await store.append('second', [{ ...stored, id: randomUUID() }], { expectedRevision: 'no_stream' });
+      expect(fresh.nextRevision).toBe(0);
+      // So is an append on the revision the stream is at, which leaves the revision where it was.
+      await expect(store.append('second', [{ ...stored }], { expectedRevision: 0 })).rejects.toThrow();
+      expect(await store.readStream('second')).toHaveLength(1);
+      expect((await store.append('second', [{ ...stored, id: randomUUID() }], { expectedRevision: 0 })).nextRevision).toBe(1);
+      expect((await store.readStream('first')).map((e) => e.id)).toEqual([stored.id]);
+    } finally {
+      await store.close();
+      await db.drop();
+    }
+  });
+
   test('global order is numeric where xids and seqs gain a digit', async () => {
     // Its own new cluster: xids are cluster-wide, and on the suite's shared cluster the next
     // power of ten can be millions of xids away after the other files have run. A cluster
