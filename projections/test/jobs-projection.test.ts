@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fieldChangeFromStored, storedFieldChange, type StoredFieldChange } from '../src/audit/index.ts';
+import { activityChangesSql, fieldChangeFromStored, storedFieldChange, type StoredFieldChange } from '../src/audit/index.ts';
 import { READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import type { DomainEvent } from '../src/events.ts';
 import { EMPTY_JOB_FIELDS, type JobFields } from '../src/pipeline/index.ts';
@@ -258,11 +258,56 @@ describe('jobs read model', () => {
     const history = storedHistory.map((changes) => changes.map(fieldChangeFromStored));
     expect(history[0]).toContainEqual({ field: 'phone', oldValue: null, newValue: '5551234567' });
     expect(history[1]).toEqual([{ field: 'phone', oldValue: '5551234567', newValue: '5559876543' }]);
-    const stored: StoredFieldChange[][] = await rm('activity').where({ entity_id: jobId }).orderBy('position_prepare').pluck('changes');
-    const timeline = stored.map((changes) => changes.map(fieldChangeFromStored));
+    // The job's entries keep no list of their own: the timeline reads the history's, masked.
+    expect(await rm('activity').where({ entity_id: jobId }).pluck('changes')).toEqual([null, null]);
+    const timeline = (await timelineChanges(jobId)).map((changes) => changes.map(fieldChangeFromStored));
     expect(timeline[0]).toContainEqual({ field: 'phone', oldValue: null, newValue: '•••-•••-4567' });
     expect(timeline[1]).toEqual([{ field: 'phone', oldValue: '•••-•••-4567', newValue: '•••-•••-6543' }]);
     expect(JSON.stringify(timeline)).not.toMatch(/555\d{7}/);
+  });
+
+  /** A job's timeline change lists, oldest first, read as the audit log reads them. */
+  async function timelineChanges(jobId: string): Promise<StoredFieldChange[][]> {
+    const { rows } = await knex.raw<{ rows: Array<{ changes: StoredFieldChange[] }> }>(
+      `SELECT ${activityChangesSql('a', READ_MODEL_SCHEMA)} AS changes FROM ??.activity a WHERE a.entity_id = ? ORDER BY a.position_prepare`,
+      [READ_MODEL_SCHEMA, jobId],
+    );
+    return rows.map((row) => row.changes);
+  }
+
+  test('timeline entries of job events written with their own change list keep it only where the history holds the same, masked', async () => {
+    const instanceId = randomUUID();
+    const jobId = randomUUID();
+    const label = { jobId, jobNumber: '14', name: 'Ann Lee' };
+    await appendJob(jobId, instanceId, [{ type: 'JobCreated', data: { jobId, instanceId, ...fields } }], '2025-03-02T09:00:00.000Z');
+    await appendJob(
+      jobId,
+      instanceId,
+      [{ type: 'JobUpdated', data: { ...label, changes: [{ field: 'phone', oldValue: '5551234567', newValue: '(555) 987-6543' }] } }],
+      '2025-03-02T09:05:00.000Z',
+    );
+    const shown = await timelineChanges(jobId);
+    const [created, updated] = (await rm('activity').where({ entity_id: jobId }).orderBy('position_prepare').pluck('event_id')) as string[];
+    // As an older version wrote them: the masked list in the activity row itself; the second
+    // one differs from its history (as a row of a bug fixed since would), so it stays.
+    await rm('activity')
+      .where({ event_id: created })
+      .update({ changes: JSON.stringify(shown[0]) });
+    const different = [['phone', '•••-•••-0000', '•••-•••-6543']];
+    await rm('activity')
+      .where({ event_id: updated })
+      .update({ changes: JSON.stringify(different) });
+    const migration = readModelMigrations.find((m) => m.name === '0081_audit_job_changes_in_history')!;
+    await migration.up(knex, READ_MODEL_SCHEMA);
+    expect((await rm('activity').where({ event_id: created }).first()).changes).toBeNull();
+    expect((await rm('activity').where({ event_id: updated }).first()).changes).toEqual(different);
+    expect(await timelineChanges(jobId)).toEqual([shown[0], different]);
+    // Again: nothing more changes.
+    await migration.up(knex, READ_MODEL_SCHEMA);
+    expect(await timelineChanges(jobId)).toEqual([shown[0], different]);
+    expect(shown[1]).toEqual([['phone', '•••-•••-4567', '•••-•••-6543']]);
+    // Put back as the projection writes it: the rebuild below compares the tables.
+    await rm('activity').where({ event_id: updated }).update({ changes: null });
   });
 
   /** A job's timeline entry as an older version wrote it (no event behind it: the test deletes it). */

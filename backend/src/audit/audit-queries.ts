@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import {
+  activityChangeRowsSql,
+  activityChangesSql,
   fieldChangeFromStored,
   type AuditEntry,
   type AuditFieldChange,
@@ -64,6 +66,9 @@ export interface ActivityScope {
 const ACTIVITY_COLUMNS =
   'event_id, position_commit, position_prepare, event_type, entity_type, entity_id, actor_kind, actor_id, actor_name, summary, changes, occurred_at';
 
+/** The same, each row's change list read from wherever it is kept (a job event's from its history row). */
+const ACTIVITY_COLUMNS_WITH_CHANGES = ACTIVITY_COLUMNS.replace(' changes,', ` ${activityChangesSql('activity')} AS changes,`);
+
 /** The WHERE clause of a timeline read, its values numbered from $1 (the instance) on. */
 function activityWhere(
   instanceId: string,
@@ -100,7 +105,7 @@ async function readActivity(
   return await tenantRows<ActivityRow>(
     knex,
     instanceId,
-    `SELECT ${ACTIVITY_COLUMNS} FROM rm.activity WHERE ${where} ORDER BY position_commit DESC, position_prepare DESC LIMIT ${param(limit)}`,
+    `SELECT ${ACTIVITY_COLUMNS_WITH_CHANGES} FROM rm.activity WHERE ${where} ORDER BY position_commit DESC, position_prepare DESC LIMIT ${param(limit)}`,
     values,
   );
 }
@@ -108,7 +113,7 @@ async function readActivity(
 /**
  * One entry of the audit log as JSON text, built by PostgreSQL as toEntry builds it: the time
  * in UTC with milliseconds (truncated, as a JS Date does), each stored change as
- * { field, newValue, oldValue } (fieldChangeFromStored).
+ * { field, newValue, oldValue } (fieldChangeFromStored), a job event's from its history row.
  */
 const ENTRY_JSON = `row_to_json(e)::text FROM (SELECT a.event_id AS id,
     ${isoTimeSql('a.occurred_at')} AS "occurredAt",
@@ -116,7 +121,7 @@ const ENTRY_JSON = `row_to_json(e)::text FROM (SELECT a.event_id AS id,
     a.entity_type AS "entityType", a.entity_id AS "entityId", a.event_type AS "eventType", a.summary,
     (SELECT coalesce(jsonb_agg(CASE WHEN jsonb_typeof(c) = 'array'
                                     THEN jsonb_build_object('field', c->0, 'newValue', c->2, 'oldValue', c->1) ELSE c END ORDER BY i), '[]')
-       FROM jsonb_array_elements(a.changes) WITH ORDINALITY AS stored(c, i)) AS changes) e`;
+       FROM ${activityChangeRowsSql('a')}) AS changes) e`;
 
 /** What the audit page's statement answers: its entries as one JSON array's text, and where the page ends. */
 export interface AuditPageRow {

@@ -263,4 +263,19 @@ describe('repair orders on the screens', () => {
     },
     TEST_TIMEOUT,
   );
+
+  test(
+    'the invoice page of a job not invoiced yet says so and leads back to the job, not to a dead end',
+    async () => {
+      const shop = await shopWithRates('noinvoice');
+      const job = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Nora Notyet' });
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/pipeline/${job.id}/invoice`);
+      await expect.poll(() => page.getByText('This job has not been invoiced yet.').count(), { timeout: SLOW }).toBe(1);
+      await page.getByRole('link', { name: 'Open the job' }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('job'), { timeout: SLOW }).toBe(job.id);
+      await expect.poll(() => dialog(page).getByRole('heading', { name: 'Lines', exact: true }).count(), { timeout: SLOW }).toBe(1);
+    },
+    TEST_TIMEOUT,
+  );
 });

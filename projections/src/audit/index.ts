@@ -6,3 +6,4 @@
  */
 export * from './api.ts';
 export * from './format.ts';
+export * from './changes-sql.ts';

@@ -80,4 +80,54 @@ const compactChanges: SchemaMigration = {
   },
 };
 
-export const auditMigrations: SchemaMigration[] = [maskedTimelinePhones, leanActivity, compactChanges];
+/** maskPhone in SQL as it was when 0081 was written, for a jsonb value (a string is masked, anything else kept). */
+function maskedPhoneSql0081(value: string): string {
+  const digits = `regexp_replace(${value} #>> '{}', '[^0-9]', '', 'g')`;
+  return `CASE WHEN jsonb_typeof(${value}) = 'string'
+            THEN to_jsonb(CASE WHEN ${digits} = '' THEN '' ELSE '•••-•••-' || right(${digits}, 4) END)
+            ELSE ${value} END`;
+}
+
+/**
+ * A job event's change list is kept once, in its job_history row; its activity row holds NULL
+ * and the audit queries read the list from the history with the timeline's phone mask
+ * (audit/changes-sql.ts). Rows written before lose their list only where the history's,
+ * masked, is exactly the same: what the audit log shows does not change. The mask and the
+ * job event types are this migration's own copy, so it does the same on every database.
+ */
+const jobChangesInHistory: SchemaMigration = {
+  name: '0081_audit_job_changes_in_history',
+  async up(knex, schema) {
+    await knex.raw('ALTER TABLE ??.activity ALTER COLUMN changes DROP NOT NULL', [schema]);
+    const jobEventTypes = [
+      'JobCreated',
+      'JobUpdated',
+      'JobStageChanged',
+      'JobRescheduled',
+      'JobCanceled',
+      'JobReopened',
+      'JobDeleted',
+      'JobRestored',
+    ];
+    const c = 'hc.c';
+    const masked = `CASE WHEN jsonb_typeof(${c}) = 'array' AND ${c} ->> 0 = 'phone'
+              THEN jsonb_build_array(${c} -> 0, ${maskedPhoneSql0081(`(${c} -> 1)`)}, ${maskedPhoneSql0081(`(${c} -> 2)`)})
+            WHEN jsonb_typeof(${c}) = 'object' AND ${c} ->> 'field' = 'phone'
+              THEN ${c} || jsonb_strip_nulls(jsonb_build_object(
+                     'oldValue', CASE WHEN jsonb_typeof(${c} -> 'oldValue') = 'string' THEN ${maskedPhoneSql0081(`(${c} -> 'oldValue')`)} END,
+                     'newValue', CASE WHEN jsonb_typeof(${c} -> 'newValue') = 'string' THEN ${maskedPhoneSql0081(`(${c} -> 'newValue')`)} END))
+            ELSE ${c} END`;
+    await knex.raw(
+      `UPDATE ??.activity a
+          SET changes = NULL
+         FROM ??.job_history h
+        WHERE h.event_id = a.event_id
+          AND a.event_type = ANY(?::text[])
+          AND a.changes = (SELECT coalesce(jsonb_agg(${masked} ORDER BY hc.i), '[]')
+                             FROM jsonb_array_elements(h.changes) WITH ORDINALITY AS hc(c, i))`,
+      [schema, schema, jobEventTypes],
+    );
+  },
+};
+
+export const auditMigrations: SchemaMigration[] = [maskedTimelinePhones, leanActivity, compactChanges, jobChangesInHistory];

@@ -3,7 +3,7 @@ import { EVENT_TYPES, type StoredDomainEvent } from '../events.ts';
 import { PERMISSION_KEYS, type Permissions } from '../identity/index.ts';
 import { storedFieldChange } from './api.ts';
 import { MESSAGE_KIND_LABELS } from '../messages/index.ts';
-import { describeJobEvent } from '../pipeline/index.ts';
+import { describeJobEvent, isJobStreamEvent } from '../pipeline/index.ts';
 import { describeRepairOrderEvent } from '../repair-orders/index.ts';
 import { describeServiceRequestEvent } from '../service-requests/index.ts';
 import { describeVehicleEvent } from '../vehicles/index.ts';
@@ -278,7 +278,9 @@ export function activityRow(event: StoredDomainEvent) {
     actor_id: event.metadata.actor.id,
     actor_name: event.metadata.actor.displayName,
     summary: description.summary,
-    changes: description.changes.map(storedFieldChange),
+    // A job event's changes are its job_history row's (the same jobEventChanges, written
+    // with the event): kept once, there, and read with the timeline's mask (changes-sql.ts).
+    changes: isJobStreamEvent(event) ? null : description.changes.map(storedFieldChange),
     occurred_at: event.metadata.occurredAt,
   };
 }

@@ -56,7 +56,7 @@ export function JobDocumentView({
   if (loaded.isError || settings.isError)
     return <Alert>{errorMessage(loaded.error ?? settings.error, 'Could not load the document')}</Alert>;
   const job = loaded.data.detail;
-  if (!job) return <Alert>This job has no repair order to print.</Alert>;
+  if (!job) return <NoDocument jobHref={jobHref}>This job has no repair order to print.</NoDocument>;
   const shop = settings.data.settings;
   return (
     <DocumentPage
@@ -67,6 +67,20 @@ export function JobDocumentView({
       document={document}
       jobHref={jobHref}
     />
+  );
+}
+
+/** A document that does not exist (yet): says why, and leads back to the job rather than leaving a dead end. */
+function NoDocument({ jobHref, children }: { jobHref: string; children: string }) {
+  return (
+    <div className="mx-auto grid max-w-3xl gap-3">
+      <Alert variant="info">{children}</Alert>
+      <p>
+        <Link to={jobHref} className="text-primary underline-offset-4 hover:underline">
+          Open the job
+        </Link>
+      </p>
+    </div>
   );
 }
 
@@ -86,7 +100,7 @@ function DocumentPage({
   jobHref: string;
 }) {
   const invoice = document === 'invoice' ? job.invoice : null;
-  if (document === 'invoice' && !invoice) return <Alert>This job has not been invoiced yet.</Alert>;
+  if (document === 'invoice' && !invoice) return <NoDocument jobHref={jobHref}>This job has not been invoiced yet.</NoDocument>;
   const lines = invoice ? invoice.lines : job.lines;
   const totals = invoice ? invoice.totals : job.totals;
   const decision = document === 'estimate' ? (job.estimate?.decision ?? null) : null;
