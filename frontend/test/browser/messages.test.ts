@@ -38,6 +38,12 @@ describe('messages', () => {
       await page.goto(`/crm/${shop.subdomain}/messages`);
       const row = page.getByTestId('message-row').filter({ hasText: 'olive@example.test' }).filter({ hasText: 'Appointment confirmation' });
       await expect.poll(() => row.textContent(), { timeout: SLOW }).toContain('Not sent');
+      // What an unsent message would have said is introduced over its text, once it is shown.
+      const asItWouldHaveGone = row.getByText('Not sent — shown as it would have gone');
+      await expect.poll(() => asItWouldHaveGone.count()).toBe(0);
+      await row.getByRole('button', { name: 'Show message' }).click();
+      await expect.poll(() => asItWouldHaveGone.count()).toBe(1);
+      await row.getByRole('button', { name: 'Hide message' }).click();
       // The reminder waits for the day before; it links to the same records.
       const reminder = page.getByTestId('message-row').filter({ hasText: 'Appointment reminder' });
       await expect.poll(() => reminder.getByRole('link', { name: 'Open the job' }).count(), { timeout: SLOW }).toBe(1);

@@ -70,9 +70,6 @@ function MessageRow({
           {message.retrying && message.nextAttemptAt ? ` — tries again ${formatDateTime(message.nextAttemptAt)}` : ''}
         </p>
       ) : null}
-      {message.status === 'not-sent' ? (
-        <p className="text-muted-foreground text-xs font-medium tracking-wide uppercase">Not sent — shown as it would have gone</p>
-      ) : null}
       <div className="flex flex-wrap gap-2">
         <Button variant="ghost" size="sm" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen((v) => !v)}>
           {open ? 'Hide message' : 'Show message'}
@@ -95,6 +92,10 @@ function MessageRow({
       </div>
       {open ? (
         <div id={bodyId} className="bg-muted/40 rounded-md p-3 text-sm">
+          {/* Said over the text it is about: on the row itself it was a third "not sent" beside the badge and the reason. */}
+          {message.status === 'not-sent' ? (
+            <p className="text-muted-foreground mb-2 text-xs font-medium tracking-wide uppercase">Not sent — shown as it would have gone</p>
+          ) : null}
           {message.subject ? <p className="mb-2 font-medium">Subject: {message.subject}</p> : null}
           <p className="whitespace-pre-wrap break-words">{message.body}</p>
           {message.attachments.length > 0 ? <p className="text-muted-foreground mt-2">Attached: {message.attachments.join(', ')}</p> : null}
