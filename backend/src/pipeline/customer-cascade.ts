@@ -19,6 +19,29 @@ const LINK_SQL = `
   )
   SELECT deletion_event_id FROM cascade_deleted_customers WHERE customer_id = ? AND instance_id = ? LIMIT 1`;
 
+/**
+ * LINK_SQL for many jobs at once (each once): their links, and those whose customer is
+ * deleted with its deletion.
+ */
+const LINK_ALL_SQL = `
+  WITH input AS (
+    SELECT * FROM unnest(?::text[], ?::text[], ?::text[]) AS t(job_id, instance_id, customer_id)
+  ), linked AS (
+    INSERT INTO cascade_job_customers (job_id, instance_id, customer_id)
+    SELECT job_id, instance_id, customer_id FROM input
+    ON CONFLICT (job_id) DO UPDATE SET instance_id = excluded.instance_id, customer_id = excluded.customer_id
+  )
+  SELECT input.job_id, deleted.deletion_event_id
+  FROM input JOIN cascade_deleted_customers deleted ON deleted.customer_id = input.customer_id AND deleted.instance_id = input.instance_id`;
+
+/** A job's link to its customer that an event sets: a job created or moved to a customer. */
+interface Link {
+  event: StoredDomainEvent;
+  jobId: string;
+  instanceId: string;
+  customerId: string;
+}
+
 const CASCADE_ACTOR: Actor = { kind: 'system', id: 'customer-cascade', displayName: 'System' };
 
 /**
@@ -95,7 +118,25 @@ export function customerCascadeReactor(deps: { store: EventStore; now: () => Dat
     }
   };
 
-  return defineProjection({
+  /** Links of different jobs, in one statement; a job whose customer is deleted is deleted now, in the links' order. */
+  const linkAll = async (trx: Knex.Transaction, links: Link[]) => {
+    const { rows } = await trx.raw<{ rows: Array<{ job_id: string; deletion_event_id: string }> }>(LINK_ALL_SQL, [
+      links.map((l) => l.jobId),
+      links.map((l) => l.instanceId),
+      links.map((l) => l.customerId),
+    ]);
+    if (rows.length === 0) return;
+    const deletions = new Map(rows.map((row) => [row.job_id, row.deletion_event_id]));
+    for (const { event, jobId, instanceId } of links) {
+      const deletionEventId = deletions.get(jobId);
+      if (deletionEventId === undefined) continue;
+      await deleteJobs(trx, { eventId: deletionEventId, instanceId, actor: CASCADE_ACTOR, correlationId: event.metadata.correlationId }, [
+        jobId,
+      ]);
+    }
+  };
+
+  const projection: Projection = defineProjection({
     name: 'customer-cascade',
     // Every handler below reads or writes its own rows (awaited) before it sends a command:
     // a created job's batch is two round trips (the lock with the link, then the checkpoint
@@ -191,5 +232,39 @@ export function customerCascadeReactor(deps: { store: EventStore; now: () => Dat
           return assertNever(event, 'event');
       }
     },
+    // Every job created passes here: the links of a batch's run of creates (and customer
+    // changes) go as one statement, not one round trip each. Other events, and a second link
+    // of a job within the run, end the run, so the links keep their order with everything else.
+    async applyBatch(events, ctx) {
+      let run: Link[] = [];
+      const flush = async () => {
+        if (run.length > 1) await linkAll(ctx.trx, run);
+        else if (run[0]) await projection.apply(run[0].event, ctx);
+        run = [];
+      };
+      for (const event of events) {
+        const link = linkOf(event);
+        if (!link || run.some((l) => l.jobId === link.jobId)) await flush();
+        if (link) run.push(link);
+        else await projection.apply(event, ctx);
+      }
+      await flush();
+    },
   });
+  return projection;
+}
+
+/** The link an event sets to a customer (not one it removes), when it is only that. */
+function linkOf(event: StoredDomainEvent): Link | null {
+  if (event.type === 'JobCreated') {
+    const { jobId, instanceId, customerId } = event.data;
+    return customerId ? { event, jobId, instanceId, customerId } : null;
+  }
+  if (event.type === 'JobUpdated') {
+    const change = event.data.changes.find((c) => c.field === 'customerId');
+    const instanceId = event.metadata.instanceId;
+    if (!change || !instanceId || typeof change.newValue !== 'string' || !change.newValue) return null;
+    return { event, jobId: event.data.jobId, instanceId, customerId: change.newValue };
+  }
+  return null;
 }

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
 import type { EventStore, RecordedEvent } from '@crm/projections/eventstore/port';
-import { Projector } from '@crm/projections/runtime/projector';
+import { applyBatch, Projector } from '@crm/projections/runtime/projector';
 import { readReaction } from '@crm/projections/runtime/reactions';
 import { customerCascadeReactor } from '../../src/pipeline/customer-cascade.ts';
 import { jobNumberStream, jobStream } from '../../src/pipeline/job-decider.ts';
 import { CUSTOMER_CASCADE } from '../../src/shared/reactions.ts';
 import { createTestInstance, signInUser, startTestServer, type ApiClient, type TestInstance, type TestServer } from '../support/server.ts';
 import { testEventMetadata } from '@crm/projections/testing/events';
+import { recordStatements } from '@crm/projections/testing/statement-recorder';
 
 let server: TestServer;
 let shop: TestInstance;
@@ -185,4 +186,96 @@ describe('the customer-deletion cascade reactor', () => {
       await reactor.stop();
     }
   });
+
+  test("a batch's jobs are linked in one statement, sent with the checkpoint's lock; those whose customer is deleted are deleted, once each", async () => {
+    const live = await createCustomer('Staying');
+    const gone = await createCustomer('Leaving');
+    const deleting = reactorProcess(server.runtime.deps.store);
+    deleting.start();
+    let deletion: RecordedEvent;
+    try {
+      expect((await client.delete(`/api/customers/${gone.id}`)).body).toEqual({ deleted: true, jobsDeleted: 0 });
+      deletion = await deletionOf(gone.id);
+    } finally {
+      await deleting.stop();
+    }
+    // Saves that raced the deletion and saves of the live customer, reaching the reactor in one batch.
+    const customers = [live.id, gone.id, live.id, gone.id];
+    const jobIds = customers.map(() => randomUUID());
+    const events: RecordedEvent[] = [];
+    for (const [i, jobId] of jobIds.entries()) {
+      await appendJobCreated(jobId, `LINK-${i}`, customers[i]!);
+      events.push(...(await server.runtime.deps.store.readStream(jobStream(jobId))));
+    }
+    const { knex, store } = server.runtime.deps;
+    const checkpointName = `reactor:cascade-batch-${randomUUID()}`;
+    await knex('projection_checkpoints').insert({ name: checkpointName, position_commit: '-1', position_prepare: '-1' });
+    const options = {
+      schema: READ_MODEL_SCHEMA,
+      checkpointName,
+      budgetMs: 10_000,
+      projections: [customerCascadeReactor({ store, now: () => new Date() })],
+    };
+    const recorder = recordStatements();
+    try {
+      const { result, statements } = await recorder.during(() => applyBatch(knex, options, events));
+      expect(result).toEqual(events[3]!.position);
+      const links = statements.filter((text) => text.includes('INSERT INTO cascade_job_customers'));
+      expect(links).toHaveLength(1);
+      expect(links[0]).toMatch(
+        /^BEGIN;\nSET LOCAL synchronous_commit TO off;\nSELECT public.lock_checkpoint_before\([^)]+\);\n\s*WITH input AS/,
+      );
+    } finally {
+      recorder.stop();
+    }
+    const deletedOnce = async () => {
+      for (const [i, jobId] of jobIds.entries()) {
+        const deletions = (await eventsOf(jobStream(jobId), 'JobDeleted')).map((e) => e.metadata.causationId);
+        expect(deletions).toEqual(customers[i] === gone.id ? [deletion.id] : []);
+      }
+    };
+    await deletedOnce();
+    expect(await knex('cascade_job_customers').whereIn('job_id', jobIds).orderBy('job_id').pluck('job_id')).toEqual(
+      [jobIds[0], jobIds[2]].sort(),
+    );
+    expect(await readReaction(knex, CUSTOMER_CASCADE, deletion.id)).toMatchObject({ affected: 2 });
+    // The batch again, as a writer that lost the race: its lock fails the link, nothing is deleted twice.
+    expect(await applyBatch(knex, options, events)).toBeNull();
+    await deletedOnce();
+    expect(await readReaction(knex, CUSTOMER_CASCADE, deletion.id)).toMatchObject({ affected: 2 });
+  });
 });
+
+/** A job's creation as the job command appends it (without the command's checks: a save that raced a deletion). */
+async function appendJobCreated(jobId: string, jobNumber: string, customerId: string): Promise<void> {
+  await server.runtime.deps.store.append(
+    jobStream(jobId),
+    [
+      {
+        id: randomUUID(),
+        type: 'JobCreated',
+        data: {
+          jobId,
+          instanceId: shop.id,
+          jobNumber,
+          name: 'Someone',
+          phone: '',
+          part: 'Linked part',
+          makeModel: '',
+          quote: null,
+          stage: 'Quote',
+          vin: '',
+          csr: '',
+          jobType: 'In Shop',
+          appointment: null,
+          duration: null,
+          tech: '',
+          notes: '',
+          customerId,
+        },
+        metadata: testEventMetadata(shop.id),
+      },
+    ],
+    { expectedRevision: 'no_stream' },
+  );
+}

@@ -278,4 +278,20 @@ describe('repair orders on the screens', () => {
     },
     TEST_TIMEOUT,
   );
+
+  test(
+    'the estimate of a job priced with a quote and no lines shows the quote as its item, not a breakdown of zeros',
+    async () => {
+      const shop = await shopWithRates('quoteonly');
+      const job = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Quincy Quote', part: 'Brake pads', quote: '250' });
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/pipeline/${job.id}/estimate`);
+      const item = page.getByRole('row', { name: /Brake pads/ });
+      await expect.poll(() => item.count(), { timeout: SLOW }).toBe(1);
+      await expect.poll(() => item.textContent()).toBe('Brake padsQuoted price$250.00');
+      await expect.poll(() => page.locator('dt').allTextContents()).toEqual(['Total']);
+      await expect.poll(() => page.locator('dd').allTextContents()).toEqual(['$250.00']);
+    },
+    TEST_TIMEOUT,
+  );
 });

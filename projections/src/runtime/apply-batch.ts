@@ -147,7 +147,12 @@ async function applyEvents(
  */
 const PIPELINED_BATCH_MAX = 64;
 
-/** The events one by one, each to every projection that takes it, until the budget is spent; the last position applied. */
+/**
+ * The events one by one, each to every projection that takes it, until the budget is spent;
+ * the last position applied. A reactor alone in its set that applies batches (applyBatch)
+ * gets them in runs of up to BUDGETED_RUN_MAX events, the budget looked at after each run:
+ * what its events each cost in round trips it can then pay once per run.
+ */
 async function applyWithin(
   options: ApplyOptions,
   budgetMs: number,
@@ -156,13 +161,32 @@ async function applyWithin(
   events: RecordedEvent[],
 ): Promise<GlobalPosition | null> {
   const deadline = performance.now() + budgetMs;
+  const [only, ...others] = options.projections;
+  const runs = only?.applyBatch && others.length === 0;
   let last: GlobalPosition | null = null;
+  let run: StoredDomainEvent[] = [];
+  let seen = 0;
   for (const { position, taken } of eventsAfter(options, checkpoint, events)) {
     last = position;
-    if (taken) for (const i of taken.takers) await options.projections[i]!.apply(taken.parsed, ctx);
+    if (runs) {
+      if (taken) run.push(taken.parsed);
+      if (++seen < BUDGETED_RUN_MAX) continue;
+      await applyRun(only, run, ctx);
+      run = [];
+      seen = 0;
+    } else if (taken) for (const i of taken.takers) await options.projections[i]!.apply(taken.parsed, ctx);
     if (performance.now() >= deadline) break;
   }
+  if (runs) await applyRun(only, run, ctx);
   return last;
+}
+
+/** The most events a budgeted batch hands its reactor at once (applyWithin). */
+const BUDGETED_RUN_MAX = 64;
+
+async function applyRun(projection: Projection, events: StoredDomainEvent[], ctx: ProjectionContext): Promise<void> {
+  if (events.length > 1 && projection.applyBatch) await projection.applyBatch(events, ctx);
+  else for (const event of events) await projection.apply(event, ctx);
 }
 
 /**

@@ -206,7 +206,8 @@ export function LineRow({
 
         {draft.kind === 'fee' || draft.kind === 'discount' ? (
           <>
-            <LineField draftKey={key} field="basis" label="As" problems={problems} className="w-28 flex-none">
+            {/* Wider on a phone, where fields use the larger 16 px type: "Amount $" and "Percent %" fit beside the arrow. */}
+            <LineField draftKey={key} field="basis" label="As" problems={problems} className="w-32 flex-none sm:w-28">
               {(props) => (
                 <select
                   {...props}

@@ -103,6 +103,9 @@ function DocumentPage({
   if (document === 'invoice' && !invoice) return <NoDocument jobHref={jobHref}>This job has not been invoiced yet.</NoDocument>;
   const lines = invoice ? invoice.lines : job.lines;
   const totals = invoice ? invoice.totals : job.totals;
+  // A job priced with a single quote and no lines: its total is the quote, so the document shows
+  // that as its one item, not an empty table over a breakdown of zeros that does not add up to it.
+  const quoteOnly = lines.length === 0;
   const decision = document === 'estimate' ? (job.estimate?.decision ?? null) : null;
   const title = invoice ? `Invoice #${invoice.invoiceNumber}${invoice.revision > 1 ? ` (revision ${invoice.revision})` : ''}` : 'Estimate';
 
@@ -171,6 +174,13 @@ function DocumentPage({
           </tr>
         </thead>
         <tbody>
+          {quoteOnly ? (
+            <tr>
+              <td className="py-2 pr-3">{job.part || 'Work as quoted'}</td>
+              <td className="py-2 pr-3 whitespace-nowrap text-muted-foreground">Quoted price</td>
+              <td className="py-2 text-right tabular-nums">{money(totals.total)}</td>
+            </tr>
+          ) : null}
           {lines.map((line) => {
             const declined = !invoice && line.status === 'declined';
             return (
@@ -194,11 +204,15 @@ function DocumentPage({
       <dl className="ml-auto grid w-full max-w-xs grid-cols-[1fr_auto] gap-x-6 gap-y-1">
         {(
           [
-            ['Parts', totals.parts],
-            ['Labor', totals.labor],
-            ['Fees', totals.fees],
-            ['Discounts', `-${totals.discounts}`],
-            ['Tax', totals.tax],
+            ...(quoteOnly
+              ? []
+              : ([
+                  ['Parts', totals.parts],
+                  ['Labor', totals.labor],
+                  ['Fees', totals.fees],
+                  ['Discounts', `-${totals.discounts}`],
+                  ['Tax', totals.tax],
+                ] as const)),
             ['Total', totals.total],
             ...(invoice
               ? ([
