@@ -66,6 +66,19 @@ describe('insights', () => {
         await snap(page, `insights-${phone ? 'phone' : 'desktop'}-${colorScheme}`);
         if (phone || colorScheme === 'dark') continue;
 
+        // A figure whose label says how many jobs it is does not say it again ('Sam: 1 completed', not '… (1)'),
+        // and the charts' text for screen readers reads weeks as dates people read, never a raw 2026-11-23.
+        await expect.poll(() => page.locator('summary', { hasText: /^Sam: / }).textContent()).toBe('Sam: 1 completed');
+        await expect.poll(() => page.locator('summary', { hasText: /^Week of .*completed$/ }).count()).toBe(1);
+        const chartTexts = await page
+          .locator('[role="img"][aria-label*="Week of"]')
+          .evaluateAll((charts) => charts.map((chart) => chart.getAttribute('aria-label') ?? ''));
+        expect(chartTexts).toHaveLength(2);
+        for (const text of chartTexts) {
+          expect(text).toMatch(/^Week of [A-Z][a-z]{2} \d{1,2}, \d{4}: /);
+          expect(text).not.toMatch(/\d{4}-\d\d-\d\d/);
+        }
+
         // The jobs behind a figure open that job (its dialog), not a search that lists every job with that digit.
         await page.getByText('Paid jobs (1)').click();
         await page

@@ -46,6 +46,11 @@ function loadErrorText(error: unknown): string {
   return errorMessage(error, 'Failed to load the insights');
 }
 
+/** 'Week of Nov 9, 2026' for a week starting on '2026-11-09' (a calendar day: read at noon UTC, so no zone moves it). */
+function weekOf(weekStart: string): string {
+  return `Week of ${formatDate(`${weekStart}T12:00:00Z`, { timeZone: 'UTC' })}`;
+}
+
 /** '269' when the figure's count is known; 'first 200 listed' when the list may have been cut at the server's limit and the count of jobs is not known. */
 function countWords(listed: number, total: number | undefined): string {
   if (total !== undefined) return String(Math.max(total, listed));
@@ -62,19 +67,22 @@ export function JobsBehind({
   total,
   pipelinePath,
   label,
+  labelCounts = false,
 }: {
   jobs: InsightJob[];
   /** How many jobs the figure counts (more than are listed when the list was cut). */
   total?: number;
   pipelinePath: string;
   label: string;
+  /** The label already says how many jobs these are ('Sam: 19 completed'): no count after it to repeat it. */
+  labelCounts?: boolean;
 }) {
   if (jobs.length === 0) return null;
   const more = total === undefined ? 0 : total - jobs.length;
   return (
     <details className="group text-sm" data-testid="jobs-behind">
       <summary className="cursor-pointer select-none text-primary hover:underline">
-        {label} ({countWords(jobs.length, total)})
+        {labelCounts ? label : `${label} (${countWords(jobs.length, total)})`}
       </summary>
       <ul className="mt-2 flex flex-wrap gap-1.5">
         {jobs.map((job) => (
@@ -190,6 +198,7 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
                 total={tech.completed}
                 pipelinePath={pipelinePath}
                 label={`${tech.tech}: ${tech.completed} completed`}
+                labelCounts
               />
             ))}
           </>
@@ -200,7 +209,7 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
         title="Jobs completed per week"
         description={`${completed} job${completed === 1 ? '' : 's'} moved to Completed in the period.`}
       >
-        <div role="img" aria-label={weeks.map((w) => `Week of ${w.weekStart}: ${w.completed}`).join('; ')}>
+        <div role="img" aria-label={weeks.map((w) => `${weekOf(w.weekStart)}: ${w.completed} completed`).join('; ')}>
           <WeeklyChart weeks={weeks} metric="completed" />
         </div>
         {weeks
@@ -211,7 +220,8 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
               jobs={week.completedJobs}
               total={week.completed}
               pipelinePath={pipelinePath}
-              label={`Week of ${formatDate(`${week.weekStart}T12:00:00Z`, { timeZone: 'UTC' })}: ${week.completed} completed`}
+              label={`${weekOf(week.weekStart)}: ${week.completed} completed`}
+              labelCounts
             />
           ))}
       </Figure>
@@ -223,7 +233,7 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
         <div
           role="img"
           aria-label={weeks
-            .map((w) => `Week of ${w.weekStart}: ${formatDollars(w.revenue)} invoiced, ${formatDollars(w.collected)} collected`)
+            .map((w) => `${weekOf(w.weekStart)}: ${formatDollars(w.revenue)} invoiced, ${formatDollars(w.collected)} collected`)
             .join('; ')}
         >
           <WeeklyChart weeks={weeks} metric="revenue" />
@@ -235,7 +245,7 @@ function Figures({ data, pipelinePath }: { data: Insights; pipelinePath: string 
               key={week.weekStart}
               jobs={week.invoicedJobs}
               pipelinePath={pipelinePath}
-              label={`Week of ${formatDate(`${week.weekStart}T12:00:00Z`, { timeZone: 'UTC' })}: ${formatDollars(week.revenue)} invoiced, ${formatDollars(week.collected)} collected`}
+              label={`${weekOf(week.weekStart)}: ${formatDollars(week.revenue)} invoiced, ${formatDollars(week.collected)} collected`}
             />
           ))}
       </Figure>
