@@ -3,31 +3,17 @@
  * unmasked: the job's own history shows the whole phone); its `activity` row holds NULL there
  * (audit/projection.ts, activityRow). These build the SQL that reads an activity row's change
  * list, in the stored compact form, from wherever it is kept, with the timeline's phone mask
- * (shared/phone.ts, maskPhone: the last 4 digits) applied to what comes from the history.
+ * (shared/phone.ts, maskPhone: the last 4 digits) applied to what comes from the history by
+ * the read-model schema's function timeline_masked_phone_change (audit/migrations.ts, 0082).
  * Text only: the audit queries and the tests put it in their statements.
  */
 
-/** A jsonb value masked as maskPhone masks a string; any other value as it is. */
-export function maskedPhoneSql(value: string): string {
-  // [^0-9], not \D: PostgreSQL's \D keeps other scripts' digits, JavaScript's does not.
-  const digits = `regexp_replace(${value} #>> '{}', '[^0-9]', '', 'g')`;
-  return `CASE WHEN jsonb_typeof(${value}) = 'string'
-            THEN to_jsonb(CASE WHEN ${digits} = '' THEN '' ELSE '•••-•••-' || right(${digits}, 4) END)
-            ELSE ${value} END`;
-}
-
 /**
- * One stored change `c` (jsonb) with a phone's values masked (maskPhoneChange): the compact
- * [field, oldValue, newValue] form or the object form (a value left out stays left out).
+ * `c` masked where it is a phone's change. The mask is a function, called for a phone's change
+ * only: written out in the statement it was most of the audit page's planning time.
  */
-export function maskedStoredChangeSql(c: string): string {
-  return `CASE WHEN jsonb_typeof(${c}) = 'array' AND ${c} ->> 0 = 'phone'
-              THEN jsonb_build_array(${c} -> 0, ${maskedPhoneSql(`(${c} -> 1)`)}, ${maskedPhoneSql(`(${c} -> 2)`)})
-            WHEN jsonb_typeof(${c}) = 'object' AND ${c} ->> 'field' = 'phone'
-              THEN ${c} || jsonb_strip_nulls(jsonb_build_object(
-                     'oldValue', CASE WHEN jsonb_typeof(${c} -> 'oldValue') = 'string' THEN ${maskedPhoneSql(`(${c} -> 'oldValue')`)} END,
-                     'newValue', CASE WHEN jsonb_typeof(${c} -> 'newValue') = 'string' THEN ${maskedPhoneSql(`(${c} -> 'newValue')`)} END))
-            ELSE ${c} END`;
+export function maskedStoredChangeSql(c: string, schema = 'rm'): string {
+  return `CASE WHEN ${c} ->> 0 = 'phone' OR ${c} ->> 'field' = 'phone' THEN ${schema}.timeline_masked_phone_change(${c}) ELSE ${c} END`;
 }
 
 /**
@@ -37,7 +23,7 @@ export function maskedStoredChangeSql(c: string): string {
  */
 export function activityChangesSql(alias: string, schema = 'rm'): string {
   return `coalesce(${alias}.changes,
-      (SELECT coalesce(jsonb_agg(${maskedStoredChangeSql('hc.c')} ORDER BY hc.i), '[]')
+      (SELECT coalesce(jsonb_agg(${maskedStoredChangeSql('hc.c', schema)} ORDER BY hc.i), '[]')
          FROM ${schema}.job_history h, jsonb_array_elements(h.changes) WITH ORDINALITY AS hc(c, i)
         WHERE h.event_id = ${alias}.event_id),
       '[]'::jsonb)`;
@@ -51,5 +37,5 @@ export function activityChangesSql(alias: string, schema = 'rm'): string {
 export function activityChangeRowsSql(alias: string, schema = 'rm'): string {
   return `jsonb_array_elements(coalesce(${alias}.changes, (SELECT h.changes FROM ${schema}.job_history h WHERE h.event_id = ${alias}.event_id)))
             WITH ORDINALITY AS stored(raw, i)
-          CROSS JOIN LATERAL (SELECT CASE WHEN ${alias}.changes IS NULL THEN ${maskedStoredChangeSql('stored.raw')} ELSE stored.raw END AS c) AS shown`;
+          CROSS JOIN LATERAL (SELECT CASE WHEN ${alias}.changes IS NULL THEN ${maskedStoredChangeSql('stored.raw', schema)} ELSE stored.raw END AS c) AS shown`;
 }
