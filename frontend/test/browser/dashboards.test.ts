@@ -140,6 +140,15 @@ describe('the navigation on a phone', () => {
     "the current page's entry is in view on a phone, also when it sits past the row's edge (Admin, Takings)",
     async () => {
       const shop = await createShop(server, 'navrow');
+      // A new online request: the Service Requests entry gets its badge after the row is drawn, wider then.
+      expect((await shop.owner.put('/api/admin/public-requests', { enabled: true })).status).toBe(200);
+      const anonymous = new (shop.owner.constructor as typeof import('../../../backend/test/support/server.ts').ApiClient)(server.url);
+      const online = await anonymous.post(`/api/public/${shop.subdomain}/service-requests`, {
+        customerName: 'Online Customer',
+        contactEmail: 'online@example.com',
+        serviceType: 'Brake Service',
+      });
+      expect(online.status).toBe(201);
       const { page } = await signedInPage(browser, shop.owner, { phone: true });
       const nav = page.getByRole('navigation', { name: 'Main' });
       /** How far the current entry sticks out of the navigation row, in pixels (0: wholly in view). */

@@ -18,15 +18,25 @@ export function InstanceNav({ items, pathname, className }: { items: NavItem[]; 
   const row = useRef<HTMLUListElement>(null);
   const current = items.find((item) => navItemState(item, pathname) !== null)?.to ?? null;
   // After the render that drew the row: only the row scrolls (never the page, as scrollIntoView would).
+  // Again whenever an entry changes size: a badge that arrives after the row was drawn (new service
+  // requests) widens its entry and pushes the current one back past the edge.
+  const entryCount = items.length;
   useLayoutEffect(() => {
     const list = row.current;
     const entry = current === null ? null : list?.querySelector<HTMLElement>(`li[data-to="${CSS.escape(current)}"]`);
     if (!list || !entry) return;
-    const start = entry.offsetLeft;
-    const end = start + entry.offsetWidth;
-    if (start < list.scrollLeft) list.scrollLeft = start;
-    else if (end > list.scrollLeft + list.clientWidth) list.scrollLeft = end - list.clientWidth;
-  }, [current]);
+    const reveal = () => {
+      const start = entry.offsetLeft;
+      const end = start + entry.offsetWidth;
+      if (start < list.scrollLeft) list.scrollLeft = start;
+      else if (end > list.scrollLeft + list.clientWidth) list.scrollLeft = end - list.clientWidth;
+    };
+    reveal();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(reveal);
+    for (const child of list.children) observer.observe(child);
+    return () => observer.disconnect();
+  }, [current, entryCount]);
   return (
     <nav aria-label="Main" className={cn('min-w-0', className)}>
       {/* relative: the badges' absolutely placed screen-reader text is then clipped by this row's
