@@ -14,7 +14,7 @@ import { getInstance } from '../platform/index.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { dateInZone, renderDocument, type DocumentShop } from './documents.ts';
 import { jobViewFromEvents } from '../pipeline/index.ts';
-import { loadJobDetail, repairOrderFromEvents } from './repair-order-service.ts';
+import { jobQuoteCents, loadJobDetail, repairOrderFromEvents } from './repair-order-service.ts';
 import { loadShopSettings } from './shop-settings.ts';
 
 const DOCS = {
@@ -59,6 +59,7 @@ export function registerDocumentRoutes(router: ApiRouter, deps: AppDeps): void {
             shop,
             jobNumber: job.jobNumber,
             customer,
+            work: job.part,
             dated: `Sent ${dateInZone(estimate.sentAt, timeZone)}`,
             extra: [`Valid until ${dateInZone(estimate.expiresAt, timeZone)}`],
             lines: lineViews(
@@ -86,10 +87,12 @@ export function registerDocumentRoutes(router: ApiRouter, deps: AppDeps): void {
             shop,
             jobNumber: job.jobNumber,
             customer,
+            work: job.part,
             dated: dateInZone(deps.now().toISOString(), timeZone),
             extra: ['Not sent yet'],
             lines: lineViews(order.lines, order.rates, order.approved, order.declined),
-            totals: freezeTotals(currentTotals(order)),
+            // A draft's total is the job's: its lines', or its quote while it has none.
+            totals: { ...freezeTotals(currentTotals(order)), ...(order.lines.length === 0 ? { total: jobQuoteCents(job) } : {}) },
             timeZone,
           });
       send(ctx, pdf, `estimate-${job.jobNumber}`);
@@ -140,6 +143,7 @@ async function invoicePdf({ job, order, shop, customer, timeZone }: Awaited<Retu
     shop,
     jobNumber: job.jobNumber,
     customer,
+    work: job.part,
     dated: `Issued ${dateInZone(invoice.issuedAt, timeZone)}`,
     extra: invoice.revision > 1 ? [`Revision ${invoice.revision}`] : [],
     lines: lineViews(invoice.lines, invoice.rates, [], []).map((line) => ({ ...line, status: 'pending' as const })),

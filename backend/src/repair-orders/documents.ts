@@ -37,6 +37,8 @@ export interface DocumentInput {
   dated: string;
   extra: string[];
   lines: LineView[];
+  /** what the job is for (its part), the one item of a job priced by its quote alone */
+  work: string;
   totals: FrozenTotals;
   /** an answered estimate with declined lines: its total without them, in cents */
   approvedTotal?: number;
@@ -130,6 +132,17 @@ export async function renderDocument(input: DocumentInput): Promise<Buffer> {
     .stroke();
   doc.moveDown(0.5);
   doc.font('Helvetica').fontSize(9);
+  // A job priced by its quote alone (no lines): its total is the quote, so that is the one item,
+  // not an empty table over a breakdown of zeros that does not add up to the total.
+  const quoteOnly = input.lines.length === 0;
+  if (quoteOnly) {
+    const y = doc.y;
+    doc.text(input.work || 'Work as quoted', columns.description, y, { width: width * 0.43 });
+    const bottom = doc.y;
+    doc.text('Quoted price', columns.detail, y, { width: width * 0.26 });
+    doc.text(formatMoney(input.totals.total), columns.amount, y, { width: width * 0.18, align: 'right' });
+    doc.y = Math.max(bottom, doc.y) + 3;
+  }
   for (const line of input.lines) {
     if (doc.y > doc.page.height - 160) doc.addPage();
     const y = doc.y;
@@ -152,14 +165,15 @@ export async function renderDocument(input: DocumentInput): Promise<Buffer> {
   doc.moveDown(0.5);
 
   // Totals.
-  const rows: Array<[string, number, boolean?]> = [
+  type TotalRow = [string, number, boolean?];
+  const breakdown: TotalRow[] = [
     ['Parts', input.totals.parts],
     ['Labor', input.totals.labor],
     ['Fees', input.totals.fees],
     ['Discounts', -input.totals.discounts],
     ['Tax', input.totals.tax],
-    ['Total', input.totals.total, true],
   ];
+  const rows: TotalRow[] = [...(quoteOnly ? [] : breakdown), ['Total', input.totals.total, true]];
   if (input.approvedTotal !== undefined) rows.push(['Approved total', input.approvedTotal, true]);
   if (input.paid !== undefined) {
     rows.push(['Paid', input.paid]);

@@ -32,13 +32,15 @@ export function repairOrderFromEvents(events: readonly StoredDomainEvent[]): Rep
   return order;
 }
 
+/** A job's quote in cents as its view holds it (decimal text; '' is none: 0). */
+export const jobQuoteCents = (job: { quote: string }): number => (job.quote === '' ? 0 : Math.round(Number(job.quote) * 100));
+
 /** The job with its repair order, folded from its stream; null when it is no job of this instance (or deleted). */
 export function jobDetailFromEvents(events: readonly StoredDomainEvent[], instanceId: string, now: Date): JobDetail | null {
   const job = jobViewFromEvents([...events], instanceId);
   if (!job) return null;
   const order = repairOrderFromEvents(events);
-  const quote = job.quote === '' ? 0 : Math.round(Number(job.quote) * 100);
-  const view = repairOrderView(order, quote, now);
+  const view = repairOrderView(order, jobQuoteCents(job), now);
   return { ...job, ...view };
 }
 

@@ -268,6 +268,20 @@ describe('the whole cycle: lines, estimate, approval, invoice, payments', () => 
     expect(after.body.quote).toBe(job.quote);
   });
 
+  test('a job priced by its quote alone: its estimate PDF lists the work at the quote and only the total', async () => {
+    const created = await admin.post(P, { name: 'Quote Only', makeModel: '2012 Ford Focus', quote: '438', part: 'Timing belt' });
+    expect(created.status, created.text).toBe(201);
+    const pdf = await fetch(`${server.url}${P}/${created.body.id}/estimate.pdf`, { headers: { cookie: admin.cookieHeader() } });
+    expect(pdf.status).toBe(200);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'ro-quote-only-')), 'estimate.pdf');
+    writeFileSync(file, Buffer.from(await pdf.arrayBuffer()));
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    expect(text).toMatch(/Timing belt\s+Quoted price\s+\$438\.00/);
+    expect(text).toMatch(/Total\s+\$438\.00/);
+    // No breakdown of zeros that does not add up to the total.
+    for (const label of ['Parts', 'Labor', 'Tax', 'Discounts']) expect(text).not.toMatch(new RegExp(`^\\s*${label}\\s+\\$`, 'm'));
+  });
+
   test('a part line of no quantity is a 400 naming the quantity, when added and when changed, and nothing is stored', async () => {
     const job = await newJob('Zero Quantity');
     for (const quantity of [0, '0', '0.000', '00']) {
