@@ -14,8 +14,7 @@ import * as appendGivenTime from './migrations/0010_append_given_time.ts';
 import * as requireRow from './migrations/0011_require_row.ts';
 import * as asyncReadModelsCurrent from './migrations/0012_async_read_models_current.ts';
 import * as lockCheckpointBefore from './migrations/0013_lock_checkpoint_before.ts';
-import * as appendNewStream from './migrations/0014_append_new_stream.ts';
-import * as appendKnownRevision from './migrations/0015_append_known_revision.ts';
+import * as appendWithoutRowReads from './migrations/0014_append_without_row_reads.ts';
 import { auditMigrations } from '../audit/migrations.ts';
 import { customersMigrations } from '../customers/migrations.ts';
 import { identityMigrations } from '../identity/migrations.ts';
@@ -71,8 +70,7 @@ export const eventStoreMigrations: Record<string, MigrationModule> = {
   '0011_require_row': requireRow,
   '0012_async_read_models_current': asyncReadModelsCurrent,
   '0013_lock_checkpoint_before': lockCheckpointBefore,
-  '0014_append_new_stream': appendNewStream,
-  '0015_append_known_revision': appendKnownRevision,
+  '0014_append_without_row_reads': appendWithoutRowReads,
 };
 
 /** Migrations are listed in code (not read from a folder) so bundling cannot lose one. */
