@@ -8,6 +8,7 @@ import { errorMessage } from '@/lib/api-error';
 import { reportFailure } from '@/lib/report-failure';
 import { useRevokeEstimate } from '../../api/revoke-estimate';
 import { useSendEstimate } from '../../api/send-estimate';
+import { estimateSentText } from '../../utils/estimate-texts';
 import { DocumentLinks } from './document-links';
 import type { RepairOrderPanelProps } from './panel-props';
 
@@ -90,13 +91,7 @@ export function EstimatePanel({ instance, job, loaded, canWrite, onSaved, linesS
         )}
       </div>
 
-      {estimate ? (
-        <p className="text-sm text-muted-foreground">
-          Version {estimate.version} sent {formatDateTime(estimate.sentAt)}
-          {estimate.sentBy ? ` by ${estimate.sentBy}` : ''}; the link {live ? 'expires' : 'was good until'}{' '}
-          {formatDateTime(estimate.expiresAt)}.
-        </p>
-      ) : null}
+      {estimate ? <p className="text-sm text-muted-foreground">{estimateSentText(estimate)}</p> : null}
 
       {estimate?.decision ? (
         <div role="status" className="grid gap-1 rounded-md bg-success/10 p-2 text-sm">
