@@ -7,6 +7,9 @@ import {
   latestInvoice,
   lineViews,
   paidOf,
+  quotedTotal,
+  type FrozenTotals,
+  type RepairOrder,
 } from '@crm/projections/repair-orders';
 import type { AppDeps } from '../deps.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
@@ -91,8 +94,7 @@ export function registerDocumentRoutes(router: ApiRouter, deps: AppDeps): void {
             dated: dateInZone(deps.now().toISOString(), timeZone),
             extra: ['Not sent yet'],
             lines: lineViews(order.lines, order.rates, order.approved, order.declined),
-            // A draft's total is the job's: its lines', or its quote while it has none.
-            totals: { ...freezeTotals(currentTotals(order)), ...(order.lines.length === 0 ? { total: jobQuoteCents(job) } : {}) },
+            totals: draftTotals(order, jobQuoteCents(job)),
             timeZone,
           });
       send(ctx, pdf, `estimate-${job.jobNumber}`);
@@ -109,6 +111,12 @@ export function registerDocumentRoutes(router: ApiRouter, deps: AppDeps): void {
     },
     { feature: 'pipeline', doc: DOCS.invoice },
   );
+}
+
+/** A draft estimate's totals: its lines' as they stand, and the job's total (its quote while it has no lines). */
+function draftTotals(order: RepairOrder, quoteCents: number): FrozenTotals {
+  const totals = currentTotals(order);
+  return { ...freezeTotals(totals), total: quotedTotal(order, quoteCents, totals) };
 }
 
 type DocumentDeps = Pick<AppDeps, 'store' | 'knex' | 'now'>;

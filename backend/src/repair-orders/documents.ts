@@ -132,29 +132,26 @@ export async function renderDocument(input: DocumentInput): Promise<Buffer> {
     .stroke();
   doc.moveDown(0.5);
   doc.font('Helvetica').fontSize(9);
+  /** One row of the items table: its description, detail, status and amount side by side. */
+  const itemRow = (description: string, detail: string, status: string, amount: string) => {
+    if (doc.y > doc.page.height - 160) doc.addPage();
+    const y = doc.y;
+    doc.text(description, columns.description, y, { width: width * 0.43 });
+    const bottom = doc.y;
+    doc.text(detail, columns.detail, y, { width: width * 0.26 });
+    doc.text(status, columns.status, y, { width: width * 0.1 });
+    doc.text(amount, columns.amount, y, { width: width * 0.18, align: 'right' });
+    doc.y = Math.max(bottom, doc.y) + 3;
+  };
   // A job priced by its quote alone (no lines): its total is the quote, so that is the one item,
   // not an empty table over a breakdown of zeros that does not add up to the total.
   const quoteOnly = input.lines.length === 0;
-  if (quoteOnly) {
-    const y = doc.y;
-    doc.text(input.work || 'Work as quoted', columns.description, y, { width: width * 0.43 });
-    const bottom = doc.y;
-    doc.text('Quoted price', columns.detail, y, { width: width * 0.26 });
-    doc.text(formatMoney(input.totals.total), columns.amount, y, { width: width * 0.18, align: 'right' });
-    doc.y = Math.max(bottom, doc.y) + 3;
-  }
+  if (quoteOnly) itemRow(input.work || 'Work as quoted', 'Quoted price', '', formatMoney(input.totals.total));
   for (const line of input.lines) {
-    if (doc.y > doc.page.height - 160) doc.addPage();
-    const y = doc.y;
     const declined = line.status === 'declined';
     doc.fillColor(declined ? '#888' : '#000');
     const label = `${line.description || line.kind}${line.kind === 'part' || line.kind === 'labor' ? '' : ` (${line.kind})`}${line.taxable || line.kind === 'discount' ? '' : ' · no tax'}`;
-    doc.text(label, columns.description, y, { width: width * 0.43 });
-    const bottom = doc.y;
-    doc.text(lineDetail(line), columns.detail, y, { width: width * 0.26 });
-    doc.text(STATUS_WORDS[line.status], columns.status, y, { width: width * 0.1 });
-    doc.text(declined ? `(${money(line.total)})` : money(line.total), columns.amount, y, { width: width * 0.18, align: 'right' });
-    doc.y = Math.max(bottom, doc.y) + 3;
+    itemRow(label, lineDetail(line), STATUS_WORDS[line.status], declined ? `(${money(line.total)})` : money(line.total));
   }
   doc.fillColor('#000');
   doc

@@ -29,7 +29,7 @@ export const MESSAGE_MESSAGES = {
 
 const uuidParam = (name: string) =>
   queryParam(name)
-    .refine((value) => isUuidInput(value), `${name} must be an id`)
+    .refine(isUuidInput, `${name} must be an id`)
     .transform((value) => value.toLowerCase())
     .meta({ type: 'string', format: 'uuid' })
     .optional();

@@ -233,8 +233,12 @@ export const paidOf = (order: RepairOrder): number => order.payments.reduce((sum
  */
 export function amountDue(order: RepairOrder, quoteCents: number): number {
   const invoice = latestInvoice(order);
-  if (invoice) return invoice.totals.total;
-  return order.lines.length > 0 ? currentTotals(order).total : quoteCents;
+  return invoice ? invoice.totals.total : quotedTotal(order, quoteCents);
+}
+
+/** The job's total as its lines stand: theirs (declined ones left out), or its quote in cents while it has none. */
+export function quotedTotal(order: RepairOrder, quoteCents: number, totals: Totals = currentTotals(order)): number {
+  return order.lines.length > 0 ? totals.total : quoteCents;
 }
 
 export function balanceOf(order: RepairOrder, quoteCents: number): number {

@@ -9,6 +9,7 @@ import {
   latestEstimate,
   latestInvoice,
   paidOf,
+  quotedTotal,
   type EstimateRecord,
   type FrozenTotals,
   type RepairOrder,
@@ -63,7 +64,6 @@ export function frozenTotalsView(totals: FrozenTotals) {
 /** The job's totals: the lines' (or the quote, for a job without lines), what was paid and what is due. */
 export function jobTotalsView(order: RepairOrder, quoteCents: number): JobTotals {
   const totals = currentTotals(order);
-  const hasLines = order.lines.length > 0;
   const paid = paidOf(order);
   return {
     parts: moneyText(totals.parts),
@@ -71,7 +71,7 @@ export function jobTotalsView(order: RepairOrder, quoteCents: number): JobTotals
     fees: moneyText(totals.fees),
     discounts: moneyText(totals.discounts),
     tax: moneyText(totals.tax),
-    total: moneyText(hasLines ? totals.total : quoteCents),
+    total: moneyText(quotedTotal(order, quoteCents, totals)),
     paid: moneyText(paid),
     balance: moneyText(amountDue(order, quoteCents) - paid),
   };
