@@ -8,6 +8,7 @@ import { AUDIT_PAGE_SIZE } from '@crm/projections/contract';
 import { appointmentsStatement } from '../calendar/index.ts';
 import { auditPageBody, auditPageStatement, type AuditPageRow } from '../audit/index.ts';
 import { customerListBody, customerListStatement, customerSuggestStatement, type CustomerListRow } from '../customers/index.ts';
+import { preparedStatementName } from '../infra/prepared-statements.ts';
 import { jobListBody, jobListStatement, type JobListRow } from '../pipeline/index.ts';
 import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 
@@ -61,8 +62,10 @@ const reads: Record<string, (q: Query) => Promise<unknown>> = {
   },
   async audit(q) {
     // The API's very statement (PostgreSQL builds the page's JSON) and the same body from its row.
-    const { text, values } = auditPageStatement(q.instance ?? '', {}, AUDIT_PAGE_SIZE);
-    const { rows } = await pool.query<AuditPageRow>(text, values);
+    // Prepared under the same name as the API prepares it (tenantRows), when it does.
+    const { text, values, prepared } = auditPageStatement(q.instance ?? '', {}, AUDIT_PAGE_SIZE);
+    const name = prepared ? preparedStatementName(text) : undefined;
+    const { rows } = await pool.query<AuditPageRow>(name ? { name, text, values } : { text, values });
     return auditPageBody(rows[0]!);
   },
   async calendar(q) {

@@ -177,6 +177,19 @@ describe('audit log', () => {
     expect(theirs.items.some((e) => e.entityId === job.id)).toBe(false);
   });
 
+  test('the unfiltered page, a prepared statement, stays each instance’s own however often it runs', async () => {
+    // PostgreSQL plans a prepared statement once for all values after five calls; the row
+    // policy (the instance set on the connection) must still decide every call's rows.
+    const own = await audit(admin, '?limit=200');
+    const theirs = await audit(outsider, '?limit=200');
+    for (let i = 0; i < 8; i++) {
+      expect(await audit(admin, '?limit=200')).toEqual(own);
+      expect(await audit(outsider, '?limit=200')).toEqual(theirs);
+    }
+    expect(theirs.items.some((e) => e.entityId === job.id)).toBe(false);
+    expect(own.items.some((e) => e.entityId === job.id)).toBe(true);
+  });
+
   test.each([
     [
       '?from=yesterday',

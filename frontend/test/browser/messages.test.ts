@@ -38,6 +38,12 @@ describe('messages', () => {
       await page.goto(`/crm/${shop.subdomain}/messages`);
       const row = page.getByTestId('message-row').filter({ hasText: 'olive@example.test' }).filter({ hasText: 'Appointment confirmation' });
       await expect.poll(() => row.textContent(), { timeout: SLOW }).toContain('Not sent');
+      // Why, in the staff's words: what happened and whom to ask, no server setting's name.
+      await expect.poll(() => row.getByText('E-mail is not set up for this shop — ask your administrator').count()).toBe(1);
+      await expect.poll(() => row.textContent()).not.toContain('SMTP');
+      // The screen's notice says the same of both channels (this server has neither provider).
+      const notice = page.getByText(/^E-mail and text messages are not set up for this shop — ask your administrator\./);
+      await expect.poll(() => notice.count()).toBe(1);
       // What an unsent message would have said is introduced over its text, once it is shown.
       const asItWouldHaveGone = row.getByText('Not sent — shown as it would have gone');
       await expect.poll(() => asItWouldHaveGone.count()).toBe(0);
