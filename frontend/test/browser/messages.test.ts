@@ -67,4 +67,17 @@ describe('messages', () => {
     },
     TEST_TIMEOUT,
   );
+
+  test(
+    "the templates' preview puts the text message's opt-out on a line of its own, not run into the shop's phone",
+    async () => {
+      const shop = await createShop(server, 'optout');
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/messages/templates`);
+      const preview = page.getByText(/Reply STOP to opt out\.$/);
+      await expect.poll(() => preview.count(), { timeout: SLOW }).toBe(1);
+      await expect.poll(() => preview.innerText()).toMatch(/\S\nReply STOP to opt out\.$/);
+    },
+    TEST_TIMEOUT,
+  );
 });
