@@ -5,6 +5,7 @@ import { migrateReadModels, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
 import {
   comparePositions,
   positionToString,
+  START,
   type AppendResult,
   type EventStore,
   type GlobalPosition,
@@ -227,6 +228,65 @@ describe('projector', () => {
       events[1]!.position.prepare.toString(),
     ]);
     expect(await readCheckpoint(knex, options.checkpointName)).toEqual(events[1]!.position);
+  });
+
+  test('a batch taken behind the log goes as pipelined transactions of at most 64 events, each event once and in order', async () => {
+    const { instanceId } = await createInstance('behind');
+    for (let i = 0; i < 150; i++) await createUser(instanceId, `behind${i}`);
+    const mine = await visibleEvents(store, (e) => e.metadata.instanceId === instanceId, 151);
+    const last = mine[mine.length - 1]!;
+    // The projection's first event waits until the subscription has read past the last of
+    // ours: the projector's next take is then everything buffered, far more than 64 events.
+    let readPastOurs!: () => void;
+    const allRead = new Promise<void>((resolve) => (readPastOurs = resolve));
+    const watched: EventStore = Object.assign(Object.create(store) as EventStore, {
+      async *subscribeAll(options: Parameters<EventStore['subscribeAll']>[0]) {
+        for await (const event of store.subscribeAll(options)) {
+          yield event;
+          if (comparePositions(event.position, last.position) >= 0) readPastOurs();
+        }
+      },
+    });
+    const applied: string[] = [];
+    let waited = false;
+    const recording: Projection = {
+      name: 'records-ours',
+      async apply(event) {
+        if (!waited) {
+          waited = true;
+          await allRead;
+        }
+        if (event.metadata.instanceId === instanceId) applied.push(event.id);
+      },
+    };
+    const checkpointName = `behind-${instanceId}`;
+    const projector = new Projector({
+      store: watched,
+      knex,
+      connectionString: db.url,
+      projections: [recording],
+      schema: READ_MODEL_SCHEMA,
+      checkpointName,
+    });
+    const recorder = recordStatements();
+    const { statements: sent } = await recorder
+      .during(async () => {
+        projector.start();
+        await expect
+          .poll(async () => comparePositions((await readCheckpoint(knex, checkpointName)) ?? START, last.position), { timeout: 20_000 })
+          .toBeGreaterThanOrEqual(0);
+      })
+      .finally(async () => {
+        recorder.stop();
+        await projector.stop();
+      });
+    expect(applied).toEqual(mine.map((e) => e.id));
+    const ofThisCheckpoint = sent.filter((text) => text.includes(`'${checkpointName}'`));
+    // Never the one-by-one way (its lock is a SELECT … FOR UPDATE of the checkpoint, alone).
+    expect(ofThisCheckpoint.filter((text) => /FOR UPDATE/.test(text))).toHaveLength(0);
+    const transactions = ofThisCheckpoint.filter((text) => text.includes('lock_checkpoint_before'));
+    expect(transactions.length).toBeGreaterThanOrEqual(1 + Math.ceil(mine.length / 64));
+    expect(transactions.every((text) => /^(DO \$crm_prepare\$.*?\$crm_prepare\$;\n)*BEGIN;\n.*COMMIT$/s.test(text))).toBe(true);
   });
 
   test('a batch of job field changes, one per job, moves the insight rows without reading them: one message', async () => {

@@ -148,7 +148,8 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
       const body =
         channel === 'email'
           ? `${renderTemplate(template.emailBody, values)}\n\n--\nTo stop e-mails from ${shop.name}: ${unsubscribeUrl(deps.config, { instanceId: ctx.instanceId, customerId: who.customerId, channel: 'email' })}`
-          : `${renderTemplate(template.smsBody, values)} Reply STOP to opt out.`;
+          : // On a line of its own: after a shop phone at the text's end it read as part of the number.
+            `${renderTemplate(template.smsBody, values)}\nReply STOP to opt out.`;
       queued += await queue(ctx, {
         messageId: options.idFor(channel),
         instanceId: ctx.instanceId,

@@ -9,7 +9,7 @@ import { executeCommand, loadAggregate, systemContext, type CommandContext, type
 import { ConflictError } from '../shared/errors.ts';
 import { consentOf } from './message-context.ts';
 import { attemptKey, isSendable, messageDecider, messageStream, type MessageCommand, type MessageState } from './message-decider.ts';
-import { NOT_CONFIGURED, TransportError, type MessageTransport } from './transports.ts';
+import { NOT_CONFIGURED, NOT_CONFIGURED_SETTINGS, TransportError, type MessageTransport } from './transports.ts';
 import { unsubscribeUrl } from './links.ts';
 import { MESSAGES_ACTOR } from './outbox-reactor.ts';
 
@@ -230,6 +230,7 @@ export class MessageSender {
     const { message } = state;
     const transport = transports[message.channel];
     if (!transport) {
+      logger.info({ messageId, channel: message.channel }, `message not sent: ${NOT_CONFIGURED_SETTINGS[message.channel]}`);
       await this.record(messageId, message.instanceId, { type: 'RecordNotSent', reason: NOT_CONFIGURED[message.channel] }, loaded).catch(
         ignoreConflict,
       );

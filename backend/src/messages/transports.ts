@@ -165,7 +165,18 @@ export function transportsFromConfig(config: Config): Partial<Record<MessageChan
   return transports;
 }
 
+/**
+ * Why a message on a channel with no provider was not sent, in the words of the shop's staff, who
+ * read it in the outbox: what happened and what to do. The server's settings are not theirs to
+ * change, so their names go to the log only (NOT_CONFIGURED_SETTINGS).
+ */
 export const NOT_CONFIGURED: Record<MessageChannel, string> = {
-  email: 'Not sent: no SMTP server is configured (SMTP_URL)',
-  sms: 'Not sent: no text-message provider is configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER)',
+  email: 'E-mail is not set up for this shop — ask your administrator',
+  sms: 'Text messages are not set up for this shop — ask your administrator',
+};
+
+/** The same, for whoever runs the server (the log): which settings would make the channel send. */
+export const NOT_CONFIGURED_SETTINGS: Record<MessageChannel, string> = {
+  email: 'no SMTP server is configured (SMTP_URL)',
+  sms: 'no text-message provider is configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER)',
 };

@@ -515,6 +515,33 @@ describe('calendar', () => {
   );
 
   test(
+    "a 30-minute appointment's title is whole in the week and day views, not cut by its time range",
+    async () => {
+      const shop = await calendarShop('calshort');
+      await book(shop, { name: 'Faye Filter', part: 'Oil change', appointment: todayAt(14), duration: 30 });
+      const { page } = await signedInPage(browser, shop.owner);
+      /** Whether the block's words show whole: nothing clamped, nothing past the block's edges. */
+      const titleWhole = () =>
+        eventBlock(page, 'Faye Filter')
+          .locator('.crm-event-words')
+          .evaluate((words) => {
+            const shown = words.getBoundingClientRect();
+            const block = words.closest('.rbc-event')!.getBoundingClientRect();
+            const whole = words.scrollHeight <= words.clientHeight + 1 && words.scrollWidth <= words.clientWidth + 1;
+            return whole && shown.height > 0 && shown.bottom <= block.bottom + 0.5 && shown.right <= block.right + 0.5;
+          });
+      for (const view of ['Week', 'Day'] as const) {
+        await openCalendar(page, shop, view);
+        await expect.poll(() => eventBlock(page, 'Faye Filter').count(), { timeout: SLOW }).toBe(1);
+        await expect.poll(() => eventBlock(page, 'Faye Filter').locator('.crm-event-words').innerText()).toBe('Faye Filter - Oil change');
+        await expect.poll(titleWhole).toBe(true);
+        await snapViewport(page, `calendar-short-appointment-${view.toLowerCase()}`);
+      }
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
     "the shop's time zone whatever the browser's: a browser in Tokyo shows Chicago's hours and day",
     async () => {
       const shop = await calendarShop('calzone');

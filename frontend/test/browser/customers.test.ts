@@ -469,4 +469,32 @@ describe('customers', () => {
     },
     TEST_TIMEOUT,
   );
+  test(
+    "the customer page lists the customer's vehicles once: the records, then those only typed on the customer",
+    async () => {
+      const shop = await createShop(server, 'onelist');
+      const customer = await postOne(shop.owner, customersApi(shop), {
+        name: 'Vic Vehicles',
+        vehicles: ['2018 Mazda MX-5', '2010 Saab 9-3'],
+      });
+      await postOne(shop.owner, `${customersApi(shop)}/${customer.id}/vehicles`, {
+        year: 2018,
+        make: 'Mazda',
+        model: 'MX-5',
+        plate: 'ZOOM1',
+      });
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`${customersPath(shop)}/${customer.id}`);
+      const vehicles = page.getByRole('list', { name: 'Vehicles' });
+      await expect.poll(() => vehicles.getByRole('listitem').allInnerTexts(), { timeout: SLOW }).toHaveLength(2);
+      // The record links to its page; the vehicle typed only on the customer is listed, unlinked, once.
+      await expect.poll(() => vehicles.getByRole('link', { name: '2018 Mazda MX-5' }).count()).toBe(1);
+      await expect.poll(() => vehicles.getByRole('listitem').filter({ hasText: '2010 Saab 9-3' }).count()).toBe(1);
+      // The details have no second list of them.
+      await expect.poll(() => page.locator('#customer-details').getByText('Vehicles', { exact: true }).count()).toBe(0);
+      await expect.poll(() => page.getByText('2018 Mazda MX-5', { exact: true }).count()).toBe(1);
+      await snap(page, 'customer-vehicles-one-list');
+    },
+    TEST_TIMEOUT,
+  );
 });

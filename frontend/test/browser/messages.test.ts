@@ -38,6 +38,12 @@ describe('messages', () => {
       await page.goto(`/crm/${shop.subdomain}/messages`);
       const row = page.getByTestId('message-row').filter({ hasText: 'olive@example.test' }).filter({ hasText: 'Appointment confirmation' });
       await expect.poll(() => row.textContent(), { timeout: SLOW }).toContain('Not sent');
+      // Why, in the staff's words: what happened and whom to ask, no server setting's name.
+      await expect.poll(() => row.getByText('E-mail is not set up for this shop — ask your administrator').count()).toBe(1);
+      await expect.poll(() => row.textContent()).not.toContain('SMTP');
+      // The screen's notice says the same of both channels (this server has neither provider).
+      const notice = page.getByText(/^E-mail and text messages are not set up for this shop — ask your administrator\./);
+      await expect.poll(() => notice.count()).toBe(1);
       // What an unsent message would have said is introduced over its text, once it is shown.
       const asItWouldHaveGone = row.getByText('Not sent — shown as it would have gone');
       await expect.poll(() => asItWouldHaveGone.count()).toBe(0);
@@ -58,6 +64,19 @@ describe('messages', () => {
       await expect.poll(() => page.url(), { timeout: SLOW }).toContain(`/customers/${customer.id}`);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: SLOW }).toContain('Olive Outbox');
       await context.close();
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "the templates' preview puts the text message's opt-out on a line of its own, not run into the shop's phone",
+    async () => {
+      const shop = await createShop(server, 'optout');
+      const { page } = await signedInPage(browser, shop.owner);
+      await page.goto(`/crm/${shop.subdomain}/messages/templates`);
+      const preview = page.getByText(/Reply STOP to opt out\.$/);
+      await expect.poll(() => preview.count(), { timeout: SLOW }).toBe(1);
+      await expect.poll(() => preview.innerText()).toMatch(/\S\nReply STOP to opt out\.$/);
     },
     TEST_TIMEOUT,
   );

@@ -59,7 +59,9 @@ export interface ApplyOptions {
  * back, so it must know its checkpoint before it acts; unless its handlers each await a
  * statement of the transaction before they act (Projection.readsBeforeActing): then the lock
  * goes with that statement, whose answer comes only once the lock has been checked. Within a
- * caller's transaction (a rebuild's finish) and for a larger batch, statements go one by one.
+ * caller's transaction (a rebuild's finish) and for a larger batch (a rebuild's pages; the
+ * projector's loop cuts what it takes into batches of at most that many), statements go one
+ * by one.
  */
 export async function applyBatch(knex: Knex, options: ApplyOptions, events: RecordedEvent[]): Promise<GlobalPosition | null> {
   const pipelined = events.length > 0 && events.length <= PIPELINED_BATCH_MAX && !(knex as Knex.Transaction).isTransaction;
@@ -145,7 +147,7 @@ async function applyEvents(
  * where a bound parameter is one; a catch-up batch of thousands of events would hold
  * megabytes of them, and what it would save, a few round trips, is nothing beside its work.
  */
-const PIPELINED_BATCH_MAX = 64;
+export const PIPELINED_BATCH_MAX = 64;
 
 /**
  * The events one by one, each to every projection that takes it, until the budget is spent;

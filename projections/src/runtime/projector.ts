@@ -5,7 +5,7 @@ import { ensureCheckpoint, lockCheckpointForBatch, MAIN_CHECKPOINT, readCheckpoi
 import { ensureInlineSince } from './inline.ts';
 import { describeError } from './parked.ts';
 import { pause } from '../shared/pause.ts';
-import { applyBatch, parkEvent } from './apply-batch.ts';
+import { applyBatch, parkEvent, PIPELINED_BATCH_MAX } from './apply-batch.ts';
 import { DEFAULT_STANDBY_RETRY_MS, LeaderLock } from './leader-lock.ts';
 import { isTransientFailure, TransientError } from './transient.ts';
 import { DEFAULT_BATCH_WINDOW_MS, retryDelay, silentLogger, type ProjectorLogger, type ProjectorOptions } from './projector-options.ts';
@@ -200,14 +200,20 @@ export class Projector {
     // global readers, the projector among them, for long. The projector's own batches are
     // set-based and short.
     const budgetMs = this.kind === 'reactor' ? REACTOR_TRANSACTION_MS : undefined;
+    const options = { schema, checkpointName: this.checkpointName, projections, inlineUpTo: this.inlineUpTo, budgetMs };
     let rest = events;
     while (rest.length > 0) {
-      const options = { schema, checkpointName: this.checkpointName, projections, inlineUpTo: this.inlineUpTo, budgetMs };
-      const last = await applyBatch(knex, options, rest);
+      // A batch taken behind the log (the thread fell behind under load, or catches up) goes
+      // as transactions of at most PIPELINED_BATCH_MAX events: each is pipelined (a few
+      // messages) where a larger one would send its statements one by one, and each moves
+      // the checkpoint with its own rows, so a crash between them leaves whole transactions.
+      const transaction = rest.length > PIPELINED_BATCH_MAX ? rest.slice(0, PIPELINED_BATCH_MAX) : rest;
+      const last = await applyBatch(knex, options, transaction);
       this.pendingSince = null;
-      const done = rest;
-      rest = last ? rest.filter((event) => comparePositions(event.position, last) > 0) : [];
-      this.eventsApplied += done.length - rest.length;
+      const before = rest.length;
+      // Null: the stored checkpoint had passed them all (another writer applied them).
+      rest = last ? rest.filter((event) => comparePositions(event.position, last) > 0) : rest.slice(transaction.length);
+      this.eventsApplied += before - rest.length;
       if (last) {
         this.lastApplied = last;
         this.options.onApplied?.(this.checkpointName, last);

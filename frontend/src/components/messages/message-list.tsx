@@ -7,6 +7,7 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
+import { reasonForStaff } from './message-reason';
 import { type MessageFilter, useMessages, useRetryMessage } from './messages-api';
 
 const STATUS_LABELS: Record<MessageStatus, string> = { queued: 'Queued', sent: 'Sent', failed: 'Failed', 'not-sent': 'Not sent' };
@@ -66,7 +67,7 @@ function MessageRow({
       </div>
       {message.error ? (
         <p className={message.status === 'failed' ? 'text-destructive text-sm' : 'text-muted-foreground text-sm'}>
-          {message.error}
+          {reasonForStaff(message.error)}
           {message.retrying && message.nextAttemptAt ? ` — tries again ${formatDateTime(message.nextAttemptAt)}` : ''}
         </p>
       ) : null}

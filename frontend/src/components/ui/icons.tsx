@@ -76,6 +76,12 @@ export const ChevronUpIcon = (props: IconProps) => (
   </Icon>
 );
 
+export const ArrowUpDownIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="m21 16-4 4-4-4M17 20V4M3 8l4-4 4 4M7 4v16" />
+  </Icon>
+);
+
 export const ArrowLeftIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="m12 19-7-7 7-7M19 12H5" />

@@ -15,7 +15,9 @@ export function Component() {
       paths={paths}
       pipelinePath={pipelinePath}
       permissions={permissions}
-      vehicles={<CustomerVehicles instance={instance} customerId={id} canWrite={permissions.canWrite} />}
+      vehicles={(customer) => (
+        <CustomerVehicles instance={instance} customerId={id} labels={customer.vehicleList} canWrite={permissions.canWrite} />
+      )}
     />
   );
 }

@@ -6,7 +6,7 @@ import 'react-big-calendar/lib/css/react-big-calendar.css';
 import 'react-big-calendar/lib/addons/dragAndDrop/styles.css';
 import '../calendar.css';
 import { cn } from '@/lib/cn';
-import { type CalendarEvent, initialsOf, jobTypeColor, type TechLane } from '../utils/calendar-events';
+import { type CalendarEvent, initialsOf, isShortAppointment, jobTypeColor, type TechLane } from '../utils/calendar-events';
 import { type CalendarView, DAY_END_HOUR, DAY_START_HOUR, hourOn, STEP_MINUTES } from '../utils/calendar-time';
 
 type WithDragAndDrop = typeof dragAndDropAddon.default;
@@ -148,7 +148,10 @@ export function CalendarGrid({
         onEventDrop={onEventDrop}
         onEventResize={onEventResize}
         eventPropGetter={(event) => ({
-          className: event.job ? `crm-event crm-event--${jobTypeColor(event.job.jobType)}` : 'crm-event crm-event--more',
+          className: cn(
+            event.job ? `crm-event crm-event--${jobTypeColor(event.job.jobType)}` : 'crm-event crm-event--more',
+            event.job && isShortAppointment(event) && 'crm-event--short',
+          ),
         })}
         components={{ event: EventLabel, week: { header: WeekColumnHeader }, day: { header: ColumnHeader } }}
         showMultiDayTimes

@@ -67,6 +67,14 @@ export function jobTypeColor(jobType: string): JobTypeColor {
   return colors[normalizeJobType(jobType) ?? ''] ?? 'other';
 }
 
+/**
+ * Whether an appointment's block in the week or day view is too low for its time range over its
+ * title (under an hour: a 30-minute one is 32 px high), so the two share a line, or the time goes.
+ */
+export function isShortAppointment(event: Pick<CalendarEvent, 'start' | 'end'>): boolean {
+  return event.end.getTime() - event.start.getTime() < 60 * 60_000;
+}
+
 export function eventTitle(job: Pick<AppointmentView, 'name' | 'part'>): string {
   const parts = [job.name.trim(), job.part.trim()].filter(Boolean);
   return parts.length > 0 ? parts.join(' - ') : 'Appointment';

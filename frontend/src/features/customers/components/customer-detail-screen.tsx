@@ -1,5 +1,6 @@
 import { ParkedChangesNotice } from '@/components/parked-changes-notice';
 import { formatDateTime } from '@crm/projections/contract';
+import type { CustomerRecord } from '@crm/projections/customers';
 import { type ReactNode, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
@@ -61,8 +62,11 @@ export function CustomerDetailScreen({
   paths: CustomerPaths;
   pipelinePath: string;
   permissions: CustomerPermissions;
-  /** The customer's vehicles (the vehicles feature's card, given by the page). */
-  vehicles?: ReactNode;
+  /**
+   * The customer's vehicles (the vehicles feature's card, given by the page), drawn for the
+   * customer as it is now; when given, the details leave their Vehicles row to it.
+   */
+  vehicles?: (customer: CustomerRecord) => ReactNode;
 }) {
   const navigate = useNavigate();
   const [searchParams, setSearchParams] = useSearchParams();
@@ -195,10 +199,11 @@ export function CustomerDetailScreen({
               {asOf ? (
                 <CustomerAsOf key={asOf} instance={instance} id={id} asOf={asOf} onBack={() => showAsOf(null)} />
               ) : (
-                <CustomerDetails customer={current} />
+                <CustomerDetails customer={current} withVehicles={!vehicles} />
               )}
             </CardContent>
           </Card>
+          {vehicles?.(current)}
           <Card>
             <CardHeader>
               <CardTitle>Jobs</CardTitle>
@@ -222,7 +227,6 @@ export function CustomerDetailScreen({
               />
             </CardContent>
           </Card>
-          {vehicles}
         </div>
         {history}
       </div>

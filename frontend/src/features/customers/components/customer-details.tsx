@@ -58,8 +58,11 @@ function ConsentValue({ customer }: { customer: CustomerRecord }) {
   );
 }
 
-/** Every field of one customer, the phone whole, and its consent to messages (a single-record answer). */
-export function CustomerDetails({ customer }: { customer: CustomerRecord }) {
+/**
+ * Every field of one customer, the phone whole, and its consent to messages (a single-record answer).
+ * `withVehicles` false leaves out the Vehicles row, for a page that lists the vehicles on their own.
+ */
+export function CustomerDetails({ customer, withVehicles = true }: { customer: CustomerRecord; withVehicles?: boolean }) {
   return (
     <dl className="divide-y">
       <Row label={CUSTOMER_FIELD_LABELS.phone}>
@@ -78,9 +81,11 @@ export function CustomerDetails({ customer }: { customer: CustomerRecord }) {
         <ConsentValue customer={customer} />
       </Row>
       <Row label={CUSTOMER_FIELD_LABELS.address}>{customer.address || none}</Row>
-      <Row label={CUSTOMER_FIELD_LABELS.vehicles}>
-        <ListValue value={customer.vehicleList.length > 0 ? customer.vehicleList : customer.vehicles} badges />
-      </Row>
+      {withVehicles ? (
+        <Row label={CUSTOMER_FIELD_LABELS.vehicles}>
+          <ListValue value={customer.vehicleList.length > 0 ? customer.vehicleList : customer.vehicles} badges />
+        </Row>
+      ) : null}
       <Row label={CUSTOMER_FIELD_LABELS.pastAppointments}>
         <ListValue value={customer.pastAppointments} />
       </Row>

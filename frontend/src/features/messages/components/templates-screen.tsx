@@ -154,7 +154,7 @@ function TemplatesForm({ instance, data }: { instance: string; data: MessageTemp
               </p>
               <p className="whitespace-pre-wrap">{renderTemplate(current.emailBody, values)}</p>
               <hr />
-              <p className="whitespace-pre-wrap">{renderTemplate(current.smsBody, values)} Reply STOP to opt out.</p>
+              <p className="whitespace-pre-wrap">{`${renderTemplate(current.smsBody, values)}\nReply STOP to opt out.`}</p>
             </section>
           </div>
         </CardContent>

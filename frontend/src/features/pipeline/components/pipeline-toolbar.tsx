@@ -1,17 +1,20 @@
 import { type JobSort, type Stage, STAGES } from '@crm/projections/pipeline';
 import type { PipelineFilters } from '../utils/pipeline-url';
 import { Button } from '@/components/ui/button';
-import { SearchIcon } from '@/components/ui/icons';
+import { ArrowUpDownIcon, SearchIcon } from '@/components/ui/icons';
 import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 
-/** The sort select's choices (the Maven variant's). */
-export const SORT_OPTIONS: ReadonlyArray<{ value: JobSort; label: string }> = [
-  { value: 'newest', label: 'Newest First' },
-  { value: 'oldest', label: 'Oldest First' },
-  { value: 'name-asc', label: 'Name A-Z' },
-  { value: 'name-desc', label: 'Name Z-A' },
-  { value: 'stage', label: 'Stage' },
+/**
+ * The sort select's choices (the Maven variant's). `short` is what a phone's half-width box shows
+ * after "Sort:", where the whole label does not fit.
+ */
+export const SORT_OPTIONS: ReadonlyArray<{ value: JobSort; label: string; short: string }> = [
+  { value: 'newest', label: 'Newest First', short: 'Newest' },
+  { value: 'oldest', label: 'Oldest First', short: 'Oldest' },
+  { value: 'name-asc', label: 'Name A-Z', short: 'A-Z' },
+  { value: 'name-desc', label: 'Name Z-A', short: 'Z-A' },
+  { value: 'stage', label: 'Stage', short: 'Stage' },
 ];
 
 const ALL_STAGES = 'all';
@@ -20,6 +23,7 @@ export type { PipelineFilters };
 
 export function PipelineToolbar({ filters, onChange }: { filters: PipelineFilters; onChange: (next: PipelineFilters) => void }) {
   const set = (patch: Partial<PipelineFilters>) => onChange({ ...filters, ...patch });
+  const sortOption = SORT_OPTIONS.find((option) => option.value === filters.sort) ?? SORT_OPTIONS[0]!;
 
   return (
     <div className="grid gap-3 rounded-xl border bg-card p-3 shadow-sm sm:p-4">
@@ -58,9 +62,15 @@ export function PipelineToolbar({ filters, onChange }: { filters: PipelineFilter
             </SelectContent>
           </Select>
           <Select value={filters.sort} onValueChange={(value) => set({ sort: value as JobSort })}>
-            <SelectTrigger aria-label="Sort entries" className="md:w-48">
-              <span className="hidden text-muted-foreground md:inline">Sort: </span>
-              <SelectValue />
+            {/* Beside the stage filter, the box says it sorts: "Sort:" at every width (the value alone, "Stage",
+                read as a second stage filter on a phone). A phone's half of the width holds the short order and no icon. */}
+            <SelectTrigger aria-label="Sort entries" className="md:w-52">
+              <ArrowUpDownIcon className="mr-1.5 hidden size-4 align-[-3px] text-muted-foreground md:inline" />
+              <span className="text-muted-foreground">Sort: </span>
+              <SelectValue>
+                <span className="md:hidden">{sortOption.short}</span>
+                <span className="hidden md:inline">{sortOption.label}</span>
+              </SelectValue>
             </SelectTrigger>
             <SelectContent>
               {SORT_OPTIONS.map((option) => (

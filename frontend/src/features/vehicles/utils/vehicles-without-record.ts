@@ -1,0 +1,17 @@
+/** A vehicle's label compared as a person reads it: without case and extra spaces. */
+const sameLabel = (label: string) => label.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * The customer's vehicles typed on the customer (its Vehicles field) that have no vehicle record
+ * of the same label: a customer made before vehicles had records, or from the customer form.
+ */
+export function vehiclesWithoutRecord(labels: readonly string[], records: ReadonlyArray<{ label: string }>): string[] {
+  const recorded = new Set(records.map((record) => sameLabel(record.label)));
+  const seen = new Set<string>();
+  return labels.filter((label) => {
+    const key = sameLabel(label);
+    if (!key || recorded.has(key) || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
