@@ -77,6 +77,15 @@ describe('values written into the statement', () => {
 
   test('a statement naming a value it was not given is refused', () => {
     expect(() => withLiterals({ sql: 'select $2', values: [1] })).toThrow(/\$2/);
+    expect(() => withLiterals({ sql: 'select $0', values: [1] })).toThrow(/\$0/);
+  });
+
+  test('the same text sent again takes each time its own values; a comment left open runs to the end of the text', () => {
+    const sql = "select $1::int, '$1', $2::text, $1::int -- $2";
+    expect(withLiterals({ sql, values: [1, 'a'] })).toBe("select '1'::int, '$1', 'a'::text, '1'::int -- $2");
+    expect(withLiterals({ sql, values: [2, "b'c"] })).toBe("select '2'::int, '$1', 'b''c'::text, '2'::int -- $2");
+    expect(withLiterals({ sql: 'select $1 /* $2', values: [3] })).toBe("select '3' /* $2");
+    expect(withLiterals({ sql: 'select $10, $1', values: Array.from({ length: 10 }, (_, i) => i) })).toBe("select '9', '0'");
   });
 });
 

@@ -56,38 +56,85 @@ export function quoteLiteral(text: string): string {
  */
 export function withLiterals({ sql, values }: NativeStatement): string {
   if (values.length === 0) return sql;
-  let out = '';
+  const { parts, parameters } = templateOf(sql);
+  let out = parts[0]!;
+  for (let k = 0; k < parameters.length; k++) {
+    const index = parameters[k]!;
+    if (index < 0 || index >= values.length) throw new Error(`Statement names $${index + 1} but has ${values.length} values`);
+    out += literal(values[index]) + parts[k + 1]!;
+  }
+  return out;
+}
+
+/** A statement's text cut at its `$n` parameters: the texts around them, and each one's value (0-based). */
+interface Template {
+  parts: string[];
+  parameters: number[];
+}
+
+/**
+ * Templates by statement text, each cut once: the same few texts go out again and again (an
+ * append's, a required row's, the projector's batch statements), and cutting one character
+ * by character built a string and a substring per character of it on every use, the
+ * largest share of the garbage a command made on the API's main thread.
+ */
+const templates = new Map<string, Template>();
+/** Bounds the templates should callers vary their texts (then they are cut again). */
+const MAX_TEMPLATES = 256;
+
+function templateOf(sql: string): Template {
+  let template = templates.get(sql);
+  if (template === undefined) {
+    template = cutAtParameters(sql);
+    if (templates.size >= MAX_TEMPLATES) templates.clear();
+    templates.set(sql, template);
+  }
+  return template;
+}
+
+const PARAMETER = /\d+/y;
+
+function cutAtParameters(sql: string): Template {
+  const parts: string[] = [];
+  const parameters: number[] = [];
+  let partStart = 0;
   let i = 0;
   while (i < sql.length) {
     const c = sql[i]!;
-    const rest = sql.slice(i);
     const skipped =
       c === "'" || c === '"'
         ? quotedEnd(sql, i, c)
-        : rest.startsWith('--')
+        : c === '-' && sql[i + 1] === '-'
           ? lineEnd(sql, i)
-          : rest.startsWith('/*')
-            ? sql.indexOf('*/', i + 2) + 2 || sql.length
+          : c === '/' && sql[i + 1] === '*'
+            ? commentEnd(sql, i)
             : c === '$'
               ? dollarQuoteEnd(sql, i)
               : null;
     if (skipped !== null) {
-      out += sql.slice(i, skipped);
       i = skipped;
       continue;
     }
-    const parameter = c === '$' ? /^\$(\d+)/.exec(rest) : null;
-    if (parameter) {
-      const index = Number(parameter[1]) - 1;
-      if (index < 0 || index >= values.length) throw new Error(`Statement names $${index + 1} but has ${values.length} values`);
-      out += literal(values[index]);
-      i += parameter[0].length;
-      continue;
+    if (c === '$') {
+      PARAMETER.lastIndex = i + 1;
+      const digits = PARAMETER.exec(sql);
+      if (digits) {
+        parts.push(sql.slice(partStart, i));
+        parameters.push(Number(digits[0]) - 1);
+        i = partStart = i + 1 + digits[0].length;
+        continue;
+      }
     }
-    out += c;
     i++;
   }
-  return out;
+  parts.push(sql.slice(partStart));
+  return { parts, parameters };
+}
+
+/** Where a comment starting at `start` ends (the text's end when it is not closed). */
+function commentEnd(sql: string, start: number): number {
+  const end = sql.indexOf('*/', start + 2);
+  return end === -1 ? sql.length : end + 2;
 }
 
 /** Where a '…' or "…" starting at `start` ends (a doubled quote stays inside; E'…' escapes backslashes). */
