@@ -289,7 +289,7 @@ describe('projector', () => {
     expect(transactions.every((text) => /^(DO \$crm_prepare\$.*?\$crm_prepare\$;\n)*BEGIN;\n.*COMMIT$/s.test(text))).toBe(true);
   });
 
-  test('a batch of job field changes, one per job, moves the insight rows without reading them: one message', async () => {
+  test('batches of new jobs, and of job field changes, one per job, move the insight rows without reading them: one message each', async () => {
     const instanceId = randomUUID();
     const [first, second] = [randomUUID(), randomUUID()];
     const jobEvent = (type: string, data: Record<string, unknown>): NewEvent => ({
@@ -305,7 +305,34 @@ describe('projector', () => {
     const created = await visibleEvents(store, (e) => e.metadata.instanceId === instanceId, 2);
     const options = { schema: READ_MODEL_SCHEMA, checkpointName: `insight-updates-${instanceId}`, projections: [insightsProjection] };
     await knex('projection_checkpoints').insert({ name: options.checkpointName, position_commit: '-1', position_prepare: '-1' });
+    // New jobs alone: their rows and stays written without reading first, the batch one message.
+    const creating = recordStatements();
+    const { result: createdUpTo, statements: creation } = await creating
+      .during(() => applyBatch(knex, options, created))
+      .finally(() => creating.stop());
+    expect(createdUpTo).toEqual(created[1]!.position);
+    expect(ofTheBatch(creation)).toHaveLength(1);
+    expect(ofTheBatch(creation)[0]).toMatch(/^(DO \$crm_prepare\$.*?\$crm_prepare\$;\n)*BEGIN;\n.*COMMIT$/s);
+    const stays = () =>
+      rm('insight_stage_intervals').whereIn('job_id', [first, second]).orderBy('event_id').select('event_id', 'job_id', 'stage', 'left_at');
+    expect(await stays()).toEqual(
+      created
+        .map((event) => ({
+          event_id: event.id,
+          job_id: (event.data as { jobId: string }).jobId,
+          stage: EMPTY_JOB_FIELDS.stage,
+          left_at: null,
+        }))
+        .sort((a, b) => a.event_id.localeCompare(b.event_id)),
+    );
+    // Again over the rows it wrote (a replay), one of them changed since: nothing changes, no stay twice.
+    await knex('projection_checkpoints').where({ name: options.checkpointName }).update({ position_commit: '-1', position_prepare: '-1' });
+    await knex('insight_jobs').withSchema(READ_MODEL_SCHEMA).where({ job_id: first }).update({ tech: 'kept' });
+    const before = await stays();
     await applyBatch(knex, options, created);
+    expect(await rm('insight_jobs').where({ job_id: first }).first('tech', 'revision')).toEqual({ tech: 'kept', revision: 0 });
+    expect(await stays()).toEqual(before);
+    await knex('insight_jobs').withSchema(READ_MODEL_SCHEMA).where({ job_id: first }).update({ tech: 'Tom' });
     const label = (jobId: string, jobNumber: string) => ({ jobId, jobNumber, name: 'Ann Lee' });
     await store.append(
       `job-${first}`,

@@ -1,7 +1,7 @@
 import type { StoredDomainEvent } from '../events.ts';
 import { applyJobEvent, isJobStreamEvent, type JobStreamEvent } from '../pipeline/index.ts';
 import type { Stage } from '../pipeline/index.ts';
-import { chunked, type Projection, type ProjectionContext, writeRecordset } from '../runtime/projection.ts';
+import { chunked, recordsetInsert, type Projection, type ProjectionContext, writeRecordset } from '../runtime/projection.ts';
 import { assertNever } from '../shared/never.ts';
 
 export type StoredJobEvent = StoredDomainEvent & JobStreamEvent;
@@ -105,6 +105,10 @@ async function applyInsightEvents(all: StoredDomainEvent[], ctx: ProjectionConte
     await updateInsightJobs(events as Array<StoredJobEvent & { type: 'JobUpdated' }>, ctx);
     return;
   }
+  if (jobIds.length === events.length && events.every((event) => event.type === 'JobCreated')) {
+    await insertCreatedJobs(events, ctx);
+    return;
+  }
   const { table, schema } = ctx;
   const jobs = new Map<string, InsightJob>();
   for (const chunk of chunked(jobIds)) {
@@ -205,6 +209,38 @@ async function updateInsightJobs(events: ReadonlyArray<StoredJobEvent & { type: 
        WHERE target.job_id = any(?::uuid[]) AND target.job_id = input.job_id AND target.revision < input.revision`,
       bindings: [ctx.schema, JSON.stringify(chunk), chunk.map((row) => row.job_id)],
     });
+  }
+}
+
+/** The stays of new jobs, inserted only for the jobs whose row the same statement inserted (insertCreatedJobs). */
+const CREATED_INTERVALS_TAIL = 'WHERE input.job_id IN (SELECT job_id FROM carried) ON CONFLICT (event_id) DO NOTHING';
+
+/**
+ * A batch of new jobs alone, one JobCreated per job (what creates send): a job's first
+ * event, so the job has no row unless that event was applied already, and then it changes
+ * nothing (foldInsightEvents skips it, the row's revision being at or past it). One write
+ * inserts the rows of the jobs that have none and the stays of just those jobs, without
+ * reading the rows first: the rows are what the fold makes of the events over no row, and
+ * the batch saves the round trip of that read (its whole transaction is then one message).
+ */
+async function insertCreatedJobs(events: readonly StoredJobEvent[], ctx: ProjectionContext): Promise<void> {
+  const jobs = new Map<string, InsightJob>();
+  const inserted = new Map<string, Interval>();
+  foldInsightEvents(events, jobs, inserted, new Map());
+  const intervals = [...inserted.values()];
+  for (const rows of chunked(
+    [...jobs.entries()].map(([jobId, job]) => insightJobRow(jobId, job)),
+    5000,
+  )) {
+    const ids = new Set(rows.map((row) => row.job_id));
+    await writeRecordset(
+      ctx,
+      'insight_stage_intervals',
+      INTERVAL_COLUMNS,
+      intervals.filter((interval) => ids.has(interval.job_id)),
+      CREATED_INTERVALS_TAIL,
+      { carried: recordsetInsert(ctx, 'insight_jobs', JOB_COLUMNS, rows, 'ON CONFLICT (job_id) DO NOTHING RETURNING job_id') },
+    );
   }
 }
 
