@@ -77,6 +77,10 @@ describe('messages', () => {
       const preview = page.getByText(/Reply STOP to opt out\.$/);
       await expect.poll(() => preview.count(), { timeout: SLOW }).toBe(1);
       await expect.poll(() => preview.innerText()).toMatch(/\S\nReply STOP to opt out\.$/);
+      // The reminder hour reads like every other time on the screens.
+      const hour = page.getByLabel('Reminders go out the day before at');
+      await expect.poll(() => hour.locator('option:checked').textContent()).toMatch(/^(1[0-2]|[1-9]):00 (AM|PM)$/);
+      await expect.poll(() => hour.locator('option').first().textContent()).toBe('12:00 AM');
     },
     TEST_TIMEOUT,
   );

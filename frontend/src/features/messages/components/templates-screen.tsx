@@ -97,7 +97,8 @@ function TemplatesForm({ instance, data }: { instance: string; data: MessageTemp
             >
               {Array.from({ length: 24 }, (_, hour) => (
                 <option key={hour} value={hour}>
-                  {`${String(hour).padStart(2, '0')}:00`}
+                  {/* In the 12-hour clock every other time on the screens uses (and the messages' own times). */}
+                  {`${hour % 12 || 12}:00 ${hour < 12 ? 'AM' : 'PM'}`}
                 </option>
               ))}
             </select>
