@@ -242,14 +242,49 @@ function insertWithCounts(
 ): CarriedStatement {
   const insert = recordsetInsert(ctx, 'jobs', JOB_COLUMNS, rows, JOB_INSERT_TAIL);
   const values = movesValues(deltas);
-  const sql = `WITH ${carried ? `carried AS (${carried.sql}), ` : ''}made AS (${insert.sql}),
+  const sql = insertWithCountsText(carried?.sql ?? '', insert.sql, values.sql, all);
+  return { sql, bindings: [...(carried?.bindings ?? []), ...insert.bindings, ctx.schema, ...values.bindings] };
+}
+
+/**
+ * insertWithCounts' texts by their parts, so a create's statement is the same string every
+ * time: built afresh (several kilobytes) it was flattened and hashed again by each cache that
+ * looks statements up by text (toNativeStatement's), on every create. Its parts are the same
+ * few strings each time (recordsetInsertText's, carry's, movesValues'), whose hashes the
+ * lookups here reuse: keyed by each part in turn, never by a string joined from them.
+ */
+const insertWithCountsTexts = new Map<string, Map<string, Map<string, { all?: string; id?: string }>>>();
+/** A schema's few statements; a bound in case a caller varies them. */
+const MAX_INSERT_WITH_COUNTS_TEXTS = 64;
+
+function insertWithCountsText(carried: string, insert: string, moves: string, all: boolean): string {
+  let byInsert = insertWithCountsTexts.get(carried);
+  if (!byInsert) {
+    if (insertWithCountsTexts.size >= MAX_INSERT_WITH_COUNTS_TEXTS) insertWithCountsTexts.clear();
+    insertWithCountsTexts.set(carried, (byInsert = new Map()));
+  }
+  let byMoves = byInsert.get(insert);
+  if (!byMoves) {
+    if (byInsert.size >= MAX_INSERT_WITH_COUNTS_TEXTS) byInsert.clear();
+    byInsert.set(insert, (byMoves = new Map()));
+  }
+  let texts = byMoves.get(moves);
+  if (!texts) {
+    if (byMoves.size >= MAX_INSERT_WITH_COUNTS_TEXTS) byMoves.clear();
+    byMoves.set(moves, (texts = {}));
+  }
+  const known = all ? texts.all : texts.id;
+  if (known !== undefined) return known;
+  const text = `WITH ${carried ? `carried AS (${carried}), ` : ''}made AS (${insert}),
     counted AS (${COUNTS_UPSERT}
       SELECT instance_id, stage_order, sum(delta)::integer FROM (
         SELECT instance_id, stage_order, 1 AS delta FROM made
-        UNION ALL SELECT * FROM (${values.sql}) AS moves(instance_id, stage_order, delta)
+        UNION ALL SELECT * FROM (${moves}) AS moves(instance_id, stage_order, delta)
       ) AS all_moves GROUP BY instance_id, stage_order ORDER BY instance_id, stage_order ${COUNTS_CONFLICT})
     SELECT ${all ? JOB_LIST : 'id'} FROM made`;
-  return { sql, bindings: [...(carried?.bindings ?? []), ...insert.bindings, ctx.schema, ...values.bindings] };
+  if (all) texts.all = text;
+  else texts.id = text;
+  return text;
 }
 
 /** One event folded into the batch's jobs (by the same rules event by event or set-based). */
