@@ -294,4 +294,27 @@ describe('repair orders on the screens', () => {
     },
     TEST_TIMEOUT,
   );
+  test(
+    'on a phone the document keeps a part number on one line, not broken at its hyphen',
+    async () => {
+      const shop = await shopWithRates('partno');
+      const job = await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name: 'Pia Partno', part: 'Water pump' });
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline/${job.id}/lines`, {
+        kind: 'part',
+        description: 'Water pump',
+        partNumber: 'P-1999',
+        quantity: '2',
+        unitPrice: '51.95',
+      });
+      const { page } = await signedInPage(browser, shop.owner, { phone: true });
+      await page.goto(`/crm/${shop.subdomain}/pipeline/${job.id}/estimate`);
+      const partNumber = page.getByText('(P-1999)', { exact: true });
+      await expect.poll(() => partNumber.count(), { timeout: SLOW }).toBe(1);
+      // One line box: its height is one line's, whatever the column's width.
+      await expect
+        .poll(() => partNumber.evaluate((element) => element.getClientRects().length === 1 && element.getBoundingClientRect().height < 24))
+        .toBe(true);
+    },
+    TEST_TIMEOUT,
+  );
 });

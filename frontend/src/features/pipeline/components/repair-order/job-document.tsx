@@ -188,7 +188,8 @@ function DocumentPage({
                 <td className="py-2 pr-3">
                   <span className="mr-2 text-xs text-muted-foreground">{LINE_KIND_LABELS[line.kind]}</span>
                   <span className={declined ? 'line-through' : undefined}>{line.description}</span>
-                  {line.partNumber ? <span className="ml-1 text-xs text-muted-foreground">({line.partNumber})</span> : null}
+                  {/* A box of its own: a phone's narrow column broke a part number at its hyphen ('(P-' over '1999)'). */}
+                  {line.partNumber ? <span className="ml-1 inline-block text-xs text-muted-foreground">({line.partNumber})</span> : null}
                   {declined ? <span className="ml-2 text-xs font-semibold text-destructive">Declined</span> : null}
                   {!invoice && line.status === 'approved' ? (
                     <span className="ml-2 text-xs font-semibold text-success">Approved</span>
