@@ -8,7 +8,6 @@ import { insightsProjection } from './insights/projection.ts';
 import { insightsBulk } from './insights/rebuild-rows.ts';
 import { messagesProjection } from './messages/projection.ts';
 import { pipelineProjection } from './pipeline/projection.ts';
-import { jobHistoryFromLog } from './pipeline/history-sql.ts';
 import { pipelineBulk } from './pipeline/rebuild-rows.ts';
 import { platformProjection } from './platform/projection.ts';
 import { deletedRecordsProjection } from './records/projection.ts';
@@ -27,7 +26,7 @@ export const projections: Projection[] = [
   { ...identityProjection, bulk: identityBulk },
   { ...auditProjection, bulk: auditBulk, keysAfterLoad: ['activity'] },
   { ...customersProjection, bulk: customersBulk, keysAfterLoad: ['customers'] },
-  { ...pipelineProjection, bulk: pipelineBulk, rowsFromLog: jobHistoryFromLog, keysAfterLoad: ['job_history', 'jobs'] },
+  { ...pipelineProjection, bulk: pipelineBulk, keysAfterLoad: ['job_history', 'jobs'] },
   serviceRequestsProjection,
   vehiclesProjection,
   deletedRecordsProjection,

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
+import session from 'koa-session';
 import serve from 'koa-static';
 import { START } from '@crm/projections/eventstore/port';
 import { countParkedEvents } from '@crm/projections/runtime/parked';
@@ -15,7 +16,6 @@ import { refuseUnknownQuery } from './query-fields.ts';
 import { ApiRouter } from './router.ts';
 import { crossSiteGuard, isApiPath, noStoreForApi, requestId, securityHeaders } from './security.ts';
 import { CookieSigner } from './cookie-signer.ts';
-import { sessionMiddleware } from './session.ts';
 import { createSessionStore, IDLE_TIMEOUT_MS, touchIdleSession } from './session-store.ts';
 import { NOT_AN_OBJECT } from './validation.ts';
 
@@ -113,14 +113,20 @@ export function createApp(deps: AppDeps, options: AppOptions) {
   });
 
   app.use(
-    sessionMiddleware(app, {
-      key: SESSION_COOKIE,
-      store: createSessionStore(deps.knex, deps.watcher),
-      maxAge: IDLE_TIMEOUT_MS.user,
-      // HttpOnly and signed always; not rolling: touchIdleSession pushes the expiry forward
-      // once a minute at most. Secure is the cookies module's: set whenever the request is HTTPS.
-      sameSite: 'lax',
-    }),
+    session(
+      {
+        key: SESSION_COOKIE,
+        store: createSessionStore(deps.knex, deps.watcher),
+        maxAge: IDLE_TIMEOUT_MS.user,
+        // Not rolling: touchIdleSession pushes the expiry forward once a minute at most.
+        rolling: false,
+        httpOnly: true,
+        sameSite: 'lax',
+        signed: true,
+        // `secure` left unset: the cookies module marks it Secure whenever the request is HTTPS.
+      },
+      app,
+    ),
   );
   app.use(touchIdleSession);
   app.use(

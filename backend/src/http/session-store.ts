@@ -39,7 +39,7 @@ export const IDLE_TIMEOUT_MS = { superadmin: 60 * 60 * 1000, user: 8 * 60 * 60 *
  */
 export const TOUCH_INTERVAL_MS = 60 * 1000;
 
-/** What of the request's session (session.ts) the touch reads and sets. */
+/** What of koa-session's session the touch reads and sets. */
 interface TouchableSession {
   kind?: unknown;
   maxAge?: unknown;
@@ -52,13 +52,13 @@ interface TouchableSession {
  * row and its cookie alike, once its expiry was set more than TOUCH_INTERVAL_MS ago. The
  * cookie and the row then expire together, a full idle window after the last touch (at most
  * a minute before the last request); requests in between send no cookie and write nothing.
- * Runs inside the session middleware (after the route), before it commits.
+ * Runs inside koa-session (after the route), before it commits.
  */
 export async function touchIdleSession(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
   } finally {
-    // An answer that failed is a request too (the session middleware commits it as well).
+    // An answer that failed is a request too (koa-session commits it as well).
     const session = ctx.session as unknown as TouchableSession | null;
     if (session?.kind && typeof session._expire === 'number' && typeof session.maxAge === 'number') {
       const setAt = session._expire - session.maxAge;
@@ -123,7 +123,7 @@ export interface SessionCacheGate {
   readonly listening: boolean;
 }
 
-/** The session middleware's store (session.ts) in PostgreSQL, so any API process can serve any session. */
+/** koa-session store in PostgreSQL, so any API process can serve any session. */
 export function createSessionStore(knex: Knex, gate: SessionCacheGate | null = null) {
   const remember = (state: Record<string, unknown> | undefined, cached: CachedSession) => {
     if (state && cached.loaded) state[LOADED_PRINCIPAL] = cached.loaded;
@@ -177,7 +177,7 @@ export function createSessionStore(knex: Knex, gate: SessionCacheGate | null = n
       return remember(state, fresh);
     },
     async set(key: string, sess: Record<string, unknown>, maxAge: number) {
-      // The session middleware saves only what changed, and a touch (touchIdleSession) at most once a minute.
+      // koa-session saves only what changed, and a touch (touchIdleSession) at most once a minute.
       const now = Date.now();
       // Written here: the next request reads it back (with its new expiry).
       cachedSessions.delete(key);

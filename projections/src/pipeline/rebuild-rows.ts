@@ -1,7 +1,7 @@
 import type { StoredDomainEvent } from '../events.ts';
 import { isRepairOrderJobEvent } from '../repair-orders/index.ts';
 import { tableRows } from '../runtime/bulk-rows.ts';
-import type { BulkOptions, BulkRebuilder } from '../runtime/projection.ts';
+import type { BulkRebuilder } from '../runtime/projection.ts';
 import { applyJobEvent, isJobStreamEvent } from './events.ts';
 import {
   type FoldedJob,
@@ -19,10 +19,9 @@ import {
  * page; `jobs` is folded over the whole log in memory, by the rules the live projection
  * applies to its rows (the revision guard, a creation or restore only for a job without a
  * row, a deletion removing it), and written once at the end with `job_counts`, which then
- * is simply the rows per instance and stage. With `fromLog`, the job events' history rows
- * are PostgreSQL's to make (jobHistoryFromLog): only the repair-order events' go out here.
+ * is simply the rows per instance and stage.
  */
-export function pipelineBulk(options: BulkOptions = { fromLog: false }): BulkRebuilder {
+export function pipelineBulk(): BulkRebuilder {
   const jobs = new Map<string, FoldedJob>();
   return {
     page(all) {
@@ -30,7 +29,7 @@ export function pipelineBulk(options: BulkOptions = { fromLog: false }): BulkReb
       for (const event of all) {
         if (!event.metadata.instanceId) continue;
         if (isJobStreamEvent(event)) {
-          if (!options.fromLog) history.push(jobHistoryRow(event as StoredJobEvent));
+          history.push(jobHistoryRow(event as StoredJobEvent));
           foldJobEvent(jobs, event as StoredJobEvent);
         } else if (isRepairOrderJobEvent(event)) {
           const orderEvent = event as StoredRepairOrderEvent;

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { GlobalPosition } from '../eventstore/port.ts';
 import type { EventType, StoredDomainEvent } from '../events.ts';
 import type { TableRows } from './copy.ts';
 import { toNativeStatement } from './native-sql.ts';
@@ -105,14 +104,7 @@ export interface Projection {
    * into rows, written with COPY into the rebuild's fresh tables. Without it a rebuild
    * applies the projection page by page (applyBatch or apply).
    */
-  bulk?(options: BulkOptions): BulkRebuilder;
-  /**
-   * Rows of the bulk path that PostgreSQL makes from the PostgreSQL events table itself, in
-   * one statement on a connection of its own, while this process folds the rest of the log:
-   * the bulk path then leaves them out (`BulkOptions.fromLog`). Only with the PostgreSQL
-   * event store; with another the bulk path makes every row.
-   */
-  rowsFromLog?(schema: string, upTo: GlobalPosition, parked: readonly string[]): LogStatement;
+  bulk?(): BulkRebuilder;
   /**
    * Tables that only this projection's bulk path writes while a rebuild loads them, by COPY
    * alone (rows that are unique by construction): their primary keys, unique constraints and
@@ -125,18 +117,6 @@ export interface Projection {
    * rebuild applies it once their tables are complete.
    */
   readsFrom?: readonly string[];
-}
-
-export interface BulkOptions {
-  /** PostgreSQL makes the rows `rowsFromLog` writes: the bulk path leaves them out. */
-  fromLog: boolean;
-}
-
-/** A statement over the events table that writes rows of a rebuild's fresh `table`. */
-export interface LogStatement {
-  table: string;
-  sql: string;
-  bindings: readonly Knex.RawBinding[];
 }
 
 /**
@@ -159,7 +139,7 @@ export interface TypedProjection<T extends EventType> extends Omit<Projection, '
   takes?(event: StoredEventOf<T>): boolean;
   apply(event: StoredEventOf<T>, ctx: ProjectionContext): Promise<void>;
   applyBatch?(events: StoredEventOf<T>[], ctx: ProjectionContext): Promise<void>;
-  bulk?(options: BulkOptions): { page(events: StoredEventOf<T>[]): TableRows[]; finish(): TableRows[] };
+  bulk?(): { page(events: StoredEventOf<T>[]): TableRows[]; finish(): TableRows[] };
 }
 
 /**

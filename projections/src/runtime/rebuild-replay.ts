@@ -68,8 +68,6 @@ export interface ParallelReplay {
   batchSize: number;
   projections: Projection[];
   skip: (event: RecordedEvent) => boolean;
-  /** The positions (positionToString) `skip` skips: rows made from the log leave them out too. */
-  parked: ReadonlySet<string>;
   /** Told each page once every projection has applied it. */
   onApplied: (count: number) => void;
   /** Milliseconds each projection spent (they overlap: together more than the replay). */
@@ -130,19 +128,8 @@ async function replayPass(
     for (const table of tables) written[i]!.add(table.table);
     await writeRows(knex, schema, tables);
   };
-  // Rows PostgreSQL makes from the events table itself, each projection's in one statement on
-  // a connection of its own, beside this process's replay (the two cores both busy).
-  const fromLog = projections.map((projection) =>
-    store.kind === 'postgres' &&
-    comparePositions(upTo, START) > 0 &&
-    projection.bulk &&
-    projection.rowsFromLog &&
-    !leftOut.includes(projection)
-      ? projection.rowsFromLog(schema, upTo, [...options.parked])
-      : undefined,
-  );
-  const bulk: Array<BulkRebuilder | undefined> = projections.map((projection, i) =>
-    leftOut.includes(projection) ? undefined : projection.bulk?.({ fromLog: fromLog[i] !== undefined }),
+  const bulk: Array<BulkRebuilder | undefined> = projections.map((projection) =>
+    leftOut.includes(projection) ? undefined : projection.bulk?.(),
   );
   const lanes = projections.map(() => options.ready);
   // The fresh schema is prepared on this event loop too, one round trip after another (about
@@ -170,22 +157,8 @@ async function replayPass(
     await work();
     busy[name] = (busy[name] ?? 0) + performance.now() - started;
   };
-  let failure: unknown;
-  const madeFromLog = fromLog.map(async (statement, i) => {
-    if (!statement) return;
-    written[i]!.add(statement.table);
-    await options.ready;
-    await limit(() =>
-      timed(`${projections[i]!.name}:from-log`, () =>
-        inRebuildTransaction(knex, async (trx) => void (await trx.raw(statement.sql, statement.bindings))),
-      ),
-    );
-  });
-  for (const made of madeFromLog)
-    made.catch((error: unknown) => {
-      failure ??= error;
-    });
   const pages: Promise<unknown>[] = [];
+  let failure: unknown;
   const position = await replay(store, from, upTo, options.batchSize, async (events) => {
     if (failure !== undefined) throw failure;
     const perProjection = projections.map(() => [] as StoredDomainEvent[]);
@@ -242,9 +215,9 @@ async function replayPass(
     projections.map((projection, i) => {
       const rebuilder = bulk[i];
       if (!rebuilder) return lanes[i];
-      return lanes[i]!.then(() => limit(() => timed(projection.name, () => write(i, rebuilder.finish()))))
-        .then(() => madeFromLog[i])
-        .then(() => options.tablesComplete(written[i]!));
+      return lanes[i]!.then(() => limit(() => timed(projection.name, () => write(i, rebuilder.finish())))).then(() =>
+        options.tablesComplete(written[i]!),
+      );
     }),
   );
   await Promise.all(pages);

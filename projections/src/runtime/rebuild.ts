@@ -135,7 +135,6 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
     batchSize: Math.max(batchSize, PARALLEL_BATCH),
     projections,
     skip: skipAndCount,
-    parked,
     onApplied: (count) => {
       replayed += count;
       options.onProgress?.({ replayed, total: total === null ? null : Math.max(total, replayed) });
