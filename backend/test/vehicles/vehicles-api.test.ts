@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { VehicleHistoryItem, VehicleView } from '@crm/projections/vehicles';
+import { satisfies, type JsonSchema } from '../support/openapi-arbitraries.ts';
 import { ApiClient, createTestInstance, signInUser, startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -100,6 +101,22 @@ describe('vehicles', () => {
     expect((await owner.get(`${base}/vehicles?q=09149`)).body.items.map((v: VehicleView) => v.id)).not.toContain(vehicle.id);
     expect((await owner.get(`${base}/vehicles?q=x`)).status).toBe(400);
     expect((await otherOwner.get(`/api/vehother/vehicles?q=109149`)).body.items).toEqual([]);
+  });
+
+  test('search text of fewer than two characters once trimmed is a 400, and the API document refuses it too', async () => {
+    const document = (await new ApiClient(server.url).get('/api/openapi.json')).body;
+    const parameters = document.paths['/api/{instance}/vehicles'].get.parameters as Array<{ name: string; schema: JsonSchema }>;
+    const documented = parameters.find((parameter) => parameter.name === 'q')!.schema;
+    for (const q of ['x', ' x', 'x ', ' x ', '\tx\n', '  ']) {
+      const res = await owner.get(`${base}/vehicles?q=${encodeURIComponent(q)}`);
+      expect(res.status, JSON.stringify(q)).toBe(400);
+      expect(res.body.detail, JSON.stringify(q)).toMatch(/at least 2 characters/);
+      expect(satisfies(q, documented), JSON.stringify(q)).toBe(false);
+    }
+    for (const q of ['ab', ' ab ', 'a b', '\tzx9\n']) {
+      expect((await owner.get(`${base}/vehicles?q=${encodeURIComponent(q)}`)).status, JSON.stringify(q)).toBe(200);
+      expect(satisfies(q, documented), JSON.stringify(q)).toBe(true);
+    }
   });
 
   test('updated with If-Match; a stale revision is a 409 with the vehicle as it is now', async () => {

@@ -117,12 +117,20 @@ export const vehicleInput = vehicleChangesInput
   .meta(atLeastOneFilled(['year', 'make', 'model', 'vin', 'plate']));
 export type VehicleInput = z.input<typeof vehicleInput>;
 
+/**
+ * Search text of at least two characters once the spaces around it are trimmed: two
+ * non-space characters, as the published pattern says (a length alone would let the API
+ * document offer " x", which the server refuses).
+ */
+const SEARCH_TEXT_PATTERN = '\\S[\\s\\S]*\\S';
+
 /** `?q=`: a whole VIN, its last 6 or 8 characters, or (part of) a plate. */
 export const vehicleSearchQuery = z.strictObject({
   q: queryParam('q')
     .trim()
     .min(2, VEHICLE_MESSAGES.searchTooShort)
-    .max(VEHICLE_LIMITS.search, `Search text must be at most ${VEHICLE_LIMITS.search} characters`),
+    .max(VEHICLE_LIMITS.search, `Search text must be at most ${VEHICLE_LIMITS.search} characters`)
+    .meta({ pattern: SEARCH_TEXT_PATTERN }),
 });
 
 const mileageText = new RegExp(MILEAGE_TEXT_PATTERN);
