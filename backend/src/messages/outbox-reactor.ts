@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { StoredDomainEvent } from '@crm/projections/events';
 import type { Actor, EventStore } from '@crm/projections/eventstore/port';
-import { renderTemplate, type MessageChannel, type MessageKind } from '@crm/projections/messages';
+import { renderTemplate, renderTextMessage, type MessageChannel, type MessageKind } from '@crm/projections/messages';
 import { startOfDayInZone, WORK_DONE_STAGES, type JobFields } from '@crm/projections/pipeline';
 import { estimateLink } from '@crm/projections/repair-orders';
 import { defineProjection, type Projection } from '@crm/projections/runtime/projection';
@@ -148,8 +148,7 @@ export function messageOutboxReactor(deps: OutboxDeps): Projection {
       const body =
         channel === 'email'
           ? `${renderTemplate(template.emailBody, values)}\n\n--\nTo stop e-mails from ${shop.name}: ${unsubscribeUrl(deps.config, { instanceId: ctx.instanceId, customerId: who.customerId, channel: 'email' })}`
-          : // On a line of its own: after a shop phone at the text's end it read as part of the number.
-            `${renderTemplate(template.smsBody, values)}\nReply STOP to opt out.`;
+          : renderTextMessage(template.smsBody, values);
       queued += await queue(ctx, {
         messageId: options.idFor(channel),
         instanceId: ctx.instanceId,

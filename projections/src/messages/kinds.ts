@@ -118,6 +118,15 @@ export function renderTemplate(text: string, values: MessageValues): string {
   return text.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? values[name as MessagePlaceholder] : whole));
 }
 
+/**
+ * A text message as the customer gets it: the template filled, then how to opt out on a line of
+ * its own (after a shop phone at the text's end, on the same line it read as part of the number).
+ * The sender and the templates' preview both use it, so the preview shows what is sent.
+ */
+export function renderTextMessage(smsBody: string, values: MessageValues): string {
+  return `${renderTemplate(smsBody, values)}\nReply STOP to opt out.`;
+}
+
 /** What in a text starts like a placeholder but is none of MESSAGE_PLACEHOLDERS, as written (`{{oops}}`). */
 export function unknownPlaceholders(text: string): string[] {
   return [...new Set(text.match(NOT_A_PLACEHOLDER) ?? [])];

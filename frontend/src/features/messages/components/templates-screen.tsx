@@ -3,6 +3,7 @@ import {
   MESSAGE_KINDS,
   MESSAGE_PLACEHOLDERS,
   renderTemplate,
+  renderTextMessage,
   SAMPLE_MESSAGE_VALUES,
   unknownPlaceholders,
   type MessageKind,
@@ -155,7 +156,7 @@ function TemplatesForm({ instance, data }: { instance: string; data: MessageTemp
               </p>
               <p className="whitespace-pre-wrap">{renderTemplate(current.emailBody, values)}</p>
               <hr />
-              <p className="whitespace-pre-wrap">{`${renderTemplate(current.smsBody, values)}\nReply STOP to opt out.`}</p>
+              <p className="whitespace-pre-wrap">{renderTextMessage(current.smsBody, values)}</p>
             </section>
           </div>
         </CardContent>
