@@ -99,7 +99,7 @@ const messageTables: SchemaMigration = {
  * the outbox's read tells those from what they recorded.
  */
 const messageCause: SchemaMigration = {
-  name: '0061_message_cause',
+  name: '0083_message_cause',
   async up(knex, schema) {
     await knex.raw('ALTER TABLE ??.messages ADD COLUMN cause text', [schema]);
   },
