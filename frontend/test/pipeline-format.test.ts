@@ -217,10 +217,12 @@ describe('history values', () => {
     expect(formatHistoryValue('stage', 'Paid')).toBe('Paid');
   });
 
-  test('payments, refunds, invoice totals and line prices read in dollars, not as bare decimals', () => {
+  test('payments, refunds, invoice and estimate totals and line prices read in dollars, not as bare decimals', () => {
     expect(formatHistoryValue('payment', '128.16')).toBe('$128.16');
     expect(formatHistoryValue('refund', '-1250.00')).toBe('-$1,250.00');
     expect(formatHistoryValue('invoice total', '508.27')).toBe('$508.27');
+    expect(formatHistoryValue('estimate', 'version 2, 1462.89')).toBe('version 2, $1,462.89');
+    expect(formatHistoryValue('estimate', 'revoked')).toBe('revoked');
     expect(formatHistoryValue('Brake pads (part): unitPrice', '43.95')).toBe('$43.95');
     expect(formatHistoryValue('Brake pads (part): quantity', '2')).toBe('2');
     expect(formatHistoryValue('Payment method', 'card')).toBe('card');

@@ -1,5 +1,5 @@
 import type { DomainEventOf, EventData } from '@crm/projections/events';
-import { MESSAGE_MESSAGES, type MessageChannel, type MessageKind } from '@crm/projections/messages';
+import { MESSAGE_MESSAGES, type MessageChannel, type MessageFailureCause, type MessageKind } from '@crm/projections/messages';
 import type { Decider } from '../shared/commands.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
 
@@ -37,8 +37,8 @@ export type MessageCommand =
   | { type: 'QueueMessage'; message: QueuedMessage }
   | { type: 'StartAttempt' }
   | { type: 'RecordSent'; attempt: number; providerMessageId: string; providerResponse: string }
-  | { type: 'RecordFailure'; attempt: number; error: string; retryable: boolean; nextAttemptAt: string | null }
-  | { type: 'RecordNotSent'; reason: string }
+  | { type: 'RecordFailure'; attempt: number; error: string; cause: MessageFailureCause; retryable: boolean; nextAttemptAt: string | null }
+  | { type: 'RecordNotSent'; reason: string; cause: MessageFailureCause }
   | { type: 'CancelMessage'; reason: string }
   | { type: 'RequestRetry'; instanceId: string };
 
@@ -132,12 +132,13 @@ export const messageDecider: Decider<MessageState, MessageCommand, MessageEvent>
               error: command.error,
               retryable: command.retryable,
               nextAttemptAt: command.retryable ? command.nextAttemptAt : null,
+              cause: command.cause,
             },
           },
         ];
       case 'RecordNotSent':
         if (!isSendable(state)) return [];
-        return [{ type: 'MessageNotSent', data: { messageId: state.message.messageId, reason: command.reason } }];
+        return [{ type: 'MessageNotSent', data: { messageId: state.message.messageId, reason: command.reason, cause: command.cause } }];
       case 'CancelMessage':
         if (!isSendable(state)) return [];
         return [{ type: 'MessageCanceled', data: { messageId: state.message.messageId, reason: command.reason } }];

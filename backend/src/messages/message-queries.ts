@@ -1,8 +1,16 @@
 import type { Knex } from 'knex';
-import type { CustomerConsent, MessageListQuery, MessagePage, MessageStatus, MessageView } from '@crm/projections/messages';
+import type {
+  CustomerConsent,
+  MessageFailureCause,
+  MessageListQuery,
+  MessagePage,
+  MessageStatus,
+  MessageView,
+} from '@crm/projections/messages';
 import type { CustomerRecordPart } from '../customers/index.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { decodeNewestFirstCursor, newestFirstPage } from '../shared/list-query.ts';
+import { causeOfRecordedText, reasonForStaff } from './message-reasons.ts';
 
 interface MessageRow {
   id: string;
@@ -14,6 +22,7 @@ interface MessageRow {
   attachments: Array<{ filename: string }>;
   state: string;
   error: string | null;
+  cause: MessageFailureCause | null;
   retryable: boolean;
   attempts: number;
   job_id: string | null;
@@ -43,7 +52,21 @@ function statusOf(state: string): MessageStatus {
 
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
-export function toMessageView(row: MessageRow): MessageView {
+/** What staff read about a failed or unsent row (see message-reasons.ts); null while queued or once sent. */
+function reasonOf(row: MessageRow): string | null {
+  if (row.state === 'canceled') return row.error;
+  if ((row.state !== 'failed' && row.state !== 'not-sent') || row.error === null) return null;
+  const cause = row.cause ?? causeOfRecordedText(row.state, row.error);
+  if (!cause) return row.error;
+  return reasonForStaff({ channel: row.channel, cause, to: row.to_address, retrying: row.state === 'failed' && row.retryable });
+}
+
+/** Who reads the outbox: the technical detail of a failure is for the shop's admins only. */
+export interface MessageReader {
+  isAdmin: boolean;
+}
+
+export function toMessageView(row: MessageRow, reader: MessageReader): MessageView {
   return {
     id: row.id,
     kind: row.kind,
@@ -53,7 +76,8 @@ export function toMessageView(row: MessageRow): MessageView {
     body: row.body,
     attachments: row.attachments.map((a) => a.filename),
     status: statusOf(row.state),
-    error: row.error,
+    reason: reasonOf(row),
+    detail: reader.isAdmin && row.state !== 'canceled' ? row.error : null,
     retrying: row.state === 'failed' && row.retryable,
     attempts: row.attempts,
     jobId: row.job_id,
@@ -79,6 +103,7 @@ const COLUMNS = [
   'attachments',
   'state',
   'error',
+  'cause',
   'retryable',
   'attempts',
   'job_id',
@@ -94,7 +119,7 @@ const COLUMNS = [
 ];
 
 /** The outbox, newest first, by status, job or customer. */
-export async function listMessages(knex: Knex, instanceId: string, query: MessageListQuery): Promise<MessagePage> {
+export async function listMessages(knex: Knex, instanceId: string, query: MessageListQuery, reader: MessageReader): Promise<MessagePage> {
   return await withTenant(knex, instanceId, async (db) => {
     const matching = () => {
       const q = db.withSchema('rm').from('messages').where('instance_id', instanceId);
@@ -108,15 +133,15 @@ export async function listMessages(knex: Knex, instanceId: string, query: Messag
       limit: query.limit,
       cursor: query.cursor ? decodeNewestFirstCursor(query.cursor) : null,
     });
-    return { items: page.rows.map(toMessageView), nextCursor: page.nextCursor, total: page.total };
+    return { items: page.rows.map((row) => toMessageView(row, reader)), nextCursor: page.nextCursor, total: page.total };
   });
 }
 
-export async function findMessage(knex: Knex, instanceId: string, messageId: string): Promise<MessageView | null> {
+export async function findMessage(knex: Knex, instanceId: string, messageId: string, reader: MessageReader): Promise<MessageView | null> {
   const row = (await withTenant(knex, instanceId, (db) =>
     db.withSchema('rm').from('messages').where({ instance_id: instanceId, id: messageId }).first(COLUMNS),
   )) as MessageRow | undefined;
-  return row ? toMessageView(row) : null;
+  return row ? toMessageView(row, reader) : null;
 }
 
 interface ConsentRow {

@@ -18,12 +18,13 @@ import { executeCommand, loadAggregate, type InstanceContext } from '../shared/c
 import { NotFoundError } from '../shared/errors.ts';
 import { consentDecider, consentStream, type ConsentSource } from './consent-decider.ts';
 import { readUnsubscribeToken } from './links.ts';
-import { findConsent, findMessage } from './message-queries.ts';
+import { findConsent, findMessage, type MessageReader } from './message-queries.ts';
+import { notSetUpNotice } from './message-reasons.ts';
 import { messageDecider, messageStream } from './message-decider.ts';
 import { messagingDecider, messagingStream } from './messaging-decider.ts';
 
 /** A person's retry of a failed or unsent message: queued again, the sender takes it at once. */
-export async function retryMessage(deps: AppDeps, messageId: string, ctx: InstanceContext): Promise<MessageView> {
+export async function retryMessage(deps: AppDeps, messageId: string, ctx: InstanceContext, reader: MessageReader): Promise<MessageView> {
   if (!isUuid(messageId)) throw new NotFoundError(MESSAGE_MESSAGES.notFound);
   const id = messageId.toLowerCase();
   const result = await executeCommand({
@@ -34,7 +35,7 @@ export async function retryMessage(deps: AppDeps, messageId: string, ctx: Instan
     ctx,
   });
   await settle(deps, result.appended);
-  const view = await findMessage(deps.knex, ctx.instanceId, id);
+  const view = await findMessage(deps.knex, ctx.instanceId, id, reader);
   if (!view) throw new NotFoundError(MESSAGE_MESSAGES.notFound);
   return view;
 }
@@ -56,6 +57,7 @@ export async function getMessageTemplates(deps: AppDeps, instanceId: string): Pr
       lastChange.set(event.data.kind, { at: event.recordedAt.toISOString(), by: event.metadata.actor.displayName });
   }
   const { state } = loaded;
+  const delivery = deliveryOf(deps);
   return {
     settings: state.settings,
     templates: MESSAGE_KINDS.map((kind) => {
@@ -69,7 +71,8 @@ export async function getMessageTemplates(deps: AppDeps, instanceId: string): Pr
         updatedBy: lastChange.get(kind)?.by ?? null,
       };
     }),
-    delivery: deliveryOf(deps),
+    delivery,
+    deliveryNotice: notSetUpNotice(delivery),
     shopName: instance.displayName || instance.name,
     timeZone: instance.timeZone,
   };

@@ -17,7 +17,7 @@ import { commandContext } from '../http/command-context.ts';
 import type { InstanceContext } from '../shared/commands.ts';
 import { AppError, NotFoundError } from '../shared/errors.ts';
 import { publicBaseUrl, SMS_INBOUND_PATH, UNSUBSCRIBE_PATH, validTwilioSignature } from './links.ts';
-import { listMessages } from './message-queries.ts';
+import { listMessages, type MessageReader } from './message-queries.ts';
 import {
   getCustomerConsent,
   getMessageTemplates,
@@ -135,16 +135,17 @@ async function readForm(ctx: ApiContext, limit = 64 * 1024): Promise<Record<stri
 
 export function registerMessageRoutes(router: ApiRouter, deps: AppDeps): void {
   const instanceOf = (ctx: ApiContext) => userOf(ctx).instance.id;
+  const readerOf = (ctx: ApiContext): MessageReader => ({ isAdmin: userOf(ctx).role === 'admin' });
   const commandCtx = (ctx: ApiContext): InstanceContext => {
     const instanceId = instanceOf(ctx);
     return { ...commandContext(ctx, deps, instanceId), instanceId };
   };
 
   const list: ApiHandler = async (ctx) => {
-    ctx.body = await listMessages(deps.knex, instanceOf(ctx), parseInput(messageListQuery, ctx.query));
+    ctx.body = await listMessages(deps.knex, instanceOf(ctx), parseInput(messageListQuery, ctx.query), readerOf(ctx));
   };
   const retry: ApiHandler = async (ctx) => {
-    ctx.body = await retryMessage(deps, ctx.params.id ?? '', commandCtx(ctx));
+    ctx.body = await retryMessage(deps, ctx.params.id ?? '', commandCtx(ctx), readerOf(ctx));
   };
   const templates: ApiHandler = async (ctx) => {
     ctx.body = await getMessageTemplates(deps, instanceOf(ctx));

@@ -9,7 +9,7 @@ import { executeCommand, loadAggregate, systemContext, type CommandContext, type
 import { ConflictError } from '../shared/errors.ts';
 import { consentOf } from './message-context.ts';
 import { attemptKey, isSendable, messageDecider, messageStream, type MessageCommand, type MessageState } from './message-decider.ts';
-import { NOT_CONFIGURED, NOT_CONFIGURED_SETTINGS, TransportError, type MessageTransport } from './transports.ts';
+import { NOT_CONFIGURED_SETTINGS, TransportError, type MessageTransport } from './transports.ts';
 import { unsubscribeUrl } from './links.ts';
 import { MESSAGES_ACTOR } from './outbox-reactor.ts';
 
@@ -188,6 +188,7 @@ export class MessageSender {
         type: 'RecordFailure',
         attempt,
         error: 'Interrupted while sending (the sender stopped); it may or may not have been delivered, so it is not sent again on its own',
+        cause: 'uncertain',
         retryable: false,
         nextAttemptAt: null,
       });
@@ -231,9 +232,12 @@ export class MessageSender {
     const transport = transports[message.channel];
     if (!transport) {
       logger.info({ messageId, channel: message.channel }, `message not sent: ${NOT_CONFIGURED_SETTINGS[message.channel]}`);
-      await this.record(messageId, message.instanceId, { type: 'RecordNotSent', reason: NOT_CONFIGURED[message.channel] }, loaded).catch(
-        ignoreConflict,
-      );
+      await this.record(
+        messageId,
+        message.instanceId,
+        { type: 'RecordNotSent', reason: `Not sent: ${NOT_CONFIGURED_SETTINGS[message.channel]}`, cause: 'not-configured' },
+        loaded,
+      ).catch(ignoreConflict);
       return true;
     }
     // Consent is asked again at the last moment: withdrawn since it was queued, nothing goes.
@@ -241,7 +245,7 @@ export class MessageSender {
       await this.record(
         messageId,
         message.instanceId,
-        { type: 'RecordNotSent', reason: 'Not sent: the customer withdrew consent for this channel' },
+        { type: 'RecordNotSent', reason: 'Not sent: the customer withdrew consent for this channel', cause: 'no-consent' },
         loaded,
       ).catch(ignoreConflict);
       return true;
@@ -266,7 +270,7 @@ export class MessageSender {
         };
       } catch (error) {
         // Nothing reached the provider yet: a later try may well find what it needs.
-        throw new TransportError(`Could not prepare the message: ${(error as Error).message}`, 'unreachable', true);
+        throw new TransportError(`Could not prepare the message: ${(error as Error).message}`, 'unreachable', true, 'not-prepared');
       }
       const receipt = await transport.send({
         channel: message.channel,
@@ -291,7 +295,14 @@ export class MessageSender {
       const nextAttemptAt = retryable ? new Date(this.now().getTime() + base * 2 ** (triesSinceRetry - 1)).toISOString() : null;
       const error_ = failure.retryable && !retryable ? `${failure.message} (gave up after ${MESSAGE_MAX_ATTEMPTS} tries)` : failure.message;
       logger.warn({ messageId, attempt, outcome: failure.outcome, retryable }, `message not sent: ${failure.message}`);
-      await this.recordOutcome(messageId, message.instanceId, { type: 'RecordFailure', attempt, error: error_, retryable, nextAttemptAt });
+      await this.recordOutcome(messageId, message.instanceId, {
+        type: 'RecordFailure',
+        attempt,
+        error: error_,
+        cause: failure.failureCause,
+        retryable,
+        nextAttemptAt,
+      });
     }
     return true;
   }

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { MessageChannel } from '@crm/projections/messages';
+import type { MessageChannel, MessageFailureCause } from '@crm/projections/messages';
 import type { Config } from '../config.ts';
 
 /** One message as a provider gets it. */
@@ -26,6 +26,7 @@ export interface SendReceipt {
  * nothing was delivered; `retryable` says whether trying later may help), `unreachable`
  * (no connection was made: nothing was delivered, try later), `uncertain` (the connection
  * broke after the message may have gone: never retried on its own, lest it arrive twice).
+ * `failureCause` is the kind of failure staff are told about (the message's text is the operator's).
  */
 export class TransportError extends Error {
   override readonly name = 'TransportError';
@@ -33,9 +34,15 @@ export class TransportError extends Error {
     message: string,
     readonly outcome: 'rejected' | 'unreachable' | 'uncertain',
     readonly retryable: boolean,
+    readonly failureCause: Exclude<MessageFailureCause, 'not-configured' | 'no-consent'> = causeOf(outcome, retryable),
   ) {
     super(message);
   }
+}
+
+function causeOf(outcome: TransportError['outcome'], retryable: boolean): TransportError['failureCause'] {
+  if (outcome === 'rejected') return retryable ? 'deferred' : 'refused';
+  return outcome;
 }
 
 /** The provider port: one adapter per channel. */
@@ -84,7 +91,10 @@ export function classifySmtpError(error: unknown): TransportError {
   const text = e.response ?? e.message ?? String(error);
   // The server answered with a code: a refusal, delivered nowhere (4xx: try again later, 5xx: never).
   if (typeof e.responseCode === 'number' && e.responseCode >= 400) {
-    return new TransportError(`SMTP ${e.responseCode}: ${text}`, 'rejected', e.responseCode < 500);
+    const retryable = e.responseCode < 500;
+    // A permanent refusal of the envelope's recipient: the address itself is what was refused.
+    const addressRefused = !retryable && (e.command === 'RCPT TO' || e.code === 'EENVELOPE');
+    return new TransportError(`SMTP ${e.responseCode}: ${text}`, 'rejected', retryable, addressRefused ? 'address-rejected' : undefined);
   }
   if ((e.code && SMTP_UNREACHABLE.has(e.code)) || e.command === 'CONN') {
     return new TransportError(`SMTP server unreachable: ${text}`, 'unreachable', true);
@@ -100,6 +110,12 @@ export interface TwilioSettings {
   fromNumber: string;
   apiUrl: string;
 }
+
+/**
+ * Twilio's error codes that refuse the recipient's number itself: not a valid phone number
+ * (21211), not a number texts reach (21614), a region it cannot text (21408, 21612).
+ */
+const TWILIO_NUMBER_REFUSED = new Set([21211, 21408, 21612, 21614]);
 
 /** Connection failures that happen before a request leaves: nothing was sent. */
 const FETCH_UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN', 'ENETUNREACH']);
@@ -145,7 +161,13 @@ export function twilioTransport(settings: TwilioSettings, fetchImpl: typeof fetc
         typeof body.message === 'string' ? `${body.message}${body.code ? ` (code ${String(body.code)})` : ''}` : text.slice(0, 500);
       // Too many requests and server trouble pass; anything else the API refused stays refused.
       const retryable = response.status === 429 || response.status >= 500;
-      throw new TransportError(`Twilio ${response.status}: ${detail}`, 'rejected', retryable);
+      const numberRefused = !retryable && typeof body.code === 'number' && TWILIO_NUMBER_REFUSED.has(body.code);
+      throw new TransportError(
+        `Twilio ${response.status}: ${detail}`,
+        'rejected',
+        retryable,
+        numberRefused ? 'address-rejected' : undefined,
+      );
     },
   };
 }
@@ -165,17 +187,7 @@ export function transportsFromConfig(config: Config): Partial<Record<MessageChan
   return transports;
 }
 
-/**
- * Why a message on a channel with no provider was not sent, in the words of the shop's staff, who
- * read it in the outbox: what happened and what to do. The server's settings are not theirs to
- * change, so their names go to the log only (NOT_CONFIGURED_SETTINGS).
- */
-export const NOT_CONFIGURED: Record<MessageChannel, string> = {
-  email: 'E-mail is not set up for this shop — ask your administrator',
-  sms: 'Text messages are not set up for this shop — ask your administrator',
-};
-
-/** The same, for whoever runs the server (the log): which settings would make the channel send. */
+/** For whoever runs the server (the log): which settings would make a channel with no provider send. */
 export const NOT_CONFIGURED_SETTINGS: Record<MessageChannel, string> = {
   email: 'no SMTP server is configured (SMTP_URL)',
   sms: 'no text-message provider is configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER)',

@@ -78,7 +78,7 @@ describe('messages from what happens', () => {
     // The outcome is recorded just after the server took the mail: the list shows it soon.
     await expect
       .poll(async () => (await messages(owner, 'status=sent')).find((m) => m.to === 'rita@example.test'))
-      .toMatchObject({ kind: 'service-request-received', channel: 'email', status: 'sent', error: null });
+      .toMatchObject({ kind: 'service-request-received', channel: 'email', status: 'sent', reason: null, detail: null });
   });
 
   test('an appointment is confirmed by e-mail and text, a reminder waits for the day before; completion says ready for pickup', async () => {
@@ -197,7 +197,7 @@ describe('messages from what happens', () => {
 });
 
 describe('failures and retries', () => {
-  test("an SMTP refusal is recorded with the server's answer and not retried; a person's retry sends it", async () => {
+  test("an SMTP server refusing the recipient: staff read that the address was refused, admins also the server's answer; not retried; a person's retry sends it", async () => {
     smtp.rejected.add('bounce@example.test');
     const res = await owner.post(`${BASE}/service-requests`, { customerName: 'Bo Bounce', contactEmail: 'bounce@example.test' });
     expect(res.status).toBe(201);
@@ -207,8 +207,16 @@ describe('failures and retries', () => {
         timeout: 20_000,
       })
       .toBeDefined();
-    expect(failed!.error).toMatch(/SMTP 550/);
+    expect(failed!.reason).toBe(
+      'The e-mail provider refused the e-mail address bounce@example.test: it may be mistyped or no longer in use — check it with the customer',
+    );
+    expect(failed!.detail).toMatch(/^SMTP 550: .*No such mailbox here/);
     expect(failed!.retrying).toBe(false);
+    // A user who is not an admin reads the same reason, and not the server's answer.
+    expect((await owner.post(`${BASE}/admin/users`, { username: 'reader', pin: '2468', displayName: 'Reader' })).status).toBe(201);
+    const reader = await signInUser(server, 'msgshop', 'reader', '2468');
+    const seenByReader = (await messages(reader, 'status=failed')).find((m) => m.id === failed!.id);
+    expect(seenByReader).toMatchObject({ reason: failed!.reason, detail: null });
 
     expect((await owner.post(`${BASE}/messages/${failed!.id}/retry`)).status).toBe(200);
     // Still refused: failed again, with the answer.

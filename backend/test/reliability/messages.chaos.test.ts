@@ -109,7 +109,8 @@ describe('kill -9 during a burst of messages', () => {
     const failed = messages.filter((m) => m.status === 'failed');
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ to: smtp!.mails[KILL_AT - 1]!.to.join(','), retrying: false });
-    expect(failed[0]!.error).toMatch(/Interrupted while sending/);
+    expect(failed[0]!.detail).toMatch(/Interrupted while sending/);
+    expect(failed[0]!.reason).toMatch(/it may have arrived, so it is not sent again on its own/);
     expect(messages.filter((m) => m.status === 'sent')).toHaveLength(BURST - 1);
   });
 });

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
-import { describe, expect, test } from 'vitest';
-import type { TestServer } from '../../../backend/test/support/server.ts';
-import { createShop, postOne, serverAndBrowserForFile, signedInPage, SLOW, snap, TEST_TIMEOUT } from './support.ts';
+import { describe, expect, onTestFinished, test } from 'vitest';
+import { startSmtpServer } from '../../../backend/test/messages/fakes.ts';
+import { signInUser, type TestServer } from '../../../backend/test/support/server.ts';
+import { addUser, createShop, ownServer, postOne, serverAndBrowserForFile, signedInPage, SLOW, snap, TEST_TIMEOUT } from './support.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -64,6 +65,45 @@ describe('messages', () => {
       await expect.poll(() => page.url(), { timeout: SLOW }).toContain(`/customers/${customer.id}`);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: SLOW }).toContain('Olive Outbox');
       await context.close();
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "a message the SMTP server refused: staff read that the address was refused and what to do, an admin also the server's answer",
+    async () => {
+      const smtp = await startSmtpServer();
+      onTestFinished(() => smtp.stop());
+      smtp.rejected.add('gone@example.test');
+      const own = await ownServer({ SMTP_URL: smtp.url, SMTP_FROM: 'crm@example.test' });
+      const shop = await createShop(own, 'refused');
+      const api = `/api/${shop.subdomain}`;
+      await postOne(shop.owner, `${api}/service-requests`, { customerName: 'Gail Gone', contactEmail: 'gone@example.test' });
+      await expect.poll(async () => (await shop.owner.get(`${api}/messages?status=failed`)).body.items.length, { timeout: SLOW }).toBe(1);
+      const refused =
+        'The e-mail provider refused the e-mail address gone@example.test: it may be mistyped or no longer in use — check it with the customer';
+
+      await addUser(shop.owner, { username: 'clerk', pin: '2468' });
+      const clerk = await signInUser(own, shop.subdomain, 'clerk', '2468');
+      const asClerk = await signedInPage(browser, clerk);
+      await asClerk.page.goto(`/crm/${shop.subdomain}/messages?status=failed`);
+      const clerkRow = asClerk.page.getByTestId('message-row').filter({ hasText: 'gone@example.test' });
+      await expect.poll(() => clerkRow.getByText(refused).count(), { timeout: SLOW }).toBe(1);
+      await clerkRow.getByRole('button', { name: 'Show message' }).click();
+      await expect.poll(() => clerkRow.textContent()).toContain('Hide message');
+      await expect.poll(() => clerkRow.textContent()).not.toContain('550');
+      await asClerk.context.close();
+
+      const asOwner = await signedInPage(browser, shop.owner);
+      await asOwner.page.goto(`/crm/${shop.subdomain}/messages?status=failed`);
+      const ownerRow = asOwner.page.getByTestId('message-row').filter({ hasText: 'gone@example.test' });
+      await expect.poll(() => ownerRow.getByText(refused).count(), { timeout: SLOW }).toBe(1);
+      // The server's own answer is the admin's, under the message, not in the reason.
+      await expect.poll(() => ownerRow.textContent()).not.toContain('550');
+      await ownerRow.getByRole('button', { name: 'Show message' }).click();
+      await expect.poll(() => ownerRow.getByText(/^Technical detail: SMTP 550: /).count()).toBe(1);
+      await snap(asOwner.page, 'messages-refused');
+      await asOwner.context.close();
     },
     TEST_TIMEOUT,
   );

@@ -138,10 +138,11 @@ export async function signedInPage(browser: Browser, client: ApiClient, options:
 
 /**
  * A server of the test's own, stopped when the test ends (after its pages close): for the tests that
- * need the provider's instance (maven) as a new server has it, with no users or records yet.
+ * need the provider's instance (maven) as a new server has it, with no users or records yet, or a
+ * server configured otherwise (`env`, e.g. an SMTP server of the test's).
  */
-export async function ownServer(): Promise<TestServer> {
-  const server = await startTestServer();
+export async function ownServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const server = await startTestServer(env);
   onTestFinished(() => server.stop());
   return server;
 }

@@ -24,7 +24,7 @@ function moneyWords(text: string): string | null {
 
 /**
  * A field's old or new value in words: empty, yes/no, phones grouped (a masked one stays
- * masked), quotes, payments and line prices in dollars, payment methods in words, durations in hours and minutes, times in the reader's zone,
+ * masked), quotes, payments, estimate totals and line prices in dollars, payment methods in words, durations in hours and minutes, times in the reader's zone,
  * a linked customer by name (`customerNames`, by id; null: one since deleted), a linked vehicle in words (never its id).
  */
 export function formatChangeValue(field: string, value: unknown, customerNames: ReadonlyMap<string, string | null> = new Map()): string {
@@ -42,6 +42,11 @@ export function formatChangeValue(field: string, value: unknown, customerNames: 
     // A payment's or refund's method as the payment form names it ('card' → 'Card').
     case 'method':
       return PAYMENT_METHOD_LABELS[text as PaymentMethod] ?? text;
+    // An estimate sent is recorded as its version and total ('version 1, 462.89'): the total in dollars.
+    case 'estimate': {
+      const sent = /^(version \d+), (-?\d[\d.]*)$/.exec(text);
+      return sent ? `${sent[1]}, ${moneyWords(sent[2]!) ?? sent[2]}` : text;
+    }
     // A record's id says nothing to a person; the job's Vehicle field beside it names the vehicle.
     case 'vehicleId':
       return 'Linked vehicle';

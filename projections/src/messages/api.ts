@@ -63,8 +63,16 @@ export const messageViewSchema = z.object({
   /** File names of what goes with it (the invoice's PDF). */
   attachments: z.array(z.string()),
   status: z.enum(MESSAGE_STATUSES),
-  /** Why it failed (the provider's answer) or was not sent; null otherwise. */
-  error: z.string().nullable(),
+  /**
+   * Why it failed or was not sent, in words staff act on (what happened, what to do, whether it
+   * is tried again); null for a message queued or sent.
+   */
+  reason: z.string().nullable(),
+  /**
+   * The provider's own answer or the server's account of the failure, for whoever runs the
+   * server: given to the shop's admins only (null for other users, and when nothing failed).
+   */
+  detail: z.string().nullable(),
   /** Whether the sender tries it again on its own (at nextAttemptAt). */
   retrying: z.boolean(),
   attempts: z.number().int().nonnegative(),
@@ -202,6 +210,8 @@ export const messageTemplatesSchema = z.object({
   templates: z.array(messageTemplateViewSchema),
   /** Which channels can really send on this server (SMTP_URL, Twilio configured); the others are recorded as not sent. */
   delivery: z.object({ email: z.boolean(), sms: z.boolean() }),
+  /** What staff are told while a channel cannot send (what it means and whom to ask); null when all can. */
+  deliveryNotice: z.string().nullable(),
   /** The shop's name and time zone as the placeholders use them. */
   shopName: z.string(),
   timeZone: z.string(),

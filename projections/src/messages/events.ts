@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGE_CHANNELS, MESSAGE_KINDS } from './kinds.ts';
+import { MESSAGE_CHANNELS, MESSAGE_FAILURE_CAUSES, MESSAGE_KINDS } from './kinds.ts';
 
 export const MESSAGING_SETTING_FIELDS = ['fromAddress', 'shopPhone', 'reminderHour'] as const;
 export const MESSAGE_TEMPLATE_FIELDS = ['subject', 'emailBody', 'smsBody'] as const;
@@ -47,16 +47,25 @@ export const messageEventSchemas = {
     providerMessageId: z.string(),
     providerResponse: z.string(),
   }),
-  /** `retryable`: the sender tries again at `nextAttemptAt`; otherwise it waits for a person's retry. */
+  /**
+   * `retryable`: the sender tries again at `nextAttemptAt`; otherwise it waits for a person's
+   * retry. `error`: the provider's answer or the server's account, for whoever runs the server;
+   * `cause`: what kind of failure it was, which is what staff are told (absent in events
+   * recorded before causes were).
+   */
   MessageFailed: z.object({
     messageId,
     attempt: z.number().int().positive(),
     error: z.string(),
     retryable: z.boolean(),
     nextAttemptAt: z.string().nullable(),
+    cause: z.enum(MESSAGE_FAILURE_CAUSES).optional(),
   }),
-  /** Deliberately not sent (no provider configured, no consent): the rendered message stays to read. */
-  MessageNotSent: z.object({ messageId, reason: z.string() }),
+  /**
+   * Deliberately not sent (no provider configured, no consent): the rendered message stays to
+   * read. `reason` in words, `cause` as a kind (absent in events recorded before causes were).
+   */
+  MessageNotSent: z.object({ messageId, reason: z.string(), cause: z.enum(MESSAGE_FAILURE_CAUSES).optional() }),
   /** No longer due (the appointment moved or was canceled) before it was sent. */
   MessageCanceled: z.object({ messageId, reason: z.string() }),
   /** A person asked for another try of a failed or unsent message. */

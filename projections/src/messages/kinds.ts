@@ -34,6 +34,28 @@ export const MESSAGE_CHANNEL_LABELS: Record<MessageChannel, string> = { email: '
 export const MESSAGE_STATUSES = ['queued', 'sent', 'failed', 'not-sent'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
+/**
+ * Why a message was not delivered, as decided where the failure was classified (the provider's
+ * adapter, the sender): `not-configured` (no provider for the channel on this server),
+ * `no-consent` (the customer withdrew consent), `address-rejected` (the provider refused the
+ * recipient's address or number), `refused` (the provider refused the message, for good),
+ * `deferred` (the provider asked to try later), `unreachable` (no connection to the provider:
+ * nothing was delivered), `not-prepared` (what goes with it, such as the invoice's PDF, could
+ * not be made), `uncertain` (the connection broke off after the message may have gone, or the
+ * sender stopped mid-attempt: never sent again on its own, lest it arrive twice).
+ */
+export const MESSAGE_FAILURE_CAUSES = [
+  'not-configured',
+  'no-consent',
+  'address-rejected',
+  'refused',
+  'deferred',
+  'unreachable',
+  'not-prepared',
+  'uncertain',
+] as const;
+export type MessageFailureCause = (typeof MESSAGE_FAILURE_CAUSES)[number];
+
 /** How the sender may give up before a person retries: the tries a failing message gets. */
 export const MESSAGE_MAX_ATTEMPTS = 5;
 

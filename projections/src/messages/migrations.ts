@@ -93,4 +93,16 @@ const messageTables: SchemaMigration = {
   },
 };
 
-export const messagesMigrations: SchemaMigration[] = [messageTables];
+/**
+ * messages.cause: what kind of failure left a message failed or not sent (MESSAGE_FAILURE_CAUSES),
+ * which is what staff are told. Null on a row whose failure was recorded before causes were:
+ * the outbox's read tells those from what they recorded.
+ */
+const messageCause: SchemaMigration = {
+  name: '0083_message_cause',
+  async up(knex, schema) {
+    await knex.raw('ALTER TABLE ??.messages ADD COLUMN cause text', [schema]);
+  },
+};
+
+export const messagesMigrations: SchemaMigration[] = [messageTables, messageCause];

@@ -44,6 +44,7 @@ export const messagesProjection = defineProjection({
           attachments: JSON.stringify(d.attachments),
           state: 'queued',
           error: null,
+          cause: null,
           retryable: false,
           attempts: 0,
           job_id: d.jobId,
@@ -74,6 +75,7 @@ export const messagesProjection = defineProjection({
         await message(event.data.messageId).update({
           state: 'sent',
           error: null,
+          cause: null,
           retryable: false,
           sent_at: at,
           provider_message_id: event.data.providerMessageId,
@@ -84,21 +86,35 @@ export const messagesProjection = defineProjection({
         await message(event.data.messageId).update({
           state: 'failed',
           error: event.data.error,
+          cause: event.data.cause ?? null,
           retryable: event.data.retryable,
           next_attempt_at: event.data.nextAttemptAt,
           ...touched,
         });
         return;
       case 'MessageNotSent':
-        await message(event.data.messageId).update({ state: 'not-sent', error: event.data.reason, retryable: false, ...touched });
+        await message(event.data.messageId).update({
+          state: 'not-sent',
+          error: event.data.reason,
+          cause: event.data.cause ?? null,
+          retryable: false,
+          ...touched,
+        });
         return;
       case 'MessageCanceled':
-        await message(event.data.messageId).update({ state: 'canceled', error: event.data.reason, retryable: false, ...touched });
+        await message(event.data.messageId).update({
+          state: 'canceled',
+          error: event.data.reason,
+          cause: null,
+          retryable: false,
+          ...touched,
+        });
         return;
       case 'MessageRetryRequested':
         await message(event.data.messageId).update({
           state: 'queued',
           error: null,
+          cause: null,
           retryable: false,
           attempts: 0,
           send_after: at,

@@ -7,7 +7,6 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
-import { reasonForStaff } from './message-reason';
 import { type MessageFilter, useMessages, useRetryMessage } from './messages-api';
 
 const STATUS_LABELS: Record<MessageStatus, string> = { queued: 'Queued', sent: 'Sent', failed: 'Failed', 'not-sent': 'Not sent' };
@@ -24,6 +23,7 @@ function when(message: MessageView): string {
     const due = message.nextAttemptAt ?? message.sendAfter;
     return new Date(due) > new Date() ? `Goes out ${formatDateTime(due)}` : `Queued ${formatDateTime(message.queuedAt)}`;
   }
+  if (message.retrying && message.nextAttemptAt) return `Tries again ${formatDateTime(message.nextAttemptAt)}`;
   if (message.lastAttemptAt) return `Last tried ${formatDateTime(message.lastAttemptAt)}`;
   return `Recorded ${formatDateTime(message.updatedAt)}`;
 }
@@ -65,11 +65,8 @@ function MessageRow({
         </span>
         <span className="text-muted-foreground ml-auto text-sm">{when(message)}</span>
       </div>
-      {message.error ? (
-        <p className={message.status === 'failed' ? 'text-destructive text-sm' : 'text-muted-foreground text-sm'}>
-          {reasonForStaff(message.error)}
-          {message.retrying && message.nextAttemptAt ? ` — tries again ${formatDateTime(message.nextAttemptAt)}` : ''}
-        </p>
+      {message.reason ? (
+        <p className={message.status === 'failed' ? 'text-destructive text-sm' : 'text-muted-foreground text-sm'}>{message.reason}</p>
       ) : null}
       <div className="flex flex-wrap gap-2">
         <Button variant="ghost" size="sm" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen((v) => !v)}>
@@ -100,6 +97,12 @@ function MessageRow({
           {message.subject ? <p className="mb-2 font-medium">Subject: {message.subject}</p> : null}
           <p className="whitespace-pre-wrap break-words">{message.body}</p>
           {message.attachments.length > 0 ? <p className="text-muted-foreground mt-2">Attached: {message.attachments.join(', ')}</p> : null}
+          {/* Only admins are given it: the provider's own answer, for whoever looks after the server. */}
+          {message.detail ? (
+            <p className="text-muted-foreground mt-2 text-xs break-words">
+              Technical detail: <span className="font-mono">{message.detail}</span>
+            </p>
+          ) : null}
         </div>
       ) : null}
     </li>

@@ -36,8 +36,7 @@ export function MessagesScreen({
   const raw = params.get('status') ?? '';
   const status = (MESSAGE_STATUSES as readonly string[]).includes(raw) ? (raw as MessageStatus) : undefined;
   const templates = useMessageTemplates(instance);
-  const delivery = templates.data?.delivery;
-  const offline = delivery ? [!delivery.email && 'e-mail', !delivery.sms && 'text messages'].filter(Boolean).join(' and ') : '';
+  const notice = templates.data?.deliveryNotice;
   return (
     <div className="mx-auto grid w-full max-w-4xl gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -48,13 +47,9 @@ export function MessagesScreen({
           </Link>
         ) : null}
       </div>
-      {offline ? (
-        // The default on one machine, not an error: shown plainly, not in the error colour. Said in the staff's
-        // words: the server's settings are not theirs to change, so whom to ask.
-        <Alert variant="info">
-          {offline.charAt(0).toUpperCase() + offline.slice(1)} {offline === 'e-mail' ? 'is' : 'are'} not set up for this shop — ask your
-          administrator. Until then those messages are kept here as not sent, as they would have gone.
-        </Alert>
+      {notice ? (
+        // The default on one machine, not an error: shown plainly, not in the error colour.
+        <Alert variant="info">{notice}</Alert>
       ) : null}
       <Card>
         <CardHeader>
