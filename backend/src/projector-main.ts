@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { isMainThread, parentPort, type MessagePort } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { positionToString } from '@crm/projections/eventstore/port';
+import { adoptThreadSignalBuffers } from '@crm/projections/eventstore/thread-signal';
 import { fileBatchTrace, type Projector } from '@crm/projections/runtime/projector';
 import { onShutdown, startCli } from './cli.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -68,6 +69,8 @@ async function runAsProcess(): Promise<void> {
 async function runAsThread(port: MessagePort): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
+  // The API's appends wake this thread's subscriptions through the counter it handed us.
+  adoptThreadSignalBuffers((workerData as { threadSignals?: unknown } | null)?.threadSignals);
   const storage = await openStorage(config, logger);
   const workers = await startWorkers(storage, config, logger);
   port.on('message', (message: unknown) => {

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import { build } from 'esbuild';
 import Knex from 'knex';
 import pg from 'pg';
 import { describe, expect, test } from 'vitest';
@@ -18,6 +20,7 @@ import {
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { migrateEventStore as migrateEventStoreTables } from '../src/db/migrate.ts';
 import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
+import { threadSignalBuffers } from '../src/eventstore/thread-signal.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
 import { visibleEvents } from '../src/testing/events.ts';
 import { eventStoreContract } from './eventstore-contract.ts';
@@ -354,7 +357,7 @@ describe('postgres event store', () => {
     }
   });
 
-  test("an append wakes the subscriptions of the process's other threads in memory, and other processes by NOTIFY", async () => {
+  test('an append wakes the other stores of the thread in memory, and other processes by NOTIFY', async () => {
     const db = await migratedDatabase();
     // The appending store's NOTIFY never leaves it: only the in-memory message can wake the follower.
     const pool = new pg.Pool({ connectionString: db.url });
@@ -427,6 +430,64 @@ describe('postgres event store', () => {
       await Promise.all([appender.close(), follower.close()]);
       await pool.end();
       await db.drop();
+    }
+  });
+
+  test("an append wakes a subscription in another thread that was handed the process's counter, with no NOTIFY and no lost wake-up", async () => {
+    const db = await migratedDatabase();
+    // The appender's NOTIFY never leaves it: only the shared counter can wake the worker thread.
+    const pool = new pg.Pool({ connectionString: db.url });
+    const silent = Object.assign(Object.create(pool) as pg.Pool, {
+      query: (config: string | pg.QueryConfig, values?: unknown[]) =>
+        (typeof config === 'string' ? config : config.text).includes('pg_notify')
+          ? Promise.resolve({ rows: [] })
+          : pool.query(config, values),
+    });
+    const appender = createPostgresEventStore({ connectionString: db.url, pool: silent });
+    // Bundled as the server is (npm packages load from node_modules), so the thread runs the store's own code.
+    const cache = path.join(import.meta.dirname, '..', '..', 'node_modules', '.cache');
+    mkdirSync(cache, { recursive: true });
+    const dir = mkdtempSync(path.join(cache, 'follower-thread-'));
+    const entry = path.join(dir, 'follower-thread.mjs');
+    await build({
+      entryPoints: [path.join(import.meta.dirname, 'fixtures', 'follower-thread.ts')],
+      outfile: entry,
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'error',
+    });
+    const seen: string[] = [];
+    let failed: unknown;
+    const worker = new Worker(entry, { workerData: { url: db.url, threadSignals: threadSignalBuffers(db.url) } });
+    worker.on('message', (streamId: string) => seen.push(streamId));
+    worker.on('error', (error) => (failed = error));
+    const append = (streamId: string) =>
+      appender.append(streamId, [{ id: randomUUID(), type: 'T', data: {}, metadata: metadata() }], { expectedRevision: 'no_stream' });
+    try {
+      await append('first');
+      await until(() => {
+        if (failed) throw failed;
+        return seen.length === 1;
+      }, 'the worker thread read the first event');
+      // Appends one after another and in bursts: some land while the worker reads, some
+      // between its read and its wait; a wake-up lost there would leave it asleep for good.
+      for (let i = 0; i < 40; i++) {
+        await append(`one-${i}`);
+        if (i % 4 === 0) await sleep(i % 8);
+      }
+      await Promise.all(Array.from({ length: 20 }, (_, i) => append(`burst-${i}`)));
+      await until(() => seen.length === 61, 'the worker thread read every event');
+      expect(new Set(seen).size).toBe(61);
+    } finally {
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.postMessage('stop');
+      await exited;
+      await appender.close();
+      await pool.end();
+      await db.drop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

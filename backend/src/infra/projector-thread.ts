@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { threadSignalBuffers } from '@crm/projections/eventstore/thread-signal';
 import type { Logger } from '../logger.ts';
 
 /**
@@ -8,7 +9,9 @@ import type { Logger } from '../logger.ts';
  * thread and not a child process: it shares the process's Node runtime and native code
  * instead of holding a second copy (an empty Node process is about 42 MB resident, an empty
  * thread about 14 MB, and the child held about 140 MB under load). The thread joins the API's database
- * (the embedded one included) and stands for election like any `npm run projector`; the API
+ * (the embedded one included) and stands for election like any `npm run projector`. It is
+ * handed the API's append counter (a SharedArrayBuffer), so the API's appends wake its
+ * subscriptions without a message or a NOTIFY per append. The API
  * learns its checkpoints through the database's NOTIFY, as an API process without a
  * projector always has. A thread that fails is started again after a pause; when the API
  * stops, the thread stops first; a kill -9 of the API ends both at once.
@@ -42,7 +45,11 @@ export function startProjectorThread(databaseUrl: string, logger: Logger, public
   const ready = new Promise<void>((resolve) => (markReady = resolve));
 
   const startWorker = () => {
-    const started = new Worker(entry, { env: threadEnv(databaseUrl, publicUrl), resourceLimits: THREAD_LIMITS });
+    const started = new Worker(entry, {
+      env: threadEnv(databaseUrl, publicUrl),
+      workerData: { threadSignals: threadSignalBuffers(databaseUrl) },
+      resourceLimits: THREAD_LIMITS,
+    });
     worker = started;
     started.once('message', () => markReady());
     started.on('error', (error) => logger.error({ err: error }, 'the projector thread failed'));

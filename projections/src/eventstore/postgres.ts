@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { BroadcastChannel } from 'node:worker_threads';
 import pg from 'pg';
 import type { PgListener } from '../db/listener.ts';
 import { pause } from '../shared/pause.ts';
+import { sharedThreadSignal, ThreadSignal } from './thread-signal.ts';
 import { Wakeup } from './wakeup.ts';
 import { EVENT_COLUMNS, recordedEvent, type EventRow } from './event-rows.ts';
 
@@ -127,39 +126,34 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   let notifyAgain = false;
   /** When this store last sent its NOTIFY (performance.now()); the next waits until MIN_NOTIFY_INTERVAL_MS after it. */
   let lastNotifyAt = Number.NEGATIVE_INFINITY;
-  /** Names this store's appends in its NOTIFY payload and its messages to the process's other threads. */
-  const sender = randomUUID();
   /**
-   * The other threads of this process on the same database (the projector's worker thread
-   * beside the API's): an append wakes their subscriptions with a message in memory, not
-   * by a NOTIFY's trip through the server and back. Unref'd: it keeps no process alive.
+   * The other stores of this process on the same database (the projector's worker thread
+   * beside the API's, when it was handed this thread's signal): an append bumps a counter
+   * they wait on, not a NOTIFY's trip through the server and back, nor a message per append.
+   * The signal's id names the appends of all of them in their NOTIFY payload, so a store
+   * skips the NOTIFYs the counter has woken it for already.
    */
-  const threads = new BroadcastChannel(`${CHANNEL}:${connectionString}`);
-  threads.unref();
-  /** Stores of other threads in this process whose appends wake us in memory: their NOTIFY is redundant here. */
-  const wakesInMemory = new Set<string>();
-  threads.onmessage = (message) => {
-    const from = (message as { data: unknown }).data;
-    if (typeof from === 'string') wakesInMemory.add(from);
+  const threads = new ThreadSignal(sharedThreadSignal(connectionString), () => {
     for (const wake of localWakers) wake();
-  };
+  });
+  const sender = threads.id;
 
   /**
    * After a commit: wakes the subscriptions of this thread directly, those of the process's
-   * other threads by a message, and other processes with one NOTIFY sent outside the
+   * other threads by the shared counter, and other processes with one NOTIFY sent outside the
    * append's transaction. Appends never notify inside their own transaction (PostgreSQL
    * commits notifying transactions one at a time). At most one NOTIFY is in flight and at
    * most one goes out per MIN_NOTIFY_INTERVAL_MS, counted from the last one's start: the
    * appends that commit meanwhile share the next one. (Counting only while one was in
    * flight let a lone appender, whose appends come after the NOTIFY's answer, send one per
    * append or two: a round trip and a pool connection each, a fifth of its appends/s.) The
-   * message goes before the NOTIFY, so a subscription that knows the sender may skip its
-   * NOTIFY: the message woke it already. Neither carries a position: what a read may take
+   * counter moves before the NOTIFY goes, so a subscription sharing the counter may skip the
+   * NOTIFY: the counter woke it already. Neither carries a position: what a read may take
    * is decided by the visibility horizon.
    */
   function signalAppended(): void {
     for (const wake of localWakers) wake();
-    threads.postMessage(sender);
+    threads.appended();
     if (notifying) {
       notifyAgain = true;
       return;
@@ -308,7 +302,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   async function* subscribeAll({ from, signal }: SubscribeOptions): AsyncGenerator<RecordedEvent> {
     const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
     if (stop.aborted) return;
-    const wakeup = new Wakeup(connectionString, CHANNEL, listeners, (payload) => payload === sender || wakesInMemory.has(payload));
+    const wakeup = new Wakeup(connectionString, CHANNEL, listeners, threads, (payload) => payload === sender);
     const local = () => wakeup.notify();
     localWakers.add(local);
     let position = from;

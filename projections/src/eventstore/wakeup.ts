@@ -1,15 +1,19 @@
 import { PgListener } from '../db/listener.ts';
+import type { ThreadSignal } from './thread-signal.ts';
 
 /** How long a subscription waits before retrying a failed LISTEN connection. */
 const LISTEN_RETRY_MS = 5_000;
 
 /**
- * Wakes one subscription on NOTIFY, with polling as the fallback: the visibility horizon
- * also moves when unrelated transactions finish, which sends no notification. A failed
- * LISTEN connection degrades to polling and is opened again later.
+ * Wakes one subscription on NOTIFY, or on an append of another thread of this process (the
+ * counter they share), with polling as the fallback: the visibility horizon also moves when
+ * unrelated transactions finish, which sends no notification. A failed LISTEN connection
+ * degrades to polling and is opened again later.
  */
 export class Wakeup {
   private notified = false;
+  /** The shared append counter when the subscription last armed (before its read). */
+  private seen = 0;
   private wake: (() => void) | undefined;
   private readonly listener: PgListener;
 
@@ -18,6 +22,8 @@ export class Wakeup {
     /** The channel the store's appends notify. */
     channel: string,
     private readonly registry: Set<PgListener>,
+    /** Appends of the process's other threads; its store calls `notify` when they move it. */
+    private readonly threads: ThreadSignal,
     /** A NOTIFY whose payload this answers true for woke us by other means already (an append of this process). */
     alreadyWoken: (payload: string) => boolean = () => false,
   ) {
@@ -43,13 +49,18 @@ export class Wakeup {
     this.wake?.();
   }
 
-  /** Call before each read: a notification arriving after this point cuts the next wait short. */
+  /** Call before each read: a notification or append arriving after this point cuts the next wait short. */
   arm(): void {
     this.notified = false;
+    this.seen = this.threads.count();
   }
 
   async wait(ms: number, signal: AbortSignal): Promise<void> {
     if (this.notified || signal.aborted) return;
+    // An append since the read began (the counter moved) ends the wait at once; otherwise
+    // the store watches the counter from that read on, so no append in between is missed.
+    this.threads.watch(this.seen);
+    if (this.notified) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);

@@ -46,12 +46,14 @@ const COPY_DATA = 0x64;
 
 /**
  * COPY's text for `rows` (their `columns`, in order) as whole CopyData messages of about
- * CHUNK_BYTES each: each value is written straight into the message's buffer after room left
- * for its header, and the buffer goes to the socket as it is. Joining each row into a string
- * first, then the rows into the page's text, made the process build and collect every row's
- * text three times (about a fifth of a rebuild's process time went to the garbage collector);
- * handing pg bare chunks made it copy each one twice more into its own message buffer (a
- * twelfth of the process's time).
+ * CHUNK_BYTES each: each row's text is written straight into the message's buffer after room
+ * left for its header, and the buffer goes to the socket as it is. Joining the rows into the
+ * page's text first made the process build and collect every row's text again (about a fifth
+ * of a rebuild's process time went to the garbage collector); handing pg bare chunks made it
+ * copy each one twice more into its own message buffer (a twelfth of the process's time).
+ * A row's values are joined into one string and encoded with one call: a call per value
+ * spent more in the calls than in the encoding (over the same 175 MB of rows from the four
+ * largest tables, 1.24 s of CPU against 1.40 s).
  */
 export function copyMessages(columns: readonly string[], rows: readonly Readonly<Record<string, unknown>>[]): Buffer[] {
   const messages: Buffer[] = [];
@@ -62,37 +64,23 @@ export function copyMessages(columns: readonly string[], rows: readonly Readonly
     chunk.writeInt32BE(used - 1, 1);
     messages.push(chunk.subarray(0, used));
   };
-  const put = (text: string) => {
-    // At most three bytes of UTF-8 per UTF-16 unit: room for the text and its separator.
-    const room = text.length * 3 + 1;
+  const last = columns.length - 1;
+  for (const row of rows) {
+    let text = '';
+    for (let i = 0; i < last; i++) text += `${copyText(row[columns[i]!])}\t`;
+    text += `${copyText(row[columns[last]!])}\n`;
+    // At most three bytes of UTF-8 per UTF-16 unit.
+    const room = text.length * 3;
     if (used + room > chunk.length) {
       if (used > HEADER_BYTES) seal();
       chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, room + HEADER_BYTES));
       used = HEADER_BYTES;
     }
-    used += chunk.write(text, used, 'utf8');
-  };
-  const separator = (byte: number) => {
-    if (used === chunk.length) {
-      seal();
-      chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-      used = HEADER_BYTES;
-    }
-    chunk[used++] = byte;
-  };
-  for (const row of rows) {
-    for (let i = 0; i < columns.length; i++) {
-      if (i > 0) separator(TAB);
-      put(copyText(row[columns[i]!]));
-    }
-    separator(NEWLINE);
+    used += chunk.write(text, used);
   }
   if (used > HEADER_BYTES) seal();
   return messages;
 }
-
-const TAB = 0x09;
-const NEWLINE = 0x0a;
 
 /** Writes the rows into `schema`.`table` with one COPY, on the transaction's connection. */
 export async function copyRows(trx: Knex.Transaction, schema: string, rows: TableRows): Promise<void> {
