@@ -38,6 +38,12 @@ const configSchema = z.object({
   PUBLIC_HOST: z.string().trim().min(1).optional(),
   /** Run the projector inside the server process; turn off when `npm run projector` runs it. */
   RUN_PROJECTOR: booleanFlag.default(true),
+  /**
+   * A file the projector and reactors append a JSON line to per batch transaction (its events,
+   * when they reached it, when it started and committed, the thread's GC pauses meanwhile):
+   * for finding slow batches under load. Off unless set.
+   */
+  PROJECTOR_TRACE: z.string().min(1).optional(),
   /** Sign-in attempts allowed per client IP and minute, on each sign-in endpoint family. */
   SIGN_IN_RATE_LIMIT: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1).default(20),
   /** Trust X-Forwarded-* from a reverse proxy (client IP, HTTPS for Secure cookies). */

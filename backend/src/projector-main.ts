@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { positionToString } from '@crm/projections/eventstore/port';
 import { adoptThreadSignalBuffers } from '@crm/projections/eventstore/thread-signal';
-import type { Projector } from '@crm/projections/runtime/projector';
+import { fileBatchTrace, type Projector } from '@crm/projections/runtime/projector';
 import { onShutdown, startCli } from './cli.ts';
 import { loadConfig, type Config } from './config.ts';
 import { limitHeapGrowth } from './infra/heap.ts';
@@ -29,8 +29,9 @@ if (isMainThread) await runAsProcess();
 else await runAsThread(parentPort!);
 
 async function startWorkers(storage: Storage, config: Config, logger: Logger) {
-  const projector = createProjector(storage, logger);
-  const reactors = createReactors(storage, logger, undefined, undefined, config);
+  const trace = config.PROJECTOR_TRACE ? fileBatchTrace(config.PROJECTOR_TRACE) : undefined;
+  const projector = createProjector(storage, logger, undefined, trace);
+  const reactors = createReactors(storage, logger, undefined, undefined, config, trace);
   const sender = createMessageSender(storage, config, logger);
   projector.start();
   for (const reactor of reactors) reactor.start();
@@ -42,6 +43,7 @@ async function startWorkers(storage: Storage, config: Config, logger: Logger) {
       await sender.stop();
       await Promise.all(reactors.map((reactor) => reactor.stop()));
       await projector.stop();
+      await trace?.close();
       await storage.close();
     },
   };

@@ -84,9 +84,15 @@ function logReader(storage: Storage): EventStore {
 }
 
 /** `onApplied`: told each committed checkpoint (the in-process watcher, see startRuntime). */
-export function createProjector(storage: Storage, logger: Logger, onApplied?: ProjectorOptions['onApplied']): Projector {
+export function createProjector(
+  storage: Storage,
+  logger: Logger,
+  onApplied?: ProjectorOptions['onApplied'],
+  trace?: ProjectorOptions['trace'],
+): Projector {
   return new Projector({
     onApplied,
+    trace,
     store: logReader(storage),
     knex: storage.knex,
     connectionString: storage.databaseUrl,
@@ -130,10 +136,12 @@ export function createReactors(
   onApplied?: ProjectorOptions['onApplied'],
   /** With it, the message outbox reactor too (its links need the server's address and secret). */
   config?: Config,
+  trace?: ProjectorOptions['trace'],
 ): Projector[] {
   return [
     new Projector({
       onApplied,
+      trace,
       store: logReader(storage),
       knex: storage.knex,
       connectionString: storage.databaseUrl,

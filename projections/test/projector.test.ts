@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrateReadModels, READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
@@ -20,7 +23,14 @@ import { visibleEvents } from '../src/testing/events.ts';
 import { recordStatements } from '../src/testing/statement-recorder.ts';
 import type { Projection } from '../src/runtime/projection.ts';
 import { listParkedEvents } from '../src/runtime/parked.ts';
-import { applyBatch, isTransientFailure, Projector, TransientError } from '../src/runtime/projector.ts';
+import {
+  applyBatch,
+  fileBatchTrace,
+  isTransientFailure,
+  Projector,
+  TransientError,
+  type BatchTraceEntry,
+} from '../src/runtime/projector.ts';
 import { rebuildReadModels } from '../src/runtime/rebuild.ts';
 import type { TestDatabase } from '../src/testing/database.ts';
 import { openStoreDatabase, type StoreDatabase } from './store-database.ts';
@@ -130,6 +140,42 @@ describe('projector', () => {
       await projector.stop();
       await watcher.stop();
     }
+  });
+
+  test('with a trace, each transaction is written as a line: its events, their log transactions, and when they came, started and committed', async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'projector-trace-')), 'trace.jsonl');
+    const trace = fileBatchTrace(file);
+    const checkpointName = `traced-${randomUUID()}`;
+    const { instanceId } = await createInstance('traced');
+    const mine = [await createUser(instanceId, 'traced1'), await createUser(instanceId, 'traced2')];
+    const projector = new Projector({
+      store,
+      knex,
+      connectionString: db.url,
+      projections: [{ name: 'nothing', apply: async () => {} }],
+      schema: READ_MODEL_SCHEMA,
+      checkpointName,
+      trace,
+    });
+    projector.start();
+    try {
+      await expect
+        .poll(async () => comparePositions((await readCheckpoint(knex, checkpointName)) ?? START, mine[1]!.position), { timeout: 20_000 })
+        .toBeGreaterThanOrEqual(0);
+    } finally {
+      await projector.stop();
+      await trace.close();
+    }
+    const lines = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as BatchTraceEntry);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((line) => line.checkpoint === checkpointName && line.events > 0)).toBe(true);
+    expect(lines.every((line) => line.arrivedAt <= line.startedAt && line.startedAt <= line.at && line.gcMs >= 0)).toBe(true);
+    // Every event up to ours went through a traced transaction, ours in the last one's range or before.
+    expect(lines.reduce((sum, line) => sum + line.events, 0)).toBe(projector.eventsApplied);
+    expect(BigInt(lines[lines.length - 1]!.lastTx)).toBeGreaterThanOrEqual(mine[1]!.position.commit);
   });
 
   test('a batch replayed after a crash takes effect once', async () => {

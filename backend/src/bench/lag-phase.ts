@@ -1,6 +1,7 @@
+import { appendFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { comparePositions, type GlobalPosition } from '@crm/projections/eventstore/port';
-import type pg from 'pg';
+import pg from 'pg';
 import type { BenchInstance } from './api-client.ts';
 import { CheckpointLog, percentile } from './lag.ts';
 import type { LoadResult } from './load-types.ts';
@@ -88,7 +89,9 @@ async function measure(
   await statementsReset(pool);
   const cpuBefore = cpu();
   const from = new Date();
+  const sampling = process.env.BENCH_LAG_EVENTS ? sampleTransactions(ctx.databaseUrl, `${process.env.BENCH_LAG_EVENTS}.xids`, rate) : null;
   const result: LoadResult = await runAt(ctx, load, apiUrl, instances, rate, options.lagSeconds);
+  await sampling?.stop();
   const to = new Date();
   // Let the projector pass the last of them (bounded).
   const deadline = Date.now() + 30_000;
@@ -102,6 +105,7 @@ async function measure(
     measured = await checkpoints.lagsOfEventsBetween(pool, from, to);
   }
   const cpuPerEvent = perEvent(cpuBefore, cpu(), events);
+  if (process.env.BENCH_LAG_EVENTS) await writeLagEvents(process.env.BENCH_LAG_EVENTS, rate, checkpoints, pool, from, to);
   await statementsDump(pool, `${rate}/s`, 'calls', 60);
   const fromAppend = [...measured.lagsMs].sort((a, b) => a - b);
   // The read models' lag is from the commit (no reader sees an event before it); without
@@ -152,6 +156,54 @@ async function measure(
     measured: sorted.length,
     unprojected: measured.unprojected,
     maxMs: sorted[sorted.length - 1] ?? null,
+  };
+}
+
+/**
+ * Each event's append, commit and pass by the main projector (epoch ms), one JSON line per
+ * event, for lining up a slow event with the projector's trace of its batches (PROJECTOR_TRACE).
+ */
+async function writeLagEvents(file: string, rate: number, checkpoints: CheckpointLog, pool: pg.Pool, from: Date, to: Date) {
+  const detail: Parameters<CheckpointLog['lagsOfEventsBetween']>[3] = [];
+  await checkpoints.lagsOfEventsBetween(pool, from, to, detail);
+  await appendFile(file, detail.map((event) => `${JSON.stringify({ rate, ...event })}\n`).join(''));
+}
+
+/** Samples (every 2 ms) the transactions that hold an xid, for what held the log's horizon back. */
+function sampleTransactions(url: string, file: string, rate: number) {
+  let stopping = false;
+  const seen = new Map<string, { xid: string; pid: number; first: number; last: number; state: string; query: string }>();
+  const running = (async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      while (!stopping) {
+        const { rows } = await client.query<{ pid: number; xid: string; state: string; query: string; wait: string | null }>(
+          `SELECT pid, backend_xid::text AS xid, state, left(query, 120) AS query, wait_event_type || ':' || wait_event AS wait
+             FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid()`,
+        );
+        const at = performance.timeOrigin + performance.now();
+        for (const row of rows) {
+          const key = `${row.pid}:${row.xid}`;
+          const known = seen.get(key);
+          if (known) {
+            known.last = at;
+            if (row.state !== 'active') known.state = `${row.state} ${row.wait ?? ''}`;
+          } else
+            seen.set(key, { xid: row.xid, pid: row.pid, first: at, last: at, state: `${row.state} ${row.wait ?? ''}`, query: row.query });
+        }
+        await sleep(2);
+      }
+    } finally {
+      await client.end();
+    }
+  })();
+  return {
+    async stop() {
+      stopping = true;
+      await running;
+      await appendFile(file, [...seen.values()].map((x) => `${JSON.stringify({ rate, ...x })}\n`).join(''));
+    },
   };
 }
 

@@ -46,6 +46,8 @@ export class CheckpointLog {
     pool: pg.Pool,
     from: Date,
     to: Date,
+    /** Filled, when given, with each passed event's log transaction and its epoch ms of append, commit and pass. */
+    detail?: Array<{ tx: string; appended: number; committed: number | null; passed: number }>,
   ): Promise<{ lagsMs: number[]; sinceCommitMs: number[] | null; unprojected: number }> {
     const commitTimes =
       (await pool.query<{ track_commit_timestamp: string }>('SHOW track_commit_timestamp')).rows[0]?.track_commit_timestamp === 'on';
@@ -68,6 +70,12 @@ export class CheckpointLog {
         continue;
       }
       lagsMs.push(Math.max(0, pass.at - Number(row.ms)));
+      detail?.push({
+        tx: row.tx,
+        appended: Number(row.ms),
+        committed: row.committed === null ? null : Number(row.committed),
+        passed: pass.at,
+      });
       if (row.committed !== null) sinceCommitMs.push(Math.max(0, pass.at - Number(row.committed)));
     }
     return { lagsMs, sinceCommitMs: commitTimes ? sinceCommitMs : null, unprojected };

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { EventStore, GlobalPosition } from '../eventstore/port.ts';
+import type { BatchTrace } from './batch-trace.ts';
 import type { Projection } from './projection.ts';
 
 /** What a projector (or reactor) is given: its store, database, read models, logger and pacing. */
@@ -61,6 +62,8 @@ export interface ProjectorOptions {
   inline?: boolean;
   /** How long a batch collects events when the log is busy (default DEFAULT_BATCH_WINDOW_MS; 0: never waits). */
   batchWindowMs?: number;
+  /** Records what each of its transactions took (off unless given). */
+  trace?: BatchTrace;
 }
 
 /**

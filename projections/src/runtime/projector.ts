@@ -14,6 +14,7 @@ import { SubscriptionBuffer } from './subscription-buffer.ts';
 // What callers of the projector have always taken from here.
 export { applyBatch, parkEvent, type ApplyOptions } from './apply-batch.ts';
 export { DEFAULT_STANDBY_RETRY_MS } from './leader-lock.ts';
+export { fileBatchTrace, type BatchTrace, type BatchTraceEntry } from './batch-trace.ts';
 export { isTransientFailure, TransientError } from './transient.ts';
 export {
   DEFAULT_BATCH_WINDOW_MS,
@@ -60,6 +61,8 @@ export class Projector {
   private failures = 0;
   /** Since when a reactor's checkpoint has moved in memory only (null: it is stored). */
   private pendingSince: number | null = null;
+  /** When the oldest event of the batch being applied reached the buffer (performance.now(); for the trace). */
+  private arrivedAt = 0;
   eventsApplied = 0;
   eventsParked = 0;
   batchFailures = 0;
@@ -168,6 +171,7 @@ export class Projector {
           await pause(window, session.signal);
           if (session.signal.aborted) break;
         }
+        this.arrivedAt = buffer.oldestArrivedAt;
         await this.applyWithRetry(buffer.take(batchSize), session.signal);
         lastBatchEnded = performance.now();
       }
@@ -208,7 +212,9 @@ export class Projector {
       // messages) where a larger one would send its statements one by one, and each moves
       // the checkpoint with its own rows, so a crash between them leaves whole transactions.
       const transaction = rest.length > PIPELINED_BATCH_MAX ? rest.slice(0, PIPELINED_BATCH_MAX) : rest;
+      const startedAt = this.options.trace?.now();
       const last = await applyBatch(knex, options, transaction);
+      if (startedAt !== undefined) this.traceTransaction(transaction, startedAt);
       this.pendingSince = null;
       const before = rest.length;
       // Null: the stored checkpoint had passed them all (another writer applied them).
@@ -219,6 +225,21 @@ export class Projector {
         this.options.onApplied?.(this.checkpointName, last);
       }
     }
+  }
+
+  private traceTransaction(transaction: RecordedEvent[], startedAt: number): void {
+    const trace = this.options.trace!;
+    const arrivedAt = performance.timeOrigin + this.arrivedAt;
+    trace.record({
+      checkpoint: this.checkpointName,
+      events: transaction.length,
+      firstTx: transaction[0]!.position.commit.toString(),
+      lastTx: transaction[transaction.length - 1]!.position.commit.toString(),
+      arrivedAt,
+      startedAt,
+      at: trace.now(),
+      gcMs: trace.gcSince(arrivedAt),
+    });
   }
 
   /** Whether a projection takes any of the events (types, then `takes`). */

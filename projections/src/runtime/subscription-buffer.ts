@@ -15,6 +15,8 @@ export class SubscriptionBuffer {
   private failure: { error: unknown } | null = null;
   private ended = false;
   private readonly reading: Promise<void>;
+  /** When the oldest event in the buffer arrived (performance.now()), as near as it is kept. */
+  private oldestArrival = 0;
 
   constructor(
     store: EventStore,
@@ -36,9 +38,19 @@ export class SubscriptionBuffer {
     return this.ended;
   }
 
+  /**
+   * When the oldest event in the buffer arrived (performance.now()). Kept per arrival into an
+   * empty buffer, not per event: after a take that leaves some, it is the take's time.
+   */
+  get oldestArrivedAt(): number {
+    return this.oldestArrival;
+  }
+
   /** Takes up to `count` events, oldest first. */
   take(count: number): RecordedEvent[] {
-    return this.events.splice(0, count);
+    const taken = this.events.splice(0, count);
+    if (this.events.length > 0) this.oldestArrival = performance.now();
+    return taken;
   }
 
   /** Waits for events, the subscription's end or the session's stop; also at most `timeoutMs` when given. */
@@ -61,7 +73,7 @@ export class SubscriptionBuffer {
   private async read(store: EventStore, from: GlobalPosition, readAhead: number): Promise<void> {
     try {
       for await (const event of store.subscribeAll({ from, signal: this.signal })) {
-        this.events.push(event);
+        if (this.events.push(event) === 1) this.oldestArrival = performance.now();
         this.wake?.();
         // Back-pressure: let the writer drain before reading further ahead.
         while (this.events.length >= readAhead && !this.signal.aborted) await pause(5);
