@@ -2,7 +2,7 @@ import { recentActivitySchema } from '@crm/projections/contract';
 import { describe, expect, test } from 'vitest';
 import { instanceLinks } from '../src/config/paths.ts';
 import { greetingFor, msUntilNextHour } from '../src/features/instance-shell/utils/greeting.ts';
-import { navItems, navItemState } from '../src/features/instance-shell/utils/nav-items.ts';
+import { navItems, navItemState, whereAdminsAddStaff } from '../src/features/instance-shell/utils/nav-items.ts';
 import { formatRelativeTime } from '../src/features/instance-shell/utils/relative-time.ts';
 
 const at = (hours: number, minutes = 0, seconds = 0) => new Date(2025, 5, 15, hours, minutes, seconds);
@@ -46,6 +46,15 @@ describe('navItems', () => {
       'Admin',
     ]);
     expect(navItems({ links, family: 'crm', features: all, showAdmin: false }).map((item) => item.label)).not.toContain('Admin');
+  });
+
+  test("the register page's help names user management as the navigation does, with the Admin feature on or off", () => {
+    const links = instanceLinks('speedy');
+    const adminLink = (admin: boolean) => navItems({ links, family: 'crm', features: { ...all, admin }, showAdmin: true }).at(-1)?.label;
+    expect(adminLink(true)).toBe('Admin');
+    expect(adminLink(false)).toBe('Users');
+    expect(whereAdminsAddStaff).toBe("Admin (Users when the CRM's Admin feature is off)");
+    expect(whereAdminsAddStaff).not.toContain('User Management');
   });
 
   test('the /maven family has the same screens at its own addresses; features that are off are left out', () => {

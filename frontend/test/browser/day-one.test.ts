@@ -124,6 +124,8 @@ describe('staff are never sent to the provider pages', () => {
         .toBe(`/register?instance=${shop.subdomain}`);
       await needAccount.click();
       await eventually(() => page.getByRole('heading', { name: 'Need an account?' }).count()).toBe(1);
+      // The help names the link staff really see in the navigation.
+      await expect.poll(() => page.getByText("add you under Admin (Users when the CRM's Admin feature is off)").count()).toBe(1);
       await expect.poll(() => page.getByRole('link', { name: 'Back to Home' }).count()).toBe(0);
       await page.getByRole('link', { name: 'Back to Sign In' }).click();
       await eventually(() => pathOf(page)).toBe(`/crm/${shop.subdomain}`);

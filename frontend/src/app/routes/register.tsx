@@ -5,6 +5,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/co
 import { ArrowLeftIcon } from '@/components/ui/icons';
 import { useUserSession } from '@/features/identity/hooks/use-user-session';
 import { staffBackLink } from '@/features/identity/utils/staff-links';
+import { whereAdminsAddStaff } from '@/features/instance-shell/utils/nav-items';
 import { useSuperAdminSession } from '@/features/platform/hooks/use-super-admin-session';
 import { usePageTitle } from '@/lib/use-page-title';
 
@@ -27,7 +28,7 @@ export function Component() {
         </CardHeader>
         <CardContent>
           <ol className="grid list-decimal gap-2 pl-5 text-sm">
-            <li>Ask an admin of your shop's CRM to add you under User Management.</li>
+            <li>Ask an admin of your shop's CRM to add you under {whereAdminsAddStaff}.</li>
             <li>They give you your username and a 4-digit PIN.</li>
             <li>Sign in at your shop's CRM address, then change your PIN under Your Profile.</li>
           </ol>

@@ -10,6 +10,12 @@ export interface NavItem {
   badgeLabel?: string;
 }
 
+/** The navigation's link to user management: the Admin area, or just Users when the instance's Admin feature is off. */
+export const adminNavLabel = (adminFeature: boolean) => (adminFeature ? 'Admin' : 'Users');
+
+/** Where a shop's admin adds staff, in the navigation's own words (read before sign-in, so both namings). */
+export const whereAdminsAddStaff = `${adminNavLabel(true)} (${adminNavLabel(false)} when the CRM's Admin feature is off)`;
+
 /**
  * The signed-in navigation: Home, Pipeline, Customers, Calendar,
  * Service Requests, and Admin for admins, in either family (/crm/{instance}/… or /maven/…). Features the instance has off are
@@ -33,7 +39,7 @@ export function navItems({
   if (features.customers) items.push({ label: 'Customers', to: links.customers });
   if (features.calendar) items.push({ label: 'Calendar', to: links.calendar });
   if (features.serviceRequests) items.push({ label: 'Service Requests', to: links.serviceList });
-  if (showAdmin) items.push({ label: features.admin ? 'Admin' : 'Users', to: links.admin });
+  if (showAdmin) items.push({ label: adminNavLabel(features.admin), to: links.admin });
   return items;
 }
 
