@@ -22,7 +22,8 @@ if (!values.instance) {
 const cli = startCli();
 const { config } = cli;
 // Without --out the events go to stdout, so the log lines go to stderr: a file made with
-// `npm run export -- --instance x > x.jsonl` holds events only, and imports as it is.
+// `npm run --silent export -- --instance x > x.jsonl` holds events only, and imports as it is
+// (without --silent, npm itself writes its "> shop-crm@… export" lines to stdout first).
 const logger = values.out ? cli.logger : createLogger(config.LOG_LEVEL, pino.destination(2));
 const storage = await openStorage(config, logger);
 try {

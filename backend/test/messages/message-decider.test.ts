@@ -135,6 +135,17 @@ describe('helpers', () => {
     expect(unknownPlaceholders('{{link}} {{oops}} {{customer.nam}}')).toEqual(['{{oops}}', '{{customer.nam}}']);
   });
 
+  test('a shop without a phone gets no gap where the phone would be in any default template', () => {
+    const noPhone = { ...SAMPLE_MESSAGE_VALUES, 'shop.phone': '' };
+    for (const [kind, template] of Object.entries(DEFAULT_TEMPLATES)) {
+      for (const text of [template.subject, template.emailBody, template.smsBody]) {
+        const rendered = renderTemplate(text, noPhone);
+        // An empty phone inside a sentence leaves two spaces ("Call us at  if …") or a word with nothing after it.
+        expect(rendered, kind).not.toMatch(/ {2}| \n|\b(?:at|Questions\?|call us on|call)\s*$/im);
+      }
+    }
+  });
+
   test('only the documented placeholders are placeholders: any other {{ is named, and the published pattern says the same', () => {
     const pattern = new RegExp(TEMPLATE_TEXT_PATTERN, 'u');
     for (const text of [

@@ -80,6 +80,11 @@ export interface MessageTemplate {
 
 export const MESSAGE_TEMPLATE_LIMITS = { subject: 200, emailBody: 5000, smsBody: 640 } as const;
 
+/**
+ * A shop need not have a phone (none is asked for when it is created), so the defaults name
+ * `{{shop.phone}}` only where an empty one leaves nothing behind: on a line of its own or at
+ * a text's end, never inside a sentence ("Call us at  if …").
+ */
 export const DEFAULT_TEMPLATES: Record<MessageKind, MessageTemplate> = {
   'service-request-received': {
     subject: 'We received your service request',
@@ -90,8 +95,8 @@ export const DEFAULT_TEMPLATES: Record<MessageKind, MessageTemplate> = {
   'appointment-confirmation': {
     subject: 'Your appointment on {{appointment}}',
     emailBody:
-      'Hello {{customer.name}},\n\nYour appointment for your {{vehicle}} is booked for {{appointment}}.\nCall us at {{shop.phone}} if you need to change it.\n\n{{shop.name}}',
-    smsBody: '{{shop.name}}: your appointment for your {{vehicle}} is on {{appointment}}. Questions? {{shop.phone}}',
+      'Hello {{customer.name}},\n\nYour appointment for your {{vehicle}} is booked for {{appointment}}.\nIf you need to change it, just let us know.\n\n{{shop.name}}\n{{shop.phone}}',
+    smsBody: '{{shop.name}}: your appointment for your {{vehicle}} is on {{appointment}}. {{shop.phone}}',
   },
   'appointment-reminder': {
     subject: 'Reminder: your appointment tomorrow, {{appointment}}',
