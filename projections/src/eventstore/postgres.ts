@@ -44,8 +44,6 @@ export interface PostgresEventStoreOptions {
   connectionString: string;
   /** Fallback wake-up interval of subscriptions when no NOTIFY arrives (default 500 ms). */
   pollIntervalMs?: number;
-  /** How long the log counts as busy after a subscription's read found events (default BUSY_LOG_MS). */
-  busyLogMs?: number;
   /** Use this pool for queries instead of creating one; it is not ended by close(). */
   pool?: pg.Pool;
   /**
@@ -74,16 +72,6 @@ const MIN_NOTIFY_INTERVAL_MS = 8;
  * same lag (the read's wait replaces the batch's collecting window).
  */
 const MIN_READ_INTERVAL_MS = 16;
-/**
- * The log counts as busy for this long after a read found events. Meanwhile a subscription
- * waits for a wake-up at most MIN_READ_INTERVAL_MS, and reads again without one: under load
- * the wake-ups come from the appending processes once they have taken their COMMIT's answer,
- * and a busy API thread took tens of ms to, while the committed events sat visible and
- * unread; after a stall of PostgreSQL's WAL writes (a new WAL file, a slow flush) the wait
- * for the transactions holding the horizon back had grown to 64-128 ms. When the log goes
- * quiet this costs a few reads that find nothing; an idle log is read as before.
- */
-const BUSY_LOG_MS = 250;
 
 const VISIBLE = 'tx_id < pg_snapshot_xmin(pg_current_snapshot())';
 const COLUMNS = EVENT_COLUMNS;
@@ -107,7 +95,6 @@ const READ_PAGE_AFTER_SQL = readPageSql('and (e.tx_id, e.seq) > ($2::text::xid8,
 export function createPostgresEventStore(options: PostgresEventStoreOptions): EventStore {
   const { connectionString } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 500;
-  const busyLogMs = options.busyLogMs ?? BUSY_LOG_MS;
   const ownsPool = options.pool === undefined;
   const pool = options.pool ?? new pg.Pool({ connectionString });
   if (ownsPool) {
@@ -311,7 +298,6 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     try {
       await wakeup.listen();
       let lastRead = 0;
-      let lastFound = Number.NEGATIVE_INFINITY;
       while (!stop.aborted) {
         const since = performance.now() - lastRead;
         if (since < MIN_READ_INTERVAL_MS) await pause(MIN_READ_INTERVAL_MS - since, stop);
@@ -331,14 +317,13 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
           if (stop.aborted) return;
         }
         if (page.events.length >= SUBSCRIPTION_BATCH) continue;
-        if (page.events.length > 0) lastFound = performance.now();
-        const longestWait = performance.now() - lastFound < busyLogMs ? MIN_READ_INTERVAL_MS : pollIntervalMs;
         if (page.heldBack) {
-          heldBackPause = page.events.length > 0 ? HELD_BACK_MIN_MS : Math.min(Math.max(heldBackPause * 2, HELD_BACK_MIN_MS), longestWait);
+          heldBackPause =
+            page.events.length > 0 ? HELD_BACK_MIN_MS : Math.min(Math.max(heldBackPause * 2, HELD_BACK_MIN_MS), pollIntervalMs);
           await wakeup.wait(heldBackPause, stop);
         } else {
           heldBackPause = 0;
-          await wakeup.wait(longestWait, stop);
+          await wakeup.wait(pollIntervalMs, stop);
         }
       }
     } finally {
