@@ -18,6 +18,19 @@ interface HistoryRow {
   actor_id: string | null;
   revert_of: string | null;
   revision: number;
+  /** The job's repair-order lines now (null: it has none). */
+  lines_count: number | null;
+}
+
+/**
+ * A revert the server refuses whatever the caller's rights, for the job as it stands: a job with
+ * repair-order lines takes its quote from their total, so a change of its quote is undone
+ * with the lines, never on its own (the revert route answers 409).
+ */
+function refusedAsItStands(row: HistoryRow): boolean {
+  return (
+    row.action === 'updated' && Number(row.lines_count ?? 0) > 0 && row.changes.map(fieldChangeFromStored).some((c) => c.field === 'quote')
+  );
 }
 
 /**
@@ -46,6 +59,8 @@ export async function jobHistory(
         'actor_id',
         'revert_of',
         'revision',
+        // In the same statement: the lines that decide whether a quote change can be undone.
+        db.raw('(SELECT m.lines_count FROM rm.job_money m WHERE m.job_id = ?) AS lines_count', [target.jobId]),
       ),
   )) as HistoryRow[];
   if (rows.length === 0) return null;
@@ -58,6 +73,8 @@ export async function jobHistory(
     revision: Number(row.revision),
     changes: row.changes.map(fieldChangeFromStored),
     revertOf: row.revert_of,
-    canRevert: canRevertEntry(reader, { action: row.action, actorId: row.actor_id, recordedAt: new Date(row.recorded_at) }, now),
+    canRevert:
+      !refusedAsItStands(row) &&
+      canRevertEntry(reader, { action: row.action, actorId: row.actor_id, recordedAt: new Date(row.recorded_at) }, now),
   }));
 }

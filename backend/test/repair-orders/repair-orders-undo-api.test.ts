@@ -68,8 +68,10 @@ describe('undo of lines and payments from the history', () => {
     expect(res.status).toBe(200);
     expect((res.body as JobDetail).lines.map((line) => line.description)).toEqual(['Filter', 'Disposal']);
 
-    // The quote follows the lines: its own history rows are not undone while the job has lines.
+    // The quote follows the lines: its own history rows are not undone while the job has lines,
+    // and the history offers no undo of them (a button that could only fail).
     const quoteRow = (await history(id)).find((row) => row.action === 'updated' && row.changes.some((c) => c.field === 'quote'))!;
+    expect(quoteRow.canRevert).toBe(false);
     res = await revert(id, quoteRow);
     expect(res.status).toBe(409);
     expect(res.text).toContain("lines' total");

@@ -108,7 +108,12 @@ export const jobHistoryEntrySchema = z.object({
   changes: z.array(jobFieldChangeSchema),
   /** This change undid the change with this id (a revert from the history). */
   revertOf: z.string().nullable().optional(),
-  /** Whether the caller may revert this change (`POST …/history/{id}/revert`); a later change of the same fields still refuses it. */
+  /**
+   * Whether the caller may revert this change (`POST …/history/{id}/revert`) and the job as it
+   * stands lets it be undone: false for a change of the quote of a job with repair-order lines
+   * (its quote is their total; undo the line change instead). A change made after this list was
+   * read can still refuse it (409).
+   */
   canRevert: z.boolean().optional(),
 });
 export type JobHistoryEntry = z.infer<typeof jobHistoryEntrySchema>;
