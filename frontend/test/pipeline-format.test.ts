@@ -217,6 +217,14 @@ describe('history values', () => {
     expect(formatHistoryValue('stage', 'Paid')).toBe('Paid');
   });
 
+  test("mileage reads grouped, as the job and vehicle screens show it ('120,000', not '120000')", () => {
+    expect(formatHistoryValue('mileageIn', 120000)).toBe('120,000');
+    expect(formatHistoryValue('mileageOut', '120450')).toBe('120,450');
+    expect(formatHistoryValue('mileage', 9999999)).toBe('9,999,999');
+    expect(formatHistoryValue('mileageIn', 0)).toBe('0');
+    expect(formatHistoryValue('mileageIn', null)).toBe(EMPTY_VALUE);
+  });
+
   test('payments, refunds, invoice and estimate totals and line prices read in dollars, not as bare decimals', () => {
     expect(formatHistoryValue('payment', '128.16')).toBe('$128.16');
     expect(formatHistoryValue('refund', '-1250.00')).toBe('-$1,250.00');

@@ -1,6 +1,6 @@
 import { formatQuote } from '../pipeline/index.ts';
 import { formatMoney, parseMoney, PAYMENT_METHOD_LABELS, type PaymentMethod } from '../repair-orders/index.ts';
-import { formatDateTime, formatDuration } from '../shared/format.ts';
+import { formatDateTime, formatDuration, formatMileage } from '../shared/format.ts';
 import { displayPhone } from '../shared/phone.ts';
 
 /**
@@ -15,6 +15,8 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** Repair-order changes that are amounts of money, kept as decimal strings ('128.16'): shown in dollars. */
 const MONEY_FIELDS = new Set(['payment', 'refund', 'invoice total']);
+/** A job's mileage in and out and a vehicle's recorded reading: whole miles, grouped. */
+const MILEAGE_FIELDS = new Set(['mileageIn', 'mileageOut', 'mileage']);
 const MONEY_LINE_FIELD = /: (unitPrice|unitCost|amount|rate)$/;
 
 function moneyWords(text: string): string | null {
@@ -24,7 +26,7 @@ function moneyWords(text: string): string | null {
 
 /**
  * A field's old or new value in words: empty, yes/no, phones grouped (a masked one stays
- * masked), quotes, payments, estimate totals and line prices in dollars, payment methods in words, durations in hours and minutes, times in the reader's zone,
+ * masked), quotes, payments, estimate totals and line prices in dollars, payment methods in words, durations in hours and minutes, mileage grouped ('120,000'), times in the reader's zone,
  * a linked customer by name (`customerNames`, by id; null: one since deleted), a linked vehicle in words (never its id).
  */
 export function formatChangeValue(field: string, value: unknown, customerNames: ReadonlyMap<string, string | null> = new Map()): string {
@@ -56,6 +58,7 @@ export function formatChangeValue(field: string, value: unknown, customerNames: 
       return name === null ? 'A customer since deleted' : name || 'A customer without a name';
     }
     default:
+      if (MILEAGE_FIELDS.has(field) && /^\d+$/.test(text)) return formatMileage(Number(text));
       if (MONEY_FIELDS.has(field) || MONEY_LINE_FIELD.test(field)) return moneyWords(text) ?? text;
       return ISO_TIME.test(text) ? formatDateTime(text) : text;
   }

@@ -100,6 +100,11 @@ export function formatDuration(minutes: number | null): string {
   return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }
 
+/** A mileage reading as every screen shows it: 120000 → '120,000'. */
+export function formatMileage(miles: number): string {
+  return miles.toLocaleString('en-US');
+}
+
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** An amount of dollars as money reads: '$18,025.30', '-$5.00'. */

@@ -1,3 +1,4 @@
+import { formatMileage } from '@crm/projections/contract';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
@@ -48,7 +49,7 @@ export function CustomerVehicles({
                   {[
                     vehicle.plate ? `${vehicle.plate}${vehicle.plateState ? ` (${vehicle.plateState})` : ''}` : '',
                     vehicle.vin ? `VIN …${vehicle.vin.slice(-8)}` : '',
-                    vehicle.lastMileage !== null ? `${vehicle.lastMileage.toLocaleString('en-US')} mi` : '',
+                    vehicle.lastMileage !== null ? `${formatMileage(vehicle.lastMileage)} mi` : '',
                   ]
                     .filter(Boolean)
                     .join(' · ')}

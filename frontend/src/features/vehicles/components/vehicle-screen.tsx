@@ -1,4 +1,4 @@
-import { formatDateTime } from '@crm/projections/contract';
+import { formatDateTime, formatMileage } from '@crm/projections/contract';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
@@ -40,7 +40,7 @@ export function VehicleScreen({
     ['Decoded from the VIN', v.decoded ? [v.decoded.year, v.decoded.make, v.decoded.country].filter(Boolean).join(' · ') : ''],
     ['Plate', v.plate ? `${v.plate}${v.plateState ? ` (${v.plateState})` : ''}` : ''],
     ['Color', v.color],
-    ['Last mileage', v.lastMileage === null ? '' : v.lastMileage.toLocaleString('en-US')],
+    ['Last mileage', v.lastMileage === null ? '' : formatMileage(v.lastMileage)],
     ['Notes', v.notes],
   ];
   return (
@@ -134,7 +134,7 @@ export function VehicleScreen({
 }
 
 function mileage(inValue: number | null, outValue: number | null): string {
-  const format = (value: number | null) => (value === null ? '—' : value.toLocaleString('en-US'));
+  const format = (value: number | null) => (value === null ? '—' : formatMileage(value));
   if (inValue === null && outValue === null) return '';
   return `Mileage ${format(inValue)} in, ${format(outValue)} out`;
 }
