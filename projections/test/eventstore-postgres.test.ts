@@ -56,6 +56,18 @@ eventStoreContract('postgres', async () => {
   };
 });
 
+/** A pool whose NOTIFYs never leave it (`pool` to end, `silent` for the store): only another wake-up path can reach a follower. */
+function poolWithoutNotify(url: string): { pool: pg.Pool; silent: pg.Pool } {
+  const pool = new pg.Pool({ connectionString: url });
+  const silent = Object.assign(Object.create(pool) as pg.Pool, {
+    query: (config: string | pg.QueryConfig, values?: unknown[]) =>
+      (typeof config === 'string' ? config : config.text).includes('pg_notify')
+        ? Promise.resolve({ rows: [] })
+        : pool.query(config, values),
+  });
+  return { pool, silent };
+}
+
 function metadata(): EventMetadata {
   return {
     instanceId: randomUUID(),
@@ -359,14 +371,8 @@ describe('postgres event store', () => {
 
   test('an append wakes the other stores of the thread in memory, and other processes by NOTIFY', async () => {
     const db = await migratedDatabase();
-    // The appending store's NOTIFY never leaves it: only the in-memory message can wake the follower.
-    const pool = new pg.Pool({ connectionString: db.url });
-    const silent = Object.assign(Object.create(pool) as pg.Pool, {
-      query: (config: string | pg.QueryConfig, values?: unknown[]) =>
-        (typeof config === 'string' ? config : config.text).includes('pg_notify')
-          ? Promise.resolve({ rows: [] })
-          : pool.query(config, values),
-    });
+    // The appending store's NOTIFY never leaves it: only the shared counter can wake the follower.
+    const { pool, silent } = poolWithoutNotify(db.url);
     const appender = createPostgresEventStore({ connectionString: db.url, pool: silent });
     // Another store on the same database stands for the projector's thread; its poll never comes within the test.
     const follower = createPostgresEventStore({ connectionString: db.url, pollIntervalMs: 600_000 });
@@ -402,13 +408,7 @@ describe('postgres event store', () => {
   test("an append wakes a subscription in another thread that was handed the process's counter, with no NOTIFY and no lost wake-up", async () => {
     const db = await migratedDatabase();
     // The appender's NOTIFY never leaves it: only the shared counter can wake the worker thread.
-    const pool = new pg.Pool({ connectionString: db.url });
-    const silent = Object.assign(Object.create(pool) as pg.Pool, {
-      query: (config: string | pg.QueryConfig, values?: unknown[]) =>
-        (typeof config === 'string' ? config : config.text).includes('pg_notify')
-          ? Promise.resolve({ rows: [] })
-          : pool.query(config, values),
-    });
+    const { pool, silent } = poolWithoutNotify(db.url);
     const appender = createPostgresEventStore({ connectionString: db.url, pool: silent });
     // Bundled as the server is (npm packages load from node_modules), so the thread runs the store's own code.
     const cache = path.join(import.meta.dirname, '..', '..', 'node_modules', '.cache');
