@@ -8,6 +8,7 @@ import {
   linePayload,
   lineProblems,
   repairLineFromDraft,
+  shopRateNote,
   shopRates,
   type LineDraft,
 } from '../src/features/pipeline/utils/line-draft.ts';
@@ -161,5 +162,24 @@ describe('payments and the takings period', () => {
       from: '2025-01-05',
       to: '2025-02-05',
     });
+  });
+});
+
+describe('shopRateNote', () => {
+  const noRate = shopRates({ laborRate: '0', partsTaxRate: '0', laborTaxRate: '0' });
+  const labor = { ...emptyLineDraft('labor'), hours: '1.5' };
+
+  test('a labor line without its own rate at a shop with no labor rate is told it bills $0.00 an hour', () => {
+    expect(shopRateNote(labor, noRate)).toEqual({ rate: '$0.00', unset: true });
+  });
+
+  test('the shop rate a labor line will use, when the shop has one', () => {
+    expect(shopRateNote(labor, rates)).toEqual({ rate: '$120.00', unset: false });
+  });
+
+  test('nothing to say for a line with its own rate, a part, or while the rates are unknown', () => {
+    expect(shopRateNote({ ...labor, rate: '95' }, noRate)).toBeNull();
+    expect(shopRateNote(emptyLineDraft('part'), noRate)).toBeNull();
+    expect(shopRateNote(labor, null)).toBeNull();
   });
 });

@@ -21,6 +21,8 @@ export const paths = {
   instanceEditCustomer: (subdomain: string, id: string | number) =>
     `${instanceBase(subdomain)}/customers/${encodeURIComponent(String(id))}/edit`,
   instanceAdmin: (subdomain: string) => `${instanceBase(subdomain)}/admin`,
+  /** The shop's settings (labor and tax rates, documents): admins change them, managers read them. */
+  instanceShopSettings: (subdomain: string) => `${instanceBase(subdomain)}/admin/shop`,
   instanceAudit: (subdomain: string) => `${instanceBase(subdomain)}/admin/audit`,
   instanceServiceForm: (subdomain: string) => `${instanceBase(subdomain)}/service-form`,
   instanceServiceList: (subdomain: string) => `${instanceBase(subdomain)}/service-list`,

@@ -1,5 +1,6 @@
 import {
   computeTotals,
+  formatMoney,
   LINE_KIND_FIELDS,
   lineInput,
   type LineChangesInput,
@@ -206,4 +207,14 @@ export function draftTotals(drafts: readonly LineDraft[], declined: ReadonlySet<
     rates,
     declined,
   );
+}
+
+/**
+ * What a labor line left without its own rate will be billed at (the shop's rate, in dollars),
+ * and whether the shop has set none: a rate of 0 bills the hours at $0.00, which the API
+ * accepts, so the form says so instead. Null: not such a line, or the rates are not known yet.
+ */
+export function shopRateNote(draft: LineDraft, rates: ShopRates | null): { rate: string; unset: boolean } | null {
+  if (draft.kind !== 'labor' || draft.rate.trim() || !rates) return null;
+  return { rate: formatMoney(rates.laborRate), unset: rates.laborRate === 0 };
 }

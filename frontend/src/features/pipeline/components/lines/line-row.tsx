@@ -1,5 +1,6 @@
 import { formatMoney, REPAIR_ORDER_LIMITS, type LineStatus } from '@crm/projections/contract';
 import type { FocusEvent, InputHTMLAttributes, KeyboardEvent, ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ChevronDownIcon, ChevronUpIcon, TrashIcon } from '@/components/ui/icons';
@@ -89,6 +90,8 @@ export function LineRow({
   saving,
   readOnly,
   shopLaborRate,
+  rateNote,
+  shopSettingsPath,
   technicians,
   discountTargets,
   onChange,
@@ -109,6 +112,10 @@ export function LineRow({
   readOnly: boolean;
   /** The shop's labor rate as text, shown where a labor line has none of its own. */
   shopLaborRate: string;
+  /** For a labor line without its own rate: the shop's rate it bills at, and whether the shop has set none. */
+  rateNote: { rate: string; unset: boolean } | null;
+  /** Where the shop's labor rate is set. */
+  shopSettingsPath: string;
   technicians: readonly string[];
   /** The lines a discount can reduce: id and how each is called. */
   discountTargets: readonly { id: string; label: string }[];
@@ -182,6 +189,16 @@ export function LineRow({
                 <NumberBox {...props} {...field('rate')} maxLength={16} placeholder={shopLaborRate} title="Empty: the shop's labor rate" />
               )}
             </LineField>
+            {rateNote?.unset ? (
+              <p className="basis-full text-xs text-amber-700 dark:text-amber-400" role="note">
+                The shop has no labor rate yet: without a rate of its own, this line bills {rateNote.rate} an hour. Type its rate, or set
+                the labor rate in{' '}
+                <Link to={shopSettingsPath} className="underline">
+                  Shop settings
+                </Link>
+                .
+              </p>
+            ) : null}
             <LineField draftKey={key} field="technician" label="Technician" problems={problems} className="flex-[1_1_8rem]">
               {(props) => (
                 <select

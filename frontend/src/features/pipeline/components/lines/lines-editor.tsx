@@ -2,6 +2,7 @@ import { type JobDetail, LINE_KINDS, type LineKind, type LineView, parseMoney } 
 import { type FocusEvent, type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { paths } from '@/config/paths';
 import { PlusIcon } from '@/components/ui/icons';
 import { useAddJobLine } from '../../api/add-job-line';
 import { useChangeJobLine } from '../../api/change-job-line';
@@ -16,6 +17,7 @@ import {
   lineChanges,
   linePayload,
   lineProblems,
+  shopRateNote,
   type LineDraft,
   type ShopRates,
 } from '../../utils/line-draft';
@@ -278,6 +280,8 @@ export function LinesEditor({
                 saving={saving.has(draft.key)}
                 readOnly={readOnly}
                 shopLaborRate={rates ? (rates.laborRate / 100).toFixed(2) : ''}
+                rateNote={shopRateNote(draft, rates)}
+                shopSettingsPath={paths.instanceShopSettings(instance)}
                 technicians={technicians}
                 discountTargets={discountTargets.filter((option) => option.id !== draft.id)}
                 onChange={(patch) => update(draft, patch)}
