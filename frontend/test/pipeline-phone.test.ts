@@ -56,8 +56,14 @@ describe('displayPhone (lists and cards)', () => {
     expect(displayPhone('•••-•••-4567')).toBe('•••-•••-4567');
   });
 
-  test('anything but ten digits stays as it is', () => {
-    expect(displayPhone('5551234')).toBe('5551234');
+  test('a 7-digit local number is shown 3-4, as typed ("555-0100", not "5550100")', () => {
+    expect(displayPhone('5550100')).toBe('555-0100');
+    expect(displayPhone('555-0100')).toBe('555-0100');
+  });
+
+  test('any other count of digits stays as it is', () => {
+    expect(displayPhone('555123')).toBe('555123');
+    expect(displayPhone('55512345')).toBe('55512345');
     expect(displayPhone('')).toBe('');
   });
 });

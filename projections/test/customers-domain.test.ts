@@ -25,6 +25,8 @@ describe('phones', () => {
     expect(formatPhone('5551234567')).toBe('555-123-4567');
     expect(formatPhone('555-123-4567')).toBe('555-123-4567');
     expect(formatPhone('12345')).toBe('12345');
+    // The customer page shows a 7-digit local number grouped too.
+    expect(formatPhone('5550100')).toBe('555-0100');
     expect(formatPhone('')).toBe('');
   });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Phones, one definition for customers and jobs alike: stored as digits only, shown
- * XXX-XXX-XXXX, masked to the last 4 digits in lists. Browser-safe: zod only.
+ * XXX-XXX-XXXX (a 7-digit local number XXX-XXXX), masked to the last 4 digits in lists. Browser-safe: zod only.
  */
 
 export const PHONE_MAX_DIGITS = 10;
@@ -17,10 +17,14 @@ export function phoneDigits(value: string): string {
   return value.replace(/\D/g, '');
 }
 
-/** XXX-XXX-XXXX when there are exactly 10 digits; otherwise the digits as they are. */
+/** Digit counts that have a grouping: a number with its area code, and a local one without. */
+const GROUPED_LENGTHS = [10, 7];
+
+/** XXX-XXX-XXXX for 10 digits, XXX-XXXX for a 7-digit local number; otherwise the digits as they are. */
 export function formatPhone(value: string): string {
   const digits = phoneDigits(value);
-  return digits.length === 10 ? `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}` : digits;
+  if (digits.length === 10) return `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`;
+  return digits.length === 7 ? `${digits.slice(0, 3)}-${digits.slice(3)}` : digits;
 }
 
 /** Lists show the last 4 digits only: '•••-•••-1234'. Empty stays empty. */
@@ -33,11 +37,11 @@ export function maskPhone(value: string): string {
 const PHONE_CHARACTERS = /^[\d\s().+-]*$/;
 
 /**
- * A phone as lists, cards and logs show it: 3-3-4 when it is exactly ten digits, otherwise
- * as it came (a masked '•••-•••-1234' stays masked).
+ * A phone as lists, cards and logs show it: grouped as formatPhone groups it (ten digits 3-3-4,
+ * seven 3-4), otherwise as it came (a masked '•••-•••-1234' stays masked).
  */
 export function displayPhone(value: string): string {
-  return PHONE_CHARACTERS.test(value) && phoneDigits(value).length === 10 ? formatPhone(value) : value;
+  return PHONE_CHARACTERS.test(value) && GROUPED_LENGTHS.includes(phoneDigits(value).length) ? formatPhone(value) : value;
 }
 
 /** The entry dialog's phone box: digits only, grouped 3-3-4 with dashes as they are typed, at most 10. */
