@@ -7,6 +7,9 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** How long drop() waits for the database's sessions to close by themselves before it terminates them. */
+const SESSIONS_GONE_WITHIN_MS = 5_000;
+
 /** A fresh, empty database in the run's PostgreSQL cluster. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = inject('pgAdminUrl');
@@ -22,8 +25,25 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      try {
+        // pg's Pool#end() resolves once it has asked its connections to close, before the
+        // server has let them go. Terminating such a session sends its client a FATAL error,
+        // which the ended pool emits as 'error': with no listener left, that is an uncaught
+        // exception in whatever test runs next. So wait for the sessions that are leaving,
+        // and force out only those still open after that (a test that leaked a connection).
+        const deadline = Date.now() + SESSIONS_GONE_WITHIN_MS;
+        while (Date.now() < deadline) {
+          const { rows } = await client.query<{ open: number }>(
+            'select count(*)::int as open from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+            [name],
+          );
+          if (rows[0]!.open === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
     },
   };
 }
