@@ -7,7 +7,7 @@ import {
   type CustomerView,
 } from '@crm/projections/customers';
 import type { StoredDomainEvent } from '@crm/projections/events';
-import { canRevertEntry, type Reverter } from '@crm/projections/records';
+import type { RevertOffer } from '@crm/projections/records';
 import { customerDecider, type CustomerEvent, type CustomerState } from './customer-decider.ts';
 
 /**
@@ -36,9 +36,12 @@ export function instanceOfCustomer(events: CustomerStoredEvent[]): string | null
 
 /**
  * Each change with its values, newest first. Phones are shown whole: this is one record.
- * With a reader, each row says whether they may revert it.
+ * `revertOf(id)`: whether the reader may revert that change now, and why not when refused.
  */
-export function customerHistory(events: CustomerStoredEvent[], reader: Reverter | null = null, now = new Date()): CustomerHistoryEntry[] {
+export function customerHistory(
+  events: CustomerStoredEvent[],
+  revertOf: (eventId: string) => RevertOffer = () => ({ canRevert: false }),
+): CustomerHistoryEntry[] {
   return events
     .map((event): CustomerHistoryEntry => {
       // The recorded time: the clock time travel (`asOf`) goes by, so a row's time shows the customer right after it.
@@ -47,11 +50,7 @@ export function customerHistory(events: CustomerStoredEvent[], reader: Reverter 
         userDisplayName: event.metadata.actor.displayName,
         timestamp: event.recordedAt.toISOString(),
         revision: event.revision,
-        canRevert: canRevertEntry(
-          reader,
-          { action: event.type === 'CustomerUpdated' ? 'updated' : '', actorId: event.metadata.actor.id, recordedAt: event.recordedAt },
-          now,
-        ),
+        ...revertOf(event.id),
       };
       switch (event.type) {
         case 'CustomerCreated': {

@@ -1,4 +1,4 @@
-import { CUSTOMER_MESSAGES, type CustomerChanges, type CustomerView } from '@crm/projections/customers';
+import { CUSTOMER_MESSAGES, type CustomerView } from '@crm/projections/customers';
 import { RECORD_MESSAGES, type Reverter, type RestoredView } from '@crm/projections/records';
 import { latest } from '@crm/projections/runtime/reactions';
 import { isUuid } from '@crm/projections/shared';
@@ -7,9 +7,9 @@ import { settle } from '../deps.ts';
 import { executeCommand, loadAggregate, type InstanceContext } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
 import { awaitReaction, CUSTOMER_CASCADE } from '../shared/reactions.ts';
-import { assertMayRevert, assertNoLaterChange } from '../shared/reverts.ts';
 import { customerDecider, customerStream } from './customer-decider.ts';
-import { customerEventsOf, foldCustomer, instanceOfCustomer } from './customer-history.ts';
+import { customerEventsOf, foldCustomer, instanceOfCustomer, type CustomerStoredEvent } from './customer-history.ts';
+import { assertCustomerChangeRevertible, customerStreamRead, customerValuesBefore } from './customer-revert-rule.ts';
 import { findCustomer } from './customer-queries.ts';
 
 /**
@@ -18,12 +18,6 @@ import { findCustomer } from './customer-queries.ts';
  * removed through the pipeline's cascade reactor (durable: replayed from its checkpoint
  * after a crash); the answer waits for the reactor and the projector, like a deletion's.
  */
-
-/** 'pastAppointments' → 'Past appointments': a customer field in words. */
-const customerFieldLabel = (field: string) => {
-  const words = field.replace(/([A-Z])/g, ' $1').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
 
 /** Reverts one change of a customer; answers with the customer after it (If-Match as for a job's revert). */
 export async function revertCustomerChange(
@@ -43,15 +37,9 @@ export async function revertCustomerChange(
   if (expectedRevision !== undefined && loaded.revision !== expectedRevision) {
     throw new StaleRecordError('customer', foldCustomer(events));
   }
-  const index = events.findIndex((event) => event.id === eventId);
-  if (index < 0) throw new NotFoundError(RECORD_MESSAGES.changeNotFound);
-  const event = events[index]!;
-  if (event.type !== 'CustomerUpdated') throw new ConflictError(RECORD_MESSAGES.notRevertible);
-  assertMayRevert(reader, event, deps.now());
-  const fieldsOf = (e: (typeof events)[number]) => (e.type === 'CustomerUpdated' ? e.data.changes.map((c) => c.field as string) : []);
-  assertNoLaterChange(events.slice(index + 1), fieldsOf(event), fieldsOf, customerFieldLabel);
-  const changes: CustomerChanges = {};
-  for (const change of event.data.changes) changes[change.field] = change.oldValue;
+  assertCustomerChangeRevertible(customerStreamRead(ctx.instanceId, events), eventId, reader, deps.now());
+  const event = events.find((candidate) => candidate.id === eventId) as Extract<CustomerStoredEvent, { type: 'CustomerUpdated' }>;
+  const changes = customerValuesBefore(event);
   let result;
   try {
     result = await executeCommand({

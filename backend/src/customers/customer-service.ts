@@ -28,6 +28,7 @@ import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocato
 import { type AsOf, readStreamAsOf } from '../shared/time-travel.ts';
 import { customerDecider, customerNumberStream, customerStream, type CustomerCommand } from './customer-decider.ts';
 import { customerEventsOf, customerHistory, foldCustomer, instanceOfCustomer, type CustomerStoredEvent } from './customer-history.ts';
+import { customerChangeOffer, customerStreamRead } from './customer-revert-rule.ts';
 import {
   findCustomer,
   findCustomerRecord,
@@ -295,6 +296,9 @@ export async function getCustomerHistory(
 ): Promise<CustomerHistoryEntry[]> {
   const { events, unreadable } = await readCustomerStream(deps.store, instanceId, customerId, null);
   if (events.length === 0) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
+  const read = customerStreamRead(instanceId, events);
+  const now = deps.now();
+  const revertOf = (eventId: string) => (reader ? customerChangeOffer(read, eventId, reader, now) : { canRevert: false });
   // A change that fails its schema is listed (when, by whom) as one that could not be shown.
-  return [...customerHistory(events, reader, deps.now()), ...unreadable.map(unshowableEntry)].sort((a, b) => b.revision - a.revision);
+  return [...customerHistory(events, revertOf), ...unreadable.map(unshowableEntry)].sort((a, b) => b.revision - a.revision);
 }

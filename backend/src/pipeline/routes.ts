@@ -3,7 +3,6 @@ import {
   asOfQuery,
   jobChangesInput,
   mileageConfirmationInput,
-  jobHistorySchema,
   jobDetailSchema,
   jobInput,
   jobListQuery,
@@ -12,8 +11,6 @@ import {
   stageInput,
 } from '@crm/projections/contract';
 import { JOB_MESSAGES } from '@crm/projections/pipeline';
-import { readableEvents, unshowableEntry } from '@crm/projections/events';
-import { jobStream } from './job-decider.ts';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
@@ -24,7 +21,6 @@ import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import { unassignableReason } from '../identity/index.ts';
 import { type AsOf, asOfOf } from '../shared/time-travel.ts';
 import type { InstanceContext } from '../shared/commands.ts';
-import { jobHistory } from './job-history.ts';
 import { listJobsJson } from './job-list.ts';
 import { findJob, jobAsOf, type JobTarget } from './job-queries.ts';
 import type { JobView } from '@crm/projections/pipeline';
@@ -75,7 +71,6 @@ const DOCS = {
   cancel: { summary: 'Cancel a job (If-Match)', tag: 'pipeline', response: jobViewSchema, status: 200 },
   reopen: { summary: 'Put a canceled job back on the board, in Quote (If-Match)', tag: 'pipeline', response: jobViewSchema, status: 200 },
   remove: { summary: 'Delete a job', tag: 'pipeline', status: 204 },
-  history: { summary: "A job's changes, field by field, newest first", tag: 'pipeline', response: jobHistorySchema },
   appointment: {
     summary: 'The calendar moves, resizes or re-lanes a job: its appointment, duration (left out: as it was) and tech (If-Match)',
     tag: 'pipeline',
@@ -229,20 +224,6 @@ export function registerPipelineRoutes(router: ApiRouter, deps: AppDeps, detail?
         ctx.status = 204;
       },
       { ...options, doc: DOCS.remove },
-    );
-
-    router.get(
-      `${base}/:id/history`,
-      read,
-      async (ctx) => {
-        const history = await jobHistory(deps.knex, targetOf(ctx), userOf(ctx), deps.now());
-        if (!history) throw new NotFoundError(JOB_MESSAGES.notFound);
-        // The read model has no row for a change whose event fails its schema (the projector
-        // parked it): the job's own stream names it, listed as a change that could not be shown.
-        const { unreadable } = readableEvents(await deps.store.readStream(jobStream(targetOf(ctx).jobId)));
-        ctx.body = unreadable.length ? [...history, ...unreadable.map(unshowableEntry)].sort((a, b) => b.revision - a.revision) : history;
-      },
-      { ...options, doc: DOCS.history },
     );
   }
 }

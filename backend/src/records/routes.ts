@@ -1,4 +1,7 @@
-import { customerViewSchema, jobViewSchema } from '@crm/projections/contract';
+import { customerViewSchema, jobHistorySchema, jobViewSchema } from '@crm/projections/contract';
+import { readableEvents, unshowableEntry } from '@crm/projections/events';
+import { JOB_MESSAGES } from '@crm/projections/pipeline';
+import { isUuid } from '@crm/projections/shared';
 import { deletedListQuery, deletedListSchema, restoredSchema } from '@crm/projections/records';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
@@ -6,10 +9,11 @@ import { CUSTOMER_FAMILIES, restoreDeletedCustomer, revertCustomerChange } from 
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
-import { PIPELINE_BASES, projectedJob, restoreDeletedJob, revertJobChange } from '../pipeline/index.ts';
+import { jobHistory, jobStream, PIPELINE_BASES, projectedJob, restoreDeletedJob } from '../pipeline/index.ts';
 import { commandContext } from '../http/command-context.ts';
-import { revertRepairOrderChange } from '../repair-orders/index.ts';
+import { jobChangeOffer, jobStreamRead, revertJobHistoryChange } from '../repair-orders/index.ts';
 import type { InstanceContext } from '../shared/commands.ts';
+import { NotFoundError } from '../shared/errors.ts';
 import { listDeleted } from './restore-service.ts';
 
 /** The admins' list of deleted records and their restore. */
@@ -18,6 +22,11 @@ export const DELETED_RECORDS_PATH = '/api/:instance/deleted-records';
 const restoreKind = z.object({ kind: z.enum(['job', 'customer'], { error: 'kind must be job or customer' }) });
 
 const DOCS = {
+  history: {
+    summary: "A job's changes, field by field, newest first, each saying whether the caller can revert it now",
+    tag: 'pipeline',
+    response: jobHistorySchema,
+  },
   revertJob: {
     summary:
       "Revert one change from a job's history: its fields back as they were before it (If-Match). An admin any change; a user who may write their own changes of the last 24 h; 409 when a later change set one of its fields. A line added, changed or removed comes back as the opposite line change; a payment as a refund of it; 409 when an invoice issued since froze the line",
@@ -56,6 +65,24 @@ export function registerRecordRoutes(router: ApiRouter, deps: AppDeps): void {
   const write = access.can('canWrite');
 
   for (const { base, options } of PIPELINE_BASES) {
+    router.get(
+      `${base}/:id/history`,
+      access.can('canRead'),
+      async (ctx) => {
+        const target = { instanceId: userOf(ctx).instance.id, jobId: (ctx.params.id ?? '').toLowerCase() };
+        // The job's stream, read once: by the revert command's own rule each row says whether
+        // it can be reverted now, and a change whose event fails its schema (the read model has
+        // no row for it: the projector parked it) is listed as a change that could not be shown.
+        const { events, unreadable } = readableEvents(isUuid(target.jobId) ? await deps.store.readStream(jobStream(target.jobId)) : []);
+        const read = jobStreamRead(target.instanceId, events);
+        const now = deps.now();
+        const history = await jobHistory(deps.knex, target, (eventId) => jobChangeOffer(read, eventId, userOf(ctx), now));
+        if (!history) throw new NotFoundError(JOB_MESSAGES.notFound);
+        ctx.body = unreadable.length ? [...history, ...unreadable.map(unshowableEntry)].sort((a, b) => b.revision - a.revision) : history;
+      },
+      { ...options, doc: DOCS.history },
+    );
+
     router.post(
       `${base}/:id/history/:eventId/revert`,
       write,
@@ -64,10 +91,8 @@ export function registerRecordRoutes(router: ApiRouter, deps: AppDeps): void {
         const expectedRevision = expectedRevisionOf(ctx);
         const eventId = ctx.params.eventId ?? '';
         // A line or payment is undone by the repair order (the answer carries its lines); any other change by the job itself.
-        const detail = await revertRepairOrderChange(deps, target, eventId, userOf(ctx), instanceCtx(ctx), expectedRevision);
-        if (detail) return sendRecord(ctx, detail);
-        const result = await revertJobChange(deps, target, eventId, userOf(ctx), instanceCtx(ctx), expectedRevision);
-        sendRecord(ctx, await projectedJob(deps, target, result));
+        const reverted = await revertJobHistoryChange(deps, target, eventId, userOf(ctx), instanceCtx(ctx), expectedRevision);
+        sendRecord(ctx, 'order' in reverted ? reverted.order : await projectedJob(deps, target, reverted.job));
       },
       { ...options, doc: DOCS.revertJob },
     );

@@ -5,7 +5,7 @@
 export { jobWithRepairOrder, registerRepairOrderRoutes } from './routes.ts';
 export { jobDetailFromEvents, repairOrderFromEvents } from './repair-order-service.ts';
 export { weeklyJobMoney, type WeeklyJobMoney } from './repair-order-queries.ts';
-export { revertRepairOrderChange } from './repair-order-reverts.ts';
+export { jobChangeOffer, jobStreamRead, revertJobHistoryChange } from './repair-order-reverts.ts';
 export { renderInvoicePdf } from './document-routes.ts';
 export { repairOrderDecider, type RepairOrderCommand } from './repair-order-decider.ts';
 export { newEstimateToken, newLineId, newPaymentId, reserveInvoiceNumber, runRepairOrderCommand } from './repair-order-service.ts';

@@ -1,6 +1,6 @@
 import type { StoredDomainEvent } from '@crm/projections/events';
-import { laterChangeMessage, mayRevert, RECORD_MESSAGES, type Reverter } from '@crm/projections/records';
-import { ConflictError, ForbiddenError } from './errors.ts';
+import { laterChangeMessage, mayRevert, RECORD_MESSAGES, type Reverter, type RevertOffer } from '@crm/projections/records';
+import { AppError, ConflictError, ForbiddenError } from './errors.ts';
 
 /**
  * The rules every revert from history follows, whatever the record: who may revert a change
@@ -35,5 +35,25 @@ export function assertNoLaterChange<E extends StoredDomainEvent>(
     if (undone.has(event.id) || undone.has(revertOf(event) ?? '')) continue;
     const overlap = fieldsOf(event).filter((field) => fields.includes(field));
     if (overlap.length > 0) throw new ConflictError(laterChangeMessage(overlap.map(label), event.metadata.actor.displayName, at(event)));
+  }
+}
+
+/** A history row that is no change of fields (a creation, deletion, restore, estimate, invoice): nothing to revert. */
+export class NotRevertibleError extends ConflictError {}
+
+/**
+ * A history row's offer to revert, by the same check the revert command runs: offered when
+ * it passes; when it fails for what the reader could otherwise revert (a later change, a
+ * line frozen by an invoice...), the refusal's words go with the row. What is no change of
+ * fields, or not the reader's to revert, says nothing.
+ */
+export function revertOffer(check: () => void): RevertOffer {
+  try {
+    check();
+    return { canRevert: true };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (error instanceof ConflictError && !(error instanceof NotRevertibleError)) return { canRevert: false, revertRefused: error.message };
+    return { canRevert: false };
   }
 }

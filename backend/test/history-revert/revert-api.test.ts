@@ -203,9 +203,12 @@ describe('reverting a customer change', () => {
     expect(first.status, first.text).toBe(200);
     const second = await otherWriter.put(`/api/customers/${id}`, { phone: '5559990000' });
     expect(second.status).toBe(200);
-    const rows = (await writer.get(`/api/customers/${id}/history`)).body as Array<{ id: string; action: string; canRevert: boolean }>;
+    type Row = { id: string; action: string; canRevert: boolean; revertRefused?: string };
+    const rows = (await writer.get(`/api/customers/${id}/history`)).body as Row[];
     const firstChange = rows.filter((r) => r.action === 'updated').at(-1)!;
-    expect(firstChange.canRevert).toBe(true);
+    // The history offers no revert the command would refuse, and says why.
+    expect(firstChange.canRevert).toBe(false);
+    expect(firstChange.revertRefused).toMatch(/Phone changed again later \(by Will Writer/);
 
     const refused = await writer.post(`/api/customers/${id}/history/${firstChange.id}/revert`);
     expect(refused.status).toBe(409);
@@ -215,6 +218,8 @@ describe('reverting a customer change', () => {
     const secondChange = rows.find((r) => r.action === 'updated')!;
     expect((await writer.post(`/api/customers/${id}/history/${secondChange.id}/revert`)).status).toBe(403);
     expect((await admin.post(`/api/revertshop/customers/${id}/history/${secondChange.id}/revert`)).status).toBe(200);
+    const offered = ((await writer.get(`/api/customers/${id}/history`)).body as Row[]).find((r) => r.id === firstChange.id)!;
+    expect(offered).toMatchObject({ canRevert: true });
     const res = await writer.post(`/api/customers/${id}/history/${firstChange.id}/revert`);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ email: 'cara@example.com', phone: '555-111-2222' });

@@ -239,8 +239,13 @@ export const customerHistoryEntrySchema = z.object({
   changes: z.array(customerFieldChangeSchema),
   /** This change undid the change with this id (a revert from the history). */
   revertOf: z.string().nullable().optional(),
-  /** Whether the caller may revert this change (`POST …/history/{id}/revert`); a later change of the same fields still refuses it. */
+  /**
+   * Whether the caller may revert this change now (`POST …/history/{id}/revert` accepts it
+   * unless the customer changes in between): the revert command's own rule.
+   */
   canRevert: z.boolean().optional(),
+  /** Why a revert the caller could otherwise make would be refused now (a later change of the same fields). */
+  revertRefused: z.string().optional(),
   /** On a merge and its undo: who was merged into whom, and how much moved. */
   merge: customerMergeEntrySchema.optional(),
 });

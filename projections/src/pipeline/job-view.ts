@@ -109,12 +109,14 @@ export const jobHistoryEntrySchema = z.object({
   /** This change undid the change with this id (a revert from the history). */
   revertOf: z.string().nullable().optional(),
   /**
-   * Whether the caller may revert this change (`POST …/history/{id}/revert`) and the job as it
-   * stands lets it be undone: false for a change of the quote of a job with repair-order lines
-   * (its quote is their total; undo the line change instead). A change made after this list was
-   * read can still refuse it (409).
+   * Whether the caller may revert this change now (`POST …/history/{id}/revert` accepts it
+   * unless the job changes in between): the revert command's own rule. False for a change of
+   * fields set again later, a line frozen by an invoice, a quote change of a job with
+   * repair-order lines (its quote is their total; undo the line change instead).
    */
   canRevert: z.boolean().optional(),
+  /** Why a revert the caller could otherwise make would be refused now (the 409's words). */
+  revertRefused: z.string().optional(),
 });
 export type JobHistoryEntry = z.infer<typeof jobHistoryEntrySchema>;
 

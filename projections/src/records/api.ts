@@ -23,27 +23,14 @@ export function mayRevert(user: Reverter, change: { actorId: string | null; reco
   return now.getTime() - change.recordedAt.getTime() <= REVERT_WINDOW_MS;
 }
 
-/** History actions that change fields and can be reverted (not creations, deletions or restores). */
-export const REVERTIBLE_ACTIONS: readonly string[] = [
-  'updated',
-  'stage-changed',
-  'rescheduled',
-  'canceled',
-  'reopened',
-  // a job's repair order: its lines, and a payment (undone by a refund of it)
-  'line-added',
-  'line-changed',
-  'line-removed',
-  'payment-recorded',
-];
-
-/** Whether a history row is one this user may revert (a later change of its fields may still refuse it). */
-export function canRevertEntry(
-  user: Reverter | null,
-  entry: { action: string; actorId: string | null; recordedAt: Date },
-  now: Date,
-): boolean {
-  return user !== null && REVERTIBLE_ACTIONS.includes(entry.action) && mayRevert(user, entry, now);
+/**
+ * What a history row says about undoing it: whether the reader may revert it now and, when
+ * they could revert such a change but this one would be refused (a later change of the same
+ * fields, a line frozen by an invoice...), the refusal's words.
+ */
+export interface RevertOffer {
+  canRevert: boolean;
+  revertRefused?: string;
 }
 
 export const RECORD_MESSAGES = {

@@ -5,7 +5,7 @@ import type { CustomerHistoryEntry } from '@crm/projections/customers';
 import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeVariant } from '@/components/ui/badge';
 import { Spinner } from '@/components/ui/spinner';
-import { RevertChangeButton, RevertedNote } from '@/components/revert-change';
+import { RevertFooter } from '@/components/revert-change';
 import { cn } from '@/lib/cn';
 import { useCustomerHistory } from '../api/get-customer-history';
 import { useRevertCustomerChange } from '../api/revert-customer-change';
@@ -133,12 +133,7 @@ export function CustomerHistory({
                 {mergeUndo && entry.action === 'merged' && mergeInEffect(entry, history.data) ? mergeUndo(entry) : null}
               </div>
             )}
-            {entry.canRevert || entry.revertOf ? (
-              <div className="mt-1 flex flex-wrap items-center justify-between gap-2 px-1">
-                <RevertedNote entry={entry} history={history.data} />
-                <RevertChangeButton entry={entry} revert={revert} />
-              </div>
-            ) : null}
+            <RevertFooter entry={entry} history={history.data} revert={revert} />
           </li>
         );
       })}

@@ -4,7 +4,7 @@ import { Alert } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { useCustomerNames } from '@/lib/api/customer-names';
-import { RevertChangeButton, RevertedNote } from '@/components/revert-change';
+import { RevertFooter } from '@/components/revert-change';
 import { useJobHistory } from '../api/get-job-history';
 import { useRevertJobChange } from '../api/revert-job-change';
 
@@ -82,12 +82,7 @@ export function JobHistoryView({
             ) : null}
             <span className="text-xs text-primary">View this version</span>
           </button>
-          {row.canRevert || row.revertOf ? (
-            <div className="mt-1 flex flex-wrap items-center justify-between gap-2 px-1">
-              <RevertedNote entry={row} history={history.data} />
-              <RevertChangeButton entry={row} revert={revert} />
-            </div>
-          ) : null}
+          <RevertFooter entry={row} history={history.data} revert={revert} />
         </li>
       ))}
     </ol>
