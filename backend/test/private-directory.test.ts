@@ -87,6 +87,8 @@ describe.skipIf(!asRoot)('as root in a private directory', () => {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     let exit: string | null = null;
+    // npm that could not be started emits 'error' (an uncaught exception if unheard).
+    child.on('error', (error) => (exit ??= `npm could not be started: ${error.message}`));
     const ended = new Promise<string>((resolve) =>
       child.on('exit', (code, signal) => {
         exit = String(code ?? signal);
