@@ -56,9 +56,20 @@ eventStoreContract('postgres', async () => {
   };
 });
 
+/**
+ * A pool of the test's own. Its end() resolves before the server has let its sessions go; a
+ * session drop() then has to terminate errors on the ended pool, which emits 'error': heard
+ * here (drop() names such sessions), not an uncaught exception in whatever test runs next.
+ */
+function testPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config);
+  pool.on('error', () => {});
+  return pool;
+}
+
 /** A pool whose NOTIFYs never leave it (`pool` to end, `silent` for the store): only another wake-up path can reach a follower. */
 function poolWithoutNotify(url: string): { pool: pg.Pool; silent: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: url });
+  const pool = testPool({ connectionString: url });
   const silent = Object.assign(Object.create(pool) as pg.Pool, {
     query: (config: string | pg.QueryConfig, values?: unknown[]) =>
       (typeof config === 'string' ? config : config.text).includes('pg_notify')
@@ -277,9 +288,7 @@ describe('postgres event store', () => {
         when (new.data ? 'commitDelayMs') execute function test_commit_delay();
     `);
     // One connection per appender, so their transactions really overlap.
-    const pool = new pg.Pool({ connectionString: db.url, max: APPENDERS + 5 });
-    // pool.end() does not wait for the server side to go; drop() may terminate stragglers.
-    pool.on('error', () => {});
+    const pool = testPool({ connectionString: db.url, max: APPENDERS + 5 });
     const store = createPostgresEventStore({ connectionString: db.url, pool, pollIntervalMs: 50 });
     const subscriber = collect(store);
 
@@ -459,7 +468,7 @@ describe('postgres event store', () => {
 
   test('a lone appender sends at most one NOTIFY per 8 ms, and one after its last append', async () => {
     const db = await migratedDatabase();
-    const pool = new pg.Pool({ connectionString: db.url });
+    const pool = testPool({ connectionString: db.url });
     /** performance.now() when each NOTIFY was sent. */
     const sent: number[] = [];
     /** What reached the database, in order: an append's answer, a NOTIFY sent. */
