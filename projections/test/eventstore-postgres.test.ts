@@ -476,6 +476,7 @@ describe('postgres event store', () => {
       },
     });
     const store = createPostgresEventStore({ connectionString: db.url, pool: counting });
+    const started = performance.now();
     try {
       for (let i = 0; i < 30; i++) {
         await store.append(`lone-${i}`, [{ id: randomUUID(), type: 'T', data: {}, metadata: metadata() }], {
@@ -484,9 +485,13 @@ describe('postgres event store', () => {
       }
       // No wake-up is lost: a NOTIFY goes out after the last append's commit.
       await until(() => order[order.length - 1] === 'notify', 'a NOTIFY after the last append');
-      // The appends that commit while one is due share it.
-      const gaps = sent.slice(1).map((at, i) => at - sent[i]!);
-      expect(gaps.filter((gap) => gap < 7.9)).toEqual([]);
+      // The appends that commit while one is due share it: each NOTIFY starts 8 ms or more after
+      // the one before, so n of them, all started after `started`, span 8·(n−1) ms. Their count is
+      // asserted, not the gaps between the times taken here: a time is taken when the wrapper
+      // runs, after the store's own, and a thread descheduled or collecting garbage in between
+      // (milliseconds on a busy machine) makes one gap short and the next long.
+      expect(sent.length).toBeGreaterThan(0);
+      expect(sent.length).toBeLessThanOrEqual(1 + Math.floor((sent.at(-1)! - started) / 8));
     } finally {
       await store.close();
       await pool.end();
