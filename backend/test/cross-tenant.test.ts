@@ -593,6 +593,32 @@ describe('row-level security', () => {
     expect(nobody).toEqual([]);
   });
 
+  test("inside a transaction, withTenant reads on the transaction's own connection as the API role, gives the role back, and opens no connection", async () => {
+    await server.caughtUp();
+    const { knex } = server.runtime.deps;
+    const sessions = async () =>
+      Number((await knex.raw('select count(*) as n from pg_stat_activity where datname = current_database()')).rows[0].n);
+    const before = await sessions();
+    for (let i = 0; i < 5; i++) {
+      await knex.transaction(async (trx) => {
+        const pid = (await trx.raw('select pg_backend_pid() as pid')).rows[0].pid;
+        const seen = await withTenant(trx, world.a.id, async (db) => ({
+          pid: (await db.raw('select pg_backend_pid() as pid, current_user as role')).rows[0],
+          rows: (await db.withSchema('rm').from('jobs').select('instance_id')) as Array<{ instance_id: string }>,
+        }));
+        expect(seen.pid).toEqual({ pid, role: 'crm_api' });
+        expect(seen.rows.length).toBeGreaterThan(0);
+        expect(seen.rows.every((r) => r.instance_id === world.a.id)).toBe(true);
+        expect((await trx.raw('select current_user as role')).rows[0].role).not.toBe('crm_api');
+      });
+    }
+    // Each withTenant on a transaction used to open a tenant pool of its own, never closed.
+    expect(await sessions()).toBeLessThanOrEqual(before);
+    await expect(
+      knex.transaction((trx) => withTenant(trx, world.a.id, (db) => db.withSchema('rm').table('users').update({ role: 'admin' }))),
+    ).rejects.toThrow(/permission denied/);
+  });
+
   test('the API role cannot write read models, even its own rows', async () => {
     const { knex } = server.runtime.deps;
     await expect(

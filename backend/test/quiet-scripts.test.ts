@@ -39,6 +39,11 @@ function script(entry: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs
       child.kill('SIGKILL');
       reject(new Error(`${entry} did not finish within ${timeoutMs} ms: ${stderr}`));
     }, timeoutMs);
+    // A process that could not be started emits 'error' (an uncaught exception if unheard).
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
@@ -67,6 +72,7 @@ test('a start, a seed beside the running server, an export and an import print n
   let serverErr = '';
   server.stdout.on('data', (chunk: Buffer) => (serverOut += chunk.toString()));
   server.stderr.on('data', (chunk: Buffer) => (serverErr += chunk.toString()));
+  server.on('error', (error) => (serverErr += `\nthe server could not be started: ${error.message}`));
   const serverExit = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
   try {
     await expect.poll(() => serverOut, { timeout: 120_000, interval: 250 }).toContain('is running at');

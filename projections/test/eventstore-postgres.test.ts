@@ -56,9 +56,20 @@ eventStoreContract('postgres', async () => {
   };
 });
 
+/**
+ * A pool of the test's own. Its end() resolves before the server has let its sessions go; a
+ * session drop() then has to terminate errors on the ended pool, which emits 'error': heard
+ * here (drop() names such sessions), not an uncaught exception in whatever test runs next.
+ */
+function testPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config);
+  pool.on('error', () => {});
+  return pool;
+}
+
 /** A pool whose NOTIFYs never leave it (`pool` to end, `silent` for the store): only another wake-up path can reach a follower. */
 function poolWithoutNotify(url: string): { pool: pg.Pool; silent: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: url });
+  const pool = testPool({ connectionString: url });
   const silent = Object.assign(Object.create(pool) as pg.Pool, {
     query: (config: string | pg.QueryConfig, values?: unknown[]) =>
       (typeof config === 'string' ? config : config.text).includes('pg_notify')
@@ -277,9 +288,7 @@ describe('postgres event store', () => {
         when (new.data ? 'commitDelayMs') execute function test_commit_delay();
     `);
     // One connection per appender, so their transactions really overlap.
-    const pool = new pg.Pool({ connectionString: db.url, max: APPENDERS + 5 });
-    // pool.end() does not wait for the server side to go; drop() may terminate stragglers.
-    pool.on('error', () => {});
+    const pool = testPool({ connectionString: db.url, max: APPENDERS + 5 });
     const store = createPostgresEventStore({ connectionString: db.url, pool, pollIntervalMs: 50 });
     const subscriber = collect(store);
 
@@ -459,7 +468,7 @@ describe('postgres event store', () => {
 
   test('a lone appender sends at most one NOTIFY per 8 ms, and one after its last append', async () => {
     const db = await migratedDatabase();
-    const pool = new pg.Pool({ connectionString: db.url });
+    const pool = testPool({ connectionString: db.url });
     /** performance.now() when each NOTIFY was sent. */
     const sent: number[] = [];
     /** What reached the database, in order: an append's answer, a NOTIFY sent. */
@@ -476,6 +485,7 @@ describe('postgres event store', () => {
       },
     });
     const store = createPostgresEventStore({ connectionString: db.url, pool: counting });
+    const started = performance.now();
     try {
       for (let i = 0; i < 30; i++) {
         await store.append(`lone-${i}`, [{ id: randomUUID(), type: 'T', data: {}, metadata: metadata() }], {
@@ -484,9 +494,13 @@ describe('postgres event store', () => {
       }
       // No wake-up is lost: a NOTIFY goes out after the last append's commit.
       await until(() => order[order.length - 1] === 'notify', 'a NOTIFY after the last append');
-      // The appends that commit while one is due share it.
-      const gaps = sent.slice(1).map((at, i) => at - sent[i]!);
-      expect(gaps.filter((gap) => gap < 7.9)).toEqual([]);
+      // The appends that commit while one is due share it: each NOTIFY starts 8 ms or more after
+      // the one before, so n of them, all started after `started`, span 8·(n−1) ms. Their count is
+      // asserted, not the gaps between the times taken here: a time is taken when the wrapper
+      // runs, after the store's own, and a thread descheduled or collecting garbage in between
+      // (milliseconds on a busy machine) makes one gap short and the next long.
+      expect(sent.length).toBeGreaterThan(0);
+      expect(sent.length).toBeLessThanOrEqual(1 + Math.floor((sent.at(-1)! - started) / 8));
     } finally {
       await store.close();
       await pool.end();

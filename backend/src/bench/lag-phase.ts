@@ -88,11 +88,13 @@ async function measure(
   log(`projection lag: job updates at ${rate}/s for ${options.lagSeconds} s over ${instances.length} instances...`);
   await statementsReset(pool);
   const cpuBefore = cpu();
+  const walBefore = await walReading(pool);
   const from = new Date();
   const sampling = process.env.BENCH_LAG_EVENTS ? sampleTransactions(ctx.databaseUrl, `${process.env.BENCH_LAG_EVENTS}.xids`, rate) : null;
   const result: LoadResult = await runAt(ctx, load, apiUrl, instances, rate, options.lagSeconds);
   await sampling?.stop();
   const to = new Date();
+  const wal = walDifference(walBefore, await walReading(pool));
   // Let the projector pass the last of them (bounded).
   const deadline = Date.now() + 30_000;
   const events = Number(
@@ -120,6 +122,7 @@ async function measure(
     `command p50 ${format(result.latency.p50)} ms, p99 ${format(result.latency.p99)} ms` +
     (measured.unprojected ? `, ${measured.unprojected} events not projected within 30 s` : '') +
     cpuNote(cpuPerEvent) +
+    walNote(wal, events) +
     (result.non2xx || result.errors ? `, ${result.non2xx} non-2xx ${JSON.stringify(result.statuses)}, ${result.errors} errors` : '');
   ctx.figures.push({ section: 'lag', name: `projection lag p50 at ${rate} commands/s`, value: percentile(sorted, 50), unit: 'ms', note });
   ctx.figures.push({
@@ -153,6 +156,7 @@ async function measure(
     command: result,
     events,
     cpuPerEvent,
+    wal,
     measured: sorted.length,
     unprojected: measured.unprojected,
     maxMs: sorted[sorted.length - 1] ?? null,
@@ -172,7 +176,7 @@ async function writeLagEvents(file: string, rate: number, checkpoints: Checkpoin
 /** Samples (every 2 ms) the transactions that hold an xid, for what held the log's horizon back. */
 function sampleTransactions(url: string, file: string, rate: number) {
   let stopping = false;
-  const seen = new Map<string, { xid: string; pid: number; first: number; last: number; state: string; query: string }>();
+  const seen = new Map<string, { xid: string; pid: number; first: number; last: number; state: string; waits: string[]; query: string }>();
   const running = (async () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -186,11 +190,13 @@ function sampleTransactions(url: string, file: string, rate: number) {
         for (const row of rows) {
           const key = `${row.pid}:${row.xid}`;
           const known = seen.get(key);
+          // Every wait seen, active or not: a commit stalled on a new WAL file shows as active.
+          const wait = `${row.state} ${row.wait ?? ''}`;
           if (known) {
             known.last = at;
-            if (row.state !== 'active') known.state = `${row.state} ${row.wait ?? ''}`;
-          } else
-            seen.set(key, { xid: row.xid, pid: row.pid, first: at, last: at, state: `${row.state} ${row.wait ?? ''}`, query: row.query });
+            if (row.state !== 'active') known.state = wait;
+            if (!known.waits.includes(wait)) known.waits.push(wait);
+          } else seen.set(key, { xid: row.xid, pid: row.pid, first: at, last: at, state: wait, waits: [wait], query: row.query });
         }
         await sleep(2);
       }
@@ -205,6 +211,51 @@ function sampleTransactions(url: string, file: string, rate: number) {
       await appendFile(file, [...seen.values()].map((x) => `${JSON.stringify({ rate, ...x })}\n`).join(''));
     },
   };
+}
+
+interface WalReading {
+  lsn: string;
+  /** Bytes written to create and zero-fill new WAL files (PostgreSQL 18's pg_stat_io); null before 18. */
+  initBytes: number | null;
+  segmentBytes: number;
+}
+
+async function walReading(pool: pg.Pool): Promise<WalReading | null> {
+  try {
+    const { rows } = await pool.query<{ lsn: string; segment: string }>(
+      `SELECT pg_current_wal_lsn()::text AS lsn, setting AS segment FROM pg_settings WHERE name = 'wal_segment_size'`,
+    );
+    let initBytes: number | null = null;
+    try {
+      const io = await pool.query<{ bytes: string }>(
+        `SELECT coalesce(sum(write_bytes), 0)::text AS bytes FROM pg_stat_io WHERE object = 'wal' AND context = 'init'`,
+      );
+      initBytes = Number(io.rows[0]!.bytes);
+    } catch {
+      // Before PostgreSQL 18 pg_stat_io has no WAL rows.
+    }
+    return { lsn: rows[0]!.lsn, initBytes, segmentBytes: Number(rows[0]!.segment) };
+  } catch {
+    return null;
+  }
+}
+
+/** WAL written between two readings, and how many new WAL files PostgreSQL created meanwhile. */
+function walDifference(before: WalReading | null, after: WalReading | null) {
+  if (!before || !after) return null;
+  const lsn = (text: string) => {
+    const [high, low] = text.split('/');
+    return Number.parseInt(high!, 16) * 2 ** 32 + Number.parseInt(low!, 16);
+  };
+  const created = before.initBytes === null || after.initBytes === null ? null : (after.initBytes - before.initBytes) / after.segmentBytes;
+  return { bytes: lsn(after.lsn) - lsn(before.lsn), filesCreated: created };
+}
+
+function walNote(wal: ReturnType<typeof walDifference>, events: number): string {
+  if (!wal) return '';
+  const perEvent = events ? `, ${format(wal.bytes / events / 1024)} KB per event` : '';
+  const created = wal.filesCreated === null ? '' : `, ${format(wal.filesCreated)} new WAL files created and zero-filled`;
+  return `; WAL ${format(wal.bytes / 2 ** 20)} MB written${perEvent}${created}`;
 }
 
 /**

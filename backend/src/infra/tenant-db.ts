@@ -19,7 +19,30 @@ import { preparedStatementName } from './prepared-statements.ts';
  * (a page and its count) would still be two messages.
  */
 export async function withTenant<T>(knex: Knex, instanceId: string, fn: (db: Knex) => Promise<T>): Promise<T> {
+  if (knex.isTransaction) return await inTransactionAsTenant(knex as Knex.Transaction, instanceId, fn);
   return await onTenantConnection(knex, instanceId, (pool, connection) => fn(boundTo(pool, connection)));
+}
+
+/**
+ * withTenant inside a caller's transaction: the queries stay on the transaction's connection
+ * (a command that took a lock there reads under it), as role crm_api for this call only.
+ * The tenant pool is the application knex's, never a transaction's: a pool opened for a
+ * transaction would never be closed, and each would keep a connection open.
+ */
+async function inTransactionAsTenant<T>(trx: Knex.Transaction, instanceId: string, fn: (db: Knex) => Promise<T>): Promise<T> {
+  if (!isUuid(instanceId)) throw new Error('withTenant: the instance id is not a UUID');
+  // Both last until the transaction ends (is_local); the role is given back below.
+  await trx.raw("SELECT set_config('app.instance_id', ?, true), set_config('role', 'crm_api', true)", [instanceId.toLowerCase()]);
+  let answered = false;
+  try {
+    const result = await fn(trx);
+    answered = true;
+    return result;
+  } finally {
+    // After a failed statement the transaction is aborted and rolls back anyway: the reset
+    // would only fail and hide the error.
+    if (answered) await trx.raw('RESET ROLE');
+  }
 }
 
 /**
@@ -50,6 +73,7 @@ async function onTenantConnection<T>(
   fn: (pool: Knex, connection: TenantConnection) => Promise<T>,
 ): Promise<T> {
   if (!isUuid(instanceId)) throw new Error('withTenant: the instance id is not a UUID');
+  if (knex.isTransaction) throw new Error('tenantRows: runs on the tenant pool; give it the application knex, not a transaction');
   const instance = instanceId.toLowerCase();
   const pool = tenantPoolOf(knex);
   const connection = (await pool.client.acquireConnection()) as TenantConnection;

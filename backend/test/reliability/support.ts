@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import knexFactory, { type Knex } from 'knex';
@@ -125,6 +125,9 @@ function spawnEntry(entry: string, env: Record<string, string>, logFile: string,
     stdio: ['ignore', log, log],
   });
   closeSync(log);
+  // A process that could not be started (EAGAIN on a busy machine) emits 'error': unheard, an
+  // uncaught exception in the test fork. Heard, it lands in the log the waits below print.
+  child.on('error', (error) => appendFileSync(logFile, `\n${entry} could not be started: ${error.message}\n`));
   return child;
 }
 

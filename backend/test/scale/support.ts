@@ -73,6 +73,10 @@ export async function startServerProcess(
     stdio: ['ignore', out, out],
   });
   closeSync(out);
+  // A process that could not be started (EAGAIN on a busy machine, a missing program) emits
+  // 'error': unheard, an uncaught exception in the test fork; heard, this test's failure.
+  const spawnFailure: { error?: Error } = {};
+  child.once('error', (error) => (spawnFailure.error = error));
   const url = `http://127.0.0.1:${port}`;
   const log = () => {
     try {
@@ -97,6 +101,7 @@ export async function startServerProcess(
   };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (spawnFailure.error) throw new Error(`${name} could not be started: ${spawnFailure.error.message}`);
     if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode}:\n${log().slice(-4000)}`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) return server;

@@ -31,14 +31,29 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         // which the ended pool emits as 'error': with no listener left, that is an uncaught
         // exception in whatever test runs next. So wait for the sessions that are leaving,
         // and force out only those still open after that (a test that leaked a connection).
+        // Only clients' sessions are waited for: DROP DATABASE stops autovacuum's workers itself.
         const deadline = Date.now() + SESSIONS_GONE_WITHIN_MS;
-        while (Date.now() < deadline) {
-          const { rows } = await client.query<{ open: number }>(
-            'select count(*)::int as open from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-            [name],
-          );
-          if (rows[0]!.open === 0) break;
+        const open = async () =>
+          (
+            await client.query<{ application_name: string; state: string | null; query: string }>(
+              `select application_name, state, left(query, 80) as query
+                 from pg_stat_activity
+                where datname = $1 and pid <> pg_backend_pid() and backend_type = 'client backend'`,
+              [name],
+            )
+          ).rows;
+        let left = await open();
+        while (left.length > 0 && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 10));
+          left = await open();
+        }
+        // Their owner gets an error for each (an uncaught exception where nothing listens):
+        // name them, so the test that left them open can be found.
+        if (left.length > 0) {
+          const sessions = left.map((s) => `${s.application_name || '(no application_name)'} ${s.state ?? ''}: ${s.query}`);
+          console.warn(
+            `drop(): ${left.length} session(s) still open after ${SESSIONS_GONE_WITHIN_MS} ms, now terminated:\n  ${sessions.join('\n  ')}`,
+          );
         }
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
