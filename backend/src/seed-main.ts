@@ -29,10 +29,24 @@ import { planCustomers, type SeedAction, type SeedActor, type SeedPlan } from '.
  */
 const { config, logger } = startCli();
 const subdomain = (process.env.SEED_SUBDOMAIN ?? 'demo').toLowerCase();
-const customerCount = Number(process.env.SEED_CUSTOMERS ?? 200);
-const jobCount = Number(process.env.SEED_JOBS ?? 300);
+
+/** A size from the environment: a whole number, or the start stops naming the variable. */
+function seedSize(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) {
+    console.error(`${name} must be a whole number (0 or more), not "${raw}"`);
+    process.exit(2);
+  }
+  return Number(raw);
+}
+
+const customerCount = seedSize('SEED_CUSTOMERS', 200);
+const jobCount = seedSize('SEED_JOBS', 300);
 // About one request for every dozen jobs (25 with the default sizes).
-const requestCount = Number(process.env.SEED_REQUESTS ?? Math.round(jobCount / 12));
+const requestCount = seedSize('SEED_REQUESTS', Math.round(jobCount / 12));
+/** How far back the shop's history goes (working days). */
+const HISTORY_DAYS = seedSize('SEED_HISTORY_DAYS', 90);
 const timeZone = process.env.SEED_TIME_ZONE ?? 'America/Chicago';
 if (subdomain === RESERVED_INSTANCE_SUBDOMAIN || !/^[a-z0-9]+$/.test(subdomain)) {
   console.error('SEED_SUBDOMAIN must be lower-case letters and digits, and not the reserved instance');
@@ -44,9 +58,6 @@ if (!isValidTimeZone(timeZone)) {
 }
 
 const { storage, deps, close } = await openCommandTool(config, logger);
-
-/** How far back the shop's history goes (working days). */
-const HISTORY_DAYS = Number(process.env.SEED_HISTORY_DAYS ?? 90);
 
 try {
   if (await reservationHolder(deps.store, subdomainStream(subdomain))) {

@@ -152,3 +152,20 @@ test('seeded repair orders: itemized jobs, estimates sent and approved, invoices
     await knex.destroy();
   }
 });
+
+test('a size that is not a whole number stops the seed with a message naming it, before it writes anything', () => {
+  const bad = spawnSync(process.execPath, [path.join(REPO, 'backend/dist/seed-main.js')], {
+    cwd: REPO,
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crm-seed-')),
+      SEED_CUSTOMERS: 'many',
+      LOG_LEVEL: 'silent',
+    },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(bad.status, bad.stderr).toBe(2);
+  expect(bad.stderr).toContain('SEED_CUSTOMERS must be a whole number');
+});
