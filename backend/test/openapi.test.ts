@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { isStorableAppointment } from '@crm/projections/pipeline';
 import { YEAR_RANGE_PATTERN } from '../src/http/openapi.ts';
@@ -26,6 +28,30 @@ test('GET /api/openapi.json is an OpenAPI 3.1 document with every route the rout
   for (const [path, operations] of Object.entries(res.body.paths as Record<string, Record<string, unknown>>)) {
     for (const method of Object.keys(operations)) expect(known.has(`${method} ${path}`), `${method} ${path}`).toBe(true);
   }
+});
+
+test('every route README names (`GET /api/…`, `POST/PUT /api/…`) is one the router serves', () => {
+  const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+  // A router path's `:param` segment matches any segment of README's (`{id}`, `maven`, `{job\|customer}`).
+  const routes = server.runtime.router.routes.map((route) => ({ method: route.method, segments: route.path.split('/') }));
+  const served = (method: string, readmePath: string) => {
+    const segments = readmePath.split('/');
+    return routes.some(
+      (route) =>
+        route.method === method &&
+        route.segments.length === segments.length &&
+        route.segments.every((segment, i) => segment.startsWith(':') || segment === segments[i]),
+    );
+  };
+  const named = [...readme.matchAll(/`((?:GET|POST|PUT|PATCH|DELETE)(?:\/(?:GET|POST|PUT|PATCH|DELETE))*) (\/api\/[^`\s?]*)/g)];
+  expect(named.length).toBeGreaterThan(50);
+  const missing: string[] = [];
+  for (const [, methods, readmePath] of named) {
+    // `…/lines[/{lineId}]`: the route with or without the optional segment.
+    const forms = [readmePath!.replace(/\[[^\]]*\]/g, ''), readmePath!.replace(/\[([^\]]*)\]/g, '$1')];
+    for (const method of methods!.split('/')) if (!forms.some((form) => served(method, form))) missing.push(`${method} ${readmePath}`);
+  }
+  expect(missing, 'named in README but not served').toEqual([]);
 });
 
 test('the docs page loads Swagger UI and its files', async () => {
