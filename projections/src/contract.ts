@@ -28,4 +28,4 @@ export { displayValue } from './customers/format.ts';
 export * from './audit/format.ts';
 export * from './repair-orders/api.ts';
 export { computeTotals, LINE_KINDS, type LineKind, type RepairLine, type TaxRates, type Totals } from './repair-orders/totals.ts';
-export { formatMoney, moneyText, parseMoney, parseScaled, scaledShortText, scaledText } from './repair-orders/money.ts';
+export { balanceWords, formatMoney, moneyText, parseMoney, parseScaled, scaledShortText, scaledText } from './repair-orders/money.ts';

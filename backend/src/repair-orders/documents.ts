@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type PDFKit from 'pdfkit';
 import { formatDateTime } from '@crm/projections/contract';
-import { formatMoney, type FrozenTotals, type LineView } from '@crm/projections/repair-orders';
+import { balanceWords, formatMoney, type FrozenTotals, type LineView } from '@crm/projections/repair-orders';
 
 /**
  * pdfkit, loaded with the first document (about 12 MB of heap with its font metrics): a
@@ -174,7 +174,9 @@ export async function renderDocument(input: DocumentInput): Promise<Buffer> {
   if (input.approvedTotal !== undefined) rows.push(['Approved total', input.approvedTotal, true]);
   if (input.paid !== undefined) {
     rows.push(['Paid', input.paid]);
-    rows.push(['Balance due', input.totals.total - input.paid, true]);
+    // Paid more than the invoice comes to: the customer is owed the difference, not a negative balance.
+    const balance = input.totals.total - input.paid;
+    rows.push([balanceWords(balance).label, Math.abs(balance), true]);
   }
   for (const [label, cents, bold] of rows) {
     if (!bold && cents === 0 && label !== 'Tax' && label !== 'Paid') continue;

@@ -49,6 +49,18 @@ export function formatMoney(cents: number): string {
   return `${cents < 0 ? '-' : ''}$${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
 }
 
+/**
+ * A job's balance in the words every screen and document uses: what the customer still owes
+ * ("Balance due $50.00"), or, once they paid more than the job now comes to (its lines
+ * lowered after a deposit), what the shop owes them back ("Refund due $50.00"), never a
+ * negative amount due.
+ */
+export function balanceWords(cents: number): { label: 'Balance due' | 'Refund due'; amount: string; text: string } {
+  const label = cents < 0 ? 'Refund due' : 'Balance due';
+  const amount = formatMoney(Math.abs(cents));
+  return { label, amount, text: `${label} ${amount}` };
+}
+
 /** Cents from "12.49", "$1,250", "-5" (negatives only with `negative`); null when it is no amount. */
 export function parseMoney(value: string | number, options: { negative?: boolean } = {}): number | null {
   return parseScaled(value, 2, options);

@@ -1,4 +1,4 @@
-import { formatDate, formatDateTime, formatMoney, formatQuote, type CustomerView } from '@crm/projections/contract';
+import { balanceWords, formatDate, formatDateTime, formatMoney, formatQuote, type CustomerView } from '@crm/projections/contract';
 import { Link } from 'react-router-dom';
 import { customerJobsPath, jobPath } from '@/config/paths';
 import { Alert } from '@/components/ui/alert';
@@ -60,8 +60,10 @@ export function CustomerJobs({
             {invoiced.length} {invoiced.length === 1 ? 'invoice' : 'invoices'}, {formatMoney(balance.invoiced)} invoiced
           </span>
           <span>
-            Balance due{' '}
-            <strong className={balance.owed > 0 ? 'text-destructive tabular-nums' : 'tabular-nums'}>{formatMoney(balance.owed)}</strong>
+            {balanceWords(balance.owed).label}{' '}
+            <strong className={balance.owed > 0 ? 'text-destructive tabular-nums' : 'tabular-nums'}>
+              {balanceWords(balance.owed).amount}
+            </strong>
           </span>
         </div>
       ) : null}

@@ -1,4 +1,4 @@
-import { formatMoney, type JobView, parseMoney } from '@crm/projections/contract';
+import { balanceWords, formatMoney, type JobView, parseMoney } from '@crm/projections/contract';
 
 const cents = (text: string | undefined) => (text ? (parseMoney(text, { negative: true }) ?? 0) : 0);
 
@@ -23,5 +23,5 @@ export function customerBalance(jobs: readonly Pick<JobView, 'stage' | 'totals'>
 export function jobMoneyText(job: Pick<JobView, 'stage' | 'totals'>): string | null {
   if (!jobInvoiced(job)) return null;
   const balance = cents(job.totals?.balance);
-  return `${formatMoney(cents(job.totals?.total))} · ${balance === 0 ? 'paid' : `due ${formatMoney(balance)}`}`;
+  return `${formatMoney(cents(job.totals?.total))} · ${balance === 0 ? 'paid' : balanceWords(balance).text}`;
 }

@@ -1,4 +1,4 @@
-import { formatMoney } from '@crm/projections/contract';
+import { balanceWords, formatMoney } from '@crm/projections/contract';
 import { formatQuote, type JobView } from '@crm/projections/pipeline';
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
 import { cn } from '@/lib/cn';
@@ -84,9 +84,11 @@ export function JobCardQuote({ job, compact }: { job: Pick<JobView, 'quote' | 't
       </div>
       {money.showBalance ? (
         <div className="flex items-center justify-between" data-card-balance>
-          <span className={cn('text-muted-foreground', compact && 'text-xs')}>Balance</span>
+          <span className={cn('text-muted-foreground', compact && 'text-xs')}>
+            {money.balance === 0 ? 'Balance' : balanceWords(money.balance).label}
+          </span>
           <span className={cn('tabular-nums', money.balance > 0 ? 'font-semibold text-destructive' : 'text-success')}>
-            {money.balance === 0 ? 'Paid' : formatMoney(money.balance)}
+            {money.balance === 0 ? 'Paid' : balanceWords(money.balance).amount}
           </span>
         </div>
       ) : null}

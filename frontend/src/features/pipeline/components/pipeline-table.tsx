@@ -1,4 +1,4 @@
-import { displayPhone, formatDateTime, formatMoney } from '@crm/projections/contract';
+import { balanceWords, displayPhone, formatDateTime, formatMoney } from '@crm/projections/contract';
 import { memo } from 'react';
 import { formatQuote, type JobView } from '@crm/projections/pipeline';
 import { Button } from '@/components/ui/button';
@@ -22,7 +22,17 @@ function JobMoneyCells({ job }: { job: JobView }) {
         {money.itemized ? formatMoney(money.total) : formatQuote(job.quote)}
       </td>
       <td className={cn('px-3 py-2.5 text-right whitespace-nowrap tabular-nums', money.balance > 0 && 'font-medium text-destructive')}>
-        {money.showBalance ? money.balance === 0 ? 'Paid' : formatMoney(money.balance) : <span className="text-muted-foreground">—</span>}
+        {money.showBalance ? (
+          money.balance === 0 ? (
+            'Paid'
+          ) : money.balance < 0 ? (
+            balanceWords(money.balance).text
+          ) : (
+            formatMoney(money.balance)
+          )
+        ) : (
+          <span className="text-muted-foreground">—</span>
+        )}
       </td>
     </>
   );

@@ -1,17 +1,18 @@
-import { formatMoney, type JobTotals, parseMoney, type Totals } from '@crm/projections/contract';
+import { balanceWords, formatMoney, type JobTotals, parseMoney, type Totals } from '@crm/projections/contract';
 import { cn } from '@/lib/cn';
 
 const cents = (text: string) => parseMoney(text, { negative: true }) ?? 0;
 
 /**
- * The job's money: parts, labor, fees, discounts, tax, total, paid and the balance due.
+ * The job's money: parts, labor, fees, discounts, tax, total, paid and the balance due (or the
+ * refund due, when more was paid than the lines now come to).
  * `preview` is the total of the lines as typed (the shared rounding rule); paid comes from
  * the server, and the balance moves by what the typing changed.
  */
 export function TotalsSummary({ totals, preview, hasLines }: { totals: JobTotals; preview: Totals | null; hasLines: boolean }) {
   const serverTotal = cents(totals.total);
   const total = preview && hasLines ? preview.total : serverTotal;
-  const rows: { label: string; value: number; strong?: boolean; hidden?: boolean }[] = [
+  const rows: { label: string; value: number; strong?: boolean }[] = [
     { label: 'Parts', value: preview && hasLines ? preview.parts : cents(totals.parts) },
     { label: 'Labor', value: preview && hasLines ? preview.labor : cents(totals.labor) },
     { label: 'Fees', value: preview && hasLines ? preview.fees : cents(totals.fees) },
@@ -19,8 +20,8 @@ export function TotalsSummary({ totals, preview, hasLines }: { totals: JobTotals
     { label: 'Tax', value: preview && hasLines ? preview.tax : cents(totals.tax) },
     { label: 'Total', value: total, strong: true },
     { label: 'Paid', value: cents(totals.paid) },
-    { label: 'Balance', value: cents(totals.balance) + (total - serverTotal), strong: true },
   ];
+  const balance = balanceWords(cents(totals.balance) + (total - serverTotal));
   return (
     <dl
       aria-label="Totals"
@@ -37,6 +38,10 @@ export function TotalsSummary({ totals, preview, hasLines }: { totals: JobTotals
           </dd>
         </div>
       ))}
+      <dt className="font-semibold text-foreground">{balance.label}</dt>
+      <dd data-total="balance" className="text-right font-semibold tabular-nums">
+        {balance.amount}
+      </dd>
     </dl>
   );
 }

@@ -1,4 +1,5 @@
 import {
+  balanceWords,
   displayPhone,
   formatDateTime,
   formatMoney,
@@ -106,6 +107,7 @@ function DocumentPage({
   // A job priced with a single quote and no lines: its total is the quote, so the document shows
   // that as its one item, not an empty table over a breakdown of zeros that does not add up to it.
   const quoteOnly = lines.length === 0;
+  const balance = balanceWords(parseMoney(job.totals.balance, { negative: true }) ?? 0);
   const decision = document === 'estimate' ? (job.estimate?.decision ?? null) : null;
   const title = invoice ? `Invoice #${invoice.invoiceNumber}${invoice.revision > 1 ? ` (revision ${invoice.revision})` : ''}` : 'Estimate';
 
@@ -218,15 +220,15 @@ function DocumentPage({
             ...(invoice
               ? ([
                   ['Paid', job.totals.paid],
-                  ['Balance due', job.totals.balance],
+                  [balance.label, balance.amount],
                 ] as const)
               : []),
           ] as const
         ).map(([label, value]) => (
           <div key={label} className="contents">
-            <dt className={label === 'Total' || label === 'Balance due' ? 'font-semibold' : 'text-muted-foreground'}>{label}</dt>
-            <dd className={cn('text-right tabular-nums', (label === 'Total' || label === 'Balance due') && 'font-semibold')}>
-              {money(value)}
+            <dt className={label === 'Total' || label === balance.label ? 'font-semibold' : 'text-muted-foreground'}>{label}</dt>
+            <dd className={cn('text-right tabular-nums', (label === 'Total' || label === balance.label) && 'font-semibold')}>
+              {label === balance.label ? value : money(value)}
             </dd>
           </div>
         ))}

@@ -1,5 +1,6 @@
 import {
   formatDateTime,
+  balanceWords,
   formatMoney,
   PAYMENT_METHOD_LABELS,
   PAYMENT_METHODS,
@@ -67,9 +68,9 @@ export function PaymentsPanel({ instance, job, loaded, canWrite, onSaved, linesS
           Payments
         </h3>
         <p className="text-sm">
-          Balance due{' '}
+          {balanceWords(balance).label}{' '}
           <strong className="tabular-nums" data-balance>
-            {formatMoney(balance)}
+            {balanceWords(balance).amount}
           </strong>
         </p>
       </div>
