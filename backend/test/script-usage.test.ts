@@ -40,3 +40,14 @@ test.each([
   expect(result.status, result.stderr).toBe(2);
   expect(result.stderr).toMatch(message);
 });
+
+test.each([
+  ['scripts/run-server-script.mjs', ['rebuild', '--dry-run'], /npm run projections:rebuild takes no arguments \(got --dry-run\)/],
+  ['scripts/run-server-script.mjs', ['seed', 'demo'], /npm run seed takes no arguments/],
+  ['scripts/run-server-script.mjs', ['projector', '--port', '3001'], /npm run projector takes no arguments/],
+  ['scripts/start.mjs', ['--port', '3001'], /npm start takes no arguments[\s\S]*PORT=3001 npm start/],
+])('%s %j refuses arguments it would ignore, before it builds or starts anything', (script, args, message) => {
+  const result = spawnSync(process.execPath, [script, ...args], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+  expect(result.status, result.stderr).toBe(2);
+  expect(result.stderr).toMatch(message);
+});
