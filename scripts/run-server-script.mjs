@@ -17,6 +17,15 @@ if (!name) {
   console.error(`Unknown script "${process.argv[2]}"; one of: ${Object.keys(scripts).join(', ')}`);
   process.exit(2);
 }
+// The others take their settings from the environment only: a flag given to one of them
+// (`npm run projections:rebuild -- --dry-run`) would otherwise be ignored while it runs in full.
+const takesArguments = new Set(['export', 'import', 'bench']);
+if (process.argv.length > 3 && !takesArguments.has(process.argv[2])) {
+  console.error(
+    `npm run ${process.argv[2] === 'rebuild' ? 'projections:rebuild' : process.argv[2]} takes no arguments (got ${process.argv.slice(3).join(' ')}); its settings come from the environment (README, "Configuration").`,
+  );
+  process.exit(2);
+}
 const entry = `backend/dist/${name}.js`;
 if (!existsSync(entry)) {
   const built = spawnSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });

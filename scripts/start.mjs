@@ -8,6 +8,12 @@ function run(command, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+if (process.argv.length > 2) {
+  console.error(
+    `npm start takes no arguments (got ${process.argv.slice(2).join(' ')}); its settings come from the environment, e.g. PORT=3001 npm start (README, "Configuration").`,
+  );
+  process.exit(2);
+}
 if (!existsSync('frontend/dist/index.html')) {
   console.log('Building the frontend (first start)...');
   run('npm', ['run', 'build', '-w', 'frontend']);

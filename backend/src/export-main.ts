@@ -1,4 +1,5 @@
-import { createWriteStream } from 'node:fs';
+import { accessSync, constants, createWriteStream } from 'node:fs';
+import path from 'node:path';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -14,10 +15,28 @@ import { openStorage } from './runtime.ts';
  * history, its events as JSONL (one per line, in log order), to the file or stdout;
  * progress on stderr. `npm run import -- <file>` restores it into another store.
  */
-const { values } = parseArgs({ options: { instance: { type: 'string' }, out: { type: 'string' } }, allowPositionals: false });
-if (!values.instance) {
-  console.error('Usage: npm run export -- --instance <subdomain or id> [--out file.jsonl]');
+const USAGE = 'Usage: npm run export -- --instance <subdomain or id> [--out file.jsonl]';
+let values: { instance?: string; out?: string };
+try {
+  ({ values } = parseArgs({ options: { instance: { type: 'string' }, out: { type: 'string' } }, allowPositionals: false }));
+} catch (error) {
+  // An unknown flag or a stray word: say which, and how it is called, not a stack trace.
+  console.error(`${(error as Error).message}\n${USAGE}`);
   process.exit(2);
+}
+if (!values.instance) {
+  console.error(USAGE);
+  process.exit(2);
+}
+if (values.out) {
+  // Checked before the export starts, so a mistyped folder does not end it half-way.
+  const folder = path.dirname(path.resolve(values.out));
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    console.error(`Cannot write ${values.out}: ${folder} is not a folder this user may write to.`);
+    process.exit(2);
+  }
 }
 const cli = startCli();
 const { config } = cli;

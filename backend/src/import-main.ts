@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { accessSync, constants, createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createProgress, startCli } from './cli.ts';
 import { describeDatabase } from './infra/database.ts';
@@ -13,6 +13,13 @@ import { createProjector, createReactors, openStorage } from './runtime.ts';
 const file = process.argv[2];
 if (!file || process.argv.length > 3) {
   console.error('Usage: npm run import -- <export.jsonl>');
+  process.exit(2);
+}
+try {
+  accessSync(file, constants.R_OK);
+  if (!statSync(file).isFile()) throw new Error('not a file');
+} catch {
+  console.error(`Cannot read ${file}: no such file, or not a file this user may read.`);
   process.exit(2);
 }
 const { config, logger } = startCli();
