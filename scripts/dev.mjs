@@ -10,10 +10,23 @@ await ctx.watch();
 
 const children = [
   spawn(process.execPath, ['--watch', '--enable-source-maps', 'backend/dist/main.js'], { stdio: 'inherit' }),
-  spawn('npm', ['run', 'dev', '-w', 'frontend'], { stdio: 'inherit' }),
+  // Vite's proxy sends /api to the API started above, on whatever PORT it was given.
+  // In a process group of its own, stopped as a group: npm runs Vite under `sh -c`, which does
+  // not pass a signal on, so a SIGINT to this script alone (a process manager, an IDE's stop
+  // button) left Vite running.
+  spawn('npm', ['run', 'dev', '-w', 'frontend'], {
+    stdio: 'inherit',
+    detached: true,
+    env: { ...process.env, API_URL: process.env.API_URL || `http://localhost:${process.env.PORT || 3000}` },
+  }),
 ];
 const stop = async () => {
-  for (const child of children) child.kill('SIGINT');
+  children[0].kill('SIGINT');
+  try {
+    process.kill(-children[1].pid, 'SIGINT');
+  } catch {
+    // The group is gone already.
+  }
   await ctx.dispose();
 };
 process.on('SIGINT', stop);
