@@ -121,6 +121,9 @@ describe('messages', () => {
       const hour = page.getByLabel('Reminders go out the day before at');
       await expect.poll(() => hour.locator('option:checked').textContent()).toMatch(/^(1[0-2]|[1-9]):00 (AM|PM)$/);
       await expect.poll(() => hour.locator('option').first().textContent()).toBe('12:00 AM');
+      // The way back to the messages, as other screens reached from a list have.
+      await page.getByRole('navigation', { name: 'Back' }).getByRole('link', { name: 'Back to Messages' }).click();
+      await expect.poll(() => new URL(page.url()).pathname, { timeout: SLOW }).toBe(`/crm/${shop.subdomain}/messages`);
     },
     TEST_TIMEOUT,
   );

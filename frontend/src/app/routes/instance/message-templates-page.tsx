@@ -9,6 +9,7 @@ export function Component() {
   usePageTitle('Message templates');
   const user = useSignedInUser();
   const instance = user.instance.subdomain;
-  if (user.role !== 'admin') return <Navigate to={`${instanceLinks(instance).entry}/messages`} replace />;
-  return <TemplatesScreen key={instance} instance={instance} />;
+  const messagesPath = `${instanceLinks(instance).entry}/messages`;
+  if (user.role !== 'admin') return <Navigate to={messagesPath} replace />;
+  return <TemplatesScreen key={instance} instance={instance} messagesPath={messagesPath} />;
 }

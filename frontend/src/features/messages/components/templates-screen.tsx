@@ -19,6 +19,7 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
+import { BackLink } from '@/components/back-link';
 
 type Draft = Record<MessageKind, { subject: string; emailBody: string; smsBody: string }>;
 
@@ -29,14 +30,14 @@ function draftOf(data: MessageTemplates): Draft {
 }
 
 /** The admins' editor: the shop's sender and reminder hour, and each kind's wording with a live preview. */
-export function TemplatesScreen({ instance }: { instance: string }) {
+export function TemplatesScreen({ instance, messagesPath }: { instance: string; messagesPath: string }) {
   const templates = useMessageTemplates(instance);
   if (templates.isPending) return <Spinner label="Loading templates..." />;
   if (templates.isError) return <Alert>The templates could not be loaded: {errorMessage(templates.error, 'try again')}</Alert>;
-  return <TemplatesForm key={templates.dataUpdatedAt} instance={instance} data={templates.data} />;
+  return <TemplatesForm key={templates.dataUpdatedAt} instance={instance} data={templates.data} messagesPath={messagesPath} />;
 }
 
-function TemplatesForm({ instance, data }: { instance: string; data: MessageTemplates }) {
+function TemplatesForm({ instance, data, messagesPath }: { instance: string; data: MessageTemplates; messagesPath: string }) {
   const save = useSaveMessageTemplates(instance);
   const [settings, setSettings] = useState(data.settings);
   const [draft, setDraft] = useState<Draft>(() => draftOf(data));
@@ -63,6 +64,7 @@ function TemplatesForm({ instance, data }: { instance: string; data: MessageTemp
 
   return (
     <div className="mx-auto grid w-full max-w-5xl gap-4">
+      <BackLink to={messagesPath}>Back to Messages</BackLink>
       <h1 className="text-2xl font-semibold">Message templates</h1>
       <Card>
         <CardHeader>
