@@ -22,7 +22,7 @@ if (!name) {
 const takesArguments = new Set(['export', 'import', 'bench']);
 if (process.argv.length > 3 && !takesArguments.has(process.argv[2])) {
   console.error(
-    `npm run ${process.argv[2] === 'rebuild' ? 'projections:rebuild' : process.argv[2]} takes no arguments (got ${process.argv.slice(3).join(' ')}); its settings come from the environment (README, "Configuration").`,
+    `npm run ${{ rebuild: 'projections:rebuild', 'vehicles-migrate': 'vehicles:migrate' }[process.argv[2]] ?? process.argv[2]} takes no arguments (got ${process.argv.slice(3).join(' ')}); its settings come from the environment (README, "Configuration").`,
   );
   process.exit(2);
 }

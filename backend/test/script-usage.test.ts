@@ -44,6 +44,7 @@ test.each([
 test.each([
   ['scripts/run-server-script.mjs', ['rebuild', '--dry-run'], /npm run projections:rebuild takes no arguments \(got --dry-run\)/],
   ['scripts/run-server-script.mjs', ['seed', 'demo'], /npm run seed takes no arguments/],
+  ['scripts/run-server-script.mjs', ['vehicles-migrate', 'demo'], /npm run vehicles:migrate takes no arguments/],
   ['scripts/run-server-script.mjs', ['projector', '--port', '3001'], /npm run projector takes no arguments/],
   ['scripts/start.mjs', ['--port', '3001'], /npm start takes no arguments[\s\S]*PORT=3001 npm start/],
 ])('%s %j refuses arguments it would ignore, before it builds or starts anything', (script, args, message) => {
