@@ -51,3 +51,20 @@ test.each([
   expect(result.status, result.stderr).toBe(2);
   expect(result.stderr).toMatch(message);
 });
+
+test('the bench says how it is called with --help, and refuses an unknown flag, before it starts anything', () => {
+  const help = spawnSync(process.execPath, [path.join(REPO, 'backend/dist/bench.js'), '--help'], {
+    cwd: REPO,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(help.status, help.stderr).toBe(0);
+  expect(help.stdout).toMatch(/Usage: npm run bench[\s\S]*--skip=[\s\S]*append, reads/);
+  const wrong = spawnSync(process.execPath, [path.join(REPO, 'backend/dist/bench.js'), '--quik'], {
+    cwd: REPO,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(wrong.status).toBe(2);
+  expect(wrong.stderr).toContain('Unknown argument --quik');
+});

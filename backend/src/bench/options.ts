@@ -43,6 +43,17 @@ function envNumber(name: string, fallback: number): number {
 }
 
 export function parseOptions(argv: string[]): BenchOptions {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(
+      [
+        'Usage: npm run bench [-- --quick] [-- --skip=<phase,...>]',
+        '  --quick         small sizes and 2-second runs (a few minutes)',
+        `  --skip=<list>   leave phases out; phases: ${PHASES.join(', ')}`,
+        'Sizes, durations and traces come from BENCH_* environment variables (README, "Performance").',
+      ].join('\n'),
+    );
+    process.exit(0);
+  }
   const unknown = argv.filter((arg) => arg !== '--quick' && !arg.startsWith('--skip='));
   if (unknown.length > 0) {
     console.error(`Unknown argument ${unknown.join(' ')}; use --quick and --skip=${PHASES.join(',')}`);
