@@ -259,6 +259,13 @@ describe('the entry dialog', () => {
         .first()
         .click({ timeout: SLOW });
       await expect.poll(() => dialog(phone).getByRole('button', { name: 'Save Changes' }).isVisible()).toBe(true);
+      // The record's four actions share one row above Cancel and Save: the sticky bar takes two rows of the 844 px, not three.
+      const bar = dialog(phone).getByRole('button', { name: 'Save Changes' }).locator('xpath=../..');
+      await expect.poll(async () => (await bar.boundingBox())?.height ?? 999).toBeLessThan(120);
+      for (const name of ['History', 'Messages', 'Cancel Job', 'Delete Entry']) {
+        const box = await dialog(phone).getByRole('button', { name, exact: true }).boundingBox();
+        expect(box !== null && box.x >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844, name).toBe(true);
+      }
       await snapViewport(phone, 'entry-dialog-phone');
     },
     TEST_TIMEOUT,

@@ -36,8 +36,12 @@ export function EntryFooter({
 }) {
   return (
     <DialogFooter sticky className="sm:justify-between">
-      {/* On a phone the record's actions share rows, so the bar stays short. */}
-      <div className="flex flex-wrap gap-2 [&>button]:flex-1 sm:[&>button]:flex-none">
+      {/*
+        On a phone the record's actions share one row of small buttons (icons and "Entry" left
+        out of sight, the names kept for screen readers), so the sticky bar takes two rows of
+        the screen, not three.
+      */}
+      <div className="flex gap-1.5 max-sm:[&>button]:h-8 max-sm:[&>button]:min-w-0 max-sm:[&>button]:flex-1 max-sm:[&>button]:px-1.5 max-sm:[&>button]:text-xs max-sm:[&_svg]:hidden sm:flex-wrap sm:gap-2">
         {saved ? (
           <>
             <Button variant="outline" onClick={onShowHistory}>
@@ -69,7 +73,7 @@ export function EntryFooter({
             {permissions.canDelete ? (
               <Button variant="outline" className="text-destructive hover:bg-destructive/10 hover:text-destructive" onClick={onDelete}>
                 <TrashIcon />
-                Delete Entry
+                Delete<span className="max-sm:sr-only"> Entry</span>
               </Button>
             ) : null}
           </>
