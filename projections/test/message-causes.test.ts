@@ -130,7 +130,7 @@ describe('the kind of a failure recorded before failures carried one', () => {
         .rm('messages')
         .whereIn('id', [...ids.keys()])
         .update({ cause: null });
-      await readModelMigrations.find((m) => m.name === '0084_message_cause_of_old_rows')!.up(knex, READ_MODEL_SCHEMA);
+      await readModelMigrations.find((m) => m.name === '0085_message_cause_of_old_rows')!.up(knex, READ_MODEL_SCHEMA);
       const rows = (await env!
         .rm('messages')
         .whereIn('id', [...ids.keys()])

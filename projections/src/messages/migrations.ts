@@ -96,7 +96,7 @@ const messageTables: SchemaMigration = {
 /**
  * messages.cause: what kind of failure left a message failed or not sent (MESSAGE_FAILURE_CAUSES),
  * which is what staff are told (null on a row whose failure was recorded before causes were,
- * until 0084).
+ * until 0085).
  */
 const messageCause: SchemaMigration = {
   name: '0083_message_cause',
@@ -113,7 +113,7 @@ const messageCause: SchemaMigration = {
  * no cause keeps null (shown as recorded).
  */
 const messageCauseOfOldRows: SchemaMigration = {
-  name: '0084_message_cause_of_old_rows',
+  name: '0085_message_cause_of_old_rows',
   async up(knex, schema) {
     await knex.raw(
       `
