@@ -1,7 +1,7 @@
-// `npm start`: build what is missing (frontend bundle, server bundle), then run the server
+// `npm start`: build what is missing or stale (frontend bundle, server bundle), then run the server
 // in this process's place so signals reach it directly.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { staleBuilds } from './build-freshness.mjs';
 
 function run(command, args) {
   const result = spawnSync(command, args, { stdio: 'inherit' });
@@ -14,13 +14,12 @@ if (process.argv.length > 2) {
   );
   process.exit(2);
 }
-if (!existsSync('frontend/dist/index.html')) {
-  console.log('Building the frontend (first start)...');
-  run('npm', ['run', 'build', '-w', 'frontend']);
-}
-if (!existsSync('backend/dist/main.js')) {
-  console.log('Building the server (first start)...');
-  run(process.execPath, ['scripts/build-server.mjs']);
+// A build that is missing or older than its sources is made again, so `npm start` after a
+// `git pull` runs the new code, not the last build of the old.
+for (const { name, reason } of staleBuilds('.')) {
+  console.log(`Building the ${name} (${reason})...`);
+  if (name === 'frontend') run('npm', ['run', 'build', '-w', 'frontend']);
+  else run(process.execPath, ['scripts/build-server.mjs']);
 }
 // Two malloc arenas, not glibc's default of up to eight per core: the server's threads (its
 // own, the projector's, libuv's and V8's helpers) each took an arena of their own, and what

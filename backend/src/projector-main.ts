@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { positionToString } from '@crm/projections/eventstore/port';
 import { adoptThreadSignalBuffers } from '@crm/projections/eventstore/thread-signal';
 import { fileBatchTrace, type Projector } from '@crm/projections/runtime/projector';
+import { describeSubscribers } from '@crm/projections/runtime/projector-health';
 import { onShutdown, startCli } from './cli.ts';
 import { loadConfig, type Config } from './config.ts';
 import { limitHeapGrowth } from './infra/heap.ts';
@@ -16,7 +16,7 @@ import { createMessageSender, createProjector, createReactors, openStorage, type
  * per read-model set (and per reactor) keeps one of each active, the others stand by and
  * take over within seconds when it dies.
  *
- * It answers on PORT: /healthz (alive, and which of its subscribers are active), /readyz
+ * It answers on PORT: /healthz (alive, and each subscriber's state: see describeSubscribers), /readyz
  * (database and event store answer) and /metrics (this process's Prometheus metrics; the
  * bearer token when METRICS_TOKEN is set), so
  * the container image's HEALTHCHECK and Kubernetes probes work for it as for the API.
@@ -90,10 +90,6 @@ async function runAsThread(port: MessagePort): Promise<void> {
   port.postMessage({ ready: true });
 }
 
-function describe(subscribers: Projector[]) {
-  return subscribers.map((s) => ({ checkpoint: s.checkpointName, active: s.isLeader, position: positionToString(s.position) }));
-}
-
 function bearerMatches(header: string | undefined, token: string): boolean {
   const given = /^Bearer (.+)$/i.exec(header ?? '')?.[1] ?? '';
   return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(token).digest());
@@ -145,14 +141,24 @@ async function serveHealth(
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
     };
     const path = (req.url ?? '/').split('?')[0];
-    if (path === '/healthz') return send(200, { status: 'ok', subscribers: describe(subscribers) });
+    if (path === '/healthz') {
+      void describeSubscribers(storage.knex, subscribers).then(
+        (described) => send(200, { status: 'ok', subscribers: described }),
+        () => send(200, { status: 'ok' }),
+      );
+      return;
+    }
     if (path === '/readyz') {
       void (async () => {
         const checks = { database: 'ok', eventStore: 'ok' };
         await storage.knex.raw('SELECT 1').catch(() => (checks.database = 'unavailable'));
         await storage.store.ping().catch(() => (checks.eventStore = 'unavailable'));
         const ready = checks.database === 'ok' && checks.eventStore === 'ok';
-        send(ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', checks, subscribers: describe(subscribers) });
+        send(ready ? 200 : 503, {
+          status: ready ? 'ready' : 'not ready',
+          checks,
+          subscribers: await describeSubscribers(storage.knex, subscribers),
+        });
       })().catch(() => send(503, { status: 'not ready' }));
       return;
     }

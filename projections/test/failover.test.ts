@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { READ_MODEL_SCHEMA } from '../src/db/migrate.ts';
-import type { EventStore } from '../src/eventstore/port.ts';
+import { positionToString, type EventStore } from '../src/eventstore/port.ts';
 import { projections } from '../src/read-models.ts';
 import { CheckpointWatcher, CHECKPOINT_CHANNEL } from '../src/runtime/checkpoints.ts';
 import { Projector } from '../src/runtime/projector.ts';
+import { describeSubscribers } from '../src/runtime/projector-health.ts';
+import { testEventMetadata } from '../src/testing/events.ts';
 import type { TestDatabase } from '../src/testing/database.ts';
 import { openStoreDatabase, type StoreDatabase } from './store-database.ts';
 
@@ -146,6 +149,68 @@ describe('fail-over when a connection dies', () => {
       expect(await reached).toBe(true);
     } finally {
       await watcher.stop();
+    }
+  });
+
+  test('health tells what each process knows: the active one its position, a standby none of its own but the stored checkpoint', async () => {
+    // A standby once reported "-1/-1", as if the read models stood before the first event.
+    const make = () =>
+      new Projector({
+        store,
+        knex,
+        connectionString: db.url,
+        projections,
+        schema: READ_MODEL_SCHEMA,
+        checkpointName: 'health',
+        standbyRetryMs: 100,
+      });
+    const active = make();
+    const standby = make();
+    try {
+      active.start();
+      await expect.poll(() => active.isLeader).toBe(true);
+      standby.start();
+      const instanceId = randomUUID();
+      const appended = await store.append(
+        `crminstance-${instanceId}`,
+        [
+          {
+            id: randomUUID(),
+            type: 'CrmInstanceCreated',
+            data: {
+              instanceId,
+              name: 'HEALTH',
+              subdomain: 'health',
+              displayName: 'health',
+              description: '',
+              features: { pipeline: true, customers: true, calendar: false, admin: true },
+            },
+            metadata: testEventMetadata(instanceId),
+          },
+        ],
+        { expectedRevision: 'no_stream' },
+      );
+      const at = positionToString(appended.position);
+      await expect
+        .poll(() => describeSubscribers(knex, [active, standby]), { timeout: 10_000 })
+        .toEqual([
+          { checkpoint: 'health', active: true, position: at, stored: at },
+          { checkpoint: 'health', active: false, position: null, stored: at },
+        ]);
+      expect(standby.position).toBeNull();
+
+      // The standby takes over: it now knows its own position, and the one that stopped none.
+      await active.stop();
+      await expect.poll(() => standby.isLeader, { timeout: 5000 }).toBe(true);
+      await expect
+        .poll(() => describeSubscribers(knex, [active, standby]), { timeout: 10_000 })
+        .toEqual([
+          { checkpoint: 'health', active: false, position: null, stored: at },
+          { checkpoint: 'health', active: true, position: at, stored: at },
+        ]);
+    } finally {
+      await standby.stop();
+      await active.stop();
     }
   });
 });

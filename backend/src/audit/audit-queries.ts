@@ -13,6 +13,7 @@ import { decodeCursor, encodeCursor } from '@crm/projections/shared';
 import { likeContaining } from '../infra/sql.ts';
 import { tenantRows } from '../infra/tenant-db.ts';
 import { invalidField } from '../shared/errors.ts';
+import { csvCell } from '../shared/csv.ts';
 import { isoTimeSql } from '../shared/json-sql.ts';
 
 interface ActivityRow {
@@ -232,15 +233,6 @@ export async function recentActivity(knex: Knex, instanceId: string, count: numb
 // ---- CSV -----------------------------------------------------------------------------------
 
 const CSV_HEADER = ['Occurred At', 'Actor Kind', 'Actor Id', 'Actor', 'Entity Type', 'Entity Id', 'Event', 'Summary', 'Changes'];
-
-/**
- * One RFC 4180 cell. Text a spreadsheet would run as a formula (=, +, -, @, tab, CR
- * first) is prefixed with an apostrophe: an exported name must not become a formula.
- */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 function changesText(changes: AuditFieldChange[]): string {
   return changes.map((c) => `${c.field}: ${JSON.stringify(c.oldValue ?? null)} → ${JSON.stringify(c.newValue ?? null)}`).join('; ');

@@ -1,2 +1,2 @@
 /** Live updates: one Server-Sent Events stream per browser tab, fed by the read models' checkpoint. */
-export { closeLiveStreams, registerLiveRoutes } from './routes.ts';
+export { closeLiveStreams, liveHubOf, registerLiveRoutes } from './routes.ts';

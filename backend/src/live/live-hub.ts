@@ -226,9 +226,9 @@ export class LiveHub {
   /**
    * Every stream's session and user as they are now, in one query: a signed-out session, a
    * locked or deleted user or a closed instance ends the stream; changed permissions apply
-   * to what it sends from now on.
+   * to what it sends from now on. A timer runs it every RECHECK_MS; tests call it to drive it.
    */
-  private async recheck(): Promise<void> {
+  async recheck(): Promise<void> {
     const connections = [...this.connections].filter((connection) => !connection.endsAt);
     if (connections.length === 0) return;
     const keys = [...new Set(connections.map((c) => c.sessionKey))];

@@ -32,7 +32,7 @@ export async function catchUpImported(
   // checkpoint has: a running server's projector holds the election lock, so ours stands by
   // and that one projects the import (waiting for ours alone would never end).
   const passed = async (subscriber: Projector) =>
-    comparePositions(subscriber.position, head) >= 0 ||
+    comparePositions(subscriber.position ?? START, head) >= 0 ||
     (!subscriber.isLeader && comparePositions((await readCheckpoint(storage.knex, subscriber.checkpointName)) ?? START, head) >= 0);
   try {
     for (;;) {

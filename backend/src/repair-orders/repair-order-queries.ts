@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { moneyText, PAYMENT_METHODS, type TakingsReport } from '@crm/projections/repair-orders';
 import { withTenant } from '../infra/tenant-db.ts';
+import { csvCell } from '../shared/csv.ts';
 
 /** The highest invoice number the shop has issued (the read model's; 0 when none). */
 export async function highestInvoiceNumber(knex: Knex, instanceId: string): Promise<number> {
@@ -103,13 +104,6 @@ export async function takingsReport(knex: Knex, instanceId: string, timeZone: st
     };
   });
 }
-
-const csvCell = (value: string | number) => {
-  const text = String(value);
-  // A leading = + - @ would be read as a formula by spreadsheets.
-  const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-};
 
 /** An instant as `YYYY-MM-DD HH:mm` on the shop's clock, like the days the report is cut by. */
 const localTime = (iso: string, timeZone: string) =>

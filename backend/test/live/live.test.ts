@@ -4,6 +4,7 @@ import { projections } from '@crm/projections/read-models';
 import { Projector } from '@crm/projections/runtime/projector';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import { liveHubOf } from '../../src/live/index.ts';
 import { startRuntime } from '../../src/runtime.ts';
 import { ApiClient, createTestInstance, signInSuperAdmin, signInUser, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -399,8 +400,10 @@ describe('a session found ended before its streams heard why', () => {
     // streams hear follows the projector's checkpoint, which now stays where it is.
     await server.runtime.projector!.stop();
     expect((await superAdmin.patch(`/api/crm-instances/${closing.id}`, { isActive: false })).status).toBe(200);
-    // Past the periodic recheck (10 s), which finds the instance closed: the stream waits for its change.
-    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    // The periodic recheck (a timer runs it every 10 s), driven here: it finds the instance
+    // closed, and the stream, which has not heard why, waits for its change.
+    await liveHubOf(server.runtime.deps).recheck();
+    expect(s.ended).toBe(false);
     const { store, knex, config } = server.runtime.deps;
     const projector = new Projector({ store, knex, connectionString: config.DATABASE_URL!, projections, schema: READ_MODEL_SCHEMA });
     projector.start();

@@ -72,3 +72,25 @@ describe('takings CSV in the shop time zone', () => {
     expect(next.text).not.toContain('Nell Night');
   }, 60_000);
 });
+
+describe('takings CSV cells', () => {
+  test('a customer name a spreadsheet would run as a formula is written as text, amounts stay numbers', async () => {
+    const name = '-2+3+cmd|" /C calc"!A0';
+    const job = await owner.post(P, { name });
+    expect(job.status, job.text).toBe(201);
+    const line = await owner.post(`${P}/${job.body.id}/lines`, { kind: 'part', unitPrice: '10', taxable: false });
+    expect(line.status, line.text).toBe(201);
+    const invoiced = await owner.post(`${P}/${job.body.id}/invoice`, {});
+    expect(invoiced.status, invoiced.text).toBe(201);
+    const paid = await owner.post(`${P}/${job.body.id}/payments`, { amount: '10', method: 'cash' });
+    expect(paid.status, paid.text).toBe(201);
+    const refund = await owner.post(`${P}/${job.body.id}/payments`, { amount: '-4.50', method: 'cash', reason: 'Overcharged' });
+    expect(refund.status, refund.text).toBe(201);
+
+    const csv = await owner.get('/api/chitakings/reports/takings.csv?from=2025-03-01&to=2025-03-10');
+    expect(csv.status, csv.text).toBe(200);
+    const row = csv.text.split('\r\n').find((l) => l.includes('cmd|'));
+    expect(row).toContain(`,"'-2+3+cmd|"" /C calc""!A0",`);
+    expect(csv.text.split('\r\n')).toContain('refunds,1,-4.50');
+  }, 60_000);
+});

@@ -246,6 +246,25 @@ const historyCompactChanges: SchemaMigration = {
   },
 };
 
+/**
+ * The jobs' B-tree on `(instance_id, lower(job_number))` served no statement: the job list
+ * sorts by stage, date or name, the job-number allocator reads `(instance_id, number)`, and
+ * a job number typed into search is found through the trigram index on `search`. It cost a
+ * B-tree insertion per job written and a sort of every job in each rebuild.
+ */
+const jobNumberIndexDropped: SchemaMigration = {
+  name: '0084_jobs_job_number_index_dropped',
+  async up(knex, schema) {
+    // By its definition, not its generated name (which another index could have taken first).
+    const { rows } = await knex.raw<{ rows: Array<{ indexname: string }> }>(
+      `SELECT indexname FROM pg_indexes
+        WHERE schemaname = ? AND tablename = 'jobs' AND indexdef LIKE '%(instance_id, lower(job_number))'`,
+      [schema],
+    );
+    for (const { indexname } of rows) await knex.raw('DROP INDEX ??.??', [schema, indexname]);
+  },
+};
+
 export const pipelineMigrations: SchemaMigration[] = [
   pipelineTables,
   quoteCents,
@@ -255,4 +274,5 @@ export const pipelineMigrations: SchemaMigration[] = [
   appointmentRanges,
   jobsViewVehicleColumns,
   historyCompactChanges,
+  jobNumberIndexDropped,
 ];

@@ -55,6 +55,8 @@ export class Projector {
   private lockLost: ((error: Error) => void) | null = null;
   private readonly lock: LeaderLock;
   private lastApplied: GlobalPosition = START;
+  /** Whether lastApplied is this process's own: set once it leads and has read its checkpoint. */
+  private following = false;
   /** See ApplyOptions.inlineUpTo; read when following starts. */
   private inlineUpTo: GlobalPosition | null | undefined = undefined;
   /** Consecutive failures: sets the next pause, cleared by a batch that goes through. */
@@ -87,8 +89,12 @@ export class Projector {
     return this.lock.isHeld;
   }
 
-  get position(): GlobalPosition {
-    return this.lastApplied;
+  /**
+   * The position this process has applied up to; null when it does not know one: on standby
+   * (the active process moves the read models on) and while it has not yet read its checkpoint.
+   */
+  get position(): GlobalPosition | null {
+    return this.following ? this.lastApplied : null;
   }
 
   start(): void {
@@ -148,6 +154,7 @@ export class Projector {
       await ensureCheckpoint(knex, this.checkpointName);
       if (this.options.inline) this.inlineUpTo = await ensureInlineSince(knex);
       this.lastApplied = (await readCheckpoint(knex, this.checkpointName)) ?? START;
+      this.following = true;
       this.log.info({ checkpoint: positionToString(this.lastApplied) }, `${this.kind} started`);
       const batchSize = this.options.batchSize ?? 500;
       const buffer = new SubscriptionBuffer(store, this.lastApplied, session.signal, batchSize * 4);
@@ -180,6 +187,7 @@ export class Projector {
       if (failure && !this.stopping) throw failure.error;
       if (lost && !this.stopping) throw lost;
     } finally {
+      this.following = false;
       session.abort();
       this.abort.signal.removeEventListener('abort', stop);
       this.lockLost = null;
