@@ -138,8 +138,13 @@ interface VehicleJobRow {
   notes: string;
 }
 
-/** The live jobs on a vehicle, as history items (their time: the appointment, else the creation). */
-export async function vehicleJobItems(knex: Knex, instanceId: string, vehicleId: string): Promise<VehicleHistoryItem[]> {
+/**
+ * The live jobs on a vehicle, as history items. A job is dated by its appointment once that
+ * has come (the visit the work was done at), else by when it was created: a visit booked for
+ * later is marked `upcoming` with its appointment, never dated in the future, so it never
+ * reads as service already done.
+ */
+export async function vehicleJobItems(knex: Knex, instanceId: string, vehicleId: string, now = new Date()): Promise<VehicleHistoryItem[]> {
   const rows = (await withTenant(knex, instanceId, (db) =>
     db
       .withSchema('rm')
@@ -159,20 +164,26 @@ export async function vehicleJobItems(knex: Knex, instanceId: string, vehicleId:
         'notes',
       ),
   )) as VehicleJobRow[];
-  return rows.map((row) => ({
-    kind: 'job' as const,
-    id: row.id,
-    jobId: row.id,
-    at: new Date(row.appointment ?? row.created_at).toISOString(),
-    title: row.job_number ? `Job #${row.job_number}` : 'Job',
-    detail: [row.part, row.notes].filter((part) => part !== '').join(' — '),
-    jobNumber: row.job_number || null,
-    stage: row.stage,
-    quote: row.quote === null ? null : quoteText(Number(row.quote)),
-    mileageIn: row.mileage_in,
-    mileageOut: row.mileage_out,
-    by: row.created_by,
-  }));
+  return rows.map((row) => {
+    const appointment = row.appointment === null ? null : new Date(row.appointment);
+    const upcoming = appointment !== null && appointment.getTime() > now.getTime();
+    return {
+      kind: 'job' as const,
+      id: row.id,
+      jobId: row.id,
+      at: (appointment !== null && !upcoming ? appointment : new Date(row.created_at)).toISOString(),
+      title: row.job_number ? `Job #${row.job_number}` : 'Job',
+      detail: [row.part, row.notes].filter((part) => part !== '').join(' — '),
+      jobNumber: row.job_number || null,
+      stage: row.stage,
+      quote: row.quote === null ? null : quoteText(Number(row.quote)),
+      mileageIn: row.mileage_in,
+      mileageOut: row.mileage_out,
+      by: row.created_by,
+      appointment: appointment === null ? null : appointment.toISOString(),
+      upcoming,
+    };
+  });
 }
 
 /** What a job's repair order keeps of its estimates and invoices (rm.job_money.state). */
@@ -208,6 +219,8 @@ export async function vehicleOrderItems(knex: Knex, instanceId: string, vehicleI
       stage: null,
       mileageIn: row.mileage_in,
       mileageOut: row.mileage_out,
+      appointment: null,
+      upcoming: false,
     };
     const of = row.job_number ? ` for job #${row.job_number}` : '';
     for (const estimate of row.state.estimates ?? []) {

@@ -161,6 +161,8 @@ function vehicleItems(events: VehicleStoredEvent[]): VehicleHistoryItem[] {
     mileageIn: null,
     mileageOut: null,
     by: e.metadata.actor.displayName,
+    appointment: null,
+    upcoming: false,
   });
   const items: VehicleHistoryItem[] = [];
   for (const e of events) {

@@ -276,4 +276,26 @@ describe('jobs on vehicles', () => {
     expect(items.indexOf(invoice)).toBeLessThan(items.indexOf(estimate));
     expect(items.map((item) => item.at)).toEqual([...items.map((item) => item.at)].sort().reverse());
   });
+  test('a job booked for later is an upcoming visit with its appointment, never dated in the future; a past appointment dates the job', async () => {
+    const vehicle = await addVehicle({ year: 2018, make: 'Toyota', model: 'Tacoma' });
+    const future = new Date(Date.now() + 7 * 24 * 3600_000);
+    future.setUTCSeconds(0, 0);
+    const booked = await owner.post(`${base}/pipeline`, { vehicleId: vehicle.id, part: 'Brakes', appointment: future.toISOString() });
+    expect(booked.status, booked.text).toBe(201);
+    const done = await owner.post(`${base}/pipeline`, { vehicleId: vehicle.id, part: 'Oil', appointment: '2025-03-01T09:00:00Z' });
+    expect(done.status, done.text).toBe(201);
+
+    const res = await owner.get(`${base}/vehicles/${vehicle.id}/jobs`);
+    expect(res.status, res.text).toBe(200);
+    const items = res.body.items as VehicleHistoryItem[];
+    const upcoming = items.find((item) => item.id === booked.body.id)!;
+    expect(upcoming).toMatchObject({ kind: 'job', upcoming: true, appointment: future.toISOString() });
+    expect(new Date(upcoming.at).getTime()).toBeLessThanOrEqual(Date.now());
+    expect(items.find((item) => item.id === done.body.id)).toMatchObject({
+      upcoming: false,
+      appointment: '2025-03-01T09:00:00.000Z',
+      at: '2025-03-01T09:00:00.000Z',
+    });
+    expect(items.filter((item) => item.kind === 'vehicle')).toMatchObject([{ upcoming: false, appointment: null }]);
+  });
 });

@@ -205,7 +205,10 @@ export const vehicleHistoryItemSchema = z.object({
   id: z.string(),
   /** The job it belongs to (kinds job, estimate and invoice). */
   jobId: z.string().nullable().optional(),
-  /** ISO time it happened (a job: its appointment, else when it was created). */
+  /**
+   * ISO time it happened. A job: its appointment once that has come, else when it was
+   * created; a job booked for later is never dated in the future (see `upcoming`).
+   */
   at: z.string(),
   title: z.string(),
   /** Words: the job's stage, part and quote; or the fields changed. */
@@ -216,6 +219,10 @@ export const vehicleHistoryItemSchema = z.object({
   mileageIn: z.number().int().nullable(),
   mileageOut: z.number().int().nullable(),
   by: z.string(),
+  /** A job's appointment (ISO), past or future; null for other kinds and unbooked jobs. */
+  appointment: z.string().nullable(),
+  /** A job whose appointment is still ahead: a visit to come, not service done. */
+  upcoming: z.boolean(),
 });
 export type VehicleHistoryItem = z.infer<typeof vehicleHistoryItemSchema>;
 

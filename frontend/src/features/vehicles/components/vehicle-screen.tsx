@@ -1,4 +1,5 @@
 import { formatDateTime, formatMileage } from '@crm/projections/contract';
+import type { VehicleHistoryItem } from '@crm/projections/vehicles';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
@@ -11,7 +12,10 @@ import { useVehicle, useVehicleHistory } from '../api/vehicles-api';
 import { VehicleForm } from './vehicle-form';
 import { BackLink } from '@/components/back-link';
 
-/** A vehicle's page: its details (typed and as its VIN decodes), and every job, note and change on it, newest first, with mileage. */
+/**
+ * A vehicle's page: its details (typed and as its VIN decodes), the visits booked ahead (by
+ * appointment), and every job, note and change on it, newest first, with mileage.
+ */
 export function VehicleScreen({
   instance,
   id,
@@ -26,6 +30,10 @@ export function VehicleScreen({
   const vehicle = useVehicle(instance, id);
   const history = useVehicleHistory(instance, id);
   const [editing, setEditing] = useState(false);
+  const items = history.data ?? [];
+  // A job booked for later is a visit to come, not service done: listed apart, soonest first, by its appointment.
+  const upcoming = items.filter((item) => item.upcoming).sort((a, b) => (a.appointment ?? '').localeCompare(b.appointment ?? ''));
+  const past = items.filter((item) => !item.upcoming);
   usePageTitle(vehicle.data?.label ?? 'Vehicle');
 
   if (vehicle.isPending) return <PageSpinner label="Loading vehicle..." />;
@@ -94,42 +102,61 @@ export function VehicleScreen({
         <Card>
           <CardHeader>
             <CardTitle>Service history</CardTitle>
-            <CardDescription>Every job, estimate, invoice, note and change on this vehicle, newest first.</CardDescription>
+            <CardDescription>
+              Visits booked ahead, then every job, estimate, invoice, note and change on this vehicle, newest first.
+            </CardDescription>
           </CardHeader>
           <CardContent>
             {history.isPending ? <Spinner label="Loading history..." /> : null}
             {history.isError ? <p className="text-sm text-destructive">Could not load the history.</p> : null}
+            {upcoming.length > 0 ? (
+              <section className="mb-4 grid gap-2" aria-labelledby="vehicle-upcoming">
+                <h3 id="vehicle-upcoming" className="text-sm font-medium">
+                  Upcoming
+                </h3>
+                <ol className="grid gap-3" aria-label="Upcoming visits">
+                  {upcoming.map((item) => (
+                    <HistoryEntry key={`${item.kind}-${item.id}`} item={item} jobPath={jobPath} />
+                  ))}
+                </ol>
+              </section>
+            ) : null}
             <ol className="grid gap-3" aria-label="Service history">
-              {history.data?.map((item) => (
-                <li key={`${item.kind}-${item.id}`} className="grid gap-0.5 border-l-2 pl-3">
-                  <div className="flex flex-wrap items-baseline justify-between gap-2">
-                    {item.jobId ? (
-                      <Link className="font-medium text-primary underline-offset-4 hover:underline" to={jobPath(item.jobId)}>
-                        {item.title}
-                      </Link>
-                    ) : (
-                      <span className="font-medium">{item.title}</span>
-                    )}
-                    <time className="text-xs text-muted-foreground" dateTime={item.at}>
-                      {formatDateTime(item.at)}
-                    </time>
-                  </div>
-                  {item.kind !== 'vehicle' ? (
-                    <p className="text-sm">
-                      {[item.stage, item.quote ? `$${item.quote}` : '', mileage(item.mileageIn, item.mileageOut)]
-                        .filter(Boolean)
-                        .join(' · ')}
-                    </p>
-                  ) : null}
-                  {item.detail ? <p className="text-sm break-words text-muted-foreground">{item.detail}</p> : null}
-                  <p className="text-xs text-muted-foreground">by {item.by}</p>
-                </li>
+              {past.map((item) => (
+                <HistoryEntry key={`${item.kind}-${item.id}`} item={item} jobPath={jobPath} />
               ))}
             </ol>
           </CardContent>
         </Card>
       </div>
     </div>
+  );
+}
+
+function HistoryEntry({ item, jobPath }: { item: VehicleHistoryItem; jobPath: (jobId: string) => string }) {
+  const when = item.upcoming && item.appointment ? item.appointment : item.at;
+  return (
+    <li className="grid gap-0.5 border-l-2 pl-3">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        {item.jobId ? (
+          <Link className="font-medium text-primary underline-offset-4 hover:underline" to={jobPath(item.jobId)}>
+            {item.title}
+          </Link>
+        ) : (
+          <span className="font-medium">{item.title}</span>
+        )}
+        <time className="text-xs text-muted-foreground" dateTime={when}>
+          {item.upcoming ? `Appointment ${formatDateTime(when)}` : formatDateTime(when)}
+        </time>
+      </div>
+      {item.kind !== 'vehicle' ? (
+        <p className="text-sm">
+          {[item.stage, item.quote ? `$${item.quote}` : '', mileage(item.mileageIn, item.mileageOut)].filter(Boolean).join(' · ')}
+        </p>
+      ) : null}
+      {item.detail ? <p className="text-sm break-words text-muted-foreground">{item.detail}</p> : null}
+      <p className="text-xs text-muted-foreground">by {item.by}</p>
+    </li>
   );
 }
 
