@@ -28,4 +28,5 @@ export { displayValue } from './customers/format.ts';
 export * from './audit/format.ts';
 export * from './repair-orders/api.ts';
 export { computeTotals, LINE_KINDS, type LineKind, type RepairLine, type TaxRates, type Totals } from './repair-orders/totals.ts';
+export { approvedTotalOf, type TaxRatesView } from './repair-orders/approved-total.ts';
 export { balanceWords, formatMoney, moneyText, parseMoney, parseScaled, scaledShortText, scaledText } from './repair-orders/money.ts';

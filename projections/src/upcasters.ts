@@ -1,14 +1,17 @@
+import { messageFailureUpcasters } from './messages/recorded-causes.ts';
+
 /**
  * Event schema evolution. Events are never rewritten: an event recorded in an older shape is
  * read as the current one by a chain of upcasters, each taking the data of one schema
  * version (metadata.schemaVersion) to the next. Every reader goes through parseStoredEvent,
  * so deciders, projections, reactors, history and rebuilds all see current shapes only.
  *
- * A field added as optional needs no upcaster (old events satisfy the schema as they are;
- * so far every change was of that kind, e.g. CrmInstanceCreated's timeZone, whose absence
- * means "the server's zone"). An upcaster is needed when a field is renamed, split, made
- * required or changes meaning: register it here under its event type, in version order,
- * and new events of that type are then written with the next version (schemaVersionOf).
+ * A field added as optional needs no upcaster (old events satisfy the schema as they are,
+ * e.g. CrmInstanceCreated's timeZone, whose absence means "the server's zone"). An upcaster
+ * is needed when a field is renamed, split, made required or changes meaning, or when its
+ * absence in old events is to be told from what they recorded: register it here under its
+ * event type, in version order, and new events of that type are then written with the next
+ * version (schemaVersionOf).
  */
 
 export interface Upcaster {
@@ -22,8 +25,11 @@ export type UpcasterChains = Readonly<Record<string, readonly Upcaster[]>>;
 /** The first schema version every event type started at. */
 export const FIRST_SCHEMA_VERSION = 1;
 
-/** The product's upcasters, per event type (none needed yet: see above). */
-export const UPCASTERS: UpcasterChains = {};
+/**
+ * The product's upcasters, per event type. MessageFailed and MessageNotSent: `cause` is
+ * filled in from the recorded text (version 2 events always carry it where it can be told).
+ */
+export const UPCASTERS: UpcasterChains = { ...messageFailureUpcasters };
 
 /** The version new events of this type are written with: one past the last upcaster's. */
 export function schemaVersionOf(type: string, chains: UpcasterChains = UPCASTERS): number {

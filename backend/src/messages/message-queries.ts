@@ -10,7 +10,7 @@ import type {
 import type { CustomerRecordPart } from '../customers/index.ts';
 import { withTenant } from '../infra/tenant-db.ts';
 import { decodeNewestFirstCursor, newestFirstPage } from '../shared/list-query.ts';
-import { causeOfRecordedText, reasonForStaff } from './message-reasons.ts';
+import { reasonForStaff } from './message-reasons.ts';
 
 interface MessageRow {
   id: string;
@@ -56,9 +56,9 @@ const iso = (value: Date | null) => (value ? new Date(value).toISOString() : nul
 function reasonOf(row: MessageRow): string | null {
   if (row.state === 'canceled') return row.error;
   if ((row.state !== 'failed' && row.state !== 'not-sent') || row.error === null) return null;
-  const cause = row.cause ?? causeOfRecordedText(row.state, row.error);
-  if (!cause) return row.error;
-  return reasonForStaff({ channel: row.channel, cause, to: row.to_address, retrying: row.state === 'failed' && row.retryable });
+  // No cause: a text that tells none (see recorded-causes.ts), shown as recorded.
+  if (!row.cause) return row.error;
+  return reasonForStaff({ channel: row.channel, cause: row.cause, to: row.to_address, retrying: row.state === 'failed' && row.retryable });
 }
 
 /** Who reads the outbox: the technical detail of a failure is for the shop's admins only. */

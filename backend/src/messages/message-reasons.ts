@@ -68,32 +68,3 @@ export function notSetUpNotice(delivery: Record<MessageChannel, boolean>): strin
   const what = missing.length === 2 ? 'E-mail and text messages are' : WORDS[missing[0]!].things;
   return `${what} not set up for this shop — ask your administrator. Until then those messages are kept here as not sent, as they would have gone.`;
 }
-
-/**
- * The kind of failure of an outbox row recorded before failures carried one, from the text the
- * server wrote then (each prefix below is one it wrote). Null: none of those (a cancellation's
- * reason, already in staff words), shown as recorded.
- */
-export function causeOfRecordedText(state: 'failed' | 'not-sent', text: string): MessageFailureCause | null {
-  if (state === 'not-sent') {
-    if (
-      text.startsWith('Not sent: no SMTP server is configured') ||
-      text.startsWith('Not sent: no text-message provider is configured') ||
-      text.startsWith('E-mail is not set up for this shop') ||
-      text.startsWith('Text messages are not set up for this shop')
-    )
-      return 'not-configured';
-    if (text.startsWith('Not sent: the customer withdrew consent')) return 'no-consent';
-    return null;
-  }
-  const refusal = /^(?:SMTP|Twilio) (\d{3})\b/.exec(text);
-  if (refusal) {
-    const status = Number(refusal[1]);
-    const later = text.startsWith('SMTP') ? status < 500 : status === 429 || status >= 500;
-    return later ? 'deferred' : 'refused';
-  }
-  if (text.startsWith('SMTP server unreachable') || text.startsWith('Twilio unreachable')) return 'unreachable';
-  if (text.startsWith('Could not prepare the message')) return 'not-prepared';
-  // The rest it wrote ("connection broke off", "request broke off", "Interrupted while sending", "Could not send").
-  return 'uncertain';
-}

@@ -1,6 +1,13 @@
 import { estimateDecisionInput, publicEstimateSchema, type PublicEstimate } from '@crm/projections/contract';
 import { readableEvents, type StoredDomainEvent } from '@crm/projections/events';
-import { estimateStatusAt, frozenTotalsView, lineViews, type EstimateRecord, type RepairOrder } from '@crm/projections/repair-orders';
+import {
+  estimateStatusAt,
+  frozenTotalsView,
+  lineViews,
+  taxRatesView,
+  type EstimateRecord,
+  type RepairOrder,
+} from '@crm/projections/repair-orders';
 import type { AppDeps } from '../deps.ts';
 import { access, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
@@ -96,6 +103,7 @@ async function publicView(deps: AppDeps, found: Found): Promise<PublicEstimate> 
     // What the shop paid for a part is the shop's business.
     lines: lineViews(estimate.lines, estimate.rates, approved, declined).map(({ unitCost: _unitCost, ...line }) => line),
     totals: frozenTotalsView(estimate.totals),
+    taxRates: taxRatesView(estimate.rates),
     terms: settings.terms,
     footer: settings.documentFooter,
     decision: decision && {

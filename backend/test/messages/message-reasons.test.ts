@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { causeOfRecordedText, notSetUpNotice, reasonForStaff } from '../../src/messages/message-reasons.ts';
+import { notSetUpNotice, reasonForStaff } from '../../src/messages/message-reasons.ts';
 import { classifySmtpError } from '../../src/messages/transports.ts';
 
 describe("a failed or unsent message's reason, as staff read it", () => {
@@ -28,25 +28,6 @@ describe("a failed or unsent message's reason, as staff read it", () => {
     expect(classifySmtpError({ command: 'DATA', responseCode: 554, response: '554 spam' }).failureCause).toBe('refused');
     expect(classifySmtpError({ command: 'RCPT TO', responseCode: 451, response: '451 later' }).failureCause).toBe('deferred');
     expect(classifySmtpError({ code: 'ECONNECTION', message: 'connect ECONNREFUSED' }).failureCause).toBe('unreachable');
-  });
-
-  test('a row recorded before failures carried their kind reads from the text the server wrote then', () => {
-    expect(causeOfRecordedText('not-sent', 'Not sent: no SMTP server is configured (SMTP_URL)')).toBe('not-configured');
-    expect(
-      causeOfRecordedText(
-        'not-sent',
-        'Not sent: no text-message provider is configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER)',
-      ),
-    ).toBe('not-configured');
-    expect(causeOfRecordedText('not-sent', 'E-mail is not set up for this shop — ask your administrator')).toBe('not-configured');
-    expect(causeOfRecordedText('not-sent', 'Not sent: the customer withdrew consent for this channel')).toBe('no-consent');
-    expect(causeOfRecordedText('failed', 'SMTP 550: 550 No such mailbox here')).toBe('refused');
-    expect(causeOfRecordedText('failed', 'SMTP 421: try later (gave up after 5 tries)')).toBe('deferred');
-    expect(causeOfRecordedText('failed', 'Twilio 503: busy')).toBe('deferred');
-    expect(causeOfRecordedText('failed', 'Twilio 400: The To number is invalid (code 21211)')).toBe('refused');
-    expect(causeOfRecordedText('failed', 'SMTP server unreachable: connect ECONNREFUSED')).toBe('unreachable');
-    expect(causeOfRecordedText('failed', 'Could not prepare the message: no PDF')).toBe('not-prepared');
-    expect(causeOfRecordedText('failed', 'Interrupted while sending (the sender stopped)')).toBe('uncertain');
   });
 
   test("the messages screen's notice names the channels that cannot send", () => {

@@ -105,6 +105,8 @@ describe('repair orders on the screens', () => {
       await expect.poll(() => customer.page.getByText('Torque & Sons').count(), { timeout: SLOW }).toBeGreaterThan(0);
       await expect.poll(() => customer.page.getByText(/Version 1, sent/).count()).toBe(1);
       await customer.page.getByRole('radiogroup', { name: 'Your decision on Disposal' }).getByText('Decline').click();
+      // What the approved lines come to, tax included: the job's total once the decision is in.
+      await expect.poll(() => customer.page.locator('[data-approved-total]').textContent()).toBe('$250.10');
       await customer.page.getByLabel('Your name').fill('Rita Repair');
       await snap(customer.page, 'repair-orders-public-estimate-phone');
       await customer.page.getByRole('button', { name: 'Confirm my decision' }).click();

@@ -243,7 +243,7 @@ describe('service requests', () => {
       const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Service Requests/ });
       await expect.poll(() => link.textContent(), { timeout: SLOW }).toContain('1 new from the public request page');
       await snap(page, 'service-requests-nav-badge-desktop-dark');
-      // On a phone the navigation row scrolls sideways; the badge's hidden text must not widen the page.
+      // On a phone the navigation wraps onto rows; the badge's hidden text must not widen the page.
       const { page: phoneStaff } = await signedInPage(browser, shop.owner, { phone: true });
       await phoneStaff.goto(`/crm/${shop.subdomain}/dashboard`);
       const phoneLink = phoneStaff.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Service Requests/ });

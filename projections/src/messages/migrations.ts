@@ -95,8 +95,8 @@ const messageTables: SchemaMigration = {
 
 /**
  * messages.cause: what kind of failure left a message failed or not sent (MESSAGE_FAILURE_CAUSES),
- * which is what staff are told. Null on a row whose failure was recorded before causes were:
- * the outbox's read tells those from what they recorded.
+ * which is what staff are told (null on a row whose failure was recorded before causes were,
+ * until 0085).
  */
 const messageCause: SchemaMigration = {
   name: '0083_message_cause',
@@ -105,4 +105,41 @@ const messageCause: SchemaMigration = {
   },
 };
 
-export const messagesMigrations: SchemaMigration[] = [messageTables, messageCause];
+/**
+ * Fills messages.cause once for the rows whose failure was recorded before causes were, from
+ * the text the server wrote then: the outbox's reads take the cause only. The rules are those
+ * the events of those failures are read with (recorded-causes.ts, copied here as SQL: a
+ * migration stands alone), so a rebuild gives the same rows. A not-sent row whose text tells
+ * no cause keeps null (shown as recorded).
+ */
+const messageCauseOfOldRows: SchemaMigration = {
+  name: '0085_message_cause_of_old_rows',
+  async up(knex, schema) {
+    await knex.raw(
+      `
+      UPDATE ??.messages
+         SET cause = CASE
+               WHEN state = 'not-sent' THEN
+                 CASE
+                   WHEN starts_with(error, 'Not sent: no SMTP server is configured')
+                     OR starts_with(error, 'Not sent: no text-message provider is configured')
+                     OR starts_with(error, 'E-mail is not set up for this shop')
+                     OR starts_with(error, 'Text messages are not set up for this shop') THEN 'not-configured'
+                   WHEN starts_with(error, 'Not sent: the customer withdrew consent') THEN 'no-consent'
+                 END
+               WHEN error ~ '^SMTP [0-9]{3}\\y' THEN
+                 CASE WHEN substring(error FROM 6 FOR 3)::int < 500 THEN 'deferred' ELSE 'refused' END
+               WHEN error ~ '^Twilio [0-9]{3}\\y' THEN
+                 CASE WHEN substring(error FROM 8 FOR 3)::int = 429 OR substring(error FROM 8 FOR 3)::int >= 500
+                      THEN 'deferred' ELSE 'refused' END
+               WHEN starts_with(error, 'SMTP server unreachable') OR starts_with(error, 'Twilio unreachable') THEN 'unreachable'
+               WHEN starts_with(error, 'Could not prepare the message') THEN 'not-prepared'
+               ELSE 'uncertain'
+             END
+       WHERE state IN ('failed', 'not-sent') AND cause IS NULL AND error IS NOT NULL`,
+      [schema],
+    );
+  },
+};
+
+export const messagesMigrations: SchemaMigration[] = [messageTables, messageCause, messageCauseOfOldRows];

@@ -65,6 +65,8 @@ export const publicEstimateSchema = z.object({
   expiresAt: z.string(),
   lines: z.array(lineViewSchema.omit({ unitCost: true })),
   totals: invoiceTotalsSchema,
+  /** The estimate's tax rates (percent, "8.25"): the page works out what the lines the customer approves come to by the same rule. */
+  taxRates: z.object({ partsTaxRate: z.string(), laborTaxRate: z.string() }),
   terms: z.string(),
   footer: z.string(),
   decision: estimateDecisionViewSchema.nullable(),

@@ -4,6 +4,7 @@
  */
 export * from './money.ts';
 export * from './totals.ts';
+export * from './approved-total.ts';
 export * from './api.ts';
 export * from './events.ts';
 export * from './state.ts';

@@ -11,7 +11,9 @@ export function AppHeader() {
   const instanceRoute = useInstanceShellRoute();
   const appInfo = useAppInfo();
   return (
-    <header className="sticky top-0 z-40 border-b print:hidden bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
+    // Sticky from sm up: on a phone the navigation wraps onto rows of its own, which would take a
+    // fifth of the screen from every page if they stayed in view.
+    <header className="relative top-0 z-40 border-b sm:sticky print:hidden bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
       <div className="mx-auto flex w-full max-w-6xl flex-wrap items-center justify-between gap-x-2 px-4 sm:px-6 xl:max-w-7xl xl:flex-nowrap sm:gap-x-3">
         <p className="flex h-14 min-w-0 flex-1 items-center gap-1.5 sm:gap-2 xl:flex-none">
           <span

@@ -1,4 +1,5 @@
 import {
+  approvedTotalOf,
   type EstimateStatus,
   formatDateTime,
   formatMoney,
@@ -67,9 +68,17 @@ function EstimateDocument({ token, estimate }: { token: string; estimate: Public
   // The shop's clock, wherever the customer opens the link (nobody is signed in to name the
   // shop), with the zone named: the customer may be in another one.
   const shopClock = { timeZone: estimate.shop.timeZone, zoneName: true };
-  const approvedSubtotal = estimate.lines
-    .filter((line) => (estimate.decision ? estimate.decision.approvedLineIds.includes(line.id) : choices[line.id] === 'approve'))
-    .reduce((sum, line) => sum + cents(line.total), 0);
+  // By the shop's rounding rule, not a sum of the amounts as sent: a percentage fee or a
+  // whole-job discount changes with the lines left in.
+  const approvedTotal = approvedTotalOf(
+    estimate.lines,
+    estimate.taxRates,
+    new Set(
+      estimate.decision
+        ? estimate.decision.approvedLineIds
+        : estimate.lines.filter((line) => choices[line.id] === 'approve').map((line) => line.id),
+    ),
+  );
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -167,9 +176,9 @@ function EstimateDocument({ token, estimate }: { token: string; estimate: Public
               ))}
               {open || estimate.decision ? (
                 <div className="contents">
-                  <dt className="text-muted-foreground">Approved lines, before tax</dt>
-                  <dd className="text-right tabular-nums" data-approved-subtotal>
-                    {formatMoney(approvedSubtotal)}
+                  <dt className="text-muted-foreground">Approved total</dt>
+                  <dd className="text-right tabular-nums" data-approved-total>
+                    {formatMoney(approvedTotal)}
                   </dd>
                 </div>
               ) : null}

@@ -1,4 +1,3 @@
-import { useLayoutEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { cn } from '@/lib/cn';
 import { type NavItem, navItemState } from '../utils/nav-items';
@@ -10,42 +9,20 @@ const itemClasses =
 /**
  * The instance's main navigation. The current page's entry is plain text with
  * aria-current="page", not a link.
- * The row scrolls sideways when its links do not fit (a phone), instead of widening the page,
- * and brings the current page's entry into view: on a phone, Takings or Admin would otherwise
- * sit past the edge, so nothing on screen says where you are.
+ * When its entries do not fit one row (a phone) they wrap onto more rows: every entry stays in
+ * sight and whole. A row that scrolled sideways showed one entry cut at each edge (the first
+ * one cut off at the left once the current one was scrolled into view), and hid the others.
  */
 export function InstanceNav({ items, pathname, className }: { items: NavItem[]; pathname: string; className?: string }) {
-  const row = useRef<HTMLUListElement>(null);
-  const current = items.find((item) => navItemState(item, pathname) !== null)?.to ?? null;
-  // After the render that drew the row: only the row scrolls (never the page, as scrollIntoView would).
-  // Again whenever an entry changes size: a badge that arrives after the row was drawn (new service
-  // requests) widens its entry and pushes the current one back past the edge.
-  const entryCount = items.length;
-  useLayoutEffect(() => {
-    const list = row.current;
-    const entry = current === null ? null : list?.querySelector<HTMLElement>(`li[data-to="${CSS.escape(current)}"]`);
-    if (!list || !entry) return;
-    const reveal = () => {
-      const start = entry.offsetLeft;
-      const end = start + entry.offsetWidth;
-      if (start < list.scrollLeft) list.scrollLeft = start;
-      else if (end > list.scrollLeft + list.clientWidth) list.scrollLeft = end - list.clientWidth;
-    };
-    reveal();
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(reveal);
-    for (const child of list.children) observer.observe(child);
-    return () => observer.disconnect();
-  }, [current, entryCount]);
   return (
     <nav aria-label="Main" className={cn('min-w-0', className)}>
-      {/* relative: the badges' absolutely placed screen-reader text is then clipped by this row's
-          scrolling instead of widening the page, and the entries' offsets are measured from it. */}
-      <ul ref={row} className="relative flex items-center gap-0.5 overflow-x-auto">
+      {/* relative: the badges' absolutely placed screen-reader text is placed within the row,
+          never past the page's edge. */}
+      <ul className="relative flex flex-wrap items-center gap-0.5">
         {items.map((item) => {
           const state = navItemState(item, pathname);
           return (
-            <li key={item.to} data-to={item.to} className="shrink-0">
+            <li key={item.to} className="shrink-0">
               {state === 'page' ? (
                 <span aria-current="page" className={cn(itemClasses, 'bg-accent text-accent-foreground')}>
                   {item.label}
