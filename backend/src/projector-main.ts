@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { adoptThreadSignalBuffers } from '@crm/projections/eventstore/thread-signal';
 import { fileBatchTrace, type Projector } from '@crm/projections/runtime/projector';
-import { describeSubscribers } from '@crm/projections/runtime/projector-health';
+import { describeSubscribers, subscriberStates } from '@crm/projections/runtime/projector-health';
 import { onShutdown, startCli } from './cli.ts';
 import { loadConfig, type Config } from './config.ts';
 import { limitHeapGrowth } from './infra/heap.ts';
@@ -16,7 +16,8 @@ import { createMessageSender, createProjector, createReactors, openStorage, type
  * per read-model set (and per reactor) keeps one of each active, the others stand by and
  * take over within seconds when it dies.
  *
- * It answers on PORT: /healthz (alive, and each subscriber's state: see describeSubscribers), /readyz
+ * It answers on PORT: /healthz (alive, and each subscriber's state from memory, no database query: a liveness
+ * probe), /readyz
  * (database and event store answer) and /metrics (this process's Prometheus metrics; the
  * bearer token when METRICS_TOKEN is set), so
  * the container image's HEALTHCHECK and Kubernetes probes work for it as for the API.
@@ -141,13 +142,7 @@ async function serveHealth(
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
     };
     const path = (req.url ?? '/').split('?')[0];
-    if (path === '/healthz') {
-      void describeSubscribers(storage.knex, subscribers).then(
-        (described) => send(200, { status: 'ok', subscribers: described }),
-        () => send(200, { status: 'ok' }),
-      );
-      return;
-    }
+    if (path === '/healthz') return send(200, { status: 'ok', subscribers: subscriberStates(subscribers) });
     if (path === '/readyz') {
       void (async () => {
         const checks = { database: 'ok', eventStore: 'ok' };
