@@ -42,6 +42,9 @@ describe('messages', () => {
       // Why, in the staff's words: what happened and whom to ask, no server setting's name.
       await expect.poll(() => row.getByText('E-mail is not set up for this shop — ask your administrator').count()).toBe(1);
       await expect.poll(() => row.textContent()).not.toContain('SMTP');
+      // No Retry while e-mail is not set up: it would only be recorded as not sent again.
+      await expect.poll(() => row.getByRole('button', { name: 'Show message' }).count()).toBe(1);
+      await expect.poll(() => row.getByRole('button', { name: 'Retry' }).count()).toBe(0);
       // The screen's notice says the same of both channels (this server has neither provider).
       const notice = page.getByText(/^E-mail and text messages are not set up for this shop — ask your administrator\./);
       await expect.poll(() => notice.count()).toBe(1);
@@ -102,6 +105,8 @@ describe('messages', () => {
       await expect.poll(() => ownerRow.textContent()).not.toContain('550');
       await ownerRow.getByRole('button', { name: 'Show message' }).click();
       await expect.poll(() => ownerRow.getByText(/^Technical detail: SMTP 550: /).count()).toBe(1);
+      // E-mail is set up here: a corrected address can be tried again.
+      await expect.poll(() => ownerRow.getByRole('button', { name: 'Retry' }).count()).toBe(1);
       await snap(asOwner.page, 'messages-refused');
       await asOwner.context.close();
     },

@@ -124,6 +124,8 @@ describe('repair orders on the screens', () => {
         .toBe(1);
       await expect.poll(() => line(page, 2).getAttribute('data-line-status')).toBe('declined');
       await expect.poll(() => total(page, 'total').textContent()).toBe('$250.10');
+      // Nothing changed since it was answered: no new version to send (it would ask the same again).
+      await expect.poll(() => dialog(page).getByRole('button', { name: 'Send new version' }).count()).toBe(0);
 
       // Invoice, then the payment of the balance: the job is Paid.
       await dialog(page).getByRole('button', { name: 'Create invoice' }).click();

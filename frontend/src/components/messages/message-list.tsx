@@ -7,7 +7,7 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
-import { type MessageFilter, useMessages, useRetryMessage } from './messages-api';
+import { type MessageFilter, useMessages, useMessageTemplates, useRetryMessage } from './messages-api';
 
 const STATUS_LABELS: Record<MessageStatus, string> = { queued: 'Queued', sent: 'Sent', failed: 'Failed', 'not-sent': 'Not sent' };
 const STATUS_BADGES: Record<MessageStatus, BadgeVariant> = {
@@ -37,18 +37,24 @@ export interface MessageRecordLinks {
   customer?: (customerId: string) => string | null;
 }
 
-/** One message: what, to whom, its state with the reason, and (for a failed or unsent one) a retry. */
+/**
+ * One message: what, to whom, its state with the reason, and (for a failed or unsent one) a
+ * retry. No retry while its channel is not set up for the shop: it would only be recorded as
+ * not sent again, and the reason already says whom to ask.
+ */
 function MessageRow({
   message,
   onRetry,
   retrying,
   canRetry,
+  channelSetUp,
   recordLinks,
 }: {
   message: MessageView;
   onRetry: () => void;
   retrying: boolean;
   canRetry: boolean;
+  channelSetUp: boolean;
   recordLinks: MessageRecordLinks;
 }) {
   const [open, setOpen] = useState(false);
@@ -82,7 +88,7 @@ function MessageRow({
             Open the customer
           </Link>
         ) : null}
-        {canRetry && (message.status === 'failed' || message.status === 'not-sent') ? (
+        {canRetry && channelSetUp && (message.status === 'failed' || message.status === 'not-sent') ? (
           <Button variant="outline" size="sm" onClick={onRetry} disabled={retrying}>
             {retrying ? 'Retrying…' : 'Retry'}
           </Button>
@@ -125,6 +131,8 @@ export function MessageList({
 }) {
   const messages = useMessages(instance, filter);
   const retry = useRetryMessage(instance);
+  // Which channels can send (until that is known, each counts as able to).
+  const delivery = useMessageTemplates(instance).data?.delivery;
   if (messages.isPending) return <Spinner />;
   if (messages.isError) return <p className="text-destructive text-sm">The messages could not be loaded.</p>;
   const items = messages.data.items;
@@ -136,6 +144,7 @@ export function MessageList({
           key={message.id}
           message={message}
           canRetry={canRetry}
+          channelSetUp={delivery?.[message.channel] ?? true}
           recordLinks={recordLinks}
           retrying={retry.isPending && retry.variables === message.id}
           onRetry={() =>

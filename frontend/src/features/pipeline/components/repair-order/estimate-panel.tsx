@@ -34,6 +34,10 @@ export function EstimatePanel({ instance, job, loaded, canWrite, onSaved, linesS
   const estimate = job.estimate;
   const url = estimate ? new URL(estimate.link, window.location.origin).toString() : '';
   const live = estimate?.status === 'sent';
+  // A new version is for lines that changed since, or a link that no longer works: the same
+  // lines again would only replace a link the customer may still open, or ask again what
+  // they answered.
+  const resendable = !estimate || estimate.outdated || (estimate.status !== 'sent' && estimate.status !== 'approved');
   const linesById = new Map(job.lines.map((line) => [line.id, line]));
   const describe = (ids: readonly string[]) =>
     ids.map((id) => linesById.get(id)?.description || 'a line since removed').join(', ') || 'none';
@@ -135,9 +139,11 @@ export function EstimatePanel({ instance, job, loaded, canWrite, onSaved, linesS
       <div className="flex flex-wrap items-center gap-2">
         {canWrite ? (
           <>
-            <Button size="sm" onClick={handleSend} aria-disabled={send.isPending || linesSaving || job.lines.length === 0 || undefined}>
-              {send.isPending ? 'Sending...' : estimate ? 'Send new version' : 'Send estimate'}
-            </Button>
+            {resendable ? (
+              <Button size="sm" onClick={handleSend} aria-disabled={send.isPending || linesSaving || job.lines.length === 0 || undefined}>
+                {send.isPending ? 'Sending...' : estimate ? 'Send new version' : 'Send estimate'}
+              </Button>
+            ) : null}
             {live ? (
               <Button variant="outline" size="sm" onClick={handleRevoke} aria-disabled={revoke.isPending || linesSaving || undefined}>
                 Revoke link
