@@ -385,6 +385,24 @@ describe('no layout overflow on a phone', () => {
     },
     TEST_TIMEOUT,
   );
+
+  test(
+    "a user's long display name is cut short in its card: the Admin page stays as wide as a 390 px phone, Add New User on screen",
+    async () => {
+      const shop = await createShop(server, 'longname');
+      const displayName = 'Maximiliana Featherstonehaugh-Wolfeschlegelsteinhausen';
+      await addUser(shop.owner, { username: unique('tech'), displayName, pin: '2468' });
+      const { page } = await signedInPage(browser, shop.owner, { phone: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`/crm/${shop.subdomain}/admin`);
+      const cards = page.getByRole('list', { name: 'Users' });
+      await expect.poll(() => cards.getByText(displayName).count(), { timeout: SLOW }).toBe(1);
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      const addUserButton = page.getByRole('button', { name: 'Add New User' });
+      expect(await addUserButton.evaluate((element) => element.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+    },
+    TEST_TIMEOUT,
+  );
 });
 
 describe('history and long words on a phone', () => {

@@ -75,14 +75,19 @@ function UsersTable({ users, currentUserId, viewer }: { users: UserView[]; curre
   );
 }
 
-/** Narrow screens: a card per user. */
+/**
+ * Narrow screens: a card per user. A name is cut short (truncate) rather than wrapped, so its
+ * whole width would count as the list's narrowest size: the one column may shrink below it
+ * (grid-cols-1 is minmax(0, 1fr)) and so may the card's first row (min-w-0), or a long display
+ * name widens the whole Admin page past a phone's screen.
+ */
 function UserCards({ users, currentUserId, viewer }: { users: UserView[]; currentUserId: string; viewer: Viewer }) {
   return (
-    <ul className="grid gap-3 md:hidden" aria-label="Users">
+    <ul className="grid grid-cols-1 gap-3 md:hidden" aria-label="Users">
       {users.map((user) => (
         <li key={user.id}>
           <Card className="grid gap-3 p-4">
-            <div className="flex items-start justify-between gap-3">
+            <div className="flex min-w-0 items-start justify-between gap-3">
               <div className="min-w-0">
                 <p className="truncate font-semibold">
                   {user.username}
