@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
@@ -14,6 +14,7 @@ import { registerApiDocsRoutes } from './openapi.ts';
 import { problem, problemDetails } from './problem.ts';
 import { refuseUnknownQuery } from './query-fields.ts';
 import { ApiRouter } from './router.ts';
+import { appShell } from './app-shell.ts';
 import { crossSiteGuard, isApiPath, noStoreForApi, requestId, securityHeaders } from './security.ts';
 import { CookieSigner } from './cookie-signer.ts';
 import { createSessionStore, IDLE_TIMEOUT_MS, touchIdleSession } from './session-store.ts';
@@ -150,7 +151,7 @@ export function createApp(deps: AppDeps, options: AppOptions) {
   app.use(router.router.allowedMethods({ throw: false }));
 
   if (options.frontendDir && existsSync(path.join(options.frontendDir, 'index.html'))) {
-    const indexHtml = readFileSync(path.join(options.frontendDir, 'index.html'), 'utf8');
+    const indexHtml = appShell(path.join(options.frontendDir, 'index.html'));
     app.use(
       serve(options.frontendDir, {
         index: false,
@@ -166,7 +167,7 @@ export function createApp(deps: AppDeps, options: AppOptions) {
       if (ctx.method !== 'GET' || isApiPath(ctx.path) || ctx.body !== undefined || isStaticFilePath(ctx.path)) return next();
       ctx.type = 'html';
       ctx.set('Cache-Control', 'no-cache');
-      ctx.body = indexHtml;
+      ctx.body = indexHtml();
     });
   }
 

@@ -1,8 +1,10 @@
+import { readableEvents } from '@crm/projections/events';
 import { JOB_MESSAGES, type JobFields, type Stage } from '@crm/projections/pipeline';
+import { applyRepairOrderEvent, EMPTY_REPAIR_ORDER, isRepairOrderJobEvent } from '@crm/projections/repair-orders';
 import type { AppendResult } from '@crm/projections/eventstore/port';
 import type { AppDeps } from '../deps.ts';
 import { loadAggregate, type CommandResult, type InstanceContext, type LoadedStream } from '../shared/commands.ts';
-import { NotFoundError } from '../shared/errors.ts';
+import { ConflictError, NotFoundError } from '../shared/errors.ts';
 import { jobDecider, jobStream, type JobEvent, type JobState } from './job-decider.ts';
 import { assertCustomerOf, checkMileageOrder, mileageOfChange, onVehicle } from './job-links.ts';
 import { numberRelease, numberSwap, releaseNumberOfDeleted } from './job-numbers.ts';
@@ -75,6 +77,8 @@ async function updateOn(
     throw await staleConflict(deps, target, expectedRevision);
   }
   checkMileageOrder({ ...state.fields, ...changes });
+  if (changes.quote !== undefined && !sameQuote(changes.quote, state.fields.quote) && (await hasLines(deps, target)))
+    throw new ConflictError(QUOTE_FOLLOWS_LINES);
   if (changes.vehicleId && changes.vehicleId !== state.fields.vehicleId) {
     // Another vehicle: the job's vehicle text and VIN follow it, unless the save sets them itself.
     const job = {
@@ -101,6 +105,20 @@ async function updateOn(
       ...(await mileageOfChange(deps.store, target, ctx, options.mileageLowerReason)(after, before)),
     ],
   );
+}
+
+/** A job with repair-order lines takes its quote from their total (its dialog shows it read-only). */
+const QUOTE_FOLLOWS_LINES = "This job's quote is its lines' total: change its lines instead";
+
+const sameQuote = (a: number | null, b: number | null) =>
+  a === null || b === null ? a === b : Math.round(a * 100) === Math.round(b * 100);
+
+/** Whether the job has repair-order lines (read only when a save would change its quote). */
+async function hasLines(deps: AppDeps, target: JobTarget): Promise<boolean> {
+  const { events } = readableEvents(await deps.store.readStream(jobStream(target.jobId)));
+  let order = EMPTY_REPAIR_ORDER;
+  for (const event of events) if (isRepairOrderJobEvent(event)) order = applyRepairOrderEvent(order, event);
+  return order.lines.length > 0;
 }
 
 /** `expectedRevision` (If-Match, optional): like a save, only over that version. */
