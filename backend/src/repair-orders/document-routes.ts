@@ -1,3 +1,4 @@
+import { displayPhone } from '@crm/projections/shared';
 import { JOB_MESSAGES } from '@crm/projections/pipeline';
 import {
   computeTotals,
@@ -138,7 +139,8 @@ async function documentContext(deps: DocumentDeps, instanceId: string, jobId: st
     terms: settings.terms,
     footer: settings.documentFooter,
   };
-  const customer = { name: job.name, phone: job.phone, vehicle: job.makeModel, vin: job.vin };
+  // The phone as every screen shows it (555-010-4477), not as stored.
+  const customer = { name: job.name, phone: displayPhone(job.phone), vehicle: job.makeModel, vin: job.vin };
   return { job, order, shop, customer, timeZone: row.timeZone };
 }
 

@@ -35,7 +35,7 @@ afterAll(async () => {
 
 describe('a deposit larger than the lines now come to', () => {
   test('the invoice PDF reads "Refund due" with the amount owed back', async () => {
-    const created = await admin.post(P, { name: 'Rita Refund', makeModel: '2015 Honda Fit' });
+    const created = await admin.post(P, { name: 'Rita Refund', phone: '5550104477', makeModel: '2015 Honda Fit' });
     expect(created.status, created.text).toBe(201);
     const id = created.body.id as string;
     const added = await admin.post(`${P}/${id}/lines`, { kind: 'part', description: 'Alternator', unitPrice: '150' });
@@ -58,6 +58,8 @@ describe('a deposit larger than the lines now come to', () => {
       writeFileSync(file, Buffer.from(await pdf.arrayBuffer()));
       const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
       expect(text).toMatch(/Refund due\s+\$30\.00/);
+      // The customer's phone as the screens show it.
+      expect(text).toContain('Rita Refund · 555-010-4477');
       expect(text).not.toContain('-$30.00');
       expect(text).not.toContain('Balance due');
     } finally {
