@@ -403,6 +403,52 @@ describe('no layout overflow on a phone', () => {
     },
     TEST_TIMEOUT,
   );
+
+  test(
+    "a customer named by an email (one long word) wraps inside the cards and headings: Customers, the customer's page and the Pipeline stay as wide as a 390 px phone",
+    async () => {
+      const shop = await createShop(server, 'longword');
+      // No space or hyphen to break at: the browser may only break it anywhere.
+      const name = 'christopher.featherstonehaugh@montgomeryautoworks.example';
+      const customer = await postOne(shop.owner, `/api/${shop.subdomain}/customers`, { name });
+      await postOne(shop.owner, `/api/${shop.subdomain}/pipeline`, { name, customerId: customer.id, part: 'Brake pads' });
+      const { page } = await signedInPage(browser, shop.owner, { phone: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      const pageOverflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      for (const address of [
+        `/crm/${shop.subdomain}/pipeline`,
+        `/crm/${shop.subdomain}/customers`,
+        `/crm/${shop.subdomain}/customers/${customer.id}`,
+      ]) {
+        await page.goto(address);
+        await expect.poll(() => page.getByText(name, { exact: true }).count(), { timeout: SLOW }).toBeGreaterThan(0);
+        await expect.poll(pageOverflow).toBeLessThanOrEqual(0);
+      }
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "a request's offer of the customer with the same long email wraps it: the request's page stays as wide as a 390 px phone",
+    async () => {
+      const shop = await createShop(server, 'longoffer', undefined, {
+        features: { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true },
+      });
+      const email = 'christopher.featherstonehaugh.montgomery@autoworks.example';
+      await postOne(shop.owner, `/api/${shop.subdomain}/customers`, { name: 'Chris Montgomery', email });
+      const request = await postOne(shop.owner, `/api/${shop.subdomain}/service-requests`, {
+        customerName: 'Chris Montgomery',
+        contactEmail: email,
+        vehicleType: '2019 Ford F-150',
+      });
+      const { page } = await signedInPage(browser, shop.owner, { phone: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`/edit-service/${request.id}`);
+      await expect.poll(() => page.getByRole('button', { name: 'Use this customer' }).count(), { timeout: SLOW }).toBe(1);
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    },
+    TEST_TIMEOUT,
+  );
 });
 
 describe('history and long words on a phone', () => {

@@ -128,7 +128,7 @@ export const asOfQuery = z.object({
   asOfRevision: queryParam('asOfRevision')
     .regex(/^\d+$/, revisionMessage)
     .transform(Number)
-    .pipe(z.number().int().min(0, revisionMessage).max(REVISION_MAX, revisionMessage))
+    .pipe(z.number().int(revisionMessage).min(0, revisionMessage).max(REVISION_MAX, revisionMessage))
     .meta(wholeNumberParam(0, REVISION_MAX))
     .optional(),
 });

@@ -100,10 +100,10 @@ export const BoardCard = memo(function BoardCard({
             </DropdownMenu>
           ) : null}
         </div>
-        {job.part ? <p className="break-words">{job.part}</p> : null}
+        {job.part ? <p className="wrap-anywhere">{job.part}</p> : null}
         <dl className="grid gap-1 text-xs text-muted-foreground">
           {job.makeModel ? (
-            <JobCardFact icon={<CarIcon />} label="Vehicle" compact valueClassName="min-w-0 break-words">
+            <JobCardFact icon={<CarIcon />} label="Vehicle" compact valueClassName="min-w-0 wrap-anywhere">
               <VehicleLink instance={instance} job={job} />
             </JobCardFact>
           ) : null}
@@ -113,7 +113,7 @@ export const BoardCard = memo(function BoardCard({
             </JobCardFact>
           ) : null}
           {job.tech ? (
-            <JobCardFact label="Tech" compact valueClassName="min-w-0 break-words text-foreground">
+            <JobCardFact label="Tech" compact valueClassName="min-w-0 wrap-anywhere text-foreground">
               {job.tech}
             </JobCardFact>
           ) : null}
