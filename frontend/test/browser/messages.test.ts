@@ -132,4 +132,28 @@ describe('messages', () => {
     },
     TEST_TIMEOUT,
   );
+  test(
+    'on a phone the status filter wraps evenly: no filter left alone on a line, light and dark',
+    async () => {
+      const shop = await createShop(server, 'outboxphone');
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const { page, context } = await signedInPage(browser, shop.owner, { colorScheme });
+        onTestFinished(() => context.close());
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.goto(`/crm/${shop.subdomain}/messages`);
+        const filters = page.getByRole('navigation', { name: 'Filter by status' }).getByRole('button');
+        await expect.poll(() => filters.count(), { timeout: SLOW }).toBe(5);
+        // How many filters share each line, top to bottom.
+        const perLine = async () => {
+          const tops = await filters.evaluateAll((buttons) => buttons.map((b) => Math.round(b.getBoundingClientRect().top)));
+          const lines = new Map<number, number>();
+          for (const top of tops) lines.set(top, (lines.get(top) ?? 0) + 1);
+          return [...lines.values()];
+        };
+        await expect.poll(async () => Math.min(...(await perLine()))).toBeGreaterThan(1);
+        await snap(page, `messages-filter-phone-${colorScheme}`);
+      }
+    },
+    TEST_TIMEOUT,
+  );
 });

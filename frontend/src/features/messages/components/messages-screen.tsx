@@ -57,7 +57,8 @@ export function MessagesScreen({
           <CardDescription>Confirmations, reminders and pickup notices to customers, newest first.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-3">
-          <nav aria-label="Filter by status" className="flex flex-wrap gap-1">
+          {/* On a phone the five do not fit one line: three equal columns wrap them 3 + 2, never one left alone. */}
+          <nav aria-label="Filter by status" className="grid grid-cols-3 gap-1 sm:flex sm:flex-wrap">
             {FILTERS.map((filter) => {
               const current = (status ?? '') === filter.value;
               return (
