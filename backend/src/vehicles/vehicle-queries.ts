@@ -144,7 +144,7 @@ interface VehicleJobRow {
  * later is marked `upcoming` with its appointment, never dated in the future, so it never
  * reads as service already done.
  */
-export async function vehicleJobItems(knex: Knex, instanceId: string, vehicleId: string, now = new Date()): Promise<VehicleHistoryItem[]> {
+export async function vehicleJobItems(knex: Knex, instanceId: string, vehicleId: string, now: Date): Promise<VehicleHistoryItem[]> {
   const rows = (await withTenant(knex, instanceId, (db) =>
     db
       .withSchema('rm')

@@ -217,7 +217,7 @@ export async function vehicleHistory(deps: AppDeps, instanceId: string, vehicleI
   const events = await vehicleStreamOf(deps, instanceId, vehicleId);
   if (events.length === 0 || events.some((e) => e.type === 'VehicleDeleted')) throw new NotFoundError(VEHICLE_MESSAGES.notFound);
   const [jobs, orders] = await Promise.all([
-    vehicleJobItems(deps.knex, instanceId, vehicleId),
+    vehicleJobItems(deps.knex, instanceId, vehicleId, deps.now()),
     vehicleOrderItems(deps.knex, instanceId, vehicleId),
   ]);
   const items = [...vehicleItems(events), ...jobs, ...orders];
