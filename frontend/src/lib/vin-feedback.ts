@@ -13,5 +13,10 @@ export function vinFeedback(value: string, typedYear?: string): { error?: string
   const decoded = decodedVinText(check.decoded);
   const year = typedYear?.trim() && /^\d{4}$/.test(typedYear.trim()) ? Number(typedYear.trim()) : null;
   const sentences = [decoded ? `The VIN says ${decoded}` : 'VIN checks out', check.warning, vinYearDisagreement(year, check.decoded)];
-  return { hint: `${sentences.filter(Boolean).map((sentence) => sentence!.replace(/\.$/, '')).join('. ')}.` };
+  return {
+    hint: `${sentences
+      .filter(Boolean)
+      .map((sentence) => sentence!.replace(/\.$/, ''))
+      .join('. ')}.`,
+  };
 }

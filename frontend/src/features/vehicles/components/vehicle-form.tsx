@@ -86,7 +86,10 @@ export function VehicleForm({
           maxLength={24}
         />
         {vinHolder ? (
-          <Link className="mt-1 inline-block text-sm text-primary underline-offset-4 hover:underline" to={vehiclePath(instance, vinHolder.id)}>
+          <Link
+            className="mt-1 inline-block text-sm text-primary underline-offset-4 hover:underline"
+            to={vehiclePath(instance, vinHolder.id)}
+          >
             Open {vinHolder.label}
           </Link>
         ) : null}
