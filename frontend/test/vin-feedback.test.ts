@@ -9,7 +9,7 @@ describe('vinFeedback', () => {
 
   test("a typed year the VIN disagrees with is named beside it; the VIN's own year alone says nothing more", () => {
     expect(vinFeedback('1HGCM82633A004352', '2004').hint).toBe(
-      'The VIN says model year 2003 · Honda · made in United States. The VIN says model year 2003, not 2004: check the year or the VIN.',
+      'The VIN says model year 2003 · Honda · made in United States. Not the year typed (2004): check the year or the VIN.',
     );
     expect(vinFeedback('1HGCM82633A004352', '2003').hint).toBe('The VIN says model year 2003 · Honda · made in United States.');
     expect(vinFeedback('1HGCM82633A004352', '20').hint).toBe('The VIN says model year 2003 · Honda · made in United States.');

@@ -12,7 +12,9 @@ export function vinFeedback(value: string, typedYear?: string): { error?: string
   if (!check.ok) return { error: check.message };
   const decoded = decodedVinText(check.decoded);
   const year = typedYear?.trim() && /^\d{4}$/.test(typedYear.trim()) ? Number(typedYear.trim()) : null;
-  const sentences = [decoded ? `The VIN says ${decoded}` : 'VIN checks out', check.warning, vinYearDisagreement(year, check.decoded)];
+  // The VIN's year is in the first sentence already: the second only says the typed one differs.
+  const disagrees = vinYearDisagreement(year, check.decoded) ? `Not the year typed (${year}): check the year or the VIN` : null;
+  const sentences = [decoded ? `The VIN says ${decoded}` : 'VIN checks out', check.warning, disagrees];
   return {
     hint: `${sentences
       .filter(Boolean)
