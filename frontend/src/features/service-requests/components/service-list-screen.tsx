@@ -163,7 +163,7 @@ function RequestTable({ items, paths }: { items: ServiceRequestView[]; paths: Se
                   <span className="block text-xs font-normal text-muted-foreground">For {formatScheduledDate(request.scheduledDate)}</span>
                 ) : null}
               </td>
-              <td className={cn(cell, 'break-all')}>
+              <td className={cell}>
                 {request.contactEmail || '—'}
                 {request.contactPhone ? (
                   <span className="block whitespace-nowrap text-muted-foreground tabular-nums">{request.contactPhone}</span>

@@ -235,8 +235,7 @@ function RequestDetails({ request }: { request: ServiceRequestView }) {
       {SERVICE_REQUEST_FIELDS.map((field) => (
         <div key={field} className={field === 'additionalNotes' ? 'grid gap-1 sm:col-span-2' : 'grid gap-1'}>
           <dt className="text-sm text-muted-foreground">{SERVICE_REQUEST_FIELD_LABELS[field]}</dt>
-          {/* Breaks anywhere if it must: a long email kept a phone's page a pixel too wide with break-words. */}
-          <dd className="whitespace-pre-wrap wrap-anywhere">{value(field)}</dd>
+          <dd className="whitespace-pre-wrap">{value(field)}</dd>
         </div>
       ))}
     </dl>

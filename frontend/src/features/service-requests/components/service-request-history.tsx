@@ -39,7 +39,7 @@ export function ServiceRequestHistory({ instance, id }: { instance: string; id: 
               {entry.changes.map((change) => (
                 <li key={change.field} className="grid gap-0.5 sm:grid-cols-[10rem_1fr]">
                   <span className="text-muted-foreground">{FIELD_LABELS[change.field] ?? change.field}</span>
-                  <span className="break-words">
+                  <span>
                     {change.oldValue === null ? (
                       shown(change.newValue)
                     ) : (
