@@ -1,4 +1,4 @@
-import { formatDateTime } from '@crm/projections/contract';
+import { formatDate, formatDateTime } from '@crm/projections/contract';
 import { SERVICE_REQUEST_FIELDS, SERVICE_REQUEST_FIELD_LABELS, type ServiceRequestView } from '@crm/projections/service-requests';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -19,7 +19,6 @@ import { conflictingServiceRequest, useArchiveServiceRequest, useUpdateServiceRe
 import {
   changedFields,
   type FormErrors,
-  formatScheduledDate,
   formFromRequest,
   requestNumber,
   type ServiceRequestForm,
@@ -227,7 +226,7 @@ export function ServiceRequestDetailScreen({
 
 function RequestDetails({ request }: { request: ServiceRequestView }) {
   const value = (field: (typeof SERVICE_REQUEST_FIELDS)[number]): ReactNode => {
-    const text = field === 'scheduledDate' ? formatScheduledDate(request.scheduledDate) : request[field];
+    const text = field === 'scheduledDate' ? formatDate(request.scheduledDate) : request[field];
     return text ? text : <span className="text-muted-foreground">—</span>;
   };
   return (
