@@ -1,6 +1,6 @@
 import { readableEvents } from '@crm/projections/events';
 import { JOB_MESSAGES, type JobFields, type Stage } from '@crm/projections/pipeline';
-import { applyRepairOrderEvent, EMPTY_REPAIR_ORDER, isRepairOrderJobEvent } from '@crm/projections/repair-orders';
+import { quoteFollowsLines, repairOrderFromEvents } from '@crm/projections/repair-orders';
 import type { AppendResult } from '@crm/projections/eventstore/port';
 import type { AppDeps } from '../deps.ts';
 import { loadAggregate, type CommandResult, type InstanceContext, type LoadedStream } from '../shared/commands.ts';
@@ -77,8 +77,6 @@ async function updateOn(
     throw await staleConflict(deps, target, expectedRevision);
   }
   checkMileageOrder({ ...state.fields, ...changes });
-  if (changes.quote !== undefined && !sameQuote(changes.quote, state.fields.quote) && (await hasLines(deps, target)))
-    throw new ConflictError(QUOTE_FOLLOWS_LINES);
   if (changes.vehicleId && changes.vehicleId !== state.fields.vehicleId) {
     // Another vehicle: the job's vehicle text and VIN follow it, unless the save sets them itself.
     const job = {
@@ -100,25 +98,30 @@ async function updateOn(
     ctx,
     expectedRevision,
     loaded,
-    async (after, before) => [
-      ...(await numberSwap(deps.store, target, ctx)(after, before)),
-      ...(await mileageOfChange(deps.store, target, ctx, options.mileageLowerReason)(after, before)),
-    ],
+    async (after, before) => {
+      await refuseQuoteOverLines(deps, target, after, before);
+      return [
+        ...(await numberSwap(deps.store, target, ctx)(after, before)),
+        ...(await mileageOfChange(deps.store, target, ctx, options.mileageLowerReason)(after, before)),
+      ];
+    },
   );
 }
 
-/** A job with repair-order lines takes its quote from their total (its dialog shows it read-only). */
 const QUOTE_FOLLOWS_LINES = "This job's quote is its lines' total: change its lines instead";
 
-const sameQuote = (a: number | null, b: number | null) =>
-  a === null || b === null ? a === b : Math.round(a * 100) === Math.round(b * 100);
+const quoteOf = (state: JobState) => (state.status === 'empty' ? null : state.fields.quote);
 
-/** Whether the job has repair-order lines (read only when a save would change its quote). */
-async function hasLines(deps: AppDeps, target: JobTarget): Promise<boolean> {
+/**
+ * Refuses a save that sets the quote of a job with repair-order lines (quoteFollowsLines). It
+ * runs in each attempt of the append, after the decision: the stream it reads is at least as
+ * new as the revision the append expects, so a line added after the job was read is either
+ * seen here or makes the append fail and this check run again on the next attempt.
+ */
+async function refuseQuoteOverLines(deps: AppDeps, target: JobTarget, after: JobState, before: JobState): Promise<void> {
+  if (quoteOf(after) === quoteOf(before)) return;
   const { events } = readableEvents(await deps.store.readStream(jobStream(target.jobId)));
-  let order = EMPTY_REPAIR_ORDER;
-  for (const event of events) if (isRepairOrderJobEvent(event)) order = applyRepairOrderEvent(order, event);
-  return order.lines.length > 0;
+  if (quoteFollowsLines(repairOrderFromEvents(events))) throw new ConflictError(QUOTE_FOLLOWS_LINES);
 }
 
 /** `expectedRevision` (If-Match, optional): like a save, only over that version. */

@@ -9,6 +9,7 @@ import {
   lineViews,
   paidOf,
   quotedTotal,
+  repairOrderFromEvents,
   type FrozenTotals,
   type RepairOrder,
 } from '@crm/projections/repair-orders';
@@ -18,7 +19,7 @@ import { getInstance } from '../platform/index.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { dateInZone, renderDocument, type DocumentShop } from './documents.ts';
 import { jobViewFromEvents } from '../pipeline/index.ts';
-import { jobQuoteCents, loadJobDetail, repairOrderFromEvents } from './repair-order-service.ts';
+import { jobQuoteCents, loadJobDetail } from './repair-order-service.ts';
 import { loadShopSettings } from './shop-settings.ts';
 
 const DOCS = {

@@ -3,7 +3,7 @@
  * of it. Anything outside backend/src/repair-orders imports the slice through this file only.
  */
 export { jobWithRepairOrder, registerRepairOrderRoutes } from './routes.ts';
-export { jobDetailFromEvents, repairOrderFromEvents } from './repair-order-service.ts';
+export { jobDetailFromEvents } from './repair-order-service.ts';
 export { weeklyJobMoney, type WeeklyJobMoney } from './repair-order-queries.ts';
 export { jobChangeOffer, jobStreamRead, revertJobHistoryChange } from './repair-order-reverts.ts';
 export { renderInvoicePdf } from './document-routes.ts';

@@ -4,6 +4,7 @@ import {
   estimateStatusAt,
   frozenTotalsView,
   lineViews,
+  repairOrderFromEvents,
   taxRatesView,
   type EstimateRecord,
   type RepairOrder,
@@ -17,7 +18,7 @@ import { jobStream, jobViewFromEvents } from '../pipeline/index.ts';
 import { NotFoundError, TooManyRequestsError } from '../shared/errors.ts';
 import { countPublicHits } from './public-limits.ts';
 import { REPAIR_ORDER_MESSAGES } from './repair-order-decider.ts';
-import { answerOf, jobIdOfToken, repairOrderFromEvents, runRepairOrderCommand } from './repair-order-service.ts';
+import { answerOf, jobIdOfToken, runRepairOrderCommand } from './repair-order-service.ts';
 import { loadShopSettings } from './shop-settings.ts';
 
 const DOCS = {

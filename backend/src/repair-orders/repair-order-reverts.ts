@@ -1,7 +1,7 @@
 import type { StoredDomainEvent } from '@crm/projections/events';
 import { isJobStreamEvent, JOB_FIELD_LABELS, JOB_MESSAGES, type JobFields } from '@crm/projections/pipeline';
 import { RECORD_MESSAGES, type Reverter, type RevertOffer } from '@crm/projections/records';
-import { isRepairOrderJobEvent, type JobDetail } from '@crm/projections/repair-orders';
+import { isRepairOrderJobEvent, quoteFollowsLines, type JobDetail } from '@crm/projections/repair-orders';
 import { isUuid } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import {
@@ -107,7 +107,7 @@ export function assertJobChangeRevertible(read: JobStreamRead, eventId: string, 
   const before = jobValuesBefore(event);
   if (!before) throw new NotRevertibleError(RECORD_MESSAGES.notRevertible);
   assertMayRevert(reader, event, now);
-  if ('quote' in before && state.order.lines.length > 0) throw new ConflictError(REVERT_MESSAGES.quoteFollowsLines);
+  if ('quote' in before && quoteFollowsLines(state.order)) throw new ConflictError(REVERT_MESSAGES.quoteFollowsLines);
   const jobEvents = events.filter((candidate): candidate is StoredJobEvent => isJobStreamEvent(candidate));
   const later = jobEvents.slice(jobEvents.indexOf(event) + 1);
   assertNoLaterChange(later, jobFieldsSetBy(event), jobFieldsSetBy, (field) => JOB_FIELD_LABELS[field as keyof JobFields]);

@@ -1,15 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readableEvents, type StoredDomainEvent } from '@crm/projections/events';
 import { JOB_MESSAGES } from '@crm/projections/pipeline';
-import {
-  applyRepairOrderEvent,
-  EMPTY_REPAIR_ORDER,
-  isRepairOrderJobEvent,
-  quoteCents,
-  repairOrderView,
-  type JobDetail,
-  type RepairOrder,
-} from '@crm/projections/repair-orders';
+import { quoteCents, repairOrderFromEvents, repairOrderView, type JobDetail } from '@crm/projections/repair-orders';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { jobAsOf, jobStream, jobViewFromEvents, type JobTarget } from '../pipeline/index.ts';
@@ -21,16 +13,6 @@ import { toNewEvents } from '../shared/commands.ts';
 import { WrongExpectedVersionError } from '@crm/projections/eventstore/port';
 import { repairOrderDecider, type RepairOrderCommand, type RepairOrderState } from './repair-order-decider.ts';
 import { highestInvoiceNumber } from './repair-order-queries.ts';
-
-/** The repair order of a job's stream, with who and when from the stored events. */
-export function repairOrderFromEvents(events: readonly StoredDomainEvent[]): RepairOrder {
-  let order = EMPTY_REPAIR_ORDER;
-  for (const event of events) {
-    if (!isRepairOrderJobEvent(event)) continue;
-    order = applyRepairOrderEvent(order, event, { at: event.recordedAt.toISOString(), by: event.metadata.actor.displayName });
-  }
-  return order;
-}
 
 /** A job's quote in cents as its view holds it (decimal text; '' is none: 0). */
 export const jobQuoteCents = (job: { quote: string }): number => (job.quote === '' ? 0 : Math.round(Number(job.quote) * 100));

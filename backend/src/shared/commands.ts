@@ -137,6 +137,9 @@ export async function executeCommand<State, Command, Event extends DomainEvent>(
    * Appends to other streams that belong to the decision (freeing a deleted job's number),
    * from the state after it and before it: recorded with the command's events in one appendMany, all or
    * nothing. A concurrent change of one of them makes the command try again like its own.
+   * It is also where a rule that needs another read of the command's own stream refuses
+   * (by throwing): it runs in every attempt, after the decision and before the append, so
+   * what it read is never older than the revision the append expects.
    */
   alongside?: (state: State, before: State) => Promise<StreamAppend[]>;
   /** Gets the command's result before the next command of this process on the stream starts (in its turn). */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { EventStore } from '@crm/projections/eventstore/port';
 import { createTestInstance, signInUser, startTestServer, type ApiClient, type TestServer } from '../support/server.ts';
 
 /**
@@ -60,5 +61,40 @@ describe('the quote of a job with lines', () => {
     const retyped = await admin.put(`${P}/${id}`, { quote: '75' });
     expect(retyped.status, retyped.text).toBe(200);
     expect(retyped.body.quote).toBe('75');
+  }, 60_000);
+
+  test('a line added while a save is on its way is seen: the save is refused, not stored over the lines', async () => {
+    const created = await admin.post(P, { name: 'Rita Race', quote: '40' });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    const { deps } = server.runtime;
+    const store = deps.store;
+    let raced = false;
+    // The save has read the job (no lines yet) and decided; just before its append, a line
+    // comes in (pinned with If-Match, so it does not wait for the save's turn on the stream).
+    const raceBeforeSave: EventStore['append'] = async (streamId, events, options) => {
+      if (!raced && streamId === `job-${id}` && events.some((event) => event.type === 'JobUpdated')) {
+        raced = true;
+        const line = await admin.post(
+          `${P}/${id}/lines`,
+          { kind: 'part', description: 'Alternator', unitPrice: '100' },
+          { 'If-Match': `"${options?.expectedRevision as number}"` },
+        );
+        expect(line.status, line.text).toBe(201);
+      }
+      return await store.append(streamId, events, options);
+    };
+    deps.store = new Proxy(store, { get: (target, property) => (property === 'append' ? raceBeforeSave : Reflect.get(target, property)) });
+    try {
+      const saved = await admin.put(`${P}/${id}`, { quote: '5' });
+      expect(raced).toBe(true);
+      expect(saved.status, saved.text).toBe(409);
+      expect(saved.body.message).toBe("This job's quote is its lines' total: change its lines instead");
+    } finally {
+      deps.store = store;
+    }
+    const job = await admin.get(`${P}/${id}`);
+    expect(job.body.quote).toBe('108.25');
+    expect(job.body.lines).toHaveLength(1);
   }, 60_000);
 });

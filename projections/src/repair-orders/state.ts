@@ -1,6 +1,7 @@
 import type { z } from 'zod';
+import type { StoredDomainEvent } from '../events.ts';
 import type { PaymentMethod } from './api.ts';
-import type { frozenTotalsSchema, RepairOrderJobEvent } from './events.ts';
+import { isRepairOrderJobEvent, type frozenTotalsSchema, type RepairOrderJobEvent } from './events.ts';
 import { computeTotals, type RepairLine, type TaxRates, type Totals } from './totals.ts';
 
 /**
@@ -75,6 +76,23 @@ export const EMPTY_REPAIR_ORDER: RepairOrder = {
 };
 
 const NO_META: EventMeta = { at: '', by: '' };
+
+/** The repair order of a job's stream as stored (its other events skipped), with who and when of each change. */
+export function repairOrderFromEvents(events: readonly StoredDomainEvent[]): RepairOrder {
+  let order = EMPTY_REPAIR_ORDER;
+  for (const event of events) {
+    if (!isRepairOrderJobEvent(event)) continue;
+    order = applyRepairOrderEvent(order, event, { at: event.recordedAt.toISOString(), by: event.metadata.actor.displayName });
+  }
+  return order;
+}
+
+/**
+ * A job with repair-order lines takes its quote from their total: while it has any, neither a
+ * save nor a revert of the job may set its quote (the job dialog shows it read-only). The one
+ * statement of the rule; each command refuses with its own words for what to do instead.
+ */
+export const quoteFollowsLines = (order: Pick<RepairOrder, 'lines'>): boolean => order.lines.length > 0;
 
 const without = (ids: string[], removed: string) => ids.filter((id) => id !== removed);
 
