@@ -7,6 +7,7 @@ import { describeSubscribers, subscriberStates } from '@crm/projections/runtime/
 import { onShutdown, startCli } from './cli.ts';
 import { loadConfig, type Config } from './config.ts';
 import { limitHeapGrowth } from './infra/heap.ts';
+import { nameThisThread, PROJECTOR_THREAD_NAME } from './infra/thread-name.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMessageSender, createProjector, createReactors, openStorage, type Storage } from './workers.ts';
 
@@ -68,6 +69,7 @@ async function runAsProcess(): Promise<void> {
  * thread; an error nothing catches ends the thread (the API starts it again), not the API.
  */
 async function runAsThread(port: MessagePort): Promise<void> {
+  nameThisThread(PROJECTOR_THREAD_NAME);
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
   // The API's appends wake this thread's subscriptions through the counter it handed us.

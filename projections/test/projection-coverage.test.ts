@@ -17,6 +17,8 @@ const STREAM_ONLY: Partial<Record<EventType, string>> = {
   JobNumberReleased: 'a reservation',
   JobNumberAssigned: 'a reservation',
   InvoiceNumberReserved: 'a reservation',
+  VinReserved: 'a reservation',
+  VinReleased: 'a reservation',
   SuperAdminCreated: 'the super-admin account is read from its own stream at sign-in',
   SuperAdminCredentialsChanged: 'the super-admin account is read from its own stream at sign-in',
   SuperAdminSignedIn: 'a sign-in, kept for the record',

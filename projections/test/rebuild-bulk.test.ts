@@ -332,6 +332,12 @@ describe('rebuild through the bulk paths', () => {
     expect(await rm('customers').orderBy('id').select()).toEqual(live.customers);
     expect(await rm('jobs').orderBy('id').select()).toEqual(live.jobs);
     expect(await rm('insight_stage_intervals').orderBy('event_id').select()).toEqual(live.intervals);
+    // The swapped-in tables have planner statistics at once (ANALYZE, not autovacuum a minute
+    // later): every table with rows has them.
+    const withStatistics = await knex('pg_stats').where({ schemaname: READ_MODEL_SCHEMA }).distinct().pluck('tablename');
+    const filled = report.tables.filter((t) => t.rebuiltRows > 0).map((t) => t.table);
+    expect(filled.length).toBeGreaterThan(8);
+    expect(filled.filter((table) => !withStatistics.includes(table))).toEqual([]);
     // Keys and indexes dropped for the load are all back, under the same names.
     const catalogAfter = await catalogOf(READ_MODEL_SCHEMA);
     expect(catalogAfter.constraints).toEqual(catalogBefore.constraints);

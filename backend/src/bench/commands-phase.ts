@@ -5,7 +5,8 @@ import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 import type { LoadKind, LoadResult, LoadTarget } from './load-types.ts';
 import { log, type PhaseContext } from './phase.ts';
 import { statementsDump, statementsReset } from './pg-statements.ts';
-import { postgresCpuReader, processCpuMs, threadCpuMs } from './postgres-cpu.ts';
+import { PROJECTOR_THREAD_NAME } from '../infra/thread-name.ts';
+import { namedThreadsCpuMs, postgresCpuReader, processCpuMs, threadCpuMs } from './postgres-cpu.ts';
 import type { LoadGenerator } from './processes.ts';
 import { latencyNote, p99Figure } from './report.ts';
 import type { SeededInstance } from './seed.ts';
@@ -67,8 +68,9 @@ export async function commandsPhase(
   };
   /**
    * A load run with the CPU each process spent on it per answered command: the server's main
-   * thread (its event loop), its other threads (the projector's worker thread, GC and I/O
-   * helpers) and PostgreSQL (every backend, the projector's included). At one connection the
+   * thread (its event loop), the API's projector thread (by its name), its other threads
+   * (V8's garbage collection and compiler helpers, I/O) and PostgreSQL (every backend, the
+   * projector's included). At one connection the
    * machine is not saturated and req/s is latency; at 8 and 32 it is CPU, and this says whose.
    * The projector's work on a run's last commands may land in the next run.
    */
@@ -76,6 +78,7 @@ export async function commandsPhase(
     await settle();
     const read = () => ({
       main: pid === undefined ? null : threadCpuMs(pid, pid),
+      projector: pid === undefined ? null : namedThreadsCpuMs(pid, PROJECTOR_THREAD_NAME),
       all: pid === undefined ? null : processCpuMs(pid),
       postgres: postgresCpu ? postgresCpu() : null,
     });
@@ -85,10 +88,16 @@ export async function commandsPhase(
     const answered = result.ok + result.non2xx;
     const per = (a: number | null, b: number | null) => (a === null || b === null || answered === 0 ? null : (b - a) / answered);
     const main = per(before.main, after.main);
+    const projector = per(before.projector, after.projector);
     const all = per(before.all, after.all);
     return {
       ...result,
-      cpu: { main, others: main === null || all === null ? null : all - main, postgres: per(before.postgres, after.postgres) },
+      cpu: {
+        main,
+        projector,
+        others: main === null || all === null ? null : all - main - (projector ?? 0),
+        postgres: per(before.postgres, after.postgres),
+      },
     };
   };
   // Rows for the baseline's UPDATE, as many as the jobs the API updates.
@@ -222,6 +231,8 @@ export async function commandsPhase(
 /** CPU milliseconds per answered command, by process; null where /proc could not be read. */
 interface CpuPerCommand {
   main: number | null;
+  /** The API's projector thread; null for a server without one (the baselines). */
+  projector: number | null;
   others: number | null;
   postgres: number | null;
 }
@@ -229,5 +240,6 @@ interface CpuPerCommand {
 function cpuNote(cpu: CpuPerCommand | null, mainName: string): string {
   if (!cpu) return '';
   const ms = (value: number | null) => (value === null ? '?' : value.toFixed(2));
-  return `, CPU per command ${mainName} ${ms(cpu.main)} ms + other threads ${ms(cpu.others)} ms + PostgreSQL ${ms(cpu.postgres)} ms`;
+  const projector = cpu.projector === null ? '' : ` + projector thread ${ms(cpu.projector)} ms`;
+  return `, CPU per command ${mainName} ${ms(cpu.main)} ms${projector} + other threads ${ms(cpu.others)} ms + PostgreSQL ${ms(cpu.postgres)} ms`;
 }

@@ -7,7 +7,8 @@ import { CheckpointLog, percentile } from './lag.ts';
 import type { LoadResult } from './load-types.ts';
 import { statementsDump, statementsReset } from './pg-statements.ts';
 import { log, type PhaseContext } from './phase.ts';
-import { postgresCpuReader, processCpuMs, threadCpuMs } from './postgres-cpu.ts';
+import { PROJECTOR_THREAD_NAME } from '../infra/thread-name.ts';
+import { namedThreadsCpuMs, postgresCpuReader, processCpuMs, threadCpuMs } from './postgres-cpu.ts';
 import type { LoadGenerator } from './processes.ts';
 import { format } from './report.ts';
 import type { SeededInstance } from './seed.ts';
@@ -314,9 +315,10 @@ async function settle(pool: pg.Pool): Promise<{ ms: number; behind: string[] }> 
   return { ms, behind };
 }
 
-/** CPU milliseconds used so far: the API's main thread, its other threads (the projector's worker thread, GC and I/O helpers), PostgreSQL. */
+/** CPU milliseconds used so far: the API's main thread, its projector thread, all its threads, PostgreSQL. */
 interface CpuReading {
   main: number | null;
+  projector: number | null;
   all: number | null;
   postgres: number | null;
 }
@@ -325,6 +327,7 @@ async function cpuReader(pool: pg.Pool, apiPid: number | undefined): Promise<() 
   const postgres = await postgresCpuReader(pool);
   return () => ({
     main: apiPid === undefined ? null : threadCpuMs(apiPid, apiPid),
+    projector: apiPid === undefined ? null : namedThreadsCpuMs(apiPid, PROJECTOR_THREAD_NAME),
     all: apiPid === undefined ? null : processCpuMs(apiPid),
     postgres: postgres ? postgres() : null,
   });
@@ -332,17 +335,23 @@ async function cpuReader(pool: pg.Pool, apiPid: number | undefined): Promise<() 
 
 /**
  * CPU per event from the run's start until the projector passed its last event: the
- * commands' work (main thread), the projector's and reactors' (other threads) and both
- * sides' PostgreSQL work. Unlike the lag, it does not grow with other work on the machine.
+ * commands' work (main thread), the projector's and reactors' (the projector thread), V8's
+ * and I/O helper threads (other threads) and both sides' PostgreSQL work. Unlike the lag, it does not grow with other work on the machine.
  */
 function perEvent(before: CpuReading, after: CpuReading, events: number) {
   const per = (a: number | null, b: number | null) => (a === null || b === null || events === 0 ? null : (b - a) / events);
   const main = per(before.main, after.main);
+  const projector = per(before.projector, after.projector);
   const all = per(before.all, after.all);
-  return { main, others: main === null || all === null ? null : all - main, postgres: per(before.postgres, after.postgres) };
+  return {
+    main,
+    projector,
+    others: main === null || all === null ? null : all - main - (projector ?? 0),
+    postgres: per(before.postgres, after.postgres),
+  };
 }
 
 function cpuNote(cpu: ReturnType<typeof perEvent>): string {
   const ms = (value: number | null) => (value === null ? '?' : value.toFixed(2));
-  return `, CPU per event: API main thread ${ms(cpu.main)} ms + other threads (projector) ${ms(cpu.others)} ms + PostgreSQL ${ms(cpu.postgres)} ms`;
+  return `, CPU per event: API main thread ${ms(cpu.main)} ms + projector thread ${ms(cpu.projector)} ms + other threads ${ms(cpu.others)} ms + PostgreSQL ${ms(cpu.postgres)} ms`;
 }

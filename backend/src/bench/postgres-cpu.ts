@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Knex } from 'knex';
 import type pg from 'pg';
 
@@ -61,6 +61,32 @@ export function threadCpuMs(pid: number, tid: number): number | null {
   try {
     const [utime = 0, stime = 0] = statFields(`/proc/${pid}/task/${tid}/stat`).slice(11, 13);
     return ((utime + stime) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU milliseconds the threads of a process that bear `name` (their `comm`, as the thread
+ * set it: infra/thread-name.ts) have used so far, together; null when none does or /proc
+ * cannot be read. A thread that ended since is not counted: read before and after a run
+ * whose thread lives through it.
+ */
+export function namedThreadsCpuMs(pid: number, name: string): number | null {
+  try {
+    let ticks = 0;
+    let found = false;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        if (readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() !== name) continue;
+        const [utime = 0, stime = 0] = statFields(`/proc/${pid}/task/${tid}/stat`).slice(11, 13);
+        ticks += utime + stime;
+        found = true;
+      } catch {
+        // Ended since the list was read.
+      }
+    }
+    return found ? (ticks * 1000) / TICKS_PER_SECOND : null;
   } catch {
     return null;
   }

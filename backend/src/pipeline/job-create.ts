@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps.ts';
 import { decideNewStream, type CommandResult, type InstanceContext } from '../shared/commands.ts';
 import { ConflictError } from '../shared/errors.ts';
 import { NumberExhaustedError } from '../shared/number-allocator.ts';
-import { jobMileageAppends, newCustomerVehicleAppend } from '../vehicles/index.ts';
+import { jobMileageAppends, newCustomerVehicleAppend, newCustomerVehicleVin, vinRefusal, vinReservation } from '../vehicles/index.ts';
 import { jobDecider, jobStream, type JobEvent, type JobState } from './job-decider.ts';
 import { assertCustomerOf, checkMileageOrder, newReadings, onVehicle } from './job-links.ts';
 import { isRefusal, jobNumberAllocator, numberInUse, numberReservation, releaseJobNumber, typedNumberReservation } from './job-numbers.ts';
@@ -57,6 +57,10 @@ export async function createJob(
         command: { type: 'CreateJob', jobId, instanceId, fields: { ...input, jobNumber, customerId, vehicleId } },
         ctx,
       });
+    // A new customer's vehicle record takes the job's VIN when it checks out, and a VIN names one car: another vehicle's is a 409.
+    const vehicleId = randomUUID();
+    const newVin = !input.customerId && input.name && !input.vehicleId ? newCustomerVehicleVin(input.vin) : '';
+    const vinHold = newVin ? await vinReservation(deps, ctx, newVin, vehicleId) : null;
     try {
       if (!input.customerId && input.name) {
         let job: ReturnType<typeof decide> | undefined;
@@ -73,7 +77,6 @@ export async function createJob(
           ctx,
           (customerId) => {
             // The vehicle typed for a new customer becomes their vehicle record, the job on it.
-            const vehicleId = randomUUID();
             const vehicle = input.vehicleId
               ? null
               : newCustomerVehicleAppend(ctx, {
@@ -85,7 +88,7 @@ export async function createJob(
                   readings: newReadings(input, null),
                 });
             job = decide(customerId, vehicle ? vehicleId : input.vehicleId);
-            const companions = [reservation, ...(vehicle ? [vehicle] : []), job.append, ...mileage];
+            const companions = [reservation, ...(vehicle ? [vehicle, ...(vinHold ? [vinHold] : [])] : []), job.append, ...mileage];
             jobAt = companions.indexOf(job.append);
             return companions;
           },
@@ -103,7 +106,7 @@ export async function createJob(
       if (!deps.store.atomicMultiStream && !isRefusal(error, reservation)) {
         await releaseJobNumber(deps.store, instanceId, jobNumber, jobId, ctx);
       }
-      throw error;
+      throw (await vinRefusal(deps, instanceId, error, newVin, vehicleId)) ?? error;
     }
   };
 

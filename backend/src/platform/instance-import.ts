@@ -15,6 +15,8 @@ import { exportedEvent, exportEndLine, type ExportedEvent } from './instance-exp
 /** No exported event comes near this (text fields are limited far below it). */
 export const MAX_IMPORT_LINE_CHARS = 1_000_000;
 
+const BYTE_ORDER_MARK = '\uFEFF';
+
 /**
  * What makes a file one whole shop, checked before anything is written: one instance id
  * throughout (the one its CrmInstanceCreated names), only known event types whose data
@@ -121,8 +123,10 @@ export async function importEvents(
   const checks = new WholeFileChecks();
   let lineNumber = 0;
   let end: { line: number; events: number } | null = null;
-  for await (const line of lines) {
+  for await (const read of lines) {
     lineNumber++;
+    // A file saved again by an editor may begin with a byte order mark, which is no JSON.
+    const line = lineNumber === 1 && read.startsWith(BYTE_ORDER_MARK) ? read.slice(1) : read;
     if (line.length > MAX_IMPORT_LINE_CHARS) {
       throw new ImportError(`line ${lineNumber}: longer than ${MAX_IMPORT_LINE_CHARS / 1_000_000} MB, which no exported event is`);
     }

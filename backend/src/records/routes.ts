@@ -114,7 +114,8 @@ export function registerRecordRoutes(router: ApiRouter, deps: AppDeps): void {
         );
         sendRecord(ctx, customer);
       },
-      { ...options, doc: DOCS.revertCustomer },
+      // A change to a customer: gone with the rest of Customers while the instance has it off.
+      { ...options, feature: 'customers', doc: DOCS.revertCustomer },
     );
   }
 

@@ -3,7 +3,7 @@ import { assertNever } from '@crm/projections/shared';
 
 /**
  * A name's reservation (a subdomain, a username, a job, customer, service-request or
- * invoice number): one stream per name, holding the name while its last event is a
+ * invoice number, a VIN): one stream per name, holding the name while its last event is a
  * reservation. Its own small decider, so which events take and free a name is typed here
  * and not read from the event names.
  */
@@ -14,8 +14,9 @@ export const RESERVED_EVENT_TYPES = [
   'ServiceRequestNumberReserved',
   'JobNumberReserved',
   'InvoiceNumberReserved',
+  'VinReserved',
 ] as const;
-export const RELEASED_EVENT_TYPES = ['UsernameReleased', 'JobNumberReleased'] as const;
+export const RELEASED_EVENT_TYPES = ['UsernameReleased', 'JobNumberReleased', 'VinReleased'] as const;
 
 export type ReservedEvent = DomainEventOf<(typeof RESERVED_EVENT_TYPES)[number]>;
 export type ReleasedEvent = DomainEventOf<(typeof RELEASED_EVENT_TYPES)[number]>;
@@ -51,9 +52,11 @@ export const reservationDecider = {
       case 'ServiceRequestNumberReserved':
       case 'JobNumberReserved':
       case 'InvoiceNumberReserved':
+      case 'VinReserved':
         return { status: 'held', holder: event.data };
       case 'UsernameReleased':
       case 'JobNumberReleased':
+      case 'VinReleased':
         return { status: 'free' };
       default:
         return assertNever(event, 'event');

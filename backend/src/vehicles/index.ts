@@ -4,6 +4,7 @@
  */
 export { registerVehicleRoutes } from './routes.ts';
 export { vehicleStream, vehicleDecider, vehicleMigrationStream, MileageLowerError } from './vehicle-decider.ts';
-export { vehicleForJob, jobMileageAppends, newCustomerVehicleAppend, type JobVehicle } from './vehicle-jobs.ts';
+export { vehicleForJob, jobMileageAppends, newCustomerVehicleAppend, newCustomerVehicleVin, type JobVehicle } from './vehicle-jobs.ts';
+export { vinRefusal, vinReservation, VinTakenError } from './vehicle-vins.ts';
 export { customerVehicleIds } from './vehicle-queries.ts';
 export { addVehicle } from './vehicle-service.ts';

@@ -30,6 +30,7 @@ const DOCS = {
     body: vehicleInput,
     response: vehicleViewSchema,
     status: 201,
+    answers: { 409: 'Another vehicle of the shop has the VIN: the answer names it (`vehicle`: id, label, customer)' },
   },
   search: {
     summary: 'Vehicles by whole VIN, its last 6 or 8 characters, or (part of) the plate',
@@ -48,6 +49,7 @@ const DOCS = {
     tag: 'vehicles',
     body: vehicleChangesInput,
     response: vehicleViewSchema,
+    answers: { 409: 'A stale If-Match (`current`: the vehicle as it is now), or another vehicle of the shop has the VIN (`vehicle`)' },
   },
   remove: { summary: 'Delete a vehicle (its jobs stay, as history)', tag: 'vehicles', response: vehicleDeletedSchema },
   jobs: {

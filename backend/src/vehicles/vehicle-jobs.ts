@@ -63,19 +63,25 @@ export async function jobMileageAppends(
   ];
 }
 
+/** The VIN a new customer's vehicle record takes from the job's VIN text: '' when it does not check out (it stays on the job's text only). */
+export function newCustomerVehicleVin(text: string): string {
+  const vin = text.trim() ? checkVin(text) : null;
+  return vin?.ok ? vin.vin : '';
+}
+
 /**
  * The vehicle a new customer's first job names (its Vehicle text and VIN, typed in the job
  * dialog), as a record of that customer with the job's odometer readings: one append on a new
  * vehicle stream, made with the customer and the job, so the job is on a vehicle from the start
  * and the customer's page lists it. A VIN that does not check out is left on the job's text
- * only; a job naming neither gets none (null).
+ * only; a job naming neither gets none (null). Its VIN's reservation (vinReservation) goes in
+ * the same append.
  */
 export function newCustomerVehicleAppend(
   ctx: InstanceContext,
   options: { vehicleId: string; customerId: string; text: string; vin: string; jobId: string; readings: number[] },
 ): StreamAppend | null {
-  const vin = options.vin.trim() ? checkVin(options.vin) : null;
-  const fields = { ...EMPTY_VEHICLE_FIELDS, ...parseVehicleLabel(options.text), vin: vin?.ok ? vin.vin : '' };
+  const fields = { ...EMPTY_VEHICLE_FIELDS, ...parseVehicleLabel(options.text), vin: newCustomerVehicleVin(options.vin) };
   if (isBlankVehicle(fields)) return null;
   let state = vehicleDecider.initialState;
   const events: VehicleEvent[] = [];

@@ -17,10 +17,12 @@ import { parseInput } from '../http/validation.ts';
 import { executeCommand, type InstanceContext } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
 import { vehicleDecider, vehicleStream, type VehicleCommand, type VehicleEvent, type VehicleState } from './vehicle-decider.ts';
+import { vinAppends, vinTaken, VinTakenError } from './vehicle-vins.ts';
 import { customerVehicles, findVehicle, searchVehicles, toVehicleView, vehicleJobItems, vehicleOrderItems } from './vehicle-queries.ts';
 
 type VehicleStoredEvent = Extract<StoredDomainEvent, { type: VehicleEvent['type'] }>;
 
+/** A vehicle command, with its VIN's reservation or release in the same append (vehicle-vins.ts). */
 function runVehicleCommand(deps: AppDeps, vehicleId: string, command: VehicleCommand, ctx: InstanceContext, expectedRevision?: number) {
   return executeCommand({
     store: deps.store,
@@ -30,6 +32,7 @@ function runVehicleCommand(deps: AppDeps, vehicleId: string, command: VehicleCom
     ctx,
     expectedRevision,
     newStream: command.type === 'CreateVehicle',
+    alongside: vinAppends(deps, ctx),
   });
 }
 
@@ -116,10 +119,13 @@ export async function updateVehicle(
       expectedRevision,
     );
   } catch (error) {
+    if (error instanceof VinTakenError) throw error;
     if (expectedRevision !== undefined && error instanceof ConflictError) {
       const current = await findVehicle(deps.knex, ctx.instanceId, vehicleId);
       if (!current) throw new NotFoundError(VEHICLE_MESSAGES.notFound);
       if (current.revision !== expectedRevision) throw new StaleRecordError('vehicle', current);
+      // The vehicle is as the form loaded it: what refused the append was the VIN's stream, another vehicle taking it meanwhile.
+      if (changes.vin) throw (await vinTaken(deps, ctx.instanceId, changes.vin, vehicleId)) ?? error;
     }
     throw error;
   }

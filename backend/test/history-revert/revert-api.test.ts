@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestInstance, signInUser, startTestServer, type ApiClient, type TestServer } from '../support/server.ts';
+import { createTestInstance, signInSuperAdmin, signInUser, startTestServer, type ApiClient, type TestServer } from '../support/server.ts';
 
 /** Undo from history: POST …/history/{eventId}/revert for jobs and customers. */
 
@@ -226,5 +226,32 @@ describe('reverting a customer change', () => {
     const after = (await writer.get(`/api/customers/${id}/history`)).body as Array<{ revertOf: string | null }>;
     expect(after[0]!.revertOf).toBe(firstChange.id);
     expect((await stranger.post(`/api/customers/${id}/history/${firstChange.id}/revert`)).status).toBe(404);
+  });
+});
+
+describe('a switched-off feature', () => {
+  test('with Customers off, a customer change can no more be reverted than its history read (404), and nothing is recorded', async () => {
+    const created = await writer.post('/api/customers', { name: 'Fay Off', email: 'fay@example.com' });
+    expect((await writer.put(`/api/customers/${created.body.id}`, { email: 'fay@example.org' })).status).toBe(200);
+    const change = ((await writer.get(`/api/customers/${created.body.id}/history`)).body as Array<{ id: string }>)[0]!;
+    const superAdmin = await signInSuperAdmin(server);
+    const shop = ((await superAdmin.get('/api/crm-instances')).body as Array<{ id: string; subdomain: string }>).find(
+      (instance) => instance.subdomain === 'revertshop',
+    )!;
+    const customersOff = async (off: boolean) =>
+      expect((await superAdmin.put(`/api/crm-instances/${shop.id}`, { features: { customers: !off } })).status).toBe(200);
+    await customersOff(true);
+    try {
+      for (const base of ['/api/customers', '/api/revertshop/customers']) {
+        expect((await writer.get(`${base}/${created.body.id}/history`)).status).toBe(404);
+        const refused = await writer.post(`${base}/${created.body.id}/history/${change.id}/revert`);
+        expect(refused.status, refused.text).toBe(404);
+        expect(refused.body.detail).toBe('This feature is not enabled for this CRM');
+      }
+    } finally {
+      await customersOff(false);
+    }
+    const customer = await writer.get(`/api/customers/${created.body.id}`);
+    expect(customer.body).toMatchObject({ email: 'fay@example.org', revision: 1 });
   });
 });

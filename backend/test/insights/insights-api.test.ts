@@ -178,7 +178,7 @@ describe('who sees insights', () => {
     expect((await figures(manager)).conversion.quoted).toBe(4);
     const refused = await writer.get(`${insights}${PERIOD}`);
     expect(refused.status).toBe(403);
-    expect(refused.body.detail).toBe('Only admins and managers can see insights');
+    expect(refused.body.detail).toBe('You do not have permission to do this');
     expect((await stranger.get(`${insights}${PERIOD}`)).status).toBe(404);
     const theirs = await stranger.get(`/api/othershop/insights${PERIOD}`);
     expect(theirs.status).toBe(200);

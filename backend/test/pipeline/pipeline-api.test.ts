@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { INVALID_STAGE_MESSAGE, type JobView } from '@crm/projections/pipeline';
+import { vinCheckDigit } from '@crm/projections/vehicles';
 import type { JobRow } from '@crm/projections/pipeline/job-rows';
 import { jobMoneyColumn, withListedTotals } from '@crm/projections/repair-orders/list-totals';
 import { jobViewOfRow, masked } from '../../src/pipeline/index.ts';
@@ -45,6 +46,13 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** A VIN names one car, and each entry makes a new customer with its vehicle: each its own VIN (check digit computed), typed in lower case. */
+let vinSerial = 100000;
+function nextVin(): string {
+  const draft = `1HGCM82603A${vinSerial++}`;
+  return `${draft.slice(0, 8)}${vinCheckDigit(draft)}${draft.slice(9)}`.toLowerCase();
+}
+
 const entry = (overrides: Record<string, unknown> = {}) => ({
   jobNumber: '',
   name: 'Ann Lee',
@@ -53,7 +61,7 @@ const entry = (overrides: Record<string, unknown> = {}) => ({
   makeModel: '2015 Honda Civic',
   quote: '1234',
   stage: 'Quote',
-  vin: '1hgcm82633a004352',
+  vin: nextVin(),
   csr: 'Wendy Writer',
   jobType: 'In Shop',
   appointment: '',
@@ -93,7 +101,8 @@ describe('creating a job', () => {
   });
 
   test('answers 201 with the projected job, an ETag, the next number and a new linked customer', async () => {
-    const res = await admin.post(P, entry());
+    const sent = entry();
+    const res = await admin.post(P, sent);
     expect(res.status, res.text).toBe(201);
     const job = res.body as JobView;
     expect(job).toEqual({
@@ -105,7 +114,7 @@ describe('creating a job', () => {
       makeModel: '2015 Honda Civic',
       quote: '1234',
       stage: 'Quote',
-      vin: '1HGCM82633A004352',
+      vin: sent.vin.toUpperCase(),
       csr: 'Wendy Writer',
       jobType: 'In Shop',
       appointment: '',

@@ -156,7 +156,7 @@ describe('vehicles', () => {
 
 describe('jobs on vehicles', () => {
   test('a job on a vehicle takes its customer, name and VIN, records mileage, and shows on the vehicle page', async () => {
-    const vehicle = await addVehicle({ year: 2003, make: 'Honda', model: 'Accord', vin: '1HGCM82633A004352' });
+    const vehicle = await addVehicle({ year: 2003, make: 'Honda', model: 'Accord', vin: '1HGCM82653A100001' });
     const created = await owner.post(`${base}/pipeline`, {
       part: 'Brakes',
       vehicleId: vehicle.id,
@@ -168,7 +168,7 @@ describe('jobs on vehicles', () => {
       customerId,
       vehicleId: vehicle.id,
       makeModel: '2003 Honda Accord',
-      vin: '1HGCM82633A004352',
+      vin: '1HGCM82653A100001',
       mileageIn: 120_000,
       mileageOut: 120_030,
     });
@@ -205,7 +205,7 @@ describe('jobs on vehicles', () => {
       name: 'Walter Wheeler',
       phone: '3125550142',
       makeModel: '2016 Honda Civic',
-      vin: '1hgcm82633a004352',
+      vin: '1hgcm82673a100002',
       mileageIn: '84,210',
     });
     expect(created.status, created.text).toBe(201);
@@ -220,7 +220,7 @@ describe('jobs on vehicles', () => {
       year: 2016,
       make: 'Honda',
       model: 'Civic',
-      vin: '1HGCM82633A004352',
+      vin: '1HGCM82673A100002',
       lastMileage: 84_210,
     });
     const jobs = await owner.get(`${base}/vehicles/${vehicleId}/jobs`);

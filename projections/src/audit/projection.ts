@@ -224,6 +224,10 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
     // The migration's marker: the vehicles it made tell the story.
     case 'VehicleLabelsMigrated':
       return null;
+    // VIN bookkeeping: the vehicle's own events tell the story.
+    case 'VinReserved':
+    case 'VinReleased':
+      return null;
     // Job-number bookkeeping: the job's own events tell the story.
     case 'JobNumberReserved':
     case 'JobNumberReleased':

@@ -102,8 +102,3 @@ export const insightsSchema = z.object({
   }),
 });
 export type Insights = z.infer<typeof insightsSchema>;
-
-/** Admins and managers (who may manage users) see insights. */
-export function maySeeInsights(user: { role: string; permissions: { canManageUsers: boolean } }): boolean {
-  return user.role === 'admin' || user.permissions.canManageUsers;
-}

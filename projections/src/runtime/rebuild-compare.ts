@@ -90,17 +90,22 @@ const hashedDigest = (table: string) => `count(*) AS rows,
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
+/** The read-model tables of a schema (its migration bookkeeping left out), by name. */
+export async function tablesOf(knex: Knex, schema: string): Promise<string[]> {
+  return (await knex('information_schema.tables')
+    .where({ table_schema: schema, table_type: 'BASE TABLE' })
+    .whereNot('table_name', 'like', 'knex_migrations%')
+    .orderBy('table_name')
+    .pluck('table_name')) as string[];
+}
+
 /**
  * Row-by-row comparison through an order-independent digest of each table's rows: the count,
  * the sum and the XOR of each row's 64-bit hash, so no table is sorted (sorting every row's text
  * took about half of a large rebuild).
  */
 export async function compareSchemas(trx: Knex.Transaction, live: string, rebuilt: string): Promise<TableComparison[]> {
-  const tables = await trx('information_schema.tables')
-    .where({ table_schema: rebuilt, table_type: 'BASE TABLE' })
-    .whereNot('table_name', 'like', 'knex_migrations%')
-    .orderBy('table_name')
-    .pluck('table_name');
+  const tables = await tablesOf(trx, rebuilt);
   const digests = async (schema: string): Promise<Map<string, Digest>> => {
     // Every table's digest in one statement (one round trip, not three per table); a table
     // with a column type that has no hash function fails it, and then each table goes alone.

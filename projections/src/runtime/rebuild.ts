@@ -3,7 +3,14 @@ import { migrateReadModels, READ_MODEL_SCHEMA } from '../db/migrate.ts';
 import { comparePositions, positionToString, START, type EventStore, type GlobalPosition, type RecordedEvent } from '../eventstore/port.ts';
 import type { Projection } from './projection.ts';
 import { applyBatch } from './projector.ts';
-import { compareSchemas, countEventsUpTo, dropDeferredIndexes, type DeferredIndex, type TableComparison } from './rebuild-compare.ts';
+import {
+  compareSchemas,
+  countEventsUpTo,
+  dropDeferredIndexes,
+  tablesOf,
+  type DeferredIndex,
+  type TableComparison,
+} from './rebuild-compare.ts';
 import { buildIndexes, concurrencyOf, PARALLEL_BATCH, replay, replayInParallel, semaphore } from './rebuild-replay.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { newestCommittedPosition, readInlineSince, STOP_APPENDS_SQL } from './inline.ts';
@@ -25,7 +32,7 @@ export interface RebuildReport {
    */
   parked: SkippedEvent[];
   identical: boolean;
-  /** Milliseconds per step (prepare, replay, indexes, finish, compare, swap): where a rebuild's time goes. */
+  /** Milliseconds per step (prepare, replay, indexes, analyze, finish, compare, swap): where a rebuild's time goes. */
   timings: Record<string, number>;
   /**
    * This process's CPU milliseconds (user and system) per step. On a busy machine the wall
@@ -120,12 +127,30 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
   // Time each projection spent applying its events (they overlap: together more than the replay).
   const busy: Record<string, number> = {};
   const limit = semaphore(concurrencyOf(knex));
+  // Fresh tables have no planner statistics until autovacuum's analyze, about a minute after
+  // the swap: until then the first reads of the new tables could plan without them. Each table
+  // is analyzed once its rows and indexes are in (an expression index's statistics need the
+  // index), so the swapped-in tables are planned like the ones they replace.
+  const analyzed = new Set<string>();
+  const analyze = async (tables: readonly string[]) => {
+    const started = performance.now();
+    await Promise.all(
+      tables
+        .filter((table) => !analyzed.has(table))
+        .map((table) => {
+          analyzed.add(table);
+          return limit(() => knex.raw('ANALYZE ??.??', [REBUILD_SCHEMA, table]));
+        }),
+    );
+    busy.analyze = (busy.analyze ?? 0) + performance.now() - started;
+  };
   const indexesOf = async (tables: ReadonlySet<string>) => {
     const now = pending.filter((index) => tables.has(index.table));
     pending = pending.filter((index) => !tables.has(index.table));
     const started = performance.now();
     await buildIndexes(knex, limit, now);
     busy.indexes = (busy.indexes ?? 0) + performance.now() - started;
+    await analyze([...tables]);
   };
   let position = await replayInParallel({
     knex,
@@ -150,6 +175,10 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
   for (const [name, ms] of Object.entries(busy)) timings[`replay:${name}`] = Math.round(ms);
   await buildIndexes(knex, limit, pending);
   step('indexes');
+  // The tables no bulk path wrote are analyzed now; the few rows phase 2 may add below (the
+  // events appended since the start) do not change their statistics materially.
+  await analyze(await tablesOf(knex, REBUILD_SCHEMA));
+  step('analyze');
 
   // Phase 2, holding the live checkpoint: finish to exactly its position, compare, swap.
   return await knex.transaction(async (trx) => {

@@ -52,6 +52,13 @@ export const vehicleEventSchemas = {
     lowerReason: z.string().optional(),
   }),
   VehicleDeleted: z.object({ ...named, customerId: z.string() }),
+  /**
+   * A VIN names one car: it is held for one live vehicle of the instance on its own stream
+   * (`vin-{instanceId}-{VIN}`), reserved in the same append as the vehicle that takes it and
+   * freed in the same append as the change or deletion that gives it up.
+   */
+  VinReserved: z.object({ instanceId: z.string(), vin: z.string(), vehicleId: z.string() }),
+  VinReleased: z.object({ instanceId: z.string(), vin: z.string(), vehicleId: z.string() }),
   /** The one-time migration of an instance's free-text vehicles ran (its stream is appended once, `no_stream`). */
   VehicleLabelsMigrated: z.object({
     instanceId: z.string(),

@@ -84,6 +84,8 @@ export const VEHICLE_MESSAGES = {
     'Confirm it with a reason (e.g. odometer replaced) to save it.',
   mileageOutBelowIn: 'Mileage out cannot be lower than mileage in',
   searchTooShort: 'Search needs at least 2 characters',
+  vinTaken: (vin: string, label: string, customerName: string) =>
+    `VIN ${vin} is already on ${label}${customerName ? ` of ${customerName}` : ''}. A VIN names one car: open that vehicle, or check the VIN.`,
 } as const;
 
 /** True when nothing identifies the vehicle: such a vehicle cannot be saved. */

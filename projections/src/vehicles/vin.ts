@@ -136,6 +136,30 @@ export function decodeVin(vin: string): VinDecoded | null {
   return check.ok ? check.decoded : null;
 }
 
+/**
+ * What a VIN decodes to, in words a person reads without knowing VINs: "model year 2003 ·
+ * Honda · made in United States" (what it cannot tell is left out; '' when nothing).
+ */
+export function decodedVinText(decoded: Pick<VinDecoded, 'year' | 'make' | 'country'>): string {
+  return [
+    decoded.year === null ? '' : `model year ${decoded.year}`,
+    decoded.make ?? '',
+    decoded.country ? `made in ${decoded.country}` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/**
+ * When the model year typed on a vehicle differs from the one its VIN says (a typo in one or
+ * the other): a sentence naming both, or null. Makes are not compared: shops write them short
+ * ('VW', 'Chevy'), and both are shown side by side.
+ */
+export function vinYearDisagreement(typedYear: number | null, decoded: Pick<VinDecoded, 'year'>): string | null {
+  if (typedYear === null || decoded.year === null || typedYear === decoded.year) return null;
+  return `The VIN says model year ${decoded.year}, not ${typedYear}: check the year or the VIN.`;
+}
+
 /** Regions of the first character (ISO 3780), narrowed by the second where one code is shared. */
 export function vinCountry(vin: string): string | null {
   const [first = '', second = ''] = vin;

@@ -143,7 +143,7 @@ function NewVehicle({
 }) {
   const add = useAddCustomerVehicle(instance, customerId);
   const [fields, setFields] = useState({ year: '', make: '', model: '', vin: '', plate: '' });
-  const vin = vinFeedback(fields.vin);
+  const vin = vinFeedback(fields.vin, fields.year);
   const set = (field: keyof typeof fields) => (event: { target: { value: string } }) =>
     setFields((current) => ({ ...current, [field]: event.target.value }));
   const save = () => {

@@ -1,15 +1,24 @@
 import { VEHICLE_LIMITS, type VehicleView } from '@crm/projections/vehicles';
 import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { TextField } from '@/components/text-field';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/input';
 import { Field, fieldControlProps } from '@/components/ui/field';
-import { errorMessage } from '@/lib/api-error';
+import { vehiclePath } from '@/config/paths';
+import { ApiError, errorMessage, problemFieldErrors } from '@/lib/api-error';
 import { vinFeedback } from '@/lib/vin-feedback';
 import { useSaveVehicle } from '../api/vehicles-api';
 
 const FIELDS = ['year', 'make', 'model', 'trim', 'vin', 'plate', 'plateState', 'color', 'notes'] as const;
 type FormFields = Record<(typeof FIELDS)[number], string>;
+
+/** The vehicle a 409 says has the VIN already (the server names it), to open it instead of making a second record of one car. */
+function vinHolderOf(error: unknown): { id: string; label: string } | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  const holder = error.problem?.vehicle as { id?: unknown; label?: unknown } | undefined;
+  return typeof holder?.id === 'string' && typeof holder.label === 'string' ? { id: holder.id, label: holder.label } : null;
+}
 
 function formOf(vehicle: VehicleView | null): FormFields {
   const form = Object.fromEntries(FIELDS.map((field) => [field, ''])) as FormFields;
@@ -34,7 +43,10 @@ export function VehicleForm({
 }) {
   const save = useSaveVehicle(instance);
   const [form, setForm] = useState<FormFields>(() => formOf(vehicle));
-  const vin = vinFeedback(form.vin);
+  const vin = vinFeedback(form.vin, form.year);
+  // A VIN another vehicle has: said at the VIN box, with that vehicle's page a click away.
+  const vinHolder = save.isError ? vinHolderOf(save.error) : null;
+  const vinError = vin.error ?? (vinHolder ? problemFieldErrors(save.error).vin : undefined);
   const set = (field: keyof FormFields) => (event: { target: { value: string } }) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
   const submit = (event: FormEvent) => {
@@ -61,8 +73,11 @@ export function VehicleForm({
           id={id('vin')}
           label="VIN"
           value={form.vin}
-          onChange={set('vin')}
-          error={vin.error}
+          onChange={(event) => {
+            if (vinHolder) save.reset();
+            set('vin')(event);
+          }}
+          error={vinError}
           hint={vin.hint}
           className="font-mono uppercase"
           autoCapitalize="characters"
@@ -70,6 +85,14 @@ export function VehicleForm({
           autoComplete="off"
           maxLength={24}
         />
+        {vinHolder ? (
+          <Link
+            className="mt-1 inline-block text-sm text-primary underline-offset-4 hover:underline"
+            to={vehiclePath(instance, vinHolder.id)}
+          >
+            Open {vinHolder.label}
+          </Link>
+        ) : null}
       </div>
       <TextField id={id('plate')} label="Plate" value={form.plate} onChange={set('plate')} maxLength={VEHICLE_LIMITS.plate} />
       <TextField
@@ -91,7 +114,7 @@ export function VehicleForm({
           />
         </Field>
       </div>
-      {save.isError ? (
+      {save.isError && !vinHolder ? (
         <p role="alert" className="text-sm text-destructive sm:col-span-2">
           {errorMessage(save.error, 'Could not save the vehicle. Please try again.')}
         </p>

@@ -1,5 +1,5 @@
 import { formatDateTime, formatMileage } from '@crm/projections/contract';
-import type { VehicleHistoryItem } from '@crm/projections/vehicles';
+import { decodedVinText, vinYearDisagreement, type VehicleHistoryItem } from '@crm/projections/vehicles';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
@@ -39,13 +39,16 @@ export function VehicleScreen({
   if (vehicle.isPending) return <PageSpinner label="Loading vehicle..." />;
   if (vehicle.isError || !vehicle.data) return <Alert>Vehicle not found. It may have been deleted.</Alert>;
   const v = vehicle.data;
+  const yearDisagreement = v.decoded ? vinYearDisagreement(v.year, v.decoded) : null;
   const facts: Array<[string, string]> = [
     ['Year', v.year === null ? '' : String(v.year)],
     ['Make', v.make],
     ['Model', v.model],
     ['Trim', v.trim],
     ['VIN', v.vin],
-    ['Decoded from the VIN', v.decoded ? [v.decoded.year, v.decoded.make, v.decoded.country].filter(Boolean).join(' · ') : ''],
+    // What the VIN says, labelled apart from what was typed (the year and make above), with its check digit.
+    ['The VIN says', v.decoded ? decodedVinText(v.decoded) : ''],
+    ['Check digit', v.decoded ? (v.decoded.checkDigit === 'valid' ? 'Correct' : 'Not verified (VIN from outside North America)') : ''],
     ['Plate', v.plate ? `${v.plate}${v.plateState ? ` (${v.plateState})` : ''}` : ''],
     ['Color', v.color],
     ['Last mileage', v.lastMileage === null ? '' : formatMileage(v.lastMileage)],
@@ -71,6 +74,7 @@ export function VehicleScreen({
         ) : null}
       </div>
       {v.vinWarning ? <Alert variant="info">{v.vinWarning}</Alert> : null}
+      {yearDisagreement ? <Alert variant="info">{yearDisagreement}</Alert> : null}
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader>
