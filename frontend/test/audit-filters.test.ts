@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { auditQueryParams, EMPTY_AUDIT_FILTERS, isBackwardsRange } from '../src/features/audit/utils/audit-filters.ts';
-import { formatChangeValue as formatAuditValue } from '@crm/projections/contract';
+import { formatChangeValue as formatAuditValue, formatDate, setDisplayTimeZone } from '@crm/projections/contract';
 import { describeRepairOrderEvent } from '@crm/projections/repair-orders';
 import { auditFieldLabel } from '../src/features/audit/utils/audit-format.ts';
 
@@ -53,6 +53,22 @@ describe('audit values', () => {
     // A payment's method as the payment form names it, in the job's history and the audit log alike.
     expect(formatAuditValue('method', 'card')).toBe('Card');
     expect(formatAuditValue('method', 'check')).toBe('Check');
+    // A service request's contact phone is a phone like any other.
+    expect(formatAuditValue('contactPhone', '5551234567')).toBe('555-123-4567');
+  });
+
+  test("a calendar day (a service request's wanted date) reads as a date, the same day in every shop's zone", () => {
+    try {
+      for (const zone of ['Pacific/Honolulu', 'America/Chicago', 'UTC', 'Asia/Tokyo', 'Pacific/Kiritimati']) {
+        setDisplayTimeZone(zone);
+        expect(formatAuditValue('scheduledDate', '2026-12-04')).toBe('Dec 4, 2026');
+        expect(formatDate('2026-12-04')).toBe('Dec 4, 2026');
+      }
+    } finally {
+      setDisplayTimeZone(undefined);
+    }
+    // Not a day: the text as it came.
+    expect(formatAuditValue('scheduledDate', '2026-13-45')).toBe('2026-13-45');
   });
 
   test("the shop's settings changed: the sentence names the fields in words, never their API names", () => {

@@ -7,7 +7,11 @@ import { ArrowLeftIcon } from '@/components/ui/icons';
 export function BackLink({ to, children }: { to: To; children: ReactNode }) {
   return (
     <nav aria-label="Back">
-      <Link to={to} className={buttonVariants({ variant: 'ghost', size: 'sm', className: '-ml-2' })}>
+      {/* Its words wrap (over the button look's one line): they may hold a name, "Back to" a customer, which must not widen a phone's page. */}
+      <Link
+        to={to}
+        className={buttonVariants({ variant: 'ghost', size: 'sm', className: '-ml-2 h-auto! min-h-8 py-1 text-left whitespace-normal!' })}
+      >
         <ArrowLeftIcon />
         {children}
       </Link>

@@ -132,7 +132,7 @@ export function CustomerMatchOfferPanel({
       <ul className="grid gap-2">
         {matches.map((match) => (
           <li key={match.id} className="flex flex-wrap items-center justify-between gap-2">
-            <span className="min-w-0 wrap-anywhere">
+            <span className="min-w-0">
               <strong>{match.name || '(no name)'}</strong> <span className="text-muted-foreground">#{match.number}</span>
               {match.phone ? <span className="text-muted-foreground"> · {match.phone}</span> : null}
               {match.email ? <span className="text-muted-foreground"> · {match.email}</span> : null}

@@ -264,6 +264,41 @@ describe('service requests', () => {
   );
 
   test(
+    "the wanted day reads as a date wherever it shows (the list, the request, its history, the audit log), the same day in the shop's zone and the browser's",
+    async () => {
+      // The shop ten hours behind UTC, the browser fourteen ahead: a day read as a UTC midnight would move.
+      const shop = await createShop(server, 'srdate', undefined, { timeZone: 'Pacific/Honolulu' });
+      const request = await postOne(shop.owner, api(shop), {
+        customerName: 'Dora Dated',
+        contactPhone: '5551234567',
+        vehicleType: '2015 Kia Soul',
+        scheduledDate: '2026-12-04',
+      });
+      const changed = await shop.owner.put(`${api(shop)}/${request.id}`, { scheduledDate: '2026-12-07' });
+      expect(changed.status, changed.text).toBe(200);
+      const { page } = await signedInPage(browser, shop.owner, { timezoneId: 'Pacific/Kiritimati' });
+      const main = page.getByRole('main');
+      await openList(page, shop);
+      await expect.poll(() => main.textContent(), { timeout: SLOW }).toContain('Dec 7, 2026');
+      await page.goto(`/edit-service/${request.id}`);
+      await expect.poll(() => main.textContent(), { timeout: SLOW }).toContain('Dec 7, 2026');
+      await page.getByRole('button', { name: 'History' }).click();
+      const history = page.getByRole('list', { name: 'History' });
+      await expect.poll(() => history.textContent(), { timeout: SLOW }).toContain('Dec 4, 2026');
+      await expect.poll(() => history.textContent()).toContain('Dec 7, 2026');
+      await expect.poll(() => history.textContent()).toContain('555-123-4567');
+      await expect.poll(() => main.textContent()).not.toMatch(/2026-12-0\d/);
+      await page.goto(`/crm/${shop.subdomain}/admin/audit`);
+      await expect.poll(() => main.getByText('Dora Dated').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => main.textContent()).toContain('Dec 4, 2026');
+      await expect.poll(() => main.textContent()).toContain('Dec 7, 2026');
+      await expect.poll(() => main.textContent()).toContain('555-123-4567');
+      await expect.poll(() => main.textContent()).not.toMatch(/2026-12-0\d/);
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
     'with the feature off: no navigation link, the screens say it is not enabled, the API answers 404',
     async () => {
       const shop = await createShop(server, 'sroff');

@@ -1,6 +1,6 @@
 import { formatQuote } from '../pipeline/index.ts';
 import { formatMoney, parseMoney, PAYMENT_METHOD_LABELS, type PaymentMethod } from '../repair-orders/index.ts';
-import { formatDateTime, formatDuration, formatMileage } from '../shared/format.ts';
+import { formatDate, formatDateTime, formatDuration, formatMileage, isCalendarDay } from '../shared/format.ts';
 import { displayPhone } from '../shared/phone.ts';
 
 /**
@@ -26,7 +26,7 @@ function moneyWords(text: string): string | null {
 
 /**
  * A field's old or new value in words: empty, yes/no, phones grouped (a masked one stays
- * masked), quotes, payments, estimate totals and line prices in dollars, payment methods in words, durations in hours and minutes, mileage grouped ('120,000'), times in the reader's zone,
+ * masked), quotes, payments, estimate totals and line prices in dollars, payment methods in words, durations in hours and minutes, mileage grouped ('120,000'), times in the shop's zone, calendar days ('2026-12-04') as dates,
  * a linked customer by name (`customerNames`, by id; null: one since deleted), a linked vehicle in words (never its id).
  */
 export function formatChangeValue(field: string, value: unknown, customerNames: ReadonlyMap<string, string | null> = new Map()): string {
@@ -36,6 +36,7 @@ export function formatChangeValue(field: string, value: unknown, customerNames: 
   const text = String(value);
   switch (field) {
     case 'phone':
+    case 'contactPhone':
       return displayPhone(text);
     case 'quote':
       return formatQuote(typeof value === 'number' ? value : text);
@@ -60,6 +61,7 @@ export function formatChangeValue(field: string, value: unknown, customerNames: 
     default:
       if (MILEAGE_FIELDS.has(field) && /^\d+$/.test(text)) return formatMileage(Number(text));
       if (MONEY_FIELDS.has(field) || MONEY_LINE_FIELD.test(field)) return moneyWords(text) ?? text;
+      if (isCalendarDay(text)) return formatDate(text);
       return ISO_TIME.test(text) ? formatDateTime(text) : text;
   }
 }

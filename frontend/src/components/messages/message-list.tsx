@@ -101,11 +101,11 @@ function MessageRow({
             <p className="text-muted-foreground mb-2 text-xs font-medium tracking-wide uppercase">Not sent — shown as it would have gone</p>
           ) : null}
           {message.subject ? <p className="mb-2 font-medium">Subject: {message.subject}</p> : null}
-          <p className="whitespace-pre-wrap break-words">{message.body}</p>
+          <p className="whitespace-pre-wrap">{message.body}</p>
           {message.attachments.length > 0 ? <p className="text-muted-foreground mt-2">Attached: {message.attachments.join(', ')}</p> : null}
           {/* Only admins are given it: the provider's own answer, for whoever looks after the server. */}
           {message.detail ? (
-            <p className="text-muted-foreground mt-2 text-xs break-words">
+            <p className="text-muted-foreground mt-2 text-xs">
               Technical detail: <span className="font-mono">{message.detail}</span>
             </p>
           ) : null}

@@ -19,7 +19,9 @@ export function SelectTrigger({ className, children, ...props }: ComponentProps<
       )}
       {...props}
     >
-      <span className="truncate">{children}</span>
+      {/* No width of its own (w-0, then grown into the trigger): the choice shown, a customer's or a vehicle's
+          long name, is cut short with an ellipsis instead of widening the field and the form around it. */}
+      <span className="w-0 flex-1 truncate">{children}</span>
       <SelectPrimitive.Icon asChild>
         <ChevronDownIcon className="size-4 shrink-0 opacity-60" />
       </SelectPrimitive.Icon>

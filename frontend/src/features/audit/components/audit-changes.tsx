@@ -20,7 +20,7 @@ export function AuditChanges({
         const before = formatChangeValue(change.field, change.oldValue, customerNames);
         const after = formatChangeValue(change.field, change.newValue, customerNames);
         return (
-          <li key={`${change.field}-${index}`} className="break-words">
+          <li key={`${change.field}-${index}`}>
             <span className="text-muted-foreground">{auditFieldLabel(change.field)}: </span>
             {before !== EMPTY_VALUE ? (
               <>

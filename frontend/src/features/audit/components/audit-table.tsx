@@ -56,7 +56,7 @@ export function AuditTable({ instance, entries }: { instance: string; entries: A
                     <Badge variant="secondary" className="justify-self-start">
                       {entityTypeLabel(entry.entityType)}
                     </Badge>
-                    <span className="break-words">{localizeTimesInText(entry.summary)}</span>
+                    <span>{localizeTimesInText(entry.summary)}</span>
                   </div>
                 </td>
                 <td className="max-w-md px-3 py-3 text-xs">
@@ -77,7 +77,7 @@ export function AuditTable({ instance, entries }: { instance: string; entries: A
               </span>
               <Badge variant="secondary">{entityTypeLabel(entry.entityType)}</Badge>
             </div>
-            <p className="break-words">{localizeTimesInText(entry.summary)}</p>
+            <p>{localizeTimesInText(entry.summary)}</p>
             {entry.changes.length > 0 ? (
               <div className="text-xs">
                 <AuditChanges changes={entry.changes} customerNames={customerNames} />

@@ -17,7 +17,7 @@ function Detail({ icon, label, children }: { icon: ReactNode; label: string; chi
         {icon}
         <span className="sr-only">{label}</span>
       </dt>
-      <dd className="min-w-0 wrap-anywhere">{children}</dd>
+      <dd className="min-w-0">{children}</dd>
     </div>
   );
 }
@@ -57,7 +57,7 @@ export function CustomerCard({
     <Card className="flex h-full flex-col gap-4 p-5" data-testid="customer-card">
       <div className="flex items-start justify-between gap-2">
         <div className="grid min-w-0 gap-0.5">
-          <h3 className="text-base leading-tight font-semibold wrap-anywhere">
+          <h3 className="text-base leading-tight font-semibold">
             <Link to={detailPath} className={customer.name ? 'hover:underline' : 'text-muted-foreground italic hover:underline'}>
               {name}
             </Link>
@@ -118,9 +118,7 @@ export function CustomerCard({
         <Section title="Recent Services">
           <ul className="grid gap-0.5 text-sm">
             {services.shown.map((service, index) => (
-              <li key={`${service}-${index}`} className="wrap-anywhere">
-                {service}
-              </li>
+              <li key={`${service}-${index}`}>{service}</li>
             ))}
             {services.hidden > 0 ? (
               <li className="text-xs text-muted-foreground">{moreLabel(services.hidden, { ellipsis: true })}</li>

@@ -157,7 +157,7 @@ export function CustomerDetailScreen({
       {backLink}
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="grid min-w-0 gap-1">
-          <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere sm:text-3xl">{name}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{name}</h1>
           <p className="text-muted-foreground">Customer ID: #{current.number}</p>
         </div>
         {permissions.canWrite || permissions.canDelete || permissions.canMerge ? (

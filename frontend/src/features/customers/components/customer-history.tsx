@@ -50,7 +50,7 @@ function HistoryChanges({ entry }: { entry: CustomerHistoryEntry }) {
         return (
           <span key={change.field} className="grid gap-0.5 sm:grid-cols-[8rem_1fr] sm:gap-2">
             <span className="font-medium text-muted-foreground">{label}</span>
-            <span className="min-w-0 wrap-anywhere">
+            <span className="min-w-0">
               {from !== null ? (
                 <>
                   <del className="text-muted-foreground decoration-muted-foreground/60">{from}</del>

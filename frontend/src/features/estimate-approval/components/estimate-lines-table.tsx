@@ -40,7 +40,7 @@ export function EstimateLinesTable({
         return (
           <li key={line.id} className="grid gap-2 p-3 sm:grid-cols-[minmax(0,1fr)_auto_auto] sm:items-center sm:gap-4" aria-label={label}>
             <div className={cn('grid min-w-0 gap-0.5', declined && 'text-muted-foreground line-through')}>
-              <span className="font-medium break-words">
+              <span className="font-medium">
                 <span className="mr-2 text-xs font-normal text-muted-foreground no-underline">{KIND[line.kind]}</span>
                 {label}
               </span>

@@ -30,7 +30,7 @@ export function JobCardTitle({
   return (
     <div className="grid min-w-0 gap-0.5">
       {job.jobNumber ? <span className="font-mono text-xs text-muted-foreground">#{job.jobNumber}</span> : null}
-      <h3 className={cn('leading-tight font-semibold wrap-anywhere', !compact && 'text-base')}>
+      <h3 className={cn('leading-tight font-semibold', !compact && 'text-base')}>
         <button
           type="button"
           className={cn(openClassName, 'text-left outline-none after:absolute after:inset-0 after:rounded-xl')}

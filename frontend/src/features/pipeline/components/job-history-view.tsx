@@ -63,7 +63,7 @@ export function JobHistoryView({
                     // On a phone the field's name sits above its value: side by side, a line's long name left the value a few letters wide.
                     <li key={change.field} className="grid gap-x-2 text-xs sm:grid-cols-[minmax(6rem,auto)_1fr] sm:text-sm">
                       <span className="text-muted-foreground">{historyFieldLabel(change.field)}</span>
-                      <span className="min-w-0 wrap-anywhere">
+                      <span className="min-w-0">
                         {showBefore ? (
                           <>
                             <del className="text-muted-foreground decoration-muted-foreground/60">{before}</del>

@@ -34,7 +34,7 @@ export function JobFieldList({ job, label }: { job: JobView; label: string }) {
       {rows(job).map(([name, value]) => (
         <div key={name} className={name === 'Notes' ? 'grid gap-0.5 sm:col-span-2' : 'grid gap-0.5'}>
           <dt className="text-xs font-medium text-muted-foreground">{name}</dt>
-          <dd className="min-h-5 break-words whitespace-pre-wrap">{value || <span className="text-muted-foreground">—</span>}</dd>
+          <dd className="min-h-5 whitespace-pre-wrap">{value || <span className="text-muted-foreground">—</span>}</dd>
         </div>
       ))}
     </dl>

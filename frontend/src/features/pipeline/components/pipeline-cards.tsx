@@ -39,7 +39,7 @@ export const PipelineCards = memo(function PipelineCards({
                 />
               </div>
             </div>
-            {job.part ? <p className="text-sm wrap-anywhere">{job.part}</p> : null}
+            {job.part ? <p className="text-sm">{job.part}</p> : null}
             <dl className="grid gap-1.5 text-sm text-muted-foreground">
               {job.phone ? (
                 <JobCardFact icon={<PhoneIcon />} label="Phone" compact={false} valueClassName="tabular-nums">
@@ -47,7 +47,7 @@ export const PipelineCards = memo(function PipelineCards({
                 </JobCardFact>
               ) : null}
               {job.makeModel ? (
-                <JobCardFact icon={<CarIcon />} label="Vehicle" compact={false} valueClassName="min-w-0 wrap-anywhere">
+                <JobCardFact icon={<CarIcon />} label="Vehicle" compact={false} valueClassName="min-w-0">
                   <VehicleLink instance={instance} job={job} />
                 </JobCardFact>
               ) : null}

@@ -81,17 +81,17 @@ export const PipelineTable = memo(function PipelineTable({
             <tr key={job.id} className="border-b align-middle last:border-0 hover:bg-muted/30">
               <td className="px-3 py-2.5 font-mono text-xs whitespace-nowrap text-muted-foreground">{job.jobNumber}</td>
               <th scope="row" className="max-w-48 px-3 py-2.5 text-left font-medium">
-                <span className="line-clamp-2 break-words">{job.name || <span className="text-muted-foreground">—</span>}</span>
+                <span className="line-clamp-2">{job.name || <span className="text-muted-foreground">—</span>}</span>
               </th>
               <td className="px-3 py-2.5 whitespace-nowrap tabular-nums">{displayPhone(job.phone)}</td>
               {/* At least 7rem each, up to three lines: at 1366 px the other columns squeezed a part or vehicle to 'Front brak…'. */}
               <td className="max-w-40 min-w-28 px-3 py-2.5">
-                <span className="line-clamp-3 break-words" title={job.part || undefined}>
+                <span className="line-clamp-3" title={job.part || undefined}>
                   {job.part}
                 </span>
               </td>
               <td className="max-w-40 min-w-28 px-3 py-2.5">
-                <span className="line-clamp-3 break-words" title={job.makeModel || undefined}>
+                <span className="line-clamp-3" title={job.makeModel || undefined}>
                   <VehicleLink instance={instance} job={job} />
                 </span>
               </td>

@@ -136,11 +136,11 @@ export function CreateInstanceForm({
     <>
       {page ? 'Lower-case letters and digits only. Staff sign in at:' : 'Its staff will sign in at:'}
       <span className="mt-1 grid gap-0.5">
-        <span className="font-mono break-all text-foreground" data-testid={page ? 'subdomain-preview' : 'create-instance-address'}>
+        <span className="font-mono text-foreground" data-testid={page ? 'subdomain-preview' : 'create-instance-address'}>
           {addresses.short}
         </span>
         <span>
-          or <span className="font-mono break-all text-foreground">{addresses.signIn}</span>
+          or <span className="font-mono text-foreground">{addresses.signIn}</span>
         </span>
       </span>
     </>

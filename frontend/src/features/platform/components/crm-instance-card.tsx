@@ -45,7 +45,7 @@ function LinkCard({
         >
           {icon}
         </span>
-        <h3 className="min-w-0 pt-2 text-base leading-tight font-semibold break-words">
+        <h3 className="min-w-0 pt-2 text-base leading-tight font-semibold">
           <Link to={to} className="outline-none after:absolute after:inset-0 after:rounded-xl">
             {title}
           </Link>

@@ -219,7 +219,7 @@ function InstanceHistory({ instanceId }: { instanceId: string }) {
           {entry.changes.length > 0 ? (
             <ul className="grid gap-0.5 text-xs text-muted-foreground">
               {entry.changes.map((change) => (
-                <li key={change.field} className="break-words">
+                <li key={change.field}>
                   <span className="font-medium text-foreground">{FIELD_NAMES[change.field] ?? change.field}:</span>{' '}
                   {change.oldValue === null ? '' : `${change.oldValue || '(empty)'} → `}
                   {change.newValue || '(empty)'}
@@ -256,7 +256,7 @@ export function EditInstanceDialog({ instance }: { instance: CrmInstanceView }) 
       </DialogTrigger>
       <DialogContent className="gap-5 sm:max-w-2xl">
         <DialogHeader>
-          <DialogTitle className="break-words">Edit {instance.displayName}</DialogTitle>
+          <DialogTitle>Edit {instance.displayName}</DialogTitle>
           <DialogDescription>
             Its address stays <span className="font-mono">/{instance.subdomain}</span>; changes apply to its staff at once.
           </DialogDescription>

@@ -28,7 +28,7 @@ export function ManageInstanceUsersDialog({
       </DialogTrigger>
       <DialogContent className="gap-5 sm:max-w-2xl">
         <DialogHeader>
-          <DialogTitle className="break-words">Users of {instance.displayName}</DialogTitle>
+          <DialogTitle>Users of {instance.displayName}</DialogTitle>
           <DialogDescription>Reset a user's PIN, or add an admin who can then add the rest of the staff.</DialogDescription>
         </DialogHeader>
         <section aria-labelledby={`${headingId}-users`} className="grid gap-2">

@@ -98,7 +98,7 @@ export function ParkedEventsSection({
                 <li key={event.eventId}>
                   <Card className="grid gap-2 p-4 text-sm">
                     <div className="flex flex-wrap items-baseline justify-between gap-2">
-                      <span className="font-medium break-all">{event.type}</span>
+                      <span className="font-medium">{event.type}</span>
                       <time dateTime={event.parkedAt} className="text-muted-foreground">
                         {formatDateTime(event.parkedAt, { seconds: true })}
                       </time>
@@ -107,11 +107,11 @@ export function ParkedEventsSection({
                       {shop ? null : (
                         <>
                           <dt className="text-muted-foreground">Shop</dt>
-                          <dd className="break-all">{event.subdomain ?? event.instanceId ?? 'Unknown'}</dd>
+                          <dd>{event.subdomain ?? event.instanceId ?? 'Unknown'}</dd>
                         </>
                       )}
                       <dt className="text-muted-foreground">Record</dt>
-                      <dd className="break-all">
+                      <dd>
                         {to ? (
                           <Link to={to} className="font-medium underline underline-offset-4">
                             {kind ? `${kind} ${event.recordId}` : event.streamId}
@@ -123,13 +123,11 @@ export function ParkedEventsSection({
                         )}
                       </dd>
                       <dt className="text-muted-foreground">Skipped by</dt>
-                      <dd className="break-all">{event.skippedBy.join(', ')}</dd>
+                      <dd>{event.skippedBy.join(', ')}</dd>
                       <dt className="text-muted-foreground">Event</dt>
-                      <dd className="break-all">{event.eventId}</dd>
+                      <dd>{event.eventId}</dd>
                     </dl>
-                    <pre className="max-h-40 overflow-auto rounded-md bg-muted p-2 text-xs whitespace-pre-wrap break-all">
-                      {event.error}
-                    </pre>
+                    <pre className="max-h-40 overflow-auto rounded-md bg-muted p-2 text-xs whitespace-pre-wrap">{event.error}</pre>
                   </Card>
                 </li>
               );

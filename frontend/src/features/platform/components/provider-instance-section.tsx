@@ -22,7 +22,7 @@ export function ProviderInstanceCard({ instance }: { instance: CrmInstanceView }
           <SparklesIcon />
         </span>
         <div className="grid min-w-0 gap-1">
-          <h3 className="text-base leading-tight font-semibold break-words">{instance.displayName}</h3>
+          <h3 className="text-base leading-tight font-semibold">{instance.displayName}</h3>
           <InstanceFacts instance={instance} />
         </div>
       </div>

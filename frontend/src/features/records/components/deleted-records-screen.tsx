@@ -126,7 +126,7 @@ export function DeletedRecordsScreen({ instance, backLink }: { instance: string;
                     <Badge variant={record.kind === 'customer' ? 'secondary' : 'outline'}>
                       {record.kind === 'customer' ? 'Customer' : 'Job'}
                     </Badge>
-                    <span className="min-w-0 break-words font-medium">{recordTitle(record)}</span>
+                    <span className="min-w-0 font-medium">{recordTitle(record)}</span>
                   </span>
                   <span className="text-xs text-muted-foreground">
                     Deleted by {record.deletedBy} · <time dateTime={record.deletedAt}>{formatDateTime(record.deletedAt)}</time>

@@ -1,3 +1,4 @@
+import { formatDate } from '@crm/projections/contract';
 import type { ServiceRequestView } from '@crm/projections/service-requests';
 import { Link, useSearchParams } from 'react-router-dom';
 import { SearchBox } from '@/components/search-box';
@@ -11,7 +12,7 @@ import { useAddressSearch } from '@/lib/use-address-search';
 import { useMediaQuery } from '@/lib/use-media-query';
 import { useServiceRequests } from '../api/get-service-requests';
 import { SEARCH_DEBOUNCE_MS, SERVICE_REQUEST_TEXTS } from '../constants/service-request-texts';
-import { formatScheduledDate, loadErrorText, requestNumber } from '../utils/service-request-form';
+import { loadErrorText, requestNumber } from '../utils/service-request-form';
 import { ServiceRequestStatusBadge } from './service-request-status-badge';
 
 export interface ServiceListPaths {
@@ -160,10 +161,10 @@ function RequestTable({ items, paths }: { items: ServiceRequestView[]; paths: Se
               <td className={cn(cell, 'font-medium')}>
                 {request.customerName || <span className="text-muted-foreground">No name</span>}
                 {request.scheduledDate ? (
-                  <span className="block text-xs font-normal text-muted-foreground">For {formatScheduledDate(request.scheduledDate)}</span>
+                  <span className="block text-xs font-normal text-muted-foreground">For {formatDate(request.scheduledDate)}</span>
                 ) : null}
               </td>
-              <td className={cn(cell, 'break-all')}>
+              <td className={cell}>
                 {request.contactEmail || '—'}
                 {request.contactPhone ? (
                   <span className="block whitespace-nowrap text-muted-foreground tabular-nums">{request.contactPhone}</span>
@@ -223,7 +224,7 @@ function RequestCards({ items, paths }: { items: ServiceRequestView[]; paths: Se
               {request.scheduledDate ? (
                 <div className="flex gap-2">
                   <dt className="text-muted-foreground">Date:</dt>
-                  <dd>{formatScheduledDate(request.scheduledDate)}</dd>
+                  <dd>{formatDate(request.scheduledDate)}</dd>
                 </div>
               ) : null}
             </dl>

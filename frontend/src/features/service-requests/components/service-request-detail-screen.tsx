@@ -1,4 +1,4 @@
-import { formatDateTime } from '@crm/projections/contract';
+import { formatDate, formatDateTime } from '@crm/projections/contract';
 import { SERVICE_REQUEST_FIELDS, SERVICE_REQUEST_FIELD_LABELS, type ServiceRequestView } from '@crm/projections/service-requests';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -19,7 +19,6 @@ import { conflictingServiceRequest, useArchiveServiceRequest, useUpdateServiceRe
 import {
   changedFields,
   type FormErrors,
-  formatScheduledDate,
   formFromRequest,
   requestNumber,
   type ServiceRequestForm,
@@ -227,7 +226,7 @@ export function ServiceRequestDetailScreen({
 
 function RequestDetails({ request }: { request: ServiceRequestView }) {
   const value = (field: (typeof SERVICE_REQUEST_FIELDS)[number]): ReactNode => {
-    const text = field === 'scheduledDate' ? formatScheduledDate(request.scheduledDate) : request[field];
+    const text = field === 'scheduledDate' ? formatDate(request.scheduledDate) : request[field];
     return text ? text : <span className="text-muted-foreground">—</span>;
   };
   return (
@@ -235,8 +234,7 @@ function RequestDetails({ request }: { request: ServiceRequestView }) {
       {SERVICE_REQUEST_FIELDS.map((field) => (
         <div key={field} className={field === 'additionalNotes' ? 'grid gap-1 sm:col-span-2' : 'grid gap-1'}>
           <dt className="text-sm text-muted-foreground">{SERVICE_REQUEST_FIELD_LABELS[field]}</dt>
-          {/* Breaks anywhere if it must: a long email kept a phone's page a pixel too wide with break-words. */}
-          <dd className="whitespace-pre-wrap wrap-anywhere">{value(field)}</dd>
+          <dd className="whitespace-pre-wrap">{value(field)}</dd>
         </div>
       ))}
     </dl>

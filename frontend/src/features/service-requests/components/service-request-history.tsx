@@ -1,4 +1,4 @@
-import { formatDateTime } from '@crm/projections/contract';
+import { formatChangeValue, formatDateTime } from '@crm/projections/contract';
 import { SERVICE_REQUEST_FIELD_LABELS, type ServiceRequestHistoryEntry } from '@crm/projections/service-requests';
 import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeVariant } from '@/components/ui/badge';
@@ -15,10 +15,6 @@ const ACTIONS: Record<ServiceRequestHistoryEntry['action'], { label: string; var
 };
 
 const FIELD_LABELS: Record<string, string> = { ...SERVICE_REQUEST_FIELD_LABELS, status: 'Status', job: 'Job' };
-
-function shown(value: string | null): string {
-  return value === null || value === '' ? '(empty)' : value;
-}
 
 /** Every change to the request, newest first: who, when, and each field's old and new value. */
 export function ServiceRequestHistory({ instance, id }: { instance: string; id: string }) {
@@ -39,12 +35,13 @@ export function ServiceRequestHistory({ instance, id }: { instance: string; id: 
               {entry.changes.map((change) => (
                 <li key={change.field} className="grid gap-0.5 sm:grid-cols-[10rem_1fr]">
                   <span className="text-muted-foreground">{FIELD_LABELS[change.field] ?? change.field}</span>
-                  <span className="break-words">
+                  <span>
                     {change.oldValue === null ? (
-                      shown(change.newValue)
+                      formatChangeValue(change.field, change.newValue)
                     ) : (
                       <>
-                        <span className="text-muted-foreground line-through">{shown(change.oldValue)}</span> → {shown(change.newValue)}
+                        <span className="text-muted-foreground line-through">{formatChangeValue(change.field, change.oldValue)}</span> →{' '}
+                        {formatChangeValue(change.field, change.newValue)}
                       </>
                     )}
                   </span>

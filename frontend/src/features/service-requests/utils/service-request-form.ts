@@ -74,15 +74,3 @@ export function loadErrorText(error: unknown): string {
 export function requestNumber(request: Pick<ServiceRequestView, 'number'>): string {
   return `SR-${request.number}`;
 }
-
-/** How a date-only value reads ('Mar 14, 2026'); '' stays ''. Not shifted by the browser's zone: it is a calendar date. */
-export function formatScheduledDate(value: string): string {
-  if (!value) return '';
-  const [y, m, d] = value.split('-').map(Number);
-  return new Date(Date.UTC(y!, m! - 1, d!)).toLocaleDateString('en-US', {
-    timeZone: 'UTC',
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-  });
-}

@@ -96,7 +96,7 @@ export function VehicleScreen({
                   .map(([label, value]) => (
                     <div key={label} className="contents">
                       <dt className="text-muted-foreground">{label}</dt>
-                      <dd className={label === 'VIN' ? 'font-mono break-all' : 'break-words whitespace-pre-wrap'}>{value}</dd>
+                      <dd className={label === 'VIN' ? 'font-mono' : 'whitespace-pre-wrap'}>{value}</dd>
                     </div>
                   ))}
               </dl>
@@ -158,7 +158,7 @@ function HistoryEntry({ item, jobPath }: { item: VehicleHistoryItem; jobPath: (j
           {[item.stage, item.quote ? `$${item.quote}` : '', mileage(item.mileageIn, item.mileageOut)].filter(Boolean).join(' · ')}
         </p>
       ) : null}
-      {item.detail ? <p className="text-sm break-words text-muted-foreground">{item.detail}</p> : null}
+      {item.detail ? <p className="text-sm text-muted-foreground">{item.detail}</p> : null}
       <p className="text-xs text-muted-foreground">by {item.by}</p>
     </li>
   );

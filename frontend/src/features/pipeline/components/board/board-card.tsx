@@ -100,10 +100,10 @@ export const BoardCard = memo(function BoardCard({
             </DropdownMenu>
           ) : null}
         </div>
-        {job.part ? <p className="wrap-anywhere">{job.part}</p> : null}
+        {job.part ? <p>{job.part}</p> : null}
         <dl className="grid gap-1 text-xs text-muted-foreground">
           {job.makeModel ? (
-            <JobCardFact icon={<CarIcon />} label="Vehicle" compact valueClassName="min-w-0 wrap-anywhere">
+            <JobCardFact icon={<CarIcon />} label="Vehicle" compact valueClassName="min-w-0">
               <VehicleLink instance={instance} job={job} />
             </JobCardFact>
           ) : null}
@@ -113,7 +113,7 @@ export const BoardCard = memo(function BoardCard({
             </JobCardFact>
           ) : null}
           {job.tech ? (
-            <JobCardFact label="Tech" compact valueClassName="min-w-0 wrap-anywhere text-foreground">
+            <JobCardFact label="Tech" compact valueClassName="min-w-0 text-foreground">
               {job.tech}
             </JobCardFact>
           ) : null}
