@@ -246,4 +246,68 @@ describe('long unbroken words on a phone', () => {
     },
     LONG_TIMEOUT,
   );
+
+  test(
+    "with long words in its rows, a table's column headings on a desktop wrap only between words (its columns are at least as wide as them)",
+    async () => {
+      const shop = await createShop(server, 'headings', undefined, {
+        features: { pipeline: true, customers: true, calendar: true, admin: true, serviceRequests: true },
+      });
+      const api = `/api/${shop.subdomain}`;
+      const c = `/crm/${shop.subdomain}`;
+      await postOne(shop.owner, `${api}/pipeline`, {
+        name: long('Customer'),
+        phone: '5550104477',
+        part: long('Part'),
+        makeModel: long('Vehicle'),
+        quote: '1250.50',
+        stage: 'Scheduled',
+        appointment: new Date(Date.now() + 86_400_000).toISOString(),
+      });
+      await postOne(shop.owner, `${api}/service-requests`, {
+        customerName: long('Requester'),
+        contactEmail: longEmail('Request'),
+        vehicleType: long('RequestVehicle'),
+        serviceType: 'Oil Change',
+        scheduledDate: '2026-12-04',
+      });
+      const { page } = await signedInPage(browser, shop.owner);
+      for (const [where, address, ready] of [
+        ['pipeline', `${c}/pipeline?view=table`, long('Part')],
+        ['service-list', `${c}/service-list`, long('Requester')],
+        ['audit', `${c}/admin/audit`, long('Requester')],
+      ] as const) {
+        for (const width of [1280, 1024]) {
+          await page.setViewportSize({ width, height: 800 });
+          await page.goto(address);
+          await expect.poll(visible(page, ready), { timeout: SLOW, message: `${where} shows its rows` }).toBe(true);
+          await expect
+            .poll(() => page.locator('thead th').count(), { timeout: SLOW, message: `${where} shows a table` })
+            .toBeGreaterThan(0);
+          // Each word of each heading, as laid out: one that spans two lines was split inside it.
+          const split = () =>
+            page.evaluate(() => {
+              const broken: string[] = [];
+              for (const heading of document.querySelectorAll('thead th')) {
+                const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                  const text = node.textContent ?? '';
+                  for (const match of text.matchAll(/\S+/g)) {
+                    const range = document.createRange();
+                    range.setStart(node, match.index);
+                    range.setEnd(node, match.index + match[0].length);
+                    const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+                    if (tops.size > 1) broken.push(match[0]);
+                  }
+                }
+              }
+              return broken;
+            });
+          await expect.poll(split, { timeout: 5_000, message: `${where} at ${width} px: headings split inside a word` }).toEqual([]);
+          await snap(page, `table-headings-${where}-${width}`);
+        }
+      }
+    },
+    LONG_TIMEOUT,
+  );
 });
