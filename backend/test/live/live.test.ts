@@ -2,11 +2,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { READ_MODEL_SCHEMA } from '@crm/projections/db/migrate';
 import { projections } from '@crm/projections/read-models';
 import { Projector } from '@crm/projections/runtime/projector';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
 import { liveHubOf } from '../../src/live/index.ts';
-import { startRuntime } from '../../src/runtime.ts';
-import { ApiClient, createTestInstance, signInSuperAdmin, signInUser, startTestServer, type TestServer } from '../support/server.ts';
+import {
+  ApiClient,
+  createTestInstance,
+  startSecondApiProcess,
+  signInSuperAdmin,
+  signInUser,
+  startTestServer,
+  type TestServer,
+} from '../support/server.ts';
 
 /**
  * The live-update stream (GET /api/{instance}/live): what one session's change tells the
@@ -351,22 +356,7 @@ describe('a closed instance', () => {
 describe('several API processes', () => {
   test('a stream on a second API process (no projector of its own) hears changes made through the first, and resumes there', async () => {
     // A second API process on the same database and session secret, as a load balancer would put beside the first.
-    const { config } = server.runtime.deps;
-    const second = await startRuntime(
-      loadConfig({
-        DATABASE_URL: config.DATABASE_URL!,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: config.DATA_DIR,
-        SESSION_SECRET: config.sessionSecret,
-        RUN_PROJECTOR: 'false',
-        LOG_LEVEL: 'silent',
-        SUPER_ADMIN_USERNAME: 'superadmin',
-        SUPER_ADMIN_PASSWORD: 'correct-horse-battery',
-      }),
-      createLogger('silent'),
-      { version: '1.0.0-test' },
-    );
+    const second = await startSecondApiProcess(server);
     try {
       // The owner's session (made on the first process) opens a stream on the second.
       const onSecond = new ApiClient(second.url);

@@ -1,11 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
-import { startRuntime, type Runtime } from '../../src/runtime.ts';
-import { ApiClient, createTestInstance, signInUser, startTestServer, type TestServer } from '../support/server.ts';
+import type { Runtime } from '../../src/runtime.ts';
+import { ApiClient, createTestInstance, startSecondApiProcess, signInUser, startTestServer, type TestServer } from '../support/server.ts';
 
 /**
  * Job and customer numbers under concurrency: creations in one instance do not wait for
@@ -23,23 +18,7 @@ const entry = (part: string) => ({ jobNumber: '', name: '', phone: '', part, mak
 
 beforeAll(async () => {
   server = await startTestServer();
-  const config = server.runtime.deps.config;
-  second = await startRuntime(
-    loadConfig({
-      DATABASE_URL: config.DATABASE_URL!,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crm-test-')),
-      SUPER_ADMIN_USERNAME: config.SUPER_ADMIN_USERNAME,
-      SUPER_ADMIN_PASSWORD: 'correct-horse-battery',
-      SESSION_SECRET: config.SESSION_SECRET,
-      RUN_PROJECTOR: 'false',
-      LOG_LEVEL: 'silent',
-      SIGN_IN_RATE_LIMIT: '10000',
-    }),
-    createLogger('silent'),
-    { version: '1.0.0-test' },
-  );
+  second = await startSecondApiProcess(server);
   await createTestInstance(server, 'numbers');
   one = await signInUser(server, 'numbers', 'owner', '1234');
   two = new ApiClient(second.url);

@@ -69,6 +69,31 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   };
 }
 
+/**
+ * A second API process beside the test server, as a load balancer puts one when the app is
+ * scaled out: the same database and session secret (a session made on either serves on both),
+ * and no projector of its own.
+ */
+export async function startSecondApiProcess(server: TestServer): Promise<Runtime> {
+  const { config } = server.runtime.deps;
+  return await startRuntime(
+    loadConfig({
+      DATABASE_URL: config.DATABASE_URL!,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crm-test-')),
+      SESSION_SECRET: config.sessionSecret,
+      SUPER_ADMIN_USERNAME: SUPER_ADMIN.username,
+      SUPER_ADMIN_PASSWORD: SUPER_ADMIN.password,
+      RUN_PROJECTOR: 'false',
+      LOG_LEVEL: 'silent',
+      SIGN_IN_RATE_LIMIT: '10000',
+    }),
+    createLogger('silent'),
+    { version: '1.0.0-test' },
+  );
+}
+
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;

@@ -1,17 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { projections } from '@crm/projections/read-models';
 import { rebuildReadModels } from '@crm/projections/runtime/rebuild';
 import type { VehicleView } from '@crm/projections/vehicles';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
-import { startRuntime, type Runtime } from '../../src/runtime.ts';
+import type { Runtime } from '../../src/runtime.ts';
 import { systemContext, toNewEvents } from '../../src/shared/commands.ts';
 import { vehicleStream } from '../../src/vehicles/vehicle-decider.ts';
-import { ApiClient, createTestInstance, signInUser, startTestServer, type TestInstance, type TestServer } from '../support/server.ts';
+import {
+  ApiClient,
+  createTestInstance,
+  startSecondApiProcess,
+  signInUser,
+  startTestServer,
+  type TestInstance,
+  type TestServer,
+} from '../support/server.ts';
 
 /**
  * A VIN names one car: one live vehicle of an instance carries it, whichever way the vehicle
@@ -28,23 +31,7 @@ const base = '/api/vinshop';
 
 beforeAll(async () => {
   server = await startTestServer();
-  const config = server.runtime.deps.config;
-  second = await startRuntime(
-    loadConfig({
-      DATABASE_URL: config.DATABASE_URL!,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'crm-test-')),
-      SUPER_ADMIN_USERNAME: config.SUPER_ADMIN_USERNAME,
-      SUPER_ADMIN_PASSWORD: 'correct-horse-battery',
-      SESSION_SECRET: config.SESSION_SECRET,
-      RUN_PROJECTOR: 'false',
-      LOG_LEVEL: 'silent',
-      SIGN_IN_RATE_LIMIT: '10000',
-    }),
-    createLogger('silent'),
-    { version: '1.0.0-test' },
-  );
+  second = await startSecondApiProcess(server);
   shop = await createTestInstance(server, 'vinshop');
   await createTestInstance(server, 'vinother');
   owner = await signInUser(server, 'vinshop', 'owner', '1234');
