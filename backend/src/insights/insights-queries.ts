@@ -8,6 +8,7 @@ import {
   type InsightWeek,
 } from '@crm/projections/insights';
 import { STAGES, type Stage } from '@crm/projections/pipeline';
+import { addDays, dayInZone } from '@crm/projections/shared';
 import type { Knex } from 'knex';
 import { withTenant } from '../infra/tenant-db.ts';
 import { weeklyJobMoney } from '../repair-orders/index.ts';
@@ -16,16 +17,6 @@ import { invalidField } from '../shared/errors.ts';
 const DAY_MS = 86_400_000;
 /** A period without a start: this many days up to its end (twelve weeks). */
 const DEFAULT_PERIOD_DAYS = 84;
-
-/** YYYY-MM-DD of an instant in a time zone. */
-function localDay(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
-}
-
-/** Calendar arithmetic on YYYY-MM-DD (no time zone: a date is a date). */
-function addDays(dayText: string, days: number): string {
-  return new Date(Date.parse(`${dayText}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
 
 /** The Monday on or before a date. */
 function mondayOf(dayText: string): string {
@@ -56,7 +47,7 @@ const hours = (seconds: number | string | null) => Math.round((Number(seconds ??
  * not on the pipeline a figure links to).
  */
 export async function insightsOf(knex: Knex, instanceId: string, timeZone: string, query: InsightsQuery, now: Date): Promise<Insights> {
-  const to = query.to ?? localDay(now, timeZone);
+  const to = query.to ?? dayInZone(now, timeZone);
   const from = query.from ?? addDays(to, -(DEFAULT_PERIOD_DAYS - 1));
   if (from > to) throw invalidField('from', 'from must be on or before to');
   const span = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;

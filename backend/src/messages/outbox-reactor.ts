@@ -5,7 +5,7 @@ import { renderTemplate, renderTextMessage, type MessageChannel, type MessageKin
 import { startOfDayInZone, WORK_DONE_STAGES, type JobFields } from '@crm/projections/pipeline';
 import { estimateLink } from '@crm/projections/repair-orders';
 import { defineProjection, type Projection } from '@crm/projections/runtime/projection';
-import { assertNever } from '@crm/projections/shared';
+import { addDays, assertNever, dayInZone } from '@crm/projections/shared';
 import { TransientError } from '@crm/projections/runtime/projector';
 import { addToReaction } from '@crm/projections/runtime/reactions';
 import type { Config } from '../config.ts';
@@ -40,11 +40,7 @@ export function parseInvoiceAttachmentId(id: string): { jobId: string; revision:
 
 /** The instant reminders go out: the day before the appointment (in the shop's zone) at the shop's hour. */
 export function reminderTime(appointment: string, timeZone: string, hour: number): Date {
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(appointment),
-  );
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const before = new Date(Date.UTC(y, m - 1, d - 1)).toISOString().slice(0, 10);
+  const before = addDays(dayInZone(new Date(appointment), timeZone), -1);
   const start = startOfDayInZone(before, timeZone);
   // From the day's start in the zone: on a daylight-saving change day the wall clock is an hour off at most.
   return new Date(start.getTime() + hour * 3_600_000);

@@ -10,11 +10,6 @@ export async function highestInvoiceNumber(knex: Knex, instanceId: string): Prom
   return row?.highest ?? 0;
 }
 
-/** Today in the zone, as YYYY-MM-DD. */
-export function dayIn(timeZone: string, at: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
-}
-
 const num = (value: unknown) => Number(value ?? 0);
 
 /**

@@ -9,6 +9,7 @@ import {
   takingsQuery,
 } from '@crm/projections/contract';
 import { JOB_MESSAGES } from '@crm/projections/pipeline';
+import { dayInZone } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter } from '../http/router.ts';
@@ -20,7 +21,7 @@ import { NotFoundError, ValidationError } from '../shared/errors.ts';
 import type { AsOf } from '../shared/time-travel.ts';
 import { jobStream } from '../pipeline/index.ts';
 import { repairOrderDecider } from './repair-order-decider.ts';
-import { dayIn, takingsCsv, takingsReport } from './repair-order-queries.ts';
+import { takingsCsv, takingsReport } from './repair-order-queries.ts';
 import {
   answerOf,
   loadJobDetail,
@@ -255,7 +256,7 @@ export function registerRepairOrderRoutes(router: ApiRouter, deps: AppDeps): voi
   const report = async (ctx: ApiContext) => {
     const { instance } = userOf(ctx);
     const query = parseInput(takingsQuery, ctx.query);
-    const today = dayIn(instance.timeZone, deps.now());
+    const today = dayInZone(deps.now(), instance.timeZone);
     const from = query.from ?? query.to ?? today;
     const to = query.to ?? query.from ?? today;
     return await takingsReport(deps.knex, instance.id, instance.timeZone, from, to);

@@ -9,6 +9,7 @@ export * from './revisions.ts';
 export * from './phone.ts';
 export * from './email.ts';
 export * from './format.ts';
+export * from './calendar-days.ts';
 export * from './schemas.ts';
 export * from './timeline.ts';
 export * from './never.ts';

@@ -1,4 +1,5 @@
 import { INSIGHT_JOBS_MAX, type InsightJob, type Insights } from '@crm/projections/insights';
+import { addDays, dayInZone } from '@crm/projections/shared';
 import { type ReactNode, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { formatDate, formatDollars } from '@crm/projections/contract';
@@ -14,7 +15,6 @@ import { errorMessage } from '@/lib/api-error';
 import { type InsightsPeriod, useInsights } from '../api/get-insights';
 import { formatHours, StageTimesChart, TechniciansChart, WeeklyChart } from './insights-charts';
 
-const DAY_MS = 86_400_000;
 const DEFAULT_STALE_DAYS = 14;
 const PRESETS = [
   { weeks: 4, label: '4 weeks' },
@@ -22,20 +22,11 @@ const PRESETS = [
   { weeks: 26, label: '26 weeks' },
 ] as const;
 
-/** Today in the shop's calendar (its time zone), as YYYY-MM-DD. */
-function todayIn(timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-}
-
-function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The period in the address (?from&to&stale), so a link or reload shows the same figures; twelve weeks by default. */
 function periodFromParams(params: URLSearchParams, timeZone: string): InsightsPeriod {
-  const to = DAY.test(params.get('to') ?? '') ? params.get('to')! : todayIn(timeZone);
+  const to = DAY.test(params.get('to') ?? '') ? params.get('to')! : dayInZone(new Date(), timeZone);
   const from = DAY.test(params.get('from') ?? '') ? params.get('from')! : addDays(to, -83);
   const stale = Number(params.get('stale'));
   return { from, to, staleDays: Number.isInteger(stale) && stale >= 1 && stale <= 365 ? stale : DEFAULT_STALE_DAYS };
@@ -295,7 +286,7 @@ export function InsightsScreen({ instance, timeZone, pipelinePath }: { instance:
               size="sm"
               variant="outline"
               onClick={() => {
-                const to = todayIn(timeZone);
+                const to = dayInZone(new Date(), timeZone);
                 apply({ ...draft, from: addDays(to, -(preset.weeks * 7 - 1)), to });
               }}
             >

@@ -1,4 +1,5 @@
 import { formatDateTime, formatMoney, PAYMENT_METHOD_LABELS, parseMoney, type TakingsReport } from '@crm/projections/contract';
+import { addDays, dayInZone } from '@crm/projections/shared';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Alert } from '@/components/ui/alert';
@@ -11,7 +12,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { ApiError, errorMessage } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
 import { takingsCsvUrl, useTakings } from '../api/get-takings';
-import { addDays, periodFromParams, todayIn } from '../utils/takings-period';
+import { periodFromParams } from '../utils/takings-period';
 
 /**
  * A shop day (YYYY-MM-DD) as people read it, 'Thu, Nov 26, 2026'. The day is already the
@@ -51,7 +52,7 @@ export function TakingsScreen({ instance, timeZone, pipelinePath }: { instance: 
   const [params, setParams] = useSearchParams();
   const period = periodFromParams(params, timeZone);
   const report = useTakings(instance, period);
-  const today = todayIn(timeZone);
+  const today = dayInZone(new Date(), timeZone);
 
   const choose = (from: string, to: string) =>
     setParams(

@@ -1,0 +1,30 @@
+import { describe, expect, test } from 'vitest';
+import { addDays, dayInZone } from '../src/shared/calendar-days.ts';
+
+/**
+ * The one way the app finds a calendar day: a shop's today (takings, insights), a payment's
+ * day, the day before an appointment (reminders). Each of these had its own copy before.
+ */
+describe('calendar days', () => {
+  test('the day an instant falls on depends on the zone, across the date line and daylight saving', () => {
+    const instant = new Date('2026-12-04T09:30:00Z');
+    expect(dayInZone(instant, 'UTC')).toBe('2026-12-04');
+    expect(dayInZone(instant, 'Pacific/Honolulu')).toBe('2026-12-03');
+    expect(dayInZone(instant, 'Pacific/Kiritimati')).toBe('2026-12-04');
+    expect(dayInZone(new Date('2026-12-04T10:30:00Z'), 'Pacific/Kiritimati')).toBe('2026-12-05');
+    // New York's spring-forward night: 06:59Z is 01:59 EST, 07:00Z is 03:00 EDT, both March 8.
+    expect(dayInZone(new Date('2026-03-08T06:59:00Z'), 'America/New_York')).toBe('2026-03-08');
+    expect(dayInZone(new Date('2026-03-08T04:59:00Z'), 'America/New_York')).toBe('2026-03-07');
+    // The same zone asked again (its formatter kept) gives the same answer.
+    expect(dayInZone(instant, 'Pacific/Honolulu')).toBe('2026-12-03');
+  });
+
+  test('adding days crosses months, years and leap days, both ways', () => {
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+    expect(addDays('2027-01-01', -1)).toBe('2026-12-31');
+    expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
+    expect(addDays('2027-02-28', 1)).toBe('2027-03-01');
+    expect(addDays('2026-03-08', 0)).toBe('2026-03-08');
+    expect(addDays('2026-12-04', -83)).toBe('2026-09-12');
+  });
+});
