@@ -111,27 +111,35 @@ export class LiveHub {
     return connection;
   }
 
-  /** Sends what happened after the connection's position, then hands it to the broadcasts. */
+  /**
+   * Sends what happened after the connection's position, then hands it to the broadcasts. A
+   * stream whose session was found ended meanwhile (endsAt) is sent no further than that and,
+   * once there, closed.
+   */
   private async catchUp(connection: LiveConnection): Promise<void> {
     let scanned = 0;
+    const limit = () => (connection.endsAt && comparePositions(connection.endsAt, this.position) < 0 ? connection.endsAt : this.position);
     while (!connection.closed) {
-      if (comparePositions(connection.sentUpTo, this.position) >= 0) break;
+      if (comparePositions(connection.sentUpTo, limit()) >= 0) break;
       if (comparePositions(this.floor, connection.sentUpTo) <= 0) {
         // From memory, in the same tick as joining the broadcasts: nothing falls between.
-        const missed = this.buffer.filter((change) => comparePositions(change.position, connection.sentUpTo) > 0);
+        const upTo = limit();
+        const missed = this.buffer.filter(
+          (change) => comparePositions(change.position, connection.sentUpTo) > 0 && comparePositions(change.position, upTo) <= 0,
+        );
         const message = changeFor(connection.principal, missed);
-        connection.sentUpTo = this.position;
-        if (message) connection.send(LIVE_EVENTS.change, this.position, message);
+        connection.sentUpTo = upTo;
+        if (message) connection.send(LIVE_EVENTS.change, upTo, message);
         break;
       }
       if (scanned >= CATCH_UP_MAX) {
-        connection.sentUpTo = this.position;
-        connection.send(LIVE_EVENTS.reset, this.position, {});
+        connection.sentUpTo = limit();
+        connection.send(LIVE_EVENTS.reset, connection.sentUpTo, {});
         break;
       }
       const events = await this.deps.store.readAll(connection.sentUpTo, READ_BATCH);
       scanned += events.length;
-      const upTo = this.position;
+      const upTo = limit();
       const changes: Change[] = [];
       let last: GlobalPosition | null = null;
       for (const event of events) {
@@ -145,7 +153,9 @@ export class LiveHub {
       connection.sentUpTo = last;
       if (message) connection.send(LIVE_EVENTS.change, last, message);
     }
-    if (!connection.closed) connection.live = true;
+    if (connection.closed) return;
+    if (connection.endsAt && comparePositions(connection.sentUpTo, connection.endsAt) >= 0) connection.close('signed-out');
+    else connection.live = true;
   }
 
   private advanceTo(position: GlobalPosition): void {
@@ -270,7 +280,9 @@ export class LiveHub {
     const head = await this.deps.store.headPosition().catch(() => this.position);
     for (const connection of connections) {
       if (connection.closed) continue;
-      if (!connection.live || comparePositions(this.position, head) >= 0) {
+      // A live stream has been sent everything up to the hub's position; one still catching up
+      // goes no further than the head and is closed there by its catch-up (catchUp).
+      if (connection.live && comparePositions(this.position, head) >= 0) {
         connection.close('signed-out');
         continue;
       }
