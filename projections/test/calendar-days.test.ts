@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { addDays, dayInZone } from '../src/shared/calendar-days.ts';
+import { addDays, dayInZone, isCalendarDay } from '../src/shared/calendar-days.ts';
+import { formatDate } from '../src/shared/format.ts';
 
 /**
  * The one way the app finds a calendar day: a shop's today (takings, insights), a payment's
@@ -26,5 +27,25 @@ describe('calendar days', () => {
     expect(addDays('2027-02-28', 1)).toBe('2027-03-01');
     expect(addDays('2026-03-08', 0)).toBe('2026-03-08');
     expect(addDays('2026-12-04', -83)).toBe('2026-09-12');
+  });
+
+  test('a calendar day is a real day written YYYY-MM-DD, and only a real one is shown as a date', () => {
+    for (const day of ['2026-12-04', '2028-02-29', '2000-02-29', '0001-01-01', '9999-12-31']) expect(isCalendarDay(day), day).toBe(true);
+    // JavaScript's Date reads '2025-02-30' as March 2: the one check refuses it, and the rest.
+    for (const text of [
+      '2025-02-30',
+      '2027-02-29',
+      '2026-04-31',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-1-05',
+      '2026-12-04T00:00:00Z',
+      ' 2026-12-04',
+      'yesterday',
+      '',
+    ])
+      expect(isCalendarDay(text), text).toBe(false);
+    expect(formatDate('2026-12-04', { locale: 'en-US', timeZone: 'Pacific/Honolulu' })).toBe('Dec 4, 2026');
+    expect(formatDate('2025-02-30', { locale: 'en-US' })).toBe('2025-02-30');
   });
 });

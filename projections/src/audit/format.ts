@@ -1,6 +1,7 @@
 import { formatQuote } from '../pipeline/index.ts';
 import { formatMoney, parseMoney, PAYMENT_METHOD_LABELS, type PaymentMethod } from '../repair-orders/index.ts';
-import { formatDate, formatDateTime, formatDuration, formatMileage, isCalendarDay } from '../shared/format.ts';
+import { isCalendarDay } from '../shared/calendar-days.ts';
+import { formatDate, formatDateTime, formatDuration, formatMileage } from '../shared/format.ts';
 import { displayPhone } from '../shared/phone.ts';
 import { FEATURE_KEYS, FEATURE_LABELS } from '../platform/index.ts';
 

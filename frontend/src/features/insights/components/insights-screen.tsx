@@ -1,5 +1,5 @@
 import { INSIGHT_JOBS_MAX, type InsightJob, type Insights } from '@crm/projections/insights';
-import { addDays, dayInZone } from '@crm/projections/shared';
+import { addDays, dayInZone, isCalendarDay } from '@crm/projections/shared';
 import { type ReactNode, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { formatDate, formatDollars } from '@crm/projections/contract';
@@ -22,12 +22,10 @@ const PRESETS = [
   { weeks: 26, label: '26 weeks' },
 ] as const;
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 /** The period in the address (?from&to&stale), so a link or reload shows the same figures; twelve weeks by default. */
 function periodFromParams(params: URLSearchParams, timeZone: string): InsightsPeriod {
-  const to = DAY.test(params.get('to') ?? '') ? params.get('to')! : dayInZone(new Date(), timeZone);
-  const from = DAY.test(params.get('from') ?? '') ? params.get('from')! : addDays(to, -83);
+  const to = isCalendarDay(params.get('to') ?? '') ? params.get('to')! : dayInZone(new Date(), timeZone);
+  const from = isCalendarDay(params.get('from') ?? '') ? params.get('from')! : addDays(to, -83);
   const stale = Number(params.get('stale'));
   return { from, to, staleDays: Number.isInteger(stale) && stale >= 1 && stale <= 365 ? stale : DEFAULT_STALE_DAYS };
 }
