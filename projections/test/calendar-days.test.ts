@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { addDays, dayInZone } from '../src/shared/calendar-days.ts';
+import { addDays, dayInZone, isCalendarDay } from '../src/shared/calendar-days.ts';
+import { formatDate } from '../src/shared/format.ts';
 
 /**
  * The one way the app finds a calendar day: a shop's today (takings, insights), a payment's
@@ -26,5 +27,37 @@ describe('calendar days', () => {
     expect(addDays('2027-02-28', 1)).toBe('2027-03-01');
     expect(addDays('2026-03-08', 0)).toBe('2026-03-08');
     expect(addDays('2026-12-04', -83)).toBe('2026-09-12');
+  });
+
+  test('a calendar day is a real day written YYYY-MM-DD, and only a real one is shown as a date', () => {
+    for (const day of ['2026-12-04', '2028-02-29', '2000-02-29', '0001-01-01', '9999-12-31']) expect(isCalendarDay(day), day).toBe(true);
+    // JavaScript's Date reads '2025-02-30' as March 2: the one check refuses it, and the rest.
+    for (const text of [
+      '2025-02-30',
+      '2027-02-29',
+      '2026-04-31',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-1-05',
+      '2026-12-04T00:00:00Z',
+      ' 2026-12-04',
+      'yesterday',
+      '',
+    ])
+      expect(isCalendarDay(text), text).toBe(false);
+    expect(formatDate('2026-12-04', { locale: 'en-US', timeZone: 'Pacific/Honolulu' })).toBe('Dec 4, 2026');
+    expect(formatDate('2025-02-30', { locale: 'en-US' })).toBe('2025-02-30');
+  });
+
+  test("a calendar day in each form the screens show it (takings' weekday, the insights axis) is that day in any zone", () => {
+    for (const timeZone of ['Pacific/Honolulu', 'UTC', 'Pacific/Kiritimati']) {
+      expect(formatDate('2026-12-04', { locale: 'en-US', timeZone, form: 'weekday' }), timeZone).toBe('Fri, Dec 4, 2026');
+      expect(formatDate('2026-12-04', { locale: 'en-US', timeZone, form: 'short' }), timeZone).toBe('Dec 4');
+      expect(formatDate('2026-12-04', { locale: 'en-US', timeZone, form: 'medium' }), timeZone).toBe('Dec 4, 2026');
+    }
+    // A day that is not real is shown as written in every form.
+    expect(formatDate('2025-02-30', { locale: 'en-US', form: 'weekday' })).toBe('2025-02-30');
+    // An instant in a form is shown in the zone asked for.
+    expect(formatDate('2026-12-04T09:30:00Z', { locale: 'en-US', timeZone: 'Pacific/Honolulu', form: 'weekday' })).toBe('Thu, Dec 3, 2026');
   });
 });

@@ -9,7 +9,7 @@ import { projections } from '../src/read-models.ts';
 import { ensureCheckpoint, MAIN_CHECKPOINT } from '../src/runtime/checkpoints.ts';
 import { copyMessages, copyText } from '../src/runtime/copy.ts';
 import { applyBatch, parkEvent } from '../src/runtime/projector.ts';
-import { rebuildReadModels } from '../src/runtime/rebuild.ts';
+import { rebuildReadModels, REBUILD_STATISTICS_TARGET } from '../src/runtime/rebuild.ts';
 import { openStoreDatabase, type StoreDatabase } from './store-database.ts';
 
 /**
@@ -338,6 +338,12 @@ describe('rebuild through the bulk paths', () => {
     const filled = report.tables.filter((t) => t.rebuiltRows > 0).map((t) => t.table);
     expect(filled.length).toBeGreaterThan(8);
     expect(filled.filter((table) => !withStatistics.includes(table))).toEqual([]);
+    // On the rebuild's smaller sample: the longest histogram as long as its target allows (at
+    // the default target this store's longest lists 36 values).
+    const { longest } = await knex('pg_stats')
+      .where({ schemaname: READ_MODEL_SCHEMA })
+      .first(knex.raw('max(array_length(histogram_bounds::text::text[], 1)) AS longest'));
+    expect(longest).toBe(REBUILD_STATISTICS_TARGET + 1);
     // Keys and indexes dropped for the load are all back, under the same names.
     const catalogAfter = await catalogOf(READ_MODEL_SCHEMA);
     expect(catalogAfter.constraints).toEqual(catalogBefore.constraints);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CALENDAR_DAY_TEXT, isCalendarDay } from '../shared/calendar-days.ts';
 import { isStorableTime, timeRangeMessage } from '../shared/schemas.ts';
 import { STAGES } from '../pipeline/index.ts';
 
@@ -7,14 +8,11 @@ import { STAGES } from '../pipeline/index.ts';
  * zone (days and weeks start at its midnight; weeks on Monday). Browser-safe.
  */
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const day = (name: string) =>
   z
     .string({ error: `${name} must be a date like 2025-03-01` })
-    .regex(DAY, `${name} must be a date like 2025-03-01`)
-    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), {
-      message: `${name} must be a real date`,
-    })
+    .regex(CALENDAR_DAY_TEXT, `${name} must be a date like 2025-03-01`)
+    .refine(isCalendarDay, { message: `${name} must be a real date` })
     // Twelve weeks before it and the shop's zone around it stay inside what storage holds.
     .refine(
       (value) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCalendarDay } from '../shared/calendar-days.ts';
 import { queryParam } from '../shared/list-query.ts';
 import { isStorableTime, timeRangeMessage } from '../shared/schemas.ts';
 import { PAYMENT_METHODS } from './limits.ts';
@@ -8,13 +9,7 @@ import { invoiceTotalsSchema } from './schema-pieces.ts';
 
 const reportDay = (name: string) =>
   queryParam(name)
-    .refine(
-      (value) =>
-        /^\d{4}-\d{2}-\d{2}$/.test(value) &&
-        !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
-        new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
-      `${name} must be a date like 2025-01-31 (a day in the shop's time zone)`,
-    )
+    .refine((value) => isCalendarDay(value), `${name} must be a date like 2025-01-31 (a day in the shop's time zone)`)
     // A day PostgreSQL and the shop's time zone can hold (year 0000 once answered 500).
     .refine((value) => isStorableTime(Date.parse(`${value}T00:00:00Z`)), timeRangeMessage(name))
     .meta({ type: 'string', format: 'date' });

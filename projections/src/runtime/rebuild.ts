@@ -19,6 +19,15 @@ import { parkedPositions, parkedReasons } from './parked.ts';
 const REBUILD_SCHEMA = 'rm_rebuild';
 const REBUILD_CHECKPOINT = 'rebuild';
 const RETIRED_SCHEMA = 'rm_retired';
+/**
+ * The statistics target of the rebuild's own ANALYZE: PostgreSQL samples 300 rows per unit of
+ * it (9,000 a table) and keeps up to 30 common values and 30 histogram buckets a column,
+ * instead of the default 100 (30,000 rows, 100 of each), a quarter of the CPU (1.33 against
+ * 0.37 s over the bench's full store). Enough to plan the first reads (an instance's rows, a
+ * stage, a range of dates); autovacuum analyzes at the default target once a tenth of a
+ * table's rows has changed, as it does any table.
+ */
+export const REBUILD_STATISTICS_TARGET = 30;
 
 export type { TableComparison };
 
@@ -130,7 +139,8 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
   // Fresh tables have no planner statistics until autovacuum's analyze, about a minute after
   // the swap: until then the first reads of the new tables could plan without them. Each table
   // is analyzed once its rows and indexes are in (an expression index's statistics need the
-  // index), so the swapped-in tables are planned like the ones they replace.
+  // index), so the swapped-in tables are planned like the ones they replace; on a smaller
+  // sample (REBUILD_STATISTICS_TARGET), set for its own transaction only.
   const analyzed = new Set<string>();
   const analyze = async (tables: readonly string[]) => {
     const started = performance.now();
@@ -139,7 +149,12 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
         .filter((table) => !analyzed.has(table))
         .map((table) => {
           analyzed.add(table);
-          return limit(() => knex.raw('ANALYZE ??.??', [REBUILD_SCHEMA, table]));
+          return limit(() =>
+            knex.transaction(async (trx) => {
+              await trx.raw(`SET LOCAL default_statistics_target = ${REBUILD_STATISTICS_TARGET}`);
+              await trx.raw('ANALYZE ??.??', [REBUILD_SCHEMA, table]);
+            }),
+          );
         }),
     );
     busy.analyze = (busy.analyze ?? 0) + performance.now() - started;

@@ -6,6 +6,19 @@
 
 const DAY_MS = 86_400_000;
 
+/** The shape of a calendar day's text, `YYYY-MM-DD` (for a message of its own; `isCalendarDay` also checks the day is real). */
+export const CALENDAR_DAY_TEXT = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Whether the text is a real calendar day written `YYYY-MM-DD`: '2025-02-30' is not (JavaScript's
+ * Date would read it as March 2), nor '2025-1-5' or a time.
+ */
+export function isCalendarDay(text: string): boolean {
+  if (!CALENDAR_DAY_TEXT.test(text)) return false;
+  const start = Date.parse(`${text}T00:00:00Z`);
+  return !Number.isNaN(start) && new Date(start).toISOString().startsWith(text);
+}
+
 /** One formatter per zone: building an Intl formatter costs far more than using one. */
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 

@@ -5,6 +5,8 @@
  * is used. Browser-safe.
  */
 
+import { CALENDAR_DAY_TEXT, isCalendarDay } from './calendar-days.ts';
+
 let displayZone: string | undefined;
 
 /** The zone every formatter uses from now on (the signed-in shop's); undefined: the reader's own. */
@@ -43,26 +45,27 @@ export interface FormatOptions {
   timeZone?: string;
 }
 
-/** A calendar day with no time of day, as stored ('2026-12-04': the day a customer asks for). */
-const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** How much of a date is shown: 'Jan 31, 2025' (medium), 'Fri, Jan 31, 2025' (weekday), 'Jan 31' (short: a chart's axis). */
+export type DateForm = 'medium' | 'weekday' | 'short';
 
-/** Whether the text is a calendar day (YYYY-MM-DD) with no time of day. */
-export function isCalendarDay(text: string): boolean {
-  return CALENDAR_DAY.test(text);
-}
+const DATE_FORMS: Record<DateForm, Intl.DateTimeFormatOptions> = {
+  medium: { dateStyle: 'medium' },
+  weekday: { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' },
+  short: { month: 'short', day: 'numeric' },
+};
 
 /**
- * 'Jan 31, 2025' in the shop's zone; '' for none; the text itself when it is not a time. A
- * calendar day ('2025-01-31') is that day in any zone: it is read at noon UTC and shown in UTC,
- * so no zone moves it to a neighbour.
+ * 'Jan 31, 2025' in the shop's zone ('Fri, Jan 31, 2025' or 'Jan 31' with `form`); '' for
+ * none; the text itself when it is not a time. A calendar day ('2025-01-31') is that day in
+ * any zone: it is read at noon UTC and shown in UTC, so no zone moves it to a neighbour.
  */
-export function formatDate(iso: string | Date | null | undefined, options: FormatOptions | string = {}): string {
-  const { locale, timeZone } = typeof options === 'string' ? { locale: options, timeZone: undefined } : options;
-  if (typeof iso === 'string' && isCalendarDay(iso)) {
-    const noon = new Date(`${iso}T12:00:00Z`);
-    return Number.isNaN(noon.getTime()) ? iso : format(noon, { dateStyle: 'medium' }, locale, 'UTC');
-  }
-  return format(iso, { dateStyle: 'medium' }, locale, timeZone);
+export function formatDate(iso: string | Date | null | undefined, options: (FormatOptions & { form?: DateForm }) | string = {}): string {
+  const { locale, timeZone, form = 'medium' } = typeof options === 'string' ? { locale: options, timeZone: undefined } : options;
+  const fields = DATE_FORMS[form];
+  // A day that is not real ('2025-02-30') is shown as written, never as the day Date rolls it to.
+  if (typeof iso === 'string' && CALENDAR_DAY_TEXT.test(iso))
+    return isCalendarDay(iso) ? format(new Date(`${iso}T12:00:00Z`), fields, locale, 'UTC') : iso;
+  return format(iso, fields, locale, timeZone);
 }
 
 /**

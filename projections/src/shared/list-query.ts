@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCalendarDay } from './calendar-days.ts';
 import { isStorableTime, timeRangeMessage } from './schemas.ts';
 
 /** A query-string parameter: text, given once (one given twice arrives as a list and is refused). */
@@ -89,7 +90,7 @@ export function isoTimeQuery(name: string, options: IsoTimeOptions = {}) {
     .string({ error: typeError })
     .transform((value, ctx): Date => {
       const trimmed = value.trim();
-      const candidate = options.dateAlone && /^\d{4}-\d{2}-\d{2}$/.test(trimmed) ? `${trimmed}T00:00:00Z` : trimmed;
+      const candidate = options.dateAlone && isCalendarDay(trimmed) ? `${trimmed}T00:00:00Z` : trimmed;
       if (!isoDateTimeWithOffset.safeParse(candidate).success || Number.isNaN(Date.parse(candidate))) {
         ctx.addIssue({ code: 'custom', message });
         return z.NEVER;

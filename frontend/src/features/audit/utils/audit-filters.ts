@@ -1,4 +1,5 @@
 import { displayTimeZone } from '@crm/projections/contract';
+import { isCalendarDay } from '@crm/projections/shared';
 import { DateTime } from 'luxon';
 
 /** The audit log's filters as the form holds them; '' is "any". */
@@ -16,7 +17,7 @@ export const EMPTY_AUDIT_FILTERS: AuditFilters = { entityType: '', userId: '', f
 
 /** Midnight starting a calendar day in the shop's zone, as an ISO time; null for an invalid date. */
 function startOfShopDay(date: string, addDays = 0, zone: string = displayTimeZone()): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
+  if (!isCalendarDay(date)) return null;
   const day = DateTime.fromISO(date, { zone });
   return day.isValid ? day.plus({ days: addDays }).toUTC().toISO() : null;
 }
@@ -50,7 +51,7 @@ const ADDRESS_KEYS: Record<keyof AuditFilters, string> = { entityType: 'entity',
 export function auditFiltersFromParams(params: URLSearchParams): AuditFilters {
   const filters = { ...EMPTY_AUDIT_FILTERS };
   for (const [field, key] of Object.entries(ADDRESS_KEYS) as Array<[keyof AuditFilters, string]>) filters[field] = params.get(key) ?? '';
-  for (const day of ['fromDate', 'toDate'] as const) if (!/^\d{4}-\d{2}-\d{2}$/.test(filters[day])) filters[day] = '';
+  for (const day of ['fromDate', 'toDate'] as const) if (!isCalendarDay(filters[day])) filters[day] = '';
   return filters;
 }
 

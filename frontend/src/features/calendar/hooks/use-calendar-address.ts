@@ -1,3 +1,4 @@
+import { isCalendarDay } from '@crm/projections/shared';
 import { DateTime } from 'luxon';
 import { useCallback, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -19,7 +20,7 @@ export function useCalendarAddress(timeZone: string, phone: () => boolean) {
   const view: CalendarView = CALENDAR_VIEWS.includes(viewParam as CalendarView) ? (viewParam as CalendarView) : fallbackView.current;
   const dateParam = params.get('date');
   const date = useMemo(() => {
-    const day = dateParam && /^\d{4}-\d{2}-\d{2}$/.test(dateParam) ? DateTime.fromISO(dateParam, { zone: timeZone }) : null;
+    const day = dateParam && isCalendarDay(dateParam) ? DateTime.fromISO(dateParam, { zone: timeZone }) : null;
     // Noon of the shop's day: clear of any day boundary.
     return day?.isValid ? day.set({ hour: 12 }).toJSDate() : new Date();
   }, [dateParam, timeZone]);
