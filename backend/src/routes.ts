@@ -13,14 +13,14 @@ import { registerRecordRoutes } from './records/index.ts';
 import { jobWithRepairOrder, registerRepairOrderRoutes } from './repair-orders/index.ts';
 import { registerExportRoutes, registerPlatformRoutes } from './platform/index.ts';
 import { registerServiceRequestRoutes } from './service-requests/index.ts';
-import { registerVehicleRoutes } from './vehicles/index.ts';
+import { registerVehicleRoutes, typedVehicleRecords } from './vehicles/index.ts';
 
 /** Each slice's routes, registered on the one guarded router (platform routes come first). */
 export const routeModules: RouteModule[] = [
   (router, deps, version) => registerPlatformRoutes(router, deps, version, recordFirstAdmin),
   registerIdentityRoutes,
   registerSessionRoutes,
-  (router, deps) => registerCustomerRoutes(router, deps, consentOnCustomerRecord),
+  (router, deps) => registerCustomerRoutes(router, deps, consentOnCustomerRecord, typedVehicleRecords(deps.knex)),
   registerCustomerMergeRoutes,
   (router, deps) => registerPipelineRoutes(router, deps, jobWithRepairOrder),
   registerBoardRoutes,

@@ -2,7 +2,8 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, test } from 'vitest';
-import { formatHours } from '../src/features/insights/components/insights-charts';
+import { setDisplayTimeZone } from '@crm/projections/contract';
+import { formatHours, weekOf } from '../src/features/insights/components/insights-charts';
 import { JobsBehind } from '../src/features/insights/components/insights-screen';
 
 describe('formatHours (the insights axis and figures)', () => {
@@ -17,6 +18,16 @@ describe('formatHours (the insights axis and figures)', () => {
     expect(formatHours(0.75)).toBe('45 min');
     expect(formatHours(5.5)).toBe('5.5 h');
     expect(formatHours(76.8)).toBe('3.2 d');
+  });
+});
+
+describe('weekOf (the weekly charts: their tooltips and the words a screen reader hears)', () => {
+  test('a week is named by its first day through the one date formatter, the same day in any zone', () => {
+    for (const zone of ['Pacific/Honolulu', 'Pacific/Kiritimati']) {
+      setDisplayTimeZone(zone);
+      expect(weekOf('2026-11-09'), zone).toBe('Week of Nov 9, 2026');
+    }
+    setDisplayTimeZone(undefined);
   });
 });
 

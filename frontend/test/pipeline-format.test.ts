@@ -214,6 +214,13 @@ describe('history values', () => {
     expect(formatHistoryValue('quote', '')).toBe(EMPTY_VALUE);
     expect(formatHistoryValue('duration', 90)).toBe('1 h 30 min');
     expect(formatHistoryValue('name', null)).toBe(EMPTY_VALUE);
+    // An instance's features (the audit log and the instance's history alike): the ones on, by name.
+    expect(formatHistoryValue('features', { pipeline: true, customers: false, calendar: true, admin: false, serviceRequests: true })).toBe(
+      'Pipeline, Calendar, Service Requests',
+    );
+    expect(
+      formatHistoryValue('features', { pipeline: false, customers: false, calendar: false, admin: false, serviceRequests: false }),
+    ).toBe('None');
     expect(formatHistoryValue('stage', 'Paid')).toBe('Paid');
   });
 

@@ -48,4 +48,16 @@ describe('calendar days', () => {
     expect(formatDate('2026-12-04', { locale: 'en-US', timeZone: 'Pacific/Honolulu' })).toBe('Dec 4, 2026');
     expect(formatDate('2025-02-30', { locale: 'en-US' })).toBe('2025-02-30');
   });
+
+  test("a calendar day in each form the screens show it (takings' weekday, the insights axis) is that day in any zone", () => {
+    for (const timeZone of ['Pacific/Honolulu', 'UTC', 'Pacific/Kiritimati']) {
+      expect(formatDate('2026-12-04', { locale: 'en-US', timeZone, form: 'weekday' }), timeZone).toBe('Fri, Dec 4, 2026');
+      expect(formatDate('2026-12-04', { locale: 'en-US', timeZone, form: 'short' }), timeZone).toBe('Dec 4');
+      expect(formatDate('2026-12-04', { locale: 'en-US', timeZone, form: 'medium' }), timeZone).toBe('Dec 4, 2026');
+    }
+    // A day that is not real is shown as written in every form.
+    expect(formatDate('2025-02-30', { locale: 'en-US', form: 'weekday' })).toBe('2025-02-30');
+    // An instant in a form is shown in the zone asked for.
+    expect(formatDate('2026-12-04T09:30:00Z', { locale: 'en-US', timeZone: 'Pacific/Honolulu', form: 'weekday' })).toBe('Thu, Dec 3, 2026');
+  });
 });

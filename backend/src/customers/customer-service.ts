@@ -4,6 +4,7 @@ import {
   customerChangesInput,
   customerInput,
   type CustomerDeletedView,
+  type CustomerFields,
   type CustomerHistoryEntry,
   type CustomerView,
 } from '@crm/projections/customers';
@@ -26,7 +27,7 @@ import { awaitReaction, CUSTOMER_CASCADE } from '../shared/reactions.ts';
 import { AppError, ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
 import { NumberAllocator, NumberExhaustedError } from '../shared/number-allocator.ts';
 import { type AsOf, readStreamAsOf } from '../shared/time-travel.ts';
-import { customerDecider, customerNumberStream, customerStream, type CustomerCommand } from './customer-decider.ts';
+import { customerDecider, customerNumberStream, customerStream, type CustomerCommand, type CustomerState } from './customer-decider.ts';
 import { customerEventsOf, customerHistory, foldCustomer, instanceOfCustomer, type CustomerStoredEvent } from './customer-history.ts';
 import { customerChangeOffer, customerStreamRead } from './customer-revert-rule.ts';
 import {
@@ -37,6 +38,16 @@ import {
   type CustomerRecordPart,
   type CustomerRow,
 } from './customer-queries.ts';
+
+/**
+ * The vehicle records that vehicles typed for a customer become, made by the vehicles slice
+ * (handed in by the composition root) and appended with the customer's own change: for a new
+ * customer, one per label of its Vehicles; for a change of its Vehicles, one per label added.
+ */
+export interface TypedVehicleRecords {
+  ofNew: (ctx: InstanceContext, customerId: string, vehicles: string) => StreamAppend[];
+  ofChange: (ctx: InstanceContext, customerId: string, before: string, after: string) => Promise<StreamAppend[]>;
+}
 
 export interface NewCustomerInput {
   name?: string;
@@ -119,7 +130,7 @@ export async function createCustomer(
   deps: AppDeps,
   input: NewCustomerInput,
   ctx: InstanceContext,
-  alongside: (customerId: string) => StreamAppend[] = () => [],
+  alongside: (customerId: string, fields: CustomerFields) => StreamAppend[] = () => [],
 ): Promise<{ customerId: string; number: number; appended: AppendResult; alongside: AppendResult[] }> {
   const fields = parseInput(customerInput, input);
   const customerId = randomUUID();
@@ -132,7 +143,7 @@ export async function createCustomer(
     const appends = [
       reservation,
       { streamId: customerStream(customerId), events: toNewEvents(events, ctx), expectedRevision: 'no_stream' as const },
-      ...alongside(customerId),
+      ...alongside(customerId, fields),
     ];
     try {
       appended = await deps.store.appendMany(appends);
@@ -162,10 +173,18 @@ async function undoPartialCreate(deps: AppDeps, customerId: string, streams: num
 /** The number a CustomerNumberReserved append reserves. */
 const numberOf = (reservation: StreamAppend): number => (reservation.events[0]!.data as { number: number }).number;
 
-/** Creates the customer and answers with its projected record. */
-export async function addCustomer(deps: AppDeps, input: unknown, ctx: InstanceContext): Promise<CustomerView> {
-  const { customerId, appended } = await createCustomer(deps, input as NewCustomerInput, ctx);
-  await settle(deps, appended);
+/** Creates the customer, with a vehicle record for each vehicle typed, and answers with its projected record. */
+export async function addCustomer(
+  deps: AppDeps,
+  input: unknown,
+  ctx: InstanceContext,
+  vehicles: TypedVehicleRecords,
+): Promise<CustomerView> {
+  const { customerId, appended, alongside } = await createCustomer(deps, input as NewCustomerInput, ctx, (id, fields) =>
+    vehicles.ofNew(ctx, id, fields.vehicles),
+  );
+  // The vehicles were appended after the customer: the customer's page lists them at once.
+  await settle(deps, alongside.at(-1) ?? appended);
   return await projectedCustomer(deps, ctx.instanceId, customerId);
 }
 
@@ -179,14 +198,28 @@ export async function updateCustomer(
   customerId: string,
   input: unknown,
   ctx: InstanceContext,
+  vehicles: TypedVehicleRecords,
   expectedRevision?: number,
 ): Promise<CustomerView> {
   const changes = parseInput(customerChangesInput, input);
   if (!isUuid(customerId)) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
   const command: CustomerCommand = { type: 'UpdateCustomer', instanceId: ctx.instanceId, changes };
+  // A vehicle added to the customer's Vehicles becomes its record, in the same append as the change.
+  const typedVehicles = async (after: CustomerState, before: CustomerState) =>
+    after.status === 'active' && before.status === 'active' && after.fields.vehicles !== before.fields.vehicles
+      ? await vehicles.ofChange(ctx, customerId, before.fields.vehicles, after.fields.vehicles)
+      : [];
   let result;
   try {
-    result = await runCustomerCommand(deps, customerId, command, ctx, expectedRevision);
+    result = await executeCommand({
+      store: deps.store,
+      streamId: customerStream(customerId),
+      decider: customerDecider,
+      command,
+      ctx,
+      expectedRevision,
+      alongside: typedVehicles,
+    });
   } catch (error) {
     // Under If-Match, a customer that has moved on is the caller's conflict: answered with the customer as it is now.
     if (expectedRevision !== undefined && error instanceof ConflictError) {
@@ -196,6 +229,8 @@ export async function updateCustomer(
     }
     throw error;
   }
+  const lastVehicle = result.alongside?.at(-1);
+  if (lastVehicle) await settle(deps, lastVehicle);
   // Where the append wrote the row inline it came back with it: the row the GET reads, mapped the same way.
   const written = result.appended?.written?.customers?.find((row) => row.id === customerId.toLowerCase());
   if (written && written.instance_id === ctx.instanceId) return toCustomerView(written as unknown as CustomerRow, 'full');

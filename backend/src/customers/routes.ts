@@ -31,7 +31,15 @@ import { commandContext } from '../http/command-context.ts';
 import { decodeNewestFirstCursor } from '../shared/list-query.ts';
 import { asOfOf } from '../shared/time-travel.ts';
 import { listCustomersJson, matchCustomers, suggestCustomersJson, type CustomerRecordPart } from './customer-queries.ts';
-import { addCustomer, deleteCustomer, getCustomerAsOf, getCustomerHistory, getCustomerRecord, updateCustomer } from './customer-service.ts';
+import {
+  addCustomer,
+  deleteCustomer,
+  getCustomerAsOf,
+  getCustomerHistory,
+  getCustomerRecord,
+  updateCustomer,
+  type TypedVehicleRecords,
+} from './customer-service.ts';
 
 /**
  * Every customer route exists in three families:
@@ -65,7 +73,7 @@ const DOCS = {
     response: customerPageSchema,
   },
   create: {
-    summary: 'A new customer (ETag: its revision)',
+    summary: 'A new customer, each of its vehicles a vehicle record of it, made in the same append (ETag: its revision)',
     tag: 'customers',
     body: customerInput,
     response: customerViewSchema,
@@ -80,7 +88,7 @@ const DOCS = {
   },
   update: {
     summary:
-      'Change a customer: the fields sent (If-Match: the revision the form loaded). A change that would leave every field blank, with what is stored, is a 400 (At least one field must be filled out)',
+      'Change a customer: the fields sent (If-Match: the revision the form loaded); each vehicle added to its vehicles becomes a vehicle record of it in the same append. A change that would leave every field blank, with what is stored, is a 400 (At least one field must be filled out)',
     tag: 'customers',
     body: customerChangesInput,
     response: customerViewSchema,
@@ -96,7 +104,13 @@ const DOCS = {
 /** The customer's consent per channel, added to the record's statement by the slice that keeps it (handed in by the composition root). */
 export type CustomerConsentPart = CustomerRecordPart<{ emailConsent: boolean; smsConsent: boolean }>;
 
-export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps, consent: CustomerConsentPart): void {
+/** `vehicles`: the vehicle records the vehicles typed on a customer become (the vehicles slice, handed in by the composition root). */
+export function registerCustomerRoutes(
+  router: ApiRouter,
+  deps: AppDeps,
+  consent: CustomerConsentPart,
+  vehicles: TypedVehicleRecords,
+): void {
   const instanceOf = (ctx: ApiContext) => userOf(ctx).instance.id;
   const idOf = (ctx: ApiContext) => ctx.params.id ?? '';
   const commandCtx = (ctx: ApiContext) => {
@@ -135,7 +149,7 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps, consent
   };
 
   const create: ApiHandler = async (ctx) => {
-    sendRecord(ctx, await addCustomer(deps, ctx.request.body, commandCtx(ctx)), 201);
+    sendRecord(ctx, await addCustomer(deps, ctx.request.body, commandCtx(ctx), vehicles), 201);
   };
 
   const show: ApiHandler = async (ctx) => {
@@ -148,7 +162,7 @@ export function registerCustomerRoutes(router: ApiRouter, deps: AppDeps, consent
 
   const update: ApiHandler = async (ctx) => {
     const expectedRevision = expectedRevisionOf(ctx);
-    sendRecord(ctx, await updateCustomer(deps, idOf(ctx), ctx.request.body, commandCtx(ctx), expectedRevision));
+    sendRecord(ctx, await updateCustomer(deps, idOf(ctx), ctx.request.body, commandCtx(ctx), vehicles, expectedRevision));
   };
 
   const remove: ApiHandler = async (ctx) => {

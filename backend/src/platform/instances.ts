@@ -2,13 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { WrongExpectedVersionError, type AppendResult, type StreamAppend } from '@crm/projections/eventstore/port';
 import {
-  FEATURE_KEYS,
   parseFeatures,
   runtimeTimeZone,
   updateInstanceInput,
   type CrmInstanceView,
   type Features,
-  type InstanceFieldChange,
   type InstanceHistoryEntry,
 } from '@crm/projections/platform';
 import { assertNever, isUuid } from '@crm/projections/shared';
@@ -223,37 +221,9 @@ export async function updateInstance(
   return { ...view, ...(result.revision === null ? {} : { revision: result.revision }) };
 }
 
-const featureList = (features: Features) =>
-  FEATURE_KEYS.filter((key) => features[key])
-    .map((key) => FEATURE_NAMES[key])
-    .join(', ') || 'none';
-
-const FEATURE_NAMES: Record<keyof Features, string> = {
-  pipeline: 'Pipeline',
-  customers: 'Customers',
-  calendar: 'Calendar',
-  admin: 'Admin',
-  serviceRequests: 'Service Requests',
-};
-
 /** The events of an instance's own stream (what its history shows). */
 const INSTANCE_EVENT_TYPES = ['CrmInstanceCreated', 'CrmInstanceUpdated', 'CrmInstanceDeactivated', 'CrmInstanceReactivated'] as const;
 type StoredInstanceEvent = Extract<StoredDomainEvent, { type: (typeof INSTANCE_EVENT_TYPES)[number] }>;
-
-function changeInWords(change: InstanceFieldChange): { field: string; oldValue: string | null; newValue: string | null } {
-  switch (change.field) {
-    case 'features':
-      return { field: 'features', oldValue: featureList(change.oldValue), newValue: featureList(change.newValue) };
-    case 'publicRequests':
-      return { field: 'publicRequests', oldValue: change.oldValue ? 'On' : 'Off', newValue: change.newValue ? 'On' : 'Off' };
-    case 'displayName':
-    case 'description':
-    case 'timeZone':
-      return { field: change.field, oldValue: change.oldValue, newValue: change.newValue };
-    default:
-      return assertNever(change, 'field change');
-  }
-}
 
 /** The instance's history from its own stream (a handful of events), newest first. */
 export async function getInstanceHistory(deps: AppDeps, instanceId: string | undefined): Promise<InstanceHistoryEntry[]> {
@@ -271,16 +241,16 @@ export async function getInstanceHistory(deps: AppDeps, instanceId: string | und
             { field: 'displayName', oldValue: null, newValue: d.displayName },
             { field: 'description', oldValue: null, newValue: d.description },
             { field: 'timeZone', oldValue: null, newValue: d.timeZone ?? null },
-            { field: 'features', oldValue: null, newValue: featureList(d.features) },
+            { field: 'features', oldValue: null, newValue: d.features },
           ].filter((change) => change.newValue);
           return [{ ...base, action: 'created', changes }];
         }
         case 'CrmInstanceUpdated':
-          return [{ ...base, action: 'updated', changes: event.data.changes.map(changeInWords) }];
+          return [{ ...base, action: 'updated', changes: event.data.changes }];
         case 'CrmInstanceDeactivated':
-          return [{ ...base, action: 'deactivated', changes: [{ field: 'isActive', oldValue: 'Active', newValue: 'Inactive' }] }];
+          return [{ ...base, action: 'deactivated', changes: [{ field: 'isActive', oldValue: true, newValue: false }] }];
         case 'CrmInstanceReactivated':
-          return [{ ...base, action: 'reactivated', changes: [{ field: 'isActive', oldValue: 'Inactive', newValue: 'Active' }] }];
+          return [{ ...base, action: 'reactivated', changes: [{ field: 'isActive', oldValue: false, newValue: true }] }];
         default:
           return assertNever(event, 'event');
       }

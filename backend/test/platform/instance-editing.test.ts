@@ -53,7 +53,7 @@ describe('instance editing (super admin)', () => {
     expect(history.body.map((entry: { action: string }) => entry.action)).toEqual(['updated', 'created']);
     const fields = history.body[0].changes.map((change: { field: string }) => change.field);
     expect(fields).toEqual(['displayName', 'timeZone', 'features', 'publicRequests']);
-    expect(history.body[0].changes).toContainEqual({ field: 'publicRequests', oldValue: 'Off', newValue: 'On' });
+    expect(history.body[0].changes).toContainEqual({ field: 'publicRequests', oldValue: false, newValue: true });
     expect(history.body[0].userDisplayName).toMatch(/super admin/i);
 
     // The shop's users see the new zone and features on their next request.
@@ -144,7 +144,7 @@ describe('instance editing (super admin)', () => {
     const admin = await signInSuperAdmin(server);
     const history = (await admin.get(`/api/crm-instances/${shop.id}/history`)).body;
     expect(history[0]).toMatchObject({ action: 'updated', userDisplayName: 'Owner' });
-    expect(history[0].changes).toEqual([{ field: 'publicRequests', oldValue: 'Off', newValue: 'On' }]);
+    expect(history[0].changes).toEqual([{ field: 'publicRequests', oldValue: false, newValue: true }]);
 
     // Part of the service requests: while those are off, the switch does not exist.
     await admin.put(`/api/crm-instances/${shop.id}`, { features: { serviceRequests: false } });

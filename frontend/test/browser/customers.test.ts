@@ -1,5 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
+import { createCustomer } from '../../../backend/src/customers/index.ts';
+import { systemContext } from '../../../backend/src/shared/commands.ts';
 import { signInUser, type TestServer } from '../../../backend/test/support/server.ts';
 import {
   addMavenUser,
@@ -470,13 +472,17 @@ describe('customers', () => {
     TEST_TIMEOUT,
   );
   test(
-    "the customer page lists the customer's vehicles once: the records, then those only typed on the customer",
+    "the customer page lists the customer's vehicles once: the records, then old labels that have none",
     async () => {
       const shop = await createShop(server, 'onelist');
-      const customer = await postOne(shop.owner, customersApi(shop), {
-        name: 'Vic Vehicles',
-        vehicles: ['2018 Mazda MX-5', '2010 Saab 9-3'],
-      });
+      // A customer whose vehicles were typed before each became a record: labels only.
+      const { customerId } = await createCustomer(
+        server.runtime.deps,
+        { name: 'Vic Vehicles', vehicles: ['2018 Mazda MX-5', '2010 Saab 9-3'] },
+        { ...systemContext(new Date(), 'old-data', 'Old data'), instanceId: shop.instance.id },
+      );
+      await server.caughtUp();
+      const customer = { id: customerId };
       await postOne(shop.owner, `${customersApi(shop)}/${customer.id}/vehicles`, {
         year: 2018,
         make: 'Mazda',
@@ -494,6 +500,51 @@ describe('customers', () => {
       await expect.poll(() => page.locator('#customer-details').getByText('Vehicles', { exact: true }).count()).toBe(0);
       await expect.poll(() => page.getByText('2018 Mazda MX-5', { exact: true }).count()).toBe(1);
       await snap(page, 'customer-vehicles-one-list');
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    'a vehicle typed on the customer form, new customer or edit, is a vehicle record: a link on its page to the vehicle, with its history',
+    async () => {
+      const shop = await createShop(server, 'formrecords');
+      for (const options of [{}, { colorScheme: 'dark' as const }, { phone: true }]) {
+        const suffix = `${options.colorScheme === 'dark' ? '-dark' : ''}${options.phone ? '-phone' : ''}`;
+        const name = `Rita Records${suffix}`;
+        const { page } = await signedInPage(browser, shop.owner, options);
+        await openCustomers(page, shop);
+        await page.getByRole('button', { name: 'Add Customer' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Add New Customer' });
+        await dialog.getByLabel('Name').fill(name);
+        const typed = dialog.getByLabel('Vehicles', { exact: true });
+        await typed.fill('2016 Subaru Outback');
+        await typed.press('Enter');
+        await dialog.getByRole('button', { name: 'Create Customer' }).click();
+        await expect.poll(() => toastTexts(page), { timeout: SLOW }).toContain('Customer created');
+        await card(page, name).getByRole('link', { name, exact: true }).click();
+        await page.waitForURL(/\/customers\/[0-9a-f-]{36}$/);
+        const vehicles = page.getByRole('list', { name: 'Vehicles' });
+        await expect.poll(() => vehicles.getByRole('link', { name: '2016 Subaru Outback' }).count(), { timeout: SLOW }).toBe(1);
+        expect(await vehicles.getByText('No page of its own yet').count()).toBe(0);
+
+        // An edit adds one more: a record too, listed at once.
+        await page.getByRole('button', { name: 'Edit' }).click();
+        const edit = page.getByRole('dialog', { name: 'Edit Customer' });
+        const more = edit.getByLabel('Vehicles', { exact: true });
+        await more.fill('2021 Kia Soul');
+        await more.press('Enter');
+        await edit.getByRole('button', { name: 'Save Changes' }).click();
+        await expect.poll(() => edit.count(), { timeout: SLOW }).toBe(0);
+        await expect.poll(() => vehicles.getByRole('link', { name: '2021 Kia Soul' }).count(), { timeout: SLOW }).toBe(1);
+        await expect.poll(() => vehicles.getByRole('listitem').count()).toBe(2);
+        await snap(page, `customer-form-vehicle-records${suffix}`);
+
+        // Its own page, with its history.
+        await vehicles.getByRole('link', { name: '2016 Subaru Outback' }).click();
+        await page.waitForURL(/\/vehicles\/[0-9a-f-]{36}$/);
+        await expect.poll(() => page.getByText('Vehicle added').count(), { timeout: SLOW }).toBeGreaterThan(0);
+        await snap(page, `customer-form-vehicle-page${suffix}`);
+      }
     },
     TEST_TIMEOUT,
   );

@@ -101,4 +101,31 @@ describe('insights', () => {
     },
     TEST_TIMEOUT,
   );
+
+  test(
+    "takings and insights name the period's days through the one date formatter, whatever the browser's zone",
+    async () => {
+      const shop = await createShop(server, 'daylabels');
+      for (const options of [{}, { colorScheme: 'dark' as const }, { phone: true }]) {
+        // A browser far from the shop: a day is the shop's day, never moved to a neighbour.
+        const { page } = await signedInPage(browser, shop.owner, { ...options, timezoneId: 'Pacific/Kiritimati' });
+        const suffix = `${options.colorScheme === 'dark' ? '-dark' : ''}${options.phone ? '-phone' : ''}`;
+        await page.goto(`/crm/${shop.subdomain}/reports/takings?from=2026-12-04&to=2026-12-05`);
+        await expect
+          .poll(() => page.getByText(/in the shop's time/).textContent(), { timeout: SLOW })
+          .toMatch(/^Fri, Dec 4, 2026 to Sat, Dec 5, 2026, in the shop's time/);
+        await snap(page, `takings-days${suffix}`);
+        await page.goto(`/crm/${shop.subdomain}/insights?from=2026-11-09&to=2026-12-05`);
+        await expect
+          .poll(() => page.getByText(/^From the shop's history/).textContent(), { timeout: SLOW })
+          .toMatch(/^From the shop's history, Nov 9, 2026 – Dec 5, 2026 \(/);
+        // The weekly charts name each week by its first day, the shop's Monday.
+        await expect
+          .poll(() => page.locator('[role="img"][aria-label^="Week of Nov 9, 2026: "]').count(), { timeout: SLOW })
+          .toBeGreaterThan(0);
+        await snap(page, `insights-days${suffix}`);
+      }
+    },
+    TEST_TIMEOUT,
+  );
 });

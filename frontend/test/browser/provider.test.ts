@@ -222,6 +222,40 @@ describe('provider: super admin and CRM instances', () => {
   );
 
   test(
+    "the instance's history puts each setting in words, as the audit log does: features by name, yes and no",
+    async () => {
+      const shop = await createInstance(server, unique('historyshop'));
+      const superAdmin = await signInSuperAdmin(server);
+      const changed = await superAdmin.put(`/api/crm-instances/${shop.id}`, {
+        description: 'Brakes and tires',
+        features: { calendar: true, serviceRequests: false },
+        publicRequests: true,
+      });
+      expect(changed.status, changed.text).toBe(200);
+      expect((await superAdmin.patch(`/api/crm-instances/${shop.id}`, { isActive: false })).status).toBe(200);
+      for (const options of [{}, { colorScheme: 'dark' as const }, { phone: true }]) {
+        const { page } = await signedInPage(browser, superAdmin, options);
+        await openSelection(page);
+        const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: `${shop.subdomain} Auto` }) });
+        await card.getByRole('button', { name: /^Edit/ }).click();
+        const dialog = page.getByRole('dialog');
+        await dialog.getByRole('tab', { name: 'history' }).click();
+        const changes = dialog.getByRole('list', { name: 'Changes, newest first' });
+        const rows = () => changes.locator('ul li').allTextContents();
+        await expect.poll(rows, { timeout: SLOW }).toContain('Active: Yes → No');
+        const now = await rows();
+        expect(now).toContain('Features: Pipeline, Customers, Admin, Service Requests → Pipeline, Customers, Calendar, Admin');
+        expect(now).toContain('Public request page: No → Yes');
+        // A value that appears from nothing shows only the new one.
+        expect(now).toContain('Description: Brakes and tires');
+        expect(now).toContain('Features: Pipeline, Customers, Admin, Service Requests');
+        await snap(page, `instance-history${options.colorScheme === 'dark' ? '-dark' : ''}${options.phone ? '-phone' : ''}`);
+      }
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
     'deactivates an instance after a confirmation: its staff cannot sign in',
     async () => {
       const shop = await createInstance(server, unique('pauseshop'), { username: 'owner', pin: '1234' });

@@ -3,6 +3,7 @@ import { formatMoney, parseMoney, PAYMENT_METHOD_LABELS, type PaymentMethod } fr
 import { isCalendarDay } from '../shared/calendar-days.ts';
 import { formatDate, formatDateTime, formatDuration, formatMileage } from '../shared/format.ts';
 import { displayPhone } from '../shared/phone.ts';
+import { FEATURE_KEYS, FEATURE_LABELS } from '../platform/index.ts';
 
 /**
  * A change in words, one way for every screen that shows one: the audit log, Recent
@@ -25,14 +26,24 @@ function moneyWords(text: string): string | null {
   return cents === null ? null : formatMoney(cents);
 }
 
+/** An instance's feature flags as the features that are on, by name ('Pipeline, Customers'); 'None' when all are off. */
+function featuresInWords(features: Record<string, unknown>): string {
+  return (
+    FEATURE_KEYS.filter((key) => features[key] === true)
+      .map((key) => FEATURE_LABELS[key])
+      .join(', ') || 'None'
+  );
+}
+
 /**
- * A field's old or new value in words: empty, yes/no, phones grouped (a masked one stays
+ * A field's old or new value in words: empty, yes/no, an instance's features by name, phones grouped (a masked one stays
  * masked), quotes, payments, estimate totals and line prices in dollars, payment methods in words, durations in hours and minutes, mileage grouped ('120,000'), times in the shop's zone, calendar days ('2026-12-04') as dates,
  * a linked customer by name (`customerNames`, by id; null: one since deleted), a linked vehicle in words (never its id).
  */
 export function formatChangeValue(field: string, value: unknown, customerNames: ReadonlyMap<string, string | null> = new Map()): string {
   if (value === null || value === undefined || value === '') return EMPTY_VALUE;
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (field === 'features' && typeof value === 'object') return featuresInWords(value as Record<string, unknown>);
   if (typeof value === 'object') return JSON.stringify(value);
   const text = String(value);
   switch (field) {

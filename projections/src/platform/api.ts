@@ -164,13 +164,19 @@ export type PublicRequestsSetting = z.infer<typeof publicRequestsSettingSchema>;
 /** `unshowable`: a change whose recorded event fails its schema; listed without its values. */
 export const INSTANCE_HISTORY_ACTIONS = ['created', 'updated', 'deactivated', 'reactivated', 'unshowable'] as const;
 
-/** One row of an instance's history: who changed which setting when, values in words. */
+/** A setting's value as recorded: text (names, the zone), on or off (the public page, active), the feature flags. */
+const instanceHistoryValueSchema = z.union([z.string(), z.boolean(), featuresSchema]).nullable();
+
+/**
+ * One row of an instance's history: who changed which setting when, each value as recorded
+ * (the screens put it in words with the one change formatter, as the audit log does).
+ */
 export const instanceHistoryEntrySchema = z.object({
   id: z.string(),
   action: z.enum(INSTANCE_HISTORY_ACTIONS),
   userDisplayName: z.string(),
   timestamp: z.string(),
-  changes: z.array(z.object({ field: z.string(), oldValue: z.string().nullable(), newValue: z.string().nullable() })),
+  changes: z.array(z.object({ field: z.string(), oldValue: instanceHistoryValueSchema, newValue: instanceHistoryValueSchema })),
 });
 export type InstanceHistoryEntry = z.infer<typeof instanceHistoryEntrySchema>;
 export const instanceHistorySchema = z.array(instanceHistoryEntrySchema);

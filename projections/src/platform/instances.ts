@@ -19,6 +19,25 @@ export const featuresSchema = z.object({
   serviceRequests: z.boolean().default(true),
 }) satisfies z.ZodType<Features>;
 
+/** Each feature as the screens name it (the instance form, its history, the audit log). */
+export const FEATURE_LABELS: Record<FeatureKey, string> = {
+  pipeline: 'Pipeline',
+  customers: 'Customers',
+  calendar: 'Calendar',
+  admin: 'Admin',
+  serviceRequests: 'Service Requests',
+};
+
+/** An instance's settings as its history and the audit log name them. */
+export const INSTANCE_FIELD_LABELS: Record<string, string> = {
+  displayName: 'Display name',
+  description: 'Description',
+  timeZone: 'Time zone',
+  features: 'Features',
+  publicRequests: 'Public request page',
+  isActive: 'Active',
+};
+
 /** Defaults for a new instance: calendar off, the rest on. */
 export const DEFAULT_FEATURES: Features = { pipeline: true, customers: true, calendar: false, admin: true, serviceRequests: true };
 

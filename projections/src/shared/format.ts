@@ -45,17 +45,27 @@ export interface FormatOptions {
   timeZone?: string;
 }
 
+/** How much of a date is shown: 'Jan 31, 2025' (medium), 'Fri, Jan 31, 2025' (weekday), 'Jan 31' (short: a chart's axis). */
+export type DateForm = 'medium' | 'weekday' | 'short';
+
+const DATE_FORMS: Record<DateForm, Intl.DateTimeFormatOptions> = {
+  medium: { dateStyle: 'medium' },
+  weekday: { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' },
+  short: { month: 'short', day: 'numeric' },
+};
+
 /**
- * 'Jan 31, 2025' in the shop's zone; '' for none; the text itself when it is not a time. A
- * calendar day ('2025-01-31') is that day in any zone: it is read at noon UTC and shown in UTC,
- * so no zone moves it to a neighbour.
+ * 'Jan 31, 2025' in the shop's zone ('Fri, Jan 31, 2025' or 'Jan 31' with `form`); '' for
+ * none; the text itself when it is not a time. A calendar day ('2025-01-31') is that day in
+ * any zone: it is read at noon UTC and shown in UTC, so no zone moves it to a neighbour.
  */
-export function formatDate(iso: string | Date | null | undefined, options: FormatOptions | string = {}): string {
-  const { locale, timeZone } = typeof options === 'string' ? { locale: options, timeZone: undefined } : options;
+export function formatDate(iso: string | Date | null | undefined, options: (FormatOptions & { form?: DateForm }) | string = {}): string {
+  const { locale, timeZone, form = 'medium' } = typeof options === 'string' ? { locale: options, timeZone: undefined } : options;
+  const fields = DATE_FORMS[form];
   // A day that is not real ('2025-02-30') is shown as written, never as the day Date rolls it to.
   if (typeof iso === 'string' && CALENDAR_DAY_TEXT.test(iso))
-    return isCalendarDay(iso) ? format(new Date(`${iso}T12:00:00Z`), { dateStyle: 'medium' }, locale, 'UTC') : iso;
-  return format(iso, { dateStyle: 'medium' }, locale, timeZone);
+    return isCalendarDay(iso) ? format(new Date(`${iso}T12:00:00Z`), fields, locale, 'UTC') : iso;
+  return format(iso, fields, locale, timeZone);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { JOB_FIELD_LABELS } from '@crm/projections/pipeline';
+import { INSTANCE_FIELD_LABELS } from '@crm/projections/platform';
 import { changeFieldLabel } from '@/lib/change-field-label';
 
 export const ENTITY_TYPE_LABELS: Record<string, string> = {
@@ -15,6 +16,7 @@ export function entityTypeLabel(entityType: string): string {
 }
 
 const FIELD_LABELS: Record<string, string> = {
+  ...INSTANCE_FIELD_LABELS,
   ...JOB_FIELD_LABELS,
   isLocked: 'Locked',
   canRead: 'Can read',

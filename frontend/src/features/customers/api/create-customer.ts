@@ -2,6 +2,7 @@ import { customerViewSchema } from '@crm/projections/contract';
 import type { CustomerInput, CustomerView } from '@crm/projections/customers';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
+import { vehiclesQueryKey } from '@/lib/api/resources';
 import { keepSavedCustomer } from './get-customer';
 import { customersListQueryKey } from './get-customers';
 import { customersApiPath } from './customers-api-path';
@@ -18,7 +19,11 @@ export function useCreateCustomer(instance: string) {
     onSuccess: (created) => {
       // The answer is the projected record (read-your-writes): no need to ask again.
       keepSavedCustomer(queryClient, instance, created);
-      return queryClient.invalidateQueries({ queryKey: customersListQueryKey(instance) });
+      // Each vehicle typed on the form is a vehicle record of the customer now.
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: customersListQueryKey(instance) }),
+        queryClient.invalidateQueries({ queryKey: vehiclesQueryKey(instance) }),
+      ]);
     },
   });
 }

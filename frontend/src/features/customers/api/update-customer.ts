@@ -2,6 +2,7 @@ import { customerViewSchema } from '@crm/projections/contract';
 import type { CustomerChangesInput, CustomerView } from '@crm/projections/customers';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
+import { vehiclesQueryKey } from '@/lib/api/resources';
 import { conflictCurrent, ifMatch } from '@/lib/concurrency';
 import { keepSavedCustomer } from './get-customer';
 import { customerHistoryQueryKey } from './get-customer-history';
@@ -36,6 +37,8 @@ export function useUpdateCustomer(instance: string) {
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: customersListQueryKey(instance) }),
         queryClient.invalidateQueries({ queryKey: customerHistoryQueryKey(instance, updated.id) }),
+        // A vehicle added on the form is a vehicle record of the customer now.
+        queryClient.invalidateQueries({ queryKey: vehiclesQueryKey(instance) }),
       ]);
     },
   });

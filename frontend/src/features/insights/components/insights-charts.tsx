@@ -1,4 +1,4 @@
-import { formatDollars } from '@crm/projections/contract';
+import { formatDate, formatDollars } from '@crm/projections/contract';
 import type { Insights } from '@crm/projections/insights';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
@@ -34,8 +34,11 @@ export function formatHours(value: number): string {
 
 /** Whole dollars on the axis; the tooltip's amount to the cent. */
 const money = (value: number) => `$${Math.round(value).toLocaleString('en-US')}`;
-const weekLabel = (weekStart: string) =>
-  new Date(`${weekStart}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+/** 'Nov 9' under a week's bar, for a week starting on '2026-11-09'. */
+const weekLabel = (weekStart: string) => formatDate(weekStart, { form: 'short' });
+
+/** 'Week of Nov 9, 2026' for a week starting on '2026-11-09'. */
+export const weekOf = (weekStart: string) => `Week of ${formatDate(weekStart)}`;
 
 export function StageTimesChart({ stageTimes }: { stageTimes: Insights['stageTimes'] }) {
   const height = Math.max(160, stageTimes.length * 44 + 60);
@@ -69,7 +72,7 @@ export function WeeklyChart({ weeks, metric }: { weeks: Insights['weeks']; metri
         />
         <Tooltip
           {...TOOLTIP}
-          labelFormatter={(label) => `Week of ${weekLabel(String(label))}`}
+          labelFormatter={(label) => weekOf(String(label))}
           formatter={(value) => (metric === 'revenue' ? formatDollars(Number(value)) : String(value))}
         />
         <Bar

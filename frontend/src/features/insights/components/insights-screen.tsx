@@ -13,7 +13,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/api-error';
 import { type InsightsPeriod, useInsights } from '../api/get-insights';
-import { formatHours, StageTimesChart, TechniciansChart, WeeklyChart } from './insights-charts';
+import { formatHours, StageTimesChart, TechniciansChart, WeeklyChart, weekOf } from './insights-charts';
 
 const DEFAULT_STALE_DAYS = 14;
 const PRESETS = [
@@ -33,11 +33,6 @@ function periodFromParams(params: URLSearchParams, timeZone: string): InsightsPe
 function loadErrorText(error: unknown): string {
   if (error instanceof ApiError && error.status === 403) return 'Only admins and managers can see insights.';
   return errorMessage(error, 'Failed to load the insights');
-}
-
-/** 'Week of Nov 9, 2026' for a week starting on '2026-11-09' (a calendar day: read at noon UTC, so no zone moves it). */
-function weekOf(weekStart: string): string {
-  return `Week of ${formatDate(`${weekStart}T12:00:00Z`, { timeZone: 'UTC' })}`;
 }
 
 /** '269' when the figure's count is known; 'first 200 listed' when the list may have been cut at the server's limit and the count of jobs is not known. */
@@ -263,8 +258,7 @@ export function InsightsScreen({ instance, timeZone, pipelinePath }: { instance:
       <div className="grid gap-1">
         <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Insights</h1>
         <p className="text-muted-foreground">
-          From the shop&apos;s history, {formatDate(`${period.from}T12:00:00Z`, { timeZone: 'UTC' })} –{' '}
-          {formatDate(`${period.to}T12:00:00Z`, { timeZone: 'UTC' })} ({timeZone}).
+          From the shop&apos;s history, {formatDate(period.from)} – {formatDate(period.to)} ({timeZone}).
         </p>
       </div>
 

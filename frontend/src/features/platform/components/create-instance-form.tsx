@@ -1,4 +1,4 @@
-import { FEATURE_KEYS, type FeatureKey, normalizeSubdomain } from '@crm/projections/platform';
+import { FEATURE_KEYS, FEATURE_LABELS, type FeatureKey, normalizeSubdomain } from '@crm/projections/platform';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -12,7 +12,7 @@ import { reportFailure } from '@/lib/report-failure';
 import { sanitizePin } from '@/lib/sanitize-pin';
 import { toast } from '@/lib/toast';
 import { useCreateCrmInstance } from '../api/create-crm-instance';
-import { FEATURE_DESCRIPTIONS, FEATURE_LABELS } from '../constants/feature-labels';
+import { FEATURE_DESCRIPTIONS } from '../constants/feature-labels';
 import { shopAddresses } from '../utils/shop-addresses';
 import { TimeZoneSelect } from './time-zone-select';
 import {

@@ -1,5 +1,12 @@
-import { formatDateTime, type UpdateInstanceInput } from '@crm/projections/contract';
-import { FEATURE_KEYS, type CrmInstanceView, type FeatureKey, type Features } from '@crm/projections/platform';
+import { EMPTY_VALUE, formatChangeValue, formatDateTime, type UpdateInstanceInput } from '@crm/projections/contract';
+import {
+  FEATURE_KEYS,
+  FEATURE_LABELS,
+  INSTANCE_FIELD_LABELS,
+  type CrmInstanceView,
+  type FeatureKey,
+  type Features,
+} from '@crm/projections/platform';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -14,7 +21,8 @@ import { reportFailure } from '@/lib/report-failure';
 import { toast } from '@/lib/toast';
 import { useInstanceHistory } from '../api/get-instance-history';
 import { useCrmInstance, useUpdateCrmInstance } from '../api/update-crm-instance';
-import { FEATURE_DESCRIPTIONS, FEATURE_LABELS } from '../constants/feature-labels';
+import { changeFieldLabel } from '@/lib/change-field-label';
+import { FEATURE_DESCRIPTIONS } from '../constants/feature-labels';
 import { TimeZoneSelect } from './time-zone-select';
 
 export const INSTANCE_UPDATED = 'CRM instance updated';
@@ -47,15 +55,6 @@ function changesOf(before: Settings, after: Settings): UpdateInstanceInput {
   if (after.publicRequests !== before.publicRequests) changes.publicRequests = after.publicRequests;
   return changes;
 }
-
-const FIELD_NAMES: Record<string, string> = {
-  displayName: 'Display name',
-  description: 'Description',
-  timeZone: 'Time zone',
-  features: 'Features',
-  publicRequests: 'Public request page',
-  isActive: 'Status',
-};
 
 function SettingsForm({ instance, onDone }: { instance: CrmInstanceView; onDone: () => void }) {
   const id = useId();
@@ -218,13 +217,17 @@ function InstanceHistory({ instanceId }: { instanceId: string }) {
           </p>
           {entry.changes.length > 0 ? (
             <ul className="grid gap-0.5 text-xs text-muted-foreground">
-              {entry.changes.map((change) => (
-                <li key={change.field}>
-                  <span className="font-medium text-foreground">{FIELD_NAMES[change.field] ?? change.field}:</span>{' '}
-                  {change.oldValue === null ? '' : `${change.oldValue || '(empty)'} → `}
-                  {change.newValue || '(empty)'}
-                </li>
-              ))}
+              {entry.changes.map((change) => {
+                // In words as the audit log has them; a value that appears from nothing shows only the new one.
+                const before = formatChangeValue(change.field, change.oldValue);
+                return (
+                  <li key={change.field}>
+                    <span className="font-medium text-foreground">{changeFieldLabel(change.field, INSTANCE_FIELD_LABELS)}:</span>{' '}
+                    {before === EMPTY_VALUE ? '' : `${before} → `}
+                    {formatChangeValue(change.field, change.newValue)}
+                  </li>
+                );
+              })}
             </ul>
           ) : null}
         </li>

@@ -1,6 +1,5 @@
-import { FEATURE_KEYS, type Features } from '@crm/projections/platform';
+import { FEATURE_KEYS, FEATURE_LABELS, type Features } from '@crm/projections/platform';
 import { Badge } from '@/components/ui/badge';
-import { FEATURE_LABELS } from '../constants/feature-labels';
 
 /** The enabled features of an instance, as badges. */
 export function FeatureBadges({ features }: { features: Features }) {

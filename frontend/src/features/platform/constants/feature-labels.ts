@@ -1,13 +1,5 @@
 import type { FeatureKey } from '@crm/projections/platform';
 
-export const FEATURE_LABELS: Record<FeatureKey, string> = {
-  pipeline: 'Pipeline',
-  customers: 'Customers',
-  calendar: 'Calendar',
-  admin: 'Admin',
-  serviceRequests: 'Service Requests',
-};
-
 export const FEATURE_DESCRIPTIONS: Record<FeatureKey, string> = {
   pipeline: 'Track jobs from quote to paid.',
   customers: 'Customer records, vehicles and history.',

@@ -1,4 +1,4 @@
-import { formatDateTime, formatMoney, PAYMENT_METHOD_LABELS, parseMoney, type TakingsReport } from '@crm/projections/contract';
+import { formatDate, formatDateTime, formatMoney, PAYMENT_METHOD_LABELS, parseMoney, type TakingsReport } from '@crm/projections/contract';
 import { addDays, dayInZone } from '@crm/projections/shared';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -13,16 +13,6 @@ import { ApiError, errorMessage } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
 import { takingsCsvUrl, useTakings } from '../api/get-takings';
 import { periodFromParams } from '../utils/takings-period';
-
-/**
- * A shop day (YYYY-MM-DD) as people read it, 'Thu, Nov 26, 2026'. The day is already the
- * shop's: it is formatted at noon UTC in UTC, so no zone can move it to a neighbour.
- */
-const dayFormat = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
-function dayText(day: string): string {
-  const at = new Date(`${day}T12:00:00Z`);
-  return Number.isNaN(at.getTime()) ? day : dayFormat.format(at);
-}
 
 const money = (text: string) => formatMoney(parseMoney(text, { negative: true }) ?? 0);
 
@@ -78,8 +68,10 @@ export function TakingsScreen({ instance, timeZone, pipelinePath }: { instance: 
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight">Takings</h1>
           <p className="text-sm text-muted-foreground">
-            {period.from === period.to ? dayText(period.from) : `${dayText(period.from)} to ${dayText(period.to)}`}, in the shop&apos;s time
-            ({timeZone}).
+            {period.from === period.to
+              ? formatDate(period.from, { form: 'weekday' })
+              : `${formatDate(period.from, { form: 'weekday' })} to ${formatDate(period.to, { form: 'weekday' })}`}
+            , in the shop&apos;s time ({timeZone}).
           </p>
         </div>
         <a href={takingsCsvUrl(instance, period)} className={buttonVariants({ variant: 'outline' })} download>

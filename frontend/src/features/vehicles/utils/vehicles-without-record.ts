@@ -3,7 +3,8 @@ const sameLabel = (label: string) => label.trim().replace(/\s+/g, ' ').toLowerCa
 
 /**
  * The customer's vehicles typed on the customer (its Vehicles field) that have no vehicle record
- * of the same label: a customer made before vehicles had records, or from the customer form.
+ * of the same label: a customer's vehicles typed before each became a record (until
+ * `vehicles:migrate` makes them records), or a label whose record was renamed or deleted since.
  */
 export function vehiclesWithoutRecord(labels: readonly string[], records: ReadonlyArray<{ label: string }>): string[] {
   const recorded = new Set(records.map((record) => sameLabel(record.label)));
