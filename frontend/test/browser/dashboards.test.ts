@@ -331,7 +331,7 @@ describe('provider dashboard and instance editing', () => {
       const history = page.getByRole('list', { name: 'Changes, newest first' });
       await eventually(() => history.getByRole('listitem').first().innerText()).toMatch(/Updated/i);
       await expect.poll(() => history.getByText(/Time zone:.*America\/Denver/).count()).toBe(1);
-      await expect.poll(() => history.getByText('Public request page: Off → On').count()).toBe(1);
+      await expect.poll(() => history.getByText('Public request page: No → Yes').count()).toBe(1);
       await snapViewport(page, 'edit-instance-history-desktop-light');
 
       // The shop's staff see it on their next request.
