@@ -96,6 +96,23 @@ describe("the customer form's vehicles", () => {
     expect(await labels(created.body.id)).toEqual([`2015 ${'m'.repeat(49)} X`, 'a'.repeat(79), 'b'.repeat(79)]);
   });
 
+  test("an undo from the customer's history changes the text only; a deleted customer's records are listed again once it is restored", async () => {
+    const created = await owner.post(`${base}/customers`, { name: 'Una Undo', vehicles: ['Civic'] });
+    const id = created.body.id as string;
+    expect((await owner.put(`${base}/customers/${id}`, { vehicles: ['Civic', 'Golf'] })).status).toBe(200);
+    const [added] = (await owner.get(`${base}/customers/${id}/history`)).body;
+    const undone = await owner.post(`${base}/customers/${id}/history/${added.id}/revert`, {});
+    expect(undone.status, undone.text).toBe(200);
+    expect(undone.body.vehicleList).toEqual(['Civic']);
+    expect(await labels(id)).toEqual(['Civic', 'Golf']);
+
+    expect((await owner.delete(`${base}/customers/${id}`)).status).toBe(200);
+    expect((await owner.get(`${base}/customers/${id}/vehicles`)).status).toBe(404);
+    const restored = await owner.post(`${base}/deleted-records/customer/${id}/restore`, {});
+    expect(restored.status, restored.text).toBe(200);
+    expect(await labels(id)).toEqual(['Civic', 'Golf']);
+  });
+
   test('a record from the form takes a VIN as any record does (one vehicle per VIN), and is deleted on its own; a rebuild gives the same tables', async () => {
     const created = await owner.post(`${base}/customers`, { name: 'Vin Form', vehicles: ['2003 Honda Accord'] });
     expect(created.status, created.text).toBe(201);
