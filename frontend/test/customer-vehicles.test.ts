@@ -10,6 +10,11 @@ describe("the customer page's one list of vehicles", () => {
     expect(vehiclesWithoutRecord(['2018  mazda MX-5 ', 'Civic', 'civic', ' '], [{ label: '2018 Mazda MX-5' }])).toEqual(['Civic']);
   });
 
+  test('a vehicle longer than a record takes is listed as the record it became, not as one without a record', () => {
+    const long = `${'Long '.repeat(18)}wagon`;
+    expect(vehiclesWithoutRecord([long, 'Civic'], [{ label: long.slice(0, 80).trim() }])).toEqual(['Civic']);
+  });
+
   test('with no records every typed vehicle is listed, in its order', () => {
     expect(vehiclesWithoutRecord(['Civic', 'F-150'], [])).toEqual(['Civic', 'F-150']);
   });

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { parseList } from '@crm/projections/customers';
 import { WrongExpectedVersionError, type StreamAppend } from '@crm/projections/eventstore/port';
-import { isBlankVehicle, parseVehicleLabel, vehicleLabel, vehicleLabelKey, type VehicleFields } from '@crm/projections/vehicles';
+import {
+  isBlankVehicle,
+  parseVehicleLabel,
+  typedVehicleKey,
+  vehicleLabel,
+  vehicleLabelKey,
+  type VehicleFields,
+} from '@crm/projections/vehicles';
 import type { Knex } from 'knex';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
@@ -103,21 +110,21 @@ export async function migrateVehicleLabels(deps: AppDeps, ctx: InstanceContext):
       vehicleDecider.initialState,
     );
     appends.push({ streamId: vehicleStream(vehicleId), events: toNewEvents(events, ctx), expectedRevision: 'no_stream' });
-    known(customerId).set(vehicleLabelKey(text), vehicleId);
+    known(customerId).set(typedVehicleKey(text), vehicleId);
     made += 1;
     return vehicleId;
   };
 
   for (const customer of found.customers) {
     for (const text of parseList(customer.vehicles)) {
-      if (!known(customer.id).has(vehicleLabelKey(text))) create(customer.id, text, 'customer-vehicles', null);
+      if (!known(customer.id).has(typedVehicleKey(text))) create(customer.id, text, 'customer-vehicles', null);
     }
   }
 
   let linked = 0;
   for (const job of found.jobs) {
     const vehicleId =
-      known(job.customer_id).get(vehicleLabelKey(job.make_model)) ?? create(job.customer_id, job.make_model, 'job-vehicle', job.id);
+      known(job.customer_id).get(typedVehicleKey(job.make_model)) ?? create(job.customer_id, job.make_model, 'job-vehicle', job.id);
     if (!vehicleId) continue;
     const loaded = await loadAggregate<JobState, never>(deps.store, jobStream(job.id), jobDecider);
     const state = loaded.state;

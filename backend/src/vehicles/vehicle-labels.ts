@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseList } from '@crm/projections/customers';
 import type { StreamAppend } from '@crm/projections/eventstore/port';
-import { vehicleLabelKey } from '@crm/projections/vehicles';
+import { typedVehicleKey, vehicleLabelKey } from '@crm/projections/vehicles';
 import type { Knex } from 'knex';
 import type { TypedVehicleRecords } from '../customers/index.ts';
 import type { InstanceContext } from '../shared/commands.ts';
@@ -23,8 +23,8 @@ export function typedVehicleAppends(
   const seen = new Set(recorded.map(vehicleLabelKey));
   const appends: StreamAppend[] = [];
   for (const text of labels) {
-    const key = vehicleLabelKey(text);
-    if (!key || seen.has(key)) continue;
+    const key = typedVehicleKey(text);
+    if (!text.trim() || seen.has(key)) continue;
     seen.add(key);
     const append = newCustomerVehicleAppend(ctx, { vehicleId: randomUUID(), customerId, text, vin: '', jobId: '', readings: [] });
     if (append) appends.push(append);

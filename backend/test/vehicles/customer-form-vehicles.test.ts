@@ -96,6 +96,17 @@ describe("the customer form's vehicles", () => {
     expect(await labels(created.body.id)).toEqual([`2015 ${'m'.repeat(49)} X`, 'a'.repeat(79), 'b'.repeat(79)]);
   });
 
+  test('a vehicle longer than a record takes names the record it became: typed again after it was taken off, it makes no second one', async () => {
+    const long = `${'Long '.repeat(18)}wagon`;
+    const created = await owner.post(`${base}/customers`, { name: 'Lars Long', vehicles: [long] });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    expect(await labels(id)).toEqual([long.slice(0, 80).trim()]);
+    expect((await owner.put(`${base}/customers/${id}`, { vehicles: ['Civic'] })).status).toBe(200);
+    expect((await owner.put(`${base}/customers/${id}`, { vehicles: ['Civic', long] })).status).toBe(200);
+    expect(await labels(id)).toEqual(['Civic', long.slice(0, 80).trim()]);
+  });
+
   test("an undo from the customer's history changes the text only; a deleted customer's records are listed again once it is restored", async () => {
     const created = await owner.post(`${base}/customers`, { name: 'Una Undo', vehicles: ['Civic'] });
     const id = created.body.id as string;

@@ -117,12 +117,12 @@ export function vehicleLabelKey(label: string): string {
 
 /**
  * At most `max` UTF-16 units of `text`, never half of a character written as two (an emoji):
- * half of one is text PostgreSQL refuses to store.
+ * half of one is text PostgreSQL refuses to store. A cut before a space leaves no space at the end.
  */
 function upTo(text: string, max: number): string {
   if (text.length <= max) return text;
   const last = text.charCodeAt(max - 1);
-  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max).trimEnd();
 }
 
 /**
@@ -139,4 +139,12 @@ export function parseVehicleLabel(text: string): Pick<VehicleFields, 'year' | 'm
     make: upTo(match[2]!, VEHICLE_LIMITS.make),
     model: upTo(match[3] ?? '', VEHICLE_LIMITS.model),
   };
+}
+
+/**
+ * The key (vehicleLabelKey) of the record a typed vehicle becomes: the text's own, unless
+ * the text is longer than a record's make or model takes, when it is the cut record's.
+ */
+export function typedVehicleKey(text: string): string {
+  return vehicleLabelKey(vehicleLabel({ ...EMPTY_VEHICLE_FIELDS, ...parseVehicleLabel(text) }));
 }

@@ -1,4 +1,4 @@
-import { vehicleLabelKey } from '@crm/projections/vehicles';
+import { typedVehicleKey, vehicleLabelKey } from '@crm/projections/vehicles';
 
 /**
  * The customer's vehicles typed on the customer (its Vehicles field) that have no vehicle record
@@ -9,8 +9,8 @@ export function vehiclesWithoutRecord(labels: readonly string[], records: Readon
   const recorded = new Set(records.map((record) => vehicleLabelKey(record.label)));
   const seen = new Set<string>();
   return labels.filter((label) => {
-    const key = vehicleLabelKey(label);
-    if (!key || recorded.has(key) || seen.has(key)) return false;
+    const key = typedVehicleKey(label);
+    if (!label.trim() || recorded.has(key) || seen.has(key)) return false;
     seen.add(key);
     return true;
   });
