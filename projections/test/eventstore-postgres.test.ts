@@ -19,7 +19,7 @@ import {
 } from '../src/eventstore/port.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { migrateEventStore as migrateEventStoreTables } from '../src/db/migrate.ts';
-import { createPostgresEventStore } from '../src/eventstore/postgres.ts';
+import { createPostgresEventStore, heldBackPauseAfter } from '../src/eventstore/postgres.ts';
 import { threadSignalBuffers } from '../src/eventstore/thread-signal.ts';
 import { createTestDatabase, type TestDatabase } from '../src/testing/database.ts';
 import { visibleEvents } from '../src/testing/events.ts';
@@ -464,6 +464,20 @@ describe('postgres event store', () => {
       await db.drop();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test('while events are held back a subscription looks again within 250 ms, however long its poll interval', () => {
+    // Fresh-clone CI at load 10 once timed out a wake-up test (its poll: 10 minutes): another
+    // test's transaction held the log back for seconds, the pauses had doubled to many
+    // seconds, and nothing announced that transaction's end.
+    const pauses: number[] = [];
+    let pause = 0;
+    for (let read = 0; read < 20; read++) pauses.push((pause = heldBackPauseAfter(pause, false, 600_000)));
+    expect(pauses.slice(0, 4)).toEqual([2, 4, 8, 16]);
+    expect(Math.max(...pauses)).toBe(250);
+    // A read that got some of the events looks again at once; a short poll interval caps the pause too.
+    expect(heldBackPauseAfter(250, true, 600_000)).toBe(2);
+    expect(heldBackPauseAfter(64, false, 100)).toBe(100);
   });
 
   test('a lone appender sends at most one NOTIFY per 8 ms, and one after its last append', async () => {

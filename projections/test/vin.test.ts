@@ -5,6 +5,7 @@ import {
   manufacturerOf,
   parseVehicleLabel,
   vehicleLabel,
+  vehicleLabelKey,
   vinCheckDigit,
   vinModelYear,
   WMI_MAKES,
@@ -111,6 +112,21 @@ describe('old free-text vehicles', () => {
     ['Blue van, dented', { year: null, make: '', model: 'Blue van, dented' }],
   ])('%s', (text, expected) => {
     expect(parseVehicleLabel(text)).toEqual(expected);
+  });
+
+  test('text longer than a field is cut whole characters only: never half of an emoji, which PostgreSQL refuses', () => {
+    const model = parseVehicleLabel(`${'a'.repeat(79)}😀 wagon`).model;
+    expect(model).toBe('a'.repeat(79));
+    const make = parseVehicleLabel(`2015 ${'m'.repeat(49)}😀 X`).make;
+    expect(make).toBe('m'.repeat(49));
+    // One that ends right after the emoji keeps it.
+    expect(parseVehicleLabel(`${'a'.repeat(78)}😀 wagon`).model).toBe(`${'a'.repeat(78)}😀`);
+    expect(parseVehicleLabel('🚗 Škoda Octavia').model).toBe('🚗 Škoda Octavia');
+  });
+
+  test('two labels name the same vehicle without case and extra spaces', () => {
+    expect(vehicleLabelKey('  2015 ford   F-150 ')).toBe(vehicleLabelKey('2015 Ford F-150'));
+    expect(vehicleLabelKey('2015 Ford F-150')).not.toBe(vehicleLabelKey('2015 Ford F-150 XLT'));
   });
 
   test('labels', () => {

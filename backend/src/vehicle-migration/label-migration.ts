@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseList } from '@crm/projections/customers';
 import { WrongExpectedVersionError, type StreamAppend } from '@crm/projections/eventstore/port';
-import { isBlankVehicle, parseVehicleLabel, vehicleLabel, type VehicleFields } from '@crm/projections/vehicles';
+import { isBlankVehicle, parseVehicleLabel, vehicleLabel, vehicleLabelKey, type VehicleFields } from '@crm/projections/vehicles';
 import type { Knex } from 'knex';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
@@ -33,8 +33,6 @@ export interface LabelMigrationReport {
   vehicles: number;
   jobsLinked: number;
 }
-
-const labelKey = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
 
 interface VehicleRow {
   id: string;
@@ -90,7 +88,7 @@ export async function migrateVehicleLabels(deps: AppDeps, ctx: InstanceContext):
   };
   for (const row of found.vehicles) {
     const labels = known(row.customer_id);
-    const key = labelKey(vehicleLabel({ ...BLANK, year: row.year, make: row.make, model: row.model, trim: row.trim, vin: row.vin }));
+    const key = vehicleLabelKey(vehicleLabel({ ...BLANK, year: row.year, make: row.make, model: row.model, trim: row.trim, vin: row.vin }));
     if (!labels.has(key)) labels.set(key, row.id);
   }
 
@@ -105,21 +103,21 @@ export async function migrateVehicleLabels(deps: AppDeps, ctx: InstanceContext):
       vehicleDecider.initialState,
     );
     appends.push({ streamId: vehicleStream(vehicleId), events: toNewEvents(events, ctx), expectedRevision: 'no_stream' });
-    known(customerId).set(labelKey(text), vehicleId);
+    known(customerId).set(vehicleLabelKey(text), vehicleId);
     made += 1;
     return vehicleId;
   };
 
   for (const customer of found.customers) {
     for (const text of parseList(customer.vehicles)) {
-      if (!known(customer.id).has(labelKey(text))) create(customer.id, text, 'customer-vehicles', null);
+      if (!known(customer.id).has(vehicleLabelKey(text))) create(customer.id, text, 'customer-vehicles', null);
     }
   }
 
   let linked = 0;
   for (const job of found.jobs) {
     const vehicleId =
-      known(job.customer_id).get(labelKey(job.make_model)) ?? create(job.customer_id, job.make_model, 'job-vehicle', job.id);
+      known(job.customer_id).get(vehicleLabelKey(job.make_model)) ?? create(job.customer_id, job.make_model, 'job-vehicle', job.id);
     if (!vehicleId) continue;
     const loaded = await loadAggregate<JobState, never>(deps.store, jobStream(job.id), jobDecider);
     const state = loaded.state;

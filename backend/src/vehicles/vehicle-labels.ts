@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { parseList } from '@crm/projections/customers';
 import type { StreamAppend } from '@crm/projections/eventstore/port';
+import { vehicleLabelKey } from '@crm/projections/vehicles';
 import type { Knex } from 'knex';
 import type { TypedVehicleRecords } from '../customers/index.ts';
 import type { InstanceContext } from '../shared/commands.ts';
 import { newCustomerVehicleAppend } from './vehicle-jobs.ts';
 import { customerVehicles } from './vehicle-queries.ts';
-
-/** A vehicle's label as a person reads it: without case and extra spaces. */
-const labelKey = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
 
 /**
  * The vehicles typed for a customer on the customer form ('2015 Ford F-150'), each a vehicle
@@ -22,10 +20,10 @@ export function typedVehicleAppends(
   labels: readonly string[],
   recorded: readonly string[] = [],
 ): StreamAppend[] {
-  const seen = new Set(recorded.map(labelKey));
+  const seen = new Set(recorded.map(vehicleLabelKey));
   const appends: StreamAppend[] = [];
   for (const text of labels) {
-    const key = labelKey(text);
+    const key = vehicleLabelKey(text);
     if (!key || seen.has(key)) continue;
     seen.add(key);
     const append = newCustomerVehicleAppend(ctx, { vehicleId: randomUUID(), customerId, text, vin: '', jobId: '', readings: [] });
@@ -47,8 +45,8 @@ export async function addedVehicleAppends(
   before: string,
   after: string,
 ): Promise<StreamAppend[]> {
-  const had = new Set(parseList(before).map(labelKey));
-  const added = parseList(after).filter((label) => !had.has(labelKey(label)));
+  const had = new Set(parseList(before).map(vehicleLabelKey));
+  const added = parseList(after).filter((label) => !had.has(vehicleLabelKey(label)));
   if (added.length === 0) return [];
   const recorded = (await customerVehicles(knex, ctx.instanceId, customerId)).map((vehicle) => vehicle.label);
   return typedVehicleAppends(ctx, customerId, added, recorded);

@@ -84,6 +84,17 @@ describe("the customer form's vehicles", () => {
     expect(await labels(customerId)).toEqual(['2004 Volvo V70']);
   });
 
+  test('a vehicle longer than a record field takes is cut at a whole character, never half an emoji (PostgreSQL refuses it: a 500 before)', async () => {
+    const wagon = `${'a'.repeat(79)}😀 wagon`;
+    const created = await owner.post(`${base}/customers`, { name: 'Emma Emoji', vehicles: [wagon, `2015 ${'m'.repeat(49)}😀 X`] });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.vehicleList).toEqual([wagon, `2015 ${'m'.repeat(49)}😀 X`]);
+    expect(await labels(created.body.id)).toEqual([`2015 ${'m'.repeat(49)} X`, 'a'.repeat(79)]);
+    const edited = await owner.put(`${base}/customers/${created.body.id}`, { vehicles: [wagon, `${'b'.repeat(79)}😀😀`] });
+    expect(edited.status, edited.text).toBe(200);
+    expect(await labels(created.body.id)).toEqual([`2015 ${'m'.repeat(49)} X`, 'a'.repeat(79), 'b'.repeat(79)]);
+  });
+
   test('a record from the form takes a VIN as any record does (one vehicle per VIN), and is deleted on its own; a rebuild gives the same tables', async () => {
     const created = await owner.post(`${base}/customers`, { name: 'Vin Form', vehicles: ['2003 Honda Accord'] });
     expect(created.status, created.text).toBe(201);

@@ -59,6 +59,20 @@ const SUBSCRIPTION_BATCH = 500;
 /** First pause before looking again while committed events wait behind an older transaction. */
 const HELD_BACK_MIN_MS = 2;
 /**
+ * Longest pause while events are held back, whatever the poll interval: the end of the
+ * transaction holding them back (anywhere in the cluster) sends no notification and no append
+ * need follow it, so only this pause ends the wait. Capped by the poll interval alone, a store
+ * with a long one (10 minutes in the wake-up tests) slept for tens of seconds after a
+ * transaction of a few seconds ended on a busy machine.
+ */
+const HELD_BACK_MAX_MS = 250;
+
+/** The pause before looking again after a read that found events held back: short, doubling while nothing comes, at most HELD_BACK_MAX_MS. */
+export function heldBackPauseAfter(previousMs: number, readEvents: boolean, pollIntervalMs: number): number {
+  if (readEvents) return HELD_BACK_MIN_MS;
+  return Math.min(Math.max(previousMs * 2, HELD_BACK_MIN_MS), HELD_BACK_MAX_MS, pollIntervalMs);
+}
+/**
  * Under load (a wake-up for every commit) this process sends at most one NOTIFY this often:
  * the appends that commit meanwhile share it.
  */
@@ -293,7 +307,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     const local = () => wakeup.notify();
     localWakers.add(local);
     let position = from;
-    /** Pause before looking again while events are held back: short, growing up to the poll interval. */
+    /** Pause before looking again while events are held back (heldBackPauseAfter). */
     let heldBackPause = 0;
     try {
       await wakeup.listen();
@@ -318,8 +332,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
         }
         if (page.events.length >= SUBSCRIPTION_BATCH) continue;
         if (page.heldBack) {
-          heldBackPause =
-            page.events.length > 0 ? HELD_BACK_MIN_MS : Math.min(Math.max(heldBackPause * 2, HELD_BACK_MIN_MS), pollIntervalMs);
+          heldBackPause = heldBackPauseAfter(heldBackPause, page.events.length > 0, pollIntervalMs);
           await wakeup.wait(heldBackPause, stop);
         } else {
           heldBackPause = 0;

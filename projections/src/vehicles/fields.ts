@@ -108,17 +108,35 @@ export function normalizePlate(value: string): string {
 }
 
 /**
- * An old free-text vehicle ('2015 Ford F-150', 'Civic') as a record's fields: a leading
+ * A vehicle's label as a person reads it, to compare two: without case and extra spaces
+ * ('2015 ford  F-150' is '2015 Ford F-150').
+ */
+export function vehicleLabelKey(label: string): string {
+  return label.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/**
+ * At most `max` UTF-16 units of `text`, never half of a character written as two (an emoji):
+ * half of one is text PostgreSQL refuses to store.
+ */
+function upTo(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
+
+/**
+ * A free-text vehicle ('2015 Ford F-150', 'Civic') as a record's fields: a leading
  * model year, then the make (first word), the rest the model. Text it cannot split so is
  * kept whole as the model.
  */
 export function parseVehicleLabel(text: string): Pick<VehicleFields, 'year' | 'make' | 'model'> {
   const trimmed = text.trim().replace(/\s+/g, ' ');
   const match = /^((?:19|20)\d\d)\s+(\S+)(?:\s+(.*))?$/.exec(trimmed);
-  if (!match) return { year: null, make: '', model: trimmed.slice(0, VEHICLE_LIMITS.model) };
+  if (!match) return { year: null, make: '', model: upTo(trimmed, VEHICLE_LIMITS.model) };
   return {
     year: Number(match[1]),
-    make: match[2]!.slice(0, VEHICLE_LIMITS.make),
-    model: (match[3] ?? '').slice(0, VEHICLE_LIMITS.model),
+    make: upTo(match[2]!, VEHICLE_LIMITS.make),
+    model: upTo(match[3] ?? '', VEHICLE_LIMITS.model),
   };
 }

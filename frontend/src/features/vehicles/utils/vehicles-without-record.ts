@@ -1,5 +1,4 @@
-/** A vehicle's label compared as a person reads it: without case and extra spaces. */
-const sameLabel = (label: string) => label.trim().replace(/\s+/g, ' ').toLowerCase();
+import { vehicleLabelKey } from '@crm/projections/vehicles';
 
 /**
  * The customer's vehicles typed on the customer (its Vehicles field) that have no vehicle record
@@ -7,10 +6,10 @@ const sameLabel = (label: string) => label.trim().replace(/\s+/g, ' ').toLowerCa
  * `vehicles:migrate` makes them records), or a label whose record was renamed or deleted since.
  */
 export function vehiclesWithoutRecord(labels: readonly string[], records: ReadonlyArray<{ label: string }>): string[] {
-  const recorded = new Set(records.map((record) => sameLabel(record.label)));
+  const recorded = new Set(records.map((record) => vehicleLabelKey(record.label)));
   const seen = new Set<string>();
   return labels.filter((label) => {
-    const key = sameLabel(label);
+    const key = vehicleLabelKey(label);
     if (!key || recorded.has(key) || seen.has(key)) return false;
     seen.add(key);
     return true;
