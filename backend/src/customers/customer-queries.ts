@@ -142,7 +142,7 @@ function matchingSql(search: string): { matching: string; values: string[] } {
   return { matching, values: byPhoneDigits ? [likeContaining(text), likeContaining(digits)] : [likeContaining(text)] };
 }
 
-/** A label as a person reads it, for comparing: without case and extra spaces. */
+/** vehicleLabelKey in SQL: a label as a person reads it, for comparing (without case and extra spaces). */
 const labelKeySql = (expression: string) => `lower(btrim(regexp_replace(${expression}, '\\s+', ' ', 'g')))`;
 
 /**
