@@ -21,6 +21,8 @@ describe('addVehicles (the chips editor)', () => {
   test('ignores a repeat whatever its case', () => {
     const result = addVehicles(['2019 Honda Civic'], '2019 HONDA civic');
     expect(result).toEqual({ added: [], vehicles: ['2019 Honda Civic'], reason: 'duplicate' });
+    // Extra spaces too: it is the same vehicle record.
+    expect(addVehicles(['2019 Honda Civic'], '2019  honda   civic')).toMatchObject({ added: [], reason: 'duplicate' });
   });
 
   test('a typed comma separates vehicles (they are stored joined by ", ")', () => {

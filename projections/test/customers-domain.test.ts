@@ -54,7 +54,9 @@ describe('lists', () => {
   });
 
   test('repeats dropped without case, or exactly, keeping the first', () => {
-    expect(parseList('Civic, civic, CIVIC, Accord', { dedupe: 'ignoreCase' })).toEqual(['Civic', 'Accord']);
+    expect(parseList('Civic, civic, CIVIC, Accord', { dedupe: 'sameVehicle' })).toEqual(['Civic', 'Accord']);
+    // A vehicle is the same one with extra spaces too: it is one record of the customer.
+    expect(parseList('2015 Ford F-150, 2015  ford F-150', { dedupe: 'sameVehicle' })).toEqual(['2015 Ford F-150']);
     expect(parseList('INV-1, inv-1, INV-1', { dedupe: 'exact' })).toEqual(['INV-1', 'inv-1']);
     expect(parseList('Civic, Oil change, Civic', { dedupe: false })).toEqual(['Civic', 'Oil change', 'Civic']);
   });

@@ -39,7 +39,8 @@ describe("the customer form's vehicles", () => {
       vehicles: ['2015 Ford F-150', 'Civic', '2015 ford  F-150'],
     });
     expect(created.status, created.text).toBe(201);
-    expect(created.body.vehicleList).toEqual(['2015 Ford F-150', 'Civic', '2015 ford  F-150']);
+    // The text keeps one of each vehicle, as the records do.
+    expect(created.body.vehicleList).toEqual(['2015 Ford F-150', 'Civic']);
     const vehicles = await vehiclesOf(created.body.id);
     expect(vehicles.map((v) => v.label).sort()).toEqual(['2015 Ford F-150', 'Civic']);
     expect(vehicles.find((v) => v.label === '2015 Ford F-150')).toMatchObject({
@@ -93,6 +94,23 @@ describe("the customer form's vehicles", () => {
     const edited = await owner.put(`${base}/customers/${created.body.id}`, { vehicles: [wagon, `${'b'.repeat(79)}😀😀`] });
     expect(edited.status, edited.text).toBe(200);
     expect(await labels(created.body.id)).toEqual([`2015 ${'m'.repeat(49)} X`, 'a'.repeat(79), 'b'.repeat(79)]);
+  });
+
+  test("an undo from the customer's history changes the text only; a deleted customer's records are listed again once it is restored", async () => {
+    const created = await owner.post(`${base}/customers`, { name: 'Una Undo', vehicles: ['Civic'] });
+    const id = created.body.id as string;
+    expect((await owner.put(`${base}/customers/${id}`, { vehicles: ['Civic', 'Golf'] })).status).toBe(200);
+    const [added] = (await owner.get(`${base}/customers/${id}/history`)).body;
+    const undone = await owner.post(`${base}/customers/${id}/history/${added.id}/revert`, {});
+    expect(undone.status, undone.text).toBe(200);
+    expect(undone.body.vehicleList).toEqual(['Civic']);
+    expect(await labels(id)).toEqual(['Civic', 'Golf']);
+
+    expect((await owner.delete(`${base}/customers/${id}`)).status).toBe(200);
+    expect((await owner.get(`${base}/customers/${id}/vehicles`)).status).toBe(404);
+    const restored = await owner.post(`${base}/deleted-records/customer/${id}/restore`, {});
+    expect(restored.status, restored.text).toBe(200);
+    expect(await labels(id)).toEqual(['Civic', 'Golf']);
   });
 
   test('a record from the form takes a VIN as any record does (one vehicle per VIN), and is deleted on its own; a rebuild gives the same tables', async () => {

@@ -37,7 +37,7 @@ const email = textInput('Email', CUSTOMER_LIMITS.email)
   .meta(blankOr(emailDocument(CUSTOMER_LIMITS.email)));
 
 /**
- * Pieces of a list. Vehicles drop repeats whatever their case, invoices exact repeats;
+ * Pieces of a list. Vehicles drop repeats whatever their case and spaces (one vehicle, one record), invoices exact repeats;
  * past appointments keep theirs ("Vehicle, Service, Date" repeats a vehicle or a service).
  */
 const list = (label: string, itemLabel: string, max: number, itemMax: number, dedupe: ListOptions['dedupe']) =>
@@ -63,7 +63,7 @@ const fieldSchemas = {
   phone,
   email,
   address: textInput('Address', CUSTOMER_LIMITS.address),
-  vehicles: list('Vehicles', 'vehicle', CUSTOMER_LIMITS.vehicles, CUSTOMER_LIMITS.vehicle, 'ignoreCase'),
+  vehicles: list('Vehicles', 'vehicle', CUSTOMER_LIMITS.vehicles, CUSTOMER_LIMITS.vehicle, 'sameVehicle'),
   pastAppointments: list('Past appointments', 'past appointment', CUSTOMER_LIMITS.pastAppointments, CUSTOMER_LIMITS.pastAppointment, false),
   invoices: list('Invoices', 'invoice number', CUSTOMER_LIMITS.invoices, CUSTOMER_LIMITS.invoice, 'exact'),
   notes: textInput('Notes', CUSTOMER_LIMITS.notes),

@@ -1,4 +1,5 @@
 import { PHONE_MESSAGES } from '../shared/phone.ts';
+import { vehicleLabelKey } from '../vehicles/index.ts';
 
 /**
  * A customer's fields, their limits and messages, and the pure helpers of its lists and
@@ -45,8 +46,8 @@ export const CUSTOMER_MESSAGES = {
 } as const;
 
 export interface ListOptions {
-  /** Drop repeats; `ignoreCase` compares them without case (vehicles). */
-  dedupe?: false | 'exact' | 'ignoreCase';
+  /** Drop repeats; `sameVehicle` compares them as vehicle labels: without case and extra spaces (vehicleLabelKey). */
+  dedupe?: false | 'exact' | 'sameVehicle';
 }
 
 /**
@@ -63,7 +64,7 @@ export function parseList(value: string | readonly string[] | null | undefined, 
   if (!options.dedupe) return items;
   const seen = new Set<string>();
   return items.filter((item) => {
-    const key = options.dedupe === 'ignoreCase' ? item.toLowerCase() : item;
+    const key = options.dedupe === 'sameVehicle' ? vehicleLabelKey(item) : item;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

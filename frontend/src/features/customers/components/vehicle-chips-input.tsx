@@ -17,7 +17,7 @@ export function isEscapeClaimed(target: EventTarget | null): boolean {
 
 /**
  * Vehicles as removable chips: type one and press Enter to add it, Escape
- * cancels the typed text. Blank and repeated (case-insensitive) vehicles are not added.
+ * cancels the typed text. Blank and repeated vehicles (whatever their case and spaces) are not added.
  */
 export function VehicleChipsInput({
   id,
