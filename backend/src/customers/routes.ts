@@ -67,7 +67,7 @@ const DOCS = {
     response: customerMatchesSchema,
   },
   list: {
-    summary: 'Customers, newest first, searched by substring, in keyset pages (phones masked)',
+    summary: 'Customers, newest first, searched by substring (their fields and their vehicle records), in keyset pages (phones masked)',
     tag: 'customers',
     query: customerListQuery,
     response: customerPageSchema,

@@ -189,6 +189,55 @@ describe('customers', () => {
     TEST_TIMEOUT,
   );
 
+  for (const [scheme, phone] of [
+    ['light', false],
+    ['dark', false],
+    ['light', true],
+  ] as const) {
+    test(
+      `the card lists the customer's vehicle records as they are now, and the search finds a customer by a vehicle's model and VIN (${scheme}${phone ? ', phone' : ''})`,
+      async () => {
+        const shop = await createShop(server, 'vehcards');
+        const api = customersApi(shop);
+        const base = `/api/${shop.subdomain}`;
+        // Typed on the customer form: each becomes a record.
+        const carla = await postOne(shop.owner, api, { name: 'Carla Cards', vehicles: ['2015 Ford F-150', '2008 Kia Rio'] });
+        await postOne(shop.owner, api, BOB);
+        const records = (await shop.owner.get(`${base}/customers/${carla.id}/vehicles`)).body.items as Array<{ id: string; label: string }>;
+        const f150 = records.find((v) => v.label === '2015 Ford F-150')!;
+        const rio = records.find((v) => v.label === '2008 Kia Rio')!;
+        // Added on the vehicle form, renamed and deleted on their pages.
+        await postOne(shop.owner, `${base}/customers/${carla.id}/vehicles`, {
+          year: 2019,
+          make: 'Subaru',
+          model: 'Outback',
+          vin: '4S4BSANC8K3123456',
+        });
+        expect((await shop.owner.put(`${base}/vehicles/${f150.id}`, { model: 'Ranger' })).status).toBe(200);
+        expect((await shop.owner.delete(`${base}/vehicles/${rio.id}`)).status).toBe(200);
+
+        const { page } = await signedInPage(browser, shop.owner, { colorScheme: scheme, phone });
+        if (phone) await page.setViewportSize({ width: 390, height: 844 });
+        await openCustomers(page, shop);
+        const carlaCard = card(page, 'Carla Cards');
+        const badges = () => carlaCard.getByRole('listitem').allInnerTexts();
+        await expect.poll(badges, { timeout: SLOW }).toEqual(['2015 Ford Ranger', '2019 Subaru Outback']);
+        await snap(page, `customer-card-vehicle-records-${scheme}${phone ? '-390' : ''}`);
+
+        const search = page.getByRole('searchbox', { name: 'Search customers' });
+        await search.fill('outback');
+        await expect.poll(() => page.getByTestId('customer-card').count()).toBe(1);
+        await expect.poll(() => carlaCard.count()).toBe(1);
+        await search.fill('4S4BSANC8K3123456');
+        await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('4S4BSANC8K3123456');
+        await expect.poll(() => page.getByTestId('customer-card').count()).toBe(1);
+        await expect.poll(() => carlaCard.count()).toBe(1);
+        await snap(page, `customer-search-by-vin-${scheme}${phone ? '-390' : ''}`);
+      },
+      TEST_TIMEOUT,
+    );
+  }
+
   test(
     "the customer's page: the whole phone, the history old → new, and the customer as it was",
     async () => {

@@ -149,7 +149,10 @@ export const customerMatchesQuery = z
 
 /**
  * A customer. `phone` is whole (XXX-XXX-XXXX) on single-record answers and masked
- * ('•••-•••-1234') in lists. `vehicles` is the stored 'a, b' text, `vehicleList` its items.
+ * ('•••-•••-1234') in lists. `vehicles` is the stored 'a, b' text, `vehicleList` its items on
+ * single-record answers; in lists `vehicleList` is the customer's vehicles as a person reads
+ * them: the typed ones in their order, each through its vehicle record's label where it has
+ * one, then the records added on their own.
  */
 export const customerViewSchema = z.object({
   id: z.string(),

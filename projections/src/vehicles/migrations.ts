@@ -59,4 +59,44 @@ const jobVehicleColumns: SchemaMigration = {
   },
 };
 
-export const vehiclesMigrations: SchemaMigration[] = [vehicleTables, jobVehicleColumns];
+/**
+ * The customer search finds a customer by their vehicles: a vehicle's year, make, model and
+ * trim as its label reads them, its VIN and its plate, lower case, trigram-indexed. Read
+ * through a view for the reason customers are (see the customers migration): under row-level
+ * security the trigram index would sit unused behind LIKE, which is not leakproof.
+ */
+const vehicleSearch: SchemaMigration = {
+  name: '0086_vehicle_search',
+  async up(knex, schema) {
+    await knex.raw(
+      `ALTER TABLE ??.vehicles ADD COLUMN search text GENERATED ALWAYS AS (
+         lower(btrim(regexp_replace(coalesce(year::text, '') || ' ' || make || ' ' || model || ' ' || trim, '\\s+', ' ', 'g'))
+               || E'\\n' || vin || E'\\n' || plate)
+       ) STORED`,
+      [schema],
+    );
+    await knex.raw('CREATE INDEX ON ??.vehicles USING gin (search public.gin_trgm_ops)', [schema]);
+    await knex.raw(
+      `CREATE VIEW ??.vehicles_of_instance AS
+         SELECT * FROM ??.vehicles WHERE instance_id = nullif(current_setting('app.instance_id', true), '')::uuid`,
+      [schema, schema],
+    );
+    await knex.raw('GRANT SELECT ON ??.vehicles_of_instance TO crm_api', [schema]);
+    // The labels each of a customer's vehicle records was made with (kept when the record is
+    // renamed or deleted): a vehicle typed on the customer that became a record is then read
+    // through its record, as it is now or not at all, never again as the old text.
+    await knex.raw(
+      `CREATE TABLE ??.customer_vehicle_labels (
+         instance_id uuid NOT NULL,
+         customer_id uuid NOT NULL,
+         vehicle_id uuid NOT NULL,
+         label text NOT NULL,
+         PRIMARY KEY (customer_id, vehicle_id, label)
+       )`,
+      [schema],
+    );
+    await isolateTenant(knex, schema, 'customer_vehicle_labels');
+  },
+};
+
+export const vehiclesMigrations: SchemaMigration[] = [vehicleTables, jobVehicleColumns, vehicleSearch];

@@ -1,7 +1,7 @@
 import { assertNever } from '../shared/never.ts';
 import type { StoredDomainEvent } from '../events.ts';
 import { writeRecordset, defineProjection } from '../runtime/projection.ts';
-import type { VehicleField } from './fields.ts';
+import { vehicleLabel, type VehicleField } from './fields.ts';
 
 /** Read-model columns of the vehicle fields. */
 export const VEHICLE_COLUMNS: Record<VehicleField, string> = {
@@ -36,10 +36,14 @@ const CREATED_COLUMNS: Record<string, string> = {
   revision: 'integer',
 };
 
+const LABEL_COLUMNS: Record<string, string> = { instance_id: 'uuid', customer_id: 'uuid', vehicle_id: 'uuid', label: 'text' };
+
 /**
  * rm.vehicles: one row per live vehicle. Updates apply only over an older revision, so a
  * replayed event never moves a row backwards; a deleted vehicle leaves the table (its
- * stream keeps its history).
+ * stream keeps its history). rm.customer_vehicle_labels: the label each record was made with
+ * (and the text it was migrated from), kept after a rename or deletion, so the customer list
+ * reads a typed vehicle that became a record through the record.
  */
 export const vehiclesProjection = defineProjection({
   name: 'vehicles',
@@ -78,6 +82,14 @@ export const vehiclesProjection = defineProjection({
           revision: event.revision,
         };
         await writeRecordset(ctx, 'vehicles', CREATED_COLUMNS, [row], 'ON CONFLICT (id) DO NOTHING');
+        const labels = new Set([vehicleLabel(d), ...(d.migratedFrom ? [d.migratedFrom.text] : [])]);
+        await writeRecordset(
+          ctx,
+          'customer_vehicle_labels',
+          LABEL_COLUMNS,
+          [...labels].map((label) => ({ instance_id: d.instanceId, customer_id: d.customerId, vehicle_id: d.vehicleId, label })),
+          'ON CONFLICT DO NOTHING',
+        );
         return;
       }
       case 'VehicleUpdated': {
