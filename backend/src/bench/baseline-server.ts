@@ -36,7 +36,10 @@ type Query = Record<string, string | undefined>;
  * none is set here); the statement filters on the instance itself, as the view would.
  */
 const withoutTenantView = (text: string) =>
-  text.replaceAll('rm.customers_of_instance', 'rm.customers').replaceAll('rm.jobs_of_instance', 'rm.jobs');
+  text
+    .replaceAll('rm.customers_of_instance', 'rm.customers')
+    .replaceAll('rm.vehicles_of_instance', 'rm.vehicles')
+    .replaceAll('rm.jobs_of_instance', 'rm.jobs');
 
 /** The reads, as the API's queries issue them (see pipeline/job-queries.ts, customers/customer-queries.ts, audit/audit-queries.ts). */
 const reads: Record<string, (q: Query) => Promise<unknown>> = {
@@ -50,8 +53,11 @@ const reads: Record<string, (q: Query) => Promise<unknown>> = {
   },
   async 'customers-list'(q) {
     // The API's very statement (PostgreSQL builds the page's JSON) and the same body from its row.
-    const { text, values } = customerListStatement(q.instance ?? '', { search: q.q ?? '', limit: PAGE, cursor: null });
-    const { rows } = await pool.query<CustomerListRow>(withoutTenantView(text), values);
+    // Prepared when the API prepares it (tenantRows).
+    const { text, values, prepared } = customerListStatement(q.instance ?? '', { search: q.q ?? '', limit: PAGE, cursor: null });
+    const bare = withoutTenantView(text);
+    const name = prepared ? preparedStatementName(bare) : undefined;
+    const { rows } = await pool.query<CustomerListRow>(name ? { name, text: bare, values } : { text: bare, values });
     return customerListBody(rows[0]!);
   },
   async autocomplete(q) {
