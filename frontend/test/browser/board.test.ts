@@ -171,7 +171,7 @@ describe('stage board', () => {
       await expect.poll(() => card(page, 'Quote', 'Fay Filter').count()).toBe(1);
       await expect.poll(() => card(page, 'Scheduled', 'Fay Filter').count()).toBe(0);
       await expect.poll(() => heading(page, 'Quote').textContent()).toContain('3');
-      expect(await stageOf(shop, jobs['Fay Filter'].id)).toBe('Quote');
+      await expect.poll(() => stageOf(shop, jobs['Fay Filter'].id)).toBe('Quote');
     },
     TEST_TIMEOUT,
   );

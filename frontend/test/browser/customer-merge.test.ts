@@ -74,7 +74,7 @@ describe('customer merge', () => {
       const { page } = await signedInPage(browser, staff);
       await page.goto(`/crm/${shop.subdomain}/customers/${customer.id}`);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: SLOW }).toBe('Noel Nomerge');
-      expect(await page.getByRole('button', { name: 'Merge into…' }).count()).toBe(0);
+      await expect.poll(() => page.getByRole('button', { name: 'Merge into…' }).count()).toBe(0);
     },
     TEST_TIMEOUT,
   );

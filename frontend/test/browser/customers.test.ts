@@ -276,7 +276,7 @@ describe('customers', () => {
       await expect.poll(() => page.getByText('555-123-4567').count()).toBeGreaterThan(1);
       await expect.poll(() => page.getByRole('definition').filter({ hasText: '2020 Ford F-150' }).count()).toBe(1);
       await expect.poll(() => page.getByText('No pipeline jobs for this customer by then.').count()).toBe(1);
-      expect(await page.getByRole('link', { name: /Wiper blades/ }).count()).toBe(0);
+      await expect.poll(() => page.getByRole('link', { name: /Wiper blades/ }).count()).toBe(0);
       await snap(page, 'customer-page-as-of');
       await page.getByRole('button', { name: 'Back to current' }).click();
       await expect.poll(() => page.getByText('Showing this customer as it was on').count()).toBe(0);

@@ -285,7 +285,7 @@ describe('what a shop can do on day one', () => {
       await expect
         .poll(() => page.getByRole('list', { name: 'Getting Started' }).textContent())
         .toContain('Follow each job through the stages');
-      expect(await page.getByRole('list', { name: 'Getting Started' }).textContent()).not.toMatch(/\b(Add|Save|drag)\b/);
+      await expect.poll(() => page.getByRole('list', { name: 'Getting Started' }).textContent()).not.toMatch(/\b(Add|Save|drag)\b/);
       await page.getByRole('link', { name: 'View Customers' }).click();
       await eventually(() => page.getByRole('heading', { level: 1, name: 'Customers' }).count()).toBe(1);
       await eventually(() => page.getByText('No customers yet.').count()).toBe(1);

@@ -207,8 +207,8 @@ describe('the entry dialog', () => {
       // Nothing to add for someone who cannot write.
       await expect.poll(() => page.getByRole('button', { name: 'Add New Entry' }).count()).toBe(0);
       // No Edit pencil and no stage control that looks usable: a View button and a plain stage label.
-      expect(await page.getByRole('button', { name: /Edit Rita Readonly/ }).count()).toBe(0);
-      expect(await page.getByRole('combobox', { name: /Stage for/ }).count()).toBe(0);
+      await expect.poll(() => page.getByRole('button', { name: /Edit Rita Readonly/ }).count()).toBe(0);
+      await expect.poll(() => page.getByRole('combobox', { name: /Stage for/ }).count()).toBe(0);
       await expect.poll(() => page.getByLabel(/Stage for .*Rita Readonly.*: Quote/).count()).toBeGreaterThan(0);
       await page.getByRole('button', { name: /View Rita Readonly/ }).click();
       await expect.poll(() => dialog(page).getByRole('heading').first().textContent()).toBe('View Rita Readonly');

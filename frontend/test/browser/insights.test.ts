@@ -62,7 +62,7 @@ describe('insights', () => {
             }),
           )
           .toEqual([]);
-        expect(await page.getByText('90th percentile').count()).toBeGreaterThan(0);
+        await expect.poll(() => page.getByText('90th percentile').count()).toBeGreaterThan(0);
         await snap(page, `insights-${phone ? 'phone' : 'desktop'}-${colorScheme}`);
         if (phone || colorScheme === 'dark') continue;
 
@@ -96,7 +96,7 @@ describe('insights', () => {
       const { page } = await signedInPage(browser, writer);
       await page.goto(`/crm/${shop.subdomain}/dashboard`);
       await expect.poll(() => page.getByRole('link', { name: 'Pipeline' }).count(), { timeout: SLOW }).toBeGreaterThan(0);
-      expect(await page.getByRole('link', { name: 'Insights' }).count()).toBe(0);
+      await expect.poll(() => page.getByRole('link', { name: 'Insights' }).count()).toBe(0);
       expect((await writer.get(`/api/${shop.subdomain}/insights`)).status).toBe(403);
     },
     TEST_TIMEOUT,

@@ -156,8 +156,8 @@ describe('live updates', () => {
       await expect.poll(() => notice.count(), { timeout: SLOW }).toBe(1);
       await expect.poll(() => notice.textContent()).toContain('Loading their version discards your unsaved edits.');
       // Nothing was poured over the form.
-      expect(await dialog.getByLabel('Part').inputValue()).toBe('Brake pads');
-      expect(await dialog.getByLabel('Notes').inputValue()).toBe('Customer waits in the lobby');
+      await expect.poll(() => dialog.getByLabel('Part').inputValue()).toBe('Brake pads');
+      await expect.poll(() => dialog.getByLabel('Notes').inputValue()).toBe('Customer waits in the lobby');
       await snapViewport(page, 'live-entry-dialog-newer-version');
 
       await notice.getByRole('button', { name: 'Load new version' }).click();
@@ -186,7 +186,7 @@ describe('live updates', () => {
       expect((await shop.tina.put(`/api/${shop.subdomain}/customers/${customer.id}`, { email: 'hal@example.com' })).status).toBe(200);
       const notice = page.getByRole('status').filter({ hasText: 'Someone else changed this customer after you opened it.' });
       await expect.poll(() => notice.count(), { timeout: SLOW }).toBe(1);
-      expect(await page.getByLabel('Email').inputValue()).toBe('');
+      await expect.poll(() => page.getByLabel('Email').inputValue()).toBe('');
       await snapViewport(page, 'live-customer-form-newer-version-dark');
       await notice.getByRole('button', { name: 'Load new version' }).click();
       await expect.poll(() => page.getByLabel('Email').inputValue()).toBe('hal@example.com');

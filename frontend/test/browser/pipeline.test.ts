@@ -257,7 +257,7 @@ describe('pipeline', () => {
       const edited = page.getByRole('dialog', { name: /^Dana Diesel as of / });
       await expect.poll(() => edited.getByText('$1,500', { exact: true }).count()).toBe(1);
       await expect.poll(() => edited.innerText()).toMatch(/\bStage\s+Parts Ordered\b/);
-      expect(await edited.innerText()).not.toContain('Scheduled');
+      await expect.poll(() => edited.innerText()).not.toContain('Scheduled');
       await edited.getByRole('button', { name: 'Back' }).click();
 
       await history.getByRole('button', { name: /^Created/ }).click();

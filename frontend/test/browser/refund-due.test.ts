@@ -29,7 +29,7 @@ describe('a negative balance', () => {
       await expect.poll(() => dialog.locator('[data-total="balance"]').textContent(), { timeout: SLOW }).toBe('$30.00');
       await expect.poll(() => dialog.textContent()).toContain('Refund due$30.00');
       await expect.poll(() => dialog.locator('[data-balance]').textContent()).toBe('$30.00');
-      expect(await dialog.textContent()).not.toContain('-$30.00');
+      await expect.poll(() => dialog.textContent()).not.toContain('-$30.00');
       await snap(page, 'refund-due-job');
 
       await page.goto(`/crm/${shop.subdomain}/pipeline`);
@@ -39,13 +39,13 @@ describe('a negative balance', () => {
       await page.goto(`/crm/${shop.subdomain}/pipeline/${job.id}/invoice`);
       const invoice = page.locator('article');
       await expect.poll(() => invoice.textContent(), { timeout: SLOW }).toContain('Refund due$30.00');
-      expect(await invoice.textContent()).not.toContain('-$30.00');
+      await expect.poll(() => invoice.textContent()).not.toContain('-$30.00');
 
       await page.goto(`/crm/${shop.subdomain}/customers/${job.customerId}`);
       const balance = page.locator('[data-customer-balance]');
       await expect.poll(() => balance.textContent(), { timeout: SLOW }).toContain('Refund due $30.00');
       await expect.poll(() => page.getByRole('main').textContent()).toContain('Refund due $30.00');
-      expect(await page.getByRole('main').textContent()).not.toContain('-$30.00');
+      await expect.poll(() => page.getByRole('main').textContent()).not.toContain('-$30.00');
     },
     TEST_TIMEOUT,
   );

@@ -156,7 +156,7 @@ describe('repair orders on the screens', () => {
       // The period reads as days people read ('Thu, Nov 26, 2026'), never a raw 2026-11-26.
       const period = page.getByText(/in the shop's time/);
       await expect.poll(() => period.textContent()).toMatch(/^[A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}, \d{4}, in the shop's time/);
-      expect(await period.textContent()).not.toMatch(/\d{4}-\d\d-\d\d/);
+      await expect.poll(() => period.textContent()).not.toMatch(/\d{4}-\d\d-\d\d/);
       // The footer's year is this year's.
       await expect.poll(() => page.locator('footer').textContent()).toContain(`© ${new Date().getFullYear()} `);
 

@@ -40,8 +40,8 @@ describe('undo from history and restore of deleted records', () => {
       // Newest first: only the change to two@example.com can be reverted; the three before it set the email it overwrote.
       const refused = page.getByTestId('revert-refused');
       await expect.poll(() => refused.count(), { timeout: SLOW }).toBe(3);
-      expect(await page.getByRole('button', { name: /^Revert the change of/ }).count()).toBe(1);
-      expect(await refused.first().textContent()).toContain('Email changed again later');
+      await expect.poll(() => page.getByRole('button', { name: /^Revert the change of/ }).count()).toBe(1);
+      await expect.poll(() => refused.first().textContent()).toContain('Email changed again later');
       await snap(page, 'revert-customer-history');
     },
     TEST_TIMEOUT,

@@ -25,9 +25,9 @@ async function breakChunk(page: Page, name: string, how: 'missing' | 'throws'): 
 
 async function expectErrorScreen(page: Page): Promise<void> {
   await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Something went wrong' }).count(), { timeout: SLOW }).toBe(1);
-  expect(await page.getByRole('button', { name: 'Reload' }).count()).toBe(1);
+  await expect.poll(() => page.getByRole('button', { name: 'Reload' }).count()).toBe(1);
   // Inside the layout: the header and the footer are still there.
-  expect(await page.locator('header').count()).toBeGreaterThan(0);
+  await expect.poll(() => page.locator('header').count()).toBeGreaterThan(0);
 }
 
 test(

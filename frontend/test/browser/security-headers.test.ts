@@ -50,7 +50,7 @@ test(
       .poll(() => refusals.join('\n'), { timeout: SLOW })
       .toMatch(/(Refused to (display|frame)|Framing).*(frame-ancestors|X-Frame-Options)/s);
     const frame = await (await evil.waitForSelector('#victim')).contentFrame();
-    expect(await frame?.evaluate(() => document.getElementById('root') !== null).catch(() => false)).toBeFalsy();
+    await expect.poll(() => frame?.evaluate(() => document.getElementById('root') !== null).catch(() => false)).toBeFalsy();
   },
   TEST_TIMEOUT,
 );
