@@ -107,8 +107,18 @@ async function reserveCustomerNumber(
 
 // ---- commands -----------------------------------------------------------------------
 
-/** `expectedRevision` (If-Match): the revision the caller saw; a different one is a conflict, not a retry. */
-function runCustomerCommand(deps: AppDeps, customerId: string, command: CustomerCommand, ctx: InstanceContext, expectedRevision?: number) {
+/**
+ * `expectedRevision` (If-Match): the revision the caller saw; a different one is a conflict, not a retry.
+ * `alongside`: other streams' appends made from the decision, recorded in the same append.
+ */
+function runCustomerCommand(
+  deps: AppDeps,
+  customerId: string,
+  command: CustomerCommand,
+  ctx: InstanceContext,
+  expectedRevision?: number,
+  alongside?: (after: CustomerState, before: CustomerState) => Promise<StreamAppend[]>,
+) {
   return executeCommand({
     store: deps.store,
     streamId: customerStream(customerId),
@@ -116,6 +126,7 @@ function runCustomerCommand(deps: AppDeps, customerId: string, command: Customer
     command,
     ctx,
     expectedRevision,
+    alongside,
   });
 }
 
@@ -211,15 +222,7 @@ export async function updateCustomer(
       : [];
   let result;
   try {
-    result = await executeCommand({
-      store: deps.store,
-      streamId: customerStream(customerId),
-      decider: customerDecider,
-      command,
-      ctx,
-      expectedRevision,
-      alongside: typedVehicles,
-    });
+    result = await runCustomerCommand(deps, customerId, command, ctx, expectedRevision, typedVehicles);
   } catch (error) {
     // Under If-Match, a customer that has moved on is the caller's conflict: answered with the customer as it is now.
     if (expectedRevision !== undefined && error instanceof ConflictError) {
