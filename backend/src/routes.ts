@@ -20,7 +20,7 @@ export const routeModules: RouteModule[] = [
   (router, deps, version) => registerPlatformRoutes(router, deps, version, recordFirstAdmin),
   registerIdentityRoutes,
   registerSessionRoutes,
-  (router, deps) => registerCustomerRoutes(router, deps, consentOnCustomerRecord, typedVehicleRecords(deps.knex)),
+  (router, deps) => registerCustomerRoutes(router, deps, consentOnCustomerRecord, typedVehicleRecords(deps)),
   registerCustomerMergeRoutes,
   (router, deps) => registerPipelineRoutes(router, deps, jobWithRepairOrder),
   registerBoardRoutes,

@@ -88,7 +88,7 @@ const DOCS = {
   },
   update: {
     summary:
-      'Change a customer: the fields sent (If-Match: the revision the form loaded); each vehicle added to its vehicles becomes a vehicle record of it in the same append. A change that would leave every field blank, with what is stored, is a 400 (At least one field must be filled out)',
+      'Change a customer: the fields sent (If-Match: the revision the form loaded); each vehicle added to its vehicles becomes a vehicle record of it, and each one taken off has its record deleted, in the same append. A change that would leave every field blank, with what is stored, is a 400 (At least one field must be filled out)',
     tag: 'customers',
     body: customerChangesInput,
     response: customerViewSchema,

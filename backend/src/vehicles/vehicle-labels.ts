@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { parseList } from '@crm/projections/customers';
 import type { StreamAppend } from '@crm/projections/eventstore/port';
 import { typedVehicleKey, vehicleLabelKey } from '@crm/projections/vehicles';
-import type { Knex } from 'knex';
 import type { TypedVehicleRecords } from '../customers/index.ts';
-import type { InstanceContext } from '../shared/commands.ts';
+import type { AppDeps } from '../deps.ts';
+import { toNewEvents, type InstanceContext } from '../shared/commands.ts';
+import { vehicleDecider, vehicleStream, type VehicleEvent, type VehicleState } from './vehicle-decider.ts';
 import { newCustomerVehicleAppend } from './vehicle-jobs.ts';
 import { customerVehicles } from './vehicle-queries.ts';
+import { vehicleStreamOf } from './vehicle-service.ts';
+import { vinAppends } from './vehicle-vins.ts';
 
 /**
  * The vehicles typed for a customer on the customer form ('2015 Ford F-150'), each a vehicle
@@ -33,27 +36,61 @@ export function typedVehicleAppends(
 }
 
 /**
- * The records of the vehicles a change of a customer's Vehicles text adds (`before` → `after`):
- * one per label it did not have, unless the customer has a record of that label already (its
- * records as the read model has them). Labels it had stay as they are: an old text label
- * becomes a record through `vehicles:migrate`, not through an unrelated edit.
+ * What a change of a customer's Vehicles text (`before` → `after`) appends for its records:
+ * a record for each label it did not have, unless the customer has a record of that label
+ * already (its records as the read model has them), and the deletion of the records of each
+ * label it takes off (its VIN freed), so the vehicles the form shows are the customer's
+ * vehicles both ways. Labels it keeps stay as they are: an old text label becomes a record
+ * through `vehicles:migrate`, not through an unrelated edit.
  */
-export async function addedVehicleAppends(
-  knex: Knex,
+export async function changedVehicleAppends(
+  deps: AppDeps,
   ctx: InstanceContext,
   customerId: string,
   before: string,
   after: string,
 ): Promise<StreamAppend[]> {
   const had = new Set(parseList(before).map(vehicleLabelKey));
+  const keeps = new Set(parseList(after).map(vehicleLabelKey));
   const added = parseList(after).filter((label) => !had.has(vehicleLabelKey(label)));
-  if (added.length === 0) return [];
-  const recorded = (await customerVehicles(knex, ctx.instanceId, customerId)).map((vehicle) => vehicle.label);
-  return typedVehicleAppends(ctx, customerId, added, recorded);
+  const removed = new Set(
+    parseList(before)
+      .filter((label) => !keeps.has(vehicleLabelKey(label)))
+      .map(typedVehicleKey),
+  );
+  if (added.length === 0 && removed.size === 0) return [];
+  const records = await customerVehicles(deps.knex, ctx.instanceId, customerId);
+  const taken = records.filter((record) => removed.has(vehicleLabelKey(record.label)));
+  const kept = records.filter((record) => !taken.includes(record));
+  const appends = typedVehicleAppends(
+    ctx,
+    customerId,
+    added,
+    kept.map((vehicle) => vehicle.label),
+  );
+  for (const record of taken) appends.push(...(await vehicleDeletionAppends(deps, ctx, record.id)));
+  return appends;
+}
+
+/** A vehicle's deletion as its own command decides it (from its stream), with its VIN freed; none when it is gone already. */
+async function vehicleDeletionAppends(deps: AppDeps, ctx: InstanceContext, vehicleId: string): Promise<StreamAppend[]> {
+  const events = await vehicleStreamOf(deps, ctx.instanceId, vehicleId);
+  const last = events.at(-1);
+  const before = events.reduce<VehicleState>(
+    (state, event) => vehicleDecider.evolve(state, event as VehicleEvent),
+    vehicleDecider.initialState,
+  );
+  if (!last || before.status !== 'active') return [];
+  const decided = vehicleDecider.decide({ type: 'DeleteVehicle', instanceId: ctx.instanceId }, before);
+  const after = decided.reduce<VehicleState>((state, event) => vehicleDecider.evolve(state, event), before);
+  return [
+    { streamId: vehicleStream(vehicleId), events: toNewEvents(decided, ctx), expectedRevision: last.revision },
+    ...(await vinAppends(deps, ctx)(after, before)),
+  ];
 }
 
 /** What the customers slice appends with a customer's change for the vehicles typed on it. */
-export const typedVehicleRecords = (knex: Knex): TypedVehicleRecords => ({
+export const typedVehicleRecords = (deps: AppDeps): TypedVehicleRecords => ({
   ofNew: (ctx, customerId, vehicles) => typedVehicleAppends(ctx, customerId, parseList(vehicles)),
-  ofChange: (ctx, customerId, before, after) => addedVehicleAppends(knex, ctx, customerId, before, after),
+  ofChange: (ctx, customerId, before, after) => changedVehicleAppends(deps, ctx, customerId, before, after),
 });

@@ -66,13 +66,34 @@ describe("the customer form's vehicles", () => {
     expect(await labels(id)).toEqual(['2010 Mazda 3', '2020 Honda Fit']);
     const phone = await owner.put(`${base}/customers/${id}`, { phone: '5550102020' });
     expect(phone.status, phone.text).toBe(200);
-    // A label taken off and typed again names the record it has: not a second one.
+    // A label taken off takes its record with it; typed again (in any case) it is one record again.
     expect((await owner.put(`${base}/customers/${id}`, { vehicles: ['2020 Honda Fit'] })).status).toBe(200);
     expect((await owner.put(`${base}/customers/${id}`, { vehicles: ['2020 honda fit', '2010 Mazda 3'] })).status).toBe(200);
     expect(await labels(id)).toEqual(['2010 Mazda 3', '2020 Honda Fit']);
     const unknown = await owner.post(`${base}/customers`, { name: 'Una Known', vehicles: ['Civic'], vehicleRecords: [] });
     expect(unknown.status).toBe(400);
     expect(unknown.body.detail ?? unknown.text).toMatch(/vehicleRecords/);
+  });
+
+  test('a vehicle taken off the customer on an edit is deleted with the change, its VIN freed; the others stay', async () => {
+    const created = await owner.post(`${base}/customers`, { name: 'Rhea Remove', vehicles: ['2003 Honda Accord', 'Civic'] });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    const accord = (await vehiclesOf(id)).find((v) => v.label === '2003 Honda Accord')!;
+    const vin = '1M8GDM9AXKP042788';
+    expect((await owner.put(`${base}/vehicles/${accord.id}`, { vin })).status).toBe(200);
+
+    const edited = await owner.put(`${base}/customers/${id}`, { vehicles: ['civic'] }, { 'if-match': `"${created.body.revision}"` });
+    expect(edited.status, edited.text).toBe(200);
+    // Read back at once, as the form's save answers: the Accord is gone, the Civic stays.
+    expect(await labels(id)).toEqual(['Civic']);
+    expect((await owner.get(`${base}/vehicles/${accord.id}`)).status).toBe(404);
+    // Its VIN is free for another vehicle, and the deletion is in the customer's list of changes.
+    const other = await owner.post(`${base}/customers`, { name: 'Otto Other' });
+    const reused = await owner.post(`${base}/customers/${other.body.id}/vehicles`, { model: 'Accord', vin });
+    expect(reused.status, reused.text).toBe(201);
+    const list = await owner.get(`${base}/customers?q=rhea`);
+    expect(list.body.items[0].vehicleList).toEqual(['Civic']);
   });
 
   test('an old customer whose labels have no records gets none from an unrelated edit, only for a vehicle added', async () => {
@@ -93,10 +114,11 @@ describe("the customer form's vehicles", () => {
     expect(await labels(created.body.id)).toEqual([`2015 ${'m'.repeat(49)} X`, 'a'.repeat(79)]);
     const edited = await owner.put(`${base}/customers/${created.body.id}`, { vehicles: [wagon, `${'b'.repeat(79)}😀😀`] });
     expect(edited.status, edited.text).toBe(200);
-    expect(await labels(created.body.id)).toEqual([`2015 ${'m'.repeat(49)} X`, 'a'.repeat(79), 'b'.repeat(79)]);
+    // The vehicle taken off goes with its record, though the record holds its label cut.
+    expect(await labels(created.body.id)).toEqual(['a'.repeat(79), 'b'.repeat(79)]);
   });
 
-  test('a vehicle longer than a record takes names the record it became: typed again after it was taken off, it makes no second one', async () => {
+  test('a vehicle longer than a record takes names the record it became: taken off, its record goes; typed again, it is one record again', async () => {
     const long = `${'Long '.repeat(18)}wagon`;
     const created = await owner.post(`${base}/customers`, { name: 'Lars Long', vehicles: [long] });
     expect(created.status, created.text).toBe(201);

@@ -37,7 +37,8 @@ import { VehicleChipsInput } from './vehicle-chips-input';
 type TextField = Exclude<keyof CustomerFormValues, 'vehicles' | 'vehicleDraft'>;
 
 const HINTS: Partial<Record<CustomerField, string>> = {
-  vehicles: 'Type YEAR MAKE MODEL and press Enter: each becomes a vehicle with its own page. Escape clears the text.',
+  vehicles:
+    'Type YEAR MAKE MODEL and press Enter: each becomes a vehicle with its own page; one removed here is deleted. Escape clears the text.',
   pastAppointments: 'Comma separated: Vehicle, Service, Date',
   invoices: 'Comma separated',
 };
