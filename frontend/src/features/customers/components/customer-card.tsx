@@ -54,7 +54,7 @@ export function CustomerCard({
   const created = formatDate(customer.createdAt);
 
   return (
-    <Card className="flex h-full flex-col gap-4 p-5" data-testid="customer-card">
+    <Card className="flex h-full min-w-0 flex-col gap-4 p-5" data-testid="customer-card">
       <div className="flex items-start justify-between gap-2">
         <div className="grid min-w-0 gap-0.5">
           <h3 className="text-base leading-tight font-semibold">
@@ -107,7 +107,7 @@ export function CustomerCard({
           <ul className="flex flex-wrap gap-1.5">
             {vehicles.map((vehicle, index) => (
               <li key={`${vehicle}-${index}`} className="max-w-full">
-                <Badge className="max-w-full truncate">{vehicle}</Badge>
+                <Badge className="max-w-full whitespace-normal!">{vehicle}</Badge>
               </li>
             ))}
           </ul>
