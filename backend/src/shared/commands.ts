@@ -199,29 +199,19 @@ async function decideAndAppend<State, Command, Event extends DomainEvent>(
         currentRevision: loaded.revision,
       });
     }
-    const events = options.decider.decide(options.command, loaded.state);
-    if (events.length === 0) return { state: loaded.state, events: [], appended: null, revision: loaded.revision, stream: loaded.events };
-    const expectedRevision: ExpectedRevision = loaded.revision === null ? 'no_stream' : loaded.revision;
     try {
-      const newEvents = toNewEvents(events, options.ctx);
-      const extra = options.alongside
-        ? await options.alongside(
-            events.reduce((s, e) => options.decider.evolve(s, e), loaded.state),
-            loaded.state,
-          )
-        : [];
+      const decided = await decideOn(options, loaded);
+      if (!decided) return { state: loaded.state, events: [], appended: null, revision: loaded.revision, stream: loaded.events };
+      const { events, own, extra } = decided;
       if (extra.length > 0) {
-        const [appended, ...others] = await options.store.appendMany(
-          [{ streamId: options.streamId, events: newEvents, expectedRevision }, ...extra],
-          loaded.read ? { read: loaded.read } : {},
-        );
-        return { ...recordedResult(options.decider, options.streamId, loaded, events, newEvents, appended!), alongside: others };
+        const [appended, ...others] = await options.store.appendMany([own, ...extra], loaded.read ? { read: loaded.read } : {});
+        return { ...recordedResult(options.decider, options.streamId, loaded, events, own.events, appended!), alongside: others };
       }
-      const appended = await options.store.append(options.streamId, newEvents, {
-        expectedRevision,
+      const appended = await options.store.append(options.streamId, own.events, {
+        expectedRevision: own.expectedRevision,
         ...(loaded.read ? { read: loaded.read } : {}),
       });
-      return recordedResult(options.decider, options.streamId, loaded, events, newEvents, appended);
+      return recordedResult(options.decider, options.streamId, loaded, events, own.events, appended);
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
       if (attempt >= attempts) {
@@ -229,6 +219,43 @@ async function decideAndAppend<State, Command, Event extends DomainEvent>(
       }
     }
   }
+}
+
+/**
+ * The command decided on the loaded stream: its events, their append (expecting the revision
+ * they were decided on) and what `alongside` adds to it from the state after and before.
+ * Null when the decision is no events.
+ */
+async function decideOn<State, Command, Event extends DomainEvent>(
+  options: Pick<Parameters<typeof executeCommand<State, Command, Event>>[0], 'streamId' | 'decider' | 'command' | 'ctx' | 'alongside'>,
+  loaded: LoadedStream<State>,
+): Promise<{ events: Event[]; state: State; own: StreamAppend; extra: StreamAppend[] } | null> {
+  const events = options.decider.decide(options.command, loaded.state);
+  if (events.length === 0) return null;
+  const expectedRevision: ExpectedRevision = loaded.revision === null ? 'no_stream' : loaded.revision;
+  const own: StreamAppend = { streamId: options.streamId, events: toNewEvents(events, options.ctx), expectedRevision };
+  const state = events.reduce((s, e) => options.decider.evolve(s, e), loaded.state);
+  const extra = options.alongside ? await options.alongside(state, loaded.state) : [];
+  return { events, state, own, extra };
+}
+
+/**
+ * What executeCommand would append for the command (its own stream's events and what
+ * `alongside` adds), decided on the stream as it is now but not appended: for a command
+ * recorded in another command's append (a customer's vehicles deleted with it), whose
+ * expected revisions make that append fail, and retry, if a stream moves on meanwhile.
+ * No appends when the decision is no events; a refusal throws as executeCommand's would.
+ */
+export async function decideAppends<State, Command, Event extends DomainEvent>(
+  options: Pick<
+    Parameters<typeof executeCommand<State, Command, Event>>[0],
+    'store' | 'streamId' | 'decider' | 'command' | 'ctx' | 'alongside'
+  >,
+): Promise<{ state: State; events: Event[]; appends: StreamAppend[] }> {
+  const loaded = await loadAggregate(options.store, options.streamId, options.decider);
+  const decided = await decideOn(options, loaded);
+  if (!decided) return { state: loaded.state, events: [], appends: [] };
+  return { state: decided.state, events: decided.events, appends: [decided.own, ...decided.extra] };
 }
 
 /** What a command recorded, as its result: the state after it and its events with ids, revisions and positions. */

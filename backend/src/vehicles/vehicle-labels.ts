@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { parseList } from '@crm/projections/customers';
+import { isUuid } from '@crm/projections/shared';
 import type { StreamAppend } from '@crm/projections/eventstore/port';
 import { typedVehicleKey, vehicleLabelKey } from '@crm/projections/vehicles';
 import type { TypedVehicleRecords } from '../customers/index.ts';
 import type { AppDeps } from '../deps.ts';
-import { toNewEvents, type InstanceContext } from '../shared/commands.ts';
-import { vehicleDecider, vehicleStream, type VehicleEvent, type VehicleState } from './vehicle-decider.ts';
+import type { InstanceContext } from '../shared/commands.ts';
+import { NotFoundError } from '../shared/errors.ts';
 import { newCustomerVehicleAppend } from './vehicle-jobs.ts';
 import { customerVehicles } from './vehicle-queries.ts';
-import { vehicleStreamOf } from './vehicle-service.ts';
-import { vinAppends } from './vehicle-vins.ts';
+import { vehicleCommandAppends } from './vehicle-service.ts';
 
 /**
  * The vehicles typed for a customer on the customer form ('2015 Ford F-150'), each a vehicle
@@ -72,21 +72,15 @@ export async function changedVehicleAppends(
   return appends;
 }
 
-/** A vehicle's deletion as its own command decides it (from its stream), with its VIN freed; none when it is gone already. */
+/** A vehicle's deletion as its own command decides it (its VIN freed); none when it is gone already. */
 async function vehicleDeletionAppends(deps: AppDeps, ctx: InstanceContext, vehicleId: string): Promise<StreamAppend[]> {
-  const events = await vehicleStreamOf(deps, ctx.instanceId, vehicleId);
-  const last = events.at(-1);
-  const before = events.reduce<VehicleState>(
-    (state, event) => vehicleDecider.evolve(state, event as VehicleEvent),
-    vehicleDecider.initialState,
-  );
-  if (!last || before.status !== 'active') return [];
-  const decided = vehicleDecider.decide({ type: 'DeleteVehicle', instanceId: ctx.instanceId }, before);
-  const after = decided.reduce<VehicleState>((state, event) => vehicleDecider.evolve(state, event), before);
-  return [
-    { streamId: vehicleStream(vehicleId), events: toNewEvents(decided, ctx), expectedRevision: last.revision },
-    ...(await vinAppends(deps, ctx)(after, before)),
-  ];
+  if (!isUuid(vehicleId)) return [];
+  try {
+    return (await vehicleCommandAppends(deps, vehicleId, { type: 'DeleteVehicle', instanceId: ctx.instanceId }, ctx)).appends;
+  } catch (error) {
+    if (error instanceof NotFoundError) return [];
+    throw error;
+  }
 }
 
 /** What the customers slice appends with a customer's change for the vehicles typed on it. */

@@ -14,7 +14,7 @@ import { getCustomer } from '../customers/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
 import { parseInput } from '../http/validation.ts';
-import { executeCommand, type InstanceContext } from '../shared/commands.ts';
+import { decideAppends, executeCommand, type InstanceContext } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
 import { vehicleDecider, vehicleStream, type VehicleCommand, type VehicleEvent, type VehicleState } from './vehicle-decider.ts';
 import { vinAppends, vinTaken, VinTakenError } from './vehicle-vins.ts';
@@ -22,18 +22,30 @@ import { customerVehicles, findVehicle, searchVehicles, toVehicleView, vehicleJo
 
 type VehicleStoredEvent = Extract<StoredDomainEvent, { type: VehicleEvent['type'] }>;
 
-/** A vehicle command, with its VIN's reservation or release in the same append (vehicle-vins.ts). */
-function runVehicleCommand(deps: AppDeps, vehicleId: string, command: VehicleCommand, ctx: InstanceContext, expectedRevision?: number) {
-  return executeCommand({
+/** A vehicle command on its stream, with its VIN's reservation or release beside it (vehicle-vins.ts). */
+function vehicleCommand(deps: AppDeps, vehicleId: string, command: VehicleCommand, ctx: InstanceContext) {
+  return {
     store: deps.store,
     streamId: vehicleStream(vehicleId),
     decider: vehicleDecider,
     command,
     ctx,
+    alongside: vinAppends(deps, ctx),
+  };
+}
+
+/** A vehicle command, with its VIN's reservation or release in the same append. */
+function runVehicleCommand(deps: AppDeps, vehicleId: string, command: VehicleCommand, ctx: InstanceContext, expectedRevision?: number) {
+  return executeCommand({
+    ...vehicleCommand(deps, vehicleId, command, ctx),
     expectedRevision,
     newStream: command.type === 'CreateVehicle',
-    alongside: vinAppends(deps, ctx),
   });
+}
+
+/** What the vehicle command would append (its VIN's reservation or release included), to be recorded with another command's append. */
+export function vehicleCommandAppends(deps: AppDeps, vehicleId: string, command: VehicleCommand, ctx: InstanceContext) {
+  return decideAppends(vehicleCommand(deps, vehicleId, command, ctx));
 }
 
 /** The vehicle's events when it is (or was) a vehicle of this instance; otherwise none. */
