@@ -1,9 +1,11 @@
 import { customerInput } from '@crm/projections/customers';
 import type { DomainEvent } from '@crm/projections/events';
 import { jobInput } from '@crm/projections/pipeline';
+import { EMPTY_VEHICLE_FIELDS, parseVehicleLabel } from '@crm/projections/vehicles';
 import { customerDecider, customerStream } from './customers/index.ts';
 import { jobCounterStream, jobDecider, jobStream } from './pipeline/index.ts';
 import { toNewEvents, type InstanceContext } from './shared/commands.ts';
+import { vehicleDecider, vehicleStream } from './vehicles/index.ts';
 import type { SeedDomain } from './bench/index.ts';
 
 /** Who the seeded events say recorded them (a system actor; the correlation id ties one seeding run together). */
@@ -41,6 +43,14 @@ export function deciderSeedDomain(actor: SeedActor): SeedDomain {
         customerDecider.initialState,
       );
       return { streamId: customerStream(seed.customerId), events: toNewEvents(events, context(seed.instanceId, seed.at)) };
+    },
+    vehicle(seed) {
+      const fields = { ...EMPTY_VEHICLE_FIELDS, ...parseVehicleLabel(seed.text), plate: seed.plate };
+      const events = vehicleDecider.decide(
+        { type: 'CreateVehicle', vehicleId: seed.vehicleId, instanceId: seed.instanceId, customerId: seed.customerId, fields },
+        vehicleDecider.initialState,
+      );
+      return { streamId: vehicleStream(seed.vehicleId), events: toNewEvents(events, context(seed.instanceId, seed.at)) };
     },
     job(seed) {
       const fields = jobInput.parse({

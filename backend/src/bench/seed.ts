@@ -32,6 +32,16 @@ export interface CustomerSeed {
   at: Date;
 }
 
+/** A vehicle record of a customer, made from a vehicle typed on it (as the customer form makes one), with a plate or none. */
+export interface VehicleSeed {
+  vehicleId: string;
+  instanceId: string;
+  customerId: string;
+  text: string;
+  plate: string;
+  at: Date;
+}
+
 export interface JobSeed {
   jobId: string;
   instanceId: string;
@@ -54,6 +64,7 @@ export interface JobSeed {
 /** What the benchmark needs of the domain: each record's stream as its decider decides it. */
 export interface SeedDomain {
   customer(seed: CustomerSeed): SeedStream;
+  vehicle(seed: VehicleSeed): SeedStream;
   job(seed: JobSeed): SeedStream;
   /** The instance's job counter after `number` jobs, so numbers the API hands out follow on. */
   jobCounter(instanceId: string, number: number, at: Date): SeedStream;
@@ -103,6 +114,13 @@ const STAFF = ['Chris CSR', 'Dana Desk', 'Terry Tech', 'Sam Service'];
 /** Records span five years up to now; appointments fall within two weeks of a job's creation. */
 const SPAN_MS = 5 * 365 * 24 * 3600_000;
 const SAMPLE = 5000;
+/**
+ * The share of customers whose typed vehicles are vehicle records (made by the customer form
+ * since it makes them, or by `vehicles:migrate`); the rest are older customers with typed text
+ * only. Half the records carry a plate.
+ */
+const WITH_RECORDS = 0.7;
+const PLATE_LETTERS = 'ABCDEFGHJKLMNPRSTUVWXYZ';
 
 /** A fixed-seed generator: the same data every run. */
 function generator(seed: number) {
@@ -202,12 +220,16 @@ export async function seedInstance(
     if (batch.length >= batchSize) await flush();
   };
 
+  // Its own sequence, so the customers and jobs are the same with or without vehicle records.
+  const records = generator(options.seed + 1);
   for (let i = 0; i < options.customers; i++) {
     const name = `${pick(FIRST)} ${pick(LAST)}`;
     const phone = String(2_000_000_000 + Math.floor(random() * 7_999_999_999));
     const vehicle = `${2000 + Math.floor(random() * 25)} ${pick(VEHICLES)}`;
     const customerId = randomUUID();
     customers.push({ id: customerId, name, phone, vehicle });
+    const at = new Date(now - SPAN_MS + Math.floor((i / Math.max(1, options.customers)) * SPAN_MS));
+    const vehicles = random() < 0.3 ? [vehicle, `${2000 + Math.floor(random() * 25)} ${pick(VEHICLES)}`] : [vehicle];
     await add(
       domain.customer({
         customerId,
@@ -217,11 +239,20 @@ export async function seedInstance(
         phone,
         email: random() < 0.5 ? `${name.toLowerCase().replace(' ', '.')}${i}@example.com` : '',
         address: `${1 + Math.floor(random() * 9999)} ${pick(STREETS)}`,
-        vehicles: random() < 0.3 ? [vehicle, `${2000 + Math.floor(random() * 25)} ${pick(VEHICLES)}`] : [vehicle],
+        vehicles,
         invoices: random() < 0.5 ? [`INV-${10_000 + i}`] : [],
-        at: new Date(now - SPAN_MS + Math.floor((i / Math.max(1, options.customers)) * SPAN_MS)),
+        at,
       }),
     );
+    if (records.random() >= WITH_RECORDS) continue;
+    // One record per label, as the customer form makes them.
+    for (const text of new Set(vehicles)) {
+      const plate =
+        records.random() < 0.5
+          ? `${1 + Math.floor(records.random() * 9)}${[0, 1, 2].map(() => records.pick([...PLATE_LETTERS])).join('')}${100 + Math.floor(records.random() * 900)}`
+          : '';
+      await add(domain.vehicle({ vehicleId: randomUUID(), instanceId, customerId, text, plate, at }));
+    }
   }
 
   const jobIds: string[] = [];
