@@ -74,6 +74,10 @@ describe("a customer's vehicle records go with the customer", () => {
     expect(page.status).toBe(200);
     expect(page.body).toMatchObject({ vin, plate: 'DEL 123', customerName: 'Dora Deleted', createdAt: accord.createdAt });
     expect(await searchIds(vin)).toEqual([accord.id]);
+    // The customer list's card and search read them again.
+    const listed = (await owner.get(`${base}/customers?q=${vin}`)).body.items as Array<{ id: string; vehicleList: string[] }>;
+    expect(listed.map((c) => c.id)).toEqual([id]);
+    expect(listed[0]!.vehicleList).toEqual(expect.arrayContaining(['2003 Honda Accord', '2012 Toyota Corolla']));
     const twin = await owner.post(`${base}/customers/${other}/vehicles`, { model: 'Accord', vin });
     expect(twin.status).toBe(409);
     expect(twin.body.vehicle).toMatchObject({ id: accord.id });
