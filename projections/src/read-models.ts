@@ -1,6 +1,7 @@
 import { auditProjection } from './audit/projection.ts';
 import { auditBulk } from './audit/rebuild-rows.ts';
 import { customersProjection } from './customers/projection.ts';
+import { customerVehicleListProjection } from './customers/vehicle-list.ts';
 import { customersBulk } from './customers/rebuild-rows.ts';
 import { identityProjection } from './identity/projection.ts';
 import { identityBulk } from './identity/rebuild-rows.ts';
@@ -29,6 +30,8 @@ export const projections: Projection[] = [
   { ...pipelineProjection, bulk: pipelineBulk, keysAfterLoad: ['job_history', 'jobs'] },
   serviceRequestsProjection,
   vehiclesProjection,
+  // After the customers and vehicles projections: it reads their rows.
+  customerVehicleListProjection,
   deletedRecordsProjection,
   { ...insightsProjection, bulk: insightsBulk, keysAfterLoad: ['insight_jobs', 'insight_stage_intervals'] },
   repairOrdersProjection,

@@ -36,10 +36,7 @@ type Query = Record<string, string | undefined>;
  * none is set here); the statement filters on the instance itself, as the view would.
  */
 const withoutTenantView = (text: string) =>
-  text
-    .replaceAll('rm.customers_of_instance', 'rm.customers')
-    .replaceAll('rm.vehicles_of_instance', 'rm.vehicles')
-    .replaceAll('rm.jobs_of_instance', 'rm.jobs');
+  text.replaceAll('rm.customers_of_instance', 'rm.customers').replaceAll('rm.jobs_of_instance', 'rm.jobs');
 
 /** The reads, as the API's queries issue them (see pipeline/job-queries.ts, customers/customer-queries.ts, audit/audit-queries.ts). */
 const reads: Record<string, (q: Query) => Promise<unknown>> = {

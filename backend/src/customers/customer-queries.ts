@@ -11,7 +11,7 @@ import { encodeCursor, formatPhone, isUuid, maskPhone, phoneDigits, phoneSearchD
 import { likeContaining } from '../infra/sql.ts';
 import { tenantRows, withTenant } from '../infra/tenant-db.ts';
 import { NEWEST_FIRST, normalizeSearch, type NewestFirstCursor } from '../shared/list-query.ts';
-import { isoTimeSql, listItemsSql, maskedPhoneSql } from '../shared/json-sql.ts';
+import { isoTimeSql, maskedPhoneSql } from '../shared/json-sql.ts';
 import { RECORD_STAMP_COLUMNS, recordStamps, type RecordStampRow } from '../shared/record-stamps.ts';
 
 export interface CustomerRow extends RecordStampRow {
@@ -121,60 +121,23 @@ export interface ListCustomersOptions {
 
 /**
  * The tenant's customers matching `search`, as fixed SQL text (what follows FROM; `$1` the
- * instance, then the search's patterns): case-insensitive substring over name, phone, email,
- * address and vehicles typed on the customer (the generated `search` column, trigram-indexed),
- * or over a vehicle record of theirs (its label's year, make, model and trim, its VIN and its
- * plate: the vehicles' own `search` column and trigram index). A query that looks like a phone
- * number is also searched by its digits, since phones are stored as digits. The two index
- * searches are united into ids, so each stays an index scan (an OR across the two tables would
- * read every customer). Written out rather than built by knex: the list and the autocomplete
- * are the hot reads.
+ * instance, then the search's patterns): case-insensitive substring over the row's generated
+ * `search` column (trigram-indexed): name, phone, email, address, the vehicles typed on the
+ * customer and their vehicle records' labels, VINs and plates (`vehicle_search`, kept by the
+ * customer-vehicle-list projection). A query that looks like a phone number is also searched
+ * by its digits, since phones are stored as digits. Written out rather than built by knex:
+ * the list and the autocomplete are the hot reads.
  */
 function matchingSql(search: string): { matching: string; values: string[] } {
   const text = normalizeSearch(search);
   const from = 'rm.customers_of_instance WHERE instance_id = $1';
   if (!text) return { matching: from, values: [] };
   const digits = phoneSearchDigits(text);
-  const byPhoneDigits = digits && digits !== text;
-  const customerMatch = byPhoneDigits ? '(search LIKE $2 OR search LIKE $3)' : 'search LIKE $2';
-  const matching = `${from} AND id IN (SELECT id FROM rm.customers_of_instance WHERE instance_id = $1 AND ${customerMatch}
-      UNION ALL SELECT customer_id FROM rm.vehicles_of_instance WHERE instance_id = $1 AND search LIKE $2)`;
-  return { matching, values: byPhoneDigits ? [likeContaining(text), likeContaining(digits)] : [likeContaining(text)] };
+  if (digits && digits !== text) {
+    return { matching: `${from} AND (search LIKE $2 OR search LIKE $3)`, values: [likeContaining(text), likeContaining(digits)] };
+  }
+  return { matching: `${from} AND search LIKE $2`, values: [likeContaining(text)] };
 }
-
-/** vehicleLabelKey in SQL: a label as a person reads it, for comparing (without case and extra spaces). */
-const labelKeySql = (expression: string) => `lower(btrim(regexp_replace(${expression}, '\\s+', ' ', 'g')))`;
-
-/**
- * A customer row `c`'s vehicles as a person reads them, as a JSON array, each once (labels
- * compared without case and extra spaces, as the customer page compares them): the vehicles
- * typed on the customer in their order, each read through its vehicle record (the record with
- * its label, or the one made with it: renamed since, it reads as the new name; deleted since,
- * not at all) and as typed only when it has none; then the records that stand for no typed
- * vehicle, in the order they were added. A record reads as vehicleLabel reads it. `$1` is the instance.
- */
-const VEHICLE_LIST_SQL = `(WITH typed AS (SELECT item, i, ${labelKeySql('item')} AS key FROM (${listItemsSql('c.vehicles')}) items),
-      made AS (SELECT vehicle_id, ${labelKeySql('label')} AS key FROM rm.customer_vehicle_labels
-                WHERE instance_id = $1 AND customer_id = c.id),
-      records AS (SELECT id, label, ${labelKeySql('label')} AS key, n FROM (
-                    SELECT v.id, CASE WHEN name <> '' THEN name WHEN v.plate <> '' THEN 'Plate ' || v.plate
-                                      WHEN v.vin <> '' THEN 'VIN ' || v.vin ELSE 'Vehicle' END AS label,
-                           row_number() OVER (ORDER BY v.created_at, v.id) AS n
-                      FROM rm.vehicles_of_instance v,
-                           concat_ws(' ', v.year, nullif(v.make, ''), nullif(v.model, ''), nullif(v.trim, '')) AS name
-                     WHERE v.instance_id = $1 AND v.customer_id = c.id) labelled)
-    SELECT coalesce(json_agg(label ORDER BY place, n), '[]') FROM (
-      SELECT label, place, n, row_number() OVER (PARTITION BY key ORDER BY place, n) AS k FROM (
-        SELECT r.label, r.key, r.n,
-               coalesce((SELECT min(t.i) FROM typed t
-                          WHERE t.key = r.key OR EXISTS (SELECT FROM made m WHERE m.vehicle_id = r.id AND m.key = t.key)),
-                        2147483647) AS place
-          FROM records r
-        UNION ALL
-        SELECT t.item, t.key, 0, t.i FROM typed t
-         WHERE NOT EXISTS (SELECT FROM records r WHERE r.key = t.key) AND NOT EXISTS (SELECT FROM made m WHERE m.key = t.key)
-      ) placed) listed
-    WHERE k = 1)`;
 
 const COLUMN_LIST = COLUMNS.join(', ');
 /** The instance's live customers as the projection counts them (one row, 0 when it has none yet). */
@@ -183,10 +146,11 @@ const KEPT_COUNT = 'SELECT coalesce(sum(total), 0) AS total FROM rm.customer_cou
 /**
  * A customer row `c` as its list view's JSON text, built by PostgreSQL as toCustomerView builds
  * it with the phone masked (same keys in the same order), but for `vehicleList`: in a list it is
- * the customer's vehicles as a person reads them (VEHICLE_LIST_SQL), the card's Vehicles.
+ * the customer's vehicles as a person reads them, the card's Vehicles (the row's `vehicle_list`,
+ * kept by the customer-vehicle-list projection).
  */
 const CUSTOMER_VIEW_JSON = `SELECT row_to_json(v)::text FROM (SELECT c.id, c.number, c.name, ${maskedPhoneSql('c.phone')} AS phone,
-    c.email, c.address, c.vehicles, ${VEHICLE_LIST_SQL} AS "vehicleList", c.past_appointments AS "pastAppointments",
+    c.email, c.address, c.vehicles, c.vehicle_list AS "vehicleList", c.past_appointments AS "pastAppointments",
     c.invoices, c.notes, ${isoTimeSql('c.created_at')} AS "createdAt", c.created_by AS "createdBy",
     ${isoTimeSql('c.last_modified_at')} AS "lastModifiedAt", c.last_modified_by AS "lastModifiedBy", c.revision) v`;
 
@@ -224,7 +188,7 @@ export function customerListStatement(
     FROM (${count}) t LEFT JOIN LATERAL (
       SELECT c.id, ${isoTimeSql('c.created_at')} AS created, row_number() OVER (ORDER BY c.created_at DESC, c.id DESC) AS n,
              (${CUSTOMER_VIEW_JSON}) AS view
-        FROM (SELECT ${COLUMN_LIST} FROM ${matching}${after} ORDER BY created_at DESC, id DESC LIMIT ${shown} + 1) c) p ON true
+        FROM (SELECT ${COLUMN_LIST}, vehicle_list FROM ${matching}${after} ORDER BY created_at DESC, id DESC LIMIT ${shown} + 1) c) p ON true
     GROUP BY t.total`;
   // Without a search the text is one of two (with or without a cursor) and planning it took as
   // long as running it: prepared (tenantRows). A search's plan depends on its pattern, so it is planned each time.
@@ -254,8 +218,8 @@ export function customerSuggestStatement(instanceId: string, search: string): { 
   const text = `SELECT '[' || coalesce(string_agg(s.view, ',' ORDER BY s.n), '') || ']' AS items
     FROM (SELECT row_number() OVER (ORDER BY c.created_at DESC, c.id DESC) AS n,
                  (SELECT row_to_json(v)::text FROM (SELECT c.id, c.number, c.name, ${maskedPhoneSql('c.phone')} AS phone,
-                         ${VEHICLE_LIST_SQL} AS vehicles) v) AS view
-            FROM (SELECT id, number, name, phone, vehicles, created_at FROM ${matching}
+                         c.vehicle_list AS vehicles) v) AS view
+            FROM (SELECT id, number, name, phone, vehicle_list, created_at FROM ${matching}
                    ORDER BY created_at DESC, id DESC LIMIT ${CUSTOMER_SUGGESTIONS}) c) s`;
   return { text, values: [instanceId, ...values] };
 }

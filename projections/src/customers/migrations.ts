@@ -60,4 +60,38 @@ const customerTables: SchemaMigration = {
   },
 };
 
-export const customersMigrations: SchemaMigration[] = [customerTables];
+/**
+ * What a customer's card and the customer search read of their vehicle records, on the
+ * customer's own row (written by the customer-vehicle-list projection): `vehicle_list`, the
+ * card's Vehicles as a JSON array of labels, and `vehicle_search`, the records' labels, VINs
+ * and plates, which the search text now takes in, so the list and the search read one row
+ * per customer. The search column is made again with it (a generated column's expression
+ * cannot change), and the view over the table with it (it lists the columns it had).
+ * Customers that have vehicle records get theirs from a rebuild of the read models.
+ */
+const customerVehicleList: SchemaMigration = {
+  name: '0087_customer_vehicle_list',
+  async up(knex, schema) {
+    await knex.raw('DROP VIEW ??.customers_of_instance', [schema]);
+    await knex.raw(
+      `ALTER TABLE ??.customers ADD COLUMN vehicle_list json NOT NULL DEFAULT '[]',
+         ADD COLUMN vehicle_search text NOT NULL DEFAULT '', DROP COLUMN search`,
+      [schema],
+    );
+    await knex.raw(
+      `ALTER TABLE ??.customers ADD COLUMN search text GENERATED ALWAYS AS (
+         lower(name || E'\\n' || phone || E'\\n' || email || E'\\n' || address || E'\\n' || vehicles || E'\\n' || vehicle_search)
+       ) STORED`,
+      [schema],
+    );
+    await knex.raw('CREATE INDEX ON ??.customers USING gin (search public.gin_trgm_ops)', [schema]);
+    await knex.raw(
+      `CREATE VIEW ??.customers_of_instance AS
+         SELECT * FROM ??.customers WHERE instance_id = nullif(current_setting('app.instance_id', true), '')::uuid`,
+      [schema, schema],
+    );
+    await knex.raw('GRANT SELECT ON ??.customers_of_instance TO crm_api', [schema]);
+  },
+};
+
+export const customersMigrations: SchemaMigration[] = [customerTables, customerVehicleList];

@@ -99,4 +99,17 @@ const vehicleSearch: SchemaMigration = {
   },
 };
 
-export const vehiclesMigrations: SchemaMigration[] = [vehicleTables, jobVehicleColumns, vehicleSearch];
+/**
+ * The customer search no longer reads the vehicles' own search text: each customer's row
+ * carries its records' (`vehicle_search`, 0087), so the vehicles' column, its trigram index
+ * (written on every vehicle change) and the view the search read it through go.
+ */
+const vehicleSearchOnCustomers: SchemaMigration = {
+  name: '0088_vehicle_search_on_customers',
+  async up(knex, schema) {
+    await knex.raw('DROP VIEW ??.vehicles_of_instance', [schema]);
+    await knex.raw('ALTER TABLE ??.vehicles DROP COLUMN search', [schema]);
+  },
+};
+
+export const vehiclesMigrations: SchemaMigration[] = [vehicleTables, jobVehicleColumns, vehicleSearch, vehicleSearchOnCustomers];
