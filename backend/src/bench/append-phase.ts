@@ -1,9 +1,8 @@
-import { appendFileSync } from 'node:fs';
-import type pg from 'pg';
 import { createProgress } from '../cli.ts';
 import type { AppendScenario, AppendScenarioResult, AppendStore, AppendWorkerMessage } from './append-worker.ts';
 import type { PhaseContext } from './phase.ts';
 import { statementsDump, statementsReset } from './pg-statements.ts';
+import { sampleWaits } from './pg-waits.ts';
 import { startIpcWorker } from './processes.ts';
 
 /** Event store appends: ours against emmett-postgresql, each in its own worker process, on the same database. */
@@ -43,9 +42,9 @@ export async function appendPhase(ctx: PhaseContext): Promise<void> {
       const half = { ...scenario, durationMs: scenario.durationMs / 2 };
       for (let round = 0; round < rounds; round++) {
         for (const i of [0, 1, 1, 0]) {
-          const sampling = sampleWaits(ctx.pool, stores[i]!);
+          const sampling = sampleWaits(ctx.pool);
           parts[stores[i]!].push(await workers[i]!.call({ id: 0, scenario: half }));
-          await sampling.stop(scenario);
+          await sampling.stop(`${stores[i]!} ${scenario.mode} ${scenario.appenders}`);
           progress(++done, runs);
         }
         // This round's two halves of each store.
@@ -97,38 +96,4 @@ function eventsPerSecondOf(runs: AppendScenarioResult[]): number {
   const events = runs.reduce((sum, r) => sum + r.events, 0);
   const seconds = runs.reduce((sum, r) => sum + r.events / Math.max(r.eventsPerSecond, 1e-9), 0);
   return seconds > 0 ? events / seconds : 0;
-}
-
-/**
- * BENCH_PG_WAITS=<file>: what the contestant's backends wait for (pg_stat_activity sampled
- * every 5 ms during each run), appended to that file per scenario and store; a backend with
- * no wait event is on a CPU (or waiting for one).
- */
-function sampleWaits(pool: pg.Pool, store: AppendStore): { stop: (scenario: AppendScenario) => Promise<void> } {
-  const file = process.env.BENCH_PG_WAITS;
-  if (!file) return { stop: async () => {} };
-  const counts = new Map<string, number>();
-  let samples = 0;
-  let running = true;
-  const sampling = (async () => {
-    while (running) {
-      const { rows } = await pool.query<{ wait: string; n: number }>(
-        `SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS wait, count(*)::int AS n
-           FROM pg_stat_activity
-          WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'
-          GROUP BY 1`,
-      );
-      samples++;
-      for (const row of rows) counts.set(row.wait, (counts.get(row.wait) ?? 0) + row.n);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  })();
-  return {
-    async stop(scenario) {
-      running = false;
-      await sampling;
-      const waits = [...counts].sort((a, b) => b[1] - a[1]).map(([wait, n]) => `${wait} ${(n / samples).toFixed(2)}`);
-      appendFileSync(file, `${store} ${scenario.mode} ${scenario.appenders}: ${samples} samples, active backends: ${waits.join(', ')}\n`);
-    },
-  };
 }

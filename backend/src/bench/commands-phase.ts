@@ -5,6 +5,7 @@ import { BASELINE_TABLE, CRUD_TABLES } from './baseline-sql.ts';
 import type { LoadKind, LoadResult, LoadTarget } from './load-types.ts';
 import { log, type PhaseContext } from './phase.ts';
 import { statementsDump, statementsReset } from './pg-statements.ts';
+import { sampleWaits } from './pg-waits.ts';
 import { PROJECTOR_THREAD_NAME } from '../infra/thread-name.ts';
 import { namedThreadsCpuMs, postgresCpuReader, processCpuMs, threadCpuMs } from './postgres-cpu.ts';
 import type { LoadGenerator } from './processes.ts';
@@ -74,8 +75,14 @@ export async function commandsPhase(
    * machine is not saturated and req/s is latency; at 8 and 32 it is CPU, and this says whose.
    * The projector's work on a run's last commands may land in the next run.
    */
-  const withCpu = async (pid: number | undefined, run: () => Promise<LoadResult>): Promise<LoadResult & { cpu: CpuPerCommand | null }> => {
+  const withCpu = async (
+    pid: number | undefined,
+    label: string,
+    run: () => Promise<LoadResult>,
+  ): Promise<LoadResult & { cpu: CpuPerCommand | null }> => {
     await settle();
+    // BENCH_PG_WAITS: what PostgreSQL's backends wait for during the run (row locks, WAL flushes).
+    const waits = sampleWaits(pool);
     const read = () => ({
       main: pid === undefined ? null : threadCpuMs(pid, pid),
       projector: pid === undefined ? null : namedThreadsCpuMs(pid, PROJECTOR_THREAD_NAME),
@@ -85,6 +92,7 @@ export async function commandsPhase(
     const before = read();
     const result = await run();
     const after = read();
+    await waits.stop(`commands: ${label}`);
     const answered = result.ok + result.non2xx;
     const per = (a: number | null, b: number | null) => (a === null || b === null || answered === 0 ? null : (b - a) / answered);
     const main = per(before.main, after.main);
@@ -152,7 +160,7 @@ export async function commandsPhase(
     for (const connections of options.commandConnections) {
       cruds.set(
         connections,
-        await withCpu(pids.baseline, () =>
+        await withCpu(pids.baseline, `${operation.name}, CRUD equivalent, ${connections} conn`, () =>
           load.run({ url: baselineUrl, kind: operation.kind, targets: crudTargets, connections, duration: options.duration }),
         ),
       );
@@ -173,7 +181,7 @@ export async function commandsPhase(
         // BENCH_PG_STATEMENTS: each run's statements (the commands' and the projector's apart).
         await settle();
         await statementsReset(pool);
-        const result = await withCpu(pids.api, () =>
+        const result = await withCpu(pids.api, `${operation.name}, ${spread.name}, ${connections} conn`, () =>
           load.run({ url: apiUrl, kind: operation.kind, targets, connections, duration: options.duration }),
         );
         await statementsDump(pool, `commands: ${operation.name}, ${spread.name}, ${connections} conn`, 'total_exec_time', 25);
