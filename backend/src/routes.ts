@@ -13,18 +13,18 @@ import { registerRecordRoutes } from './records/index.ts';
 import { jobWithRepairOrder, registerRepairOrderRoutes } from './repair-orders/index.ts';
 import { registerExportRoutes, registerPlatformRoutes } from './platform/index.ts';
 import { registerServiceRequestRoutes } from './service-requests/index.ts';
-import { registerVehicleRoutes, typedVehicleRecords } from './vehicles/index.ts';
+import { customerVehicleRecords, registerVehicleRoutes } from './vehicles/index.ts';
 
 /** Each slice's routes, registered on the one guarded router (platform routes come first). */
 export const routeModules: RouteModule[] = [
   (router, deps, version) => registerPlatformRoutes(router, deps, version, recordFirstAdmin),
   registerIdentityRoutes,
   registerSessionRoutes,
-  (router, deps) => registerCustomerRoutes(router, deps, consentOnCustomerRecord, typedVehicleRecords(deps)),
+  (router, deps) => registerCustomerRoutes(router, deps, consentOnCustomerRecord, customerVehicleRecords(deps)),
   registerCustomerMergeRoutes,
   (router, deps) => registerPipelineRoutes(router, deps, jobWithRepairOrder),
   registerBoardRoutes,
-  registerRecordRoutes,
+  (router, deps) => registerRecordRoutes(router, deps, customerVehicleRecords(deps)),
   registerInsightsRoutes,
   registerCalendarRoutes,
   registerServiceRequestRoutes,

@@ -30,8 +30,8 @@ export type CustomerState =
    * once this customer is back, the merges into it that still stand can be undone in turn.
    */
   | ({ status: 'merged'; fields: CustomerFields; merge: CustomerMerge; mergedIn?: Record<string, CustomerMerge> } & CustomerIdentity)
-  /** `fields`: as it was deleted (what a restore brings back). */
-  | ({ status: 'deleted'; name: string; fields: CustomerFields } & CustomerIdentity);
+  /** `fields`: as it was deleted, `vehicleIds`: the vehicle records deleted with it (what a restore brings back). */
+  | ({ status: 'deleted'; name: string; fields: CustomerFields; vehicleIds: string[] } & CustomerIdentity);
 
 /**
  * Every command after creation names the instance it is given in: a customer of another
@@ -41,7 +41,8 @@ export type CustomerCommand =
   | { type: 'CreateCustomer'; customerId: string; instanceId: string; number: number; fields: CustomerFields }
   /** Fields left out stay as they are. `revertOf`: the change this one undoes (a revert from the history). */
   | { type: 'UpdateCustomer'; instanceId: string; changes: CustomerChanges; revertOf?: string }
-  | { type: 'DeleteCustomer'; instanceId: string }
+  /** `vehicleIds`: its live vehicle records, deleted with it. */
+  | { type: 'DeleteCustomer'; instanceId: string; vehicleIds: string[] }
   /** A deleted customer back as it was deleted, with its number. */
   | { type: 'RestoreCustomer'; instanceId: string; createdAt: string; createdBy: string }
   /**
@@ -83,7 +84,8 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
       case 'CustomerDeleted': {
         if (state.status !== 'active') return state;
         const { customerId, instanceId, number } = state;
-        return { status: 'deleted', customerId, instanceId, number, name: state.fields.name, fields: state.fields };
+        const vehicleIds = event.data.vehicleIds ?? [];
+        return { status: 'deleted', customerId, instanceId, number, name: state.fields.name, fields: state.fields, vehicleIds };
       }
       case 'CustomerRestored': {
         if (state.status !== 'deleted') return state;
@@ -143,7 +145,15 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
       case 'DeleteCustomer': {
         const customer = existing(state, command.instanceId);
         return [
-          { type: 'CustomerDeleted', data: { customerId: customer.customerId, number: customer.number, name: customer.fields.name } },
+          {
+            type: 'CustomerDeleted',
+            data: {
+              customerId: customer.customerId,
+              number: customer.number,
+              name: customer.fields.name,
+              ...(command.vehicleIds.length > 0 ? { vehicleIds: command.vehicleIds } : {}),
+            },
+          },
         ];
       }
       case 'RestoreCustomer': {

@@ -3,6 +3,7 @@ import { RECORD_MESSAGES, type Reverter, type RestoredView } from '@crm/projecti
 import { latest } from '@crm/projections/runtime/reactions';
 import { isUuid } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
+import type { CustomerVehicleRecords, VehicleRestoration } from './customer-service.ts';
 import { settle } from '../deps.ts';
 import { executeCommand, loadAggregate, type InstanceContext } from '../shared/commands.ts';
 import { ConflictError, NotFoundError, StaleRecordError } from '../shared/errors.ts';
@@ -69,13 +70,24 @@ export async function revertCustomerChange(
   return folded;
 }
 
-/** A deleted customer back with its number; the jobs its deletion removed come back with it. */
-export async function restoreDeletedCustomer(deps: AppDeps, customerId: string, ctx: InstanceContext): Promise<RestoredView> {
+/**
+ * A deleted customer back with its number; the jobs its deletion removed come back with it
+ * (the cascade reactor), and its vehicle records in the same append (a VIN another vehicle
+ * took meanwhile stays with that one: the answer says so).
+ */
+export async function restoreDeletedCustomer(
+  deps: AppDeps,
+  customerId: string,
+  ctx: InstanceContext,
+  vehicles: CustomerVehicleRecords,
+): Promise<RestoredView> {
   if (!isUuid(customerId)) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
   const id = customerId.toLowerCase();
   const loaded = await loadAggregate(deps.store, customerStream(id), customerDecider);
   const created = loaded.events.find((e) => e.type === 'CustomerCreated');
   if (!created) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
+  // Decided again on each attempt of the command: what the appended one decided is what it says.
+  let restoration: VehicleRestoration = { appends: [], restored: 0, vinsNotRestored: [] };
   const result = await executeCommand({
     store: deps.store,
     streamId: customerStream(id),
@@ -88,9 +100,21 @@ export async function restoreDeletedCustomer(deps: AppDeps, customerId: string, 
     },
     ctx,
     loaded,
+    alongside: async (_after, before) => {
+      restoration = before.status === 'deleted' ? await vehicles.ofRestore(ctx, id, before.vehicleIds) : restoration;
+      return restoration.appends;
+    },
   });
   const restored = result.events.find((e) => e.type === 'CustomerRestored')!;
   const cascade = await awaitReaction(deps, CUSTOMER_CASCADE, restored);
-  await settle(deps, { position: latest(restored.position, cascade?.lastPosition ?? null)! });
-  return { restored: true, kind: 'customer', id, jobsRestored: cascade?.affected ?? 0 };
+  const lastVehicle = result.alongside?.at(-1)?.position ?? null;
+  await settle(deps, { position: latest(latest(restored.position, lastVehicle), cascade?.lastPosition ?? null)! });
+  return {
+    restored: true,
+    kind: 'customer',
+    id,
+    jobsRestored: cascade?.affected ?? 0,
+    vehiclesRestored: restoration.restored,
+    vinsNotRestored: restoration.vinsNotRestored,
+  };
 }

@@ -17,7 +17,7 @@ import {
   type StreamAppend,
 } from '@crm/projections/eventstore/port';
 import { latest } from '@crm/projections/runtime/reactions';
-import type { Reverter } from '@crm/projections/records';
+import type { RestoredView, Reverter } from '@crm/projections/records';
 import { isUuid } from '@crm/projections/shared';
 import type { AppDeps } from '../deps.ts';
 import { settle } from '../deps.ts';
@@ -40,13 +40,28 @@ import {
 } from './customer-queries.ts';
 
 /**
- * The vehicle records that vehicles typed for a customer become, made by the vehicles slice
- * (handed in by the composition root) and appended with the customer's own change: for a new
- * customer, one per label of its Vehicles; for a change of its Vehicles, one per label added.
+ * A customer's vehicle records as the customer's own commands change them, made by the
+ * vehicles slice (handed in by the composition root) and appended with the customer's
+ * change: for a new customer, one per label of its Vehicles; for a change of its Vehicles,
+ * one per label added (and the deletion of each one taken off); its deletion deletes its
+ * records and its restore brings back the ones the deletion deleted.
  */
-export interface TypedVehicleRecords {
+export interface CustomerVehicleRecords {
   ofNew: (ctx: InstanceContext, customerId: string, vehicles: string) => StreamAppend[];
   ofChange: (ctx: InstanceContext, customerId: string, before: string, after: string) => Promise<StreamAppend[]>;
+  /** The customer's live vehicle records. */
+  idsOf: (ctx: InstanceContext, customerId: string) => Promise<string[]>;
+  /** Their deletion with the customer's (each VIN freed). */
+  ofDeletion: (ctx: InstanceContext, vehicleIds: readonly string[]) => Promise<StreamAppend[]>;
+  /** The records the customer's deletion deleted, back with its restore (a VIN another vehicle took meanwhile stays with that one). */
+  ofRestore: (ctx: InstanceContext, customerId: string, vehicleIds: readonly string[]) => Promise<VehicleRestoration>;
+}
+
+/** What a customer's restore brings back of its vehicle records, and what it says of their VINs. */
+export interface VehicleRestoration {
+  appends: StreamAppend[];
+  restored: number;
+  vinsNotRestored: RestoredView['vinsNotRestored'];
 }
 
 export interface NewCustomerInput {
@@ -178,7 +193,7 @@ async function undoPartialCreate(deps: AppDeps, customerId: string, streams: num
   if (streams <= 2) return;
   const created = await deps.store.readStream(customerStream(customerId));
   if (created.length === 0) return;
-  await runCustomerCommand(deps, customerId, { type: 'DeleteCustomer', instanceId: ctx.instanceId }, ctx);
+  await runCustomerCommand(deps, customerId, { type: 'DeleteCustomer', instanceId: ctx.instanceId, vehicleIds: [] }, ctx);
 }
 
 /** The number a CustomerNumberReserved append reserves. */
@@ -189,7 +204,7 @@ export async function addCustomer(
   deps: AppDeps,
   input: unknown,
   ctx: InstanceContext,
-  vehicles: TypedVehicleRecords,
+  vehicles: CustomerVehicleRecords,
 ): Promise<CustomerView> {
   const { customerId, appended, alongside } = await createCustomer(deps, input as NewCustomerInput, ctx, (id, fields) =>
     vehicles.ofNew(ctx, id, fields.vehicles),
@@ -209,7 +224,7 @@ export async function updateCustomer(
   customerId: string,
   input: unknown,
   ctx: InstanceContext,
-  vehicles: TypedVehicleRecords,
+  vehicles: CustomerVehicleRecords,
   expectedRevision?: number,
 ): Promise<CustomerView> {
   const changes = parseInput(customerChangesInput, input);
@@ -242,17 +257,32 @@ export async function updateCustomer(
 }
 
 /**
- * Deletes the customer. Its jobs are deleted by the pipeline's cascade reactor,
- * each JobDeleted caused by the CustomerDeleted event; the answer waits
- * until the reactor has handled the deletion and the projector has applied what it did,
- * and reports how many jobs the reactor recorded deleting.
+ * Deletes the customer, with its vehicle records in the same append (each VIN freed; the
+ * deletion lists them, for its restore). Its jobs are deleted by the pipeline's cascade
+ * reactor, each JobDeleted caused by the CustomerDeleted event; the answer waits until the
+ * reactor has handled the deletion and the projector has applied what it did, and reports
+ * how many jobs the reactor recorded deleting.
  */
-export async function deleteCustomer(deps: AppDeps, customerId: string, ctx: InstanceContext): Promise<CustomerDeletedView> {
+export async function deleteCustomer(
+  deps: AppDeps,
+  customerId: string,
+  ctx: InstanceContext,
+  vehicles: CustomerVehicleRecords,
+): Promise<CustomerDeletedView> {
   if (!isUuid(customerId)) throw new NotFoundError(CUSTOMER_MESSAGES.notFound);
-  const result = await runCustomerCommand(deps, customerId, { type: 'DeleteCustomer', instanceId: ctx.instanceId }, ctx);
+  const vehicleIds = await vehicles.idsOf(ctx, customerId);
+  const result = await runCustomerCommand(
+    deps,
+    customerId,
+    { type: 'DeleteCustomer', instanceId: ctx.instanceId, vehicleIds },
+    ctx,
+    undefined,
+    async (after) => (after.status === 'deleted' ? await vehicles.ofDeletion(ctx, after.vehicleIds) : []),
+  );
   const deleted = result.events.find((e) => e.type === 'CustomerDeleted')!;
   const cascade = await awaitReaction(deps, CUSTOMER_CASCADE, deleted);
-  await settle(deps, { position: latest(deleted.position, cascade?.lastPosition ?? null)! });
+  const lastVehicle = result.alongside?.at(-1)?.position ?? null;
+  await settle(deps, { position: latest(latest(deleted.position, lastVehicle), cascade?.lastPosition ?? null)! });
   return { deleted: true, jobsDeleted: cascade?.affected ?? 0 };
 }
 

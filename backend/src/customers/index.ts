@@ -3,7 +3,7 @@
  * backend/src/customers imports the slice through this file only (ESLint).
  */
 export { customerDecider, customerStream, type CustomerMerge, type CustomerState } from './customer-decider.ts';
-export { createCustomer, type NewCustomerInput, type TypedVehicleRecords } from './customer-service.ts';
+export { createCustomer, type NewCustomerInput, type CustomerVehicleRecords, type VehicleRestoration } from './customer-service.ts';
 export { customersWithPhone, findCustomer, type CustomerRecordPart } from './customer-queries.ts';
 export { CUSTOMER_FAMILIES } from './routes.ts';
 export { restoreDeletedCustomer, revertCustomerChange } from './customer-records.ts';

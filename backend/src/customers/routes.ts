@@ -38,7 +38,7 @@ import {
   getCustomerHistory,
   getCustomerRecord,
   updateCustomer,
-  type TypedVehicleRecords,
+  type CustomerVehicleRecords,
 } from './customer-service.ts';
 
 /**
@@ -109,7 +109,7 @@ export function registerCustomerRoutes(
   router: ApiRouter,
   deps: AppDeps,
   consent: CustomerConsentPart,
-  vehicles: TypedVehicleRecords,
+  vehicles: CustomerVehicleRecords,
 ): void {
   const instanceOf = (ctx: ApiContext) => userOf(ctx).instance.id;
   const idOf = (ctx: ApiContext) => ctx.params.id ?? '';
@@ -166,7 +166,7 @@ export function registerCustomerRoutes(
   };
 
   const remove: ApiHandler = async (ctx) => {
-    ctx.body = await deleteCustomer(deps, idOf(ctx), commandCtx(ctx));
+    ctx.body = await deleteCustomer(deps, idOf(ctx), commandCtx(ctx), vehicles);
   };
 
   const history: ApiHandler = async (ctx) => {

@@ -75,5 +75,5 @@ export async function restoreDeletedJob(deps: AppDeps, jobId: string, ctx: Insta
   const id = jobId.toLowerCase();
   const outcome = await restoreJob(deps, { instanceId: ctx.instanceId, jobId: id }, ctx);
   await settle(deps, outcome.appended);
-  return { restored: true, kind: 'job', id, jobsRestored: 0 };
+  return { restored: true, kind: 'job', id, jobsRestored: 0, vehiclesRestored: 0, vinsNotRestored: [] };
 }

@@ -5,7 +5,7 @@ import { isUuid } from '@crm/projections/shared';
 import { deletedListQuery, deletedListSchema, restoredSchema } from '@crm/projections/records';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
-import { CUSTOMER_FAMILIES, restoreDeletedCustomer, revertCustomerChange } from '../customers/index.ts';
+import { CUSTOMER_FAMILIES, restoreDeletedCustomer, revertCustomerChange, type CustomerVehicleRecords } from '../customers/index.ts';
 import { expectedRevisionOf, sendRecord } from '../http/etag.ts';
 import { access, userOf, type ApiContext, type ApiRouter, type RouteDoc } from '../http/router.ts';
 import { parseInput } from '../http/validation.ts';
@@ -56,7 +56,8 @@ const DOCS = {
   },
 } satisfies Record<string, RouteDoc>;
 
-export function registerRecordRoutes(router: ApiRouter, deps: AppDeps): void {
+/** `vehicles`: a customer's vehicle records, which come back with its restore (the vehicles slice, handed in by the composition root). */
+export function registerRecordRoutes(router: ApiRouter, deps: AppDeps, vehicles: CustomerVehicleRecords): void {
   const instanceCtx = (ctx: ApiContext): InstanceContext => {
     const instanceId = userOf(ctx).instance.id;
     return { ...commandContext(ctx, deps, instanceId), instanceId };
@@ -136,7 +137,9 @@ export function registerRecordRoutes(router: ApiRouter, deps: AppDeps): void {
       const { kind } = parseInput(restoreKind, { kind: ctx.params.kind });
       const id = ctx.params.id ?? '';
       ctx.body =
-        kind === 'job' ? await restoreDeletedJob(deps, id, instanceCtx(ctx)) : await restoreDeletedCustomer(deps, id, instanceCtx(ctx));
+        kind === 'job'
+          ? await restoreDeletedJob(deps, id, instanceCtx(ctx))
+          : await restoreDeletedCustomer(deps, id, instanceCtx(ctx), vehicles);
     },
     { doc: DOCS.restore },
   );

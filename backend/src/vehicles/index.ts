@@ -8,4 +8,4 @@ export { vehicleForJob, jobMileageAppends, newCustomerVehicleAppend, newCustomer
 export { vinRefusal, vinReservation, VinTakenError } from './vehicle-vins.ts';
 export { customerVehicleIds } from './vehicle-queries.ts';
 export { addVehicle } from './vehicle-service.ts';
-export { typedVehicleRecords } from './vehicle-labels.ts';
+export { customerVehicleRecords } from './vehicle-customer.ts';

@@ -15,7 +15,7 @@ export const vehicleStream = (vehicleId: string) => `vehicle-${vehicleId}`;
 export const vehicleMigrationStream = (instanceId: string) => `vehiclemigration-${instanceId}`;
 
 export type VehicleEvent = DomainEventOf<
-  'VehicleCreated' | 'VehicleUpdated' | 'VehicleMoved' | 'VehicleMileageRecorded' | 'VehicleDeleted'
+  'VehicleCreated' | 'VehicleUpdated' | 'VehicleMoved' | 'VehicleMileageRecorded' | 'VehicleDeleted' | 'VehicleRestored'
 >;
 
 export type VehicleState =
@@ -28,6 +28,8 @@ export type VehicleState =
       fields: VehicleFields;
       /** The latest odometer reading (null before any). */
       lastMileage: number | null;
+      /** Deleted with its customer (what the customer's restore brings back), not on its own. */
+      deletedWithCustomer?: boolean;
     };
 
 /** Every command after creation names the instance it is given in: another instance's vehicle is not found. */
@@ -45,7 +47,14 @@ export type VehicleCommand =
   | { type: 'MoveVehicle'; instanceId: string; toCustomerId: string; mergeId: string }
   /** A job's odometer reading; one lower than the last needs `lowerReason`. */
   | { type: 'RecordMileage'; instanceId: string; mileage: number; jobId: string; lowerReason?: string }
-  | { type: 'DeleteVehicle'; instanceId: string };
+  /** `reason` 'customer-deleted': with its customer, in the customer's deletion. */
+  | { type: 'DeleteVehicle'; instanceId: string; reason?: 'customer-deleted' }
+  /**
+   * Back with its customer's restore: only a vehicle that customer's deletion deleted (one
+   * deleted on its own stays deleted, one back already stays as it is). `withoutVin`: its VIN
+   * is another vehicle's now, so it comes back without it. `createdAt`/`createdBy`: its creation.
+   */
+  | { type: 'RestoreVehicle'; instanceId: string; customerId: string; createdAt: string; createdBy: string; withoutVin?: boolean };
 
 export class MileageLowerError extends ValidationError {
   constructor(mileage: number, last: number) {
@@ -82,7 +91,24 @@ export const vehicleDecider: Decider<VehicleState, VehicleCommand, VehicleEvent>
       case 'VehicleMileageRecorded':
         return state.status === 'empty' ? state : { ...state, lastMileage: event.data.mileage };
       case 'VehicleDeleted':
-        return state.status === 'empty' ? state : { ...state, status: 'deleted' };
+        return state.status === 'empty'
+          ? state
+          : { ...state, status: 'deleted', deletedWithCustomer: event.data.reason === 'customer-deleted' };
+      case 'VehicleRestored': {
+        if (state.status !== 'deleted') return state;
+        const {
+          vehicleId,
+          instanceId,
+          customerId,
+          lastMileage,
+          label: _label,
+          createdAt: _at,
+          createdBy: _by,
+          vinNotRestored: _vin,
+          ...fields
+        } = event.data;
+        return { status: 'active', vehicleId, instanceId, customerId, fields, lastMileage };
+      }
       default: {
         const unknown: never = event;
         return unknown;
@@ -155,7 +181,37 @@ export const vehicleDecider: Decider<VehicleState, VehicleCommand, VehicleEvent>
         return [
           {
             type: 'VehicleDeleted',
-            data: { vehicleId: vehicle.vehicleId, label: vehicleLabel(vehicle.fields), customerId: vehicle.customerId },
+            data: {
+              vehicleId: vehicle.vehicleId,
+              label: vehicleLabel(vehicle.fields),
+              customerId: vehicle.customerId,
+              ...(command.reason ? { reason: command.reason } : {}),
+            },
+          },
+        ];
+      }
+      case 'RestoreVehicle': {
+        if (state.status === 'empty' || state.instanceId !== command.instanceId) throw new NotFoundError(VEHICLE_MESSAGES.notFound);
+        if (state.status !== 'deleted' || !state.deletedWithCustomer || state.customerId !== command.customerId) return [];
+        const { vehicleId, instanceId, customerId, lastMileage } = state;
+        const lostVin = command.withoutVin ? state.fields.vin : '';
+        const fields: VehicleFields = { ...state.fields, vin: lostVin ? '' : state.fields.vin };
+        // Named by its VIN alone, it would come back as a vehicle with nothing to know it by.
+        if (isBlankVehicle(fields)) throw new ConflictError(VEHICLE_MESSAGES.vinOnlyNotRestored(lostVin));
+        return [
+          {
+            type: 'VehicleRestored',
+            data: {
+              vehicleId,
+              label: vehicleLabel(fields),
+              instanceId,
+              customerId,
+              ...fields,
+              lastMileage,
+              createdAt: command.createdAt,
+              createdBy: command.createdBy,
+              ...(lostVin ? { vinNotRestored: lostVin } : {}),
+            },
           },
         ];
       }

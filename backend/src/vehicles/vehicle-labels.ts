@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { parseList } from '@crm/projections/customers';
-import { isUuid } from '@crm/projections/shared';
 import type { StreamAppend } from '@crm/projections/eventstore/port';
 import { typedVehicleKey, vehicleLabelKey } from '@crm/projections/vehicles';
-import type { TypedVehicleRecords } from '../customers/index.ts';
 import type { AppDeps } from '../deps.ts';
 import type { InstanceContext } from '../shared/commands.ts';
-import { NotFoundError } from '../shared/errors.ts';
 import { newCustomerVehicleAppend } from './vehicle-jobs.ts';
 import { customerVehicles } from './vehicle-queries.ts';
-import { vehicleCommandAppends } from './vehicle-service.ts';
+import { vehicleDeletionAppends } from './vehicle-service.ts';
 
 /**
  * The vehicles typed for a customer on the customer form ('2015 Ford F-150'), each a vehicle
@@ -71,20 +68,3 @@ export async function changedVehicleAppends(
   for (const record of taken) appends.push(...(await vehicleDeletionAppends(deps, ctx, record.id)));
   return appends;
 }
-
-/** A vehicle's deletion as its own command decides it (its VIN freed); none when it is gone already. */
-async function vehicleDeletionAppends(deps: AppDeps, ctx: InstanceContext, vehicleId: string): Promise<StreamAppend[]> {
-  if (!isUuid(vehicleId)) return [];
-  try {
-    return (await vehicleCommandAppends(deps, vehicleId, { type: 'DeleteVehicle', instanceId: ctx.instanceId }, ctx)).appends;
-  } catch (error) {
-    if (error instanceof NotFoundError) return [];
-    throw error;
-  }
-}
-
-/** What the customers slice appends with a customer's change for the vehicles typed on it. */
-export const typedVehicleRecords = (deps: AppDeps): TypedVehicleRecords => ({
-  ofNew: (ctx, customerId, vehicles) => typedVehicleAppends(ctx, customerId, parseList(vehicles)),
-  ofChange: (ctx, customerId, before, after) => changedVehicleAppends(deps, ctx, customerId, before, after),
-});

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readableEvents, type StoredDomainEvent } from '@crm/projections/events';
+import type { StreamAppend } from '@crm/projections/eventstore/port';
 import { isUuid } from '@crm/projections/shared';
 import {
   VEHICLE_FIELD_LABELS,
@@ -46,6 +47,27 @@ function runVehicleCommand(deps: AppDeps, vehicleId: string, command: VehicleCom
 /** What the vehicle command would append (its VIN's reservation or release included), to be recorded with another command's append. */
 export function vehicleCommandAppends(deps: AppDeps, vehicleId: string, command: VehicleCommand, ctx: InstanceContext) {
   return decideAppends(vehicleCommand(deps, vehicleId, command, ctx));
+}
+
+/**
+ * A vehicle's deletion as its own command decides it (its VIN freed), to be appended with
+ * another command's change (`reason` 'customer-deleted': its customer's deletion); none when
+ * it is gone already.
+ */
+export async function vehicleDeletionAppends(
+  deps: AppDeps,
+  ctx: InstanceContext,
+  vehicleId: string,
+  reason?: 'customer-deleted',
+): Promise<StreamAppend[]> {
+  if (!isUuid(vehicleId)) return [];
+  try {
+    const command: VehicleCommand = { type: 'DeleteVehicle', instanceId: ctx.instanceId, ...(reason ? { reason } : {}) };
+    return (await vehicleCommandAppends(deps, vehicleId, command, ctx)).appends;
+  } catch (error) {
+    if (error instanceof NotFoundError) return [];
+    throw error;
+  }
 }
 
 /** The vehicle's events when it is (or was) a vehicle of this instance; otherwise none. */
@@ -167,7 +189,7 @@ export async function findVehicles(deps: AppDeps, instanceId: string, q: string)
   return { items: await searchVehicles(deps.knex, instanceId, q) };
 }
 
-/** The vehicle's own changes in words: what was added, changed, moved, read (jobs carry their readings themselves). */
+/** The vehicle's own changes in words: what was added, changed, moved, read, deleted and restored (jobs carry their readings themselves). */
 function vehicleItems(events: VehicleStoredEvent[]): VehicleHistoryItem[] {
   const base = (e: VehicleStoredEvent) => ({
     kind: 'vehicle' as const,
@@ -219,7 +241,22 @@ function vehicleItems(events: VehicleStoredEvent[]): VehicleHistoryItem[] {
             mileageIn: e.data.mileage,
           });
         break;
+      // Shown once the vehicle is back: a deleted vehicle has no page.
       case 'VehicleDeleted':
+        items.push({
+          ...base(e),
+          title: 'Vehicle deleted',
+          detail: e.data.reason === 'customer-deleted' ? 'With its customer' : '',
+        });
+        break;
+      case 'VehicleRestored':
+        items.push({
+          ...base(e),
+          title: 'Vehicle restored',
+          detail: e.data.vinNotRestored
+            ? `With its customer, without its VIN ${e.data.vinNotRestored}: another vehicle had taken it`
+            : 'With its customer',
+        });
         break;
       default: {
         const unknown: never = e;
@@ -233,7 +270,8 @@ function vehicleItems(events: VehicleStoredEvent[]): VehicleHistoryItem[] {
 /** Every job on the vehicle and every change of it (notes among them), newest first. */
 export async function vehicleHistory(deps: AppDeps, instanceId: string, vehicleId: string): Promise<{ items: VehicleHistoryItem[] }> {
   const events = await vehicleStreamOf(deps, instanceId, vehicleId);
-  if (events.length === 0 || events.some((e) => e.type === 'VehicleDeleted')) throw new NotFoundError(VEHICLE_MESSAGES.notFound);
+  const state = events.reduce<VehicleState>((s, e) => vehicleDecider.evolve(s, e as VehicleEvent), vehicleDecider.initialState);
+  if (state.status !== 'active') throw new NotFoundError(VEHICLE_MESSAGES.notFound);
   const [jobs, orders] = await Promise.all([
     vehicleJobItems(deps.knex, instanceId, vehicleId, deps.now()),
     vehicleOrderItems(deps.knex, instanceId, vehicleId),

@@ -27,7 +27,10 @@ export interface VinHolder {
 }
 
 export class VinTakenError extends ConflictError {
-  constructor(vin: string, holder: VinHolder) {
+  constructor(
+    readonly vin: string,
+    readonly holder: VinHolder,
+  ) {
     const message = VEHICLE_MESSAGES.vinTaken(vin, holder.label, holder.customerName);
     super(message, { errors: [{ field: 'vin', message }], vehicle: holder });
   }

@@ -31,7 +31,11 @@ const update = (changes: Partial<CustomerFields>, instanceId = INSTANCE_ID): Cus
   instanceId,
   changes,
 });
-const remove = (instanceId = INSTANCE_ID): CustomerCommand => ({ type: 'DeleteCustomer', instanceId });
+const remove = (instanceId = INSTANCE_ID, vehicleIds: string[] = []): CustomerCommand => ({
+  type: 'DeleteCustomer',
+  instanceId,
+  vehicleIds,
+});
 
 /** Given events, when a command: the events decided (or the error thrown). */
 const given = deciderSpec(customerDecider);
@@ -96,6 +100,14 @@ describe('UpdateCustomer', () => {
 describe('DeleteCustomer', () => {
   test('records the deletion with number and name', () => {
     expect(given(created).when(remove())()).toEqual([deleted]);
+  });
+  test('the vehicle records deleted with it are listed on the deletion, and kept in the state a restore reads', () => {
+    const withVehicles: CustomerEvent = { ...deleted, data: { ...deleted.data, vehicleIds: ['v1', 'v2'] } };
+    expect(given(created).when(remove(INSTANCE_ID, ['v1', 'v2']))()).toEqual([withVehicles]);
+    const state = [created, withVehicles].reduce(customerDecider.evolve, customerDecider.initialState);
+    expect(state).toMatchObject({ status: 'deleted', vehicleIds: ['v1', 'v2'] });
+    // Deleted before vehicles went with it: none to bring back.
+    expect([created, deleted].reduce(customerDecider.evolve, customerDecider.initialState)).toMatchObject({ vehicleIds: [] });
   });
   test('the name after updates is the one recorded', () => {
     const renamed: CustomerEvent = {

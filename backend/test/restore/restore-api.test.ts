@@ -65,7 +65,7 @@ describe('a deleted job', () => {
 
     const res = await admin.post(`${deleted}/job/${job.id}/restore`);
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ restored: true, kind: 'job', id: job.id, jobsRestored: 0 });
+    expect(res.body).toEqual({ restored: true, kind: 'job', id: job.id, jobsRestored: 0, vehiclesRestored: 0, vinsNotRestored: [] });
     const back = await admin.get(`${jobs}/${job.id}`);
     expect(back.status).toBe(200);
     expect(back.body).toMatchObject({ jobNumber: job.jobNumber, name: 'Ann Lee', quote: '420', tech: 'Kim' });
@@ -118,7 +118,14 @@ describe('a deleted customer', () => {
 
     const res = await admin.post(`${deleted}/customer/${customerId}/restore`);
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ restored: true, kind: 'customer', id: customerId, jobsRestored: 2 });
+    expect(res.body).toEqual({
+      restored: true,
+      kind: 'customer',
+      id: customerId,
+      jobsRestored: 2,
+      vehiclesRestored: 0,
+      vinsNotRestored: [],
+    });
     // Read-your-writes: the answer waited for the reactor and the projector.
     const customer = await admin.get(`/api/customers/${customerId}`);
     expect(customer.status).toBe(200);

@@ -114,4 +114,58 @@ describe('vehicle decider', () => {
       'Vehicle not found',
     );
   });
+
+  test("restored with its customer: only one its customer's deletion deleted, as it was, its VIN left behind when asked", () => {
+    const withVin: VehicleEvent = { ...created, data: { ...created.data, vin: '1FTFW1ET9DFC20001' } } as VehicleEvent;
+    const withCustomer: VehicleEvent = {
+      type: 'VehicleDeleted',
+      data: { vehicleId: VEHICLE_ID, label: '2015 Ford F-150', customerId: CUSTOMER_ID, reason: 'customer-deleted' },
+    };
+    const onItsOwn: VehicleEvent = {
+      type: 'VehicleDeleted',
+      data: { vehicleId: VEHICLE_ID, label: '2015 Ford F-150', customerId: CUSTOMER_ID },
+    };
+    expect(given(withVin, read(1200, null)).when({ type: 'DeleteVehicle', instanceId: INSTANCE_ID, reason: 'customer-deleted' })()).toEqual(
+      [withCustomer],
+    );
+    const restore: VehicleCommand = {
+      type: 'RestoreVehicle',
+      instanceId: INSTANCE_ID,
+      customerId: CUSTOMER_ID,
+      createdAt: '2026-01-02T03:04:05.000Z',
+      createdBy: 'Owner',
+    };
+    const restored: VehicleEvent = {
+      type: 'VehicleRestored',
+      data: {
+        vehicleId: VEHICLE_ID,
+        label: '2015 Ford F-150',
+        instanceId: INSTANCE_ID,
+        customerId: CUSTOMER_ID,
+        ...fields,
+        vin: '1FTFW1ET9DFC20001',
+        lastMileage: 1200,
+        createdAt: '2026-01-02T03:04:05.000Z',
+        createdBy: 'Owner',
+      },
+    };
+    expect(given(withVin, read(1200, null), withCustomer).when(restore)()).toEqual([restored]);
+    expect(given(withVin, read(1200, null), withCustomer).when({ ...restore, withoutVin: true })()).toEqual([
+      { ...restored, data: { ...restored.data, vin: '', vinNotRestored: '1FTFW1ET9DFC20001' } },
+    ]);
+    // Back: live again, as it was deleted.
+    const state = [withVin, read(1200, null), withCustomer, restored].reduce(vehicleDecider.evolve, vehicleDecider.initialState);
+    expect(state).toEqual([withVin, read(1200, null)].reduce(vehicleDecider.evolve, vehicleDecider.initialState));
+    // Back already, deleted on its own, or another customer's restore: nothing to bring back.
+    expect(given(withVin, withCustomer, restored).when(restore)()).toEqual([]);
+    expect(given(withVin, onItsOwn).when(restore)()).toEqual([]);
+    expect(given(withVin, withCustomer).when({ ...restore, customerId: 'another' })()).toEqual([]);
+    expect(given(withVin, withCustomer).when({ ...restore, instanceId: OTHER_INSTANCE })).toThrow('Vehicle not found');
+    // Named by its VIN alone, it cannot come back without it.
+    const vinOnly: VehicleEvent = {
+      type: 'VehicleCreated',
+      data: { vehicleId: VEHICLE_ID, instanceId: INSTANCE_ID, customerId: CUSTOMER_ID, ...EMPTY_VEHICLE_FIELDS, vin: '1FTFW1ET9DFC20001' },
+    };
+    expect(given(vinOnly, withCustomer).when({ ...restore, withoutVin: true })).toThrow('nothing else to name it by');
+  });
 });

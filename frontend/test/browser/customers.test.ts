@@ -304,7 +304,7 @@ describe('customers', () => {
       await deleteButton.click();
       await expect
         .poll(() => toastTexts(page), { timeout: SLOW })
-        .toContain('Customer and all associated jobs have been deleted. An admin can restore them from Deleted records.');
+        .toContain('Customer and all associated jobs and vehicles have been deleted. An admin can restore them from Deleted records.');
       await page.waitForURL((url) => url.pathname === customersPath(shop));
       await expect.poll(() => page.getByTestId('customer-card').count()).toBe(1);
       await expect.poll(() => card(page, 'Bob Builder').count()).toBe(1);

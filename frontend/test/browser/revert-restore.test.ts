@@ -73,15 +73,22 @@ describe('undo from history and restore of deleted records', () => {
   );
 
   test(
-    'an admin restores a deleted customer from Deleted records, and its jobs come back with it',
+    'an admin restores a deleted customer from Deleted records, and its jobs and vehicles come back with it, a VIN taken meanwhile named',
     async () => {
       const shop = await createShop(server, 'restoreui');
       const customer = await postOne(shop.owner, '/api/customers', { name: 'Grace Hopper', phone: '5551230000' });
       const jobs = `/api/${shop.subdomain}/pipeline`;
       const first = await postOne(shop.owner, jobs, { name: 'Grace Hopper', customerId: customer.id, part: 'Door panel' });
       const second = await postOne(shop.owner, jobs, { name: 'Grace Hopper', customerId: customer.id, part: 'Side mirror' });
+      const vehicles = `/api/${shop.subdomain}/customers`;
+      const vin = '1HGCM82633A004352';
+      await postOne(shop.owner, `${vehicles}/${customer.id}/vehicles`, { year: 2003, make: 'Honda', model: 'Accord', vin });
+      await postOne(shop.owner, `${vehicles}/${customer.id}/vehicles`, { year: 2012, make: 'Toyota', model: 'Corolla' });
       const removed = await shop.owner.delete(`/api/customers/${customer.id}`);
       expect(removed.body.jobsDeleted, removed.text).toBe(2);
+      // While Grace is deleted, her Accord's VIN is free, and another customer's car takes it.
+      const otto = await postOne(shop.owner, '/api/customers', { name: 'Otto Other' });
+      await postOne(shop.owner, `${vehicles}/${otto.id}/vehicles`, { make: 'Honda', model: 'Accord', vin });
 
       const { page } = await signedInPage(browser, shop.owner);
       await page.goto(`/crm/${shop.subdomain}/admin`);
@@ -105,13 +112,17 @@ describe('undo from history and restore of deleted records', () => {
       }
 
       await page.getByRole('button', { name: /^Restore Customer \d+ · Grace Hopper$/ }).click();
-      await expect.poll(() => page.getByText('Grace Hopper is back with 2 jobs.').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      const back =
+        'Grace Hopper is back with 2 jobs and 2 vehicles. ' +
+        `2003 Honda Accord came back without its VIN ${vin}: that VIN is on Honda Accord of Otto Other now.`;
+      await expect.poll(() => page.getByText(back).count(), { timeout: SLOW }).toBeGreaterThan(0);
       await expect.poll(() => page.getByText('Nothing deleted').count(), { timeout: SLOW }).toBe(1);
 
       for (const job of [first, second]) expect((await shop.owner.get(`${jobs}/${job.id}`)).status).toBe(200);
       await page.goto(`/crm/${shop.subdomain}/customers/${customer.id}`);
       await expect.poll(() => page.getByText('Door panel').count(), { timeout: SLOW }).toBeGreaterThan(0);
       await expect.poll(() => page.getByText('Side mirror').count(), { timeout: SLOW }).toBeGreaterThan(0);
+      await expect.poll(() => page.getByText('2012 Toyota Corolla').count(), { timeout: SLOW }).toBeGreaterThan(0);
     },
     TEST_TIMEOUT,
   );

@@ -220,6 +220,7 @@ function describeInWords(event: StoredDomainEvent): ActivityDescription | null {
     case 'VehicleMoved':
     case 'VehicleMileageRecorded':
     case 'VehicleDeleted':
+    case 'VehicleRestored':
       return describeVehicleEvent(event);
     // The migration's marker: the vehicles it made tell the story.
     case 'VehicleLabelsMigrated':

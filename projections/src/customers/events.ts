@@ -45,11 +45,21 @@ export const customerEventSchemas = {
     /** A change that undoes an earlier one from the history: that event's id. */
     revertOf: z.string().optional(),
   }),
-  CustomerDeleted: z.object({ customerId: z.string(), number: customerNumber, name: z.string() }),
+  /**
+   * `vehicleIds`: the vehicle records deleted with it, in the same append (VehicleDeleted,
+   * reason 'customer-deleted'), which its restore brings back; absent before they were.
+   */
+  CustomerDeleted: z.object({
+    customerId: z.string(),
+    number: customerNumber,
+    name: z.string(),
+    vehicleIds: z.array(z.string()).optional(),
+  }),
   /**
    * A deleted customer back, with its history and number, as it was when deleted;
    * `createdAt`/`createdBy`: its first creation, which the restored record keeps. The jobs
-   * its deletion removed come back through the pipeline's cascade reactor.
+   * its deletion removed come back through the pipeline's cascade reactor, its vehicle records
+   * (VehicleRestored) in the same append.
    */
   CustomerRestored: z.object({
     customerId: z.string(),

@@ -63,6 +63,7 @@ const CARD_EVENTS = [
   'VehicleUpdated',
   'VehicleMoved',
   'VehicleDeleted',
+  'VehicleRestored',
 ] as const;
 type CardEvent = (typeof CARD_EVENTS)[number];
 
@@ -137,6 +138,7 @@ export const customerVehicleListProjection = defineProjection({
       case 'VehicleCreated':
       case 'VehicleMoved':
       case 'VehicleDeleted':
+      case 'VehicleRestored':
         return true;
       default:
         return assertNever(event, 'event');
@@ -160,6 +162,7 @@ async function refreshCards(events: readonly StoredEventOf<CardEvent>[], ctx: Pr
       case 'CustomerMergeUndone':
       case 'VehicleCreated':
       case 'VehicleDeleted':
+      case 'VehicleRestored':
         customerIds.add(event.data.customerId);
         break;
       case 'VehicleMoved':

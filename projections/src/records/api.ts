@@ -80,5 +80,13 @@ export const restoredSchema = z.object({
   id: z.string(),
   /** For a customer: how many of the jobs its deletion removed came back with it. */
   jobsRestored: z.number().int().nonnegative(),
+  /** For a customer: how many of the vehicle records its deletion removed came back with it. */
+  vehiclesRestored: z.number().int().nonnegative(),
+  /**
+   * For a customer: its vehicles whose VIN another vehicle of the shop took while it was
+   * deleted. Each came back without the VIN (`vehicleRestored`), or, named by the VIN alone,
+   * stayed deleted; `message` says which, and where the VIN is now.
+   */
+  vinsNotRestored: z.array(z.object({ vehicleId: z.string(), vin: z.string(), vehicleRestored: z.boolean(), message: z.string() })),
 });
 export type RestoredView = z.infer<typeof restoredSchema>;

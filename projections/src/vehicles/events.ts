@@ -51,7 +51,25 @@ export const vehicleEventSchemas = {
     jobId: z.string(),
     lowerReason: z.string().optional(),
   }),
-  VehicleDeleted: z.object({ ...named, customerId: z.string() }),
+  /** `reason` 'customer-deleted': deleted with its customer (in the same append), which brings it back on a restore. */
+  VehicleDeleted: z.object({ ...named, customerId: z.string(), reason: z.enum(['customer-deleted']).optional() }),
+  /**
+   * A vehicle deleted with its customer, back with the customer's restore (same append), as
+   * it was deleted; `createdAt`/`createdBy`: its creation, which the restored record keeps.
+   * `vinNotRestored`: the VIN it had, when another vehicle of the shop took it meanwhile (it
+   * comes back without it, `vin` empty).
+   */
+  VehicleRestored: z.object({
+    vehicleId: z.string(),
+    label: z.string(),
+    instanceId: z.string(),
+    customerId: z.string(),
+    ...vehicleFields,
+    lastMileage: z.number().int().nonnegative().nullable(),
+    createdAt: z.string(),
+    createdBy: z.string(),
+    vinNotRestored: z.string().optional(),
+  }),
   /**
    * A VIN names one car: it is held for one live vehicle of the instance on its own stream
    * (`vin-{instanceId}-{VIN}`), reserved in the same append as the vehicle that takes it and

@@ -84,6 +84,13 @@ export const VEHICLE_MESSAGES = {
     'Confirm it with a reason (e.g. odometer replaced) to save it.',
   mileageOutBelowIn: 'Mileage out cannot be lower than mileage in',
   searchTooShort: 'Search needs at least 2 characters',
+  /** A vehicle named by its VIN alone cannot come back without it. */
+  vinOnlyNotRestored: (vin: string) => `The vehicle with VIN ${vin} cannot come back without its VIN: it has nothing else to name it by`,
+  /** What a customer's restore says of a vehicle of theirs whose VIN another vehicle took meanwhile. */
+  restoredWithoutVin: (label: string, vin: string, holder: string, holderCustomer: string) =>
+    `${label} came back without its VIN ${vin}: that VIN is on ${holder}${holderCustomer ? ` of ${holderCustomer}` : ''} now.`,
+  stayedDeleted: (vin: string, holder: string, holderCustomer: string) =>
+    `The vehicle with VIN ${vin} stays deleted: that VIN is on ${holder}${holderCustomer ? ` of ${holderCustomer}` : ''} now, and the vehicle has nothing else to name it by.`,
   vinTaken: (vin: string, label: string, customerName: string) =>
     `VIN ${vin} is already on ${label}${customerName ? ` of ${customerName}` : ''}. A VIN names one car: open that vehicle, or check the VIN.`,
 } as const;

@@ -1,7 +1,7 @@
 import { assertNever } from '../shared/never.ts';
 import type { StoredDomainEvent } from '../events.ts';
 import { writeRecordset, defineProjection } from '../runtime/projection.ts';
-import { vehicleLabel, type VehicleField } from './fields.ts';
+import { vehicleLabel, type VehicleField, type VehicleFields } from './fields.ts';
 
 /** Read-model columns of the vehicle fields. */
 export const VEHICLE_COLUMNS: Record<VehicleField, string> = {
@@ -36,12 +36,30 @@ const CREATED_COLUMNS: Record<string, string> = {
   revision: 'integer',
 };
 
+/** The row's identity and fields, as a VehicleCreated or VehicleRestored carries them. */
+function vehicleRow(d: { vehicleId: string; instanceId: string; customerId: string } & VehicleFields) {
+  return {
+    id: d.vehicleId,
+    instance_id: d.instanceId,
+    customer_id: d.customerId,
+    year: d.year,
+    make: d.make,
+    model: d.model,
+    trim: d.trim,
+    vin: d.vin,
+    plate: d.plate,
+    plate_state: d.plateState,
+    color: d.color,
+    notes: d.notes,
+  };
+}
+
 const LABEL_COLUMNS: Record<string, string> = { instance_id: 'uuid', customer_id: 'uuid', vehicle_id: 'uuid', label: 'text' };
 
 /**
  * rm.vehicles: one row per live vehicle. Updates apply only over an older revision, so a
  * replayed event never moves a row backwards; a deleted vehicle leaves the table (its
- * stream keeps its history). rm.customer_vehicle_labels: the label each record was made with
+ * stream keeps its history), and one restored with its customer comes back to it. rm.customer_vehicle_labels: the label each record was made with
  * (and the text it was migrated from), kept after a rename or deletion, so the customer list
  * reads a typed vehicle that became a record through the record.
  */
@@ -50,7 +68,7 @@ export const vehiclesProjection = defineProjection({
   // The record's own rows: written with its events (runtime/inline.ts); nothing here reads
   // what it wrote, so every write goes with the append's COMMIT (ctx.write).
   inline: true,
-  eventTypes: ['VehicleCreated', 'VehicleUpdated', 'VehicleMoved', 'VehicleMileageRecorded', 'VehicleDeleted'],
+  eventTypes: ['VehicleCreated', 'VehicleUpdated', 'VehicleMoved', 'VehicleMileageRecorded', 'VehicleDeleted', 'VehicleRestored'],
   async apply(event, ctx) {
     const { table } = ctx;
     const stamp = (e: StoredDomainEvent) => ({
@@ -63,18 +81,7 @@ export const vehiclesProjection = defineProjection({
       case 'VehicleCreated': {
         const d = event.data;
         const row = {
-          id: d.vehicleId,
-          instance_id: d.instanceId,
-          customer_id: d.customerId,
-          year: d.year,
-          make: d.make,
-          model: d.model,
-          trim: d.trim,
-          vin: d.vin,
-          plate: d.plate,
-          plate_state: d.plateState,
-          color: d.color,
-          notes: d.notes,
+          ...vehicleRow(d),
           created_at: event.recordedAt,
           created_by: event.metadata.actor.displayName,
           last_modified_at: event.recordedAt,
@@ -108,6 +115,19 @@ export const vehiclesProjection = defineProjection({
       case 'VehicleDeleted':
         await ctx.write(table('vehicles').where('id', event.data.vehicleId).delete());
         return;
+      case 'VehicleRestored': {
+        // Back as it was deleted, with its creation's time and author; a replay finds it there already.
+        const d = event.data;
+        const row = {
+          ...vehicleRow(d),
+          last_mileage: d.lastMileage,
+          created_at: new Date(d.createdAt),
+          created_by: d.createdBy,
+          ...stamp(event),
+        };
+        await writeRecordset(ctx, 'vehicles', { ...CREATED_COLUMNS, last_mileage: 'integer' }, [row], 'ON CONFLICT (id) DO NOTHING');
+        return;
+      }
       default:
         return assertNever(event, 'event');
     }

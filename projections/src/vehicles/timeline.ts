@@ -4,7 +4,7 @@ import { VEHICLE_FIELDS, vehicleLabel } from './fields.ts';
 
 type VehicleTimelineEvent = Extract<
   StoredDomainEvent,
-  { type: 'VehicleCreated' | 'VehicleUpdated' | 'VehicleMoved' | 'VehicleMileageRecorded' | 'VehicleDeleted' }
+  { type: 'VehicleCreated' | 'VehicleUpdated' | 'VehicleMoved' | 'VehicleMileageRecorded' | 'VehicleDeleted' | 'VehicleRestored' }
 >;
 
 /** How the instance timeline (audit log, Recent Activity) words vehicles' events. */
@@ -39,8 +39,18 @@ export function describeVehicleEvent(event: VehicleTimelineEvent): ActivityDescr
         summary: `Recorded mileage ${event.data.mileage} on vehicle ${event.data.label}${event.data.lowerReason ? ` (lower than before: ${event.data.lowerReason})` : ''}`,
         changes: [{ field: 'mileage', oldValue: event.data.previous, newValue: event.data.mileage }],
       };
-    case 'VehicleDeleted':
-      return { ...entity, summary: `Deleted vehicle ${event.data.label}`, changes: [] };
+    case 'VehicleDeleted': {
+      const withCustomer = event.data.reason === 'customer-deleted' ? ' with its customer' : '';
+      return { ...entity, summary: `Deleted vehicle ${event.data.label}${withCustomer}`, changes: [] };
+    }
+    case 'VehicleRestored': {
+      const lost = event.data.vinNotRestored;
+      return {
+        ...entity,
+        summary: `Restored vehicle ${event.data.label} with its customer${lost ? `, without its VIN ${lost} (another vehicle has it now)` : ''}`,
+        changes: lost ? [{ field: 'vin', oldValue: lost, newValue: '' }] : [],
+      };
+    }
     default: {
       const unknown: never = event;
       return unknown;

@@ -98,7 +98,8 @@ export function DeleteCustomerDialog({
           <DialogTitle>Delete Customer</DialogTitle>
           <DialogDescription>
             This deletes <strong className="font-semibold text-foreground">{shown?.displayName}</strong> (Customer ID: #{shown?.number}) and
-            all associated pipeline jobs. An admin can restore the customer with its jobs from Admin → Deleted records.
+            all associated pipeline jobs and vehicle records. An admin can restore the customer with its jobs and vehicles from Admin →
+            Deleted records.
           </DialogDescription>
         </DialogHeader>
         {shown ? (

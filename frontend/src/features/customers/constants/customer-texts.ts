@@ -21,7 +21,7 @@ export const CUSTOMER_TEXTS = {
   created: 'Customer created',
   updated: 'Customer updated',
   deleted: 'Customer deleted',
-  deletedDescription: 'Customer and all associated jobs have been deleted. An admin can restore them from Deleted records.',
+  deletedDescription: 'Customer and all associated jobs and vehicles have been deleted. An admin can restore them from Deleted records.',
   createFailed: 'Failed to create customer',
   updateFailed: 'Failed to update customer',
   deleteFailed: 'Failed to delete customer',

@@ -1,5 +1,5 @@
 import { formatDateTime } from '@crm/projections/contract';
-import type { DeletedKind, DeletedRecord } from '@crm/projections/records';
+import type { DeletedKind, DeletedRecord, RestoredView } from '@crm/projections/records';
 import { type ReactNode, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -54,10 +54,7 @@ function RestoreButton({
             onSuccess: (result) =>
               toast({
                 title: record.kind === 'customer' ? 'Customer restored' : 'Job restored',
-                description:
-                  record.kind === 'customer'
-                    ? `${record.name || 'The customer'} is back${result.jobsRestored > 0 ? ` with ${result.jobsRestored} job${result.jobsRestored === 1 ? '' : 's'}` : ''}.`
-                    : `${recordTitle(record)} is back in the pipeline.`,
+                description: record.kind === 'customer' ? customerBack(record, result) : `${recordTitle(record)} is back in the pipeline.`,
               }),
             onError: (error) =>
               toast({ title: 'Could not restore', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
@@ -68,6 +65,18 @@ function RestoreButton({
       {pending ? 'Restoring...' : 'Restore'}
     </Button>
   );
+}
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** What came back with a customer, and each vehicle whose VIN another vehicle took meanwhile. */
+function customerBack(record: DeletedRecord, result: RestoredView): string {
+  const withIt = [
+    ...(result.jobsRestored > 0 ? [count(result.jobsRestored, 'job')] : []),
+    ...(result.vehiclesRestored > 0 ? [count(result.vehiclesRestored, 'vehicle')] : []),
+  ];
+  const back = `${record.name || 'The customer'} is back${withIt.length > 0 ? ` with ${withIt.join(' and ')}` : ''}.`;
+  return [back, ...result.vinsNotRestored.map((vin) => vin.message)].join(' ');
 }
 
 /**
