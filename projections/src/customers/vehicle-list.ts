@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { assertNever } from '../shared/never.ts';
 import { defineProjection, type ProjectionContext, type StoredEventOf } from '../runtime/projection.ts';
 import { vehicleLabel, vehicleLabelKey, type VehicleField, type VehicleFields } from '../vehicles/index.ts';
@@ -97,18 +98,67 @@ async function readCardSources(ctx: ProjectionContext, customerIds: string[], ve
   await ctx.write(
     ctx.trx.raw(`SELECT FROM ??.customers c WHERE ${NAMED} ORDER BY c.id FOR UPDATE`, [schema, customerIds, schema, vehicleIds]),
   );
-  const result = await ctx.trx.raw<{ rows: CardSource[] }>(
-    `SELECT c.id, c.vehicles,
+  const result = await ctx.trx.raw<{ rows: CardSource[] }>(`${CARD_SOURCES} WHERE ${NAMED}`, [
+    schema,
+    schema,
+    schema,
+    customerIds,
+    schema,
+    vehicleIds,
+  ]);
+  return result.rows;
+}
+
+/** The customers' card sources (SQL before a WHERE on `c`; the schema three times). */
+const CARD_SOURCES = `SELECT c.id, c.vehicles,
             (SELECT coalesce(json_agg(json_build_object('id', v.id, 'year', v.year, 'make', v.make, 'model', v.model, 'trim', v.trim,
                                                         'vin', v.vin, 'plate', v.plate) ORDER BY v.created_at, v.id), '[]')
                FROM ??.vehicles v WHERE v.instance_id = c.instance_id AND v.customer_id = c.id) AS records,
             (SELECT coalesce(json_agg(json_build_object('vehicleId', m.vehicle_id, 'label', m.label)), '[]')
                FROM ??.customer_vehicle_labels m WHERE m.customer_id = c.id) AS made
-       FROM ??.customers c
-      WHERE ${NAMED}`,
-    [schema, schema, schema, customerIds, schema, vehicleIds],
-  );
-  return result.rows;
+       FROM ??.customers c`;
+
+/** The cards' columns made from their sources. */
+function cardRows(sources: readonly CardSource[]): Array<{ id: string; vehicle_list: string; vehicle_search: string }> {
+  return sources.map((source) => ({
+    id: source.id,
+    vehicle_list: JSON.stringify(customerVehicleList(source.vehicles, source.records, source.made)),
+    vehicle_search: customerVehicleSearch(source.records),
+  }));
+}
+
+/** Writes the cards' columns where they differ (the schema, then the rows as JSON). */
+const UPDATE_CARDS = `UPDATE ??.customers c SET vehicle_list = r.vehicle_list::json, vehicle_search = r.vehicle_search
+      FROM jsonb_to_recordset(?::jsonb) AS r(id uuid, vehicle_list text, vehicle_search text)
+     WHERE c.id = r.id AND (c.vehicle_list::text, c.vehicle_search) IS DISTINCT FROM (r.vehicle_list, r.vehicle_search)`;
+
+/** Customers a rebuild makes the cards of at a time. */
+const REBUILD_CARDS_PAGE = 5000;
+
+/**
+ * Every card made once from the rebuilt tables (the customers, their records and the labels
+ * they were made with): what replaying each card event would leave, since a card is what its
+ * rows make whatever the event. Customers with no typed vehicle, record or label keep the
+ * columns' defaults, which is what their rows make. Pages by id, so memory stays bounded.
+ */
+async function cardsFromTables(knex: Knex, schema: string): Promise<void> {
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const { rows } = await knex.raw<{ rows: CardSource[] }>(
+      `${CARD_SOURCES}
+        WHERE c.id > ?::uuid
+          AND (c.vehicles <> ''
+               OR EXISTS (SELECT FROM ??.vehicles v WHERE v.instance_id = c.instance_id AND v.customer_id = c.id)
+               OR EXISTS (SELECT FROM ??.customer_vehicle_labels m WHERE m.customer_id = c.id))
+        ORDER BY c.id
+        LIMIT ${REBUILD_CARDS_PAGE}`,
+      [schema, schema, schema, after, schema, schema],
+    );
+    if (rows.length === 0) return;
+    await knex.raw(UPDATE_CARDS, [schema, JSON.stringify(cardRows(rows))]);
+    after = rows[rows.length - 1]!.id;
+    if (rows.length < REBUILD_CARDS_PAGE) return;
+  }
 }
 
 /**
@@ -148,6 +198,7 @@ export const customerVehicleListProjection = defineProjection({
     await refreshCards([event], ctx);
   },
   applyBatch: refreshCards,
+  fromTables: cardsFromTables,
 });
 
 /** The cards of the customers `events` touch, made again from their rows. */
@@ -177,17 +228,5 @@ async function refreshCards(events: readonly StoredEventOf<CardEvent>[], ctx: Pr
   }
   const sources = await readCardSources(ctx, [...customerIds], [...vehicleIds]);
   if (sources.length === 0) return;
-  const rows = sources.map((source) => ({
-    id: source.id,
-    vehicle_list: JSON.stringify(customerVehicleList(source.vehicles, source.records, source.made)),
-    vehicle_search: customerVehicleSearch(source.records),
-  }));
-  await ctx.write(
-    ctx.trx.raw(
-      `UPDATE ??.customers c SET vehicle_list = r.vehicle_list::json, vehicle_search = r.vehicle_search
-           FROM jsonb_to_recordset(?::jsonb) AS r(id uuid, vehicle_list text, vehicle_search text)
-          WHERE c.id = r.id AND (c.vehicle_list::text, c.vehicle_search) IS DISTINCT FROM (r.vehicle_list, r.vehicle_search)`,
-      [ctx.schema, JSON.stringify(rows)],
-    ),
-  );
+  await ctx.write(ctx.trx.raw(UPDATE_CARDS, [ctx.schema, JSON.stringify(cardRows(sources))]));
 }

@@ -106,6 +106,13 @@ export interface Projection {
    */
   bulk?(): BulkRebuilder;
   /**
+   * A rebuild's path for a projection that `readsFrom` projections with a bulk path and
+   * writes what their rows make, whatever the event (idempotent, like the customer cards):
+   * run once, when their tables are complete, over every record, instead of a second pass
+   * over the whole log that reads and writes each record again for every event it takes.
+   */
+  fromTables?(knex: Knex, schema: string): Promise<void>;
+  /**
    * Tables that only this projection's bulk path writes while a rebuild loads them, by COPY
    * alone (rows that are unique by construction): their primary keys, unique constraints and
    * unique indexes are built after the load, like their other indexes, which is cheaper than

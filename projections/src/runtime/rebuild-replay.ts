@@ -95,7 +95,9 @@ export interface ParallelReplay {
  * with a bulk path turns each page into rows written with COPY, and its folded rows at the
  * end; the others apply each page as the projector would. One that reads the tables of a
  * projection with a bulk path (`readsFrom`) finds them complete only at the end, so it
- * replays in a second pass over the log, when it takes any event. Answers the last event read.
+ * replays in a second pass over the log, when it takes any event, or, when it makes its rows
+ * from those tables alone (`fromTables`), makes them once from the complete tables. Answers
+ * the last event read.
  */
 export async function replayInParallel(options: ParallelReplay): Promise<GlobalPosition> {
   const bulkNames = new Set(options.projections.filter((projection) => projection.bulk).map((projection) => projection.name));
@@ -106,15 +108,24 @@ export async function replayInParallel(options: ParallelReplay): Promise<GlobalP
     START,
     options.upTo,
     (projection, count) => {
-      if (held.includes(projection)) heldEvents += count;
+      if (held.includes(projection) && !projection.fromTables) heldEvents += count;
     },
     held,
   );
-  if (heldEvents > 0) {
+  const replayed = held.filter((projection) => !projection.fromTables);
+  if (heldEvents > 0 || replayed.length < held.length) {
     // The held projections read other projections' tables row by row (a customer's vehicle
     // records): without those tables' indexes each read scans a whole table.
     await options.beforeHeldPass();
-    await replayPass({ ...options, projections: held, onApplied: () => {} }, START, position, () => {}, []);
+    for (const projection of held) {
+      if (!projection.fromTables) continue;
+      const started = performance.now();
+      await projection.fromTables(options.knex, options.schema);
+      options.busy[projection.name] = (options.busy[projection.name] ?? 0) + performance.now() - started;
+    }
+    if (heldEvents > 0 && replayed.length > 0) {
+      await replayPass({ ...options, projections: replayed, onApplied: () => {} }, START, position, () => {}, []);
+    }
   }
   return position;
 }
