@@ -16,6 +16,7 @@ import { repairOrdersProjection } from './repair-orders/projection.ts';
 import type { Projection } from './runtime/projection.ts';
 import { serviceRequestsProjection } from './service-requests/projection.ts';
 import { vehiclesProjection } from './vehicles/projection.ts';
+import { vehiclesBulk } from './vehicles/rebuild-rows.ts';
 
 /**
  * The read-model set one projector maintains (each slice's projection.ts), applied in this
@@ -29,7 +30,7 @@ export const projections: Projection[] = [
   { ...customersProjection, bulk: customersBulk, keysAfterLoad: ['customers'] },
   { ...pipelineProjection, bulk: pipelineBulk, keysAfterLoad: ['job_history', 'jobs'] },
   serviceRequestsProjection,
-  vehiclesProjection,
+  { ...vehiclesProjection, bulk: vehiclesBulk, keysAfterLoad: ['vehicles', 'customer_vehicle_labels'] },
   // After the customers and vehicles projections: it reads their rows.
   customerVehicleListProjection,
   deletedRecordsProjection,

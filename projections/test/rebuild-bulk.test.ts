@@ -13,10 +13,10 @@ import { rebuildReadModels, REBUILD_STATISTICS_TARGET } from '../src/runtime/reb
 import { openStoreDatabase, type StoreDatabase } from './store-database.ts';
 
 /**
- * A rebuild fills the identity, audit, pipeline, customers and insights tables through their bulk
+ * A rebuild fills the identity, audit, pipeline, customers, vehicles and insights tables through their bulk
  * paths (rows folded in memory, written with COPY); the live projector applies the same
  * events one at a time. Over a log with creations, updates, deletions, restores, merges and
- * their undo, repair-order events on a job's stream, and a parked event, both must give the
+ * their undo, vehicle records renamed, moved, deleted and restored, repair-order events on a job's stream, and a parked event, both must give the
  * same rows.
  */
 
@@ -150,6 +150,63 @@ async function writeMixedLog(instanceId: string): Promise<void> {
     { type: 'CustomerMergeUndone', data: { customerId: kept, number: 1, name: 'Customer 0', role: 'into', ...merge } },
   ]);
 
+  const vehicles = [randomUUID(), randomUUID(), randomUUID(), randomUUID()] as const;
+  const [renamed, movedAway, scrapped, returned] = vehicles;
+  const vehicle = { year: 2015, make: 'Honda', model: 'Civic', trim: '', vin: '', plate: '', plateState: '', color: '', notes: '' };
+  for (const [i, vehicleId] of vehicles.entries()) {
+    await append(`vehicle-${vehicleId}`, instanceId, [
+      {
+        type: 'VehicleCreated',
+        data: {
+          vehicleId,
+          instanceId,
+          customerId: i === 3 ? deleted : kept,
+          ...vehicle,
+          plate: `AB-${i}`,
+          // The first made from the customer's typed text, which reads as its label: one label row.
+          ...(i === 0 ? { migratedFrom: { source: 'customer-vehicles' as const, text: '2015 Honda Civic', jobId: null } } : {}),
+          ...(i === 1 ? { migratedFrom: { source: 'customer-vehicles' as const, text: 'the old civic', jobId: null } } : {}),
+        },
+      },
+    ]);
+  }
+  await append(`vehicle-${renamed}`, instanceId, [
+    {
+      type: 'VehicleUpdated',
+      data: { vehicleId: renamed, label: '2015 Honda Accord', changes: [{ field: 'model', oldValue: 'Civic', newValue: 'Accord' }] },
+    },
+    {
+      type: 'VehicleMileageRecorded',
+      data: { vehicleId: renamed, label: '2015 Honda Accord', mileage: 42_000, previous: null, jobId: randomUUID() },
+    },
+  ]);
+  await append(`vehicle-${movedAway}`, instanceId, [
+    {
+      type: 'VehicleMoved',
+      data: { vehicleId: movedAway, label: '2015 Honda Civic', fromCustomerId: kept, toCustomerId: deleted, mergeId: randomUUID() },
+    },
+  ]);
+  await append(`vehicle-${scrapped}`, instanceId, [
+    { type: 'VehicleDeleted', data: { vehicleId: scrapped, label: '2015 Honda Civic', customerId: kept } },
+  ]);
+  await append(`vehicle-${returned}`, instanceId, [
+    { type: 'VehicleDeleted', data: { vehicleId: returned, label: '2015 Honda Civic', customerId: deleted, reason: 'customer-deleted' } },
+    {
+      type: 'VehicleRestored',
+      data: {
+        vehicleId: returned,
+        label: '2015 Honda Civic',
+        instanceId,
+        customerId: deleted,
+        ...vehicle,
+        plate: 'AB-3',
+        lastMileage: 1234,
+        createdAt: '2025-01-03T00:00:00.000Z',
+        createdBy: 'Old',
+      },
+    },
+  ]);
+
   const users = [randomUUID(), randomUUID(), randomUUID()] as const;
   const some = { canRead: true, canWrite: true, canDelete: false, canManageUsers: false };
   const all = { canRead: true, canWrite: true, canDelete: true, canManageUsers: true };
@@ -279,7 +336,7 @@ describe('rebuild through the bulk paths', () => {
     // A reader sees committed events once no older transaction (of any test file on this
     // cluster) holds the visibility horizon back.
     let events: RecordedEvent[] = [];
-    await expect.poll(async () => (events = await store.readAll(START, 10_000)).length, { timeout: 60_000 }).toBe(39);
+    await expect.poll(async () => (events = await store.readAll(START, 10_000)).length, { timeout: 60_000 }).toBe(49);
     // The per-event path: each event alone, as the projector applies one it isolates. One
     // job update is parked instead (as a poison event would be): the live tables never show it.
     const poisoned = events.find(
@@ -295,12 +352,21 @@ describe('rebuild through the bulk paths', () => {
       customers: await rm('customers').orderBy('id').select(),
       jobs: await rm('jobs').orderBy('id').select(),
       intervals: await rm('insight_stage_intervals').orderBy('event_id').select(),
+      vehicles: await rm('vehicles').orderBy('id').select(),
+      labels: await rm('customer_vehicle_labels').orderBy(['customer_id', 'vehicle_id', 'label']).select(),
     };
     // Not vacuous: the log's changes are in the live tables.
     expect(live.customers).toHaveLength(3);
     expect(live.jobs.map((job: { job_number: string }) => job.job_number).sort()).toEqual(['1', '3']);
     expect(await rm('customer_counts').where({ instance_id: instanceId }).first('total')).toEqual({ total: 3 });
     expect(live.intervals.length).toBeGreaterThan(5);
+    expect(live.vehicles.map((v: { model: string; last_mileage: number | null }) => [v.model, v.last_mileage]).sort()).toEqual([
+      ['Accord', 42_000],
+      ['Civic', null],
+      ['Civic', 1234],
+    ]);
+    expect(live.labels).toHaveLength(5);
+    expect(live.customers.flatMap((c: { vehicle_list: string[] }) => c.vehicle_list)).toContain('2015 Honda Accord');
     expect(
       await rm('users').where({ instance_id: instanceId }).orderBy('username').select('username', 'role', 'sign_in_locked_until'),
     ).toEqual([
@@ -321,6 +387,8 @@ describe('rebuild through the bulk paths', () => {
       'job_history',
       'insight_jobs',
       'insight_stage_intervals',
+      'vehicles',
+      'customer_vehicle_labels',
     ]) {
       expect(report.tables.find((t) => t.table === table)).toMatchObject({ identical: true });
       expect(report.tables.find((t) => t.table === table)!.liveRows).toBeGreaterThan(0);
@@ -332,6 +400,8 @@ describe('rebuild through the bulk paths', () => {
     expect(await rm('customers').orderBy('id').select()).toEqual(live.customers);
     expect(await rm('jobs').orderBy('id').select()).toEqual(live.jobs);
     expect(await rm('insight_stage_intervals').orderBy('event_id').select()).toEqual(live.intervals);
+    expect(await rm('vehicles').orderBy('id').select()).toEqual(live.vehicles);
+    expect(await rm('customer_vehicle_labels').orderBy(['customer_id', 'vehicle_id', 'label']).select()).toEqual(live.labels);
     // The swapped-in tables have planner statistics at once (ANALYZE, not autovacuum a minute
     // later): every table with rows has them.
     const withStatistics = await knex('pg_stats').where({ schemaname: READ_MODEL_SCHEMA }).distinct().pluck('tablename');

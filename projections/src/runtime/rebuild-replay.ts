@@ -82,6 +82,8 @@ export interface ParallelReplay {
   tablesComplete(tables: ReadonlySet<string>): Promise<void>;
   /** Settles once the fresh tables exist: every write waits for it, the reads and folds do not. */
   ready: Promise<void>;
+  /** Called after the first pass, before the projections that read others' tables replay (if any do). */
+  beforeHeldPass(): Promise<void>;
 }
 
 /**
@@ -108,7 +110,12 @@ export async function replayInParallel(options: ParallelReplay): Promise<GlobalP
     },
     held,
   );
-  if (heldEvents > 0) await replayPass({ ...options, projections: held, onApplied: () => {} }, START, position, () => {}, []);
+  if (heldEvents > 0) {
+    // The held projections read other projections' tables row by row (a customer's vehicle
+    // records): without those tables' indexes each read scans a whole table.
+    await options.beforeHeldPass();
+    await replayPass({ ...options, projections: held, onApplied: () => {} }, START, position, () => {}, []);
+  }
   return position;
 }
 

@@ -36,8 +36,11 @@ const CREATED_COLUMNS: Record<string, string> = {
   revision: 'integer',
 };
 
+/** A restored row's columns: a creation's and the last reading it was deleted with. */
+export const RESTORED_COLUMNS: Record<string, string> = { ...CREATED_COLUMNS, last_mileage: 'integer' };
+
 /** The row's identity and fields, as a VehicleCreated or VehicleRestored carries them. */
-function vehicleRow(d: { vehicleId: string; instanceId: string; customerId: string } & VehicleFields) {
+export function vehicleRow(d: { vehicleId: string; instanceId: string; customerId: string } & VehicleFields) {
   return {
     id: d.vehicleId,
     instance_id: d.instanceId,
@@ -54,7 +57,7 @@ function vehicleRow(d: { vehicleId: string; instanceId: string; customerId: stri
   };
 }
 
-const LABEL_COLUMNS: Record<string, string> = { instance_id: 'uuid', customer_id: 'uuid', vehicle_id: 'uuid', label: 'text' };
+export const LABEL_COLUMNS: Record<string, string> = { instance_id: 'uuid', customer_id: 'uuid', vehicle_id: 'uuid', label: 'text' };
 
 /**
  * rm.vehicles: one row per live vehicle. Updates apply only over an older revision, so a
@@ -125,7 +128,7 @@ export const vehiclesProjection = defineProjection({
           created_by: d.createdBy,
           ...stamp(event),
         };
-        await writeRecordset(ctx, 'vehicles', { ...CREATED_COLUMNS, last_mileage: 'integer' }, [row], 'ON CONFLICT (id) DO NOTHING');
+        await writeRecordset(ctx, 'vehicles', RESTORED_COLUMNS, [row], 'ON CONFLICT (id) DO NOTHING');
         return;
       }
       default:
