@@ -30,8 +30,18 @@ export type CustomerState =
    * once this customer is back, the merges into it that still stand can be undone in turn.
    */
   | ({ status: 'merged'; fields: CustomerFields; merge: CustomerMerge; mergedIn?: Record<string, CustomerMerge> } & CustomerIdentity)
-  /** `fields`: as it was deleted, `vehicleIds`: the vehicle records deleted with it (what a restore brings back). */
-  | ({ status: 'deleted'; name: string; fields: CustomerFields; vehicleIds: string[] } & CustomerIdentity);
+  /**
+   * `fields`: as it was deleted, `vehicleIds`: the vehicle records deleted with it (what a
+   * restore brings back). `mergedIn` is kept: once it is restored (with the jobs and vehicles
+   * the merges gave it), those merges can be undone again.
+   */
+  | ({
+      status: 'deleted';
+      name: string;
+      fields: CustomerFields;
+      vehicleIds: string[];
+      mergedIn?: Record<string, CustomerMerge>;
+    } & CustomerIdentity);
 
 /**
  * Every command after creation names the instance it is given in: a customer of another
@@ -56,6 +66,7 @@ export type CustomerCommand =
 export const MERGE_MESSAGES = {
   self: 'A customer cannot be merged into itself',
   notMerged: 'This merge is not in effect (undone already, or never made)',
+  intoDeleted: (name: string) => `${name}, whom this merge went into, is deleted: restore them first, then undo the merge`,
 } as const;
 
 function existing(state: CustomerState, instanceId: string): Extract<CustomerState, { status: 'active' }> {
@@ -85,12 +96,23 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
         if (state.status !== 'active') return state;
         const { customerId, instanceId, number } = state;
         const vehicleIds = event.data.vehicleIds ?? [];
-        return { status: 'deleted', customerId, instanceId, number, name: state.fields.name, fields: state.fields, vehicleIds };
+        const { fields, mergedIn } = state;
+        return {
+          status: 'deleted',
+          customerId,
+          instanceId,
+          number,
+          name: fields.name,
+          fields,
+          vehicleIds,
+          ...(mergedIn ? { mergedIn } : {}),
+        };
       }
       case 'CustomerRestored': {
         if (state.status !== 'deleted') return state;
         const { customerId, instanceId, number, createdAt: _createdAt, createdBy: _createdBy, ...fields } = event.data;
-        return { status: 'active', customerId, instanceId, number, fields };
+        const { mergedIn } = state;
+        return { status: 'active', customerId, instanceId, number, fields, ...(mergedIn ? { mergedIn } : {}) };
       }
       case 'CustomerMerged': {
         if (state.status !== 'active') return state;
@@ -193,6 +215,8 @@ export const customerDecider: Decider<CustomerState, CustomerCommand, CustomerEv
             },
           ];
         }
+        if (state.status === 'deleted' && state.mergedIn?.[command.mergeId])
+          throw new ConflictError(MERGE_MESSAGES.intoDeleted(state.name));
         const merge = state.status === 'active' ? state.mergedIn?.[command.mergeId] : undefined;
         if (!merge) throw new ConflictError(MERGE_MESSAGES.notMerged);
         return [{ type: 'CustomerMergeUndone', data: { customerId, number, name: fields.name, role: 'into', ...merge } }];

@@ -212,6 +212,28 @@ describe('MergeCustomer and UndoCustomerMerge', () => {
     ]);
   });
 
+  test('a customer merged into, deleted and restored keeps the merge undoable; while deleted, its undo says to restore it first', () => {
+    const intoDeleted: CustomerEvent = { type: 'CustomerDeleted', data: { customerId: INTO_ID, number: 8, name: 'Jane D.' } };
+    const intoRestored: CustomerEvent = {
+      type: 'CustomerRestored',
+      data: {
+        customerId: INTO_ID,
+        instanceId: INSTANCE_ID,
+        number: 8,
+        ...fields,
+        name: 'Jane D.',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        createdBy: 'Owner',
+      },
+    };
+    expect(given(intoCreated, mergedInto, intoDeleted).when(undo)).toThrow(
+      'Jane D., whom this merge went into, is deleted: restore them first',
+    );
+    expect(given(intoCreated, mergedInto, intoDeleted, intoRestored).when(undo)()).toEqual([
+      { type: 'CustomerMergeUndone', data: { customerId: INTO_ID, number: 8, name: 'Jane D.', role: 'into', ...merge } },
+    ]);
+  });
+
   test('an undo twice, or of a merge never made, is a conflict', () => {
     const undoneInto: CustomerEvent = {
       type: 'CustomerMergeUndone',

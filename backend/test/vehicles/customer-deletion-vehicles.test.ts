@@ -91,6 +91,32 @@ describe("a customer's vehicle records go with the customer", () => {
     expect((await otherOwner.get(`/api/delvehother/vehicles/${accord.id}`)).status).toBe(404);
   });
 
+  test('a merge into a customer deleted and restored since can still be undone: the vehicles it moved go back, card and search with them', async () => {
+    const into = await customer('Ike Into');
+    const from = await customer('Fay From');
+    const vin = '2T1BURHE3JC012345';
+    const moved = await vehicle(from, { year: 2018, make: 'Toyota', model: 'Corolla', vin, plate: 'FAY 1' });
+    expect((await owner.post(`${base}/customers/${from}/merge`, { intoId: into })).status).toBe(200);
+    expect((await owner.delete(`${base}/customers/${into}`)).status).toBe(200);
+    const refused = await owner.delete(`${base}/customers/${from}/merge`);
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body.message).toBe('Ike Into, whom this merge went into, is deleted: restore them first, then undo the merge');
+
+    expect((await owner.post(`${base}/deleted-records/customer/${into}/restore`, {})).body).toMatchObject({ vehiclesRestored: 1 });
+    const undone = await owner.delete(`${base}/customers/${from}/merge`);
+    expect(undone.status, undone.text).toBe(200);
+    expect(undone.body).toMatchObject({ vehiclesMoved: 1 });
+    expect((await owner.get(`${base}/vehicles/${moved.id}`)).body).toMatchObject({ customerId: from, vin });
+    const cards = async (q: string) =>
+      ((await owner.get(`${base}/customers?q=${q}`)).body.items as Array<{ id: string; vehicleList: string[] }>).map((c) => [
+        c.id,
+        c.vehicleList,
+      ]);
+    expect(await cards(vin)).toEqual([[from, ['2018 Toyota Corolla']]]);
+    expect(await cards('fay%201')).toEqual([[from, ['2018 Toyota Corolla']]]);
+    expect(await cards('Ike%20Into')).toEqual([[into, []]]);
+  });
+
   test('a VIN another vehicle took meanwhile stays with it: the record comes back without it, and the answer says where it is', async () => {
     const id = await customer('Vic Vinless');
     const vin = '1FTFW1ET9DFC20001';
