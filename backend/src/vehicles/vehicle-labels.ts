@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseList } from '@crm/projections/customers';
 import type { StreamAppend } from '@crm/projections/eventstore/port';
+import { isBlankText } from '@crm/projections/shared';
 import { typedVehicleKey, vehicleLabelKey } from '@crm/projections/vehicles';
 import type { AppDeps } from '../deps.ts';
 import type { InstanceContext } from '../shared/commands.ts';
@@ -24,7 +25,7 @@ export function typedVehicleAppends(
   const appends: StreamAppend[] = [];
   for (const text of labels) {
     const key = typedVehicleKey(text);
-    if (!text.trim() || seen.has(key)) continue;
+    if (isBlankText(text) || seen.has(key)) continue;
     seen.add(key);
     const append = newCustomerVehicleAppend(ctx, { vehicleId: randomUUID(), customerId, text, vin: '', jobId: '', readings: [] });
     if (append) appends.push(append);

@@ -1,3 +1,4 @@
+import { isBlankText } from '../shared/blank-text.ts';
 import { PHONE_MESSAGES } from '../shared/phone.ts';
 import { vehicleLabelKey } from '../vehicles/index.ts';
 
@@ -60,7 +61,7 @@ export function parseList(value: string | readonly string[] | null | undefined, 
   const items = raw
     .flatMap((part) => part.split(','))
     .map((item) => item.trim())
-    .filter((item) => item !== '');
+    .filter((item) => !isBlankText(item));
   if (!options.dedupe) return items;
   const seen = new Set<string>();
   return items.filter((item) => {
@@ -77,5 +78,5 @@ export function joinList(items: readonly string[]): string {
 
 /** True when no field holds anything: such a customer cannot be saved. */
 export function isBlankCustomer(fields: Partial<CustomerFields>): boolean {
-  return CUSTOMER_FIELDS.every((field) => !fields[field]?.trim());
+  return CUSTOMER_FIELDS.every((field) => isBlankText(fields[field]));
 }

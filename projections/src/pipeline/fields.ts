@@ -1,4 +1,5 @@
 import { CUSTOMER_LIMITS } from '../customers/index.ts';
+import { isBlankText } from '../shared/blank-text.ts';
 import { INITIAL_STAGE, type Stage } from './stages.ts';
 
 /** A job's fields as events and read models record them, their limits and messages. Browser-safe. */
@@ -133,6 +134,6 @@ export function isBlankJob(fields: Partial<JobFields>): boolean {
   return JOB_FIELDS.every((field) => {
     if (field === 'stage' || field === 'csr') return true;
     const value = fields[field];
-    return value === undefined || value === null || value === '';
+    return value === undefined || value === null || (typeof value === 'string' && isBlankText(value));
   });
 }

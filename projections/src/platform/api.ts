@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILLED_TEXT_PATTERN, isBlankText } from '../shared/blank-text.ts';
 import { pinSchema, usernameSchema } from '../shared/credentials.ts';
 import { FEATURE_KEYS, featuresSchema, isRouteSubdomain, normalizeSubdomain, parseFeatures, timeZoneSchema } from './instances.ts';
 
@@ -50,7 +51,7 @@ const featuresInput = z
     additionalProperties: false,
   });
 
-/** Text with something besides spaces in it. */
+/** Text with something besides spaces in it (a login's name, a record to look up). */
 const NOT_BLANK = '\\S';
 
 export const createInstanceInput = z
@@ -59,12 +60,12 @@ export const createInstanceInput = z
       .string({ error: 'Name and Display Name are required' })
       .trim()
       .max(100, 'Name must be at most 100 characters')
-      .meta({ pattern: NOT_BLANK }),
+      .meta({ pattern: FILLED_TEXT_PATTERN }),
     displayName: z
       .string({ error: 'Name and Display Name are required' })
       .trim()
       .max(100, 'Display name must be at most 100 characters')
-      .meta({ pattern: NOT_BLANK }),
+      .meta({ pattern: FILLED_TEXT_PATTERN }),
     description: z.string().trim().max(1000, 'Description must be at most 1000 characters').optional().default(''),
     // Its letters and digits make the subdomain (the name's, when it is left out or blank).
     subdomain: z.string().max(63, 'Subdomain must be at most 63 characters').meta({ pattern: '[A-Za-z0-9]' }).optional(),
@@ -76,7 +77,7 @@ export const createInstanceInput = z
     adminPin: pinSchema,
   })
   .superRefine((value, ctx) => {
-    if (!value.name || !value.displayName) {
+    if (isBlankText(value.name) || isBlankText(value.displayName)) {
       ctx.addIssue({ code: 'custom', message: 'Name and Display Name are required', path: ['name'] });
     }
   })
@@ -108,9 +109,9 @@ export const updateInstanceInput = z
     displayName: z
       .string({ error: 'Display name must be a text' })
       .trim()
-      .min(1, 'Display name is required')
       .max(100, 'Display name must be at most 100 characters')
-      .meta({ pattern: NOT_BLANK })
+      .refine((value) => !isBlankText(value), 'Display name is required')
+      .meta({ pattern: FILLED_TEXT_PATTERN })
       .optional(),
     description: z
       .string({ error: 'Description must be a text' })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILLED_TEXT_PATTERN, isBlankText } from '../shared/blank-text.ts';
 import { emailDocument, isEmailAddress } from '../shared/email.ts';
 import { phoneInput } from '../shared/phone.ts';
 import { queryParam, recordListParams, recordPageSchema } from '../shared/list-query.ts';
@@ -120,14 +121,18 @@ export const publicServiceRequestInput = z
   .strictObject({ ...serviceRequestShape, [HONEYPOT_FIELD]: z.string().max(1000).optional() })
   .transform((value) => ({ fields: filled(value), honeypot: (value[HONEYPOT_FIELD] ?? '').trim() }))
   .superRefine(({ fields }, ctx) => {
-    if (!fields.customerName) ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.nameRequired, path: ['customerName'] });
+    if (isBlankText(fields.customerName))
+      ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.nameRequired, path: ['customerName'] });
     if (!fields.contactEmail) ctx.addIssue({ code: 'custom', message: SERVICE_REQUEST_MESSAGES.emailRequired, path: ['contactEmail'] });
   })
   .meta({
     allOf: [
       {
         required: ['customerName', 'contactEmail'],
-        properties: { customerName: { type: 'string', pattern: '\\S' }, contactEmail: emailDocument(SERVICE_REQUEST_LIMITS.contactEmail) },
+        properties: {
+          customerName: { type: 'string', pattern: FILLED_TEXT_PATTERN },
+          contactEmail: emailDocument(SERVICE_REQUEST_LIMITS.contactEmail),
+        },
       },
     ],
   });

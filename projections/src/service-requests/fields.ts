@@ -3,6 +3,8 @@
  * them, the screens show them). Browser-safe.
  */
 
+import { isBlankText } from '../shared/blank-text.ts';
+
 /** In form order. */
 export const SERVICE_REQUEST_FIELDS = [
   'customerName',
@@ -85,7 +87,7 @@ export function isCalendarDate(value: string): boolean {
 
 /** True when no field holds anything: such a request cannot be saved. */
 export function isBlankServiceRequest(fields: Partial<ServiceRequestFields>): boolean {
-  return SERVICE_REQUEST_FIELDS.every((field) => !fields[field]?.trim());
+  return SERVICE_REQUEST_FIELDS.every((field) => isBlankText(fields[field]));
 }
 
 /** 'SR-12 Jane Doe', or 'SR-12' without a name: how the timeline and the job's notes name a request. */

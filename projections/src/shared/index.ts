@@ -11,5 +11,6 @@ export * from './email.ts';
 export * from './format.ts';
 export * from './calendar-days.ts';
 export * from './schemas.ts';
+export * from './blank-text.ts';
 export * from './timeline.ts';
 export * from './never.ts';

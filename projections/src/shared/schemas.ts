@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILLED_TEXT_PATTERN } from './blank-text.ts';
 
 /** A text field of a form: null or absent is '', trimmed, at most `max` characters; messages name the field. */
 export const textInput = (label: string, max: number) =>
@@ -65,8 +66,8 @@ export function bodyObject<S extends z.ZodRawShape>(shape: S, echoed: readonly s
 
 /**
  * How the API document states "at least one of these fields filled in" (a refinement, which
- * JSON Schema cannot see): one of them present and not blank — text with a non-space
- * character (or what `filledPatterns` says filled is for a field, e.g. a phone's digit), or a
+ * JSON Schema cannot see): one of them present and not blank — text with something to
+ * read in it (isBlankText; or what `filledPatterns` says filled is for a field, e.g. a phone's digit), or a
  * non-empty list. Put on the input schema with `.meta(...)` next to the refinement.
  */
 export function atLeastOneFilled(fields: readonly string[], filledPatterns: Readonly<Record<string, string>> = {}) {
@@ -84,9 +85,9 @@ export function notAllBlanked(fields: readonly string[], filledPatterns: Readonl
   return { anyOf: fields.map((field) => ({ properties: { [field]: filledValue(filledPatterns[field]) } })) };
 }
 
-/** A field's value that counts as filled in: text with a non-space character (or `pattern`), a number, or a non-empty list. */
-function filledValue(pattern = '\\S') {
-  return { type: ['string', 'array', 'number'], minLength: 1, pattern, minItems: 1, items: { pattern: '\\S' } };
+/** A field's value that counts as filled in: text with something to read (or `pattern`), a number, or a non-empty list. */
+function filledValue(pattern = FILLED_TEXT_PATTERN) {
+  return { type: ['string', 'array', 'number'], minLength: 1, pattern, minItems: 1, items: { pattern: FILLED_TEXT_PATTERN } };
 }
 
 /** A phone is kept as its digits: one with no digit ('+', '-') is blank. */

@@ -3,6 +3,8 @@
  * and how a vehicle is named in words. Browser-safe.
  */
 
+import { isBlankText } from '../shared/blank-text.ts';
+
 export const VEHICLE_FIELDS = ['year', 'make', 'model', 'trim', 'vin', 'plate', 'plateState', 'color', 'notes'] as const;
 export type VehicleField = (typeof VEHICLE_FIELDS)[number];
 
@@ -97,7 +99,9 @@ export const VEHICLE_MESSAGES = {
 
 /** True when nothing identifies the vehicle: such a vehicle cannot be saved. */
 export function isBlankVehicle(fields: Partial<VehicleFields>): boolean {
-  return fields.year == null && !fields.make && !fields.model && !fields.vin && !fields.plate;
+  return (
+    fields.year == null && isBlankText(fields.make) && isBlankText(fields.model) && isBlankText(fields.vin) && isBlankText(fields.plate)
+  );
 }
 
 /** '2015 Ford F-150 XLT', else the plate, else the VIN, else 'Vehicle'. */
