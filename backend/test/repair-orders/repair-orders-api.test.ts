@@ -155,6 +155,14 @@ describe('the whole cycle: lines, estimate, approval, invoice, payments', () => 
       (await anonymous.post(`/api/public/estimates/${token}/decision`, { approvedLineIds: others, declinedLineIds: [], name: 'Ann' }))
         .status,
     ).toBe(400);
+    // A name of characters that show nothing (a zero-width space, a word joiner) is no name.
+    const unnamed = await anonymous.post(`/api/public/estimates/${token}/decision`, {
+      approvedLineIds: others,
+      declinedLineIds: [wipers.id],
+      name: '\u200B \u2060',
+    });
+    expect(unnamed.status, unnamed.text).toBe(400);
+    expect(unnamed.text).toContain('Type your name to confirm');
     const decided = await anonymous.post(`/api/public/estimates/${token}/decision`, {
       approvedLineIds: others,
       declinedLineIds: [wipers.id],

@@ -54,4 +54,20 @@ describe('a record named only by invisible characters is refused like a blank on
     const request = await owner.post(`${base}/service-requests`, { customerName: INVISIBLE });
     expect(request.status, request.text).toBe(400);
   });
+
+  test("a message template's subject or text that shows nothing is refused, as an empty one is", async () => {
+    for (const template of [
+      { kind: 'ready-for-pickup', subject: INVISIBLE.replace(' ', ''), emailBody: 'x', smsBody: 'y' },
+      { kind: 'ready-for-pickup', subject: 'Ready', emailBody: INVISIBLE, smsBody: 'y' },
+      { kind: 'ready-for-pickup', subject: 'Ready', emailBody: 'x', smsBody: `\u200B${INVISIBLE}` },
+    ]) {
+      const refused = await owner.put(`${base}/message-templates`, { templates: [template] });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.body.detail).toMatch(/must not be empty/);
+    }
+    const saved = await owner.put(`${base}/message-templates`, {
+      templates: [{ kind: 'ready-for-pickup', subject: 'Ready', emailBody: `${INVISIBLE}x`, smsBody: 'y' }],
+    });
+    expect(saved.status, saved.text).toBe(200);
+  });
 });

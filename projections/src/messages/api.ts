@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILLED_TEXT_PATTERN, isBlankText } from '../shared/blank-text.ts';
 import { emailDocument, isEmailAddress } from '../shared/email.ts';
 import { queryParam, recordListParams, recordPageSchema } from '../shared/list-query.ts';
 import { isUuidInput } from '../shared/schemas.ts';
@@ -120,27 +121,46 @@ export const messageTemplateInput = z.strictObject({
   // One line: a mail library folds a line break in a Subject header into a space, so a
   // subject saved with one would not be the subject sent.
   subject: templateText('Subject', MESSAGE_TEMPLATE_LIMITS.subject)
-    .pipe(z.string().trim().min(1, 'Subject must not be empty').regex(ONE_LINE, 'Subject must be one line, without line breaks or tabs'))
+    .pipe(
+      z
+        .string()
+        .trim()
+        .min(1, 'Subject must not be empty')
+        .refine((value) => !isBlankText(value), 'Subject must not be empty')
+        .regex(ONE_LINE, 'Subject must be one line, without line breaks or tabs'),
+    )
     .meta({
       type: 'string',
       pattern: undefined,
-      allOf: [{ pattern: ONE_LINE_FILLED_PATTERN }, { pattern: TEMPLATE_TEXT_PATTERN }],
+      allOf: [{ pattern: ONE_LINE_FILLED_PATTERN }, { pattern: FILLED_TEXT_PATTERN }, { pattern: TEMPLATE_TEXT_PATTERN }],
       maxLength: MESSAGE_TEMPLATE_LIMITS.subject,
     }),
   emailBody: templateText('E-mail text', MESSAGE_TEMPLATE_LIMITS.emailBody)
-    .pipe(z.string().trim().min(1, 'E-mail text must not be empty'))
+    .pipe(
+      z
+        .string()
+        .trim()
+        .min(1, 'E-mail text must not be empty')
+        .refine((value) => !isBlankText(value), 'E-mail text must not be empty'),
+    )
     .meta({
       type: 'string',
       pattern: undefined,
-      allOf: [{ pattern: '\\S' }, { pattern: TEMPLATE_TEXT_PATTERN }],
+      allOf: [{ pattern: FILLED_TEXT_PATTERN }, { pattern: TEMPLATE_TEXT_PATTERN }],
       maxLength: MESSAGE_TEMPLATE_LIMITS.emailBody,
     }),
   smsBody: templateText('Text message', MESSAGE_TEMPLATE_LIMITS.smsBody)
-    .pipe(z.string().trim().min(1, 'Text message must not be empty'))
+    .pipe(
+      z
+        .string()
+        .trim()
+        .min(1, 'Text message must not be empty')
+        .refine((value) => !isBlankText(value), 'Text message must not be empty'),
+    )
     .meta({
       type: 'string',
       pattern: undefined,
-      allOf: [{ pattern: '\\S' }, { pattern: TEMPLATE_TEXT_PATTERN }],
+      allOf: [{ pattern: FILLED_TEXT_PATTERN }, { pattern: TEMPLATE_TEXT_PATTERN }],
       maxLength: MESSAGE_TEMPLATE_LIMITS.smsBody,
     }),
 });

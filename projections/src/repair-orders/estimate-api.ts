@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILLED_TEXT_PATTERN, isBlankText } from '../shared/blank-text.ts';
 import { textInput } from '../shared/schemas.ts';
 import { lineViewSchema } from './lines-api.ts';
 import { ESTIMATE_STATUSES, REPAIR_ORDER_LIMITS } from './limits.ts';
@@ -79,8 +80,8 @@ export const estimateDecisionInput = z
     approvedLineIds: z.array(lineId, { error: 'approvedLineIds must be a list of line ids' }).max(REPAIR_ORDER_LIMITS.linesMax),
     declinedLineIds: z.array(lineId, { error: 'declinedLineIds must be a list of line ids' }).max(REPAIR_ORDER_LIMITS.linesMax),
     name: textInput('Name', REPAIR_ORDER_LIMITS.decisionName)
-      .refine((value) => value !== '', 'Type your name to confirm')
-      .meta({ type: 'string', pattern: '\\S', maxLength: REPAIR_ORDER_LIMITS.decisionName }),
+      .refine((value) => !isBlankText(value), 'Type your name to confirm')
+      .meta({ type: 'string', pattern: FILLED_TEXT_PATTERN, maxLength: REPAIR_ORDER_LIMITS.decisionName }),
   })
   .superRefine((value, ctx) => {
     const approved = new Set(value.approvedLineIds);
